@@ -1,0 +1,35 @@
+/* cli/main.c - "ptxemu CMD ...": dispatch to the sub-commands. */
+#include <stdio.h>
+#include <string.h>
+#include "config.h"
+#include "cli/cli.h"
+
+static const struct { const char *name; int (*fn)(int, char **); const char *what; } cmds[] = {
+  { "asm", cmd_asm, "assemble PTX into a .pxo object (checks it; -v prints resources)" },
+  { "dis", cmd_dis, "print a .pxo object (or PTX) as PTX" },
+  { "run", cmd_run, "execute a launch file or a kernel" },
+  { "check", cmd_check, "execute a launch file and compare its expected outputs" },
+};
+
+static void usage(FILE *f) {
+  fputs("usage: ptxemu COMMAND [ARGS]\n\n"
+        "ptxemu assembles and executes NVIDIA PTX without a GPU.\n\ncommands:\n", f);
+  for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].what);
+  fputs("\n'ptxemu COMMAND --help' describes a command; see ptxemu(1).\n", f);
+}
+
+int cli_is_help(const char *a) { return strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0; }
+
+int main(int argc, char **argv) {
+  if (argc < 2) { usage(stderr); return EXIT_USAGE; }
+  if (cli_is_help(argv[1])) { usage(stdout); return EXIT_OK; }
+  if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+    printf("ptxemu %s\n", PACKAGE_VERSION);
+    return EXIT_OK;
+  }
+  for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+    if (strcmp(argv[1], cmds[i].name) == 0) return cmds[i].fn(argc - 1, argv + 1);
+  fprintf(stderr, "ptxemu: unknown command '%s'\n", argv[1]);
+  usage(stderr);
+  return EXIT_USAGE;
+}

@@ -1,0 +1,334 @@
+/* isa/object.c - .pxo object files.
+ *
+ * Layout: "PXO\0", format version (u32), payload length (u64), FNV-1a 64
+ * checksum of the payload (u64), payload.  The payload is written and read
+ * by the same function (ser_module) walking the module, so the two sides
+ * cannot drift apart.  Reading checks every count against what is left and
+ * every index against what it points into (isa_validate), so a truncated or
+ * crafted file is an error, never an out-of-bounds access. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "isa/isa.h"
+
+#define PXO_MAGIC "PXO\0"
+#define PXO_VERSION 1u
+
+typedef struct ser {
+  bool reading, failed;
+  uint8_t *buf;            /* writing: growable; reading: input            */
+  size_t len, cap, pos;
+  arena *arena;            /* reading: where arrays and strings go          */
+  char *err; size_t errlen;
+} ser;
+
+static void fail(ser *s, const char *what) {
+  if (!s->failed && s->err) snprintf(s->err, s->errlen, "corrupt object file: %s", what);
+  s->failed = true;
+}
+
+static void bytes(ser *s, void *p, size_t n) {
+  if (s->failed) { if (s->reading) memset(p, 0, n); return; }
+  if (s->reading) {
+    if (s->len - s->pos < n) { fail(s, "truncated"); memset(p, 0, n); return; }
+    memcpy(p, s->buf + s->pos, n);
+    s->pos += n;
+  } else {
+    if (s->cap - s->len < n) {
+      size_t nc = s->cap ? s->cap * 2 : 4096;
+      while (nc - s->len < n) nc *= 2;
+      uint8_t *nb = realloc(s->buf, nc);
+      if (!nb) { fail(s, "out of memory"); return; }
+      s->buf = nb; s->cap = nc;
+    }
+    memcpy(s->buf + s->len, p, n);
+    s->len += n;
+  }
+}
+
+/* little-endian scalars */
+#define SER_INT(name, T, N) \
+  static void name(ser *s, T *v) { \
+    uint8_t b[N]; uint64_t x = (uint64_t)*v; \
+    if (!s->reading) for (int i = 0; i < N; i++) b[i] = (uint8_t)(x >> (8 * i)); \
+    bytes(s, b, N); \
+    if (s->reading) { x = 0; for (int i = 0; i < N; i++) x |= (uint64_t)b[i] << (8 * i); *v = (T)x; } \
+  }
+SER_INT(u8, uint8_t, 1)
+SER_INT(u16, uint16_t, 2)
+SER_INT(u32, uint32_t, 4)
+SER_INT(u64, uint64_t, 8)
+SER_INT(i32, int32_t, 4)
+SER_INT(i64, int64_t, 8)
+
+static void boolean(ser *s, bool *b) { uint8_t x = *b; u8(s, &x); *b = x != 0; }
+
+static void str(ser *s, const char **p) {
+  uint32_t n = *p ? (uint32_t)strlen(*p) + 1 : 0;   /* 0 = NULL */
+  u32(s, &n);
+  if (s->reading) {
+    if (!n) { *p = NULL; return; }
+    if (n > s->len - s->pos) { fail(s, "string past the end"); *p = NULL; return; }
+    char *q = arena_alloc(s->arena, n);
+    bytes(s, q, n - 1);
+    q[n - 1] = 0;
+    *p = q;
+  } else if (n) bytes(s, (void *)*p, n - 1);
+}
+
+/* An array of n elements, each at least min_bytes long in the file: the
+ * bound stops a crafted count from allocating more than the file holds. */
+static void *array(ser *s, void *p, uint32_t *n, size_t elem, size_t min_bytes) {
+  u32(s, n);
+  if (!s->reading) return p;
+  if (s->failed) { *n = 0; return NULL; }
+  if ((uint64_t)*n * min_bytes > s->len - s->pos) { fail(s, "array past the end"); *n = 0; return NULL; }
+  return arena_alloc(s->arena, (*n ? *n : 1) * elem);
+}
+
+static void ser_opnd(ser *s, isa_opnd *o) { u8(s, &o->kind); u8(s, &o->flags); u16(s, &o->n); u32(s, &o->v); i64(s, &o->imm); }
+
+static void ser_insn(ser *s, isa_insn *in) {
+  u16(s, &in->op); u8(s, &in->nops); u8(s, &in->ncomps);
+  u8(s, &in->type); u8(s, &in->type2); u8(s, &in->type3); u8(s, &in->type4);
+  u8(s, &in->rnd); u8(s, &in->vec); u8(s, &in->shape_m); u8(s, &in->guard_neg);
+  u16(s, &in->cmp); u16(s, &in->bop); u16(s, &in->space); u16(s, &in->space2);
+  u16(s, &in->sem); u16(s, &in->scope); u16(s, &in->sub); u16(s, &in->cache);
+  u16(s, &in->shape_n); u16(s, &in->shape_k);
+  u32(s, &in->flags); i32(s, &in->guard); u32(s, &in->opi); u32(s, &in->line); u32(s, &in->loc);
+  if (in->ncomps > ISA_MAX_COMPS) { fail(s, "modifier count"); in->ncomps = 0; }
+  for (int i = 0; i < in->ncomps; i++) u16(s, &in->comps[i]);
+}
+
+static void ser_sym(ser *s, isa_sym *y) {
+  str(s, &y->name);
+  u8(s, &y->space); u8(s, &y->type); u8(s, &y->vec); u8(s, &y->linkage);
+  u8(s, &y->is_func); u8(s, &y->dim_open); u8(s, &y->is_ptr); u8(s, &y->ptr_space);
+  u32(s, &y->align); u32(s, &y->ptr_align); u64(s, &y->size); u64(s, &y->offset); u32(s, &y->func);
+  u32(s, &y->ndims);
+  if (y->ndims > 4) { fail(s, "array rank"); y->ndims = 0; }
+  for (uint32_t i = 0; i < y->ndims; i++) u64(s, &y->dims[i]);
+  uint8_t has_init = y->init != NULL;
+  u8(s, &has_init);
+  if (has_init) {
+    if (s->reading) {
+      if (y->size > s->len - s->pos) { fail(s, "initialiser past the end"); return; }
+      y->init = arena_alloc(s->arena, y->size ? y->size : 1);
+    }
+    bytes(s, y->init, y->size);
+  } else if (s->reading) y->init = NULL;
+  isa_reloc *r = array(s, y->relocs, &y->nrelocs, sizeof *r, 21);
+  if (s->reading) y->relocs = r;
+  for (uint32_t i = 0; i < y->nrelocs; i++) {
+    u64(s, &y->relocs[i].offset); u32(s, &y->relocs[i].sym); u8(s, &y->relocs[i].generic); i64(s, &y->relocs[i].addend);
+  }
+}
+
+#define ARR(field, count, minb) do { void *p_ = array(s, f->field, &f->count, sizeof *f->field, minb); if (s->reading) f->field = p_; } while (0)
+
+static void ser_perf(ser *s, ptx_perf *p) {
+  for (int i = 0; i < 3; i++) { u32(s, &p->maxntid[i]); u32(s, &p->reqntid[i]); u32(s, &p->reqnctapercluster[i]); }
+  u32(s, &p->minnctapersm); u32(s, &p->maxnctapersm); u32(s, &p->maxnreg); u32(s, &p->maxclusterrank);
+  boolean(s, &p->explicitcluster); boolean(s, &p->noreturn);
+  u8(s, &p->n_maxntid); u8(s, &p->n_reqntid); u8(s, &p->n_reqnctapercluster);
+}
+
+static void ser_func(ser *s, isa_func *f) {
+  str(s, &f->name);
+  boolean(s, &f->is_entry); boolean(s, &f->has_body); boolean(s, &f->is_proto);
+  u8(s, &f->linkage);
+  ser_perf(s, &f->perf);
+  u32(s, &f->nrets); u32(s, &f->nparams);
+  ARR(syms, nsyms, 40);
+  for (uint32_t i = 0; i < f->nsyms; i++) ser_sym(s, &f->syms[i]);
+  ARR(insns, ninsns, 50);
+  for (uint32_t i = 0; i < f->ninsns; i++) ser_insn(s, &f->insns[i]);
+  ARR(ops, nops, 16);
+  for (uint32_t i = 0; i < f->nops; i++) ser_opnd(s, &f->ops[i]);
+  ARR(pool, npool, 16);
+  for (uint32_t i = 0; i < f->npool; i++) ser_opnd(s, &f->pool[i]);
+  ARR(regtype, nregs, 5);
+  bytes(s, f->regtype, f->nregs);
+  if (s->reading) f->regname = arena_alloc(s->arena, (f->nregs ? f->nregs : 1) * sizeof *f->regname);
+  for (uint32_t i = 0; i < f->nregs; i++) str(s, &f->regname[i]);
+  ARR(recs, nrecs, 17);
+  for (uint32_t i = 0; i < f->nrecs; i++) {
+    isa_rec *r = &f->recs[i];
+    u8(s, &r->kind); u32(s, &r->pc); u32(s, &r->a); u32(s, &r->b); str(s, &r->name);
+  }
+  ARR(locs, nlocs, 29);
+  for (uint32_t i = 0; i < f->nlocs; i++) {
+    isa_locinfo *l = &f->locs[i];
+    u32(s, &l->file); u32(s, &l->line); u32(s, &l->col); str(s, &l->function_name);
+    u32(s, &l->in_file); u32(s, &l->in_line); u32(s, &l->in_col); boolean(s, &l->inlined);
+  }
+  ARR(tables, ntables, 9);
+  for (uint32_t i = 0; i < f->ntables; i++) {
+    isa_table *t = &f->tables[i];
+    str(s, &t->name); boolean(s, &t->calls);
+    void *p = array(s, t->pcs, &t->n, sizeof *t->pcs, 4);
+    if (s->reading) t->pcs = p;
+    for (uint32_t k = 0; k < t->n; k++) u32(s, &t->pcs[k]);
+  }
+  ARR(labels, nlabels, 8);
+  if (s->reading) f->label_pc = arena_alloc(s->arena, (f->nlabels ? f->nlabels : 1) * sizeof *f->label_pc);
+  for (uint32_t i = 0; i < f->nlabels; i++) { str(s, &f->labels[i]); u32(s, &f->label_pc[i]); }
+  ARR(pragmas, npragmas, 4);
+  for (uint32_t i = 0; i < f->npragmas; i++) str(s, &f->pragmas[i]);
+  u32(s, &f->regs_used); u64(s, &f->local_bytes); u64(s, &f->param_bytes); u64(s, &f->shared_bytes);
+}
+
+static void ser_module(ser *s, isa_module *m) {
+  str(s, &m->path);
+  u32(s, &m->version); u32(s, &m->sm);
+  uint8_t suf = (uint8_t)m->sm_suffix; u8(s, &suf); m->sm_suffix = (char)suf;
+  boolean(s, &m->texmode_independent); boolean(s, &m->debug);
+  u32(s, &m->address_size);
+  isa_module *f = m;
+  ARR(files, nfiles, 20);
+  for (uint32_t i = 0; i < m->nfiles; i++) { u32(s, &m->files[i].id); str(s, &m->files[i].path); u64(s, &m->files[i].mtime); u64(s, &m->files[i].size); }
+  ARR(sections, nsections, 4);
+  for (uint32_t i = 0; i < m->nsections; i++) str(s, &m->sections[i]);
+  ARR(mpragmas, nmpragmas, 4);
+  for (uint32_t i = 0; i < m->nmpragmas; i++) str(s, &m->mpragmas[i]);
+  ARR(syms, nsyms, 40);
+  for (uint32_t i = 0; i < m->nsyms; i++) ser_sym(s, &m->syms[i]);
+  u32(s, &m->nfuncs);
+  if (s->reading) {
+    if ((uint64_t)m->nfuncs * 60 > s->len - s->pos) { fail(s, "function count"); m->nfuncs = 0; }
+    m->funcs = calloc(m->nfuncs ? m->nfuncs : 1, sizeof *m->funcs);
+  }
+  for (uint32_t i = 0; i < m->nfuncs && !s->failed; i++) ser_func(s, &m->funcs[i]);
+}
+
+static uint64_t fnv64(const uint8_t *p, size_t n) {
+  uint64_t h = 14695981039346656037ull;
+  for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
+  return h;
+}
+
+int isa_write_object(const isa_module *m, const char *path, char *err, size_t errlen) {
+  ser s = { .err = err, .errlen = errlen };
+  ser_module(&s, (isa_module *)m);
+  if (s.failed) { free(s.buf); return -1; }
+  uint8_t hdr[24];
+  memcpy(hdr, PXO_MAGIC, 4);
+  uint32_t ver = PXO_VERSION;
+  uint64_t len = s.len, sum = fnv64(s.buf, s.len);
+  for (int i = 0; i < 4; i++) hdr[4 + i] = (uint8_t)(ver >> (8 * i));
+  for (int i = 0; i < 8; i++) { hdr[8 + i] = (uint8_t)(len >> (8 * i)); hdr[16 + i] = (uint8_t)(sum >> (8 * i)); }
+  /* write to a temporary name and rename: a reader never sees half a file */
+  size_t plen = strlen(path);
+  char *tmp = malloc(plen + 16);
+  if (!tmp) { free(s.buf); snprintf(err, errlen, "out of memory"); return -1; }
+  snprintf(tmp, plen + 16, "%s.tmp%05u", path, (unsigned)(fnv64((const uint8_t *)path, plen) % 100000));
+  FILE *fp = fopen(tmp, "wb");
+  int ok = fp && fwrite(hdr, 1, sizeof hdr, fp) == sizeof hdr && fwrite(s.buf, 1, s.len, fp) == s.len;
+  if (fp && fclose(fp) != 0) ok = 0;
+  if (ok && rename(tmp, path) != 0) ok = 0;
+  if (!ok) { snprintf(err, errlen, "cannot write '%s'", path); remove(tmp); }
+  free(tmp);
+  free(s.buf);
+  return ok ? 0 : -1;
+}
+
+/* Every index in the module points where it may (see isa.h invariants). */
+static const char *validate(const isa_module *m) {
+  for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+    const isa_func *f = &m->funcs[fi];
+    if ((uint64_t)f->nrets + f->nparams > f->nsyms && f->has_body) return "parameter count";
+    for (uint32_t i = 0; i < f->nregs; i++) if (f->regtype[i] >= PTX_T_COUNT) return "register type";
+    for (uint32_t i = 0; i < f->ninsns; i++) {
+      const isa_insn *in = &f->insns[i];
+      if (in->op >= OP_COUNT) return "opcode";
+      if ((uint64_t)in->opi + in->nops > f->nops) return "operand index";
+      if (in->guard >= 0 && (uint32_t)in->guard >= f->nregs) return "guard register";
+      if (in->loc > f->nlocs) return "source location";
+      for (int k = 0; k < in->ncomps; k++) {
+        uint16_t c = in->comps[k];
+        if (c >= ISA_COMP_MOD + MOD_LIMIT || (c < ISA_COMP_MOD && c >= PTX_T_COUNT)) return "modifier";
+      }
+    }
+    for (uint32_t pass = 0; pass < 2; pass++) {
+      const isa_opnd *v = pass ? f->pool : f->ops;
+      uint32_t n = pass ? f->npool : f->nops;
+      for (uint32_t i = 0; i < n; i++) {
+        const isa_opnd *o = &v[i];
+        switch (o->kind) {
+        case OK_NONE: case OK_IMM: case OK_SINK: break;
+        case OK_REG: if (o->v >= f->nregs) return "register"; break;
+        case OK_SREG: if (o->v >= SREG_COUNT) return "special register"; break;
+        case OK_ADDR: case OK_SYM:
+          if ((o->flags & OF_BASEREG) && o->v >= f->nregs) return "address register";
+          if ((o->flags & (OF_MODSYM | OF_FUNCSYM)) == OF_MODSYM && o->v >= m->nsyms) return "symbol";
+          if ((o->flags & (OF_MODSYM | OF_FUNCSYM)) == OF_FUNCSYM && o->v >= f->nsyms) return "local symbol";
+          if ((o->flags & (OF_MODSYM | OF_FUNCSYM)) == (OF_MODSYM | OF_FUNCSYM) && o->v >= m->nfuncs) return "function";
+          break;
+        case OK_LABEL: if (o->v > f->ninsns) return "label"; break;
+        case OK_FUNC: if (o->v >= m->nfuncs) return "function"; break;
+        case OK_TABLE: if (o->v >= f->ntables) return "branch table"; break;
+        case OK_ADDRX: case OK_VEC: case OK_LIST: case OK_PAIR:
+          if ((uint64_t)o->v + o->n > f->npool) return "operand pool";
+          if (pass && o->v <= i) return "operand pool order";   /* lists point forward: no cycles */
+          break;
+        default: return "operand kind";
+        }
+      }
+    }
+    for (uint32_t i = 0; i < f->nlabels; i++) if (f->label_pc[i] > f->ninsns) return "label";
+    for (uint32_t t = 0; t < f->ntables; t++)
+      for (uint32_t k = 0; k < f->tables[t].n; k++)
+        if (f->tables[t].calls ? f->tables[t].pcs[k] >= m->nfuncs : f->tables[t].pcs[k] > f->ninsns) return "branch table";
+    for (uint32_t i = 0; i < f->nrecs; i++) {
+      const isa_rec *r = &f->recs[i];
+      if (r->pc > f->ninsns) return "listing";
+      if (r->kind == REC_REGS && (uint64_t)r->a + (r->b & 0x7fffffffu) > f->nregs) return "listing registers";
+      if (r->kind == REC_SYM && r->a >= f->nsyms) return "listing symbol";
+      if (r->kind == REC_LABEL && r->a >= f->nlabels) return "listing label";
+      if (r->kind == REC_LOC && r->a >= f->nlocs) return "listing location";
+      if ((r->kind == REC_BRANCHTARGETS || r->kind == REC_CALLTARGETS) && (r->a >= f->ntables || r->b >= f->nlabels)) return "listing table";
+      if (r->kind == REC_CALLPROTO && r->a >= m->nfuncs) return "listing prototype";
+      if (r->kind > REC_CALLPROTO) return "listing kind";
+    }
+    for (uint32_t i = 0; i < f->nsyms; i++) if (f->syms[i].nrelocs) return "local relocation";
+  }
+  for (uint32_t i = 0; i < m->nsyms; i++) {
+    const isa_sym *y = &m->syms[i];
+    for (uint32_t k = 0; k < y->nrelocs; k++) {
+      const isa_reloc *r = &y->relocs[k];
+      if (r->offset + 8 > y->size) return "relocation offset";
+      if (r->sym >= m->nsyms && UINT32_MAX - r->sym >= m->nfuncs) return "relocation symbol";
+    }
+  }
+  return NULL;
+}
+
+isa_module *isa_read_object_mem(const uint8_t *data, size_t len, char *err, size_t errlen) {
+  if (len < 24 || memcmp(data, PXO_MAGIC, 4) != 0) { snprintf(err, errlen, "not a ptxemu object file"); return NULL; }
+  uint32_t ver = 0;
+  uint64_t plen = 0, sum = 0;
+  for (int i = 0; i < 4; i++) ver |= (uint32_t)data[4 + i] << (8 * i);
+  for (int i = 0; i < 8; i++) { plen |= (uint64_t)data[8 + i] << (8 * i); sum |= (uint64_t)data[16 + i] << (8 * i); }
+  if (ver != PXO_VERSION) { snprintf(err, errlen, "object file format %u, this ptxemu reads %u", ver, PXO_VERSION); return NULL; }
+  if (plen != len - 24) { snprintf(err, errlen, "corrupt object file: length %llu, file holds %llu", (unsigned long long)plen, (unsigned long long)(len - 24)); return NULL; }
+  if (fnv64(data + 24, plen) != sum) { snprintf(err, errlen, "corrupt object file: checksum mismatch"); return NULL; }
+  isa_module *m = calloc(1, sizeof *m);
+  if (!m) { snprintf(err, errlen, "out of memory"); return NULL; }
+  m->arena = arena_new();
+  ser s = { .reading = true, .buf = (uint8_t *)data + 24, .len = plen, .arena = m->arena, .err = err, .errlen = errlen };
+  ser_module(&s, m);
+  if (!s.failed && s.pos != s.len) fail(&s, "trailing bytes");
+  const char *bad = s.failed ? NULL : validate(m);
+  if (bad) { snprintf(err, errlen, "corrupt object file: bad %s", bad); s.failed = true; }
+  if (s.failed) { isa_module_free(m); return NULL; }
+  return m;
+}
+
+isa_module *isa_read_object(const char *path, char *err, size_t errlen) {
+  size_t len;
+  char *data = ptx_read_file(path, &len);
+  if (!data) { snprintf(err, errlen, "cannot read '%s'", path); return NULL; }
+  isa_module *m = isa_read_object_mem((const uint8_t *)data, len, err, errlen);
+  free(data);
+  return m;
+}

@@ -1,0 +1,232 @@
+/* ptx/ast.h - the syntax tree of one PTX module, as the parser builds it.
+ *
+ * The tree is a faithful, unresolved picture of the text: names are strings,
+ * opcodes are their full dotted spelling ("ld.global.v4.f32").  Meaning
+ * (opcode table lookup, register binding, label resolution) is the
+ * assembler's job in isa/.  Everything is allocated from one arena owned by
+ * the module, so freeing a module is one call and parsing never frees.
+ */
+#ifndef PTX_AST_H
+#define PTX_AST_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include "util/arena.h"
+
+typedef struct ptx_loc { uint32_t line, col; } ptx_loc;
+
+/* Scalar types of PTX; order matters only for printing. */
+#define PTX_TYPES(X) \
+  X(NONE, "") X(PRED, "pred") \
+  X(B8, "b8") X(B16, "b16") X(B32, "b32") X(B64, "b64") X(B128, "b128") \
+  X(U8, "u8") X(U16, "u16") X(U32, "u32") X(U64, "u64") \
+  X(S8, "s8") X(S16, "s16") X(S32, "s32") X(S64, "s64") \
+  X(F16, "f16") X(F16X2, "f16x2") X(BF16, "bf16") X(BF16X2, "bf16x2") \
+  X(TF32, "tf32") X(F32, "f32") X(F64, "f64") \
+  X(E4M3, "e4m3") X(E5M2, "e5m2") X(E4M3X2, "e4m3x2") X(E5M2X2, "e5m2x2") \
+  X(E2M1, "e2m1") X(E2M1X2, "e2m1x2") X(E2M3, "e2m3") X(E2M3X2, "e2m3x2") \
+  X(E3M2, "e3m2") X(E3M2X2, "e3m2x2") X(UE8M0, "ue8m0") X(UE8M0X2, "ue8m0x2") \
+  X(E4M3X4, "e4m3x4") X(E5M2X4, "e5m2x4") X(E2M1X4, "e2m1x4") \
+  X(U16X2, "u16x2") X(S16X2, "s16x2") X(U4, "u4") X(S4, "s4") X(B1, "b1") \
+  X(TEXREF, "texref") X(SAMPLERREF, "samplerref") X(SURFREF, "surfref")
+
+enum ptx_type {
+#define X(id, s) PTX_T_##id,
+  PTX_TYPES(X)
+#undef X
+  PTX_T_COUNT
+};
+
+/* State spaces of declarations and instructions. */
+#define PTX_SPACES(X) \
+  X(NONE, "") X(REG, "reg") X(SREG, "sreg") X(CONST, "const") X(GLOBAL, "global") \
+  X(LOCAL, "local") X(PARAM, "param") X(SHARED, "shared") X(TEX, "tex") \
+  X(GENERIC, "generic")
+
+enum ptx_space {
+#define X(id, s) PTX_SPACE_##id,
+  PTX_SPACES(X)
+#undef X
+  PTX_SPACE_COUNT
+};
+
+extern const char *const ptx_type_names[PTX_T_COUNT];
+extern const char *const ptx_space_names[PTX_SPACE_COUNT];
+/* Width in bits of a scalar type (0 for NONE, 1 for PRED). */
+int ptx_type_bits(enum ptx_type t);
+/* Type from its name without the dot ("f32"), or PTX_T_NONE. */
+enum ptx_type ptx_type_from_name(const char *s, size_t n);
+
+/* Linkage bits of a declaration. */
+enum { PTX_LINK_VISIBLE = 1, PTX_LINK_EXTERN = 2, PTX_LINK_WEAK = 4, PTX_LINK_COMMON = 8 };
+
+/* ---- operands -------------------------------------------------------- */
+enum ptx_opnd_kind {
+  PO_REG,     /* %r1, %tid.x (name holds the whole spelling)               */
+  PO_INT,     /* integer literal; ival holds the two's complement value     */
+  PO_F32,     /* 0fXXXXXXXX: ival holds the bits                            */
+  PO_F64,     /* 0dXXXX.. or decimal float literal: ival holds double bits  */
+  PO_SYM,     /* identifier: label, function, variable, param; ival = +off  */
+  PO_ADDR,    /* [base+off] / [off]; sub[0] is the base (REG/SYM), or none  */
+  PO_VEC,     /* {a, b, ...}                                                 */
+  PO_PAIR,    /* a|b (setp, shfl second destination)                        */
+  PO_LIST,    /* (a, b, ...) call argument lists                             */
+  PO_SINK     /* _                                                           */
+};
+
+typedef struct ptx_opnd {
+  uint8_t kind;
+  bool neg;            /* !%p on predicate operands                         */
+  bool is_unsigned;    /* literal had a U suffix                             */
+  bool generic;        /* generic(sym) in initialisers                       */
+  uint16_t nsub;       /* sub-operands of ADDR/VEC/PAIR/LIST                 */
+  ptx_loc loc;
+  const char *name;    /* REG/SYM spelling                                   */
+  int64_t ival;        /* literal value or address offset                    */
+  struct ptx_opnd *sub;
+} ptx_opnd;
+
+/* ---- declarations ---------------------------------------------------- */
+typedef struct ptx_init {      /* initialiser: scalar or brace list */
+  bool is_list;
+  uint32_t n;
+  union { ptx_opnd scalar; struct ptx_init *items; } u;
+} ptx_init;
+
+typedef struct ptx_decl {
+  ptx_loc loc;                 /* of the name                                */
+  uint8_t space;               /* enum ptx_space                             */
+  uint8_t type;                /* enum ptx_type                              */
+  uint8_t vec;                 /* 1, 2, 4, 8                                 */
+  uint8_t linkage;             /* PTX_LINK_*                                 */
+  uint8_t ptr_space;           /* .ptr.<space> on kernel params              */
+  bool is_ptr;
+  bool has_range;              /* %r<N>                                      */
+  uint8_t ndims;
+  bool dim_open;               /* [] with no size (extern shared)            */
+  uint32_t align;
+  uint32_t ptr_align;
+  uint32_t range;
+  uint64_t dims[4];
+  const char *name;
+  ptx_init *init;
+} ptx_decl;
+
+/* ---- statements in a function body ----------------------------------- */
+enum ptx_stmt_kind {
+  PS_INSN, PS_LABEL, PS_DECL, PS_LOC, PS_PRAGMA, PS_OPEN, PS_CLOSE,
+  PS_BRANCHTARGETS, PS_CALLTARGETS, PS_CALLPROTO
+};
+
+typedef struct ptx_insn {
+  const char *opname;          /* full dotted spelling                       */
+  const char *guard;           /* predicate register name or NULL            */
+  bool guard_neg;
+  ptx_loc guard_loc;
+  uint16_t nops;
+  ptx_opnd *ops;
+} ptx_insn;
+
+typedef struct ptx_locinfo {   /* .loc file line col [, function_name L, inlined_at f l c] */
+  uint32_t file, line, col;
+  const char *function_name;
+  bool inlined;
+  uint32_t in_file, in_line, in_col;
+} ptx_locinfo;
+
+struct ptx_func;
+
+typedef struct ptx_stmt {
+  uint8_t kind;
+  ptx_loc loc;
+  union {
+    ptx_insn insn;
+    const char *label;          /* PS_LABEL                                   */
+    ptx_decl *decl;             /* PS_DECL (one name per statement)           */
+    ptx_locinfo locinfo;        /* PS_LOC                                     */
+    const char *pragma;         /* PS_PRAGMA: string contents without quotes  */
+    struct { const char *label; uint32_t n; ptx_opnd *names; } targets; /* PS_*TARGETS */
+    struct { const char *label; struct ptx_func *proto; } proto;        /* PS_CALLPROTO */
+  } u;
+} ptx_stmt;
+
+/* Performance directives attached to a function header. */
+typedef struct ptx_perf {
+  uint32_t maxntid[3], reqntid[3], reqnctapercluster[3];
+  uint32_t minnctapersm, maxnctapersm, maxnreg, maxclusterrank;
+  bool explicitcluster, noreturn;
+  uint8_t n_maxntid, n_reqntid, n_reqnctapercluster;
+} ptx_perf;
+
+typedef struct ptx_func {
+  ptx_loc loc;
+  const char *name;
+  bool is_entry;
+  bool has_body;               /* false for prototypes/declarations          */
+  uint8_t linkage;
+  uint32_t nrets, nparams;
+  ptx_decl *rets, *params;
+  ptx_perf perf;
+  const char **pragmas;        /* .pragma strings after the header           */
+  uint32_t npragmas;
+  uint32_t nstmts;
+  ptx_stmt *stmts;
+} ptx_func;
+
+enum ptx_mod_kind { PM_VAR, PM_FUNC, PM_FILE, PM_PRAGMA, PM_SECTION };
+
+typedef struct ptx_modstmt {
+  uint8_t kind;
+  ptx_loc loc;
+  union {
+    ptx_decl *var;
+    ptx_func *func;
+    struct { uint32_t id; const char *path; uint64_t mtime, size; } file;
+    const char *pragma;
+    const char *section;       /* name; contents are skipped */
+  } u;
+} ptx_modstmt;
+
+typedef struct ptx_module {
+  arena *arena;                /* owns everything below                     */
+  struct strtab *names;        /* the interned names, in their own arena; the
+                                  assembler interns more and adopts the arena */
+  const char *path;            /* for diagnostics                           */
+  uint32_t version_major, version_minor;
+  bool has_version, has_target;
+  ptx_loc version_loc, target_loc;
+  uint32_t sm;                 /* 90 for sm_90a                             */
+  char sm_suffix;              /* 'a', 'f' or 0                             */
+  bool texmode_independent, debug, map_f64_to_f32;
+  uint32_t address_size;       /* 32 or 64                                  */
+  uint32_t nstmts;
+  ptx_modstmt *stmts;
+} ptx_module;
+
+/* Diagnostics sink shared by parser and assembler: gcc style,
+ * "file:line:col: error: message", followed by the source line and a caret. */
+typedef struct ptx_diag {
+  const char *path;
+  const char *src;             /* whole source, for the quoted line          */
+  size_t src_len;
+  void *out;                   /* FILE*; NULL silences                       */
+  uint32_t errors, warnings;
+  uint32_t max_errors;         /* stop after this many (0: unlimited)        */
+} ptx_diag;
+
+void ptx_error(ptx_diag *d, ptx_loc loc, const char *fmt, ...)
+  __attribute__((format(printf, 3, 4)));
+void ptx_warning(ptx_diag *d, ptx_loc loc, const char *fmt, ...)
+  __attribute__((format(printf, 3, 4)));
+
+/* Parse a whole PTX text.  Returns a module (possibly partial) and counts
+ * errors in diag; NULL only on out-of-memory.  The text need not be
+ * NUL-terminated. */
+ptx_module *ptx_parse(const char *text, size_t len, const char *path, ptx_diag *diag);
+void ptx_module_free(ptx_module *m);
+
+/* Read a file whole; returns malloc'd buffer (NUL-terminated) or NULL. */
+char *ptx_read_file(const char *path, size_t *len);
+
+#endif
