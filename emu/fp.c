@@ -437,19 +437,26 @@ uint16_t bf16_max(uint16_t a, uint16_t b, int nan, int xorsign_abs)
 /* f64 arithmetic.                                                           */
 
 /* NaN result of an f64 operation (measured on sm_90): a NaN operand is
- * returned quieted with its sign and payload, b taking precedence over a;
- * an invalid operation on non-NaN operands gives FP64_CANON_NAN
- * (0xFFF8000000000000). */
+ * returned quieted with its sign and payload; with several NaN operands
+ * add/sub/mul/min/max return b, fma returns b, then c, then a, and div
+ * (a software sequence on the GPU) returns a.  An invalid operation on
+ * non-NaN operands gives FP64_CANON_NAN (0xFFF8000000000000). */
 uint64_t fp64_nan2(uint64_t a, uint64_t b)
 {
     if (f64_isnan(b)) return b | FP64_QUIET_BIT;
     if (f64_isnan(a)) return a | FP64_QUIET_BIT;
     return FP64_CANON_NAN;
 }
+uint64_t fp64_nan_div(uint64_t a, uint64_t b)
+{
+    if (f64_isnan(a)) return a | FP64_QUIET_BIT;
+    if (f64_isnan(b)) return b | FP64_QUIET_BIT;
+    return FP64_CANON_NAN;
+}
 uint64_t fp64_nan3(uint64_t a, uint64_t b, uint64_t c)
 {
-    if (f64_isnan(c)) return c | FP64_QUIET_BIT;
     if (f64_isnan(b)) return b | FP64_QUIET_BIT;
+    if (f64_isnan(c)) return c | FP64_QUIET_BIT;
     if (f64_isnan(a)) return a | FP64_QUIET_BIT;
     return FP64_CANON_NAN;
 }
@@ -583,7 +590,7 @@ uint64_t fp64_fma_dir(uint64_t a, uint64_t b, uint64_t c, int rnd)
 
 uint64_t fp64_div_dir(uint64_t a, uint64_t b, int rnd)
 {
-    if (f64_isnan(a) || f64_isnan(b)) return fp64_nan2(a, b);
+    if (f64_isnan(a) || f64_isnan(b)) return fp64_nan_div(a, b);
     uint64_t s = (a ^ b) & 0x8000000000000000ull;
     if (f64_isinf(a)) return f64_isinf(b) ? FP64_CANON_NAN : (s | 0x7FF0000000000000ull);
     if (f64_isinf(b)) return s;
@@ -799,11 +806,19 @@ static uint64_t cvt_to_ue8m0(int cl, uint64_t sig, int exp, int rnd, unsigned fl
  *    7fc00000, f32 -> f64 of 7f800001 gives 7ff8000020000000);
  *  - bf16 -> f32 is a plain 16-bit shift (payload kept, not even quieted);
  *  - every other pair, and .relu, gives the destination's canonical NaN;
+ *  - with .ftz an f32 NaN source is canonicalised first;
  *  - fp6/fp4 have no NaN: +MAX_NORM (.satfinite rule); ue8m0: 0xff. */
 static uint64_t cvt_nan(uint64_t bits, int src, int dst, unsigned flags)
 {
     const struct fmtinfo *S = &fmts[src], *D = &fmts[dst];
     if (flags & FP_CVT_SAT) return 0;
+    if (flags & FP_CVT_FTZ) {
+        /* the .ftz forms canonicalise like f32 arithmetic: cvt.ftz.f64.f32
+         * of any NaN gives 7fffffffe0000000, cvt.ftz.f32.bf16 7fffffff;
+         * cvt.ftz.f32.f64 stays an IEEE conversion */
+        if (dst == FP_F32 && src != FP_F64) return FP32_CANON_NAN;
+        if (src == FP_F32) bits = FP32_CANON_NAN;
+    }
     if (D->nan_kind == NAN_NONE) return max_mag(D);
     if (D->nan_kind != NAN_IEEE || (flags & FP_CVT_RELU)) return D->nan;
     if (src == FP_F64 || dst == FP_F64) {

@@ -58,6 +58,6 @@ done
 mkdir -p "$OUT/debug"
 set -x
 "$NVCC" -ptx -O3 -arch=sm_80 -lineinfo half_bf16.cu -o "$OUT/debug/half_bf16.lineinfo.sm_80.ptx"
-"$NVCC" -ptx -O3 -arch=sm_90 -lineinfo control.cu -o "$OUT/debug/control.lineinfo.sm_90.ptx"
+"$NVCC" -ptx -O3 -arch=sm_90 -lineinfo atomics.cu -o "$OUT/debug/atomics.lineinfo.sm_90.ptx"
 "$NVCC" -ptx -O3 -arch=sm_86 -lineinfo warp.cu -o "$OUT/debug/warp.lineinfo.sm_86.ptx"
 "$NVCC" -ptx -G -arch=sm_75 memspaces.cu -o "$OUT/debug/memspaces.G.sm_75.ptx"

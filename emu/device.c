@@ -1,0 +1,210 @@
+/* emu/device.c - the emulated device: global memory regions (buffers,
+ * module variables, kernel parameters, the malloc heap) and translation of
+ * addresses in every space to host pointers, with bounds and alignment
+ * checked on every access so no emulated access can reach ptxemu's own
+ * memory. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "emu/emu.h"
+#include "emu/internal.h"
+#include "memmodel/space.h"
+
+void emu_default_options(emu_options *o) {
+  memset(o, 0, sizeof *o);
+  o->max_warp_insts = 2000000000ull;
+  o->resident_ctas = 16;
+  o->slice = 4096;
+  o->heap_bytes = 8u << 20;
+  o->mem_cap = 4ull << 30;
+  o->stack_bytes = 1024;
+  o->nsm = 132;
+  o->printf_out = stdout;
+}
+
+uint64_t emu_alloc(emu *e, uint64_t size, const char *name) {
+  if (size > e->opt.mem_cap || e->mem_used + size > e->opt.mem_cap) return 0;
+  if (e->nregions == e->capregions) {
+    uint32_t nc = e->capregions ? e->capregions * 2 : 16;
+    mem_region *nr = realloc(e->regions, nc * sizeof *nr);
+    if (!nr) return 0;
+    e->regions = nr;
+    e->capregions = nc;
+  }
+  uint8_t *data = calloc(1, size ? size : 1);
+  if (!data) return 0;
+  /* 256-byte aligned like cudaMalloc, with a gap so that running off the end
+   * of one allocation faults instead of landing in the next */
+  uint64_t base = (e->next_base + 255) & ~255ull;
+  e->next_base = base + size + 4096;
+  mem_region *r = &e->regions[e->nregions++];
+  r->base = base;
+  r->size = size;
+  r->data = data;
+  r->name = name;
+  r->readonly = false;
+  e->mem_used += size;
+  return base;
+}
+
+/* Region holding [a, a+n), or NULL.  Regions are sorted by base. */
+static mem_region *find_region(emu *e, uint64_t a, uint64_t n) {
+  uint32_t lo = 0, hi = e->nregions;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    if (e->regions[mid].base + e->regions[mid].size <= a) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < e->nregions) {
+    mem_region *r = &e->regions[lo];
+    if (a >= r->base && a - r->base <= r->size && n <= r->size - (a - r->base)) return r;
+  }
+  return NULL;
+}
+
+uint8_t *emu_host_ptr(emu *e, uint64_t addr, uint64_t size) {
+  mem_region *r = find_region(e, addr, size);
+  return r ? r->data + (addr - r->base) : NULL;
+}
+
+uint8_t *mm_global_ptr(emu *e, uint64_t a, uint32_t n) {
+  if (e->last_region < e->nregions) {   /* most accesses hit the region of the previous one */
+    mem_region *r = &e->regions[e->last_region];
+    if (a >= r->base && a - r->base < r->size && n <= r->size - (a - r->base)) return r->data + (a - r->base);
+  }
+  mem_region *r = find_region(e, a, n);
+  if (!r) return NULL;
+  e->last_region = (uint32_t)(r - e->regions);
+  return r->data + (a - r->base);
+}
+
+uint8_t *mm_shared_ptr(cta *c, uint64_t a, uint32_t n) {
+  if (a >= c->shared_size || n > c->shared_size - a) return NULL;
+  return c->shared + a;
+}
+
+uint8_t *mm_local_ptr(warp *w, int lane, uint64_t a, uint32_t n) {
+  if (a >= w->local_stride || n > w->local_stride - a) return NULL;
+  return w->local + (size_t)lane * w->local_stride + a;
+}
+
+/* Module variables: one region per symbol so each is bounds-checked alone;
+ * initialisers are copied and address initialisers patched. */
+static int place_module_symbols(emu *e) {
+  isa_module *m = e->m;
+  e->sym_addr = calloc(m->nsyms ? m->nsyms : 1, sizeof *e->sym_addr);
+  e->shared_sym_off = calloc(m->nsyms ? m->nsyms : 1, sizeof *e->shared_sym_off);
+  e->func_addr = calloc(m->nfuncs ? m->nfuncs : 1, sizeof *e->func_addr);
+  if (!e->sym_addr || !e->shared_sym_off || !e->func_addr) return -1;
+  for (uint32_t i = 0; i < m->nfuncs; i++) e->func_addr[i] = FUNC_ADDR_BASE + 16ull * i;
+  uint64_t shared = 0;
+  for (uint32_t i = 0; i < m->nsyms; i++) {
+    const isa_sym *s = &m->syms[i];
+    if (s->space == PTX_SPACE_SHARED) {
+      uint64_t a = s->align ? s->align : 1;
+      shared = (shared + a - 1) / a * a;
+      e->shared_sym_off[i] = shared;        /* extern (dynamic) arrays start after all static ones */
+      if (!s->dim_open && !(s->linkage & PTX_LINK_EXTERN)) shared += s->size;
+      continue;
+    }
+    if (s->space != PTX_SPACE_GLOBAL && s->space != PTX_SPACE_CONST) continue;
+    uint64_t addr = emu_alloc(e, s->size, s->name);
+    if (!addr) return -1;
+    e->sym_addr[i] = addr;
+    if (s->init) memcpy(emu_host_ptr(e, addr, s->size), s->init, s->size);
+  }
+  /* dynamic shared arrays begin after the static ones, 16-byte aligned */
+  uint64_t dyn = (shared + 15) & ~15ull;
+  for (uint32_t i = 0; i < m->nsyms; i++) {
+    const isa_sym *s = &m->syms[i];
+    if (s->space == PTX_SPACE_SHARED && (s->dim_open || (s->linkage & PTX_LINK_EXTERN))) e->shared_sym_off[i] = dyn;
+  }
+  e->static_shared = (uint32_t)dyn;
+  for (uint32_t i = 0; i < m->nsyms; i++) {
+    const isa_sym *s = &m->syms[i];
+    if (!e->sym_addr[i]) continue;
+    uint8_t *p = emu_host_ptr(e, e->sym_addr[i], s->size);
+    for (uint32_t k = 0; k < s->nrelocs; k++) {
+      const isa_reloc *r = &s->relocs[k];
+      uint64_t v = r->sym < m->nsyms ? e->sym_addr[r->sym] : e->func_addr[UINT32_MAX - r->sym];
+      if (r->sym < m->nsyms && m->syms[r->sym].space == PTX_SPACE_SHARED)
+        v = e->shared_sym_off[r->sym] + (r->generic ? GEN_SHARED_BASE : 0);
+      v += (uint64_t)r->addend;
+      memcpy(p + r->offset, &v, 8);
+    }
+  }
+  return 0;
+}
+
+emu *emu_new(isa_module *m, const emu_options *opt) {
+  emu *e = calloc(1, sizeof *e);
+  if (!e) return NULL;
+  e->m = m;
+  if (opt) e->opt = *opt; else emu_default_options(&e->opt);
+  e->next_base = GLOBAL_BASE;
+  if (place_module_symbols(e)) { emu_free(e); return NULL; }
+  e->heap_size = e->opt.heap_bytes;
+  e->heap_base = emu_alloc(e, e->heap_size, "device heap");
+  emu_heap_init(e);
+  return e;
+}
+
+void emu_free(emu *e) {
+  if (!e) return;
+  for (uint32_t i = 0; i < e->nregions; i++) free(e->regions[i].data);
+  free(e->regions);
+  free(e->sym_addr);
+  free(e->shared_sym_off);
+  free(e->func_addr);
+  emu_unprepare(e);
+  free(e->pbuf);
+  free(e->heap_blocks);
+  free(e);
+}
+
+uint64_t emu_symbol_addr(emu *e, const char *name, uint64_t *size) {
+  for (uint32_t i = 0; i < e->m->nsyms; i++)
+    if (strcmp(e->m->syms[i].name, name) == 0 && e->sym_addr[i]) {
+      if (size) *size = e->m->syms[i].size;
+      return e->sym_addr[i];
+    }
+  return 0;
+}
+
+void emu_fault_at(warp *w, const xinsn *x, int lane, int kind, const char *fmt, ...) {
+  emu *e = w->e;
+  if (e->faulted) return;
+  e->faulted = true;
+  emu_fault *f = &e->fault;
+  f->kind = kind;
+  f->pc = x ? x->pc : 0;
+  f->lane = (uint32_t)lane;
+  for (int k = 0; k < 3; k++) f->cta[k] = w->cta->id[k];
+  uint32_t t = w->id * WARP_SIZE + (uint32_t)lane;
+  const emu_launch *l = &e->launch;
+  f->tid[0] = t % l->block[0];
+  f->tid[1] = t / l->block[0] % l->block[1];
+  f->tid[2] = t / (l->block[0] * l->block[1]);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(f->msg, sizeof f->msg, fmt, ap);
+  va_end(ap);
+}
+
+void emu_print_fault(const emu *e, FILE *out) {
+  const emu_fault *f = &e->fault;
+  static const char *const kinds[] = { "", "out-of-bounds access", "misaligned access", "trap", "assertion failed",
+    "barrier deadlock", "instruction budget exhausted", "stack overflow", "unsupported instruction",
+    "bad address space", "device heap", "time limit" };
+  const xinsn *x = f->pc < e->nprog ? &e->prog[f->pc] : NULL;
+  fprintf(out, "ptxemu: kernel fault: %s\n", f->kind < (int)(sizeof kinds / sizeof *kinds) ? kinds[f->kind] : "fault");
+  if (f->msg[0]) fprintf(out, "    %s\n", f->msg);
+  if (f->kind != FAULT_DEADLOCK && f->kind != FAULT_BUDGET)
+    fprintf(out, "    by thread (%u,%u,%u) in block (%u,%u,%u)\n", f->tid[0], f->tid[1], f->tid[2], f->cta[0], f->cta[1], f->cta[2]);
+  if (x) {
+    char name[256];
+    isa_format_opname(x->in, name, sizeof name);
+    fprintf(out, "    at %s:%u (pc %u in %s): %s\n", e->m->path, x->in->line, x->pc - e->func_base[x->f - e->m->funcs],
+            x->f->name, name);
+  }
+}

@@ -1,0 +1,300 @@
+/* emu/emu.h - functional execution of an assembled module.
+ *
+ * Model: a launch runs CTAs (blocks); a CTA holds warps of WARP_SIZE
+ * threads.  A warp executes one instruction at a time for the group of its
+ * threads that share a PC (SIMT); threads at other PCs wait and merge again
+ * when the group reaches their PC (lowest call depth and PC run first).
+ *
+ * Registers: each warp owns rows of WARP_SIZE 64-bit lanes, one row per
+ * register slot of the function plus pseudo-rows for special registers
+ * (%tid.x ...).  A row holds each lane's value zero-extended from the
+ * register's width.  Handlers work on whole rows (all 32 lanes in a loop
+ * the compiler vectorises) and write only the lanes of their mask.
+ *
+ * Every instruction is prepared once per launch into an xinsn: its handler
+ * (chosen by opcode, type and modifiers) and its operands resolved to row
+ * pointers.  The interpreter loop is "x->fn(w, x, mask)".
+ */
+#ifndef EMU_EMU_H
+#define EMU_EMU_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include "isa/isa.h"
+
+#define WARP_SIZE 32
+#define FULL_MASK 0xffffffffu
+typedef uint32_t lanemask;
+
+struct emu;
+struct warp;
+struct cta;
+struct xinsn;
+
+typedef void (*xhandler)(struct warp *w, const struct xinsn *x, lanemask m);
+
+/* Operand k of a prepared instruction. */
+typedef struct xop {
+  uint8_t kind;            /* enum isa_opnd_kind (REG/SREG/IMM are rows)          */
+  uint8_t bits;            /* register width (for writes), 0 if not a register   */
+  uint8_t comp;            /* component: .x ... / .b0 .. / .h0 .h1               */
+  uint8_t neg;             /* !%p                                                 */
+  int32_t row;             /* >= 0: register row of the warp; < 0: constant row -row-1 */
+  int64_t imm;             /* immediate value (also in the constant row)          */
+  const isa_opnd *o;       /* the encoded operand, for addresses, vectors, lists  */
+} xop;
+
+#define XOPS 8
+typedef struct xinsn {
+  xhandler fn;
+  const isa_insn *in;      /* decoded fields: type, rnd, flags, cmp, bop, sub... */
+  const isa_func *f;       /* function the instruction belongs to                 */
+  uint32_t pc;             /* global PC                                           */
+  uint32_t target;         /* branch target (global PC) where it has one          */
+  int32_t guard;           /* guard row or -1                                     */
+  uint8_t guard_neg, nops, tbits, flags;   /* tbits: width of in->type            */
+  xop op[XOPS];
+} xinsn;
+
+/* xinsn.flags */
+enum { XF_CONTROL = 1,     /* may change control flow: core handles the PC        */
+       XF_SYNC = 2,        /* warp-collective with a member mask                  */
+       XF_CLOCK = 4 };     /* reads %clock/%globaltimer: refresh before running   */
+
+/* Special-register pseudo rows, appended after a function's register slots. */
+enum {
+  SR_TID_X, SR_TID_Y, SR_TID_Z, SR_NTID_X, SR_NTID_Y, SR_NTID_Z,
+  SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z,
+  SR_LANEID, SR_WARPID, SR_NWARPID, SR_SMID, SR_NSMID, SR_GRIDID,
+  SR_LANEMASK_EQ, SR_LANEMASK_LE, SR_LANEMASK_LT, SR_LANEMASK_GE, SR_LANEMASK_GT,
+  SR_CLOCK, SR_CLOCK_HI, SR_CLOCK64, SR_GLOBALTIMER, SR_GLOBALTIMER_LO, SR_GLOBALTIMER_HI,
+  SR_DYNAMIC_SMEM_SIZE, SR_TOTAL_SMEM_SIZE, SR_AGGR_SMEM_SIZE,
+  SR_CLUSTERID_X, SR_CLUSTERID_Y, SR_CLUSTERID_Z, SR_NCLUSTERID_X, SR_NCLUSTERID_Y, SR_NCLUSTERID_Z,
+  SR_CLUSTER_CTAID_X, SR_CLUSTER_CTAID_Y, SR_CLUSTER_CTAID_Z,
+  SR_CLUSTER_NCTAID_X, SR_CLUSTER_NCTAID_Y, SR_CLUSTER_NCTAID_Z,
+  SR_CLUSTER_CTARANK, SR_CLUSTER_NCTARANK, SR_IS_EXPLICIT_CLUSTER,
+  SR_ZERO,                 /* %pm*, %envreg*, reserved offsets: read as 0         */
+  SR_CC,                   /* carry flag of add.cc/addc/madc... (bit 0 per lane)  */
+  SR_COUNT
+};
+
+/* Thread states inside a warp. */
+enum { TS_RUN, TS_EXITED, TS_BAR, TS_WSYNC, TS_SLEEP };
+
+/* A fault stops the launch; everything needed for the report. */
+typedef struct emu_fault {
+  int kind;                /* enum emu_fault_kind                                 */
+  uint32_t pc, lane;
+  uint32_t cta[3], tid[3];
+  uint64_t addr;
+  uint32_t size;
+  uint8_t space;           /* enum ptx_space                                       */
+  char msg[256];
+} emu_fault;
+
+enum emu_fault_kind {
+  FAULT_NONE, FAULT_OOB, FAULT_MISALIGNED, FAULT_TRAP, FAULT_ASSERT, FAULT_DEADLOCK,
+  FAULT_BUDGET, FAULT_STACK, FAULT_UNSUPPORTED, FAULT_BAD_ADDRESS_SPACE, FAULT_HEAP,
+  FAULT_TIMEOUT
+};
+
+typedef struct warp {
+  struct cta *cta;
+  struct emu *e;
+  uint32_t id;             /* warp index in the CTA                               */
+  uint32_t nthreads;       /* threads that exist (the last warp may be partial)   */
+  uint64_t (*r)[WARP_SIZE];/* register rows: function slots, then SR_* rows       */
+  uint32_t nrows;
+  uint32_t pc[WARP_SIZE];  /* global PC of each thread                             */
+  uint8_t state[WARP_SIZE];
+  uint16_t depth[WARP_SIZE];     /* call depth                                    */
+  uint32_t fp[WARP_SIZE];        /* local-memory frame pointer (bytes)            */
+  uint8_t barid[WARP_SIZE];      /* barrier a TS_BAR thread waits on              */
+  int32_t red_row;               /* bar.red destination row, -1 none              */
+  lanemask red_lanes;            /* lanes whose bar.red result is pending         */
+  lanemask exited;               /* threads that ran exit/ret from the kernel     */
+  lanemask cur;                  /* the group executing now                       */
+  uint32_t cur_pc;
+  uint16_t cur_depth;
+  bool force_sync;               /* release a warp-sync group that cannot complete */
+  uint64_t next_key;             /* (depth, pc) key of the next waiting group      */
+  uint64_t yield_key;            /* group that yielded after spinning              */
+  uint32_t backjumps;            /* backward branches in a row while others wait  */
+  uint8_t *local;                /* per-thread local memory, lane-major           */
+  uint32_t local_stride;         /* bytes of local memory per thread              */
+  uint64_t insts, thread_insts;  /* executed warp / thread instructions           */
+  bool done;
+} warp;
+
+typedef struct emu_barrier {
+  uint32_t arrived;              /* threads arrived in this phase                */
+  uint32_t expected;             /* 0: all non-exited threads of the CTA         */
+  uint32_t red_count;            /* bar.red: arrived threads whose predicate was true */
+  uint32_t red_false;            /* ... and those whose predicate was false       */
+  uint16_t red_op;               /* MOD_POPC / MOD_AND / MOD_OR, 0 none           */
+} emu_barrier;
+
+typedef struct cta {
+  struct emu *e;
+  uint32_t id[3];
+  uint32_t linear;
+  uint32_t smid;
+  uint8_t *shared;               /* static + dynamic shared memory                */
+  uint32_t shared_size;
+  uint32_t nwarps;
+  warp *warps;
+  uint32_t live_threads;         /* not exited                                    */
+  emu_barrier bar[16];
+  bool done;
+} cta;
+
+/* A device memory region (buffer, module variable, heap, params). */
+typedef struct mem_region {
+  uint64_t base, size;
+  uint8_t *data;
+  const char *name;
+  bool readonly;
+} mem_region;
+
+typedef struct emu_stats {
+  uint64_t inst_executed;        /* warp instructions                             */
+  uint64_t thread_inst_executed; /* thread instructions (active & guard true)     */
+  uint64_t gld_requests, gld_sectors, gst_requests, gst_sectors;
+  uint64_t shared_ld_requests, shared_st_requests;
+  uint64_t shared_ld_wavefronts, shared_st_wavefronts;
+  uint64_t shared_ld_bank_conflicts, shared_st_bank_conflicts;
+  uint64_t branches, divergent_branches;
+} emu_stats;
+
+typedef struct emu_launch {
+  int func;                      /* kernel: index in the module                   */
+  uint32_t grid[3], block[3], cluster[3];
+  uint32_t dyn_shared;
+  const uint8_t *params;         /* kernel parameter bytes, laid out as the params */
+  uint32_t param_size;
+} emu_launch;
+
+typedef struct emu_options {
+  uint64_t max_warp_insts;       /* per launch; 0 = unlimited                     */
+  uint32_t resident_ctas;        /* CTAs run concurrently                         */
+  uint32_t slice;                /* warp instructions before switching warps      */
+  uint64_t heap_bytes;           /* device malloc heap                            */
+  uint64_t mem_cap;              /* total device memory cap                       */
+  uint32_t stack_bytes;          /* per-thread stack for calls                    */
+  uint32_t nsm;                  /* %nsmid                                        */
+  FILE *printf_out;              /* device printf                                  */
+} emu_options;
+
+/* Hooks for observers (traces).  NULL when nobody listens; the interpreter
+ * tests one pointer. */
+typedef struct emu_observer {
+  void *ctx;
+  void (*on_insn)(void *ctx, const warp *w, const xinsn *x, lanemask active, lanemask guard, lanemask taken);
+  void (*on_mem)(void *ctx, const warp *w, const xinsn *x, const uint64_t *addr, lanemask m, uint32_t bytes,
+                 uint32_t sectors, uint32_t lines, uint32_t wavefronts);
+} emu_observer;
+
+typedef struct emu {
+  isa_module *m;
+  emu_options opt;
+  /* device memory */
+  mem_region *regions;
+  uint32_t nregions, capregions;
+  uint64_t next_base;
+  uint32_t last_region;          /* translation cache                             */
+  uint64_t mem_used;
+  uint64_t *sym_addr;            /* address of each module symbol                 */
+  uint64_t *func_addr;           /* "address" of each function (for indirect calls) */
+  /* the prepared program of the current launch */
+  xinsn *prog;
+  uint32_t nprog;
+  uint32_t *func_base;           /* global PC of each function's first instruction */
+  uint32_t *row_base;            /* first register row of each function           */
+  uint64_t (*konst)[WARP_SIZE];  /* constant rows                                  */
+  uint32_t nkonst, capkonst;
+  uint32_t *frame_size;          /* per function: local frame bytes               */
+  uint32_t *params_off;          /* per function: offset of formal params in frame */
+  uint32_t *rets_off;
+  uint32_t *scoped_param_off;    /* per function: offset of scoped .param area    */
+  uint32_t *local_off;           /* per function: offset of .local area           */
+  uint32_t *regsave_off;         /* per function: register save area (recursion)  */
+  uint8_t *recursive;            /* per function: can call itself                 */
+  uint32_t local_per_thread;     /* local memory bytes per thread                 */
+  uint32_t nrows;                /* register rows per warp (max over functions + SR) */
+  uint32_t sr_base;              /* first special-register row                    */
+  emu_launch launch;
+  uint64_t param_addr;           /* device address of the kernel parameters       */
+  uint32_t static_shared;
+  uint64_t *shared_sym_off;      /* per module symbol: offset in shared memory    */
+  /* heap (builtins.c): blocks kept outside device memory */
+  uint64_t heap_base, heap_size;
+  void *heap_blocks;
+  uint32_t nheap;
+  /* results */
+  emu_stats stats;
+  emu_fault fault;
+  bool faulted;
+  uint64_t warp_insts;           /* this launch, for the budget                   */
+  uint32_t gridid;
+  emu_observer *obs;
+  /* device printf buffer (flushed after each launch in execution order) */
+  char *pbuf;
+  size_t plen, pcap;
+} emu;
+
+/* ---- life cycle (emu/launch.c) ---- */
+emu *emu_new(isa_module *m, const emu_options *opt);
+void emu_free(emu *e);
+void emu_default_options(emu_options *o);
+/* Allocate device memory; returns its address (0 on failure: cap reached). */
+uint64_t emu_alloc(emu *e, uint64_t size, const char *name);
+uint8_t *emu_host_ptr(emu *e, uint64_t addr, uint64_t size);
+/* Address of a module symbol by name (global/const variables), or 0. */
+uint64_t emu_symbol_addr(emu *e, const char *name, uint64_t *size);
+/* Run one launch to completion.  Returns 0, or -1 with e->fault set. */
+int emu_run(emu *e, const emu_launch *l);
+/* Print the fault like a memory checker would (file:line, thread, block). */
+void emu_print_fault(const emu *e, FILE *out);
+
+/* ---- helpers for instruction handlers (emu/exec_*.c) ---- */
+
+/* Source row of operand k (register, special register or constant). */
+static inline const uint64_t *xsrc(const warp *w, const xinsn *x, int k) {
+  int32_t r = x->op[k].row;
+  return r >= 0 ? w->r[r] : w->e->konst[-r - 1];
+}
+static inline uint64_t *xdst(warp *w, const xinsn *x, int k) { return w->r[x->op[k].row]; }
+
+/* Write lanes of m: value truncated to the destination register's width. */
+static inline uint64_t xfit(const xinsn *x, int k, uint64_t v) {
+  unsigned b = x->op[k].bits;
+  return b >= 64 ? v : v & ((1ull << b) - 1);
+}
+#define FOR_LANES(i) for (int i = 0; i < WARP_SIZE; i++)
+/* d[i] = v[i] for lanes in m; full masks take the straight path. */
+static inline void xstore(uint64_t *d, const uint64_t *v, lanemask m) {
+  if (m == FULL_MASK) { FOR_LANES(i) d[i] = v[i]; return; }
+  FOR_LANES(i) if (m >> i & 1) d[i] = v[i];
+}
+/* Sign extension of the low b bits. */
+static inline int64_t sext(uint64_t v, unsigned b) { return b >= 64 ? (int64_t)v : (int64_t)(v << (64 - b)) >> (64 - b); }
+
+/* Stop the launch with a fault at lane `lane` of the current instruction. */
+void emu_fault_at(warp *w, const xinsn *x, int lane, int kind, const char *fmt, ...)
+  __attribute__((format(printf, 5, 6)));
+
+/* Handler selection: each family file provides one "prepare" function that
+ * sets x->fn (and may adjust operands) for the opcodes it implements, and
+ * returns 0, or -1 if it does not implement this form. */
+typedef int (*xprepare)(emu *e, xinsn *x);
+int prep_int(emu *e, xinsn *x);      /* exec_int.c:   F_ARITH (integer types), F_BITS, F_LOGIC, F_VIDEO,
+                                                      selp/slct, integer setp/set, mov, prmt        */
+int prep_fp(emu *e, xinsn *x);       /* exec_fp.c:    F_ARITH (float types), F_SFU, testp, copysign,
+                                                      float setp/set                                 */
+int prep_cvt(emu *e, xinsn *x);      /* exec_cvt.c:   cvt, cvt.pack                                    */
+int prep_mem(emu *e, xinsn *x);      /* exec_mem.c:   ld/st/atom/red/cvta/isspacep/prefetch...        */
+int prep_ctrl(emu *e, xinsn *x);     /* exec_ctrl.c:  bra/brx/call/ret/exit/trap, bar, membar, fence   */
+int prep_warp(emu *e, xinsn *x);     /* exec_warp.c:  shfl/vote/match/redux/activemask/elect           */
+
+#endif

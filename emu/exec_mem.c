@@ -1,0 +1,372 @@
+/* emu/exec_mem.c - loads, stores, atomics and addresses: ld, ldu, st, atom,
+ * red, cvta, isspacep, mov of a symbol's address, prefetch and cache hints.
+ * Every access is translated per lane with bounds and alignment checks; a
+ * warp whose lanes all fall in one region takes a single check. */
+#include <math.h>
+#include <string.h>
+#include "emu/internal.h"
+#include "memmodel/space.h"
+
+/* ---- addresses ------------------------------------------------------------- */
+
+static bool is_kernel_param(const emu *e, const xinsn *x, uint32_t sym) {
+  return x->f == &e->m->funcs[e->launch.func] && sym >= x->f->nrets && sym < x->f->nrets + x->f->nparams &&
+         x->f->syms[sym].space == PTX_SPACE_PARAM;
+}
+
+/* Address of a symbol in its own state space. */
+static uint64_t sym_address(warp *w, const xinsn *x, const isa_opnd *o, int lane, uint8_t *space) {
+  emu *e = w->e;
+  if ((o->flags & (OF_MODSYM | OF_FUNCSYM)) == (OF_MODSYM | OF_FUNCSYM)) { *space = PTX_SPACE_GLOBAL; return e->func_addr[o->v]; }
+  if (o->flags & OF_MODSYM) {
+    const isa_sym *s = &e->m->syms[o->v];
+    if (s->space == PTX_SPACE_SHARED) { *space = PTX_SPACE_SHARED; return e->shared_sym_off[o->v]; }
+    *space = s->space == PTX_SPACE_CONST ? PTX_SPACE_CONST : PTX_SPACE_GLOBAL;
+    return e->sym_addr[o->v];
+  }
+  if (is_kernel_param(e, x, o->v)) { *space = PTX_SPACE_PARAM; return e->param_addr + x->f->syms[o->v].offset; }
+  *space = PTX_SPACE_LOCAL;
+  return emu_fsym_local(w, lane, x, o->v);
+}
+
+/* Per-lane addresses of a memory operand; *symspace gets the space a symbol
+ * base lives in (PTX_SPACE_NONE for register or absolute bases). */
+static void lane_addrs(warp *w, const xinsn *x, const isa_opnd *o, lanemask m, uint64_t *a, uint8_t *symspace) {
+  *symspace = PTX_SPACE_NONE;
+  if (o->kind == OK_ADDRX) o = &x->f->pool[o->v];
+  if (o->flags & OF_BASEREG) {
+    const uint64_t *r = w->r[emu_row_of(w->e, x, &(isa_opnd){ .kind = OK_REG, .v = o->v })];
+    FOR_LANES(i) a[i] = r[i] + (uint64_t)o->imm;
+    return;
+  }
+  if (o->flags & (OF_MODSYM | OF_FUNCSYM)) {
+    FOR_LANES(i) if (m >> i & 1) a[i] = sym_address(w, x, o, i, symspace) + (uint64_t)o->imm;
+    return;
+  }
+  FOR_LANES(i) a[i] = (uint64_t)o->imm;
+}
+
+/* Resolve which space each access goes to and return host pointers; false
+ * after a fault. */
+static bool translate(warp *w, const xinsn *x, uint16_t space_mod, uint8_t symspace, const uint64_t *a, lanemask m,
+                      uint32_t size, uint8_t **p, uint8_t *kind) {
+  emu *e = w->e;
+  enum mm_space sp;
+  switch (space_mod) {
+  case MOD_GLOBAL: sp = MM_GLOBAL; break;
+  case MOD_SHARED: case MOD_SHARED_CTA: case MOD_SHARED_CLUSTER: sp = MM_SHARED; break;
+  case MOD_LOCAL: sp = MM_LOCAL; break;
+  case MOD_CONST: sp = MM_GLOBAL; break;
+  case MOD_PARAM: case MOD_PARAM_ENTRY: case MOD_PARAM_FUNC:
+    sp = symspace == PTX_SPACE_LOCAL ? MM_LOCAL : MM_GLOBAL;
+    if (symspace == PTX_SPACE_NONE && x->f != &e->m->funcs[e->launch.func]) sp = MM_LOCAL;
+    break;
+  default: sp = MM_NONE; break;           /* generic */
+  }
+  if (sp == MM_NONE && symspace != PTX_SPACE_NONE) {
+    /* generic access through a symbol: the symbol's own space */
+    sp = symspace == PTX_SPACE_SHARED ? MM_SHARED : symspace == PTX_SPACE_LOCAL ? MM_LOCAL : MM_GLOBAL;
+    symspace = PTX_SPACE_NONE;
+  }
+  uint64_t anyaddr = 0;
+  FOR_LANES(i) if (m >> i & 1) anyaddr |= a[i];
+  if (anyaddr & (size - 1)) {
+    FOR_LANES(i) if ((m >> i & 1) && (a[i] & (size - 1))) {
+      emu_fault_at(w, x, i, FAULT_MISALIGNED, "%u-byte access at 0x%llx is not %u-byte aligned", size, (unsigned long long)a[i], size);
+      return false;
+    }
+  }
+  FOR_LANES(i) {
+    if (!(m >> i & 1)) continue;
+    uint64_t ad = a[i];
+    enum mm_space s = sp;
+    if (s == MM_NONE) {
+      s = mm_classify(ad);
+      if (s == MM_SHARED) ad -= GEN_SHARED_BASE;
+      else if (s == MM_LOCAL) ad -= GEN_LOCAL_BASE;
+    }
+    uint8_t *hp = s == MM_GLOBAL ? mm_global_ptr(e, ad, size)
+                : s == MM_SHARED ? mm_shared_ptr(w->cta, ad, size)
+                : mm_local_ptr(w, i, ad, size);
+    if (!hp) {
+      static const char *const names[] = { "global", "shared", "local" };
+      emu_fault_at(w, x, i, FAULT_OOB, "invalid %s access of %u bytes at address 0x%llx", names[s], size, (unsigned long long)a[i]);
+      w->e->fault.addr = a[i];
+      w->e->fault.size = size;
+      return false;
+    }
+    p[i] = hp;
+    kind[i] = (uint8_t)s;
+  }
+  return true;
+}
+
+static void count_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, const uint8_t *kind, bool store) {
+  emu_stats *st = &w->e->stats;
+  int lead = __builtin_ctz(m);
+  if (kind[lead] == MM_GLOBAL) {
+    uint32_t sectors, lines;
+    mm_sectors(a, m, size, &sectors, &lines);
+    if (store) { st->gst_requests++; st->gst_sectors += sectors; }
+    else { st->gld_requests++; st->gld_sectors += sectors; }
+    if (w->e->obs && w->e->obs->on_mem) w->e->obs->on_mem(w->e->obs->ctx, w, x, a, m, size, sectors, lines, 0);
+  } else if (kind[lead] == MM_SHARED) {
+    uint64_t off[WARP_SIZE];
+    FOR_LANES(i) off[i] = a[i] >= GEN_SHARED_BASE ? a[i] - GEN_SHARED_BASE : a[i];
+    uint32_t ideal, wf = mm_shared_wavefronts(off, m, size, &ideal);
+    if (store) { st->shared_st_requests++; st->shared_st_wavefronts += wf; st->shared_st_bank_conflicts += wf - ideal; }
+    else { st->shared_ld_requests++; st->shared_ld_wavefronts += wf; st->shared_ld_bank_conflicts += wf - ideal; }
+    if (w->e->obs && w->e->obs->on_mem) w->e->obs->on_mem(w->e->obs->ctx, w, x, off, m, size, 0, 0, wf);
+  }
+}
+
+/* ---- ld / st -------------------------------------------------------------- */
+
+static uint32_t elem_bytes(const isa_insn *in) {
+  int b = ptx_type_bits((enum ptx_type)in->type);
+  return b <= 8 ? 1 : (uint32_t)b / 8;
+}
+
+/* Register rows of a value operand: a register or a vector of them (-1 = sink). */
+static int value_rows(warp *w, const xinsn *x, int k, int *rows, uint8_t *bits, uint64_t *imms) {
+  const isa_opnd *o = x->op[k].o;
+  if (o->kind == OK_VEC) {
+    for (uint32_t j = 0; j < o->n; j++) {
+      const isa_opnd *el = &x->f->pool[o->v + j];
+      rows[j] = el->kind == OK_IMM ? -2 : emu_row_of(w->e, x, el);
+      imms[j] = (uint64_t)el->imm;
+      bits[j] = el->kind == OK_REG ? (uint8_t)ptx_type_bits((enum ptx_type)x->f->regtype[el->v]) : 64;
+    }
+    return (int)o->n;
+  }
+  if (o->kind == OK_IMM) { rows[0] = -2; imms[0] = (uint64_t)o->imm; bits[0] = 64; return 1; }
+  rows[0] = emu_row_of(w->e, x, o);
+  bits[0] = x->op[k].bits ? x->op[k].bits : 64;
+  return 1;
+}
+
+static bool signed_type(int t) { return t == PTX_T_S8 || t == PTX_T_S16 || t == PTX_T_S32 || t == PTX_T_S64; }
+
+static void h_ld(warp *w, const xinsn *x, lanemask g) {
+  if (!g) return;
+  const isa_insn *in = x->in;
+  uint32_t eb = elem_bytes(in), n;
+  int rows[16]; uint8_t bits[16]; uint64_t imms[16];
+  n = (uint32_t)value_rows(w, x, 0, rows, bits, imms);
+  uint32_t size = eb * n;
+  uint64_t a[WARP_SIZE];
+  uint8_t *p[WARP_SIZE], kind[WARP_SIZE], symspace;
+  lane_addrs(w, x, x->op[1].o, g, a, &symspace);
+  if (!translate(w, x, in->space, symspace, a, g, size, p, kind)) return;
+  count_access(w, x, a, g, size, kind, false);
+  bool sx = signed_type(in->type);
+  for (uint32_t j = 0; j < n; j++) {
+    if (rows[j] < 0) continue;
+    uint64_t *d = w->r[rows[j]];
+    unsigned db = bits[j];
+    FOR_LANES(i) {
+      if (!(g >> i & 1)) continue;
+      uint64_t v = 0;
+      memcpy(&v, p[i] + j * eb, eb > 8 ? 8 : eb);
+      if (sx && eb < 8) v = (uint64_t)sext(v, eb * 8);
+      d[i] = db >= 64 ? v : v & ((1ull << db) - 1);
+    }
+  }
+}
+
+static void h_st(warp *w, const xinsn *x, lanemask g) {
+  if (!g) return;
+  const isa_insn *in = x->in;
+  uint32_t eb = elem_bytes(in), n;
+  int rows[16]; uint8_t bits[16]; uint64_t imms[16];
+  n = (uint32_t)value_rows(w, x, 1, rows, bits, imms);
+  uint32_t size = eb * n;
+  uint64_t a[WARP_SIZE];
+  uint8_t *p[WARP_SIZE], kind[WARP_SIZE], symspace;
+  lane_addrs(w, x, x->op[0].o, g, a, &symspace);
+  if (!translate(w, x, in->space, symspace, a, g, size, p, kind)) return;
+  count_access(w, x, a, g, size, kind, true);
+  /* lanes store in order, so the highest lane wins when addresses collide */
+  FOR_LANES(i) {
+    if (!(g >> i & 1)) continue;
+    for (uint32_t j = 0; j < n; j++) {
+      uint64_t v = rows[j] >= 0 ? w->r[rows[j]][i] : imms[j];
+      memcpy(p[i] + j * eb, &v, eb > 8 ? 8 : eb);
+    }
+  }
+}
+
+/* ---- atomics -------------------------------------------------------------- */
+
+static float f32_of(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
+static uint32_t bits_of_f32(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
+static double f64_of(uint64_t b) { double f; memcpy(&f, &b, 8); return f; }
+static uint64_t bits_of_f64(double f) { uint64_t b; memcpy(&b, &f, 8); return b; }
+
+static uint32_t ftz32(uint32_t b) { return (b & 0x7f800000u) == 0 ? b & 0x80000000u : b; }
+static uint32_t canon32(uint32_t b) { return (b & 0x7fffffffu) > 0x7f800000u ? 0x7fffffffu : b; }
+
+/* half <-> float for f16/bf16 atomics (round to nearest even) */
+static float h2f(uint16_t h) {
+  uint32_t s = (uint32_t)(h >> 15) << 31, ex = (h >> 10) & 31, mt = h & 1023;
+  if (ex == 31) return f32_of(s | 0x7f800000u | (mt << 13));
+  if (ex == 0) { float v = (float)mt * 0x1p-24f; return s ? -v : v; }
+  return f32_of(s | ((ex + 112) << 23) | (mt << 13));
+}
+static uint16_t f2h(float f) {
+  uint32_t b = bits_of_f32(f), s = (b >> 16) & 0x8000u;
+  float a = fabsf(f);
+  if (a != a) return 0x7fff;
+  if (a >= 65520.0f) return (uint16_t)(s | 0x7c00);
+  if (a < 0x1p-14f) { uint32_t v = (uint32_t)lrintf(a * 0x1p24f); return (uint16_t)(s | v); }
+  uint32_t e = ((b >> 23) & 255) - 112, m = b & 0x7fffff;
+  uint32_t r = (e << 10) | (m >> 13), rem = m & 0x1fff;
+  if (rem > 0x1000 || (rem == 0x1000 && (r & 1))) r++;
+  return (uint16_t)(s | r);
+}
+static float bf2f(uint16_t h) { return f32_of((uint32_t)h << 16); }
+static uint16_t f2bf(float f) {
+  uint32_t b = bits_of_f32(f);
+  if ((b & 0x7fffffffu) > 0x7f800000u) return 0x7fff;
+  b += 0x7fff + ((b >> 16) & 1);
+  return (uint16_t)(b >> 16);
+}
+
+static uint64_t atom_apply(const isa_insn *in, uint64_t old, uint64_t b, uint64_t c, bool *ok) {
+  int t = in->type;
+  unsigned bits = (unsigned)ptx_type_bits((enum ptx_type)t);
+  uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+  bool sg = signed_type(t);
+  *ok = true;
+  switch (in->bop) {
+  case MOD_ADD:
+    if (t == PTX_T_F32) {   /* atom/red .add.f32 flush subnormal inputs and results */
+      uint32_t r = bits_of_f32(f32_of(ftz32((uint32_t)old)) + f32_of(ftz32((uint32_t)b)));
+      return canon32(ftz32(r));
+    }
+    if (t == PTX_T_F64) { uint64_t r = bits_of_f64(f64_of(old) + f64_of(b)); return (r & 0x7fffffffffffffffull) > 0x7ff0000000000000ull ? 0x7fffffffffffffffull : r; }
+    if (t == PTX_T_F16) return f2h(h2f((uint16_t)old) + h2f((uint16_t)b));
+    if (t == PTX_T_BF16) return f2bf(bf2f((uint16_t)old) + bf2f((uint16_t)b));
+    if (t == PTX_T_F16X2) return f2h(h2f((uint16_t)old) + h2f((uint16_t)b)) | (uint64_t)f2h(h2f((uint16_t)(old >> 16)) + h2f((uint16_t)(b >> 16))) << 16;
+    if (t == PTX_T_BF16X2) return f2bf(bf2f((uint16_t)old) + bf2f((uint16_t)b)) | (uint64_t)f2bf(bf2f((uint16_t)(old >> 16)) + bf2f((uint16_t)(b >> 16))) << 16;
+    return (old + b) & mask;
+  case MOD_MIN:
+    if (t == PTX_T_F32) { float x = f32_of((uint32_t)old), y = f32_of((uint32_t)b); return bits_of_f32(fminf(x, y)); }
+    if (sg) return sext(old, bits) < sext(b, bits) ? old : b & mask;
+    return (old & mask) < (b & mask) ? old : b & mask;
+  case MOD_MAX:
+    if (t == PTX_T_F32) { float x = f32_of((uint32_t)old), y = f32_of((uint32_t)b); return bits_of_f32(fmaxf(x, y)); }
+    if (sg) return sext(old, bits) > sext(b, bits) ? old : b & mask;
+    return (old & mask) > (b & mask) ? old : b & mask;
+  case MOD_INC: return (old & mask) >= (b & mask) ? 0 : (old + 1) & mask;
+  case MOD_DEC: return ((old & mask) == 0 || (old & mask) > (b & mask)) ? b & mask : (old - 1) & mask;
+  case MOD_AND: return old & b & mask;
+  case MOD_OR: return (old | b) & mask;
+  case MOD_XOR: return (old ^ b) & mask;
+  case MOD_EXCH: return b & mask;
+  case MOD_CAS: return (old & mask) == (b & mask) ? c & mask : old & mask;
+  default: *ok = false; return old;
+  }
+}
+
+static void h_atom(warp *w, const xinsn *x, lanemask g) {
+  if (!g) return;
+  const isa_insn *in = x->in;
+  bool is_red = in->op == OP_RED;
+  int ak = is_red ? 0 : 1;                 /* address operand */
+  uint32_t size = elem_bytes(in);
+  uint64_t a[WARP_SIZE];
+  uint8_t *p[WARP_SIZE], kind[WARP_SIZE], symspace;
+  lane_addrs(w, x, x->op[ak].o, g, a, &symspace);
+  if (!translate(w, x, in->space, symspace, a, g, size, p, kind)) return;
+  count_access(w, x, a, g, size, kind, is_red);
+  const uint64_t *b = xsrc(w, x, ak + 1);
+  const uint64_t *c = in->bop == MOD_CAS ? xsrc(w, x, ak + 2) : NULL;
+  uint64_t *d = is_red ? NULL : xdst(w, x, 0);
+  /* lanes in order: the result each lane sees is well defined and repeatable */
+  FOR_LANES(i) {
+    if (!(g >> i & 1)) continue;
+    uint64_t old = 0;
+    memcpy(&old, p[i], size);
+    bool ok;
+    uint64_t nv = atom_apply(in, old, b[i], c ? c[i] : 0, &ok);
+    if (!ok) { emu_fault_at(w, x, i, FAULT_UNSUPPORTED, "atomic operation not supported"); return; }
+    memcpy(p[i], &nv, size);
+    if (d) d[i] = xfit(x, 0, old);
+  }
+}
+
+/* ---- addresses as values ------------------------------------------------------ */
+
+static void h_mov_sym(warp *w, const xinsn *x, lanemask g) {
+  uint64_t *d = xdst(w, x, 0);
+  const isa_opnd *o = x->op[1].o;
+  uint8_t sp;
+  FOR_LANES(i) if (g >> i & 1) {
+    uint64_t v;
+    if (o->kind == OK_FUNC) v = w->e->func_addr[o->v];
+    else v = sym_address(w, x, &(isa_opnd){ .kind = OK_SYM, .flags = o->flags, .v = o->v }, i, &sp) + (uint64_t)o->imm;
+    d[i] = xfit(x, 0, v);
+  }
+}
+
+static uint16_t space_of_mod(uint16_t mod) { return mod; }
+
+static void h_cvta(warp *w, const xinsn *x, lanemask g) {
+  const isa_insn *in = x->in;
+  uint64_t *d = xdst(w, x, 0);
+  uint64_t a[WARP_SIZE];
+  const isa_opnd *o = x->op[1].o;
+  if (o->kind == OK_SYM) {
+    uint8_t sp;
+    FOR_LANES(i) if (g >> i & 1) a[i] = sym_address(w, x, &(isa_opnd){ .kind = OK_SYM, .flags = o->flags, .v = o->v }, i, &sp) + (uint64_t)o->imm;
+  } else {
+    const uint64_t *s = xsrc(w, x, 1);
+    FOR_LANES(i) a[i] = s[i];
+  }
+  uint16_t sp = space_of_mod(in->space);
+  uint64_t base = (sp == MOD_SHARED || sp == MOD_SHARED_CTA || sp == MOD_SHARED_CLUSTER) ? GEN_SHARED_BASE
+                : sp == MOD_LOCAL ? GEN_LOCAL_BASE : 0;
+  bool to = (in->flags & IF_TO) != 0;
+  FOR_LANES(i) if (g >> i & 1) d[i] = xfit(x, 0, to ? a[i] - base : a[i] + base);
+}
+
+static void h_isspacep(warp *w, const xinsn *x, lanemask g) {
+  uint64_t *d = xdst(w, x, 0);
+  const uint64_t *a = xsrc(w, x, 1);
+  uint16_t sp = x->in->space;
+  FOR_LANES(i) if (g >> i & 1) {
+    enum mm_space s = mm_classify(a[i]);
+    bool r;
+    if (sp == MOD_SHARED || sp == MOD_SHARED_CTA || sp == MOD_SHARED_CLUSTER) r = s == MM_SHARED;
+    else if (sp == MOD_LOCAL) r = s == MM_LOCAL;
+    else if (sp == MOD_GLOBAL) r = s == MM_GLOBAL && mm_global_ptr(w->e, a[i], 1) != NULL;
+    else r = s == MM_GLOBAL && mm_global_ptr(w->e, a[i], 1) != NULL;   /* const, param: in the global window */
+    d[i] = r;
+  }
+}
+
+static void h_createpolicy(warp *w, const xinsn *x, lanemask g) {
+  uint64_t *d = xdst(w, x, 0);
+  FOR_LANES(i) if (g >> i & 1) d[i] = 0x10000000000000ull;   /* an opaque policy; hints do not change results */
+}
+
+static void h_nop(warp *w, const xinsn *x, lanemask g) { (void)w; (void)x; (void)g; }
+
+int prep_mem(emu *e, xinsn *x) {
+  (void)e;
+  const isa_insn *in = x->in;
+  switch (in->op) {
+  case OP_LD: case OP_LDU: x->fn = h_ld; return 0;
+  case OP_ST: x->fn = h_st; return 0;
+  case OP_ATOM: case OP_RED: x->fn = h_atom; return 0;
+  case OP_CVTA: x->fn = h_cvta; return 0;
+  case OP_ISSPACEP: x->fn = h_isspacep; return 0;
+  case OP_MOV:
+    if (in->nops == 2 && (x->op[1].kind == OK_SYM || x->op[1].kind == OK_FUNC)) { x->fn = h_mov_sym; return 0; }
+    return -1;
+  case OP_PREFETCH: case OP_PREFETCHU: case OP_APPLYPRIORITY: case OP_DISCARD: x->fn = h_nop; return 0;
+  case OP_CREATEPOLICY: x->fn = h_createpolicy; return 0;
+  default: return -1;
+  }
+}

@@ -1,0 +1,43 @@
+/* emu/internal.h - what the files of emu/ share and nobody else needs. */
+#ifndef EMU_INTERNAL_H
+#define EMU_INTERNAL_H
+#include "emu/emu.h"
+
+/* address translation (device.c): host pointer or NULL when out of bounds */
+uint8_t *mm_global_ptr(emu *e, uint64_t a, uint32_t n);
+uint8_t *mm_shared_ptr(cta *c, uint64_t a, uint32_t n);
+uint8_t *mm_local_ptr(warp *w, int lane, uint64_t a, uint32_t n);
+
+/* program preparation (prepare.c) */
+int emu_prepare(emu *e, int kernel);
+void emu_unprepare(emu *e);
+int emu_row_of(const emu *e, const xinsn *x, const isa_opnd *o);
+/* Local-space address of a function-scope symbol for the executing thread. */
+uint64_t emu_fsym_local(const warp *w, int lane, const xinsn *x, uint32_t sym);
+
+/* scheduling (run.c) */
+void emu_thread_exit(warp *w, lanemask m);
+void emu_barrier_check(cta *c, int id);
+/* Leave the current group: its lanes go to pc[] and the next group is picked. */
+void emu_reschedule(warp *w);
+
+/* calls (exec_ctrl.c): the operands of a call instruction, and the bytes of
+ * a caller-side .param operand for one lane (NULL if not a .param symbol) */
+typedef struct call_ops { const isa_opnd *rets, *tgt, *args; } call_ops;
+call_ops emu_call_operands(const xinsn *x);
+uint8_t *emu_param_ptr(warp *w, int lane, const xinsn *x, const isa_opnd *o, uint32_t size);
+
+/* builtins: device printf, malloc/free, assert (builtins.c) */
+void emu_heap_init(emu *e);
+/* Calls to bodiless functions the runtime provides; returns 1 if handled. */
+int emu_builtin_call(warp *w, const xinsn *x, lanemask m, const isa_func *callee);
+
+/* guard mask of an instruction for the lanes of m */
+static inline lanemask emu_guard(const warp *w, const xinsn *x, lanemask m) {
+  if (x->guard < 0) return m;
+  const uint64_t *p = w->r[x->guard];
+  lanemask g = 0;
+  FOR_LANES(i) g |= (lanemask)(p[i] & 1) << i;
+  return (x->guard_neg ? ~g : g) & m;
+}
+#endif

@@ -1,0 +1,256 @@
+/* emu/prepare.c - turn the functions a kernel can reach into one program
+ * of prepared instructions (xinsn): global PCs, operands resolved to
+ * register rows or constant rows, handlers chosen once by the family files,
+ * and the local-memory frame of each function. */
+#include <stdlib.h>
+#include <string.h>
+#include "emu/internal.h"
+
+static const isa_insn implicit_ret = { .op = OP_RET, .guard = -1 };
+
+/* Special register + component -> SR_* row offset. */
+static int sr_row(uint32_t sreg, uint32_t comp) {
+  int c = comp >= 1 && comp <= 3 ? (int)comp - 1 : 0;
+  switch (sreg) {
+  case SREG_TID: return SR_TID_X + c;
+  case SREG_NTID: return SR_NTID_X + c;
+  case SREG_CTAID: return SR_CTAID_X + c;
+  case SREG_NCTAID: return SR_NCTAID_X + c;
+  case SREG_LANEID: return SR_LANEID;
+  case SREG_WARPID: return SR_WARPID;
+  case SREG_NWARPID: return SR_NWARPID;
+  case SREG_SMID: return SR_SMID;
+  case SREG_NSMID: return SR_NSMID;
+  case SREG_GRIDID: return SR_GRIDID;
+  case SREG_LANEMASK_EQ: return SR_LANEMASK_EQ;
+  case SREG_LANEMASK_LE: return SR_LANEMASK_LE;
+  case SREG_LANEMASK_LT: return SR_LANEMASK_LT;
+  case SREG_LANEMASK_GE: return SR_LANEMASK_GE;
+  case SREG_LANEMASK_GT: return SR_LANEMASK_GT;
+  case SREG_CLOCK: return SR_CLOCK;
+  case SREG_CLOCK_HI: return SR_CLOCK_HI;
+  case SREG_CLOCK64: return SR_CLOCK64;
+  case SREG_GLOBALTIMER: return SR_GLOBALTIMER;
+  case SREG_GLOBALTIMER_LO: return SR_GLOBALTIMER_LO;
+  case SREG_GLOBALTIMER_HI: return SR_GLOBALTIMER_HI;
+  case SREG_DYNAMIC_SMEM_SIZE: return SR_DYNAMIC_SMEM_SIZE;
+  case SREG_TOTAL_SMEM_SIZE: return SR_TOTAL_SMEM_SIZE;
+  case SREG_AGGR_SMEM_SIZE: return SR_AGGR_SMEM_SIZE;
+  case SREG_CLUSTERID: return SR_CLUSTERID_X + c;
+  case SREG_NCLUSTERID: return SR_NCLUSTERID_X + c;
+  case SREG_CLUSTER_CTAID: return SR_CLUSTER_CTAID_X + c;
+  case SREG_CLUSTER_NCTAID: return SR_CLUSTER_NCTAID_X + c;
+  case SREG_CLUSTER_CTARANK: return SR_CLUSTER_CTARANK;
+  case SREG_CLUSTER_NCTARANK: return SR_CLUSTER_NCTARANK;
+  case SREG_IS_EXPLICIT_CLUSTER: return SR_IS_EXPLICIT_CLUSTER;
+  default: return SR_ZERO;
+  }
+}
+
+int emu_row_of(const emu *e, const xinsn *x, const isa_opnd *o) {
+  if (o->kind == OK_REG) return (int)(e->row_base[x->f - e->m->funcs] + o->v);
+  if (o->kind == OK_SREG) return (int)e->sr_base + sr_row(o->v, o->n);
+  return -1;
+}
+
+static int32_t konst_row(emu *e, uint64_t v) {
+  for (uint32_t i = 0; i < e->nkonst; i++)      /* few distinct constants per kernel */
+    if (e->konst[i][0] == v) return -(int32_t)i - 1;
+  if (e->nkonst == e->capkonst) {
+    uint32_t nc = e->capkonst ? e->capkonst * 2 : 64;
+    void *nk = realloc(e->konst, nc * sizeof *e->konst);
+    if (!nk) return 0;
+    e->konst = nk;
+    e->capkonst = nc;
+  }
+  FOR_LANES(i) e->konst[e->nkonst][i] = v;
+  e->nkonst++;
+  return -(int32_t)e->nkonst;
+}
+
+/* Functions the kernel can reach: direct calls, call tables, and every
+ * function whose address is taken anywhere (indirect calls). */
+static void reach(emu *e, uint32_t f, uint8_t *mark) {
+  if (mark[f]) return;
+  mark[f] = 1;
+  const isa_func *fn = &e->m->funcs[f];
+  for (uint32_t i = 0; i < fn->nops; i++) if (fn->ops[i].kind == OK_FUNC && !e->m->funcs[fn->ops[i].v].is_proto) reach(e, fn->ops[i].v, mark);
+  for (uint32_t i = 0; i < fn->npool; i++) if (fn->pool[i].kind == OK_FUNC && !e->m->funcs[fn->pool[i].v].is_proto) reach(e, fn->pool[i].v, mark);
+  for (uint32_t t = 0; t < fn->ntables; t++)
+    if (fn->tables[t].calls) for (uint32_t k = 0; k < fn->tables[t].n; k++) reach(e, fn->tables[t].pcs[k], mark);
+}
+
+static bool calls_into(const emu *e, uint32_t from, uint32_t to, uint8_t *seen) {
+  if (seen[from]) return false;
+  seen[from] = 1;
+  const isa_func *fn = &e->m->funcs[from];
+  for (uint32_t i = 0; i < fn->nops; i++)
+    if (fn->ops[i].kind == OK_FUNC && !e->m->funcs[fn->ops[i].v].is_proto &&
+        (fn->ops[i].v == to || calls_into(e, fn->ops[i].v, to, seen))) return true;
+  return false;
+}
+
+static uint64_t al(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
+
+static void layout_frame(emu *e, uint32_t fi) {
+  const isa_func *f = &e->m->funcs[fi];
+  uint64_t rets = 0, params = 0, scoped = 0;
+  for (uint32_t k = 0; k < f->nsyms; k++) {
+    const isa_sym *s = &f->syms[k];
+    if (s->space != PTX_SPACE_PARAM) continue;
+    uint64_t end = s->offset + s->size;
+    if (k < f->nrets) { if (end > rets) rets = end; }
+    else if (k < f->nrets + f->nparams) { if (end > params) params = end; }
+    else if (end > scoped) scoped = end;
+  }
+  e->rets_off[fi] = 16;                                /* header: return pc, caller fp */
+  e->params_off[fi] = (uint32_t)al(16 + rets, 16);
+  e->local_off[fi] = (uint32_t)al(e->params_off[fi] + params, 16);
+  e->scoped_param_off[fi] = (uint32_t)al(e->local_off[fi] + f->local_bytes, 16);
+  uint64_t end = al(e->scoped_param_off[fi] + scoped, 16);
+  e->regsave_off[fi] = (uint32_t)end;
+  if (e->recursive[fi]) end += 8ull * f->nregs;
+  e->frame_size[fi] = (uint32_t)al(end, 16);
+}
+
+static uint64_t stack_need(emu *e, uint32_t fi, uint8_t *onpath) {
+  if (onpath[fi]) return 0;
+  onpath[fi] = 1;
+  uint64_t best = 0;
+  const isa_func *f = &e->m->funcs[fi];
+  for (uint32_t i = 0; i < f->nops; i++)
+    if (f->ops[i].kind == OK_FUNC && e->m->funcs[f->ops[i].v].has_body && !e->m->funcs[f->ops[i].v].is_proto) {
+      uint64_t n = stack_need(e, f->ops[i].v, onpath);
+      if (n > best) best = n;
+    }
+  onpath[fi] = 0;
+  return e->frame_size[fi] + best;
+}
+
+void emu_unprepare(emu *e) {
+  free(e->prog); e->prog = NULL; e->nprog = 0;
+  free(e->konst); e->konst = NULL; e->nkonst = e->capkonst = 0;
+  free(e->func_base); free(e->row_base); free(e->frame_size); free(e->params_off); free(e->rets_off);
+  free(e->scoped_param_off); free(e->local_off); free(e->regsave_off); free(e->recursive);
+  e->func_base = e->row_base = e->frame_size = e->params_off = e->rets_off = NULL;
+  e->scoped_param_off = e->local_off = e->regsave_off = NULL;
+  e->recursive = NULL;
+}
+
+static void unsupported(warp *w, const xinsn *x, lanemask m) {
+  char name[256];
+  isa_format_opname(x->in, name, sizeof name);
+  emu_fault_at(w, x, __builtin_ctz(m | 0x80000000u), FAULT_UNSUPPORTED, "'%s' is not supported by this version of ptxemu", name);
+}
+
+static int prep_one(emu *e, xinsn *x) {
+  static const xprepare preps[] = { prep_ctrl, prep_mem, prep_int, prep_fp, prep_cvt, prep_warp };
+  for (size_t i = 0; i < sizeof preps / sizeof *preps; i++)
+    if (preps[i](e, x) == 0) return 0;
+  x->fn = unsupported;
+  return 0;
+}
+
+int emu_prepare(emu *e, int kernel) {
+  emu_unprepare(e);
+  isa_module *m = e->m;
+  uint32_t nf = m->nfuncs;
+  uint8_t *mark = calloc(nf, 1), *seen = calloc(nf, 1);
+  e->func_base = calloc(nf, sizeof *e->func_base);
+  e->row_base = calloc(nf, sizeof *e->row_base);
+  e->frame_size = calloc(nf, sizeof *e->frame_size);
+  e->params_off = calloc(nf, sizeof *e->params_off);
+  e->rets_off = calloc(nf, sizeof *e->rets_off);
+  e->scoped_param_off = calloc(nf, sizeof *e->scoped_param_off);
+  e->local_off = calloc(nf, sizeof *e->local_off);
+  e->regsave_off = calloc(nf, sizeof *e->regsave_off);
+  e->recursive = calloc(nf, 1);
+  if (!mark || !seen || !e->func_base || !e->row_base || !e->frame_size || !e->recursive) { free(mark); free(seen); return -1; }
+  reach(e, (uint32_t)kernel, mark);
+  /* functions whose address is taken by module variables can be called indirectly */
+  for (uint32_t i = 0; i < m->nsyms; i++)
+    for (uint32_t k = 0; k < m->syms[i].nrelocs; k++)
+      if (m->syms[i].relocs[k].sym >= m->nsyms) reach(e, UINT32_MAX - m->syms[i].relocs[k].sym, mark);
+  uint32_t pc = 0, rows = 0;
+  for (uint32_t f = 0; f < nf; f++) {
+    e->func_base[f] = UINT32_MAX;
+    if (!mark[f] || !m->funcs[f].has_body || m->funcs[f].is_proto) continue;
+    e->func_base[f] = pc;
+    pc += m->funcs[f].ninsns + 1;                /* + the implicit return at the end */
+    e->row_base[f] = rows;
+    rows += m->funcs[f].nregs;
+    memset(seen, 0, nf);
+    e->recursive[f] = calls_into(e, f, f, seen);
+    layout_frame(e, f);
+  }
+  e->sr_base = rows;
+  e->nrows = rows + SR_COUNT;
+  e->nprog = pc;
+  e->prog = calloc(pc ? pc : 1, sizeof *e->prog);
+  if (!e->prog) { free(mark); free(seen); return -1; }
+  bool any_recursive = false;
+  for (uint32_t f = 0; f < nf; f++) {
+    if (e->func_base[f] == UINT32_MAX) continue;
+    if (e->recursive[f]) any_recursive = true;
+    const isa_func *fn = &m->funcs[f];
+    for (uint32_t i = 0; i <= fn->ninsns; i++) {
+      xinsn *x = &e->prog[e->func_base[f] + i];
+      x->f = fn;
+      x->pc = e->func_base[f] + i;
+      x->guard = -1;
+      if (i == fn->ninsns) { x->in = &implicit_ret; prep_one(e, x); continue; }
+      const isa_insn *in = &fn->insns[i];
+      x->in = in;
+      if (in->guard >= 0) { x->guard = (int32_t)(e->row_base[f] + (uint32_t)in->guard); x->guard_neg = in->guard_neg; }
+      x->nops = in->nops;
+      int tb = ptx_type_bits((enum ptx_type)in->type);
+      x->tbits = (uint8_t)(tb > 64 ? 64 : tb);
+      for (uint32_t k = 0; k < in->nops && k < XOPS; k++) {
+        const isa_opnd *o = &fn->ops[in->opi + k];
+        xop *p = &x->op[k];
+        p->o = o;
+        p->kind = o->kind;
+        p->neg = (o->flags & OF_NEG) != 0;
+        if (o->kind == OK_REG) {
+          p->row = (int32_t)(e->row_base[f] + o->v);
+          int b = ptx_type_bits((enum ptx_type)fn->regtype[o->v]);
+          p->bits = (uint8_t)(b > 64 ? 64 : b);
+          p->comp = (uint8_t)o->n;
+        } else if (o->kind == OK_SREG) {
+          p->row = (int32_t)(e->sr_base + (uint32_t)sr_row(o->v, o->n));
+          p->bits = 64;
+          if (o->v == SREG_CLOCK || o->v == SREG_CLOCK_HI || o->v == SREG_CLOCK64 || o->v == SREG_GLOBALTIMER ||
+              o->v == SREG_GLOBALTIMER_LO || o->v == SREG_GLOBALTIMER_HI) x->flags |= XF_CLOCK;
+        } else if (o->kind == OK_IMM) {
+          p->imm = o->imm;
+          p->row = konst_row(e, (uint64_t)o->imm);
+        } else if (o->kind == OK_LABEL) {
+          x->target = e->func_base[f] + o->v;
+        }
+      }
+      prep_one(e, x);
+    }
+  }
+  /* local memory per thread: the deepest chain of frames (plus a stack for recursion) */
+  memset(seen, 0, nf);
+  uint64_t need = stack_need(e, (uint32_t)kernel, seen);
+  if (any_recursive) need += (uint64_t)e->opt.stack_bytes * 16;
+  e->local_per_thread = (uint32_t)al(need ? need : 16, 16);
+  free(mark);
+  free(seen);
+  return 0;
+}
+
+uint64_t emu_fsym_local(const warp *w, int lane, const xinsn *x, uint32_t sym) {
+  const emu *e = w->e;
+  uint32_t fi = (uint32_t)(x->f - e->m->funcs);
+  const isa_sym *s = &x->f->syms[sym];
+  uint64_t base = w->fp[lane];
+  if (s->space == PTX_SPACE_LOCAL) return base + e->local_off[fi] + s->offset;
+  if (s->space == PTX_SPACE_PARAM) {
+    if (sym < x->f->nrets) return base + e->rets_off[fi] + s->offset;
+    if (sym < x->f->nrets + x->f->nparams) return base + e->params_off[fi] + s->offset;
+    return base + e->scoped_param_off[fi] + s->offset;
+  }
+  return base;
+}

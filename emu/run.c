@@ -1,0 +1,326 @@
+/* emu/run.c - the interpreter loop and the schedulers around it.
+ *
+ * Inside a warp: the group of threads with the deepest call depth and the
+ * lowest PC runs; the others wait and merge when the group reaches their PC
+ * (this reconverges structured and unstructured control flow at the
+ * earliest common point).  A group that spins on a backward branch while
+ * others wait yields after a while, so spin locks between lanes of one warp
+ * make progress as on sm_70+.
+ *
+ * Inside a launch: a window of resident CTAs runs round-robin, each warp a
+ * slice of instructions at a time, so CTAs that wait on each other through
+ * memory still progress.  No progress at all in a round is a deadlock. */
+#include <stdlib.h>
+#include <string.h>
+#include "emu/internal.h"
+#include "memmodel/space.h"
+
+static inline uint64_t key_of(uint16_t depth, uint32_t pc) { return ((uint64_t)(0xffffu - depth) << 32) | pc; }
+
+void emu_reschedule(warp *w) {
+  if (w->cur) FOR_LANES(i) if (w->cur >> i & 1) { w->pc[i] = w->cur_pc; w->depth[i] = w->cur_depth; }
+  uint64_t best = UINT64_MAX, second = UINT64_MAX;
+  bool any_run = false;
+  uint64_t skip = w->yield_key;      /* a group that yielded runs only if nothing else can */
+  w->yield_key = 0;
+  for (int pass = 0; pass < 2 && !any_run; pass++) {
+    FOR_LANES(i) {
+      if (w->state[i] != TS_RUN) continue;
+      uint64_t k = key_of(w->depth[i], w->pc[i]);
+      if (pass == 0 && skip && k == skip) continue;
+      if (k < best) best = k;
+      any_run = true;
+    }
+  }
+  bool forced = false;
+  if (!any_run) {
+    /* only threads parked at warp-synchronous instructions: release the first
+     * group even though some members never arrive (they exited or wait elsewhere) */
+    FOR_LANES(i) if (w->state[i] == TS_WSYNC) { uint64_t k = key_of(w->depth[i], w->pc[i]); if (k < best) best = k; }
+    if (best == UINT64_MAX) { w->cur = 0; return; }
+    forced = true;
+  }
+  lanemask cur = 0;
+  FOR_LANES(i) {
+    if (w->state[i] != TS_RUN && w->state[i] != TS_WSYNC) continue;
+    uint64_t k = key_of(w->depth[i], w->pc[i]);
+    if (k == best) { cur |= 1u << i; w->state[i] = TS_RUN; }
+    else if (k < second) second = k;
+  }
+  w->cur = cur;
+  w->cur_pc = (uint32_t)best;
+  w->cur_depth = (uint16_t)(0xffffu - (best >> 32));
+  w->next_key = second;
+  w->force_sync = forced;
+}
+
+/* The member mask of a .sync warp instruction is its last operand. */
+static bool sync_ready(warp *w, const xinsn *x, lanemask g) {
+  if (w->force_sync) { w->force_sync = false; return true; }
+  const uint64_t *mm = xsrc(w, x, x->nops - 1);
+  int lead = __builtin_ctz(g ? g : w->cur);
+  lanemask need = (lanemask)mm[lead] & ~w->exited;
+  if (!(need & ~w->cur)) return true;
+  /* wait here for the members that are elsewhere */
+  FOR_LANES(i) if (w->cur >> i & 1) { w->pc[i] = w->cur_pc; w->depth[i] = w->cur_depth; w->state[i] = TS_WSYNC; }
+  w->cur = 0;
+  emu_reschedule(w);
+  return false;
+}
+
+static void refresh_clock(warp *w) {
+  uint32_t b = w->e->sr_base;
+  uint64_t t = w->insts * 4 + w->cta->linear;            /* deterministic, monotonic per warp */
+  uint64_t ns = w->e->warp_insts * 2 + 1000;
+  FOR_LANES(i) {
+    w->r[b + SR_CLOCK][i] = (uint32_t)t;
+    w->r[b + SR_CLOCK_HI][i] = (uint32_t)(t >> 32);
+    w->r[b + SR_CLOCK64][i] = t;
+    w->r[b + SR_GLOBALTIMER][i] = ns;
+    w->r[b + SR_GLOBALTIMER_LO][i] = (uint32_t)ns;
+    w->r[b + SR_GLOBALTIMER_HI][i] = (uint32_t)(ns >> 32);
+  }
+}
+
+/* Run up to budget instructions of warp w; returns how many ran. */
+static uint32_t warp_run(warp *w, uint32_t budget) {
+  emu *e = w->e;
+  const xinsn *prog = e->prog;
+  emu_observer *obs = e->obs;
+  uint32_t n = 0;
+  if (!w->cur) { emu_reschedule(w); if (!w->cur) return 0; }
+  while (n < budget) {
+    const xinsn *x = &prog[w->cur_pc];
+    lanemask m = w->cur;
+    lanemask g = emu_guard(w, x, m);
+    if (x->flags & (XF_SYNC | XF_CLOCK)) {
+      if (x->flags & XF_CLOCK) refresh_clock(w);
+      if ((x->flags & XF_SYNC) && !sync_ready(w, x, g)) { if (!w->cur) break; continue; }
+    }
+    n++;
+    w->insts++;
+    w->thread_insts += (uint64_t)__builtin_popcount(m);
+    if (obs) obs->on_insn(obs->ctx, w, x, m, g, 0);
+    x->fn(w, x, g);
+    if (e->faulted) break;
+    if (!(x->flags & XF_CONTROL)) w->cur_pc++;
+    if (!w->cur || key_of(w->cur_depth, w->cur_pc) >= w->next_key) {
+      emu_reschedule(w);
+      if (!w->cur) break;
+    }
+  }
+  e->warp_insts += n;
+  return n;
+}
+
+/* ---- CTAs ----------------------------------------------------------------- */
+
+static void init_sregs(emu *e, cta *c, warp *w) {
+  const emu_launch *l = &e->launch;
+  uint32_t b = e->sr_base;
+  uint32_t nthreads = l->block[0] * l->block[1] * l->block[2];
+  uint32_t cl[3], ncl[3], cid[3];
+  for (int k = 0; k < 3; k++) {
+    uint32_t cd = l->cluster[k] ? l->cluster[k] : 1;
+    cl[k] = c->id[k] % cd;
+    ncl[k] = cd;
+    cid[k] = c->id[k] / cd;
+  }
+  FOR_LANES(i) {
+    uint32_t t = w->id * WARP_SIZE + (uint32_t)i;
+    uint64_t v[SR_COUNT] = {0};
+    v[SR_TID_X] = t % l->block[0];
+    v[SR_TID_Y] = t / l->block[0] % l->block[1];
+    v[SR_TID_Z] = t / (l->block[0] * l->block[1]);
+    if (t >= nthreads) v[SR_TID_X] = v[SR_TID_Y] = v[SR_TID_Z] = 0;
+    for (int k = 0; k < 3; k++) {
+      v[SR_NTID_X + k] = l->block[k];
+      v[SR_CTAID_X + k] = c->id[k];
+      v[SR_NCTAID_X + k] = l->grid[k];
+      v[SR_CLUSTERID_X + k] = cid[k];
+      v[SR_NCLUSTERID_X + k] = l->grid[k] / ncl[k];
+      v[SR_CLUSTER_CTAID_X + k] = cl[k];
+      v[SR_CLUSTER_NCTAID_X + k] = ncl[k];
+    }
+    v[SR_CLUSTER_CTARANK] = cl[0] + ncl[0] * (cl[1] + ncl[1] * cl[2]);
+    v[SR_CLUSTER_NCTARANK] = ncl[0] * ncl[1] * ncl[2];
+    v[SR_IS_EXPLICIT_CLUSTER] = (l->cluster[0] | l->cluster[1] | l->cluster[2]) > 1;
+    v[SR_LANEID] = (uint64_t)i;
+    v[SR_WARPID] = w->id;
+    v[SR_NWARPID] = 64;
+    v[SR_SMID] = c->smid;
+    v[SR_NSMID] = e->opt.nsm;
+    v[SR_GRIDID] = e->gridid;
+    v[SR_LANEMASK_EQ] = 1u << i;
+    v[SR_LANEMASK_LE] = (uint32_t)((2ull << i) - 1);
+    v[SR_LANEMASK_LT] = (1u << i) - 1;
+    v[SR_LANEMASK_GE] = (uint32_t)~((1u << i) - 1);
+    v[SR_LANEMASK_GT] = (uint32_t)~((2ull << i) - 1);
+    v[SR_DYNAMIC_SMEM_SIZE] = l->dyn_shared;
+    v[SR_TOTAL_SMEM_SIZE] = c->shared_size;
+    v[SR_AGGR_SMEM_SIZE] = c->shared_size;
+    for (int s = 0; s < SR_COUNT; s++) w->r[b + (uint32_t)s][i] = v[s];
+  }
+}
+
+static int cta_start(emu *e, cta *c, uint32_t linear) {
+  const emu_launch *l = &e->launch;
+  memset(c, 0, sizeof *c);
+  c->e = e;
+  c->linear = linear;
+  c->id[0] = linear % l->grid[0];
+  c->id[1] = linear / l->grid[0] % l->grid[1];
+  c->id[2] = linear / (l->grid[0] * l->grid[1]);
+  c->smid = linear % e->opt.nsm;
+  uint32_t nthreads = l->block[0] * l->block[1] * l->block[2];
+  c->nwarps = (nthreads + WARP_SIZE - 1) / WARP_SIZE;
+  c->live_threads = nthreads;
+  c->shared_size = e->static_shared + l->dyn_shared;
+  c->shared = calloc(1, c->shared_size ? c->shared_size : 1);
+  c->warps = calloc(c->nwarps, sizeof *c->warps);
+  if (!c->shared || !c->warps) return -1;
+  uint32_t entry = e->func_base[l->func];
+  for (uint32_t wi = 0; wi < c->nwarps; wi++) {
+    warp *w = &c->warps[wi];
+    w->cta = c;
+    w->e = e;
+    w->id = wi;
+    w->red_row = -1;
+    w->nthreads = nthreads - wi * WARP_SIZE < WARP_SIZE ? nthreads - wi * WARP_SIZE : WARP_SIZE;
+    w->nrows = e->nrows;
+    w->r = calloc(e->nrows, sizeof *w->r);
+    w->local_stride = e->local_per_thread;
+    w->local = calloc(WARP_SIZE, w->local_stride);
+    if (!w->r || !w->local) return -1;
+    FOR_LANES(i) {
+      w->pc[i] = entry;
+      w->state[i] = (uint32_t)i < w->nthreads ? TS_RUN : TS_EXITED;
+    }
+    w->exited = w->nthreads == WARP_SIZE ? 0 : ~((1u << w->nthreads) - 1);
+    w->cur_depth = 0;
+    init_sregs(e, c, w);
+  }
+  return 0;
+}
+
+static void cta_free(cta *c) {
+  for (uint32_t i = 0; i < c->nwarps; i++) {
+    c->e->stats.inst_executed += c->warps[i].insts;
+    c->e->stats.thread_inst_executed += c->warps[i].thread_insts;
+    free(c->warps[i].r);
+    free(c->warps[i].local);
+  }
+  free(c->warps);
+  free(c->shared);
+  c->warps = NULL;
+  c->shared = NULL;
+}
+
+void emu_thread_exit(warp *w, lanemask m) {
+  m &= ~w->exited;
+  if (!m) return;
+  FOR_LANES(i) if (m >> i & 1) w->state[i] = TS_EXITED;
+  w->exited |= m;
+  cta *c = w->cta;
+  c->live_threads -= (uint32_t)__builtin_popcount(m);
+  /* barriers that wait for "all threads" may be complete now */
+  for (int b = 0; b < 16; b++) if (c->bar[b].arrived) emu_barrier_check(c, b);
+}
+
+void emu_barrier_check(cta *c, int id) {
+  emu_barrier *b = &c->bar[id];
+  uint32_t expected = b->expected ? b->expected : c->live_threads;
+  if (b->arrived < expected) return;
+  uint32_t result = b->red_op == MOD_POPC ? b->red_count : b->red_op == MOD_AND ? b->red_false == 0 : b->red_count > 0;
+  for (uint32_t wi = 0; wi < c->nwarps; wi++) {
+    warp *w = &c->warps[wi];
+    bool woke = false;
+    FOR_LANES(i) if (w->state[i] == TS_BAR && w->barid[i] == id) { w->state[i] = TS_RUN; woke = true; }
+    if (w->red_lanes && w->red_row >= 0 && woke) {
+      FOR_LANES(i) if (w->red_lanes >> i & 1) w->r[w->red_row][i] = result;
+      w->red_lanes = 0;
+      w->red_row = -1;
+    }
+    if (woke) w->next_key = 0;      /* merge the released threads at the next step */
+  }
+  memset(b, 0, sizeof *b);
+}
+
+static bool cta_done(const cta *c) {
+  for (uint32_t i = 0; i < c->nwarps; i++) if (~c->warps[i].exited) return false;
+  return true;
+}
+
+static void describe_deadlock(emu *e, cta *c) {
+  char buf[200];
+  size_t n = 0;
+  for (uint32_t wi = 0; wi < c->nwarps && n < sizeof buf - 40; wi++) {
+    warp *w = &c->warps[wi];
+    FOR_LANES(i) {
+      if (w->state[i] == TS_BAR || w->state[i] == TS_WSYNC) {
+        const xinsn *x = &e->prog[w->pc[i] ? w->pc[i] - (w->state[i] == TS_BAR) : 0];
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%swarp %u waits at line %u", n ? "; " : "", wi, x->in->line);
+        break;
+      }
+    }
+  }
+  warp *w0 = &c->warps[0];
+  emu_fault_at(w0, NULL, 0, FAULT_DEADLOCK, "block (%u,%u,%u): %u of its threads have exited, the others wait: %s",
+               c->id[0], c->id[1], c->id[2],
+               (e->launch.block[0] * e->launch.block[1] * e->launch.block[2]) - c->live_threads, buf);
+}
+
+int emu_run(emu *e, const emu_launch *l) {
+  e->launch = *l;
+  for (int k = 0; k < 3; k++) { if (!e->launch.cluster[k]) e->launch.cluster[k] = 1; }
+  e->faulted = false;
+  memset(&e->fault, 0, sizeof e->fault);
+  e->warp_insts = 0;
+  e->gridid++;
+  if (emu_prepare(e, l->func)) { e->faulted = true; e->fault.kind = FAULT_HEAP; snprintf(e->fault.msg, sizeof e->fault.msg, "out of memory preparing the kernel"); return -1; }
+  /* kernel parameters live in device memory (like the constant bank) */
+  e->param_addr = emu_alloc(e, l->param_size ? l->param_size : 8, "kernel parameters");
+  if (!e->param_addr) { e->faulted = true; e->fault.kind = FAULT_HEAP; snprintf(e->fault.msg, sizeof e->fault.msg, "device memory cap reached"); return -1; }
+  if (l->param_size) memcpy(emu_host_ptr(e, e->param_addr, l->param_size), l->params, l->param_size);
+
+  uint64_t total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+  uint32_t window = e->opt.resident_ctas ? e->opt.resident_ctas : 1;
+  if (window > total) window = (uint32_t)total;
+  cta *res = calloc(window ? window : 1, sizeof *res);
+  bool *live = calloc(window ? window : 1, sizeof *live);
+  uint64_t next = 0;
+  int rc = 0;
+  for (uint32_t i = 0; i < window; i++) { if (cta_start(e, &res[i], (uint32_t)next++)) { rc = -1; break; } live[i] = true; }
+  uint32_t nlive = rc ? 0 : window;
+  while (nlive && !e->faulted) {
+    bool progress = false;
+    for (uint32_t i = 0; i < window && !e->faulted; i++) {
+      if (!live[i]) continue;
+      cta *c = &res[i];
+      for (uint32_t wi = 0; wi < c->nwarps && !e->faulted; wi++)
+        if (~c->warps[wi].exited && warp_run(&c->warps[wi], e->opt.slice)) progress = true;
+      if (e->faulted) break;
+      if (cta_done(c)) {
+        cta_free(c);
+        if (next < total) { if (cta_start(e, c, (uint32_t)next++)) { rc = -1; break; } progress = true; }
+        else { live[i] = false; nlive--; }
+      }
+    }
+    if (e->opt.max_warp_insts && e->warp_insts > e->opt.max_warp_insts && !e->faulted) {
+      for (uint32_t i = 0; i < window; i++) if (live[i]) {
+        emu_fault_at(&res[i].warps[0], NULL, 0, FAULT_BUDGET, "more than %llu warp instructions executed (raise --max-insts if the kernel is meant to run that long)",
+                     (unsigned long long)e->opt.max_warp_insts);
+        break;
+      }
+    }
+    if (!progress && !e->faulted && nlive) {
+      for (uint32_t i = 0; i < window; i++) if (live[i]) { describe_deadlock(e, &res[i]); break; }
+    }
+  }
+  for (uint32_t i = 0; i < window; i++) if (live[i] || res[i].warps) cta_free(&res[i]);
+  free(res);
+  free(live);
+  if (e->plen) { fwrite(e->pbuf, 1, e->plen, e->opt.printf_out ? e->opt.printf_out : stdout); e->plen = 0; }
+  if (rc) { e->faulted = true; e->fault.kind = FAULT_HEAP; snprintf(e->fault.msg, sizeof e->fault.msg, "out of memory starting a block"); }
+  return e->faulted ? -1 : 0;
+}

@@ -1,0 +1,233 @@
+/* host/session.c - play a launch file on the emulator, like the host
+ * program of a CUDA application: allocate and fill buffers, launch kernels
+ * with their arguments, dump, and compare the expected results. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "host/session.h"
+#include "host/launch.h"
+#include "emu/emu.h"
+
+static const char *const lf_type_ptx[] = { "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f16", "f32", "f64" };
+
+/* Write a file via a temporary name, so a reader never sees half of it. */
+int session_write_file(const char *path, const void *data, size_t n) {
+  size_t len = strlen(path);
+  char *tmp = malloc(len + 8);
+  if (!tmp) return -1;
+  snprintf(tmp, len + 8, "%s.tmp~", path);
+  FILE *f = fopen(tmp, "wb");
+  int ok = f && fwrite(data, 1, n, f) == n;
+  if (f && fclose(f) != 0) ok = 0;
+  if (ok && rename(tmp, path) != 0) ok = 0;
+  if (!ok) remove(tmp);
+  free(tmp);
+  return ok ? 0 : -1;
+}
+
+static void list_kernels(const isa_module *m, FILE *out) {
+  fputs("    kernels in the module:", out);
+  for (uint32_t i = 0; i < m->nfuncs; i++) if (m->funcs[i].is_entry) fprintf(out, " %s", m->funcs[i].name);
+  fputc('\n', out);
+}
+
+/* Kernel parameter bytes from the arg lines; 0 or an error printed. */
+static int build_params(const launch_file *lf, const lf_launch *L, int line, const isa_func *k, uint64_t *bufaddr,
+                        uint8_t **out, uint32_t *outlen) {
+  uint64_t size = 0;
+  for (uint32_t i = 0; i < k->nparams; i++) {
+    const isa_sym *s = &k->syms[k->nrets + i];
+    if (s->offset + s->size > size) size = s->offset + s->size;
+  }
+  if ((uint32_t)L->nargs != k->nparams) {
+    fprintf(stderr, "%s:%d: error: kernel '%s' takes %u parameter%s, the launch gives %d\n", lf->path, line, k->name,
+            k->nparams, k->nparams == 1 ? "" : "s", L->nargs);
+    for (uint32_t i = 0; i < k->nparams; i++) {
+      const isa_sym *s = &k->syms[k->nrets + i];
+      fprintf(stderr, "    parameter %u: %s (.%s, %llu bytes)\n", i + 1, s->name, ptx_type_names[s->type], (unsigned long long)s->size);
+    }
+    return -1;
+  }
+  uint8_t *p = calloc(1, size ? size : 1);
+  if (!p) return -1;
+  for (int i = 0; i < L->nargs; i++) {
+    const lf_arg *a = &L->args[i];
+    const isa_sym *s = &k->syms[k->nrets + (uint32_t)i];
+    uint64_t v = 0;
+    size_t n;
+    const uint8_t *src = (const uint8_t *)&v;
+    if (a->kind == LF_ARG_PTR) { v = bufaddr[a->buffer] + a->offset; n = 8; }
+    else if (a->kind == LF_ARG_BYTES) { src = a->bytes; n = a->size; }
+    else { v = a->value; n = a->size; }
+    if (n != s->size) {
+      fprintf(stderr, "%s:%d: error: parameter %d of '%s' ('%s') is .%s%s (%llu bytes), the arg gives %s (%zu bytes)\n",
+              lf->path, a->line, i + 1, k->name, s->name, ptx_type_names[s->type], s->ndims ? "[]" : "",
+              (unsigned long long)s->size, a->kind == LF_ARG_PTR ? "a pointer" : a->kind == LF_ARG_BYTES ? "bytes" : lf_type_ptx[a->type], n);
+      free(p);
+      return -1;
+    }
+    memcpy(p + s->offset, src, n);
+  }
+  *out = p;
+  *outlen = (uint32_t)size;
+  return 0;
+}
+
+static void write_stats(FILE *f, int index, const char *kernel, const emu_stats *s, const isa_func *k, uint64_t wall_ns) {
+  fprintf(f, "launch %d %s inst_executed %llu thread_inst_executed %llu gld_requests %llu gld_sectors %llu "
+             "gst_requests %llu gst_sectors %llu shared_ld_bank_conflicts %llu shared_st_bank_conflicts %llu "
+             "shared_ld_wavefronts %llu warp_exec_efficiency %.2f regs_per_thread %u emu_wall_ns %llu\n",
+          index, kernel, (unsigned long long)s->inst_executed, (unsigned long long)s->thread_inst_executed,
+          (unsigned long long)s->gld_requests, (unsigned long long)s->gld_sectors, (unsigned long long)s->gst_requests,
+          (unsigned long long)s->gst_sectors, (unsigned long long)s->shared_ld_bank_conflicts,
+          (unsigned long long)s->shared_st_bank_conflicts, (unsigned long long)s->shared_ld_wavefronts,
+          s->inst_executed ? (double)s->thread_inst_executed / (double)s->inst_executed : 0.0, k->regs_used,
+          (unsigned long long)wall_ns);
+}
+
+#include <time.h>
+static uint64_t now_ns(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec; }
+
+/* Host pointer and size of a buffer or symbol target. */
+static uint8_t *target_ptr(emu *e, const launch_file *lf, const lf_target *t, const uint64_t *bufaddr, uint64_t *size) {
+  if (t->buffer >= 0) {
+    *size = lf->buffers[t->buffer].size - t->offset;
+    return emu_host_ptr(e, bufaddr[t->buffer] + t->offset, *size);
+  }
+  uint64_t ssize;
+  uint64_t a = emu_symbol_addr(e, t->symbol, &ssize);
+  if (!a || t->offset > ssize) return NULL;
+  *size = ssize - t->offset;
+  return emu_host_ptr(e, a + t->offset, *size);
+}
+
+int session_run(const char *path, const session_opts *o, isa_module *(*load)(const char *, int *)) {
+  launch_file lf;
+  if (lf_parse_file(path, &lf, stderr)) return 65;
+  int status = 0;
+  isa_module *m = load(lf.ptx_path, &status);
+  if (!m) { lf_free(&lf); return status; }
+  emu_options eo;
+  emu_default_options(&eo);
+  if (o->max_insts) eo.max_warp_insts = o->max_insts;
+  char *pout = NULL;
+  size_t poutlen = 0;
+  FILE *pstream = NULL;
+  if (o->compare && lf.stdout_path) { pstream = open_memstream(&pout, &poutlen); eo.printf_out = pstream; }
+  emu *e = emu_new(m, &eo);
+  if (!e) { fprintf(stderr, "ptxemu: cannot set up the device (memory)\n"); isa_module_free(m); lf_free(&lf); return 70; }
+  e->obs = o->observer;
+  uint64_t *bufaddr = calloc((size_t)lf.nbuffers + 1, sizeof *bufaddr);
+  for (int i = 0; i < lf.nbuffers && !status; i++) {
+    const lf_buffer *b = &lf.buffers[i];
+    bufaddr[i] = emu_alloc(e, b->size, b->name);
+    if (!bufaddr[i]) { fprintf(stderr, "%s:%d: error: cannot allocate %llu bytes for '%s' (device memory cap)\n", lf.path, b->line, (unsigned long long)b->size, b->name); status = 4; break; }
+    if (b->data) memcpy(emu_host_ptr(e, bufaddr[i], b->size), b->data, b->size);
+  }
+  FILE *stats = NULL;
+  if (!status && o->stats_path) {
+    stats = fopen(o->stats_path, "w");
+    if (!stats) { fprintf(stderr, "ptxemu: cannot write '%s'\n", o->stats_path); status = 73; }
+  }
+  for (int si = 0; si < lf.nsteps && !status; si++) {
+    const lf_step *st = &lf.steps[si];
+    if (st->kind == LF_LAUNCH) {
+      const lf_launch *L = &st->launch;
+      int k = isa_find_func(m, L->kernel);
+      if (k < 0 || !m->funcs[k].is_entry) {
+        fprintf(stderr, "%s:%d: error: no kernel '%s' in %s\n", lf.path, st->line, L->kernel, lf.ptx_path);
+        list_kernels(m, stderr);
+        status = 65;
+        break;
+      }
+      emu_launch el = { .func = k, .dyn_shared = L->shared };
+      memcpy(el.grid, L->grid, sizeof el.grid);
+      memcpy(el.block, L->block, sizeof el.block);
+      memcpy(el.cluster, L->cluster, sizeof el.cluster);
+      uint8_t *params = NULL;
+      if (build_params(&lf, L, st->line, &m->funcs[k], bufaddr, &params, &el.param_size)) { status = 65; break; }
+      el.params = params;
+      memset(&e->stats, 0, sizeof e->stats);
+      uint64_t t0 = now_ns();
+      int rc = emu_run(e, &el);
+      uint64_t dt = now_ns() - t0;
+      free(params);
+      if (o->launch_done) o->launch_done(o->observer_ctx, L->index, L->kernel, e, rc);
+      if (stats) write_stats(stats, L->index, L->kernel, &e->stats, &m->funcs[k], dt);
+      if (!o->quiet && o->verbose)
+        fprintf(stderr, "ptxemu: launch %d %s: %llu warp instructions in %.3f s\n", L->index, L->kernel,
+                (unsigned long long)e->stats.inst_executed, (double)dt / 1e9);
+      if (rc) {
+        fprintf(stderr, "%s:%d: launch of '%s' failed\n", lf.path, st->line, L->kernel);
+        emu_print_fault(e, stderr);
+        status = 3;
+      }
+    } else if (st->kind == LF_DUMP) {
+      uint64_t n;
+      uint8_t *p = target_ptr(e, &lf, &st->dump.target, bufaddr, &n);
+      if (!p) { fprintf(stderr, "%s:%d: error: no such symbol '%s'\n", lf.path, st->line, st->dump.target.symbol); status = 65; break; }
+      if (session_write_file(st->dump.file, p, n)) { fprintf(stderr, "%s:%d: error: cannot write '%s'\n", lf.path, st->line, st->dump.file); status = 73; }
+    } else if (st->kind == LF_SYMBOL_SET) {
+      uint64_t n;
+      uint8_t *p = target_ptr(e, &lf, &st->symset.target, bufaddr, &n);
+      if (!p) { fprintf(stderr, "%s:%d: error: no module variable '%s' in %s\n", lf.path, st->line, st->symset.target.symbol, lf.ptx_path); status = 65; break; }
+      if (st->symset.fill) {
+        if (!st->symset.size || n % st->symset.size) { fprintf(stderr, "%s:%d: error: '%s' (%llu bytes) is not a whole number of fill elements\n", lf.path, st->line, st->symset.target.symbol, (unsigned long long)n); status = 65; break; }
+        for (uint64_t off = 0; off < n; off += st->symset.size) memcpy(p + off, st->symset.data, st->symset.size);
+      } else {
+        if (st->symset.size > n) { fprintf(stderr, "%s:%d: error: %zu bytes do not fit in '%s' (%llu bytes)\n", lf.path, st->line, st->symset.size, st->symset.target.symbol, (unsigned long long)n); status = 65; break; }
+        memcpy(p, st->symset.data, st->symset.size);
+      }
+    }
+  }
+  if (stats) fclose(stats);
+  if (pstream) fclose(pstream);
+  /* outputs and comparisons reflect the state after the last step that ran */
+  int mismatches = 0;
+  if (o->out_dir && status != 65) {
+    mkdir(o->out_dir, 0777);
+    for (int i = 0; i < lf.nexpects; i++) {
+      const lf_expect *x = &lf.expects[i];
+      if (x->target.buffer < 0) continue;
+      const lf_buffer *b = &lf.buffers[x->target.buffer];
+      size_t plen = strlen(o->out_dir) + strlen(b->name) + 8;
+      char *p = malloc(plen);
+      snprintf(p, plen, "%s/%s.bin", o->out_dir, b->name);
+      if (session_write_file(p, emu_host_ptr(e, bufaddr[x->target.buffer], b->size), b->size)) { fprintf(stderr, "ptxemu: cannot write '%s'\n", p); status = 73; }
+      free(p);
+    }
+  }
+  if (o->compare && status == 0) {
+    for (int i = 0; i < lf.nexpects; i++) {
+      const lf_expect *x = &lf.expects[i];
+      uint64_t n;
+      uint8_t *p = target_ptr(e, &lf, &x->target, bufaddr, &n);
+      if (!p) { printf("%s: MISMATCH: no such variable\n", x->name); mismatches++; continue; }
+      cmp_result r;
+      int ok = x->partial ? (x->size <= n && cmp_buffers(p, x->data, x->size, x->mode, x->param, &r))
+                          : cmp_buffers_sized(p, n, x->data, x->size, x->mode, x->param, &r);
+      if (x->partial && x->size > n) { printf("%s: MISMATCH: expected %zu bytes, the target holds %llu\n", x->name, x->size, (unsigned long long)n); mismatches++; continue; }
+      if (!o->quiet || !ok) cmp_report(stdout, x->name, x->mode, x->param, &r);
+      if (!ok) mismatches++;
+    }
+    if (lf.stdout_path) {
+      bool ok = poutlen == lf.stdout_size && (poutlen == 0 || memcmp(pout, lf.stdout_data, poutlen) == 0);
+      if (ok) { if (!o->quiet) printf("stdout: ok (%zu bytes)\n", poutlen); }
+      else {
+        size_t k = 0;
+        while (k < poutlen && k < lf.stdout_size && pout[k] == (char)lf.stdout_data[k]) k++;
+        printf("stdout: MISMATCH at byte %zu (expected %zu bytes, got %zu)\n", k, lf.stdout_size, poutlen);
+        mismatches++;
+      }
+    }
+  }
+  free(pout);
+  free(bufaddr);
+  emu_free(e);
+  isa_module_free(m);
+  lf_free(&lf);
+  if (status) return status;
+  return mismatches ? 1 : 0;
+}

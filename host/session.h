@@ -1,0 +1,26 @@
+/* host/session.h - run a launch file on the emulator (ptxemu run/check). */
+#ifndef HOST_SESSION_H
+#define HOST_SESSION_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "isa/isa.h"
+
+struct emu;
+struct emu_observer;
+
+typedef struct session_opts {
+  bool compare;                 /* check: compare expect lines and stdout        */
+  bool quiet, verbose;
+  const char *out_dir;          /* --out: write every expected buffer here        */
+  const char *stats_path;       /* --stats: one hw.txt-style line per launch      */
+  uint64_t max_insts;           /* --max-insts: per-launch warp instruction budget */
+  struct emu_observer *observer;/* traces                                          */
+  void *observer_ctx;
+  void (*launch_done)(void *ctx, int index, const char *kernel, struct emu *e, int rc);
+} session_opts;
+
+/* Returns the exit status: 0 ok, 1 mismatch, 3 kernel fault, 4 limit,
+ * 65 bad input, 66 unreadable, 70 internal, 73 cannot write. */
+int session_run(const char *launch_path, const session_opts *o, isa_module *(*load)(const char *, int *));
+int session_write_file(const char *path, const void *data, size_t n);
+#endif

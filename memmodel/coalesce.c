@@ -1,0 +1,56 @@
+/* memmodel/coalesce.c - address-determined access counters: how many
+ * sectors and lines a warp's global access touches, how many wavefronts a
+ * shared access needs given bank conflicts. */
+#include "memmodel/space.h"
+
+/* Small sorted-set insert; 32 lanes x at most 2 sectors each. */
+static uint32_t add_unique(uint64_t *set, uint32_t n, uint64_t v) {
+  for (uint32_t i = 0; i < n; i++) if (set[i] == v) return n;
+  set[n] = v;
+  return n + 1;
+}
+
+void mm_sectors(const uint64_t *addr, uint32_t m, uint32_t bytes, uint32_t *sectors, uint32_t *lines) {
+  uint64_t sec[128], lin[128];
+  uint32_t ns = 0, nl = 0;
+  for (int i = 0; i < 32; i++) {
+    if (!(m >> i & 1)) continue;
+    uint64_t first = addr[i], last = addr[i] + (bytes ? bytes : 1) - 1;
+    for (uint64_t s = first >> 5; s <= last >> 5 && ns < 128; s++) ns = add_unique(sec, ns, s);
+    for (uint64_t l = first >> 7; l <= last >> 7 && nl < 128; l++) nl = add_unique(lin, nl, l);
+  }
+  *sectors = ns;
+  *lines = nl;
+}
+
+uint32_t mm_shared_wavefronts(const uint64_t *addr, uint32_t m, uint32_t bytes, uint32_t *ideal) {
+  /* A wavefront serves 128 bytes: lanes are taken in groups that fit (all 32
+   * for 4-byte accesses, 16 for 8-byte, 8 for 16-byte); within a group, each
+   * bank serves one distinct 4-byte word per wavefront. */
+  uint32_t per = bytes <= 4 ? 32 : 128 / bytes;
+  uint32_t total = 0, groups = 0;
+  for (uint32_t g = 0; g < 32; g += per) {
+    uint32_t gm = (per == 32 ? m : (m >> g) & ((1u << per) - 1));
+    if (!gm) continue;
+    groups++;
+    uint64_t words[32][32];   /* a bank sees at most 32 distinct words in a group */
+    uint8_t nwords[32] = {0};
+    uint32_t worst = 1;
+    for (uint32_t k = 0; k < per; k++) {
+      if (!(gm >> k & 1)) continue;
+      uint64_t a = addr[g + k];
+      uint32_t nw = bytes <= 4 ? 1 : bytes / 4;
+      for (uint32_t w = 0; w < nw; w++) {
+        uint64_t word = (a >> 2) + w;
+        uint32_t bank = (uint32_t)(word & 31);
+        uint32_t j = 0;
+        while (j < nwords[bank] && words[bank][j] != word) j++;
+        if (j == nwords[bank] && j < 32) words[bank][nwords[bank]++] = word;
+        if (nwords[bank] > worst) worst = nwords[bank];
+      }
+    }
+    total += worst;
+  }
+  *ideal = groups;
+  return total;
+}

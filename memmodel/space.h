@@ -1,0 +1,41 @@
+/* memmodel/space.h - the generic address map and the per-access counters
+ * that depend only on addresses (sectors, lines, shared-memory wavefronts).
+ *
+ * Generic addresses (64-bit):
+ *   [GEN_LOCAL_BASE,  +4 GiB)   local memory of the executing thread
+ *   [GEN_SHARED_BASE, +4 GiB)   shared memory; shared::cta offsets are
+ *                               below 16 MiB, shared::cluster addresses of
+ *                               another CTA carry (rank+1) << 24
+ *   everything else             global memory (device allocations,
+ *                               module variables, kernel parameters, heap)
+ * Both windows are 4 GiB aligned, so a 32-bit truncated shared or local
+ * address (what cvta.to.shared + cvt.u32.u64 gives) is the offset itself. */
+#ifndef MEMMODEL_SPACE_H
+#define MEMMODEL_SPACE_H
+#include <stdint.h>
+
+#define GEN_LOCAL_BASE   0x00007d0000000000ull
+#define GEN_SHARED_BASE  0x00007e0000000000ull
+#define GEN_WINDOW_SIZE  0x0000000100000000ull
+#define GLOBAL_BASE      0x00007f0000000000ull
+#define FUNC_ADDR_BASE   0x00007c0000000000ull   /* "addresses" of functions */
+#define CLUSTER_RANK_SHIFT 24
+
+enum mm_space { MM_GLOBAL, MM_SHARED, MM_LOCAL, MM_CONST, MM_PARAM, MM_NONE };
+
+/* Which window a generic address falls in. */
+static inline enum mm_space mm_classify(uint64_t a) {
+  if (a - GEN_SHARED_BASE < GEN_WINDOW_SIZE) return MM_SHARED;
+  if (a - GEN_LOCAL_BASE < GEN_WINDOW_SIZE) return MM_LOCAL;
+  return MM_GLOBAL;
+}
+
+/* Distinct 32-byte sectors and 128-byte lines touched by the lanes of m,
+ * each accessing `bytes` at addr[lane]. */
+void mm_sectors(const uint64_t *addr, uint32_t m, uint32_t bytes, uint32_t *sectors, uint32_t *lines);
+
+/* Shared-memory wavefronts for one warp access (32 banks of 4 bytes; lanes
+ * reading the same word share it).  Returns wavefronts; *ideal gets the
+ * minimum for that access width, so conflicts = wavefronts - ideal. */
+uint32_t mm_shared_wavefronts(const uint64_t *addr, uint32_t m, uint32_t bytes, uint32_t *ideal);
+#endif
