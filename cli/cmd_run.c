@@ -1,4 +1,5 @@
-/* cli/cmd_run.c - "ptxemu run" and "ptxemu check": play a launch file. */
+/* cli/cmd_run.c - "ptxemu run" and "ptxemu check": play a launch file, or
+ * launch a kernel of a PTX file straight from the command line. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,38 +8,103 @@
 
 static void usage(FILE *f, const char *cmd) {
   fprintf(f, "usage: ptxemu %s [options] LAUNCH.txt\n"
+             "       ptxemu %s [options] KERNEL.ptx --kernel NAME [--grid X[,Y,Z]] [--block X[,Y,Z]]\n"
+             "              [--shared BYTES] [-e 'LAUNCH-FILE LINE']... [--arg TYPE:VALUE]...\n"
              "  --out DIR         write every expected buffer to DIR/NAME.bin\n"
              "  --stats FILE      write per-launch counters (hw.txt layout) to FILE\n"
              "  --max-insts N     stop a launch after N warp instructions (default 2e9)\n"
+             "  -e LINE           a launch-file line (buffer, dump, expect ...) before the launch\n"
+             "  --arg TYPE:VALUE  a kernel argument: u32:5, f32:1.5, ptr:BUFFER, ...\n"
              "  -q, -v            quieter / more verbose\n"
-             "%s", cmd, strcmp(cmd, "check") == 0 ?
+             "%s", cmd, cmd, strcmp(cmd, "check") == 0 ?
              "Runs the launch file and compares every 'expect' line (and 'stdout');\n"
              "exits 0 only when all match, 1 on a mismatch, 3 on a kernel fault.\n" :
              "Runs the launch file (see ptxemu-launch(5)); device printf goes to stdout.\n");
 }
 
+/* "4" or "4,2,1" -> "4 2 1" */
+static int dims(const char *s, char *out, size_t n) {
+  unsigned a = 1, b = 1, c = 1;
+  int k = sscanf(s, "%u,%u,%u", &a, &b, &c);
+  if (k < 1) return -1;
+  snprintf(out, n, "%u %u %u", a, b, c);
+  return 0;
+}
+
+typedef struct sbuf { char *p; size_t n, cap; } sbuf;
+static void add(sbuf *b, const char *s) {
+  size_t l = strlen(s);
+  if (b->n + l + 2 > b->cap) { b->cap = (b->n + l + 2) * 2; b->p = realloc(b->p, b->cap); }
+  memcpy(b->p + b->n, s, l);
+  b->n += l;
+  b->p[b->n++] = '\n';
+  b->p[b->n] = 0;
+}
+
 static int run_common(int argc, char **argv, bool compare) {
   session_opts o = { .compare = compare };
-  const char *path = NULL;
+  const char *path = NULL, *kernel = NULL, *grid = "1", *block = "1", *shared = "0";
+  sbuf pre = {0}, args = {0}, post = {0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
+    bool more = i + 1 < argc;
     if (cli_is_help(a)) { usage(stdout, argv[0]); return EXIT_OK; }
-    else if (strcmp(a, "--out") == 0 && i + 1 < argc) o.out_dir = argv[++i];
-    else if (strcmp(a, "--stats") == 0 && i + 1 < argc) o.stats_path = argv[++i];
-    else if (strcmp(a, "--max-insts") == 0 && i + 1 < argc) {
+    else if (strcmp(a, "--out") == 0 && more) o.out_dir = argv[++i];
+    else if (strcmp(a, "--stats") == 0 && more) o.stats_path = argv[++i];
+    else if (strcmp(a, "--max-insts") == 0 && more) {
       char *end;
       double v = strtod(argv[++i], &end);
       if (*end || v < 1) { fprintf(stderr, "ptxemu %s: bad --max-insts '%s'\n", argv[0], argv[i]); return EXIT_USAGE; }
       o.max_insts = (uint64_t)v;
     }
+    else if (strcmp(a, "--kernel") == 0 && more) kernel = argv[++i];
+    else if (strcmp(a, "--grid") == 0 && more) grid = argv[++i];
+    else if (strcmp(a, "--block") == 0 && more) block = argv[++i];
+    else if (strcmp(a, "--shared") == 0 && more) shared = argv[++i];
+    else if (strcmp(a, "-e") == 0 && more) {
+      /* results (dump, expect) come after the launch, the rest before it */
+      const char *l = argv[++i];
+      while (*l == ' ') l++;
+      add(strncmp(l, "dump", 4) == 0 || strncmp(l, "expect", 6) == 0 || strncmp(l, "stdout", 6) == 0 ? &post : &pre, l);
+    }
+    else if (strcmp(a, "--arg") == 0 && more) {
+      char line[512];
+      const char *v = argv[++i], *colon = strchr(v, ':');
+      if (!colon) { fprintf(stderr, "ptxemu %s: --arg wants TYPE:VALUE, got '%s'\n", argv[0], v); return EXIT_USAGE; }
+      snprintf(line, sizeof line, "arg %.*s %s", (int)(colon - v), v, colon + 1);
+      add(&args, line);
+    }
     else if (strcmp(a, "-q") == 0) o.quiet = true;
     else if (strcmp(a, "-v") == 0) o.verbose = true;
     else if (a[0] == '-' && a[1]) { fprintf(stderr, "ptxemu %s: unknown option '%s'\n", argv[0], a); usage(stderr, argv[0]); return EXIT_USAGE; }
     else if (!path) path = a;
-    else { fprintf(stderr, "ptxemu %s: more than one launch file\n", argv[0]); return EXIT_USAGE; }
+    else { fprintf(stderr, "ptxemu %s: more than one input\n", argv[0]); return EXIT_USAGE; }
   }
   if (!path) { usage(stderr, argv[0]); return EXIT_USAGE; }
-  return session_run(path, &o, cli_load_module);
+  size_t pl = strlen(path);
+  bool module = (pl > 4 && (strcmp(path + pl - 4, ".ptx") == 0 || strcmp(path + pl - 4, ".pxo") == 0)) || kernel;
+  int rc;
+  if (!module) rc = session_run(path, &o, cli_load_module);
+  else {
+    if (!kernel) { fprintf(stderr, "ptxemu %s: a module needs --kernel NAME\n", argv[0]); return EXIT_USAGE; }
+    char g[64], b[64], line[1024];
+    if (dims(grid, g, sizeof g) || dims(block, b, sizeof b)) { fprintf(stderr, "ptxemu %s: bad --grid/--block\n", argv[0]); return EXIT_USAGE; }
+    sbuf t = {0};
+    /* the module path is given relative to the current folder */
+    snprintf(line, sizeof line, "ptx %s", path);
+    add(&t, line);
+    if (pre.p) add(&t, pre.p);
+    snprintf(line, sizeof line, "launch %s grid %s block %s shared %s", kernel, g, b, shared);
+    add(&t, line);
+    if (args.p) add(&t, args.p);
+    if (post.p) add(&t, post.p);
+    rc = session_run_text(t.p, "./command-line", &o, cli_load_module);
+    free(t.p);
+  }
+  free(pre.p);
+  free(args.p);
+  free(post.p);
+  return rc;
 }
 
 int cmd_run(int argc, char **argv) { return run_common(argc, argv, false); }

@@ -103,9 +103,22 @@ static uint8_t *target_ptr(emu *e, const launch_file *lf, const lf_target *t, co
   return emu_host_ptr(e, a + t->offset, *size);
 }
 
+static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(const char *, int *));
+
 int session_run(const char *path, const session_opts *o, isa_module *(*load)(const char *, int *)) {
   launch_file lf;
   if (lf_parse_file(path, &lf, stderr)) return 65;
+  return play(&lf, o, load);
+}
+
+int session_run_text(const char *text, const char *virtual_path, const session_opts *o, isa_module *(*load)(const char *, int *)) {
+  launch_file lf;
+  if (lf_parse_string(text, virtual_path, &lf, stderr)) return 65;
+  return play(&lf, o, load);
+}
+
+static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(const char *, int *)) {
+  launch_file lf = *lfp;
   int status = 0;
   isa_module *m = load(lf.ptx_path, &status);
   if (!m) { lf_free(&lf); return status; }

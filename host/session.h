@@ -22,5 +22,8 @@ typedef struct session_opts {
 /* Returns the exit status: 0 ok, 1 mismatch, 3 kernel fault, 4 limit,
  * 65 bad input, 66 unreadable, 70 internal, 73 cannot write. */
 int session_run(const char *launch_path, const session_opts *o, isa_module *(*load)(const char *, int *));
+/* The same for launch-file text given directly (paths relative to the
+ * folder of virtual_path). */
+int session_run_text(const char *text, const char *virtual_path, const session_opts *o, isa_module *(*load)(const char *, int *));
 int session_write_file(const char *path, const void *data, size_t n);
 #endif

@@ -18,8 +18,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "compare.h"
-#include "launch.h"
+#include "host/compare.h"
+#include "host/launch.h"
 
 static char g_data[4096]; /* .../tests/unit/data/launch */
 
