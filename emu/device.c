@@ -78,7 +78,18 @@ uint8_t *mm_global_ptr(emu *e, uint64_t a, uint32_t n) {
   return r->data + (a - r->base);
 }
 
+/* Shared addresses at or above 1 << CLUSTER_RANK_SHIFT name the shared
+ * memory of CTA (a >> shift) - 1 of the cluster (what mapa returns); lower
+ * ones the executing CTA's own. */
 uint8_t *mm_shared_ptr(cta *c, uint64_t a, uint32_t n) {
+  if (a >> CLUSTER_RANK_SHIFT) {
+    uint64_t rank = (a >> CLUSTER_RANK_SHIFT) - 1;
+    const emu_launch *l = &c->e->launch;
+    if (!c->peers || rank >= (uint64_t)l->cluster[0] * l->cluster[1] * l->cluster[2]) return NULL;
+    c = &c->peers[rank];
+    a &= (1ull << CLUSTER_RANK_SHIFT) - 1;
+    if (!c->shared) return NULL;
+  }
   if (a >= c->shared_size || n > c->shared_size - a) return NULL;
   return c->shared + a;
 }

@@ -124,6 +124,7 @@ typedef struct warp {
   uint8_t *local;                /* per-thread local memory, lane-major           */
   uint32_t local_stride;         /* bytes of local memory per thread              */
   uint64_t insts, thread_insts;  /* executed warp / thread instructions           */
+  void *async_state;             /* owned by exec_async.c (cp.async groups)       */
   bool done;
 } warp;
 
@@ -145,6 +146,9 @@ typedef struct cta {
   uint32_t nwarps;
   warp *warps;
   uint32_t live_threads;         /* not exited                                    */
+  uint32_t cluster_rank;         /* %cluster_ctarank                              */
+  struct cta *peers;             /* the CTAs of this cluster, by rank             */
+  void *async_state;             /* owned by exec_async.c (mbarrier/bulk groups)  */
   emu_barrier bar[16];
   bool done;
 } cta;
@@ -296,5 +300,7 @@ int prep_cvt(emu *e, xinsn *x);      /* exec_cvt.c:   cvt, cvt.pack             
 int prep_mem(emu *e, xinsn *x);      /* exec_mem.c:   ld/st/atom/red/cvta/isspacep/prefetch...        */
 int prep_ctrl(emu *e, xinsn *x);     /* exec_ctrl.c:  bra/brx/call/ret/exit/trap, bar, membar, fence   */
 int prep_warp(emu *e, xinsn *x);     /* exec_warp.c:  shfl/vote/match/redux/activemask/elect           */
+int prep_mma(emu *e, xinsn *x);      /* exec_mma.c:   wmma, mma(.sp), ldmatrix/stmatrix/movmatrix, wgmma */
+int prep_async(emu *e, xinsn *x);    /* exec_async.c: cp.async*, mbarrier, bulk/tensor copies, clusters */
 
 #endif

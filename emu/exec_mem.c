@@ -31,7 +31,7 @@ static uint64_t sym_address(warp *w, const xinsn *x, const isa_opnd *o, int lane
 
 /* Per-lane addresses of a memory operand; *symspace gets the space a symbol
  * base lives in (PTX_SPACE_NONE for register or absolute bases). */
-static void lane_addrs(warp *w, const xinsn *x, const isa_opnd *o, lanemask m, uint64_t *a, uint8_t *symspace) {
+void emu_lane_addrs(warp *w, const xinsn *x, const isa_opnd *o, lanemask m, uint64_t *a, uint8_t *symspace) {
   *symspace = PTX_SPACE_NONE;
   if (o->kind == OK_ADDRX) o = &x->f->pool[o->v];
   if (o->flags & OF_BASEREG) {
@@ -48,7 +48,7 @@ static void lane_addrs(warp *w, const xinsn *x, const isa_opnd *o, lanemask m, u
 
 /* Resolve which space each access goes to and return host pointers; false
  * after a fault. */
-static bool translate(warp *w, const xinsn *x, uint16_t space_mod, uint8_t symspace, const uint64_t *a, lanemask m,
+bool emu_translate(warp *w, const xinsn *x, uint16_t space_mod, uint8_t symspace, const uint64_t *a, lanemask m,
                       uint32_t size, uint8_t **p, uint8_t *kind) {
   emu *e = w->e;
   enum mm_space sp;
@@ -101,7 +101,7 @@ static bool translate(warp *w, const xinsn *x, uint16_t space_mod, uint8_t symsp
   return true;
 }
 
-static void count_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, const uint8_t *kind, bool store) {
+void emu_count_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, const uint8_t *kind, bool store) {
   emu_stats *st = &w->e->stats;
   int lead = __builtin_ctz(m);
   if (kind[lead] == MM_GLOBAL) {
@@ -156,9 +156,9 @@ static void h_ld(warp *w, const xinsn *x, lanemask g) {
   uint32_t size = eb * n;
   uint64_t a[WARP_SIZE];
   uint8_t *p[WARP_SIZE], kind[WARP_SIZE], symspace;
-  lane_addrs(w, x, x->op[1].o, g, a, &symspace);
-  if (!translate(w, x, in->space, symspace, a, g, size, p, kind)) return;
-  count_access(w, x, a, g, size, kind, false);
+  emu_lane_addrs(w, x, x->op[1].o, g, a, &symspace);
+  if (!emu_translate(w, x, in->space, symspace, a, g, size, p, kind)) return;
+  emu_count_access(w, x, a, g, size, kind, false);
   bool sx = signed_type(in->type);
   for (uint32_t j = 0; j < n; j++) {
     if (rows[j] < 0) continue;
@@ -183,9 +183,9 @@ static void h_st(warp *w, const xinsn *x, lanemask g) {
   uint32_t size = eb * n;
   uint64_t a[WARP_SIZE];
   uint8_t *p[WARP_SIZE], kind[WARP_SIZE], symspace;
-  lane_addrs(w, x, x->op[0].o, g, a, &symspace);
-  if (!translate(w, x, in->space, symspace, a, g, size, p, kind)) return;
-  count_access(w, x, a, g, size, kind, true);
+  emu_lane_addrs(w, x, x->op[0].o, g, a, &symspace);
+  if (!emu_translate(w, x, in->space, symspace, a, g, size, p, kind)) return;
+  emu_count_access(w, x, a, g, size, kind, true);
   /* lanes store in order, so the highest lane wins when addresses collide */
   FOR_LANES(i) {
     if (!(g >> i & 1)) continue;
@@ -277,9 +277,9 @@ static void h_atom(warp *w, const xinsn *x, lanemask g) {
   uint32_t size = elem_bytes(in);
   uint64_t a[WARP_SIZE];
   uint8_t *p[WARP_SIZE], kind[WARP_SIZE], symspace;
-  lane_addrs(w, x, x->op[ak].o, g, a, &symspace);
-  if (!translate(w, x, in->space, symspace, a, g, size, p, kind)) return;
-  count_access(w, x, a, g, size, kind, is_red);
+  emu_lane_addrs(w, x, x->op[ak].o, g, a, &symspace);
+  if (!emu_translate(w, x, in->space, symspace, a, g, size, p, kind)) return;
+  emu_count_access(w, x, a, g, size, kind, is_red);
   const uint64_t *b = xsrc(w, x, ak + 1);
   const uint64_t *c = in->bop == MOD_CAS ? xsrc(w, x, ak + 2) : NULL;
   uint64_t *d = is_red ? NULL : xdst(w, x, 0);

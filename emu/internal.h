@@ -21,11 +21,23 @@ void emu_barrier_check(cta *c, int id);
 /* Leave the current group: its lanes go to pc[] and the next group is picked. */
 void emu_reschedule(warp *w);
 
+/* memory access (exec_mem.c): per-lane addresses of a memory operand
+ * (symspace: the space of a symbol base, PTX_SPACE_NONE otherwise), their
+ * translation to host pointers for an instruction space (a MOD_* value, or
+ * 0 for generic) with bounds/alignment faults, and the access counters. */
+void emu_lane_addrs(warp *w, const xinsn *x, const isa_opnd *o, lanemask m, uint64_t *a, uint8_t *symspace);
+bool emu_translate(warp *w, const xinsn *x, uint16_t space_mod, uint8_t symspace, const uint64_t *a, lanemask m,
+                   uint32_t size, uint8_t **p, uint8_t *kind);
+void emu_count_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, const uint8_t *kind, bool store);
+
 /* calls (exec_ctrl.c): the operands of a call instruction, and the bytes of
  * a caller-side .param operand for one lane (NULL if not a .param symbol) */
 typedef struct call_ops { const isa_opnd *rets, *tgt, *args; } call_ops;
 call_ops emu_call_operands(const xinsn *x);
 uint8_t *emu_param_ptr(warp *w, int lane, const xinsn *x, const isa_opnd *o, uint32_t size);
+
+/* asynchronous state (exec_async.c): release what a CTA and its warps hold */
+void emu_async_release(cta *c);
 
 /* builtins: device printf, malloc/free, assert (builtins.c) */
 void emu_heap_init(emu *e);

@@ -163,14 +163,24 @@ static void init_sregs(emu *e, cta *c, warp *w) {
   }
 }
 
-static int cta_start(emu *e, cta *c, uint32_t linear) {
+/* Start the CTA number seq of the launch, counted cluster by cluster (all
+ * CTAs of a cluster run together: they share memory and barriers). */
+static int cta_start(emu *e, cta *c, uint64_t seq, cta *peers) {
   const emu_launch *l = &e->launch;
   memset(c, 0, sizeof *c);
   c->e = e;
+  uint32_t cd[3] = { l->cluster[0], l->cluster[1], l->cluster[2] };
+  uint32_t csize = cd[0] * cd[1] * cd[2];
+  uint64_t q = seq / csize;
+  uint32_t r = (uint32_t)(seq % csize);
+  uint32_t qd[3] = { l->grid[0] / cd[0], l->grid[1] / cd[1], l->grid[2] / cd[2] };
+  uint32_t qc[3] = { (uint32_t)(q % qd[0]), (uint32_t)(q / qd[0] % qd[1]), (uint32_t)(q / ((uint64_t)qd[0] * qd[1])) };
+  uint32_t rc[3] = { r % cd[0], r / cd[0] % cd[1], r / (cd[0] * cd[1]) };
+  for (int k = 0; k < 3; k++) c->id[k] = qc[k] * cd[k] + rc[k];
+  uint32_t linear = c->id[0] + l->grid[0] * (c->id[1] + l->grid[1] * c->id[2]);
   c->linear = linear;
-  c->id[0] = linear % l->grid[0];
-  c->id[1] = linear / l->grid[0] % l->grid[1];
-  c->id[2] = linear / (l->grid[0] * l->grid[1]);
+  c->cluster_rank = r;
+  c->peers = peers;
   c->smid = linear % e->opt.nsm;
   uint32_t nthreads = l->block[0] * l->block[1] * l->block[2];
   c->nwarps = (nthreads + WARP_SIZE - 1) / WARP_SIZE;
@@ -204,6 +214,7 @@ static int cta_start(emu *e, cta *c, uint32_t linear) {
 }
 
 static void cta_free(cta *c) {
+  emu_async_release(c);
   for (uint32_t i = 0; i < c->nwarps; i++) {
     c->e->stats.inst_executed += c->warps[i].insts;
     c->e->stats.thread_inst_executed += c->warps[i].thread_insts;
@@ -284,40 +295,62 @@ int emu_run(emu *e, const emu_launch *l) {
   if (l->param_size) memcpy(emu_host_ptr(e, e->param_addr, l->param_size), l->params, l->param_size);
 
   uint64_t total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+  uint32_t csize = e->launch.cluster[0] * e->launch.cluster[1] * e->launch.cluster[2];
+  for (int k = 0; k < 3; k++)
+    if (e->launch.grid[k] % e->launch.cluster[k]) {
+      e->faulted = true;
+      e->fault.kind = FAULT_BAD_ADDRESS_SPACE;
+      snprintf(e->fault.msg, sizeof e->fault.msg, "cluster dimension %u does not divide grid dimension %u", e->launch.cluster[k], e->launch.grid[k]);
+      return -1;
+    }
+  /* the window holds whole clusters; a group of slots is refilled when its
+   * cluster is done */
   uint32_t window = e->opt.resident_ctas ? e->opt.resident_ctas : 1;
   if (window > total) window = (uint32_t)total;
-  cta *res = calloc(window ? window : 1, sizeof *res);
-  bool *live = calloc(window ? window : 1, sizeof *live);
+  window = window < csize ? csize : window / csize * csize;
+  uint32_t ngroups = window / csize;
+  cta *res = calloc(window, sizeof *res);
+  bool *live = calloc(ngroups, sizeof *live);
   uint64_t next = 0;
   int rc = 0;
-  for (uint32_t i = 0; i < window; i++) { if (cta_start(e, &res[i], (uint32_t)next++)) { rc = -1; break; } live[i] = true; }
-  uint32_t nlive = rc ? 0 : window;
-  while (nlive && !e->faulted) {
+  uint32_t nlive = 0;
+  for (uint32_t gi = 0; gi < ngroups && next < total && !rc; gi++) {
+    for (uint32_t r = 0; r < csize && !rc; r++) if (cta_start(e, &res[gi * csize + r], next++, &res[gi * csize])) rc = -1;
+    live[gi] = true;
+    nlive++;
+  }
+  while (nlive && !e->faulted && !rc) {
     bool progress = false;
-    for (uint32_t i = 0; i < window && !e->faulted; i++) {
-      if (!live[i]) continue;
-      cta *c = &res[i];
-      for (uint32_t wi = 0; wi < c->nwarps && !e->faulted; wi++)
-        if (~c->warps[wi].exited && warp_run(&c->warps[wi], e->opt.slice)) progress = true;
+    for (uint32_t gi = 0; gi < ngroups && !e->faulted; gi++) {
+      if (!live[gi]) continue;
+      bool all_done = true;
+      for (uint32_t r = 0; r < csize && !e->faulted; r++) {
+        cta *c = &res[gi * csize + r];
+        for (uint32_t wi = 0; wi < c->nwarps && !e->faulted; wi++)
+          if (~c->warps[wi].exited && warp_run(&c->warps[wi], e->opt.slice)) progress = true;
+        if (!cta_done(c)) all_done = false;
+      }
       if (e->faulted) break;
-      if (cta_done(c)) {
-        cta_free(c);
-        if (next < total) { if (cta_start(e, c, (uint32_t)next++)) { rc = -1; break; } progress = true; }
-        else { live[i] = false; nlive--; }
+      if (all_done) {
+        for (uint32_t r = 0; r < csize; r++) cta_free(&res[gi * csize + r]);
+        if (next < total) {
+          for (uint32_t r = 0; r < csize && !rc; r++) if (cta_start(e, &res[gi * csize + r], next++, &res[gi * csize])) rc = -1;
+          progress = true;
+        } else { live[gi] = false; nlive--; }
       }
     }
     if (e->opt.max_warp_insts && e->warp_insts > e->opt.max_warp_insts && !e->faulted) {
-      for (uint32_t i = 0; i < window; i++) if (live[i]) {
+      for (uint32_t i = 0; i < window; i++) if (live[i / csize] && res[i].warps) {
         emu_fault_at(&res[i].warps[0], NULL, 0, FAULT_BUDGET, "more than %llu warp instructions executed (raise --max-insts if the kernel is meant to run that long)",
                      (unsigned long long)e->opt.max_warp_insts);
         break;
       }
     }
     if (!progress && !e->faulted && nlive) {
-      for (uint32_t i = 0; i < window; i++) if (live[i]) { describe_deadlock(e, &res[i]); break; }
+      for (uint32_t i = 0; i < window; i++) if (live[i / csize] && res[i].warps && !cta_done(&res[i])) { describe_deadlock(e, &res[i]); break; }
     }
   }
-  for (uint32_t i = 0; i < window; i++) if (live[i] || res[i].warps) cta_free(&res[i]);
+  for (uint32_t i = 0; i < window; i++) if (res[i].warps) cta_free(&res[i]);
   free(res);
   free(live);
   if (e->plen) { fwrite(e->pbuf, 1, e->plen, e->opt.printf_out ? e->opt.printf_out : stdout); e->plen = 0; }
