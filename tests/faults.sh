@@ -1,0 +1,22 @@
+#!/bin/sh
+# Kernel faults give a clear report and exit status 3; never a crash.
+. "$srcdir/tests/lib.sh"
+k="$srcdir/tests/faults/faults.ptx"
+expect_fault() {   # NAME PATTERN ARGS...
+  name=$1; pat=$2; shift 2
+  out=$("$PTXEMU" run "$k" "$@" 2>&1); st=$?
+  if [ $st -ne 3 ]; then bad "$name: exit status $st, want 3"; echo "$out" | head -5; return; fi
+  if echo "$out" | grep -q -- "$pat"; then ok; else bad "$name: report lacks '$pat'"; echo "$out" | head -8; fi
+}
+expect_fault oob "invalid global access of 4 bytes" --kernel oob --block 32 -e 'buffer b 64 zero' --arg ptr:b --arg u32:16
+expect_fault oob-where "faults.ptx:22 (pc 6 in oob)" --kernel oob --block 32 -e 'buffer b 64 zero' --arg ptr:b --arg u32:16
+expect_fault oob-thread "by thread (16,0,0) in block (0,0,0)" --kernel oob --block 32 -e 'buffer b 64 zero' --arg ptr:b --arg u32:0 --grid 1
+expect_fault misaligned "not 4-byte aligned" --kernel misaligned -e 'buffer b 64 zero' --arg ptr:b
+expect_fault trap "trap executed" --kernel trapper
+expect_fault deadlock "barrier deadlock" --kernel deadlock --block 64
+expect_fault budget "instruction budget" --kernel spin --max-insts 100000
+expect_fault shared-oob "invalid shared access" --kernel shared_oob
+expect_fault assert "Assertion \`boom!\` failed" --kernel asserts
+# early return before a barrier completes normally
+if "$PTXEMU" check "$k" --kernel early_exit --block 64 -e 'buffer o 256 zero' --arg ptr:o --arg u32:40 -e 'expect o value u32 0 1 2 3' >/dev/null 2>&1; then ok; else bad "early_exit deadlocked or failed"; fi
+finish
