@@ -104,6 +104,10 @@ bool emu_translate(warp *w, const xinsn *x, uint16_t space_mod, uint8_t symspace
 void emu_count_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, const uint8_t *kind, bool store) {
   emu_stats *st = &w->e->stats;
   int lead = __builtin_ctz(m);
+  uint16_t sp = x->in->space;
+  /* the profiler's global counters see ld/st.global and generic accesses
+   * that land in global memory, not parameter or constant reads */
+  if (sp == MOD_PARAM || sp == MOD_PARAM_ENTRY || sp == MOD_PARAM_FUNC || sp == MOD_CONST || sp == MOD_LOCAL) return;
   if (kind[lead] == MM_GLOBAL) {
     uint32_t sectors, lines;
     mm_sectors(a, m, size, &sectors, &lines);

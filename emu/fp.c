@@ -739,16 +739,58 @@ static uint16_t half_add_gen(int fmt, uint16_t a, uint16_t b, int rnd, int ftz, 
     return half_fma_gen(fmt, a, (uint16_t)one_mag(&fmts[fmt]), b, 1, rnd, ftz, sat, 0);
 }
 
-uint16_t f16_add(uint16_t a, uint16_t b, int rnd, int ftz, int sat) { return half_add_gen(FP_F16, a, b, rnd, ftz, sat); }
-uint16_t f16_sub(uint16_t a, uint16_t b, int rnd, int ftz, int sat) { return half_add_gen(FP_F16, a, b ^ 0x8000u, rnd, ftz, sat); }
-uint16_t f16_mul(uint16_t a, uint16_t b, int rnd, int ftz, int sat) { return half_fma_gen(FP_F16, a, b, 0, 0, rnd, ftz, sat, 0); }
+/* Round-to-nearest fast paths for half add/sub/mul (no ftz): compute in
+ * f32, then round to the half format.  Products of two halves are exact
+ * in f32 (f16: always; bf16: unless the f32 product is subnormal, which
+ * takes the exact path).  Sums are rounded twice, first to 24 then to 11
+ * (or 8) bits, which is innocuous because 24 >= 2p + 2 (Figueroa); f16
+ * sums below 2^-14 are exact in f32 anyway. */
+static inline uint16_t half_sat_rn(int fmt, uint16_t r, int sat)
+{
+    return sat ? half_finish(fmt, r, 0, 1, 0) : r;
+}
+static inline float half_to_float(int fmt, uint16_t h)
+{
+    return fp_f32_val(fmt == FP_F16 ? cvt_f16_to_f32(h) : cvt_bf16_to_f32(h));
+}
+static inline uint16_t float_to_half_rn(int fmt, float f)
+{
+    return fmt == FP_F16 ? cvt_f32_to_f16_rn(fp_f32_bits(f)) : cvt_f32_to_bf16_rn(fp_f32_bits(f));
+}
+static uint16_t half_add_rn(int fmt, uint16_t a, uint16_t b, int sat)
+{
+    return half_sat_rn(fmt, float_to_half_rn(fmt, half_to_float(fmt, a) + half_to_float(fmt, b)), sat);
+}
+static uint16_t half_mul_rn(int fmt, uint16_t a, uint16_t b, int sat)
+{
+    float p = half_to_float(fmt, a) * half_to_float(fmt, b);
+    if (FP_UNLIKELY(fmt == FP_BF16 && f32_issub(fp_f32_bits(p))))
+        return half_fma_gen(fmt, a, b, 0, 0, FP_RN, 0, sat, 0);
+    return half_sat_rn(fmt, float_to_half_rn(fmt, p), sat);
+}
+
+uint16_t f16_add(uint16_t a, uint16_t b, int rnd, int ftz, int sat)
+{
+    return rnd == FP_RN && !ftz ? half_add_rn(FP_F16, a, b, sat) : half_add_gen(FP_F16, a, b, rnd, ftz, sat);
+}
+uint16_t f16_sub(uint16_t a, uint16_t b, int rnd, int ftz, int sat) { return f16_add(a, b ^ 0x8000u, rnd, ftz, sat); }
+uint16_t f16_mul(uint16_t a, uint16_t b, int rnd, int ftz, int sat)
+{
+    return rnd == FP_RN && !ftz ? half_mul_rn(FP_F16, a, b, sat) : half_fma_gen(FP_F16, a, b, 0, 0, rnd, ftz, sat, 0);
+}
 uint16_t f16_fma(uint16_t a, uint16_t b, uint16_t c, int rnd, int ftz, int sat, int relu)
 {
     return half_fma_gen(FP_F16, a, b, c, 1, rnd, ftz, sat, relu);
 }
-uint16_t bf16_add(uint16_t a, uint16_t b, int rnd, int ftz, int sat) { return half_add_gen(FP_BF16, a, b, rnd, ftz, sat); }
-uint16_t bf16_sub(uint16_t a, uint16_t b, int rnd, int ftz, int sat) { return half_add_gen(FP_BF16, a, b ^ 0x8000u, rnd, ftz, sat); }
-uint16_t bf16_mul(uint16_t a, uint16_t b, int rnd, int ftz, int sat) { return half_fma_gen(FP_BF16, a, b, 0, 0, rnd, ftz, sat, 0); }
+uint16_t bf16_add(uint16_t a, uint16_t b, int rnd, int ftz, int sat)
+{
+    return rnd == FP_RN && !ftz ? half_add_rn(FP_BF16, a, b, sat) : half_add_gen(FP_BF16, a, b, rnd, ftz, sat);
+}
+uint16_t bf16_sub(uint16_t a, uint16_t b, int rnd, int ftz, int sat) { return bf16_add(a, b ^ 0x8000u, rnd, ftz, sat); }
+uint16_t bf16_mul(uint16_t a, uint16_t b, int rnd, int ftz, int sat)
+{
+    return rnd == FP_RN && !ftz ? half_mul_rn(FP_BF16, a, b, sat) : half_fma_gen(FP_BF16, a, b, 0, 0, rnd, ftz, sat, 0);
+}
 uint16_t bf16_fma(uint16_t a, uint16_t b, uint16_t c, int rnd, int ftz, int sat, int relu)
 {
     return half_fma_gen(FP_BF16, a, b, c, 1, rnd, ftz, sat, relu);

@@ -372,6 +372,31 @@ uint64_t cvt_int_to_float(uint64_t v, int src_signed, int dst_fmt, int rnd, int 
 uint64_t cvt_int_sat(uint64_t v, int src_bits, int src_signed, int dst_bits, int dst_signed, int sat);
 
 /* Common conversions with a short name. */
+/* cvt.rn.f16.f32 (no modifiers): round to nearest even by bit arithmetic;
+ * NaN -> 7fff.  Same result as fp_cvt(f, FP_F32, FP_F16, FP_RN, 0). */
+static inline uint16_t cvt_f32_to_f16_rn(uint32_t f)
+{
+    uint32_t s = (f >> 16) & 0x8000u, a = f & 0x7FFFFFFFu;
+    if (FP_UNLIKELY(a >= 0x477FF000u)) /* >= 65520 (ties up to 2^16), inf, NaN */
+        return (uint16_t)(a > 0x7F800000u ? FP16_CANON_NAN : s | 0x7C00u);
+    if (FP_LIKELY(a >= 0x38800000u)) { /* >= 2^-14: normal f16 */
+        uint32_t m = a - 0x38000000u;  /* rebias the exponent by 127-15 */
+        return (uint16_t)(s | ((m + 0x0FFFu + ((m >> 13) & 1u)) >> 13));
+    }
+    if (a <= 0x33000000u) /* <= 2^-25: rounds to zero (2^-25 is a tie to 0) */
+        return (uint16_t)s;
+    /* subnormal f16: round mant * 2^(e-150) to a multiple of 2^-24 */
+    uint32_t e = a >> 23, mant = (a & 0x7FFFFFu) | 0x800000u, sh = 126 - e;
+    uint32_t q = mant >> sh, rem = mant & ((1u << sh) - 1), half = 1u << (sh - 1);
+    q += rem > half || (rem == half && (q & 1u));
+    return (uint16_t)(s | q);
+}
+/* cvt.rn.bf16.f32 (no modifiers): NaN -> 7fff. */
+static inline uint16_t cvt_f32_to_bf16_rn(uint32_t f)
+{
+    if (FP_UNLIKELY(f32_isnan(f))) return BF16_CANON_NAN;
+    return (uint16_t)((f + 0x7FFFu + ((f >> 16) & 1u)) >> 16);
+}
 /* cvt.f32.f16: exact; NaN -> canonical (measured). */
 static inline uint32_t cvt_f16_to_f32(uint16_t h)
 {
@@ -383,8 +408,14 @@ static inline uint32_t cvt_f16_to_f32(uint16_t h)
 /* cvt.f32.bf16: exact, a NaN keeps its payload (plain shift, measured). */
 static inline uint32_t cvt_bf16_to_f32(uint16_t h) { return (uint32_t)h << 16; }
 static inline uint64_t cvt_f32_to_f64(uint32_t f, int ftz) { return fp_cvt(f, FP_F32, FP_F64, FP_RN, ftz ? FP_CVT_FTZ : 0); }
-static inline uint16_t cvt_f32_to_f16(uint32_t f, int rnd, unsigned flags) { return (uint16_t)fp_cvt(f, FP_F32, FP_F16, rnd, flags); }
-static inline uint16_t cvt_f32_to_bf16(uint32_t f, int rnd, unsigned flags) { return (uint16_t)fp_cvt(f, FP_F32, FP_BF16, rnd, flags); }
+static inline uint16_t cvt_f32_to_f16(uint32_t f, int rnd, unsigned flags)
+{
+    return rnd == FP_RN && !(flags & ~FP_CVT_FTZ) ? cvt_f32_to_f16_rn(f) : (uint16_t)fp_cvt(f, FP_F32, FP_F16, rnd, flags);
+}
+static inline uint16_t cvt_f32_to_bf16(uint32_t f, int rnd, unsigned flags)
+{
+    return rnd == FP_RN && !(flags & ~FP_CVT_FTZ) ? cvt_f32_to_bf16_rn(f) : (uint16_t)fp_cvt(f, FP_F32, FP_BF16, rnd, flags);
+}
 static inline uint32_t cvt_f32_to_tf32(uint32_t f, int rnd, unsigned flags) { return (uint32_t)fp_cvt(f, FP_F32, FP_TF32, rnd, flags); }
 static inline uint32_t cvt_f64_to_f32(uint64_t d, int rnd, unsigned flags) { return (uint32_t)fp_cvt(d, FP_F64, FP_F32, rnd, flags); }
 /* cvt.rn.satfinite{.relu}.{e4m3,e5m2}x2.{f32,f16x2,bf16x2}: per element. */
