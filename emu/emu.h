@@ -242,6 +242,11 @@ typedef struct emu {
   uint64_t warp_insts;           /* this launch, for the budget                   */
   uint32_t gridid;
   emu_observer *obs;
+  /* register and local-memory buffers of finished warps, reused (run.c) */
+#define EMU_POOL 256
+  uint64_t (*pool_regs[EMU_POOL])[WARP_SIZE];
+  uint8_t *pool_local[EMU_POOL];
+  uint32_t npool;
   /* device printf buffer (flushed after each launch in execution order) */
   char *pbuf;
   size_t plen, pcap;

@@ -115,52 +115,48 @@ static uint32_t warp_run(warp *w, uint32_t budget) {
 
 /* ---- CTAs ----------------------------------------------------------------- */
 
+static void fill_row(uint64_t *row, uint64_t v) { FOR_LANES(i) row[i] = v; }
+
 static void init_sregs(emu *e, cta *c, warp *w) {
   const emu_launch *l = &e->launch;
-  uint32_t b = e->sr_base;
+  uint64_t (*r)[WARP_SIZE] = w->r + e->sr_base;
   uint32_t nthreads = l->block[0] * l->block[1] * l->block[2];
-  uint32_t cl[3], ncl[3], cid[3];
-  for (int k = 0; k < 3; k++) {
-    uint32_t cd = l->cluster[k] ? l->cluster[k] : 1;
-    cl[k] = c->id[k] % cd;
-    ncl[k] = cd;
-    cid[k] = c->id[k] / cd;
-  }
   FOR_LANES(i) {
     uint32_t t = w->id * WARP_SIZE + (uint32_t)i;
-    uint64_t v[SR_COUNT] = {0};
-    v[SR_TID_X] = t % l->block[0];
-    v[SR_TID_Y] = t / l->block[0] % l->block[1];
-    v[SR_TID_Z] = t / (l->block[0] * l->block[1]);
-    if (t >= nthreads) v[SR_TID_X] = v[SR_TID_Y] = v[SR_TID_Z] = 0;
-    for (int k = 0; k < 3; k++) {
-      v[SR_NTID_X + k] = l->block[k];
-      v[SR_CTAID_X + k] = c->id[k];
-      v[SR_NCTAID_X + k] = l->grid[k];
-      v[SR_CLUSTERID_X + k] = cid[k];
-      v[SR_NCLUSTERID_X + k] = l->grid[k] / ncl[k];
-      v[SR_CLUSTER_CTAID_X + k] = cl[k];
-      v[SR_CLUSTER_NCTAID_X + k] = ncl[k];
-    }
-    v[SR_CLUSTER_CTARANK] = cl[0] + ncl[0] * (cl[1] + ncl[1] * cl[2]);
-    v[SR_CLUSTER_NCTARANK] = ncl[0] * ncl[1] * ncl[2];
-    v[SR_IS_EXPLICIT_CLUSTER] = (l->cluster[0] | l->cluster[1] | l->cluster[2]) > 1;
-    v[SR_LANEID] = (uint64_t)i;
-    v[SR_WARPID] = w->id;
-    v[SR_NWARPID] = 64;
-    v[SR_SMID] = c->smid;
-    v[SR_NSMID] = e->opt.nsm;
-    v[SR_GRIDID] = e->gridid;
-    v[SR_LANEMASK_EQ] = 1u << i;
-    v[SR_LANEMASK_LE] = (uint32_t)((2ull << i) - 1);
-    v[SR_LANEMASK_LT] = (1u << i) - 1;
-    v[SR_LANEMASK_GE] = (uint32_t)~((1u << i) - 1);
-    v[SR_LANEMASK_GT] = (uint32_t)~((2ull << i) - 1);
-    v[SR_DYNAMIC_SMEM_SIZE] = l->dyn_shared;
-    v[SR_TOTAL_SMEM_SIZE] = c->shared_size;
-    v[SR_AGGR_SMEM_SIZE] = c->shared_size;
-    for (int s = 0; s < SR_COUNT; s++) w->r[b + (uint32_t)s][i] = v[s];
+    bool real = t < nthreads;
+    r[SR_TID_X][i] = real ? t % l->block[0] : 0;
+    r[SR_TID_Y][i] = real ? t / l->block[0] % l->block[1] : 0;
+    r[SR_TID_Z][i] = real ? t / (l->block[0] * l->block[1]) : 0;
+    r[SR_LANEID][i] = (uint64_t)i;
+    r[SR_LANEMASK_EQ][i] = 1u << i;
+    r[SR_LANEMASK_LE][i] = (uint32_t)((2ull << i) - 1);
+    r[SR_LANEMASK_LT][i] = (1u << i) - 1;
+    r[SR_LANEMASK_GE][i] = (uint32_t)~((1u << i) - 1);
+    r[SR_LANEMASK_GT][i] = (uint32_t)~((2ull << i) - 1);
   }
+  uint32_t csize = 1;
+  for (int k = 0; k < 3; k++) {
+    uint32_t cd = l->cluster[k] ? l->cluster[k] : 1;
+    csize *= cd;
+    fill_row(r[SR_NTID_X + k], l->block[k]);
+    fill_row(r[SR_CTAID_X + k], c->id[k]);
+    fill_row(r[SR_NCTAID_X + k], l->grid[k]);
+    fill_row(r[SR_CLUSTERID_X + k], c->id[k] / cd);
+    fill_row(r[SR_NCLUSTERID_X + k], l->grid[k] / cd);
+    fill_row(r[SR_CLUSTER_CTAID_X + k], c->id[k] % cd);
+    fill_row(r[SR_CLUSTER_NCTAID_X + k], cd);
+  }
+  fill_row(r[SR_CLUSTER_CTARANK], c->cluster_rank);
+  fill_row(r[SR_CLUSTER_NCTARANK], csize);
+  fill_row(r[SR_IS_EXPLICIT_CLUSTER], csize > 1);
+  fill_row(r[SR_WARPID], w->id);
+  fill_row(r[SR_NWARPID], 64);
+  fill_row(r[SR_SMID], c->smid);
+  fill_row(r[SR_NSMID], e->opt.nsm);
+  fill_row(r[SR_GRIDID], e->gridid);
+  fill_row(r[SR_DYNAMIC_SMEM_SIZE], l->dyn_shared);
+  fill_row(r[SR_TOTAL_SMEM_SIZE], c->shared_size);
+  fill_row(r[SR_AGGR_SMEM_SIZE], c->shared_size);
 }
 
 /* Start the CTA number seq of the launch, counted cluster by cluster (all
@@ -198,9 +194,17 @@ static int cta_start(emu *e, cta *c, uint64_t seq, cta *peers) {
     w->red_row = -1;
     w->nthreads = nthreads - wi * WARP_SIZE < WARP_SIZE ? nthreads - wi * WARP_SIZE : WARP_SIZE;
     w->nrows = e->nrows;
-    w->r = calloc(e->nrows, sizeof *w->r);
     w->local_stride = e->local_per_thread;
-    w->local = calloc(WARP_SIZE, w->local_stride);
+    if (e->npool) {           /* reuse the buffers of a finished warp */
+      e->npool--;
+      w->r = e->pool_regs[e->npool];
+      w->local = e->pool_local[e->npool];
+      memset(w->r, 0, e->nrows * sizeof *w->r);
+      memset(w->local, 0, (size_t)WARP_SIZE * w->local_stride);
+    } else {
+      w->r = calloc(e->nrows, sizeof *w->r);
+      w->local = calloc(WARP_SIZE, w->local_stride);
+    }
     if (!w->r || !w->local) return -1;
     FOR_LANES(i) {
       w->pc[i] = entry;
@@ -218,8 +222,14 @@ static void cta_free(cta *c) {
   for (uint32_t i = 0; i < c->nwarps; i++) {
     c->e->stats.inst_executed += c->warps[i].insts;
     c->e->stats.thread_inst_executed += c->warps[i].thread_insts;
-    free(c->warps[i].r);
-    free(c->warps[i].local);
+    emu *e = c->e;
+    if (e->npool < EMU_POOL && c->warps[i].r && c->warps[i].local) {
+      e->pool_regs[e->npool] = c->warps[i].r;
+      e->pool_local[e->npool++] = c->warps[i].local;
+    } else {
+      free(c->warps[i].r);
+      free(c->warps[i].local);
+    }
   }
   free(c->warps);
   free(c->shared);
@@ -351,6 +361,7 @@ int emu_run(emu *e, const emu_launch *l) {
     }
   }
   for (uint32_t i = 0; i < window; i++) if (res[i].warps) cta_free(&res[i]);
+  while (e->npool) { e->npool--; free(e->pool_regs[e->npool]); free(e->pool_local[e->npool]); }
   free(res);
   free(live);
   if (e->plen) { fwrite(e->pbuf, 1, e->plen, e->opt.printf_out ? e->opt.printf_out : stdout); e->plen = 0; }
