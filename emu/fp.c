@@ -7,8 +7,10 @@
  *    unevaluated pair hi+lo (TwoSum); quotients and square roots get the sign
  *    of their remainder from an exact fma residual.  round_dd() then rounds
  *    hi+lo to the target format in any rounding mode.
- *  - f64 directed-rounding operations use integer arithmetic on 128 bits
- *    (soft_sum, soft_mul, soft_div, soft_sqrt) followed by round_pack().
+ *  - f64 directed-rounding add/sub/mul/fma/div use integer arithmetic on
+ *    128 bits (soft_sum, round128, long division) followed by round_pack();
+ *    directed sqrt corrects the host's RN sqrt by the sign of its exact
+ *    residual.
  *  - round_pack() is the single rounding primitive for every format:
  *    (-1)^s * (sig + t) * 2^exp, t in [0,1) summarised by a sticky bit.
  * The host rounding mode is never changed, so nothing here depends on fenv.
@@ -19,10 +21,11 @@
 
 __extension__ typedef unsigned __int128 u128;
 
-/* .ftz tininess rule: 1 = the exact result is below 2^emin, 0 = the result
- * rounded to the destination precision with unbounded exponent is below
- * 2^emin.  Either way a result that IEEE rounding would carry up from the
- * subnormal range to the minimum normal is still flushed when it is tiny. */
+/* .ftz tininess rule: 0 (what the H100 does, measured with mul/fma/cvt
+ * probes) = the result rounded to the destination precision with unbounded
+ * exponent is below 2^emin; 1 = the exact result is below 2^emin.  Either
+ * way a tiny result is flushed even when IEEE rounding on the subnormal
+ * grid would carry it up to the minimum normal. */
 #ifndef FP_FTZ_TINY_BEFORE_ROUNDING
 #define FP_FTZ_TINY_BEFORE_ROUNDING 0
 #endif
@@ -611,45 +614,29 @@ uint64_t fp64_div_dir(uint64_t a, uint64_t b, int rnd)
     return round128((int)(s >> 63), q, ea - eb - 64, sticky, rnd);
 }
 
-/* floor(sqrt(n)) by the digit-by-digit method; *inexact = remainder != 0. */
-static uint64_t isqrt128(u128 n, int *inexact)
-{
-    u128 rem = 0, root = 0;
-    for (int i = 0; i < 64; i++) {
-        root <<= 1;
-        rem = (rem << 2) | (n >> 126);
-        n <<= 2;
-        u128 t = (root << 1) | 1;
-        if (rem >= t) {
-            rem -= t;
-            root |= 1;
-        }
-    }
-    *inexact = rem != 0;
-    return (uint64_t)root;
-}
-
 uint64_t fp64_sqrt_dir(uint64_t a, int rnd)
 {
     if (f64_isnan(a)) return a | FP64_QUIET_BIT;
     if (f64_iszero(a)) return a;
     if (a >> 63) return FP64_CANON_NAN;
     if (f64_isinf(a)) return a;
-    if (rnd == FP_RN) return fp_f64_bits(sqrt(fp_f64_val(a)));
-    uint64_t m;
-    int e;
-    f64_decode(a, &m, &e);
-    int l = clz64(m) - 11;
-    m <<= l;
-    e -= l;
-    if (e & 1) {
-        m <<= 1;
-        e -= 1;
+    double x = fp_f64_val(a), s;
+    int scaled = x < 0x1p-900;
+    if (scaled) x *= 0x1p200; /* exact; the root scales by exactly 2^100 */
+    s = sqrt(x);              /* host sqrt is correctly rounded (RN) */
+    if (rnd != FP_RN) {
+        /* x - s*s is a non-zero multiple of 2^(2*exp(s)-104) >> 2^-1074
+         * unless s is exact, so fma gives its sign; the true root lies on
+         * that side of s and the directed result is s or its neighbour.
+         * The root is positive: RZ == RM. */
+        double r = fma(-s, s, x);
+        uint64_t sb = fp_f64_bits(s);
+        if (r > 0 && rnd == FP_RP) sb++;
+        if (r < 0 && rnd != FP_RP) sb--;
+        s = fp_f64_val(sb);
     }
-    int inexact;
-    uint64_t root = isqrt128((u128)m << 72, &inexact);
-    int ovf = 0;
-    return round_pack(&fmts[FP_F64], 0, root, (e - 72) / 2, inexact, rnd, &ovf, 0);
+    if (scaled) s *= 0x1p-100; /* exact: the root is >= 2^-537, normal */
+    return fp_f64_bits(s);
 }
 
 /* abs/neg.f64 pass a NaN through quieted, sign unchanged (measured). */
@@ -834,7 +821,7 @@ static uint64_t cvt_to_ue8m0(int cl, uint64_t sig, int exp, int rnd, unsigned fl
     if (!exact && rnd == FP_RN) {
         /* nearest power of two in the linear sense: above 1.5 * 2^E */
         uint64_t t = sig << (63 - msb);
-        if (t > 0xC000000000000000ull || (t == 0xC000000000000000ull)) E++;
+        if (t >= 0xC000000000000000ull) E++; /* ties up (unverified) */
     }
     int b = E + 127;
     if (b < 0) return 0;
