@@ -20,6 +20,22 @@ int cmd_asm(int argc, char **argv);
 int cmd_dis(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_gpus(int argc, char **argv);
+int cmd_occupancy(int argc, char **argv);
+int cmd_stats(int argc, char **argv);      /* cli/cmd_stats.c: metrics of a trace */
+
+/* --trace options of run/check (cli/trace_opts.c). */
+struct session_opts;
+typedef struct cli_trace cli_trace;
+extern const char cli_trace_usage[];
+/* argv[*i] is a --trace* option: consume it and its value, return 1 (-1 on a
+ * bad value, message printed); 0 when it is not one. */
+int cli_trace_option(cli_trace **ct, int argc, char **argv, int *i);
+/* Open the trace (when --trace was given) and hook it into the session;
+ * 0 or an exit status. */
+int cli_trace_start(cli_trace *ct, struct session_opts *o, int argc, char **argv, const char *input);
+/* Close the trace; rc, or EXIT_CANTCREAT if rc was 0 and it could not be written. */
+int cli_trace_finish(cli_trace *ct, int rc);
 
 /* Load a module from PTX text or a .pxo object (decided by content).
  * Diagnostics go to stderr.  *status gets an exit status on failure. */

@@ -9,6 +9,9 @@ static const struct { const char *name; int (*fn)(int, char **); const char *wha
   { "dis", cmd_dis, "print a .pxo object (or PTX) as PTX" },
   { "run", cmd_run, "execute a launch file or a kernel" },
   { "check", cmd_check, "execute a launch file and compare its expected outputs" },
+  { "gpus", cmd_gpus, "list the bundled GPU configurations" },
+  { "occupancy", cmd_occupancy, "theoretical occupancy of a kernel and what limits it" },
+  { "stats", cmd_stats, "print the metrics of an execution trace (run --trace FILE)" },
 };
 
 static void usage(FILE *f) {

@@ -108,29 +108,14 @@ static int place_module_symbols(emu *e) {
   e->func_addr = calloc(m->nfuncs ? m->nfuncs : 1, sizeof *e->func_addr);
   if (!e->sym_addr || !e->shared_sym_off || !e->func_addr) return -1;
   for (uint32_t i = 0; i < m->nfuncs; i++) e->func_addr[i] = FUNC_ADDR_BASE + 16ull * i;
-  uint64_t shared = 0;
   for (uint32_t i = 0; i < m->nsyms; i++) {
     const isa_sym *s = &m->syms[i];
-    if (s->space == PTX_SPACE_SHARED) {
-      uint64_t a = s->align ? s->align : 1;
-      shared = (shared + a - 1) / a * a;
-      e->shared_sym_off[i] = shared;        /* extern (dynamic) arrays start after all static ones */
-      if (!s->dim_open && !(s->linkage & PTX_LINK_EXTERN)) shared += s->size;
-      continue;
-    }
-    if (s->space != PTX_SPACE_GLOBAL && s->space != PTX_SPACE_CONST) continue;
+    if (s->space != PTX_SPACE_GLOBAL && s->space != PTX_SPACE_CONST) continue;   /* shared: laid out per kernel */
     uint64_t addr = emu_alloc(e, s->size, s->name);
     if (!addr) return -1;
     e->sym_addr[i] = addr;
     if (s->init) memcpy(emu_host_ptr(e, addr, s->size), s->init, s->size);
   }
-  /* dynamic shared arrays begin after the static ones, 16-byte aligned */
-  uint64_t dyn = (shared + 15) & ~15ull;
-  for (uint32_t i = 0; i < m->nsyms; i++) {
-    const isa_sym *s = &m->syms[i];
-    if (s->space == PTX_SPACE_SHARED && (s->dim_open || (s->linkage & PTX_LINK_EXTERN))) e->shared_sym_off[i] = dyn;
-  }
-  e->static_shared = (uint32_t)dyn;
   for (uint32_t i = 0; i < m->nsyms; i++) {
     const isa_sym *s = &m->syms[i];
     if (!e->sym_addr[i]) continue;
@@ -188,7 +173,7 @@ void emu_fault_at(warp *w, const xinsn *x, int lane, int kind, const char *fmt, 
   e->faulted = true;
   emu_fault *f = &e->fault;
   f->kind = kind;
-  f->pc = x ? x->pc : 0;
+  f->pc = x ? x->pc : UINT32_MAX;     /* no location: launch-wide faults */
   f->lane = (uint32_t)lane;
   for (int k = 0; k < 3; k++) f->cta[k] = w->cta->id[k];
   uint32_t t = w->id * WARP_SIZE + (uint32_t)lane;
@@ -210,7 +195,7 @@ void emu_print_fault(const emu *e, FILE *out) {
   const xinsn *x = f->pc < e->nprog ? &e->prog[f->pc] : NULL;
   fprintf(out, "ptxemu: kernel fault: %s\n", f->kind < (int)(sizeof kinds / sizeof *kinds) ? kinds[f->kind] : "fault");
   if (f->msg[0]) fprintf(out, "    %s\n", f->msg);
-  if (f->kind != FAULT_DEADLOCK && f->kind != FAULT_BUDGET)
+  if (f->kind != FAULT_DEADLOCK && f->pc != UINT32_MAX)
     fprintf(out, "    by thread (%u,%u,%u) in block (%u,%u,%u)\n", f->tid[0], f->tid[1], f->tid[2], f->cta[0], f->cta[1], f->cta[2]);
   if (x) {
     char name[256];

@@ -113,6 +113,45 @@ static void layout_frame(emu *e, uint32_t fi) {
   e->frame_size[fi] = (uint32_t)al(end, 16);
 }
 
+/* Shared memory of this kernel: the module's .shared variables that the
+ * kernel or its callees name, in module order; dynamic (extern, unsized)
+ * arrays start after them, 16-byte aligned. */
+static void layout_shared(emu *e, const uint8_t *reached) {
+  isa_module *m = e->m;
+  uint8_t *used = calloc(m->nsyms ? m->nsyms : 1, 1);
+  for (uint32_t f = 0; f < m->nfuncs; f++) {
+    if (!reached[f]) continue;
+    const isa_func *fn = &m->funcs[f];
+    for (uint32_t pass = 0; pass < 2; pass++) {
+      const isa_opnd *v = pass ? fn->pool : fn->ops;
+      uint32_t n = pass ? fn->npool : fn->nops;
+      for (uint32_t i = 0; i < n; i++)
+        if ((v[i].kind == OK_ADDR || v[i].kind == OK_SYM) && (v[i].flags & (OF_MODSYM | OF_FUNCSYM)) == OF_MODSYM &&
+            v[i].v < m->nsyms && m->syms[v[i].v].space == PTX_SPACE_SHARED) used[v[i].v] = 1;
+    }
+  }
+  /* shared variables whose address initialises a global one are used too */
+  for (uint32_t i = 0; i < m->nsyms; i++)
+    for (uint32_t k = 0; k < m->syms[i].nrelocs; k++)
+      if (m->syms[i].relocs[k].sym < m->nsyms) used[m->syms[i].relocs[k].sym] = 1;
+  uint64_t off = 0;
+  for (uint32_t i = 0; i < m->nsyms; i++) {
+    const isa_sym *s = &m->syms[i];
+    if (s->space != PTX_SPACE_SHARED || !used[i] || s->dim_open || (s->linkage & PTX_LINK_EXTERN)) continue;
+    uint64_t a = s->align ? s->align : 1;
+    off = (off + a - 1) / a * a;
+    e->shared_sym_off[i] = off;
+    off += s->size;
+  }
+  uint64_t dyn = (off + 15) & ~15ull;
+  for (uint32_t i = 0; i < m->nsyms; i++) {
+    const isa_sym *s = &m->syms[i];
+    if (s->space == PTX_SPACE_SHARED && (s->dim_open || (s->linkage & PTX_LINK_EXTERN))) e->shared_sym_off[i] = dyn;
+  }
+  e->static_shared = (uint32_t)dyn;
+  free(used);
+}
+
 static uint64_t stack_need(emu *e, uint32_t fi, uint8_t *onpath) {
   if (onpath[fi]) return 0;
   onpath[fi] = 1;
@@ -231,6 +270,7 @@ int emu_prepare(emu *e, int kernel) {
       prep_one(e, x);
     }
   }
+  layout_shared(e, mark);
   /* local memory per thread: the deepest chain of frames (plus a stack for recursion) */
   memset(seen, 0, nf);
   uint64_t need = stack_need(e, (uint32_t)kernel, seen);

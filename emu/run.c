@@ -351,7 +351,9 @@ int emu_run(emu *e, const emu_launch *l) {
     }
     if (e->opt.max_warp_insts && e->warp_insts > e->opt.max_warp_insts && !e->faulted) {
       for (uint32_t i = 0; i < window; i++) if (live[i / csize] && res[i].warps) {
-        emu_fault_at(&res[i].warps[0], NULL, 0, FAULT_BUDGET, "more than %llu warp instructions executed (raise --max-insts if the kernel is meant to run that long)",
+        warp *w0 = &res[i].warps[0];
+        for (uint32_t wi = 0; wi < res[i].nwarps; wi++) if (~res[i].warps[wi].exited) { w0 = &res[i].warps[wi]; break; }
+        emu_fault_at(w0, &e->prog[w0->cur ? w0->cur_pc : w0->pc[__builtin_ctz(~w0->exited)]], w0->cur ? __builtin_ctz(w0->cur) : __builtin_ctz(~w0->exited), FAULT_BUDGET, "more than %llu warp instructions executed (raise --max-insts if the kernel is meant to run that long)",
                      (unsigned long long)e->opt.max_warp_insts);
         break;
       }

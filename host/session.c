@@ -10,6 +10,8 @@
 #include "host/launch.h"
 #include "emu/emu.h"
 
+#define SESSION_MAX_DYN_SHARED 232448u
+
 static const char *const lf_type_ptx[] = { "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f16", "f32", "f64" };
 
 /* Write a file via a temporary name, so a reader never sees half of it. */
@@ -107,6 +109,9 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
 
 int session_run(const char *path, const session_opts *o, isa_module *(*load)(const char *, int *)) {
   launch_file lf;
+  FILE *probe = fopen(path, "r");
+  if (!probe) { fprintf(stderr, "ptxemu: cannot read '%s'\n", path); return 66; }
+  fclose(probe);
   if (lf_parse_file(path, &lf, stderr)) return 65;
   return play(&lf, o, load);
 }
@@ -155,6 +160,13 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
         status = 65;
         break;
       }
+      uint32_t csize = L->cluster[0] * L->cluster[1] * L->cluster[2];
+      if (L->shared > SESSION_MAX_DYN_SHARED || csize > 16) {
+        fprintf(stderr, "%s:%d: error: %s\n", lf.path, st->line, csize > 16 ? "clusters hold at most 16 blocks"
+                : "dynamic shared memory above 232448 bytes (227 KiB, the most a block can have)");
+        status = 65;
+        break;
+      }
       emu_launch el = { .func = k, .dyn_shared = L->shared };
       memcpy(el.grid, L->grid, sizeof el.grid);
       memcpy(el.block, L->block, sizeof el.block);
@@ -163,6 +175,7 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
       if (build_params(&lf, L, st->line, &m->funcs[k], bufaddr, &params, &el.param_size)) { status = 65; break; }
       el.params = params;
       memset(&e->stats, 0, sizeof e->stats);
+      if (o->launch_begin) o->launch_begin(o->observer_ctx, L->index, L->kernel, e, &el);
       uint64_t t0 = now_ns();
       int rc = emu_run(e, &el);
       uint64_t dt = now_ns() - t0;
@@ -175,7 +188,7 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
       if (rc) {
         fprintf(stderr, "%s:%d: launch of '%s' failed\n", lf.path, st->line, L->kernel);
         emu_print_fault(e, stderr);
-        status = 3;
+        status = e->fault.kind == FAULT_BUDGET || e->fault.kind == FAULT_HEAP ? 4 : 3;
       }
     } else if (st->kind == LF_DUMP) {
       uint64_t n;

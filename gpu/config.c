@@ -1,0 +1,164 @@
+/* gpu/config.c - parse GPU configuration files (see config.h). */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gpu/config.h"
+
+extern const char *const gpu_builtin_configs[][2];   /* builtin_configs.c: {name, text} */
+extern const int gpu_builtin_nconfigs;
+
+enum kind { K_U32, K_U64, K_STR, K_LIST };
+typedef struct param { const char *name; enum kind kind; size_t off, size; uint64_t lo, hi; } param;
+
+#define U32(f, lo, hi) { #f, K_U32, offsetof(gpu_config, f), 0, lo, hi }
+#define STR(f) { #f, K_STR, offsetof(gpu_config, f), sizeof ((gpu_config *)0)->f, 0, 0 }
+static const param params[] = {
+  STR(name), STR(description), STR(arch), STR(dram),
+  U32(sms, 1, 1024), U32(sub_partitions, 1, 8), U32(clock_mhz, 1, 10000),
+  U32(max_threads_per_sm, 32, 65536), U32(max_warps_per_sm, 1, 2048), U32(max_ctas_per_sm, 1, 1024),
+  U32(max_threads_per_cta, 32, 65536), U32(regs_per_sm, 1024, 1u << 24), U32(max_regs_per_thread, 16, 1024),
+  U32(reg_alloc_unit, 1, 4096), U32(shared_per_sm, 0, 1u << 30), U32(shared_per_cta, 0, 1u << 30),
+  U32(shared_reserved_per_cta, 0, 1u << 20), U32(shared_alloc_unit, 1, 65536),
+  { "shared_carveouts_kb", K_LIST, offsetof(gpu_config, carveouts_kb), 0, 0, 1u << 20 },
+  U32(shared_banks, 1, 128), U32(shared_bank_bytes, 1, 16),
+  U32(l1_bytes, 0, 1u << 30), U32(l1_line_bytes, 1, 4096), U32(l1_sector_bytes, 1, 4096),
+  { "l2_bytes", K_U64, offsetof(gpu_config, l2_bytes), 0, 0, 1ull << 40 },
+  U32(l2_slices, 1, 4096), U32(dram_bandwidth_gbs, 1, 1000000),
+};
+#define NPARAMS (sizeof params / sizeof params[0])
+
+static char *trim(char *s) {
+  while (*s == ' ' || *s == '\t') s++;
+  char *e = s + strlen(s);
+  while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r')) *--e = 0;
+  return s;
+}
+
+int gpu_config_parse(const char *text, const char *path, gpu_config *c, FILE *err) {
+  memset(c, 0, sizeof *c);
+  char seen[NPARAMS] = {0};
+  int errors = 0, line = 0;
+  const char *p = text;
+  while (*p) {
+    const char *nl = strchr(p, '\n');
+    size_t n = nl ? (size_t)(nl - p) : strlen(p);
+    char buf[512];
+    line++;
+    if (n >= sizeof buf) { fprintf(err, "%s:%d: error: line too long\n", path, line); errors++; goto next; }
+    memcpy(buf, p, n);
+    buf[n] = 0;
+    char *hash = strchr(buf, '#');
+    if (hash) *hash = 0;
+    char *s = trim(buf);
+    if (!*s) goto next;
+    char *eq = strchr(s, '=');
+    if (!eq) { fprintf(err, "%s:%d: error: expected 'name = value'\n", path, line); errors++; goto next; }
+    *eq = 0;
+    char *key = trim(s), *val = trim(eq + 1);
+    size_t k = 0;
+    while (k < NPARAMS && strcmp(params[k].name, key) != 0) k++;
+    if (k == NPARAMS) { fprintf(err, "%s:%d: error: unknown parameter '%s'\n", path, line, key); errors++; goto next; }
+    if (seen[k]) { fprintf(err, "%s:%d: error: '%s' set twice\n", path, line, key); errors++; goto next; }
+    seen[k] = 1;
+    const param *pr = &params[k];
+    char *base = (char *)c + pr->off;
+    if (pr->kind == K_STR) {
+      if (!*val || strlen(val) >= pr->size) { fprintf(err, "%s:%d: error: '%s' must be 1 to %zu characters\n", path, line, key, pr->size - 1); errors++; }
+      else strcpy(base, val);
+    } else if (pr->kind == K_LIST) {
+      uint32_t cnt = 0;
+      for (char *tok = strtok(val, ","); tok; tok = strtok(NULL, ",")) {
+        char *t = trim(tok), *end;
+        unsigned long v = strtoul(t, &end, 10);
+        if (!*t || *end || v > pr->hi || cnt == GPU_MAX_CARVEOUTS) { fprintf(err, "%s:%d: error: bad list value '%s' for '%s'\n", path, line, t, key); errors++; break; }
+        c->carveouts_kb[cnt++] = (uint32_t)v;
+      }
+      c->ncarveouts = cnt;
+    } else {
+      char *end;
+      unsigned long long v = strtoull(val, &end, 0);
+      if (!*val || *end || v < pr->lo || v > pr->hi) {
+        fprintf(err, "%s:%d: error: '%s' must be a whole number from %llu to %llu, got '%s'\n", path, line, key,
+                (unsigned long long)pr->lo, (unsigned long long)pr->hi, val);
+        errors++;
+      } else if (pr->kind == K_U64) *(uint64_t *)base = v;
+      else *(uint32_t *)base = (uint32_t)v;
+    }
+  next:
+    p += n + (nl ? 1 : 0);
+  }
+  for (size_t k = 0; k < NPARAMS; k++)
+    if (!seen[k]) { fprintf(err, "%s:%d: error: missing parameter '%s'\n", path, line, params[k].name); errors++; }
+  if (!errors && (sscanf(c->arch, "sm_%u", &c->sm_version) != 1)) { fprintf(err, "%s: error: arch must look like sm_90\n", path); errors++; }
+  if (!errors && c->max_warps_per_sm * 32 < c->max_threads_per_sm) { fprintf(err, "%s: error: max_threads_per_sm exceeds max_warps_per_sm * 32\n", path); errors++; }
+  return errors ? -1 : 0;
+}
+
+int gpu_builtin_count(void) { return gpu_builtin_nconfigs; }
+const char *gpu_builtin_name(int i) { return gpu_builtin_configs[i][0]; }
+const char *gpu_builtin_text(int i) { return gpu_builtin_configs[i][1]; }
+
+int gpu_config_load(const char *name, gpu_config *c, FILE *err) {
+  for (int i = 0; i < gpu_builtin_nconfigs; i++)
+    if (strcmp(gpu_builtin_configs[i][0], name) == 0) {
+      char path[64];
+      snprintf(path, sizeof path, "<builtin>/%s.gpu", name);
+      return gpu_config_parse(gpu_builtin_configs[i][1], path, c, err);
+    }
+  FILE *f = fopen(name, "rb");
+  if (!f) {
+    fprintf(err, "ptxemu: no GPU configuration '%s' (bundled:", name);
+    for (int i = 0; i < gpu_builtin_nconfigs; i++) fprintf(err, " %s", gpu_builtin_configs[i][0]);
+    fprintf(err, "; or give a file path)\n");
+    return -1;
+  }
+  char *text = malloc(1 << 20);
+  size_t n = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
+  fclose(f);
+  if (!text) return -1;
+  text[n] = 0;
+  int rc = gpu_config_parse(text, name, c, err);
+  free(text);
+  return rc;
+}
+
+void gpu_config_write(const gpu_config *c, FILE *out) {
+  for (size_t k = 0; k < NPARAMS; k++) {
+    const param *pr = &params[k];
+    const char *base = (const char *)c + pr->off;
+    fprintf(out, "%s = ", pr->name);
+    if (pr->kind == K_STR) fputs(base, out);
+    else if (pr->kind == K_U64) fprintf(out, "%llu", (unsigned long long)*(const uint64_t *)base);
+    else if (pr->kind == K_U32) fprintf(out, "%u", *(const uint32_t *)base);
+    else for (uint32_t i = 0; i < c->ncarveouts; i++) fprintf(out, "%s%u", i ? "," : "", c->carveouts_kb[i]);
+    fputc('\n', out);
+  }
+}
+
+static uint32_t round_up(uint32_t x, uint32_t u) { return u ? (x + u - 1) / u * u : x; }
+
+void gpu_occupancy_calc(const gpu_config *c, uint32_t threads, uint32_t regs, uint32_t smem, gpu_occupancy *o) {
+  memset(o, 0, sizeof *o);
+  if (threads == 0 || threads > c->max_threads_per_cta) { o->error = "more threads per block than the GPU allows"; return; }
+  if (regs > c->max_regs_per_thread) { o->error = "more registers per thread than the GPU allows"; return; }
+  if (smem > c->shared_per_cta) { o->error = "more shared memory per block than the GPU allows"; return; }
+  o->warps_per_cta = (threads + 31) / 32;
+  o->regs_per_warp = round_up((regs ? regs : 1) * 32, c->reg_alloc_unit);
+  o->smem_per_cta = smem ? round_up(smem + c->shared_reserved_per_cta, c->shared_alloc_unit) : c->shared_reserved_per_cta;
+  o->ctas_by_warps = c->max_warps_per_sm / o->warps_per_cta;
+  /* registers are split evenly over the sub-partitions, so whole warps must fit in one */
+  uint32_t part = c->regs_per_sm / c->sub_partitions;
+  uint32_t warps_by_regs = (part / o->regs_per_warp) * c->sub_partitions;
+  o->ctas_by_regs = warps_by_regs / o->warps_per_cta;
+  o->ctas_by_smem = o->smem_per_cta ? c->shared_per_sm / o->smem_per_cta : c->max_ctas_per_sm;
+  o->ctas_by_limit = c->max_ctas_per_sm;
+  uint32_t a = o->ctas_by_warps;
+  o->limiter = "warps";
+  if (o->ctas_by_regs < a) { a = o->ctas_by_regs; o->limiter = "registers"; }
+  if (o->ctas_by_smem < a) { a = o->ctas_by_smem; o->limiter = "shared memory"; }
+  if (o->ctas_by_limit < a) { a = o->ctas_by_limit; o->limiter = "blocks per SM"; }
+  o->active_ctas = a;
+  o->active_warps = a * o->warps_per_cta;
+  o->occupancy = (double)o->active_warps / c->max_warps_per_sm;
+  if (!a) o->error = o->limiter;
+}

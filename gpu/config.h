@@ -1,0 +1,51 @@
+/* gpu/config.h - the description of one GPU: a plain-text configuration
+ * file (configs/NAME.gpu, bundled ones built into the program), parsed
+ * into named, range-checked parameters.  The occupancy calculator and the
+ * timing model read only this struct. */
+#ifndef GPU_CONFIG_H
+#define GPU_CONFIG_H
+#include <stdint.h>
+#include <stdio.h>
+
+#define GPU_MAX_CARVEOUTS 16
+
+typedef struct gpu_config {
+  char name[32], description[96], arch[16], dram[16];
+  uint32_t sm_version;                 /* 90 for sm_90 */
+  uint32_t sms, sub_partitions, clock_mhz;
+  uint32_t max_threads_per_sm, max_warps_per_sm, max_ctas_per_sm, max_threads_per_cta;
+  uint32_t regs_per_sm, max_regs_per_thread, reg_alloc_unit;
+  uint32_t shared_per_sm, shared_per_cta, shared_reserved_per_cta, shared_alloc_unit;
+  uint32_t carveouts_kb[GPU_MAX_CARVEOUTS], ncarveouts;
+  uint32_t shared_banks, shared_bank_bytes;
+  uint32_t l1_bytes, l1_line_bytes, l1_sector_bytes;
+  uint64_t l2_bytes;
+  uint32_t l2_slices;
+  uint32_t dram_bandwidth_gbs;
+} gpu_config;
+
+/* Load a configuration: a bundled name ("h100") or a file path.  Errors
+ * go to err as "FILE:LINE: error: ..." lines; returns 0 on success. */
+int gpu_config_load(const char *name_or_path, gpu_config *out, FILE *err);
+/* Parse configuration text (virtual_path names it in messages). */
+int gpu_config_parse(const char *text, const char *virtual_path, gpu_config *out, FILE *err);
+/* Bundled configurations, for "ptxemu gpus". */
+int gpu_builtin_count(void);
+const char *gpu_builtin_name(int i);
+const char *gpu_builtin_text(int i);
+/* Write every parameter as "name = value" lines (traces keep them). */
+void gpu_config_write(const gpu_config *c, FILE *out);
+
+/* Theoretical occupancy of a kernel (the CUDA occupancy calculator's rules). */
+typedef struct gpu_occupancy {
+  uint32_t warps_per_cta, regs_per_warp, smem_per_cta;
+  uint32_t ctas_by_warps, ctas_by_regs, ctas_by_smem, ctas_by_limit;
+  uint32_t active_ctas, active_warps;
+  double occupancy;                    /* active warps / max warps per SM */
+  const char *limiter;                 /* "warps", "registers", "shared memory", "blocks per SM" */
+  const char *error;                   /* non-NULL: the block cannot run at all */
+} gpu_occupancy;
+
+void gpu_occupancy_calc(const gpu_config *c, uint32_t threads_per_cta, uint32_t regs_per_thread,
+                        uint32_t smem_per_cta, gpu_occupancy *o);
+#endif
