@@ -13,10 +13,11 @@ static void usage(FILE *f, const char *cmd) {
              "  --out DIR         write every expected buffer to DIR/NAME.bin\n"
              "  --stats FILE      write per-launch counters (hw.txt layout) to FILE\n"
              "  --max-insts N     stop a launch after N warp instructions (default 2e9)\n"
-             "  -e LINE           a launch-file line (buffer, dump, expect ...) before the launch\n"
+             "  -e LINE           a launch-file line: buffer/symbol lines go before the launch,\n"
+             "                    dump/expect/stdout lines after it\n"
              "  --arg TYPE:VALUE  a kernel argument: u32:5, f32:1.5, ptr:BUFFER, ...\n"
              "  -q, -v            quieter / more verbose\n"
-             "%s", cmd, cmd, strcmp(cmd, "check") == 0 ?
+             "%s%s", cmd, cmd, cli_trace_usage, strcmp(cmd, "check") == 0 ?
              "Runs the launch file and compares every 'expect' line (and 'stdout');\n"
              "exits 0 only when all match, 1 on a mismatch, 3 on a kernel fault.\n" :
              "Runs the launch file (see ptxemu-launch(5)); device printf goes to stdout.\n");
@@ -45,6 +46,8 @@ static int run_common(int argc, char **argv, bool compare) {
   session_opts o = { .compare = compare };
   const char *path = NULL, *kernel = NULL, *grid = "1", *block = "1", *shared = "0";
   sbuf pre = {0}, args = {0}, post = {0};
+  cli_trace *ct = NULL;                             /* --trace options */
+  int tr;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     bool more = i + 1 < argc;
@@ -76,6 +79,7 @@ static int run_common(int argc, char **argv, bool compare) {
     }
     else if (strcmp(a, "-q") == 0) o.quiet = true;
     else if (strcmp(a, "-v") == 0) o.verbose = true;
+    else if ((tr = cli_trace_option(&ct, argc, argv, &i)) != 0) { if (tr < 0) return EXIT_USAGE; }
     else if (a[0] == '-' && a[1]) { fprintf(stderr, "ptxemu %s: unknown option '%s'\n", argv[0], a); usage(stderr, argv[0]); return EXIT_USAGE; }
     else if (!path) path = a;
     else { fprintf(stderr, "ptxemu %s: more than one input\n", argv[0]); return EXIT_USAGE; }
@@ -84,7 +88,7 @@ static int run_common(int argc, char **argv, bool compare) {
   size_t pl = strlen(path);
   bool module = (pl > 4 && (strcmp(path + pl - 4, ".ptx") == 0 || strcmp(path + pl - 4, ".pxo") == 0)) || kernel;
   int rc;
-  if (!module) rc = session_run(path, &o, cli_load_module);
+  if (!module) rc = cli_trace_start(ct, &o, argc, argv, path) ?: session_run(path, &o, cli_load_module);
   else {
     if (!kernel) { fprintf(stderr, "ptxemu %s: a module needs --kernel NAME\n", argv[0]); return EXIT_USAGE; }
     char g[64], b[64], line[1024];
@@ -98,13 +102,13 @@ static int run_common(int argc, char **argv, bool compare) {
     add(&t, line);
     if (args.p) add(&t, args.p);
     if (post.p) add(&t, post.p);
-    rc = session_run_text(t.p, "./command-line", &o, cli_load_module);
+    rc = cli_trace_start(ct, &o, argc, argv, path) ?: session_run_text(t.p, "./command-line", &o, cli_load_module);
     free(t.p);
   }
   free(pre.p);
   free(args.p);
   free(post.p);
-  return rc;
+  return cli_trace_finish(ct, rc);
 }
 
 int cmd_run(int argc, char **argv) { return run_common(argc, argv, false); }

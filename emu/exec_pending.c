@@ -1,8 +1,5 @@
 /* emu/exec_pending.c - placeholders for instruction families being written. */
 #include "emu/internal.h"
-static void t_addf(warp *w, const xinsn *x, lanemask m) { const uint64_t *a = xsrc(w, x, 1), *b = xsrc(w, x, 2); uint64_t *d = xdst(w, x, 0); FOR_LANES(i) if (m >> i & 1) { float fa, fb, r; uint32_t ua = (uint32_t)a[i], ub = (uint32_t)b[i], ur; __builtin_memcpy(&fa, &ua, 4); __builtin_memcpy(&fb, &ub, 4); r = fa + fb; __builtin_memcpy(&ur, &r, 4); d[i] = ur; } }
-int prep_fp(emu *e, xinsn *x) { (void)e; if (x->in->op == OP_ADD && x->in->type == PTX_T_F32) { x->fn = t_addf; return 0; } return -1; }
-int prep_cvt(emu *e, xinsn *x) { (void)e; (void)x; return -1; }
 /* TEMPORARY: a few integer forms so the core can be exercised until
  * exec_int.c and exec_warp.c land. */
 static void t_mov(warp *w, const xinsn *x, lanemask m) { const uint64_t *a = xsrc(w, x, 1); uint64_t *d = xdst(w, x, 0); FOR_LANES(i) if (m >> i & 1) d[i] = xfit(x, 0, a[i]); }
@@ -22,6 +19,3 @@ int prep_int(emu *e, xinsn *x) {
   }
 }
 int prep_warp(emu *e, xinsn *x) { (void)e; (void)x; return -1; }
-int prep_mma(emu *e, xinsn *x) { (void)e; (void)x; return -1; }
-int prep_async(emu *e, xinsn *x) { (void)e; (void)x; return -1; }
-void emu_async_release(cta *c) { (void)c; }

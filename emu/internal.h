@@ -38,6 +38,9 @@ uint8_t *emu_param_ptr(warp *w, int lane, const xinsn *x, const isa_opnd *o, uin
 
 /* asynchronous state (exec_async.c): release what a CTA and its warps hold */
 void emu_async_release(cta *c);
+/* Nothing progressed: wake threads sleeping on mbarriers as a hardware
+ * time limit would; true if any woke. */
+bool emu_async_stalled(cta *c);
 
 /* builtins: device printf, malloc/free, assert (builtins.c) */
 void emu_heap_init(emu *e);

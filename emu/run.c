@@ -21,7 +21,9 @@ void emu_reschedule(warp *w) {
   if (w->cur) FOR_LANES(i) if (w->cur >> i & 1) { w->pc[i] = w->cur_pc; w->depth[i] = w->cur_depth; }
   uint64_t best = UINT64_MAX, second = UINT64_MAX;
   bool any_run = false;
-  uint64_t skip = w->yield_key;      /* a group that yielded runs only if nothing else can */
+  /* a group that yielded runs only if nothing else can, and does not cut
+   * short the group picked instead */
+  uint64_t skip = w->yield_key;
   w->yield_key = 0;
   for (int pass = 0; pass < 2 && !any_run; pass++) {
     FOR_LANES(i) {
@@ -31,6 +33,7 @@ void emu_reschedule(warp *w) {
       if (k < best) best = k;
       any_run = true;
     }
+    if (!any_run) skip = 0;
   }
   bool forced = false;
   if (!any_run) {
@@ -45,7 +48,7 @@ void emu_reschedule(warp *w) {
     if (w->state[i] != TS_RUN && w->state[i] != TS_WSYNC) continue;
     uint64_t k = key_of(w->depth[i], w->pc[i]);
     if (k == best) { cur |= 1u << i; w->state[i] = TS_RUN; }
-    else if (k < second) second = k;
+    else if (k < second && !(skip && k == skip)) second = k;
   }
   w->cur = cur;
   w->cur_pc = (uint32_t)best;
@@ -278,9 +281,10 @@ static void describe_deadlock(emu *e, cta *c) {
   for (uint32_t wi = 0; wi < c->nwarps && n < sizeof buf - 40; wi++) {
     warp *w = &c->warps[wi];
     FOR_LANES(i) {
-      if (w->state[i] == TS_BAR || w->state[i] == TS_WSYNC) {
+      if (w->state[i] == TS_BAR || w->state[i] == TS_WSYNC || w->state[i] == TS_SLEEP) {
         const xinsn *x = &e->prog[w->pc[i] ? w->pc[i] - (w->state[i] == TS_BAR) : 0];
-        n += (size_t)snprintf(buf + n, sizeof buf - n, "%swarp %u waits at line %u", n ? "; " : "", wi, x->in->line);
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%swarp %u waits at line %u%s", n ? "; " : "", wi, x->in->line,
+                              w->state[i] == TS_SLEEP ? " (mbarrier)" : "");
         break;
       }
     }
@@ -357,6 +361,10 @@ int emu_run(emu *e, const emu_launch *l) {
                      (unsigned long long)e->opt.max_warp_insts);
         break;
       }
+    }
+    if (!progress && !e->faulted && nlive) {
+      /* threads asleep on an mbarrier that only a timeout would release */
+      for (uint32_t i = 0; i < window; i++) if (live[i / csize] && res[i].warps && emu_async_stalled(&res[i])) progress = true;
     }
     if (!progress && !e->faulted && nlive) {
       for (uint32_t i = 0; i < window; i++) if (live[i / csize] && res[i].warps && !cta_done(&res[i])) { describe_deadlock(e, &res[i]); break; }

@@ -7,6 +7,7 @@
 
 struct emu;
 struct emu_observer;
+struct emu_launch;
 
 typedef struct session_opts {
   bool compare;                 /* check: compare expect lines and stdout        */
@@ -17,6 +18,8 @@ typedef struct session_opts {
   struct emu_observer *observer;/* traces                                          */
   void *observer_ctx;
   void (*launch_done)(void *ctx, int index, const char *kernel, struct emu *e, int rc);
+  /* traces: called just before each launch runs (it may set e->obs) */
+  void (*launch_begin)(void *ctx, int index, const char *kernel, struct emu *e, const struct emu_launch *l);
 } session_opts;
 
 /* Returns the exit status: 0 ok, 1 mismatch, 3 kernel fault, 4 limit,

@@ -2,6 +2,13 @@
  * (isa.h): binds names to registers, symbols, labels and functions, checks
  * every instruction against the opcode table, and lays out memory.
  *
+ * The module is assembled statement by statement, in source order, so that
+ * it can be streamed: isa_assemble_ptx assembles each function as soon as
+ * the parser has read it and the parser reuses the body's memory.  A body
+ * may name a variable or function declared later (ptxas refuses that, the
+ * disassembler's output relies on it): such an operand is recorded as a
+ * fixup and resolved - and checked - when the module is complete.
+ *
  * Checks report and continue, so one run lists every error of a file. */
 #include <math.h>
 #include <stdarg.h>
@@ -14,21 +21,50 @@
 #include "util/vec.h"
 
 typedef struct undo { const void *key; uint32_t old; uint8_t which; } undo;
-typedef struct range { uint32_t first, count; } range;
+typedef struct range { uint32_t first, count; uint16_t depth; } range;
+
+/* An operand naming something not declared yet, resolved at the end. */
+typedef struct fixup {
+  ptx_opnd o;                      /* the name as written (no sub-operands)    */
+  uint32_t func, at;               /* the operand: funcs[func].ops[at] or .pool[at] */
+  uint32_t insn;                   /* its instruction, for the checks          */
+  uint32_t table, k;               /* or entry k of .calltargets table-1       */
+  uint8_t role, opi;               /* opi: operand number of a top-level one   */
+  char sig;                        /* its signature letter (0: inside a list)  */
+  bool pool, addr;                 /* in the pool; the name is an address base */
+} fixup;
 
 typedef struct actx {
   const ptx_module *pm;
   isa_module *m;
   ptx_diag *diag;
+  uint32_t errors0;
   strtab *names;                   /* the parser's interned names              */
   ptrmap modsyms;                  /* name -> module symbol index              */
   ptrmap funcs;                    /* name -> function index                   */
   ptrmap opcache;                  /* interned opname -> template index        */
   VEC(isa_insn) templates;
-  VEC(uint8_t) template_ok;
+  VEC(const char *) template_err;  /* its diagnostic (every use reports it)    */
+  VEC(uint32_t) alias;             /* function index -> .alias target, or ABSENT */
+  /* the module so far */
+  VEC(isa_sym) msyms;              /* module variables (filled at the end)     */
+  VEC(isa_sym) hsyms;              /* variables hoisted from bodies            */
+  VEC(const ptx_decl *) mdecls;    /* and their declarations                   */
+  VEC(isa_func) fv;                /* functions, then callprototypes as met    */
+  VEC(const ptx_func *) pfuncs;    /* declaration or definition of each function */
+  VEC(isa_file) files;
+  VEC(const char *) sections, mpragmas;
+  VEC(ptx_modstmt) aliases;
+  VEC(fixup) fixups;
+  /* pending: the name resolve_name could not bind yet */
+  ptx_opnd pend;
+  uint8_t pend_role;
+  bool pend_addr;
+  uint32_t cur_func;               /* index of the function being assembled   */
   /* per function */
   isa_func *f;
   ptrmap regs;                     /* name -> slot (scoped)                    */
+  ptrmap regcache;                 /* name -> slot of a range member (%r12)    */
   ptrmap ranges;                   /* prefix -> range index (scoped)           */
   ptrmap fsyms;                    /* name -> function symbol (scoped)         */
   ptrmap labels;                   /* name -> label index                      */
@@ -47,7 +83,12 @@ typedef struct actx {
   VEC(isa_table) tables;
   VEC(const char *) labelnames;
   VEC(uint32_t) labelpc;
+  VEC(uint16_t) regdepth;          /* scope depth each register was declared at */
+  VEC(uint16_t) symdepth;          /* and each function symbol                 */
+  VEC(uint16_t) hoistdepth;        /* and each hoisted module symbol (by index) */
+  uint32_t digit_singles;          /* single registers named like a range member (%r5) */
   uint64_t local_frame, param_frame;
+  const char *opword[OP_COUNT];    /* first dotted component of each opcode    */
 } actx;
 
 static void err(actx *c, ptx_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -59,6 +100,10 @@ static void err(actx *c, ptx_loc loc, const char *fmt, ...) {
   va_end(ap);
   ptx_error(c->diag, loc, "%s", buf);
 }
+
+static void check_imm(actx *c, const isa_opnd *e, const ptx_opnd *o, enum ptx_type t);
+static bool is_float_type(int t);
+static uint32_t func_target(const actx *c, uint32_t fi);
 
 static void *arena_copy(actx *c, const void *src, size_t bytes) {
   void *p = arena_alloc(c->m->arena, bytes ? bytes : 1);
@@ -99,12 +144,17 @@ static void init_leaf(initw *w, const ptx_opnd *o) {
     uint32_t fi = ptrmap_get(&c->funcs, o->name);
     if (si == PTRMAP_ABSENT && fi == PTRMAP_ABSENT) err(c, o->loc, "undeclared identifier '%s'", o->name);
     else {
-      isa_reloc r = { w->pos, si != PTRMAP_ABSENT ? si : c->m->funcs[fi].nrets /*unused*/, o->generic, o->ival };
-      if (si == PTRMAP_ABSENT) { r.sym = UINT32_MAX - fi; }   /* function address */
+      /* a function's address is UINT32_MAX - its index */
+      uint32_t sym = si != PTRMAP_ABSENT ? si : UINT32_MAX - func_target(c, fi);
+      isa_reloc r = { w->pos, sym, (o->flags & POF_GENERIC) != 0, o->ival };
       VEC_PUSH(w->relocs, r);
     }
   } else if (o->kind == PO_INT) {
     uint64_t v = (uint64_t)o->ival;
+    if (!is_float_type(t)) {
+      isa_opnd e = { .kind = OK_IMM, .imm = o->ival };
+      check_imm(c, &e, o, t);
+    }
     if (t == PTX_T_F32) { float f = (float)o->ival; uint32_t b; memcpy(&b, &f, 4); v = b; }
     else if (t == PTX_T_F64) { double f = (double)o->ival; memcpy(&v, &f, 8); }
     put_scalar(dst, eb, v);
@@ -120,6 +170,23 @@ static void init_leaf(initw *w, const ptx_opnd *o) {
 static void init_walk(initw *w, const ptx_init *in) {
   if (!in->is_list) { init_leaf(w, &in->u.scalar); return; }
   for (uint32_t i = 0; i < in->n; i++) init_walk(w, &in->u.items[i]);
+}
+
+/* .texref t = { width = 64, filter_mode = linear }: the fields, in order. */
+static void fill_fields(actx *c, isa_sym *s, const ptx_decl *d) {
+  const ptx_init *in = d->init;
+  if (!in->is_list) { err(c, in->u.scalar.loc, "invalid initialiser"); return; }
+  s->fields = arena_alloc(c->m->arena, (in->n ? in->n : 1) * sizeof *s->fields);
+  for (uint32_t i = 0; i < in->n; i++) {
+    const ptx_init *it = &in->u.items[i];
+    const ptx_opnd *v = &it->u.scalar;
+    if (it->is_list || !it->field || (v->kind != PO_INT && v->kind != PO_SYM) || (v->ival && v->kind == PO_SYM)) {
+      err(c, it->is_list || !it->field ? d->loc : v->loc, "invalid initialiser");
+      continue;
+    }
+    isa_field f = { it->field, v->kind == PO_SYM ? v->name : NULL, v->kind == PO_INT ? v->ival : 0 };
+    s->fields[s->nfields++] = f;
+  }
 }
 
 static void fill_sym(actx *c, isa_sym *s, const ptx_decl *d) {
@@ -139,6 +206,10 @@ static void fill_sym(actx *c, isa_sym *s, const ptx_decl *d) {
   s->size = eb * decl_count(d);
   s->align = d->align ? d->align : (uint32_t)eb;
   if (s->align & (s->align - 1)) { err(c, d->loc, "alignment %u of '%s' is not a power of two", s->align, d->name); s->align = 1; }
+  if (d->init && (d->type == PTX_T_TEXREF || d->type == PTX_T_SAMPLERREF || d->type == PTX_T_SURFREF)) {
+    fill_fields(c, s, d);
+    return;
+  }
   if (d->init) {
     if (d->space != PTX_SPACE_GLOBAL && d->space != PTX_SPACE_CONST)
       err(c, d->loc, "only .global and .const variables can be initialised");
@@ -163,12 +234,23 @@ static void fill_sym(actx *c, isa_sym *s, const ptx_decl *d) {
   }
 }
 
+/* .shared/.global/.const declared in a function body are static storage:
+ * they are hoisted to module scope. */
+static bool is_static_space(uint8_t sp) { return sp == PTX_SPACE_SHARED || sp == PTX_SPACE_GLOBAL || sp == PTX_SPACE_CONST; }
+
+/* A function-scope binding of a name to a module symbol (a hoisted one),
+ * rather than to a symbol of the function. */
+#define FSYM_MODULE 0x80000000u
+/* A hoisted variable's index among the hoisted, in operands until the end. */
+#define HOISTED 0x80000000u
+
 /* ---- scopes --------------------------------------------------------------- */
 
 enum { W_REG, W_RANGE, W_FSYM };
 
 static void scoped_put(actx *c, int which, const void *key, uint32_t val) {
   ptrmap *m = which == W_REG ? &c->regs : which == W_RANGE ? &c->ranges : &c->fsyms;
+  if (which == W_RANGE) ptrmap_clear(&c->regcache);
   uint32_t old = ptrmap_put(m, key, val);
   undo u = { key, old, (uint8_t)which };
   VEC_PUSH(c->undos, u);
@@ -182,16 +264,12 @@ static void scope_close(actx *c) {
   while (c->undos.n > mark) {
     undo u = c->undos.v[--c->undos.n];
     ptrmap *m = u.which == W_REG ? &c->regs : u.which == W_RANGE ? &c->ranges : &c->fsyms;
+    if (u.which == W_RANGE) ptrmap_clear(&c->regcache);
     ptrmap_put(m, u.key, u.old);
   }
 }
 
-static bool in_current_scope(actx *c, int which, const void *key) {
-  uint32_t mark = c->scope_marks.n ? c->scope_marks.v[c->scope_marks.n - 1] : 0;
-  for (uint32_t i = mark; i < c->undos.n; i++)
-    if (c->undos.v[i].key == key && c->undos.v[i].which == which) return true;
-  return false;
-}
+static uint16_t depth(const actx *c) { return (uint16_t)c->scope_marks.n; }
 
 static void rec(actx *c, int kind, uint32_t a, uint32_t b, uint32_t line, const char *name) {
   isa_rec r = { (uint8_t)kind, c->insns.n, a, b, line, name };
@@ -204,23 +282,46 @@ static uint32_t new_reg(actx *c, const char *name, uint8_t type) {
   uint32_t slot = c->regtype.n;
   VEC_PUSH(c->regtype, type);
   VEC_PUSH(c->regname, name);
+  VEC_PUSH(c->regdepth, depth(c));
   return slot;
 }
 
-static void declare_regs(actx *c, const ptx_decl *d) {
-  if (ptrmap_get(&c->regs, d->name) != PTRMAP_ABSENT && in_current_scope(c, W_REG, d->name)) {
+static uint32_t find_reg(actx *c, const char *name);
+static uint32_t find_range_reg(actx *c, const char *name);
+
+/* Registers share one namespace per scope: %r2 is taken by %r<4>, and
+ * %r<4> by an earlier %r2 (a live binding at the current depth was made
+ * in this scope: the bindings of closed sibling scopes are undone). */
+static bool reg_taken_here(actx *c, const ptx_decl *d) {
+  if (!d->has_range) {
+    uint32_t slot = find_reg(c, d->name);
+    return slot != PTRMAP_ABSENT && c->regdepth.v[slot] == depth(c);
+  }
+  uint32_t ri = ptrmap_get(&c->ranges, d->name);
+  if (ri != PTRMAP_ABSENT && c->rangev.v[ri].depth == depth(c)) return true;
+  uint32_t mark = c->scope_marks.n ? c->scope_marks.v[c->scope_marks.n - 1] : 0;
+  size_t pl = strlen(d->name);
+  for (uint32_t i = mark; i < c->undos.n; i++) {      /* single names of this scope: %r2 in %r<4>? */
+    const undo *u = &c->undos.v[i];
+    const char *k = u->key;
+    if (u->which != W_REG || strncmp(k, d->name, pl) != 0 || !k[pl]) continue;
+    const char *p = k + pl;
+    if (p[0] == '0' && p[1]) continue;
+    uint64_t idx = 0;
+    while (*p >= '0' && *p <= '9' && idx < (1u << 30)) idx = idx * 10 + (uint64_t)(*p++ - '0');
+    if (!*p && idx < d->range && ptrmap_get(&c->regs, k) != PTRMAP_ABSENT) return true;
+  }
+  return false;
+}
+
+static void declare_regs(actx *c, const ptx_decl *d, bool listed) {
+  if (reg_taken_here(c, d)) {
     err(c, d->loc, "redeclaration of '%s'", d->name);
     return;
   }
-  if (ptrmap_get(&c->ranges, d->name) != PTRMAP_ABSENT && in_current_scope(c, W_RANGE, d->name) && d->has_range) {
-    err(c, d->loc, "redeclaration of '%s'", d->name);
-    return;
-  }
-  uint32_t n = d->vec > 1 ? 1 : 1;
-  (void)n;
   if (d->has_range) {
     if (d->range > (1u << 24)) { err(c, d->loc, "register range %%%u too large", d->range); return; }
-    range r = { c->regtype.n, d->range };
+    range r = { c->regtype.n, d->range, depth(c) };
     for (uint32_t i = 0; i < d->range; i++) new_reg(c, d->name, d->type);
     scoped_put(c, W_RANGE, d->name, c->rangev.n);
     VEC_PUSH(c->rangev, r);
@@ -228,18 +329,21 @@ static void declare_regs(actx *c, const ptx_decl *d) {
     c->recs.v[c->recs.n - 1].b |= 0x80000000u;   /* marks a %r<N> range */
   } else {
     uint32_t slot = new_reg(c, d->name, d->type);
+    size_t nl = strlen(d->name);
+    if (nl && d->name[nl - 1] >= '0' && d->name[nl - 1] <= '9') c->digit_singles++;
     if (d->vec > 1) {             /* .reg .v4 .f32 %v: consecutive slots for .x .y .z .w */
       for (uint32_t i = 1; i < d->vec; i++) new_reg(c, d->name, d->type);
     }
     scoped_put(c, W_REG, d->name, slot);
-    rec(c, REC_REGS, slot, d->vec > 1 ? d->vec : 1, d->loc.line, d->name);
+    if (listed) rec(c, REC_REGS, slot, d->vec > 1 ? d->vec : 1, d->loc.line, d->name);
   }
 }
 
 static uint64_t align_up(uint64_t x, uint64_t a) { return a ? (x + a - 1) / a * a : x; }
 
 static uint32_t declare_fsym(actx *c, const ptx_decl *d, uint64_t *frame) {
-  if (ptrmap_get(&c->fsyms, d->name) != PTRMAP_ABSENT && in_current_scope(c, W_FSYM, d->name)) {
+  uint32_t old = ptrmap_get(&c->fsyms, d->name);
+  if (old != PTRMAP_ABSENT && (old & FSYM_MODULE ? c->hoistdepth.v[old & ~FSYM_MODULE] : c->symdepth.v[old]) == depth(c)) {
     err(c, d->loc, "redeclaration of '%s'", d->name);
     return PTRMAP_ABSENT;
   }
@@ -252,30 +356,90 @@ static uint32_t declare_fsym(actx *c, const ptx_decl *d, uint64_t *frame) {
   }
   uint32_t idx = c->syms.n;
   VEC_PUSH(c->syms, s);
+  VEC_PUSH(c->symdepth, depth(c));
   scoped_put(c, W_FSYM, d->name, idx);
   return idx;
 }
 
+/* A body's .shared/.global/.const variable is a module variable (static
+ * storage) whose name is bound in the block that declares it.  The
+ * module's variables list the module-scope ones first, then these in the
+ * order met (so a listing that declares them in their bodies assembles
+ * back to the same module); until the end, operands name them as
+ * HOISTED | index.  It is laid out now: the body's syntax tree does not
+ * outlive the function. */
+static void hoist(actx *c, const ptx_decl *d) {
+  uint32_t old = ptrmap_get(&c->fsyms, d->name);
+  if (old != PTRMAP_ABSENT && (old & FSYM_MODULE ? c->hoistdepth.v[old & ~FSYM_MODULE] : c->symdepth.v[old]) == depth(c)) {
+    err(c, d->loc, "redeclaration of '%s'", d->name);
+    return;
+  }
+  uint32_t hi = c->hsyms.n;
+  isa_sym s;
+  memset(&s, 0, sizeof s);
+  fill_sym(c, &s, d);
+  VEC_PUSH(c->hsyms, s);
+  VEC_PUSH(c->hoistdepth, depth(c));
+  scoped_put(c, W_FSYM, d->name, hi | FSYM_MODULE);
+  rec(c, REC_MSYM, hi | HOISTED, 0, d->loc.line, d->name);
+}
+
 /* ---- operands ------------------------------------------------------------- */
 
+/* Special register of a spelling without its component (%tid of %tid.x),
+ * or -1: a small table built on first use. */
 static int sreg_of(const char *name, size_t n) {
-  for (int i = 0; i < SREG_COUNT; i++)
-    if (strncmp(isa_sreg_names[i], name, n) == 0 && isa_sreg_names[i][n] == 0) return i;
+  enum { H = 256 };
+  static int8_t table[H];
+  static int ready;
+  if (n < 2 || name[0] != '%') return -1;
+  if (!ready) {
+    memset(table, -1, sizeof table);
+    for (int i = 0; i < SREG_COUNT; i++) {
+      uint32_t h = strtab_hash(isa_sreg_names[i], strlen(isa_sreg_names[i])) & (H - 1);
+      while (table[h] >= 0) h = (h + 1) & (H - 1);
+      table[h] = (int8_t)i;
+    }
+    ready = 1;
+  }
+  for (uint32_t h = strtab_hash(name, n) & (H - 1); table[h] >= 0; h = (h + 1) & (H - 1))
+    if (strncmp(isa_sreg_names[table[h]], name, n) == 0 && isa_sreg_names[table[h]][n] == 0) return table[h];
   if (n > 7 && strncmp(name, "%envreg", 7) == 0) return SREG_ENVREG;
   return -1;
 }
 
-static uint16_t component_of(const char *s) {
+/* The part after the dot of %r1.x, %v.b, %r1.h1, %r1.b3210 (video
+ * selectors of several lanes): n of the REG operand, and imm for those. */
+static uint16_t component_of(const char *s, int64_t *sel) {
   static const char *const comps[] = { "", "x", "y", "z", "w", "b0", "b1", "b2", "b3", "h0", "h1", "r", "g", "b", "a" };
+  *sel = 0;
   for (uint16_t i = 1; i < sizeof comps / sizeof comps[0]; i++)
     if (strcmp(comps[i], s) == 0) return i <= 10 ? i : (uint16_t)(i - 10);
-  return 0;
+  size_t n = strlen(s);
+  char maxd = s[0] == 'b' ? '7' : '3';
+  if ((s[0] != 'b' && s[0] != 'h') || n < 2 || n - 1 > (s[0] == 'b' ? 4u : 2u)) return 0;
+  int64_t v = ISA_SEL_MAKE(s[0], n - 1);
+  for (size_t i = 1; i < n; i++) {
+    if (s[i] < '0' || s[i] > maxd) return 0;
+    v = ISA_SEL_SET_LANE(v, i - 1, s[i] - '0');
+  }
+  *sel = v;
+  return ISA_COMP_SEL;
 }
 
-/* Register slot for a name (exact, or prefix+index of a %r<N> range). */
+/* Register slot for a name (exact, or prefix+index of a %r<N> range).
+ * Range members are cached by name until the ranges in scope change. */
 static uint32_t find_reg(actx *c, const char *name) {
   uint32_t slot = ptrmap_get(&c->regs, name);
   if (slot != PTRMAP_ABSENT) return slot;
+  slot = ptrmap_get(&c->regcache, name);
+  if (slot != PTRMAP_ABSENT) return slot;
+  slot = find_range_reg(c, name);
+  if (slot != PTRMAP_ABSENT) ptrmap_put(&c->regcache, name, slot);
+  return slot;
+}
+
+static uint32_t find_range_reg(actx *c, const char *name) {
   size_t n = strlen(name), k = n;
   while (k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9') k--;
   if (k == n || k == 0) return PTRMAP_ABSENT;
@@ -288,21 +452,44 @@ static uint32_t find_reg(actx *c, const char *name) {
   return c->rangev.v[ri].first + (uint32_t)idx;
 }
 
-enum role { R_ANY, R_LABEL, R_CALL };
+/* What a name operand may be: anything; a label (bra); a function (call);
+ * a register (guards). */
+enum role { R_ANY, R_LABEL, R_CALL, R_REG };
+
+/* A function named by an .alias stands for its target. */
+static uint32_t func_target(const actx *c, uint32_t fi) {
+  return fi < c->alias.n && c->alias.v[fi] != PTRMAP_ABSENT ? c->alias.v[fi] : fi;
+}
 
 /* Resolve a name operand: register, special register, symbol, label, function. */
 static int resolve_name(actx *c, const ptx_opnd *o, isa_opnd *out, int role) {
   const char *name = o->name;
   memset(out, 0, sizeof *out);
-  uint32_t slot = find_reg(c, name);
+  uint32_t slot;
+  if (o->flags & POF_INDEXED) {
+    /* %r12: a member of the range %r<N>, unless a single %r12 is declared */
+    if (!c->digit_singles) {
+      uint32_t ri = ptrmap_get(&c->ranges, name);
+      if (ri != PTRMAP_ABSENT && o->idx < c->rangev.v[ri].count) {
+        out->kind = OK_REG;
+        out->v = c->rangev.v[ri].first + o->idx;
+        return 0;
+      }
+    }
+    char buf[96];
+    const char *full = ptx_opnd_name(o, buf, sizeof buf);
+    name = strtab_intern(c->names, full, strlen(full));
+  }
+  slot = find_reg(c, name);
   if (slot != PTRMAP_ABSENT) { out->kind = OK_REG; out->v = slot; return 0; }
   const char *dot = strchr(name, '.');
   if (dot) {
     const char *base = strtab_intern(c->names, name, (size_t)(dot - name));
-    uint16_t comp = component_of(dot + 1);
+    int64_t sel;
+    uint16_t comp = component_of(dot + 1, &sel);
     slot = find_reg(c, base);
     if (slot != PTRMAP_ABSENT && comp) {
-      out->kind = OK_REG; out->v = slot; out->n = comp;
+      out->kind = OK_REG; out->v = slot; out->n = comp; out->imm = sel;
       if (comp >= 1 && comp <= 4 && c->regtype.v[slot] && slot + comp - 1 < c->regtype.n &&
           c->regname.v[slot + comp - 1] == c->regname.v[slot] && comp > 1) {
         out->v = slot + comp - 1;  /* component of a .v4 register */
@@ -321,21 +508,44 @@ static int resolve_name(actx *c, const ptx_opnd *o, isa_opnd *out, int role) {
     }
   }
   uint32_t fs = ptrmap_get(&c->fsyms, name);
-  if (fs != PTRMAP_ABSENT) { out->kind = OK_SYM; out->flags = OF_FUNCSYM; out->v = fs; out->imm = o->ival; return 0; }
+  if (fs != PTRMAP_ABSENT) {
+    out->kind = OK_SYM;
+    out->flags = fs & FSYM_MODULE ? OF_MODSYM : OF_FUNCSYM;
+    out->v = fs & FSYM_MODULE ? (fs & ~FSYM_MODULE) | HOISTED : fs;
+    out->imm = o->ival;
+    return 0;
+  }
   uint32_t lb = ptrmap_get(&c->labels, name);
   if (lb != PTRMAP_ABSENT && role != R_CALL) { out->kind = OK_LABEL; out->v = lb; return 0; }
   uint32_t ms = ptrmap_get(&c->modsyms, name);
   if (ms != PTRMAP_ABSENT) { out->kind = OK_SYM; out->flags = OF_MODSYM; out->v = ms; out->imm = o->ival; return 0; }
   uint32_t fi = ptrmap_get(&c->funcs, name);
-  if (fi != PTRMAP_ABSENT) { out->kind = OK_FUNC; out->v = fi; return 0; }
+  if (fi != PTRMAP_ABSENT) { out->kind = OK_FUNC; out->v = func_target(c, fi); return 0; }
   if (strcmp(name, "WARP_SZ") == 0) { out->kind = OK_IMM; out->imm = 32; return 0; }   /* predefined constant */
   uint32_t pr = ptrmap_get(&c->protos, name);
   if (pr != PTRMAP_ABSENT) { out->kind = OK_FUNC; out->v = pr; out->flags = OF_FUNCSYM; return 0; }
   if (role == R_LABEL) err(c, o->loc, "undefined label '%s'", name);
-  else if (role == R_CALL) err(c, o->loc, "undefined function '%s'", name);
+  else if (name[0] != '%' && role != R_REG) {
+    /* maybe a variable or function declared further down: decided at the end */
+    c->pend = *o;
+    c->pend.sub = NULL;
+    c->pend.name = name;
+    c->pend_role = (uint8_t)role;
+    c->pend_addr = false;
+    out->kind = OK_NONE;
+    return 1;
+  } else if (role == R_CALL) err(c, o->loc, "undefined function '%s'", name);
   else if (name[0] == '%') err(c, o->loc, "undeclared register '%s'", name);
   else err(c, o->loc, "undeclared identifier '%s'", name);
   return -1;
+}
+
+/* The operand just encoded into ops[at] (or pool[at]) names what
+ * resolve_name left pending. */
+static void add_fixup(actx *c, bool pool, uint32_t at, uint32_t insn, int opi, char sig) {
+  fixup x = { .o = c->pend, .func = c->cur_func, .at = at, .insn = insn, .role = c->pend_role,
+              .opi = (uint8_t)opi, .sig = sig, .pool = pool, .addr = c->pend_addr };
+  VEC_PUSH(c->fixups, x);
 }
 
 static int encode(actx *c, const ptx_opnd *o, isa_opnd *out, int role);
@@ -345,7 +555,9 @@ static uint32_t encode_list(actx *c, const ptx_opnd *subs, uint32_t n, int role)
   for (uint32_t i = 0; i < n; i++) { isa_opnd z = {0}; VEC_PUSH(c->pool, z); }
   for (uint32_t i = 0; i < n; i++) {
     isa_opnd e;
-    if (encode(c, &subs[i], &e, role) == 0) c->pool.v[first + i] = e;
+    int r = encode(c, &subs[i], &e, role);
+    if (r >= 0) c->pool.v[first + i] = e;
+    if (r == 1) add_fixup(c, true, first + i, 0, 0, 0);
   }
   return first;
 }
@@ -353,36 +565,56 @@ static uint32_t encode_list(actx *c, const ptx_opnd *subs, uint32_t n, int role)
 static int encode(actx *c, const ptx_opnd *o, isa_opnd *out, int role) {
   memset(out, 0, sizeof *out);
   switch (o->kind) {
-  case PO_REG: case PO_SYM:
-    if (resolve_name(c, o, out, role)) return -1;
-    if (o->neg) out->flags |= OF_NEG;
+  case PO_REG: case PO_SYM: {
+    int r = resolve_name(c, o, out, role);
+    if (r) return r;
+    if (o->flags & POF_NEG) out->flags |= OF_NEG;
+    if (o->flags & POF_MINUS) {
+      if (out->kind == OK_REG) out->imm |= ISA_REG_MINUS;
+      else { err(c, o->loc, "invalid operand '-%s'", o->name); return -1; }
+    }
+    if (o->ival && out->kind == OK_REG) {
+      char buf[96];
+      err(c, o->loc, "register '%s' cannot take an offset", ptx_opnd_name(o, buf, sizeof buf));
+      return -1;
+    }
     return 0;
-  case PO_INT: out->kind = OK_IMM; out->imm = o->ival; if (o->is_unsigned) out->flags |= OF_UNSIGNED; return 0;
+  }
+  case PO_INT: out->kind = OK_IMM; out->imm = o->ival; if (o->flags & POF_UNSIGNED) out->flags |= OF_UNSIGNED; return 0;
   case PO_F32: out->kind = OK_IMM; out->flags = OF_F32; out->imm = o->ival; return 0;
   case PO_F64: out->kind = OK_IMM; out->flags = OF_F64; out->imm = o->ival; return 0;
   case PO_SINK: out->kind = OK_SINK; return 0;
   case PO_ADDR: {
     isa_opnd base;
+    bool deferred = false;
     const ptx_opnd *b = &o->sub[0];
     memset(&base, 0, sizeof base);
     base.kind = OK_ADDR;
-    if (b->kind == PO_INT) base.imm = b->ival;
-    else {
+    if (b->kind == PO_INT) {
+      base.imm = b->ival;
+      if (b->flags & POF_OVERFLOW) { err(c, b->loc, "immediate value %s out of range for .s64", b->name); return -1; }
+    } else {
       isa_opnd r;
-      if (resolve_name(c, b, &r, R_ANY)) return -1;
-      if (r.kind == OK_REG) { base.flags = OF_BASEREG; base.v = r.v; base.imm = b->ival; }
+      int res = resolve_name(c, b, &r, R_ANY);
+      if (res < 0) return -1;
+      base.imm = b->ival;
+      if (res == 1) { deferred = true; c->pend_addr = true; }
+      else if (r.kind == OK_REG) { base.flags = OF_BASEREG; base.v = r.v; base.imm = b->ival; }
       else if (r.kind == OK_SYM) { base.flags = r.flags; base.v = r.v; base.imm = b->ival; }
-      else if (r.kind == OK_FUNC) { base.flags = OF_MODSYM | OF_FUNCSYM; base.v = r.v; }
+      else if (r.kind == OK_FUNC) { base.flags = OF_MODSYM | OF_FUNCSYM; base.v = r.v; base.imm = b->ival; }
       else if (r.kind == OK_SREG) { err(c, b->loc, "special register '%s' cannot be an address", b->name); return -1; }
       else { err(c, b->loc, "'%s' cannot be an address", b->name); return -1; }
     }
-    if (o->nsub == 1) { *out = base; return 0; }
+    if (o->nsub == 1) { *out = base; return deferred; }
     uint32_t first = c->pool.n;
     VEC_PUSH(c->pool, base);
+    if (deferred) add_fixup(c, true, first, 0, 0, 0);
     for (uint32_t i = 1; i < o->nsub; i++) { isa_opnd z = {0}; VEC_PUSH(c->pool, z); }
     for (uint32_t i = 1; i < o->nsub; i++) {
       isa_opnd e;
-      if (encode(c, &o->sub[i], &e, R_ANY) == 0) c->pool.v[first + i] = e;
+      int r = encode(c, &o->sub[i], &e, R_ANY);
+      if (r >= 0) c->pool.v[first + i] = e;
+      if (r == 1) add_fixup(c, true, first + i, 0, 0, 0);
     }
     out->kind = OK_ADDRX; out->v = first; out->n = o->nsub;
     return 0;
@@ -400,7 +632,12 @@ static int encode(actx *c, const ptx_opnd *o, isa_opnd *out, int role) {
 
 static int reg_bits(actx *c, uint32_t slot) { return ptx_type_bits((enum ptx_type)c->regtype.v[slot]); }
 
-static const char *opname_of(const isa_insn *in) { return isa_ops[in->op].name; }
+/* Messages name an instruction by the first component of its opcode. */
+static const char *opword(actx *c, int op) {
+  if (!c->opword[op]) c->opword[op] = strtab_intern(c->names, isa_ops[op].name, (size_t)isa_opcode_word_len(isa_ops[op].name));
+  return c->opword[op];
+}
+#define opname_of(in) opword(c, (in)->op)
 
 /* Spelling of a register for messages: range members print as prefix+index. */
 static const char *reg_display(actx *c, uint32_t slot) {
@@ -425,15 +662,22 @@ static void check_reg(actx *c, const isa_insn *in, const isa_opnd *e, const ptx_
         ptx_type_names[c->regtype.v[e->v]], opname_of(in), need);
 }
 
+/* An integer immediate must fit the instruction type, read as signed or as
+ * unsigned (ptxas truncates silently; ptxemu reports). */
 static void check_imm(actx *c, const isa_opnd *e, const ptx_opnd *o, enum ptx_type t) {
   if (e->kind != OK_IMM || (e->flags & (OF_F32 | OF_F64))) return;
   int bits = ptx_type_bits(t);
-  if (bits >= 64 || bits <= 1) return;
-  if (t == PTX_T_F16 || t == PTX_T_BF16 || t == PTX_T_F32 || t == PTX_T_F64) return;
+  if (bits <= 1 || t == PTX_T_F16 || t == PTX_T_BF16 || t == PTX_T_F32 || t == PTX_T_F64) return;
+  if (o->kind == PO_INT && (o->flags & POF_OVERFLOW)) {
+    err(c, o->loc, "immediate value %s out of range for .%s", o->name, ptx_type_names[t]);
+    return;
+  }
+  if (bits >= 64) return;
   int64_t v = e->imm;
   int64_t lo = -((int64_t)1 << (bits - 1)), hi = (int64_t)((1ull << bits) - 1);
-  if (v < lo || v > hi)
-    err(c, o->loc, "immediate value %lld out of range for .%s", (long long)v, ptx_type_names[t]);
+  if (v < lo || v > hi || ((o->flags & POF_UNSIGNED) && (uint64_t)v > (uint64_t)hi))
+    err(c, o->loc, "immediate value %s%llu out of range for .%s", v < 0 && !(o->flags & POF_UNSIGNED) ? "-" : "",
+        v < 0 && !(o->flags & POF_UNSIGNED) ? 0ull - (unsigned long long)v : (unsigned long long)v, ptx_type_names[t]);
 }
 
 static bool is_float_type(int t) { return t == PTX_T_F32 || t == PTX_T_F64; }
@@ -445,49 +689,78 @@ static void normalise_imm(isa_opnd *e, int t) {
   if (t == PTX_T_F32) {
     if (e->flags & OF_F64) { double d; uint64_t b = (uint64_t)e->imm; memcpy(&d, &b, 8); float f = (float)d; uint32_t x; memcpy(&x, &f, 4); e->imm = x; }
     else if (!(e->flags & OF_F32)) { float f = (float)e->imm; uint32_t x; memcpy(&x, &f, 4); e->imm = x; }
+    e->flags = (uint8_t)((e->flags & ~(OF_F64 | OF_UNSIGNED)) | OF_F32);
   } else if (t == PTX_T_F64) {
     if (e->flags & OF_F32) { uint32_t x = (uint32_t)e->imm; float f; memcpy(&f, &x, 4); double d = f; memcpy(&e->imm, &d, 8); }
     else if (!(e->flags & OF_F64)) { double d = (double)e->imm; memcpy(&e->imm, &d, 8); }
+    e->flags = (uint8_t)((e->flags & ~(OF_F32 | OF_UNSIGNED)) | OF_F64);
   }
 }
 
+/* A source: register of the width, or an immediate of the type. */
+static void check_source(actx *c, isa_insn *in, int i, isa_opnd *e, const ptx_opnd *o, int t, int need, bool at_least) {
+  if (e->kind == OK_IMM) { normalise_imm(e, t); check_imm(c, e, o, (enum ptx_type)t); return; }
+  if (t == PTX_T_PRED && e->kind == OK_REG && reg_bits(c, e->v) != 1) {
+    err(c, o->loc, "operand %d of '%s' must be a predicate", i + 1, opname_of(in));
+    return;
+  }
+  if (e->kind == OK_REG) check_reg(c, in, e, o, need, at_least);
+}
+
+/* A destination register of the width. */
+static void check_dest(actx *c, isa_insn *in, int i, const isa_opnd *e, const ptx_opnd *o, int t, int need, bool at_least) {
+  if (e->kind == OK_VEC || e->kind == OK_PAIR || e->kind == OK_SINK) return;
+  if (e->kind != OK_REG) { err(c, o->loc, "operand %d of '%s' must be a register", i + 1, opname_of(in)); return; }
+  if (t == PTX_T_PRED && reg_bits(c, e->v) != 1) { err(c, o->loc, "operand %d of '%s' must be a predicate", i + 1, opname_of(in)); return; }
+  check_reg(c, in, e, o, need, at_least);
+}
+
+/* Operand signature letters (opcodes.def):
+ *   d  destination register of the type         D  ... of twice the type
+ *   e  destination, twice the type with .wide   w  destination at least as wide
+ *   a  source of the type (register or immediate)  A  ... of twice the type
+ *   c  source, twice the type with .wide        b  source of the second type
+ *   u  32-bit source                            p  predicate destination
+ *   q  predicate source (or immediate)          m  address
+ *   v  data of ld/st/mov: register(s) at least as wide as the type, or an immediate
+ *   l  label                                    x  anything */
 static void check_operand(actx *c, isa_insn *in, int i, isa_opnd *e, const ptx_opnd *o, char sig) {
-  const char *name = opname_of(in);
   int t1 = in->type, t2 = in->type2 ? in->type2 : in->type;
   int bits = ptx_type_bits((enum ptx_type)t1);
+  bool wide = (in->flags & IF_WIDE) != 0;
   switch (sig) {
-  case 'd': case 'D': case 'w':
-    if (e->kind == OK_VEC || e->kind == OK_PAIR || e->kind == OK_SINK) return;
-    if (e->kind != OK_REG) { err(c, o->loc, "operand %d of '%s' must be a register", i + 1, name); return; }
-    if (t1 == PTX_T_PRED && reg_bits(c, e->v) != 1) { err(c, o->loc, "operand %d of '%s' must be a predicate", i + 1, name); return; }
-    check_reg(c, in, e, o, sig == 'D' ? bits * 2 : bits, sig == 'w');
-    return;
-  case 'a': case 'A':
-    if (e->kind == OK_IMM) { normalise_imm(e, t1); check_imm(c, e, o, (enum ptx_type)t1); return; }
-    if (t1 == PTX_T_PRED && e->kind == OK_REG && reg_bits(c, e->v) != 1) { err(c, o->loc, "operand %d of '%s' must be a predicate", i + 1, name); return; }
-    if (e->kind == OK_REG) check_reg(c, in, e, o, sig == 'A' ? bits * 2 : bits, false);
-    return;
-  case 'b':
-    if (e->kind == OK_IMM) { normalise_imm(e, t2); check_imm(c, e, o, (enum ptx_type)t2); return; }
-    if (e->kind == OK_REG) check_reg(c, in, e, o, ptx_type_bits((enum ptx_type)t2), true);
-    return;
+  case 'd': check_dest(c, in, i, e, o, t1, bits, false); return;
+  case 'D': check_dest(c, in, i, e, o, t1, bits * 2, false); return;
+  case 'e': check_dest(c, in, i, e, o, t1, wide ? bits * 2 : bits, false); return;
+  case 'w': check_dest(c, in, i, e, o, t1, bits, true); return;
+  case 'a': check_source(c, in, i, e, o, t1, bits, false); return;
+  case 'A': check_source(c, in, i, e, o, t1, bits * 2, false); return;
+  case 'c': check_source(c, in, i, e, o, t1, wide ? bits * 2 : bits, false); return;
+  case 'b': check_source(c, in, i, e, o, t2, ptx_type_bits((enum ptx_type)t2), true); return;
   case 'u':
     if (e->kind == OK_IMM) { check_imm(c, e, o, PTX_T_U32); return; }
-    if (e->kind == OK_REG && reg_bits(c, e->v) == 1) err(c, o->loc, "operand %d of '%s' must be a register", i + 1, name);
+    if (e->kind == OK_REG && reg_bits(c, e->v) == 1) err(c, o->loc, "operand %d of '%s' must be a register", i + 1, opname_of(in));
     return;
   case 'p':
     if (e->kind == OK_PAIR || e->kind == OK_SINK) return;
-    if (e->kind != OK_REG || reg_bits(c, e->v) != 1) err(c, o->loc, "operand %d of '%s' must be a predicate", i + 1, name);
+    if (e->kind != OK_REG || reg_bits(c, e->v) != 1) err(c, o->loc, "operand %d of '%s' must be a predicate", i + 1, opname_of(in));
     return;
   case 'q':
     if (e->kind == OK_IMM) return;
-    if (e->kind != OK_REG || reg_bits(c, e->v) != 1) err(c, o->loc, "operand %d of '%s' must be a predicate", i + 1, name);
+    if (e->kind != OK_REG || reg_bits(c, e->v) != 1) err(c, o->loc, "operand %d of '%s' must be a predicate", i + 1, opname_of(in));
     return;
   case 'm':
-    if (e->kind != OK_ADDR && e->kind != OK_ADDRX) err(c, o->loc, "operand %d of '%s' must be an address", i + 1, name);
+    if (e->kind != OK_ADDR && e->kind != OK_ADDRX) err(c, o->loc, "operand %d of '%s' must be an address", i + 1, opname_of(in));
     return;
   case 'v':
-    if (e->kind == OK_IMM) { normalise_imm(e, t1); check_imm(c, e, o, (enum ptx_type)t1); }
+    if (e->kind == OK_ADDR || e->kind == OK_ADDRX) { err(c, o->loc, "operand %d of '%s' must be a register", i + 1, opname_of(in)); return; }
+    if (e->kind == OK_IMM) { normalise_imm(e, t1); check_imm(c, e, o, (enum ptx_type)t1); return; }
+    if (e->kind == OK_REG && t1 != PTX_T_PRED) check_reg(c, in, e, o, bits, true);
+    else if (e->kind == OK_VEC && in->op != OP_MOV)       /* ld.v4 {a, b, c, d}: each element */
+      for (uint32_t k = 0; k < e->n && k < o->nsub; k++) {
+        const isa_opnd *x = &c->pool.v[e->v + k];
+        if (x->kind == OK_REG) check_reg(c, in, x, &o->sub[k], bits, true);
+      }
     return;
   default:
     if (e->kind == OK_IMM && is_float_type(t1) && (in->op == OP_FMA)) normalise_imm(e, t1);
@@ -497,34 +770,43 @@ static void check_operand(actx *c, isa_insn *in, int i, isa_opnd *e, const ptx_o
 
 /* ---- instructions ------------------------------------------------------------- */
 
+/* The decoded instruction of an opname, decoded and checked against the
+ * target once; a bad one is reported at every use. */
 static int template_for(actx *c, const ptx_insn *pi, ptx_loc loc, isa_insn *out) {
   uint32_t ti = ptrmap_get(&c->opcache, pi->opname);
   if (ti == PTRMAP_ABSENT) {
     isa_insn t;
     char msg[256];
-    uint8_t ok = isa_decode_opname(pi->opname, &t, msg, sizeof msg) == 0;
-    if (!ok) err(c, loc, "%s", msg);
-    else {
+    bool ok = isa_decode_opname(pi->opname, &t, msg, sizeof msg) == 0;
+    if (ok) {
+      /* without .target or .version (already an error) there is nothing to check against */
       const isa_opinfo *oi = &isa_ops[t.op];
-      uint32_t sm = c->m->sm;
-      if (oi->min_sm > sm)
-        err(c, loc, "'%s' requires sm_%u or higher (module targets sm_%u)", oi->name, oi->min_sm, sm), ok = 0;
+      uint32_t sm = c->pm->sm, ver = c->pm->version_major * 10 + c->pm->version_minor;
+      bool has_sm = c->pm->has_target, has_ptx = c->pm->has_version;
+      ok = false;
+      if (has_sm && oi->min_sm > sm)
+        snprintf(msg, sizeof msg, "'%s' requires sm_%u or higher (module targets sm_%u)", opword(c, t.op), oi->min_sm, sm);
       else if ((t.op == OP_WGMMA_MMA_ASYNC || t.op == OP_WGMMA_FENCE || t.op == OP_WGMMA_COMMIT_GROUP ||
-                t.op == OP_WGMMA_WAIT_GROUP || t.op == OP_SETMAXNREG) && c->m->sm_suffix != 'a')
-        err(c, loc, "'%s' requires sm_%ua (module targets sm_%u%s)", oi->name, sm < 90 ? 90 : sm, sm,
-            c->m->sm_suffix == 'f' ? "f" : ""), ok = 0;
-      else if (oi->min_ptx > c->m->version)
-        err(c, loc, "'%s' requires PTX ISA %u.%u or higher (module is %u.%u)", oi->name, oi->min_ptx / 10,
-            oi->min_ptx % 10, c->m->version / 10, c->m->version % 10), ok = 0;
+                t.op == OP_WGMMA_WAIT_GROUP || t.op == OP_SETMAXNREG) && has_sm && c->pm->sm_suffix != 'a')
+        snprintf(msg, sizeof msg, "'%s' requires sm_%ua (module targets sm_%u%s)", opword(c, t.op), sm < 90 ? 90 : sm, sm,
+                 c->pm->sm_suffix == 'f' ? "f" : "");
+      else if (has_ptx && oi->min_ptx > ver)
+        snprintf(msg, sizeof msg, "'%s' requires PTX ISA %u.%u or higher (module is %u.%u)", opword(c, t.op),
+                 oi->min_ptx / 10, oi->min_ptx % 10, ver / 10, ver % 10);
+      else ok = true;
     }
     ti = c->templates.n;
     VEC_PUSH(c->templates, t);
-    VEC_PUSH(c->template_ok, ok);
+    VEC_PUSH(c->template_err, ok ? NULL : strtab_intern(c->names, msg, strlen(msg)));
     ptrmap_put(&c->opcache, pi->opname, ti);
   }
-  if (!c->template_ok.v[ti]) return -1;
+  if (c->template_err.v[ti]) { err(c, loc, "%s", c->template_err.v[ti]); return -1; }
   *out = c->templates.v[ti];
   return 0;
+}
+
+static const char *opnd_name(const ptx_opnd *o, char *buf, size_t len) {
+  return (o->kind == PO_REG || o->kind == PO_SYM) && o->name ? ptx_opnd_name(o, buf, len) : "?";
 }
 
 static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
@@ -535,40 +817,64 @@ static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
   in.line = st->loc.line;
   in.col = (uint16_t)(st->loc.col > 65535 ? 65535 : st->loc.col);
   in.loc = cur_loc;
-  if (pi->guard) {
-    ptx_opnd g = { .kind = PO_REG, .loc = pi->guard_loc, .name = pi->guard };
+  char nbuf[96];
+  if (pi->guard.kind == PO_REG) {
     isa_opnd e;
-    if (resolve_name(c, &g, &e, R_ANY) == 0) {
-      if (e.kind != OK_REG || reg_bits(c, e.v) != 1) err(c, pi->guard_loc, "guard '%s' must be a predicate", pi->guard);
+    if (resolve_name(c, &pi->guard, &e, R_REG) == 0) {
+      if (e.kind != OK_REG || reg_bits(c, e.v) != 1)
+        err(c, pi->guard.loc, "guard '%s' must be a predicate", ptx_opnd_name(&pi->guard, nbuf, sizeof nbuf));
       in.guard = (int32_t)e.v;
-      in.guard_neg = pi->guard_neg;
+      in.guard_neg = (pi->guard.flags & POF_NEG) != 0;
     }
   }
   if (pi->nops < oi->nops_min || pi->nops > oi->nops_max) {
-    err(c, st->loc, "'%s' expects %u operands, got %u", oi->name,
+    err(c, st->loc, "'%s' expects %u operands, got %u", opword(c, in.op),
         pi->nops < oi->nops_min ? oi->nops_min : oi->nops_max, pi->nops);
     return;
   }
   in.nops = (uint8_t)pi->nops;
   in.opi = c->ops.n;
+  const ptx_opnd *ops = pi->ops;
+  ptx_opnd callops[4];
+  uint32_t target = 0;
+  if (in.op == OP_CALL) {
+    /* call [(rets),] target [, (args)] [, proto|table]: a parenthesised
+     * single name or value, (r), is a list of one */
+    for (uint32_t i = 0; i < pi->nops; i++) {
+      callops[i] = ops[i];
+      if ((ops[i].flags & POF_PAREN) && ops[i].kind != PO_LIST) {
+        callops[i].kind = PO_LIST;
+        callops[i].flags = 0;
+        callops[i].nsub = 1;
+        callops[i].sub = (ptx_opnd *)&ops[i];
+      }
+    }
+    ops = callops;
+    target = ops[0].kind == PO_LIST ? 1 : 0;
+  }
   size_t siglen = strlen(oi->sig);
   for (uint32_t i = 0; i < pi->nops; i++) {
     int role = R_ANY;
     char sig = i < siglen ? oi->sig[i] : 'x';
+    if ((in.flags & IF_CACHE_HINT) && i + 1 == pi->nops && i > 0) sig = 'x';   /* the .L2::cache_hint policy */
     if (sig == 'l') role = R_LABEL;
     if (in.op == OP_CALL) {
-      /* call [(rets),] target [, (args)] [, proto|table] */
-      uint32_t ti = pi->ops[0].kind == PO_LIST ? 1 : 0;
-      if (i == ti) role = R_CALL;
-      if (i > ti && pi->ops[i].kind != PO_LIST) role = R_LABEL;
+      if (i == target) role = R_CALL;
+      if (i > target && ops[i].kind != PO_LIST) role = R_LABEL;
     }
     isa_opnd e;
-    if (encode(c, &pi->ops[i], &e, role)) { isa_opnd z = {0}; VEC_PUSH(c->ops, z); continue; }
+    int r = encode(c, &ops[i], &e, role);
+    if (r) {                               /* an error, or a name resolved at the end */
+      if (r == 1) add_fixup(c, false, c->ops.n, c->insns.n, (int)i, sig);
+      else memset(&e, 0, sizeof e);
+      VEC_PUSH(c->ops, e);
+      continue;
+    }
     if (role == R_LABEL && e.kind != OK_LABEL && e.kind != OK_FUNC && !(in.op == OP_CALL && e.kind == OK_REG))
-      err(c, pi->ops[i].loc, "undefined label '%s'", pi->ops[i].name ? pi->ops[i].name : "?");
+      err(c, ops[i].loc, "undefined label '%s'", opnd_name(&ops[i], nbuf, sizeof nbuf));
     if (role == R_CALL && e.kind != OK_FUNC && e.kind != OK_REG)
-      err(c, pi->ops[i].loc, "undefined function '%s'", pi->ops[i].name ? pi->ops[i].name : "?");
-    check_operand(c, &in, (int)i, &e, &pi->ops[i], sig);
+      err(c, ops[i].loc, "undefined function '%s'", opnd_name(&ops[i], nbuf, sizeof nbuf));
+    check_operand(c, &in, (int)i, &e, &ops[i], sig);
     VEC_PUSH(c->ops, e);
   }
   VEC_PUSH(c->insns, in);
@@ -576,25 +882,33 @@ static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
 
 /* ---- functions -------------------------------------------------------------- */
 
+/* Parameters and return parameters: .param ones get a frame offset; .reg
+ * ones (the pre-ABI convention) are registers with a symbol for the listing. */
+static void declare_param(actx *c, const ptx_decl *d, uint64_t *frame) {
+  if (d->space != PTX_SPACE_REG) { declare_fsym(c, d, frame); return; }
+  declare_regs(c, d, false);            /* the header lists it */
+  isa_sym s = { .name = d->name, .space = PTX_SPACE_REG, .type = d->type, .vec = d->vec, .size = elem_bytes(d) };
+  VEC_PUSH(c->syms, s);
+  VEC_PUSH(c->symdepth, depth(c));
+}
+
 static void declare_params(actx *c, isa_func *f, const ptx_func *pf) {
   uint64_t frame = 0;
-  for (uint32_t i = 0; i < pf->nrets; i++) declare_fsym(c, &pf->rets[i], &frame);
+  for (uint32_t i = 0; i < pf->nrets; i++) declare_param(c, &pf->rets[i], &frame);
   frame = 0;
-  for (uint32_t i = 0; i < pf->nparams; i++) {
-    const ptx_decl *d = &pf->params[i];
-    if (d->space == PTX_SPACE_REG) { declare_regs(c, d); VEC_PUSH(c->syms, ((isa_sym){ .name = d->name, .space = PTX_SPACE_REG, .type = d->type, .size = elem_bytes(d) })); continue; }
-    declare_fsym(c, d, &frame);
-  }
+  for (uint32_t i = 0; i < pf->nparams; i++) declare_param(c, &pf->params[i], &frame);
   f->nrets = pf->nrets;
   f->nparams = pf->nparams;
 }
 
 static void reset_func(actx *c) {
-  ptrmap_clear(&c->regs); ptrmap_clear(&c->ranges); ptrmap_clear(&c->fsyms);
+  ptrmap_clear(&c->regs); ptrmap_clear(&c->ranges); ptrmap_clear(&c->fsyms); ptrmap_clear(&c->regcache);
   ptrmap_clear(&c->labels); ptrmap_clear(&c->protos);
   c->undos.n = c->scope_marks.n = c->rangev.n = 0;
   c->insns.n = c->ops.n = c->pool.n = c->regtype.n = c->regname.n = 0;
   c->syms.n = c->recs.n = c->locs.n = c->tables.n = c->labelnames.n = c->labelpc.n = 0;
+  c->regdepth.n = c->symdepth.n = 0;
+  c->digit_singles = 0;
   c->local_frame = c->param_frame = 0;
 }
 
@@ -625,13 +939,11 @@ static void assemble_func(actx *c, isa_func *f, const ptx_func *pf) {
       }
       if (st->kind == PS_CALLPROTO) {
         /* a prototype is a bodiless function of the module, found by its label */
-        uint32_t fi = c->m->nfuncs++;
-        isa_func *nf = realloc(c->m->funcs, c->m->nfuncs * sizeof *c->m->funcs);
-        if (!nf) { fputs("ptxemu: out of memory\n", stderr); exit(70); }
-        c->m->funcs = nf;              /* f is the caller's scratch copy, not in this array */
+        uint32_t fi = c->fv.n;
+        isa_func z = {0};
+        VEC_PUSH(c->fv, z);            /* f is the caller's scratch copy, not in this array */
         ptrmap_put(&c->protos, name, fi);
-        isa_func *pfn = &c->m->funcs[fi];
-        memset(pfn, 0, sizeof *pfn);
+        isa_func *pfn = &c->fv.v[fi];
         pfn->name = name;
         pfn->is_proto = true;
         pfn->line = st->loc.line;
@@ -661,7 +973,8 @@ static void assemble_func(actx *c, isa_func *f, const ptx_func *pf) {
     }
     case PS_DECL: {
       const ptx_decl *d = st->u.decl;
-      if (d->space == PTX_SPACE_REG) declare_regs(c, d);
+      if (is_static_space(d->space)) hoist(c, d);
+      else if (d->space == PTX_SPACE_REG) declare_regs(c, d, true);
       else {
         uint64_t *frame = d->space == PTX_SPACE_LOCAL ? &c->local_frame : d->space == PTX_SPACE_PARAM ? &c->param_frame : NULL;
         uint32_t si = declare_fsym(c, d, frame);
@@ -689,8 +1002,11 @@ static void assemble_func(actx *c, isa_func *f, const ptx_func *pf) {
         const ptx_opnd *o = &st->u.targets.names[k];
         if (t.calls) {
           uint32_t fi = ptrmap_get(&c->funcs, o->name);
-          if (fi == PTRMAP_ABSENT) err(c, o->loc, "undefined function '%s'", o->name);
-          else t.pcs[k] = fi;
+          if (fi != PTRMAP_ABSENT) t.pcs[k] = fi;
+          else {                       /* maybe declared further down */
+            fixup x = { .o = *o, .func = c->cur_func, .table = c->tables.n + 1, .k = k, .role = R_CALL };
+            VEC_PUSH(c->fixups, x);
+          }
         } else {
           uint32_t l = ptrmap_get(&c->labels, o->name);
           if (l == PTRMAP_ABSENT) err(c, o->loc, "undefined label '%s'", o->name);
@@ -739,21 +1055,174 @@ static void assemble_func(actx *c, isa_func *f, const ptx_func *pf) {
 
 /* ---- module ------------------------------------------------------------------- */
 
-isa_module *isa_assemble(const ptx_module *pm, ptx_diag *diag) {
-  actx cc, *c = &cc;
-  memset(c, 0, sizeof cc);
-  c->pm = pm;
-  c->diag = diag;
-  uint32_t errors0 = diag->errors;
-  isa_module *m = calloc(1, sizeof *m);
-  if (!m) return NULL;
-  m->arena = arena_new();
+static void asm_begin(actx *c, isa_module *m, ptx_diag *diag) {
+  memset(c, 0, sizeof *c);
   c->m = m;
-  c->names = pm->names;
+  c->diag = diag;
+  c->errors0 = diag->errors;
+  m->arena = arena_new();
   ptrmap_init(&c->modsyms); ptrmap_init(&c->funcs); ptrmap_init(&c->opcache);
   ptrmap_init(&c->regs); ptrmap_init(&c->ranges); ptrmap_init(&c->fsyms);
-  ptrmap_init(&c->labels); ptrmap_init(&c->protos);
+  ptrmap_init(&c->labels); ptrmap_init(&c->protos); ptrmap_init(&c->regcache);
+}
 
+/* Assemble one function (declaration or definition) into slot fi. */
+static void assemble_into(actx *c, uint32_t fi, const ptx_func *pf) {
+  isa_func tmp;
+  memset(&tmp, 0, sizeof tmp);
+  c->cur_func = fi;
+  assemble_func(c, &tmp, pf);
+  c->fv.v[fi] = tmp;
+}
+
+/* One module statement, in source order. */
+static void asm_stmt(actx *c, const ptx_modstmt *ms) {
+  switch (ms->kind) {
+  case PM_FUNC: {
+    const ptx_func *pf = ms->u.func;
+    uint32_t fi = ptrmap_get(&c->funcs, pf->name);
+    if (fi != PTRMAP_ABSENT) {                   /* a definition replaces a declaration */
+      if (c->pfuncs.v[fi]->has_body && pf->has_body) err(c, pf->loc, "redeclaration of '%s'", pf->name);
+      else if (pf->has_body) { c->pfuncs.v[fi] = pf; assemble_into(c, fi, pf); }
+      return;
+    }
+    if (ptrmap_get(&c->modsyms, pf->name) != PTRMAP_ABSENT) { err(c, pf->loc, "redeclaration of '%s'", pf->name); return; }
+    fi = c->fv.n;
+    isa_func z = {0};
+    VEC_PUSH(c->fv, z);
+    ptrmap_put(&c->funcs, pf->name, fi);
+    while (c->pfuncs.n < fi) VEC_PUSH(c->pfuncs, NULL);     /* callprototype slots */
+    VEC_PUSH(c->pfuncs, pf);
+    assemble_into(c, fi, pf);
+    return;
+  }
+  case PM_VAR: {
+    const ptx_decl *d = ms->u.var;
+    uint32_t si = ptrmap_get(&c->modsyms, d->name);
+    if (si != PTRMAP_ABSENT || ptrmap_get(&c->funcs, d->name) != PTRMAP_ABSENT) {
+      bool ext = si != PTRMAP_ABSENT && ((c->msyms.v[si].linkage | d->linkage) & (PTX_LINK_EXTERN | PTX_LINK_WEAK | PTX_LINK_COMMON));
+      if (!ext) { err(c, d->loc, "redeclaration of '%s'", d->name); return; }
+      if (!(d->linkage & PTX_LINK_EXTERN)) c->mdecls.v[si] = d;   /* the definition wins */
+      return;
+    }
+    isa_sym s;
+    memset(&s, 0, sizeof s);
+    s.linkage = d->linkage;
+    ptrmap_put(&c->modsyms, d->name, c->msyms.n);
+    VEC_PUSH(c->msyms, s);
+    VEC_PUSH(c->mdecls, d);
+    return;
+  }
+  case PM_FILE: {
+    isa_file fl = { ms->u.file.id, ms->u.file.path, ms->u.file.mtime, ms->u.file.size };
+    VEC_PUSH(c->files, fl);
+    return;
+  }
+  case PM_SECTION: VEC_PUSH(c->sections, ms->u.section); return;
+  case PM_PRAGMA: VEC_PUSH(c->mpragmas, ms->u.pragma); return;
+  case PM_ALIAS: VEC_PUSH(c->aliases, *ms); return;
+  }
+}
+
+/* .alias NAME, TARGET: NAME is a declared prototype, TARGET a function. */
+static void resolve_aliases(actx *c) {
+  for (uint32_t i = 0; i < c->fv.n; i++) VEC_PUSH(c->alias, PTRMAP_ABSENT);
+  for (uint32_t i = 0; i < c->aliases.n; i++) {
+    const ptx_modstmt *ms = &c->aliases.v[i];
+    uint32_t fi = ptrmap_get(&c->funcs, ms->u.alias.name);
+    uint32_t ti = ptrmap_get(&c->funcs, ms->u.alias.target);
+    if (fi == PTRMAP_ABSENT) err(c, ms->loc, "undefined function '%s'", ms->u.alias.name);
+    else if (ti == PTRMAP_ABSENT) err(c, ms->u.alias.target_loc, "undefined function '%s'", ms->u.alias.target);
+    else if (c->pfuncs.v[fi]->has_body || fi == ti || c->alias.v[fi] != PTRMAP_ABSENT)
+      err(c, ms->loc, "redeclaration of '%s'", ms->u.alias.name);
+    else c->alias.v[fi] = func_target(c, ti);
+  }
+}
+
+/* Operands that name an alias name its target (aliases may come last). */
+static void apply_aliases(actx *c) {
+  if (!c->aliases.n) return;
+  for (uint32_t i = 0; i < c->fv.n; i++) {
+    isa_func *f = &c->fv.v[i];
+    if (c->alias.v[i] != PTRMAP_ABSENT) f->alias_of = c->alias.v[i] + 1;
+    for (uint32_t pass = 0; pass < 2; pass++) {
+      isa_opnd *v = pass ? f->pool : f->ops;
+      uint32_t n = pass ? f->npool : f->nops;
+      for (uint32_t k = 0; k < n; k++) {
+        isa_opnd *o = &v[k];
+        if (o->kind == OK_FUNC && !(o->flags & OF_FUNCSYM)) o->v = func_target(c, o->v);
+        else if ((o->kind == OK_ADDR || o->kind == OK_SYM) && (o->flags & (OF_MODSYM | OF_FUNCSYM)) == (OF_MODSYM | OF_FUNCSYM))
+          o->v = func_target(c, o->v);
+      }
+    }
+    for (uint32_t t = 0; t < f->ntables; t++)
+      if (f->tables[t].calls) for (uint32_t k = 0; k < f->tables[t].n; k++) f->tables[t].pcs[k] = func_target(c, f->tables[t].pcs[k]);
+  }
+}
+
+/* Hoisted variables follow the module-scope ones: their operands and
+ * listing records get their final index. */
+static void place_hoisted(actx *c) {
+  if (!c->hsyms.n) return;
+  uint32_t base = c->msyms.n;
+  for (uint32_t i = 0; i < c->fv.n; i++) {
+    isa_func *f = &c->fv.v[i];
+    for (uint32_t pass = 0; pass < 2; pass++) {
+      isa_opnd *v = pass ? f->pool : f->ops;
+      uint32_t n = pass ? f->npool : f->nops;
+      for (uint32_t k = 0; k < n; k++)
+        if ((v[k].kind == OK_ADDR || v[k].kind == OK_SYM) && (v[k].flags & (OF_MODSYM | OF_FUNCSYM)) == OF_MODSYM &&
+            (v[k].v & HOISTED))
+          v[k].v = base + (v[k].v & ~HOISTED);
+    }
+    for (uint32_t k = 0; k < f->nrecs; k++)
+      if (f->recs[k].kind == REC_MSYM) f->recs[k].a = base + (f->recs[k].a & ~HOISTED);
+  }
+}
+
+/* Names a body used before their declaration, now that all are known. */
+static void resolve_fixups(actx *c) {
+  for (uint32_t i = 0; i < c->fixups.n; i++) {
+    fixup *x = &c->fixups.v[i];
+    isa_func *f = &c->fv.v[x->func];
+    const char *name = x->o.name;
+    uint32_t si = ptrmap_get(&c->modsyms, name), fi = ptrmap_get(&c->funcs, name);
+    if (x->table) {
+      if (fi == PTRMAP_ABSENT) err(c, x->o.loc, "undefined function '%s'", name);
+      else f->tables[x->table - 1].pcs[x->k] = fi;
+      continue;
+    }
+    if (si == PTRMAP_ABSENT && fi == PTRMAP_ABSENT) {
+      err(c, x->o.loc, x->role == R_CALL ? "undefined function '%s'" : "undeclared identifier '%s'", name);
+      continue;
+    }
+    isa_opnd *e = x->pool ? &f->pool[x->at] : &f->ops[x->at];
+    if (x->addr) {                   /* [name+off]: the offset is in place */
+      e->flags = si != PTRMAP_ABSENT ? OF_MODSYM : OF_MODSYM | OF_FUNCSYM;
+      e->v = si != PTRMAP_ABSENT ? si : fi;
+      continue;
+    }
+    isa_opnd r = {0};
+    if (si != PTRMAP_ABSENT) { r.kind = OK_SYM; r.flags = OF_MODSYM; r.v = si; r.imm = x->o.ival; }
+    else { r.kind = OK_FUNC; r.v = fi; }
+    if (x->o.flags & POF_NEG) r.flags |= OF_NEG;
+    if (x->o.flags & POF_MINUS) { err(c, x->o.loc, "invalid operand '-%s'", name); continue; }
+    *e = r;
+    if (!x->sig) continue;
+    if (x->role == R_CALL && r.kind != OK_FUNC) err(c, x->o.loc, "undefined function '%s'", name);
+    check_operand(c, &f->insns[x->insn], x->opi, e, &x->o, x->sig);
+  }
+}
+
+static isa_module *asm_end(actx *c) {
+  isa_module *m = c->m;
+  const ptx_module *pm = c->pm;
+  resolve_aliases(c);
+  /* module variables: initialisers may name any variable or function */
+  for (uint32_t i = 0; i < c->msyms.n; i++) fill_sym(c, &c->msyms.v[i], c->mdecls.v[i]);
+  resolve_fixups(c);
+  apply_aliases(c);
+  place_hoisted(c);
   m->path = arena_strndup(m->arena, pm->path, strlen(pm->path));
   m->version = pm->version_major * 10 + pm->version_minor;
   m->sm = pm->sm;
@@ -761,76 +1230,65 @@ isa_module *isa_assemble(const ptx_module *pm, ptx_diag *diag) {
   m->texmode_independent = pm->texmode_independent;
   m->debug = pm->debug;
   m->address_size = pm->address_size;
-
-  /* pass 1: module symbols and functions (a definition replaces a declaration) */
-  VEC(isa_sym) syms = {0};
-  VEC(isa_file) files = {0};
-  VEC(const char *) sections = {0}, pragmas = {0};
-  VEC(const ptx_func *) pfuncs = {0};
-  VEC(const ptx_decl *) pdecls = {0};
-  for (uint32_t i = 0; i < pm->nstmts; i++) {
-    const ptx_modstmt *ms = &pm->stmts[i];
-    if (ms->kind == PM_FUNC) {
-      const ptx_func *pf = ms->u.func;
-      uint32_t fi = ptrmap_get(&c->funcs, pf->name);
-      if (fi != PTRMAP_ABSENT) {
-        if (pfuncs.v[fi]->has_body && pf->has_body) err(c, pf->loc, "redeclaration of '%s'", pf->name);
-        else if (pf->has_body) pfuncs.v[fi] = pf;
-        continue;
-      }
-      if (ptrmap_get(&c->modsyms, pf->name) != PTRMAP_ABSENT) { err(c, pf->loc, "redeclaration of '%s'", pf->name); continue; }
-      ptrmap_put(&c->funcs, pf->name, pfuncs.n);
-      VEC_PUSH(pfuncs, pf);
-    } else if (ms->kind == PM_VAR) {
-      const ptx_decl *d = ms->u.var;
-      uint32_t si = ptrmap_get(&c->modsyms, d->name);
-      if (si != PTRMAP_ABSENT || ptrmap_get(&c->funcs, d->name) != PTRMAP_ABSENT) {
-        bool ext = si != PTRMAP_ABSENT && ((syms.v[si].linkage | d->linkage) & (PTX_LINK_EXTERN | PTX_LINK_WEAK | PTX_LINK_COMMON));
-        if (!ext) { err(c, d->loc, "redeclaration of '%s'", d->name); continue; }
-        if (!(d->linkage & PTX_LINK_EXTERN)) pdecls.v[si] = d;   /* the definition wins */
-        continue;
-      }
-      isa_sym s;
-      memset(&s, 0, sizeof s);
-      ptrmap_put(&c->modsyms, d->name, syms.n);
-      VEC_PUSH(syms, s);
-      VEC_PUSH(pdecls, d);
-    } else if (ms->kind == PM_FILE) {
-      isa_file fl = { ms->u.file.id, ms->u.file.path, ms->u.file.mtime, ms->u.file.size };
-      VEC_PUSH(files, fl);
-    } else if (ms->kind == PM_SECTION) VEC_PUSH(sections, ms->u.section);
-    else if (ms->kind == PM_PRAGMA) VEC_PUSH(pragmas, ms->u.pragma);
-  }
-  m->nfuncs = pfuncs.n;
-  m->funcs = calloc(pfuncs.n ? pfuncs.n : 1, sizeof *m->funcs);
-  /* pass 2: module variables (initialisers may name functions and variables) */
-  for (uint32_t i = 0; i < syms.n; i++) fill_sym(c, &syms.v[i], pdecls.v[i]);
-  m->nsyms = syms.n;
-  m->syms = arena_copy(c, syms.v, syms.n * sizeof *syms.v);
-  m->nfiles = files.n; m->files = arena_copy(c, files.v, files.n * sizeof *files.v);
-  m->nsections = sections.n; m->sections = arena_copy(c, sections.v, sections.n * sizeof *sections.v);
-  m->nmpragmas = pragmas.n; m->mpragmas = arena_copy(c, pragmas.v, pragmas.n * sizeof *pragmas.v);
-  /* pass 3: function bodies (prototypes found inside bodies are appended) */
-  uint32_t nreal = pfuncs.n;
-  for (uint32_t i = 0; i < nreal; i++) {
-    isa_func tmp;
-    memset(&tmp, 0, sizeof tmp);
-    assemble_func(c, &tmp, pfuncs.v[i]);
-    m->funcs[i] = tmp;
-  }
-  VEC_FREE(syms); VEC_FREE(files); VEC_FREE(sections); VEC_FREE(pragmas); VEC_FREE(pfuncs); VEC_FREE(pdecls);
-  VEC_FREE(c->templates); VEC_FREE(c->template_ok);
+  m->nsyms = c->msyms.n + c->hsyms.n;
+  m->syms = arena_alloc(m->arena, (m->nsyms ? m->nsyms : 1) * sizeof *m->syms);
+  if (c->msyms.n) memcpy(m->syms, c->msyms.v, c->msyms.n * sizeof *c->msyms.v);
+  if (c->hsyms.n) memcpy(m->syms + c->msyms.n, c->hsyms.v, c->hsyms.n * sizeof *c->hsyms.v);
+  m->nfiles = c->files.n; m->files = arena_copy(c, c->files.v, c->files.n * sizeof *c->files.v);
+  m->nsections = c->sections.n; m->sections = arena_copy(c, c->sections.v, c->sections.n * sizeof *c->sections.v);
+  m->nmpragmas = c->mpragmas.n; m->mpragmas = arena_copy(c, c->mpragmas.v, c->mpragmas.n * sizeof *c->mpragmas.v);
+  m->nfuncs = c->fv.n;
+  m->funcs = c->fv.v ? c->fv.v : calloc(1, sizeof *m->funcs);      /* isa_module_free frees it */
+  c->fv.v = NULL;
+  VEC_FREE(c->msyms); VEC_FREE(c->hsyms); VEC_FREE(c->mdecls); VEC_FREE(c->pfuncs); VEC_FREE(c->files); VEC_FREE(c->sections);
+  VEC_FREE(c->mpragmas); VEC_FREE(c->aliases); VEC_FREE(c->fixups);
+  VEC_FREE(c->templates); VEC_FREE(c->template_err); VEC_FREE(c->alias);
   VEC_FREE(c->undos); VEC_FREE(c->scope_marks); VEC_FREE(c->rangev); VEC_FREE(c->insns);
   VEC_FREE(c->ops); VEC_FREE(c->pool); VEC_FREE(c->regtype); VEC_FREE(c->regname); VEC_FREE(c->syms);
   VEC_FREE(c->recs); VEC_FREE(c->locs); VEC_FREE(c->tables); VEC_FREE(c->labelnames); VEC_FREE(c->labelpc);
+  VEC_FREE(c->regdepth); VEC_FREE(c->symdepth); VEC_FREE(c->hoistdepth);
   ptrmap_fini(&c->modsyms); ptrmap_fini(&c->funcs); ptrmap_fini(&c->opcache);
   ptrmap_fini(&c->regs); ptrmap_fini(&c->ranges); ptrmap_fini(&c->fsyms);
-  ptrmap_fini(&c->labels); ptrmap_fini(&c->protos);
-  if (diag->errors != errors0) { isa_module_free(m); return NULL; }
+  ptrmap_fini(&c->labels); ptrmap_fini(&c->protos); ptrmap_fini(&c->regcache);
+  ptx_diag_flush(c->diag);       /* parse and assembly errors, in source order */
+  if (c->diag->errors != c->errors0) { isa_module_free(m); return NULL; }
   /* every name in m points into the parser's string arena: adopt it */
   m->strings = pm->names->arena;
   pm->names->arena = NULL;
   isa_resources(m);
+  return m;
+}
+
+isa_module *isa_assemble(const ptx_module *pm, ptx_diag *diag) {
+  isa_module *m = calloc(1, sizeof *m);
+  if (!m) return NULL;
+  actx c;
+  asm_begin(&c, m, diag);
+  c.pm = pm;
+  c.names = pm->names;
+  for (uint32_t i = 0; i < pm->nstmts; i++) asm_stmt(&c, &pm->stmts[i]);
+  return asm_end(&c);
+}
+
+static void consume(void *ctx, const ptx_module *pm, const ptx_modstmt *ms) {
+  actx *c = ctx;
+  c->pm = pm;
+  c->names = pm->names;
+  asm_stmt(c, ms);
+}
+
+isa_module *isa_assemble_ptx(char *buf, size_t len, const char *path, ptx_diag *diag) {
+  isa_module *m = calloc(1, sizeof *m);
+  if (!m) return NULL;
+  actx c;
+  asm_begin(&c, m, diag);
+  ptx_consumer cons = { &c, consume };
+  ptx_module *pm = ptx_parse_stream(buf, len, path, diag, &cons);
+  if (!pm) { c.pm = NULL; isa_module_free(m); return NULL; }
+  c.pm = pm;
+  c.names = pm->names;
+  m = asm_end(&c);
+  ptx_module_free(pm);
   return m;
 }
 

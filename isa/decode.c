@@ -132,6 +132,10 @@ static void apply_mod(isa_insn *in, int mod) {
   }
 }
 
+/* Length of the first dotted component of an opcode name: messages name
+ * an instruction by it ('mbarrier' for mbarrier.init.shared.b64). */
+int isa_opcode_word_len(const char *name) { return (int)strcspn(name, "."); }
+
 int isa_decode_opname(const char *s, isa_insn *in, char *err, size_t errlen) {
   if (!tables_ready) build_tables();
   size_t len = strlen(s);
@@ -147,26 +151,39 @@ int isa_decode_opname(const char *s, isa_insn *in, char *err, size_t errlen) {
     if (!d) break;
     p = d + 1;
   }
+  /* The base is the longest prefix that names an opcode, ending at a dot
+   * or at a '::' inside a component: in "mma.sp::ordered_metadata.sync"
+   * the base is "mma.sp" and "::ordered_metadata" its first modifier. */
   int op = -1, base = 0;
+  const char *joined = NULL;           /* modifier text after that '::' */
   for (int k = nc; k >= 1 && op < 0; k--) {
-    size_t n = (size_t)(cs[k - 1] + cl[k - 1] - s);
-    op = find_op(s, n);
-    if (op >= 0) base = k;
+    const char *c = cs[k - 1];
+    size_t n = cl[k - 1];
+    op = find_op(s, (size_t)(c + n - s));
+    if (op >= 0) { base = k; break; }
+    for (size_t j = n; j-- > 1 && op < 0;)        /* rightmost '::' first: longest prefix */
+      if (c[j] == ':' && c[j - 1] == ':' && j + 1 < n) {
+        op = find_op(s, (size_t)(c + j - 1 - s));
+        if (op >= 0) { base = k; joined = c + j + 1; }
+      }
   }
   if (op < 0) { snprintf(err, errlen, "unknown opcode '%.*s'", (int)cl[0], cs[0]); return -1; }
   memset(in, 0, sizeof *in);
   in->op = (uint16_t)op;
   in->guard = -1;
   const isa_opinfo *oi = &isa_ops[op];
+  int ow = isa_opcode_word_len(oi->name);
   int ntypes = 0;
-  for (int i = base; i < nc; i++) {
+  for (int i = joined ? base - 1 : base; i < nc; i++) {
     const char *c = cs[i];
     size_t n = cl[i];
+    bool join = false;
+    if (joined && i == base - 1) { n -= (size_t)(joined - c); c = joined; join = true; }
     if (in->ncomps == ISA_MAX_COMPS) { snprintf(err, errlen, "too many modifiers in '%s'", s); return -1; }
-    enum ptx_type t = ptx_type_from_name(c, n);
+    enum ptx_type t = join ? PTX_T_NONE : ptx_type_from_name(c, n);
     if (t != PTX_T_NONE) {
       if (ntypes == 4 || ntypes == oi->types_max) {
-        snprintf(err, errlen, "too many types for '%s'", oi->name);
+        snprintf(err, errlen, "too many types for '%.*s'", ow, oi->name);
         return -1;
       }
       uint8_t *slot = ntypes == 0 ? &in->type : ntypes == 1 ? &in->type2 : ntypes == 2 ? &in->type3 : &in->type4;
@@ -181,14 +198,14 @@ int isa_decode_opname(const char *s, isa_insn *in, char *err, size_t errlen) {
       if (isa_mods[cand[k]].group & oi->groups) { mod = cand[k]; break; }
     if (mod) {
       apply_mod(in, mod);
-      in->comps[in->ncomps++] = (uint16_t)(ISA_COMP_MOD + mod);
+      in->comps[in->ncomps++] = (uint16_t)(ISA_COMP_MOD + mod + (join ? ISA_COMP_JOINED : 0));
       continue;
     }
-    if ((oi->groups & (G_MMA | G_ANY)) && match_shape(c, n, in)) {
+    if (!join && (oi->groups & (G_MMA | G_ANY)) && match_shape(c, n, in)) {
       in->comps[in->ncomps++] = ISA_COMP_MOD + MOD_SHAPE;
       continue;
     }
-    if (n >= 2 && c[0] == 'x' && (oi->groups & G_MMA)) {
+    if (!join && n >= 2 && c[0] == 'x' && (oi->groups & G_MMA)) {
       const char *p = c + 1;
       uint32_t v;
       if (parse_uint(&p, c + n, &v) && p == c + n && v <= 128) {
@@ -197,15 +214,15 @@ int isa_decode_opname(const char *s, isa_insn *in, char *err, size_t errlen) {
         continue;
       }
     }
-    if (n >= 2 && c[0] == 'v' && c[1] >= '0' && c[1] <= '9') {
+    if (!join && n >= 2 && c[0] == 'v' && c[1] >= '0' && c[1] <= '9') {
       snprintf(err, errlen, "invalid vector width '.%.*s'", (int)n, c);
       return -1;
     }
-    snprintf(err, errlen, "unknown modifier '.%.*s' for '%s'", (int)n, c, oi->name);
+    snprintf(err, errlen, "unknown modifier '%s%.*s' for '%.*s'", join ? "::" : ".", (int)n, c, ow, oi->name);
     return -1;
   }
   if (ntypes < oi->types_min) {
-    snprintf(err, errlen, "missing type for '%s'", oi->name);
+    snprintf(err, errlen, "missing type for '%.*s'", ow, oi->name);
     return -1;
   }
   if (!in->vec) in->vec = 1;
@@ -221,6 +238,8 @@ int isa_format_opname(const isa_insn *in, char *buf, size_t len) {
       if (in->shape_k) n += (size_t)snprintf(buf + n, len - n, ".m%un%uk%u", in->shape_m, in->shape_n, in->shape_k);
       else n += (size_t)snprintf(buf + n, len - n, ".m%un%u", in->shape_m, in->shape_n);
     } else if (c == ISA_COMP_MOD + MOD_NUM_X) n += (size_t)snprintf(buf + n, len - n, ".x%u", in->shape_m);
+    else if (c & ISA_COMP_JOINED)
+      n += (size_t)snprintf(buf + n, len - n, "::%s", isa_mods[(c & ~ISA_COMP_JOINED) - ISA_COMP_MOD].name);
     else n += (size_t)snprintf(buf + n, len - n, ".%s", isa_mods[c - ISA_COMP_MOD].name);
   }
   return (int)n;

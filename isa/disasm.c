@@ -56,6 +56,16 @@ static const char *reloc_target(const dctx *d, uint32_t sym) {
 }
 
 static void print_init(dctx *d, const isa_sym *s) {
+  if (s->nfields) {
+    fputs(" = {", d->out);
+    for (uint32_t i = 0; i < s->nfields; i++) {
+      const isa_field *f = &s->fields[i];
+      if (f->word) fprintf(d->out, "%s%s = %s", i ? ", " : " ", f->name, f->word);
+      else fprintf(d->out, "%s%s = %" PRId64, i ? ", " : " ", f->name, f->value);
+    }
+    fputs(" }", d->out);
+    return;
+  }
   if (!s->init) return;
   int bits = ptx_type_bits((enum ptx_type)s->type);
   uint64_t eb = bits <= 8 ? 1 : (uint64_t)bits / 8, n = eb ? s->size / eb : 0;
@@ -102,7 +112,12 @@ static void print_opnd(dctx *d, const isa_opnd *o) {
   FILE *out = d->out;
   switch (o->kind) {
   case OK_REG:
-    fprintf(out, "%s%s%s", o->flags & OF_NEG ? "!" : "", d->regprint[o->v], o->n < 11 ? comps[o->n] : "");
+    fprintf(out, "%s%s%s%s", o->flags & OF_NEG ? "!" : "", o->imm & ISA_REG_MINUS ? "-" : "", d->regprint[o->v],
+            o->n < ISA_COMP_SEL ? comps[o->n] : "");
+    if (o->n == ISA_COMP_SEL) {
+      fprintf(out, ".%c", ISA_SEL_KIND(o->imm));
+      for (unsigned i = 0; i < ISA_SEL_LANES(o->imm); i++) fputc('0' + (int)ISA_SEL_LANE(o->imm, i), out);
+    }
     break;
   case OK_IMM:
     if (o->flags & OF_F32) fprintf(out, "0f%08" PRIX32, (uint32_t)o->imm);
@@ -190,6 +205,7 @@ static void print_record(dctx *d, const isa_rec *r) {
     break;
   }
   case REC_SYM: fputc('\t', o); print_decl(d, &f->syms[r->a], true); fputc(';', o); nl(d); break;
+  case REC_MSYM: fputc('\t', o); print_decl(d, &d->m->syms[r->a], true); print_init(d, &d->m->syms[r->a]); fputc(';', o); nl(d); break;
   case REC_OPEN: fputc('{', o); nl(d); break;
   case REC_CLOSE: fputc('}', o); nl(d); break;
   case REC_LOC: {
@@ -306,13 +322,22 @@ void isa_disassemble(const isa_module *m, FILE *out) {
   for (uint32_t i = 0; i < m->nmpragmas; i++) { fprintf(out, ".pragma \"%s\";", m->mpragmas[i]); nl(&d); }
   /* variables first, then functions in module order: the assembler binds
    * all module names before it reads initialisers and bodies */
+  /* variables declared in a body are listed there */
+  uint8_t *inbody = calloc(m->nsyms ? m->nsyms : 1, 1);
+  for (uint32_t i = 0; i < m->nfuncs; i++)
+    for (uint32_t k = 0; k < m->funcs[i].nrecs; k++)
+      if (m->funcs[i].recs[k].kind == REC_MSYM && inbody) inbody[m->funcs[i].recs[k].a] = 1;
   for (uint32_t i = 0; i < m->nsyms; i++) {
     const isa_sym *s = &m->syms[i];
+    if (inbody && inbody[i]) continue;
     print_decl(&d, s, true);
     print_init(&d, s);
     fputc(';', out);
     nl(&d);
   }
+  free(inbody);
   for (uint32_t i = 0; i < m->nsections; i++) { fprintf(out, ".section %s { }", m->sections[i]); nl(&d); }
   for (uint32_t i = 0; i < m->nfuncs; i++) if (!m->funcs[i].is_proto) print_func(&d, &m->funcs[i]);
+  for (uint32_t i = 0; i < m->nfuncs; i++)
+    if (m->funcs[i].alias_of) { fprintf(out, ".alias %s, %s;", m->funcs[i].name, m->funcs[m->funcs[i].alias_of - 1].name); nl(&d); }
 }

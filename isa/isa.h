@@ -91,7 +91,9 @@ enum {
 };
 
 /* 16 bytes.  Meaning of n and v per kind:
- *   REG    v = slot, n = component (0 none, 1..4 = .x .y .z .w, 5..8 = .b0..b3, 9/10 = .h0/.h1)
+ *   REG    v = slot, n = component (0 none, 1..4 = .x .y .z .w, 5..8 = .b0..b3, 9/10 = .h0/.h1,
+ *          ISA_COMP_SEL = a video selector of several lanes, in imm);
+ *          imm = 0, or the video extras below
  *   IMM    imm = value (f32 immediates as their bits, f64 as double bits)
  *   SREG   v = enum isa_sreg, n = component (0 none, 1 x, 2 y, 3 z)
  *   ADDR   flags say what v is (base register, module symbol, function
@@ -107,6 +109,19 @@ typedef struct isa_opnd {
   uint32_t v;
   int64_t imm;
 } isa_opnd;
+
+/* Video instructions (vadd, vmad, vadd4 ...): a register source may be
+ * negated (-%r1), and a register may carry a selector of several lanes
+ * (.h10, .b3210, a destination mask .b20).  Both live in the REG operand's
+ * imm: ISA_REG_MINUS, and with n == ISA_COMP_SEL the selector's kind ('b'
+ * or 'h'), lane count and lanes in the order written. */
+#define ISA_COMP_SEL 11
+#define ISA_REG_MINUS 1
+#define ISA_SEL_MAKE(kind, nlanes) ((int64_t)(kind) << 8 | (int64_t)(nlanes) << 16)
+#define ISA_SEL_KIND(imm) ((char)(((uint64_t)(imm) >> 8) & 0xff))
+#define ISA_SEL_LANES(imm) ((unsigned)(((uint64_t)(imm) >> 16) & 0xf))
+#define ISA_SEL_LANE(imm, i) ((unsigned)(((uint64_t)(imm) >> (20 + 4 * (i))) & 0xf))
+#define ISA_SEL_SET_LANE(imm, i, v) ((imm) | (int64_t)(v) << (20 + 4 * (i)))
 
 /* Decoded flags of an instruction (one bit per boolean modifier). */
 enum {
@@ -144,6 +159,9 @@ typedef struct isa_insn {
 } isa_insn;
 
 #define ISA_COMP_MOD 64
+/* Set on a modifier written after '::' instead of '.'
+ * (mma.sp::ordered_metadata: opcode mma.sp, modifier ordered_metadata). */
+#define ISA_COMP_JOINED 0x8000
 
 /* Special registers. */
 #define ISA_SREGS(X) \
@@ -193,11 +211,20 @@ typedef struct isa_sym {
   isa_reloc *relocs;
   uint32_t ndims;
   uint64_t dims[4];
+  uint32_t nfields;         /* .texref/.samplerref/.surfref field initialisers */
+  struct isa_field *fields;
 } isa_sym;
+
+/* A field initialiser of a texture, sampler or surface variable
+ * ({ width = 64, filter_mode = linear }): a number, or a keyword in word. */
+typedef struct isa_field { const char *name, *word; int64_t value; } isa_field;
 
 /* A listing record: what the disassembler prints between instructions. */
 enum isa_rec_kind { REC_LABEL, REC_REGS, REC_SYM, REC_OPEN, REC_CLOSE, REC_LOC, REC_PRAGMA,
-                    REC_BRANCHTARGETS, REC_CALLTARGETS, REC_CALLPROTO };
+                    REC_BRANCHTARGETS, REC_CALLTARGETS, REC_CALLPROTO,
+                    REC_MSYM     /* a: module symbol declared in this body (static .shared,
+                                    .global, .const: the module's variables list the
+                                    module-scope ones first, then these in body order) */ };
 typedef struct isa_rec {
   uint8_t kind;
   uint32_t pc;              /* printed before instruction pc                   */
@@ -247,6 +274,8 @@ typedef struct isa_func {
   /* resources (isa_resources) */
   uint32_t regs_used;            /* estimated physical 32-bit registers/thread */
   uint64_t local_bytes, param_bytes, shared_bytes;
+  uint32_t alias_of;             /* .alias NAME, TARGET: 1 + TARGET's index (0: none);
+                                    operands naming an alias already name its target */
 } isa_func;
 
 typedef struct isa_file { uint32_t id; const char *path; uint64_t mtime, size; } isa_file;
@@ -277,15 +306,23 @@ typedef struct isa_module {
  * insn (op, types, comps, decoded fields).  Returns 0, or an error message
  * written to err (which names the offending part). */
 int isa_decode_opname(const char *spelling, isa_insn *insn, char *err, size_t errlen);
+/* Length of the first dotted component of an opcode name ("mbarrier" of
+ * "mbarrier.init"): diagnostics name instructions by it. */
+int isa_opcode_word_len(const char *name);
 /* Print the dotted spelling of an instruction (inverse of decode). */
 int isa_format_opname(const isa_insn *insn, char *buf, size_t len);
 /* Functional unit of an instruction (resolves U_ARITH by type). */
 enum isa_unit isa_unit_of(const isa_insn *insn);
 extern const char *const isa_unit_names[U_COUNT];
 
-/* Assemble a parsed module; diagnostics go to diag.  Returns NULL when
- * there were errors. */
+/* Assemble a parsed module; diagnostics go to diag, in source order.
+ * Returns NULL when there were errors (in parsing too). */
 isa_module *isa_assemble(const ptx_module *m, ptx_diag *diag);
+/* Parse and assemble PTX text in one pass: each function is assembled as
+ * soon as it is read and its syntax tree dropped, which is faster and needs
+ * a fraction of the memory.  buf[len] and buf[len + 1] must be NUL (as
+ * ptx_read_file leaves them); the buffer is scanned in place and restored. */
+isa_module *isa_assemble_ptx(char *buf, size_t len, const char *path, ptx_diag *diag);
 void isa_module_free(isa_module *m);
 
 /* Whether the first operand of an instruction is written (a destination). */

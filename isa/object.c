@@ -1,7 +1,7 @@
 /* isa/object.c - .pxo object files.
  *
- * Layout: "PXO\0", format version (u32), payload length (u64), FNV-1a 64
- * checksum of the payload (u64), payload.  The payload is written and read
+ * Layout: "PXO\0", format version (u32), payload length (u64), checksum of
+ * the payload (u64, see checksum()), payload.  The payload is written and read
  * by the same function (ser_module) walking the module, so the two sides
  * cannot drift apart.  Reading checks every count against what is left and
  * every index against what it points into (isa_validate), so a truncated or
@@ -12,19 +12,53 @@
 #include "isa/isa.h"
 
 #define PXO_MAGIC "PXO\0"
-#define PXO_VERSION 1u
+#define PXO_VERSION 2u
 
 typedef struct ser {
   bool reading, failed;
-  uint8_t *buf;            /* writing: growable; reading: input            */
+  uint8_t *buf;            /* reading: the input; writing: bytes not yet in the file */
   size_t len, cap, pos;
+  FILE *out;               /* writing: the file, filled a buffer at a time  */
+  uint64_t written, sum;   /* writing: payload bytes flushed, their checksum */
   arena *arena;            /* reading: where arrays and strings go          */
   char *err; size_t errlen;
 } ser;
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HOST_LE 1
+#else
+#define HOST_LE 0
+#endif
+
+/* Checksum of the payload: FNV-1a over 64-bit little-endian words (then
+ * over the bytes of a short tail), fast enough to be free next to the I/O.
+ * Feeding it in pieces gives the same value as long as every piece but the
+ * last is a multiple of 8 bytes long. */
+static uint64_t checksum(uint64_t h, const uint8_t *p, size_t n) {
+  for (; n >= 8; p += 8, n -= 8) {
+    uint64_t w = 0;
+    if (HOST_LE) memcpy(&w, p, 8);
+    else for (int i = 0; i < 8; i++) w |= (uint64_t)p[i] << (8 * i);
+    h = (h ^ w) * 1099511628211ull;
+    h ^= h >> 31;
+  }
+  for (; n; p++, n--) h = (h ^ *p) * 1099511628211ull;
+  return h;
+}
+#define CHECKSUM_SEED 14695981039346656037ull
+#define SER_CHUNK (64u << 10)
+
 static void fail(ser *s, const char *what) {
   if (!s->failed && s->err) snprintf(s->err, s->errlen, "corrupt object file: %s", what);
   s->failed = true;
+}
+
+static void flush(ser *s) {
+  if (!s->len || s->failed) return;
+  s->sum = checksum(s->sum, s->buf, s->len);
+  if (fwrite(s->buf, 1, s->len, s->out) != s->len) { s->failed = true; if (s->err) snprintf(s->err, s->errlen, "write error"); }
+  s->written += s->len;
+  s->len = 0;
 }
 
 static void bytes(ser *s, void *p, size_t n) {
@@ -33,22 +67,30 @@ static void bytes(ser *s, void *p, size_t n) {
     if (s->len - s->pos < n) { fail(s, "truncated"); memset(p, 0, n); return; }
     memcpy(p, s->buf + s->pos, n);
     s->pos += n;
-  } else {
-    if (s->cap - s->len < n) {
-      size_t nc = s->cap ? s->cap * 2 : 4096;
-      while (nc - s->len < n) nc *= 2;
-      uint8_t *nb = realloc(s->buf, nc);
-      if (!nb) { fail(s, "out of memory"); return; }
-      s->buf = nb; s->cap = nc;
-    }
-    memcpy(s->buf + s->len, p, n);
-    s->len += n;
+    return;
+  }
+  const uint8_t *q = p;
+  while (n) {                              /* the buffer is flushed whole: SER_CHUNK is a multiple of 8 */
+    size_t k = SER_CHUNK - s->len < n ? SER_CHUNK - s->len : n;
+    memcpy(s->buf + s->len, q, k);
+    s->len += k; q += k; n -= k;
+    if (s->len == SER_CHUNK) flush(s);
   }
 }
 
-/* little-endian scalars */
+/* little-endian scalars; on a little-endian host the value's bytes are
+ * the file's, and writing is a copy into the buffer */
 #define SER_INT(name, T, N) \
-  static void name(ser *s, T *v) { \
+  static inline void name(ser *s, T *v) { \
+    if (HOST_LE && !s->failed) { \
+      if (s->reading && s->len - s->pos >= N) { memcpy(v, s->buf + s->pos, N); s->pos += N; return; } \
+      if (!s->reading && s->len + N <= SER_CHUNK) { \
+        memcpy(s->buf + s->len, v, N); \
+        s->len += N; \
+        if (s->len == SER_CHUNK) flush(s); \
+        return; \
+      } \
+    } \
     uint8_t b[N]; uint64_t x = (uint64_t)*v; \
     if (!s->reading) for (int i = 0; i < N; i++) b[i] = (uint8_t)(x >> (8 * i)); \
     bytes(s, b, N); \
@@ -122,6 +164,9 @@ static void ser_sym(ser *s, isa_sym *y) {
   for (uint32_t i = 0; i < y->nrelocs; i++) {
     u64(s, &y->relocs[i].offset); u32(s, &y->relocs[i].sym); u8(s, &y->relocs[i].generic); i64(s, &y->relocs[i].addend);
   }
+  isa_field *f = array(s, y->fields, &y->nfields, sizeof *f, 16);
+  if (s->reading) y->fields = f;
+  for (uint32_t i = 0; i < y->nfields; i++) { str(s, &y->fields[i].name); str(s, &y->fields[i].word); i64(s, &y->fields[i].value); }
 }
 
 #define ARR(field, count, minb) do { void *p_ = array(s, f->field, &f->count, sizeof *f->field, minb); if (s->reading) f->field = p_; } while (0)
@@ -176,6 +221,7 @@ static void ser_func(ser *s, isa_func *f) {
   ARR(pragmas, npragmas, 4);
   for (uint32_t i = 0; i < f->npragmas; i++) str(s, &f->pragmas[i]);
   u32(s, &f->regs_used); u64(s, &f->local_bytes); u64(s, &f->param_bytes); u64(s, &f->shared_bytes);
+  u32(s, &f->alias_of);
 }
 
 static void ser_module(ser *s, isa_module *m) {
@@ -201,34 +247,35 @@ static void ser_module(ser *s, isa_module *m) {
   for (uint32_t i = 0; i < m->nfuncs && !s->failed; i++) ser_func(s, &m->funcs[i]);
 }
 
-static uint64_t fnv64(const uint8_t *p, size_t n) {
-  uint64_t h = 14695981039346656037ull;
-  for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
-  return h;
+static void put_header(uint8_t hdr[24], uint64_t len, uint64_t sum) {
+  uint32_t ver = PXO_VERSION;
+  memcpy(hdr, PXO_MAGIC, 4);
+  for (int i = 0; i < 4; i++) hdr[4 + i] = (uint8_t)(ver >> (8 * i));
+  for (int i = 0; i < 8; i++) { hdr[8 + i] = (uint8_t)(len >> (8 * i)); hdr[16 + i] = (uint8_t)(sum >> (8 * i)); }
 }
 
 int isa_write_object(const isa_module *m, const char *path, char *err, size_t errlen) {
-  ser s = { .err = err, .errlen = errlen };
-  ser_module(&s, (isa_module *)m);
-  if (s.failed) { free(s.buf); return -1; }
-  uint8_t hdr[24];
-  memcpy(hdr, PXO_MAGIC, 4);
-  uint32_t ver = PXO_VERSION;
-  uint64_t len = s.len, sum = fnv64(s.buf, s.len);
-  for (int i = 0; i < 4; i++) hdr[4 + i] = (uint8_t)(ver >> (8 * i));
-  for (int i = 0; i < 8; i++) { hdr[8 + i] = (uint8_t)(len >> (8 * i)); hdr[16 + i] = (uint8_t)(sum >> (8 * i)); }
   /* write to a temporary name and rename: a reader never sees half a file */
   size_t plen = strlen(path);
   char *tmp = malloc(plen + 16);
-  if (!tmp) { free(s.buf); snprintf(err, errlen, "out of memory"); return -1; }
-  snprintf(tmp, plen + 16, "%s.tmp%05u", path, (unsigned)(fnv64((const uint8_t *)path, plen) % 100000));
+  uint8_t *buf = malloc(SER_CHUNK);
+  if (!tmp || !buf) { free(tmp); free(buf); snprintf(err, errlen, "out of memory"); return -1; }
+  snprintf(tmp, plen + 16, "%s.tmp%05u", path, (unsigned)(checksum(CHECKSUM_SEED, (const uint8_t *)path, plen) % 100000));
   FILE *fp = fopen(tmp, "wb");
-  int ok = fp && fwrite(hdr, 1, sizeof hdr, fp) == sizeof hdr && fwrite(s.buf, 1, s.len, fp) == s.len;
+  uint8_t hdr[24] = {0};
+  int ok = fp && fwrite(hdr, 1, sizeof hdr, fp) == sizeof hdr;     /* the header comes last */
+  if (ok) {
+    ser s = { .buf = buf, .out = fp, .sum = CHECKSUM_SEED, .err = err, .errlen = errlen };
+    ser_module(&s, (isa_module *)m);
+    flush(&s);
+    put_header(hdr, s.written, s.sum);
+    ok = !s.failed && fseek(fp, 0, SEEK_SET) == 0 && fwrite(hdr, 1, sizeof hdr, fp) == sizeof hdr;
+  }
   if (fp && fclose(fp) != 0) ok = 0;
   if (ok && rename(tmp, path) != 0) ok = 0;
   if (!ok) { snprintf(err, errlen, "cannot write '%s'", path); remove(tmp); }
   free(tmp);
-  free(s.buf);
+  free(buf);
   return ok ? 0 : -1;
 }
 
@@ -236,6 +283,7 @@ int isa_write_object(const isa_module *m, const char *path, char *err, size_t er
 static const char *validate(const isa_module *m) {
   for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
     const isa_func *f = &m->funcs[fi];
+    if (f->alias_of > m->nfuncs) return "alias";
     if ((uint64_t)f->nrets + f->nparams > f->nsyms && f->has_body) return "parameter count";
     for (uint32_t i = 0; i < f->nregs; i++) if (f->regtype[i] >= PTX_T_COUNT) return "register type";
     for (uint32_t i = 0; i < f->ninsns; i++) {
@@ -246,6 +294,7 @@ static const char *validate(const isa_module *m) {
       if (in->loc > f->nlocs) return "source location";
       for (int k = 0; k < in->ncomps; k++) {
         uint16_t c = in->comps[k];
+        if (c & ISA_COMP_JOINED) c = (uint16_t)(c & ~ISA_COMP_JOINED);
         if (c >= ISA_COMP_MOD + MOD_LIMIT || (c < ISA_COMP_MOD && c >= PTX_T_COUNT)) return "modifier";
       }
     }
@@ -288,7 +337,8 @@ static const char *validate(const isa_module *m) {
       if (r->kind == REC_LOC && r->a >= f->nlocs) return "listing location";
       if ((r->kind == REC_BRANCHTARGETS || r->kind == REC_CALLTARGETS) && (r->a >= f->ntables || r->b >= f->nlabels)) return "listing table";
       if (r->kind == REC_CALLPROTO && r->a >= m->nfuncs) return "listing prototype";
-      if (r->kind > REC_CALLPROTO) return "listing kind";
+      if (r->kind == REC_MSYM && r->a >= m->nsyms) return "listing module symbol";
+      if (r->kind > REC_MSYM) return "listing kind";
     }
     for (uint32_t i = 0; i < f->nsyms; i++) if (f->syms[i].nrelocs) return "local relocation";
   }
@@ -311,7 +361,7 @@ isa_module *isa_read_object_mem(const uint8_t *data, size_t len, char *err, size
   for (int i = 0; i < 8; i++) { plen |= (uint64_t)data[8 + i] << (8 * i); sum |= (uint64_t)data[16 + i] << (8 * i); }
   if (ver != PXO_VERSION) { snprintf(err, errlen, "object file format %u, this ptxemu reads %u", ver, PXO_VERSION); return NULL; }
   if (plen != len - 24) { snprintf(err, errlen, "corrupt object file: length %llu, file holds %llu", (unsigned long long)plen, (unsigned long long)(len - 24)); return NULL; }
-  if (fnv64(data + 24, plen) != sum) { snprintf(err, errlen, "corrupt object file: checksum mismatch"); return NULL; }
+  if (checksum(CHECKSUM_SEED, data + 24, plen) != sum) { snprintf(err, errlen, "corrupt object file: checksum mismatch"); return NULL; }
   isa_module *m = calloc(1, sizeof *m);
   if (!m) { snprintf(err, errlen, "out of memory"); return NULL; }
   m->arena = arena_new();

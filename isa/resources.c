@@ -34,77 +34,145 @@ static unsigned units(uint8_t t) {
   return b <= 1 ? 0 : b <= 32 ? 1 : (unsigned)b / 32;
 }
 
-static void each_reg(const isa_func *f, const isa_opnd *o, void (*fn)(void *, uint32_t), void *ctx) {
+/* Live-out of block b: the live-in of its successors. */
+static void live_out(const isa_func *f, uint32_t b, uint32_t nb, uint32_t W, const uint32_t *first,
+                     const uint32_t *block, const uint64_t *in, uint64_t *out) {
+  uint32_t n = f->ninsns, last = first[b + 1] - 1;
+  const isa_insn *x = &f->insns[last];
+  memset(out, 0, W * 8);
+#define OR_IN(pc) do { const uint64_t *s_ = &in[(size_t)block[pc] * W]; for (uint32_t j_ = 0; j_ < W; j_++) out[j_] |= s_[j_]; } while (0)
+  if (!((x->op == OP_RET || x->op == OP_EXIT || x->op == OP_TRAP) || (x->op == OP_BRA && x->guard < 0)) && last + 1 < n)
+    OR_IN(last + 1);
+  for (uint32_t k = 0; k < x->nops; k++) {
+    const isa_opnd *o = &f->ops[x->opi + k];
+    if (o->kind == OK_LABEL && o->v < n) OR_IN(o->v);
+  }
+  if (x->op == OP_BRX_IDX)
+    for (uint32_t t = 0; t < f->ntables; t++)
+      for (uint32_t k = 0; k < f->tables[t].n; k++) if (f->tables[t].pcs[k] < n) OR_IN(f->tables[t].pcs[k]);
+#undef OR_IN
+  (void)nb;
+}
+
+/* Registers an operand reads or writes: itself, an address base, the
+ * elements of vectors, lists, pairs and texture coordinates. */
+/* A set of registers and the 32-bit units they occupy (ru: per register). */
+typedef struct regset { uint64_t *bits; unsigned units; const uint8_t *ru; } regset;
+
+static void set_reg(regset *s, uint32_t r) {
+  uint64_t b = 1ull << (r % 64);
+  if (!(s->bits[r / 64] & b)) { s->bits[r / 64] |= b; s->units += s->ru[r]; }
+}
+static void clr_reg(regset *s, uint32_t r) {
+  uint64_t b = 1ull << (r % 64);
+  if (s->bits[r / 64] & b) { s->bits[r / 64] &= ~b; s->units -= s->ru[r]; }
+}
+
+static void each_reg(const isa_func *f, const isa_opnd *o, void (*fn)(regset *, uint32_t), regset *s) {
   switch (o->kind) {
-  case OK_REG: fn(ctx, o->v); break;
-  case OK_ADDR: if (o->flags & OF_BASEREG) fn(ctx, o->v); break;
+  case OK_REG: if (o->v < f->nregs) fn(s, o->v); break;
+  case OK_ADDR: if ((o->flags & OF_BASEREG) && o->v < f->nregs) fn(s, o->v); break;
   case OK_ADDRX: case OK_VEC: case OK_LIST: case OK_PAIR:
-    for (uint32_t i = 0; i < o->n && o->v + i < f->npool; i++) each_reg(f, &f->pool[o->v + i], fn, ctx);
+    for (uint32_t i = 0; i < o->n && o->v + i < f->npool; i++) each_reg(f, &f->pool[o->v + i], fn, s);
     break;
   default: break;
   }
 }
 
-typedef struct { uint64_t *set; } setctx;
-static void set_bit(void *c, uint32_t r) { uint64_t *s = ((setctx *)c)->set; s[r / 64] |= 1ull << (r % 64); }
-static void clr_bit(void *c, uint32_t r) { uint64_t *s = ((setctx *)c)->set; s[r / 64] &= ~(1ull << (r % 64)); }
+/* An instruction's effect on the live set, walking backwards: an
+ * unconditional write kills its destination, then every source (and the
+ * guard) is live. */
+static void step_back(const isa_func *f, const isa_insn *in, regset *s) {
+  bool w = isa_writes_first(in);
+  if (w && in->guard < 0) each_reg(f, &f->ops[in->opi], clr_reg, s);
+  for (uint32_t k = w ? 1 : 0; k < in->nops; k++) each_reg(f, &f->ops[in->opi + k], set_reg, s);
+  if (in->guard >= 0 && (uint32_t)in->guard < f->nregs) set_reg(s, (uint32_t)in->guard);
+}
 
+static bool ends_flow(const isa_insn *in) { return in->op == OP_RET || in->op == OP_EXIT || in->op == OP_TRAP; }
+
+static bool has_targets(const isa_func *f, const isa_insn *in) {
+  if (in->op == OP_BRX_IDX) return true;
+  for (uint32_t k = 0; k < in->nops; k++) if (f->ops[in->opi + k].kind == OK_LABEL) return true;
+  return false;
+}
+
+/* Physical registers a function needs, like a register allocator would:
+ * the most 32-bit units live at once (liveness over basic blocks, then
+ * one backward walk per block), plus the destination being written. */
 static unsigned estimate_regs(const isa_func *f) {
   uint32_t n = f->ninsns, W = (f->nregs + 63) / 64;
   unsigned declared = 0;
   for (uint32_t r = 0; r < f->nregs; r++) declared += units(f->regtype[r]);
   if (!n || !W) return 0;
-  if ((uint64_t)n * W > (1u << 22)) return declared;       /* too big to analyse: upper bound */
-  uint64_t *live = calloc((size_t)n * W, sizeof *live);
-  uint64_t *tmp = calloc(W, sizeof *tmp);
-  if (!live || !tmp) { free(live); free(tmp); return declared; }
-  /* successors: fall-through and label operands; ret/exit/trap end */
-  bool changed = true;
-  for (int iter = 0; changed && iter < 1000; iter++) {
-    changed = false;
-    for (uint32_t i = n; i-- > 0;) {
-      const isa_insn *in = &f->insns[i];
-      memset(tmp, 0, W * sizeof *tmp);
-      bool ends = in->op == OP_RET || in->op == OP_EXIT || in->op == OP_TRAP;
-      bool uncond = (in->op == OP_BRA) && in->guard < 0;
-      if (!ends && !uncond && i + 1 < n)
-        for (uint32_t w = 0; w < W; w++) tmp[w] |= live[(size_t)(i + 1) * W + w];
-      for (uint32_t k = 0; k < in->nops; k++) {
-        const isa_opnd *o = &f->ops[in->opi + k];
-        if (o->kind == OK_LABEL && o->v < n)
-          for (uint32_t w = 0; w < W; w++) tmp[w] |= live[(size_t)o->v * W + w];
-      }
-      if (in->op == OP_BRX_IDX)
-        for (uint32_t t = 0; t < f->ntables; t++)
-          for (uint32_t k = 0; k < f->tables[t].n; k++) {
-            uint32_t pc = f->tables[t].pcs[k];
-            if (pc < n) for (uint32_t w = 0; w < W; w++) tmp[w] |= live[(size_t)pc * W + w];
-          }
-      setctx sc = { tmp };
-      if (isa_writes_first(in) && in->guard < 0) each_reg(f, &f->ops[in->opi], clr_bit, &sc);
-      for (uint32_t k = isa_writes_first(in) ? 1 : 0; k < in->nops; k++) each_reg(f, &f->ops[in->opi + k], set_bit, &sc);
-      if (in->guard >= 0) set_bit(&sc, (uint32_t)in->guard);
-      uint64_t *dst = &live[(size_t)i * W];
-      if (memcmp(dst, tmp, W * sizeof *tmp)) { memcpy(dst, tmp, W * sizeof *tmp); changed = true; }
-    }
-  }
-  unsigned best = 0;
+  uint8_t *ru = malloc(f->nregs);
+  if (!ru) return declared;
+  for (uint32_t r = 0; r < f->nregs; r++) ru[r] = (uint8_t)units(f->regtype[r]);
+  /* basic blocks: leaders are the entry, branch targets and what follows a branch or an end */
+  uint32_t *block = calloc(n + 1, sizeof *block);           /* insn -> block, n -> nblocks */
+  uint8_t *leader = calloc(n + 1, 1);
+  if (!block || !leader) { free(block); free(leader); free(ru); return declared; }
+  leader[0] = 1;
   for (uint32_t i = 0; i < n; i++) {
-    unsigned u = 0;
-    for (uint32_t w = 0; w < W; w++) {
-      uint64_t x = live[(size_t)i * W + w];
-      while (x) { int b = __builtin_ctzll(x); x &= x - 1; u += units(f->regtype[w * 64 + (uint32_t)b]); }
-    }
-    /* the destination needs a register too while its sources are live */
     const isa_insn *in = &f->insns[i];
-    if (isa_writes_first(in)) {
-      const isa_opnd *o = &f->ops[in->opi];
-      if (o->kind == OK_REG) u += units(f->regtype[o->v]);
+    bool targets = has_targets(f, in);
+    if (targets || ends_flow(in)) leader[i + 1] = 1;
+    for (uint32_t k = 0; k < in->nops; k++) {
+      const isa_opnd *o = &f->ops[in->opi + k];
+      if (o->kind == OK_LABEL && o->v < n) leader[o->v] = 1;
     }
-    if (u > best) best = u;
   }
-  free(live);
-  free(tmp);
+  for (uint32_t t = 0; t < f->ntables; t++)
+    for (uint32_t k = 0; k < f->tables[t].n; k++) if (!f->tables[t].calls && f->tables[t].pcs[k] < n) leader[f->tables[t].pcs[k]] = 1;
+  uint32_t nb = 0;
+  for (uint32_t i = 0; i < n; i++) { if (leader[i]) nb++; block[i] = nb - 1; }
+  uint32_t *first = malloc((nb + 1) * sizeof *first);
+  if (!first || (uint64_t)nb * W > (1u << 23)) { free(block); free(leader); free(first); free(ru); return declared; }
+  for (uint32_t i = 0, b = 0; i < n; i++) if (leader[i]) first[b++] = i;
+  first[nb] = n;
+  /* use/def of each block, then live-in to a fixed point */
+  uint64_t *use = calloc((size_t)nb * W, 8), *def = calloc((size_t)nb * W, 8), *in = calloc((size_t)nb * W, 8);
+  uint64_t *tmp = calloc(W, 8);
+  unsigned best = 0;
+  if (!use || !def || !in || !tmp) { best = declared; goto out; }
+  for (uint32_t b = 0; b < nb; b++) {
+    regset u = { &use[(size_t)b * W], 0, ru }, d = { &def[(size_t)b * W], 0, ru };
+    for (uint32_t i = first[b + 1]; i-- > first[b];) {
+      const isa_insn *x = &f->insns[i];
+      bool w = isa_writes_first(x);
+      if (w && x->guard < 0) { each_reg(f, &f->ops[x->opi], clr_reg, &u); each_reg(f, &f->ops[x->opi], set_reg, &d); }
+      for (uint32_t j = w ? 1 : 0; j < x->nops; j++) each_reg(f, &f->ops[x->opi + j], set_reg, &u);
+      if (x->guard >= 0 && (uint32_t)x->guard < f->nregs) set_reg(&u, (uint32_t)x->guard);
+    }
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t b = nb; b-- > 0;) {
+      live_out(f, b, nb, W, first, block, in, tmp);
+      uint64_t *bi = &in[(size_t)b * W], *u = &use[(size_t)b * W], *d = &def[(size_t)b * W];
+      for (uint32_t j = 0; j < W; j++) {
+        uint64_t v = u[j] | (tmp[j] & ~d[j]);
+        if (v != bi[j]) { bi[j] = v; changed = true; }
+      }
+    }
+  }
+  /* pressure: walk each block backwards from its live-out set */
+  for (uint32_t b = 0; b < nb; b++) {
+    live_out(f, b, nb, W, first, block, in, tmp);
+    regset s = { tmp, 0, ru };
+    for (uint32_t j = 0; j < W; j++)
+      for (uint64_t x = tmp[j]; x; x &= x - 1) s.units += ru[j * 64 + (uint32_t)__builtin_ctzll(x)];
+    for (uint32_t i = first[b + 1]; i-- > first[b];) {
+      const isa_insn *x = &f->insns[i];
+      step_back(f, x, &s);
+      unsigned u = s.units;
+      /* the destination needs a register too while its sources are live */
+      if (isa_writes_first(x) && f->ops[x->opi].kind == OK_REG) u += ru[f->ops[x->opi].v];
+      if (u > best) best = u;
+    }
+  }
+out:
+  free(block); free(leader); free(first); free(use); free(def); free(in); free(tmp); free(ru);
   return best;
 }
 

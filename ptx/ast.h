@@ -63,34 +63,54 @@ enum { PTX_LINK_VISIBLE = 1, PTX_LINK_EXTERN = 2, PTX_LINK_WEAK = 4, PTX_LINK_CO
 
 /* ---- operands -------------------------------------------------------- */
 enum ptx_opnd_kind {
-  PO_REG,     /* %r1, %tid.x (name holds the whole spelling)               */
+  PO_REG,     /* %r1, %tid.x (name holds the whole spelling); ival = +off   */
   PO_INT,     /* integer literal; ival holds the two's complement value     */
   PO_F32,     /* 0fXXXXXXXX: ival holds the bits                            */
   PO_F64,     /* 0dXXXX.. or decimal float literal: ival holds double bits  */
   PO_SYM,     /* identifier: label, function, variable, param; ival = +off  */
-  PO_ADDR,    /* [base+off] / [off]; sub[0] is the base (REG/SYM), or none  */
+  PO_ADDR,    /* [base+off] / [off]; sub[0] is the base (REG/SYM/INT)       */
   PO_VEC,     /* {a, b, ...}                                                 */
   PO_PAIR,    /* a|b (setp, shfl second destination)                        */
   PO_LIST,    /* (a, b, ...) call argument lists                             */
   PO_SINK     /* _                                                           */
 };
 
+/* Flags of an operand. */
+enum {
+  POF_NEG = 1,         /* !%p on predicate operands                         */
+  POF_MINUS = 2,       /* -%r1 (video instruction sources)                  */
+  POF_UNSIGNED = 4,    /* integer constant is unsigned (U suffix, > INT64_MAX) */
+  POF_GENERIC = 8,     /* generic(sym) in initialisers                       */
+  POF_PAREN = 16,      /* written in parentheses: (r) is a one-element list
+                          where an instruction takes a list (call)          */
+  POF_OVERFLOW = 32,   /* integer literal beyond 64 bits: name is its text   */
+  POF_INDEXED = 64     /* REG %r12: name is the prefix "%r", idx the number  */
+};
+
+/* 32 bytes: name is the spelling of REG/SYM (and of an overflowing literal),
+ * sub the elements of ADDR/VEC/PAIR/LIST.  A register spelt as a prefix and
+ * a number (%r12, %rd3 - what %r<N> declares) keeps them apart, so neither
+ * the parser nor the assembler handles the whole spelling; ptx_opnd_name
+ * gives it back. */
 typedef struct ptx_opnd {
   uint8_t kind;
-  bool neg;            /* !%p on predicate operands                         */
-  bool is_unsigned;    /* literal had a U suffix                             */
-  bool generic;        /* generic(sym) in initialisers                       */
+  uint8_t flags;       /* POF_*                                              */
   uint16_t nsub;       /* sub-operands of ADDR/VEC/PAIR/LIST                 */
   ptx_loc loc;
-  const char *name;    /* REG/SYM spelling                                   */
-  int64_t ival;        /* literal value or address offset                    */
-  struct ptx_opnd *sub;
+  uint32_t idx;        /* POF_INDEXED: the register number                   */
+  int64_t ival;        /* literal value or offset                            */
+  union {
+    const char *name;
+    struct ptx_opnd *sub;
+  };
 } ptx_opnd;
 
 /* ---- declarations ---------------------------------------------------- */
 typedef struct ptx_init {      /* initialiser: scalar or brace list */
   bool is_list;
   uint32_t n;
+  const char *field;           /* "name = value" item of a .texref/.samplerref/.surfref */
+  ptx_loc field_loc;
   union { ptx_opnd scalar; struct ptx_init *items; } u;
 } ptx_init;
 
@@ -121,9 +141,7 @@ enum ptx_stmt_kind {
 
 typedef struct ptx_insn {
   const char *opname;          /* full dotted spelling                       */
-  const char *guard;           /* predicate register name or NULL            */
-  bool guard_neg;
-  ptx_loc guard_loc;
+  ptx_opnd guard;              /* PO_REG (POF_NEG for @!p), or kind PO_SINK: none */
   uint16_t nops;
   ptx_opnd *ops;
 } ptx_insn;
@@ -174,7 +192,7 @@ typedef struct ptx_func {
   ptx_stmt *stmts;
 } ptx_func;
 
-enum ptx_mod_kind { PM_VAR, PM_FUNC, PM_FILE, PM_PRAGMA, PM_SECTION };
+enum ptx_mod_kind { PM_VAR, PM_FUNC, PM_FILE, PM_PRAGMA, PM_SECTION, PM_ALIAS };
 
 typedef struct ptx_modstmt {
   uint8_t kind;
@@ -185,6 +203,7 @@ typedef struct ptx_modstmt {
     struct { uint32_t id; const char *path; uint64_t mtime, size; } file;
     const char *pragma;
     const char *section;       /* name; contents are skipped */
+    struct { const char *name, *target; ptx_loc target_loc; } alias;   /* .alias name, target; */
   } u;
 } ptx_modstmt;
 
@@ -202,6 +221,7 @@ typedef struct ptx_module {
   uint32_t address_size;       /* 32 or 64                                  */
   uint32_t nstmts;
   ptx_modstmt *stmts;
+  struct ptx_diag *diag;       /* flushed by ptx_module_free                 */
 } ptx_module;
 
 /* Diagnostics sink shared by parser and assembler: gcc style,
@@ -213,20 +233,53 @@ typedef struct ptx_diag {
   void *out;                   /* FILE*; NULL silences                       */
   uint32_t errors, warnings;
   uint32_t max_errors;         /* stop after this many (0: unlimited)        */
+  /* private: while a module is parsed and assembled, diagnostics are held
+   * and printed in source order by ptx_diag_flush (isa_assemble and
+   * ptx_module_free flush; the first max_errors by position are kept) */
+  bool hold;
+  uint32_t nheld, capheld, seq;
+  struct ptx_held *held;
 } ptx_diag;
 
 void ptx_error(ptx_diag *d, ptx_loc loc, const char *fmt, ...)
   __attribute__((format(printf, 3, 4)));
 void ptx_warning(ptx_diag *d, ptx_loc loc, const char *fmt, ...)
   __attribute__((format(printf, 3, 4)));
+/* Print the held diagnostics in source order (line, then column; equal
+ * positions in the order reported) and stop holding. */
+void ptx_diag_flush(ptx_diag *d);
 
 /* Parse a whole PTX text.  Returns a module (possibly partial) and counts
  * errors in diag; NULL only on out-of-memory.  The text need not be
- * NUL-terminated. */
+ * NUL-terminated: the scanner works on a copy. */
 ptx_module *ptx_parse(const char *text, size_t len, const char *path, ptx_diag *diag);
+/* The same without the copy: buf[len] and buf[len + 1] must be NUL (as
+ * ptx_read_file leaves them).  The scanner writes into the buffer while it
+ * works and restores it before returning. */
+ptx_module *ptx_parse_buffer(char *buf, size_t len, const char *path, ptx_diag *diag);
 void ptx_module_free(ptx_module *m);
 
-/* Read a file whole; returns malloc'd buffer (NUL-terminated) or NULL. */
+/* Streaming: the consumer sees each module statement as soon as it is
+ * complete (a function after its closing brace).  A function body - its
+ * statements and all they point to - lives only during the call: the
+ * parser reuses that memory for the next body, so a module is read in the
+ * memory of its largest function.  The module returned has every
+ * statement, with empty bodies. */
+typedef struct ptx_consumer {
+  void *ctx;
+  void (*stmt)(void *ctx, const ptx_module *m, const ptx_modstmt *ms);
+} ptx_consumer;
+ptx_module *ptx_parse_stream(char *buf, size_t len, const char *path, ptx_diag *diag, const ptx_consumer *cons);
+
+/* Hold the diagnostics of a module being read (ptx_parse does). */
+void ptx_diag_hold(ptx_diag *d);
+
+/* The spelling of a REG/SYM operand (buf is used for %r12 kept as prefix
+ * and number). */
+const char *ptx_opnd_name(const ptx_opnd *o, char *buf, size_t len);
+
+/* Read a file whole; returns a malloc'd buffer followed by two NUL bytes
+ * (len does not count them), or NULL. */
 char *ptx_read_file(const char *path, size_t *len);
 
 #endif

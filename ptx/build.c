@@ -4,19 +4,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void oom(void) { fputs("ptxemu: out of memory\n", stderr); exit(70); }
+
+/* Grow a malloc'd scratch array to hold at least need elements. */
+static void *grow(void *p, uint32_t *cap, uint32_t need, size_t elem, uint32_t first) {
+  if (need <= *cap) return p;
+  uint32_t nc = *cap ? *cap : first;
+  while (nc < need) nc *= 2;
+  p = realloc(p, (size_t)nc * elem);
+  if (!p) oom();
+  *cap = nc;
+  return p;
+}
+
 const char *ptx_b_intern(ptx_pstate *ps, const char *s, uint32_t n) {
-  return strtab_intern(&ps->names, s, n);
+  return strtab_intern(ps->names, s, n);
 }
 
 /* ---- module directives ------------------------------------------------ */
 
-static void push_mstmt(ptx_pstate *ps, ptx_modstmt *m) {
-  if (ps->nmstmts == ps->capmstmts) {
-    ps->capmstmts = ps->capmstmts ? ps->capmstmts * 2 : 64;
-    ps->mstmts = realloc(ps->mstmts, ps->capmstmts * sizeof *ps->mstmts);
-    if (!ps->mstmts) { fputs("ptxemu: out of memory\n", stderr); exit(70); }
-  }
+static void push_mstmt(ptx_pstate *ps, const ptx_modstmt *m) {
+  ps->mstmts = grow(ps->mstmts, &ps->capmstmts, ps->nmstmts + 1, sizeof *ps->mstmts, 64);
   ps->mstmts[ps->nmstmts++] = *m;
+  if (ps->cons && m->kind != PM_FUNC) ps->cons->stmt(ps->cons->ctx, ps->mod, &ps->mstmts[ps->nmstmts - 1]);
 }
 
 static void set_version(ptx_pstate *ps, ptx_loc loc, uint32_t maj, uint32_t min) {
@@ -51,7 +61,7 @@ void ptx_b_target(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n) {
     m->has_target = true;
     m->target_loc = loc;
   } else if (n == 19 && memcmp(s, "texmode_independent", n) == 0) m->texmode_independent = true;
-  else if (n == 14 && memcmp(s, "texmode_unified", n) == 0) m->texmode_independent = false;
+  else if (n == 15 && memcmp(s, "texmode_unified", n) == 0) m->texmode_independent = false;
   else if (n == 5 && memcmp(s, "debug", n) == 0) m->debug = true;
   else if (n == 14 && memcmp(s, "map_f64_to_f32", n) == 0) m->map_f64_to_f32 = true;
   else ptx_error(ps->diag, loc, "unknown target '%.*s'", (int)n, s);
@@ -81,32 +91,39 @@ void ptx_b_section(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n) {
   push_mstmt(ps, &m);
 }
 
-/* ---- declarations ------------------------------------------------------ */
-
-void ptx_b_attr(ptx_pstate *ps, ptx_attrs *a, ptx_loc loc, const char *s, uint32_t n) {
-  s++; n--;                                 /* drop the dot */
-  for (int sp = PTX_SPACE_REG; sp < PTX_SPACE_COUNT; sp++) {
-    if (strlen(ptx_space_names[sp]) == n && memcmp(ptx_space_names[sp], s, n) == 0) {
-      if (a->after_ptr) a->ptr_space = (uint8_t)sp; else a->space = (uint8_t)sp;
-      return;
-    }
-  }
-  enum ptx_type t = ptx_type_from_name(s, n);
-  if (t != PTX_T_NONE) { a->type = (uint8_t)t; return; }
-  if (n == 2 && s[0] == 'v' && (s[1] == '2' || s[1] == '4' || s[1] == '8')) { a->vec = (uint8_t)(s[1] - '0'); return; }
-  if (n == 7 && memcmp(s, "visible", 7) == 0) { a->linkage |= PTX_LINK_VISIBLE; return; }
-  if (n == 6 && memcmp(s, "extern", 6) == 0) { a->linkage |= PTX_LINK_EXTERN; return; }
-  if (n == 4 && memcmp(s, "weak", 4) == 0) { a->linkage |= PTX_LINK_WEAK; return; }
-  if (n == 6 && memcmp(s, "common", 6) == 0) { a->linkage |= PTX_LINK_COMMON; return; }
-  if (n == 3 && s[0] == 'v' && s[1] == '1' && s[2] == '6') { a->vec = 16; return; }
-  ptx_error(ps->diag, loc, "unknown directive '.%.*s'", (int)n, s);
+void ptx_b_alias(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n, ptx_loc tloc, const char *t, uint32_t tn) {
+  ptx_modstmt m = { .kind = PM_ALIAS, .loc = loc };
+  m.u.alias.name = ptx_b_intern(ps, s, n);
+  m.u.alias.target = ptx_b_intern(ps, t, tn);
+  m.u.alias.target_loc = tloc;
+  push_mstmt(ps, &m);
 }
 
-void ptx_b_declname(ptx_pstate *ps, ptx_decl *d, ptx_loc loc, const char *s, uint32_t n) {
-  memset(d, 0, sizeof *d);
+/* ---- declarations ------------------------------------------------------ */
+
+void ptx_b_attrs_start(ptx_attrs *a, ptx_loc loc) {
+  memset(a, 0, sizeof *a);
+  a->vec = 1;
+  a->loc = loc;
+}
+
+/* The lexer has looked the word up: code says what it is. */
+void ptx_b_attr(ptx_attrs *a, uint32_t code) {
+  uint8_t v = (uint8_t)(code & 0xff);
+  switch (code >> 8) {
+  case PTX_ATTR_SPACE: if (a->after_ptr) a->ptr_space = v; else a->space = v; break;
+  case PTX_ATTR_TYPE: a->type = v; break;
+  case PTX_ATTR_VEC: a->vec = v; break;
+  case PTX_ATTR_LINK: a->linkage |= v; break;
+  }
+}
+
+ptx_decl *ptx_b_declname(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n) {
+  ptx_decl *d = arena_alloc(ps->arena, sizeof *d);
   d->loc = loc;
   d->name = ptx_b_intern(ps, s, n);
   d->vec = 1;
+  return d;
 }
 
 void ptx_b_dim(ptx_pstate *ps, ptx_decl *d, ptx_loc loc, uint32_t size, bool open) {
@@ -124,7 +141,7 @@ void ptx_b_dl_push(ptx_pstate *ps, ptx_decllist *l, ptx_decl *d) {
     l->v = arena_grow(ps->arena, l->v, l->n * sizeof *l->v, nc * sizeof *l->v);
     l->cap = nc;
   }
-  l->v[l->n++] = *d;
+  l->v[l->n++] = d;
 }
 
 static void apply_attrs(ptx_decl *d, const ptx_attrs *a) {
@@ -144,19 +161,17 @@ static bool check_decl(ptx_pstate *ps, const ptx_attrs *a, ptx_loc loc) {
   return true;
 }
 
-void ptx_b_param(ptx_pstate *ps, ptx_decllist *l, ptx_attrs *a, ptx_decl *d) {
+void ptx_b_param(ptx_pstate *ps, ptx_attrs *a, ptx_decl *d) {
   ptx_attrs aa = *a;
   if (aa.space == PTX_SPACE_NONE) aa.space = PTX_SPACE_PARAM;
   if (aa.type == PTX_T_NONE) ptx_error(ps->diag, d->loc, "declaration without a type");
   apply_attrs(d, &aa);
-  ptx_b_dl_push(ps, l, d);
 }
 
 void ptx_b_mod_vars(ptx_pstate *ps, ptx_attrs *a, ptx_decllist *names) {
   if (!check_decl(ps, a, a->loc)) return;
   for (uint32_t i = 0; i < names->n; i++) {
-    ptx_decl *d = arena_alloc(ps->arena, sizeof *d);
-    *d = names->v[i];
+    ptx_decl *d = names->v[i];
     apply_attrs(d, a);
     ptx_modstmt m = { .kind = PM_VAR, .loc = d->loc };
     m.u.var = d;
@@ -164,13 +179,21 @@ void ptx_b_mod_vars(ptx_pstate *ps, ptx_attrs *a, ptx_decllist *names) {
   }
 }
 
-ptx_init *ptx_b_init(ptx_pstate *ps, ptx_init *v) {
+ptx_init *ptx_b_init_scalar(ptx_pstate *ps, const ptx_opnd *v) {
   ptx_init *p = arena_alloc(ps->arena, sizeof *p);
-  *p = *v;
+  p->u.scalar = *v;
   return p;
 }
 
-void ptx_b_il_push(ptx_pstate *ps, ptx_initlist *l, ptx_init *v) {
+ptx_init *ptx_b_init_list(ptx_pstate *ps, const ptx_initlist *l) {
+  ptx_init *p = arena_alloc(ps->arena, sizeof *p);
+  p->is_list = true;
+  p->n = l->n;
+  p->u.items = l->v;
+  return p;
+}
+
+void ptx_b_il_push(ptx_pstate *ps, ptx_initlist *l, const ptx_init *v) {
   if (l->n == l->cap) {
     uint32_t nc = l->cap ? l->cap * 2 : 8;
     l->v = arena_grow(ps->arena, l->v, l->n * sizeof *l->v, nc * sizeof *l->v);
@@ -182,11 +205,7 @@ void ptx_b_il_push(ptx_pstate *ps, ptx_initlist *l, ptx_init *v) {
 /* ---- function bodies --------------------------------------------------- */
 
 static ptx_stmt *push_stmt(ptx_pstate *ps, int kind, ptx_loc loc) {
-  if (ps->nstmts == ps->capstmts) {
-    ps->capstmts = ps->capstmts ? ps->capstmts * 2 : 256;
-    ps->stmts = realloc(ps->stmts, ps->capstmts * sizeof *ps->stmts);
-    if (!ps->stmts) { fputs("ptxemu: out of memory\n", stderr); exit(70); }
-  }
+  ps->stmts = grow(ps->stmts, &ps->capstmts, ps->nstmts + 1, sizeof *ps->stmts, 256);
   ptx_stmt *s = &ps->stmts[ps->nstmts++];
   memset(s, 0, sizeof *s);
   s->kind = (uint8_t)kind;
@@ -197,69 +216,101 @@ static ptx_stmt *push_stmt(ptx_pstate *ps, int kind, ptx_loc loc) {
 void ptx_b_local_vars(ptx_pstate *ps, ptx_attrs *a, ptx_decllist *names) {
   if (!check_decl(ps, a, a->loc)) return;
   for (uint32_t i = 0; i < names->n; i++) {
-    ptx_decl *d = arena_alloc(ps->arena, sizeof *d);
-    *d = names->v[i];
+    ptx_decl *d = names->v[i];
     apply_attrs(d, a);
     push_stmt(ps, PS_DECL, d->loc)->u.decl = d;
   }
 }
 
 void ptx_b_func_pragma(ptx_pstate *ps, const char *s, uint32_t n) {
-  if (ps->nfpragmas == ps->capfpragmas) {
-    ps->capfpragmas = ps->capfpragmas ? ps->capfpragmas * 2 : 4;
-    ps->fpragmas = realloc(ps->fpragmas, ps->capfpragmas * sizeof *ps->fpragmas);
-    if (!ps->fpragmas) { fputs("ptxemu: out of memory\n", stderr); exit(70); }
-  }
+  ps->fpragmas = grow(ps->fpragmas, &ps->capfpragmas, ps->nfpragmas + 1, sizeof *ps->fpragmas, 4);
   ps->fpragmas[ps->nfpragmas++] = ptx_b_intern(ps, s, n);
 }
 
-void ptx_b_body_start(ptx_pstate *ps) { ps->nstmts = 0; }
-void ptx_b_drop_body(ptx_pstate *ps) { ps->nstmts = 0; ps->nfpragmas = 0; }
+static ptx_decl *copy_decls(ptx_pstate *ps, const ptx_decllist *l) {
+  if (!l || !l->n) return NULL;
+  ptx_decl *v = arena_alloc(ps->arena, l->n * sizeof *v);
+  for (uint32_t i = 0; i < l->n; i++) v[i] = *l->v[i];
+  return v;
+}
 
 static ptx_func *new_func(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n,
                           ptx_decllist *rets, ptx_decllist *params) {
   ptx_func *f = arena_alloc(ps->arena, sizeof *f);
   f->loc = loc;
   f->name = ptx_b_intern(ps, s, n);
-  if (rets) { f->rets = rets->v; f->nrets = rets->n; }
-  if (params) { f->params = params->v; f->nparams = params->n; }
+  f->rets = copy_decls(ps, rets);
+  f->nrets = rets ? rets->n : 0;
+  f->params = copy_decls(ps, params);
+  f->nparams = params ? params->n : 0;
   return f;
 }
 
-void ptx_b_func(ptx_pstate *ps, ptx_attrs *a, bool entry, ptx_loc loc, const char *s, uint32_t n,
-                ptx_decllist *rets, ptx_decllist *params, ptx_perf *perf, bool has_body) {
+/* The header is complete (the body, if any, follows). */
+ptx_func *ptx_b_func(ptx_pstate *ps, const ptx_attrs *a, bool entry, ptx_loc loc, const char *s, uint32_t n,
+                     ptx_decllist *rets, ptx_decllist *params) {
   ptx_func *f = new_func(ps, loc, s, n, rets, params);
   f->is_entry = entry;
-  f->has_body = has_body;
-  f->linkage = a->linkage;
-  f->perf = *perf;
-  if (a->noreturn) f->perf.noreturn = true;
+  f->linkage = a ? a->linkage : 0;
+  f->perf = ps->perf;
+  if (a && a->noreturn) f->perf.noreturn = true;
   if (ps->nfpragmas) {
     f->pragmas = arena_alloc(ps->arena, ps->nfpragmas * sizeof *f->pragmas);
     memcpy(f->pragmas, ps->fpragmas, ps->nfpragmas * sizeof *f->pragmas);
     f->npragmas = ps->nfpragmas;
     ps->nfpragmas = 0;
   }
-  if (has_body && ps->nstmts) {
-    f->stmts = arena_alloc(ps->arena, ps->nstmts * sizeof *f->stmts);
-    memcpy(f->stmts, ps->stmts, ps->nstmts * sizeof *f->stmts);
-    f->nstmts = ps->nstmts;
-  }
   ps->nstmts = 0;
-  ptx_modstmt m = { .kind = PM_FUNC, .loc = loc };
+  if (ps->cons) ps->arena = ps->farena;   /* the body, if any, is transient */
+  return f;
+}
+
+void ptx_b_func_end(ptx_pstate *ps, ptx_func *f, bool has_body) {
+  f->has_body = has_body;
+  ptx_modstmt m = { .kind = PM_FUNC, .loc = f->loc };
   m.u.func = f;
   push_mstmt(ps, &m);
+  if (!ps->cons) {
+    if (has_body && ps->nstmts) {
+      f->stmts = arena_alloc(ps->arena, ps->nstmts * sizeof *f->stmts);
+      memcpy(f->stmts, ps->stmts, ps->nstmts * sizeof *f->stmts);
+      f->nstmts = ps->nstmts;
+    }
+    ps->nstmts = 0;
+    return;
+  }
+  /* streaming: the consumer reads the body where it was built, then its
+   * memory serves the next body */
+  f->stmts = ps->stmts;
+  f->nstmts = ps->nstmts;
+  ps->cons->stmt(ps->cons->ctx, ps->mod, &ps->mstmts[ps->nmstmts - 1]);
+  f->stmts = NULL;
+  f->nstmts = 0;
+  arena_reset(ps->farena);
+  ps->nstmts = 0;
+  ps->arena = ps->marena;
 }
 
 void ptx_b_label(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n) {
   push_stmt(ps, PS_LABEL, loc)->u.label = ptx_b_intern(ps, s, n);
 }
 
+/* Move a finished list from the scratch stack to the arena. */
+static ptx_opnd *take_list(ptx_pstate *ps, ptx_oplist *l) {
+  ptx_opnd *v = NULL;
+  if (l->n) {
+    v = arena_alloc(ps->arena, l->n * sizeof *v);
+    memcpy(v, ps->ops + l->start, l->n * sizeof *v);
+  }
+  ps->nops = l->start;
+  return v;
+}
+
 void ptx_b_targets(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n, ptx_oplist *names, int kind) {
   ptx_stmt *st = push_stmt(ps, kind, loc);
   st->u.targets.label = ptx_b_intern(ps, s, n);
   st->u.targets.n = names->n;
-  st->u.targets.names = names->v;
+  st->u.targets.names = take_list(ps, names);
 }
 
 void ptx_b_callproto(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n, ptx_decllist *rets, ptx_decllist *params) {
@@ -268,16 +319,14 @@ void ptx_b_callproto(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n, ptx
   st->u.proto.proto = new_func(ps, loc, s, n, rets, params);
 }
 
-void ptx_b_insn(ptx_pstate *ps, ptx_opnd *opname, ptx_opnd *guard, ptx_oplist *ops) {
+void ptx_b_insn(ptx_pstate *ps, const ptx_opnd *opname, const ptx_opnd *guard, ptx_oplist *ops) {
+  if (ops->n > 65535) { ptx_error(ps->diag, opname->loc, "too many operands"); ps->nops = ops->start; return; }
   ptx_stmt *st = push_stmt(ps, PS_INSN, opname->loc);
   st->u.insn.opname = opname->name;
-  if (guard) {
-    st->u.insn.guard = guard->name;
-    st->u.insn.guard_neg = guard->neg;
-    st->u.insn.guard_loc = guard->loc;
-  }
+  if (guard) st->u.insn.guard = *guard;
+  else st->u.insn.guard.kind = PO_SINK;
   st->u.insn.nops = (uint16_t)ops->n;
-  st->u.insn.ops = ops->v;
+  st->u.insn.ops = take_list(ps, ops);
 }
 
 void ptx_b_loc(ptx_pstate *ps, ptx_loc loc, uint32_t file, uint32_t line, uint32_t col) {
@@ -305,21 +354,54 @@ void ptx_b_scope(ptx_pstate *ps, ptx_loc loc, int kind) { push_stmt(ps, kind, lo
 
 /* ---- operands ---------------------------------------------------------- */
 
-void ptx_b_ol_push(ptx_pstate *ps, ptx_oplist *l, ptx_opnd *o) {
-  if (l->n == l->cap) {
-    uint32_t nc = l->cap ? l->cap * 2 : 4;
-    if (nc > 65535) { ptx_error(ps->diag, o->loc, "too many operands"); return; }
-    l->v = arena_grow(ps->arena, l->v, l->n * sizeof *l->v, nc * sizeof *l->v);
-    l->cap = nc;
-  }
-  l->v[l->n++] = *o;
+void ptx_b_ol_start(ptx_pstate *ps, ptx_oplist *l, const ptx_opnd *o) {
+  l->start = ps->nops;
+  l->n = 0;
+  ptx_b_ol_push(ps, l, o);
+}
+
+void ptx_b_ol_push(ptx_pstate *ps, ptx_oplist *l, const ptx_opnd *o) {
+  ps->ops = grow(ps->ops, &ps->capops, ps->nops + 1, sizeof *ps->ops, 256);
+  ps->ops[ps->nops++] = *o;
+  l->n++;
+}
+
+void ptx_b_opname(ptx_pstate *ps, ptx_opnd *o, ptx_loc loc, const char *s, uint32_t n) {
+  memset(o, 0, sizeof *o);
+  o->loc = loc;
+  o->name = ptx_b_intern(ps, s, n);
+}
+
+/* Interned prefix of a register name (%r of %r12): the few prefixes of a
+ * module are found in a small cache before the string table. */
+static const char *intern_prefix(ptx_pstate *ps, const char *s, uint32_t n) {
+  if (n > 7) return ptx_b_intern(ps, s, n);
+  uint64_t key = (uint64_t)n << 56;
+  memcpy(&key, s, n);
+  struct ptx_prefix *e = &ps->prefixes[(key * 0x9e3779b97f4a7c15ull) >> 60];
+  if (e->name && e->key == key) return e->name;
+  e->key = key;
+  e->name = ptx_b_intern(ps, s, n);
+  return e->name;
 }
 
 void ptx_b_name(ptx_pstate *ps, ptx_opnd *o, ptx_loc loc, const char *s, uint32_t n) {
   memset(o, 0, sizeof *o);
   o->loc = loc;
   if (n == 1 && s[0] == '_') { o->kind = PO_SINK; return; }
-  o->kind = s[0] == '%' ? PO_REG : PO_SYM;
+  if (s[0] != '%') { o->kind = PO_SYM; o->name = ptx_b_intern(ps, s, n); return; }
+  o->kind = PO_REG;
+  /* %r12: prefix and number (not %r012, whose number is not 12) */
+  uint32_t k = n;
+  while (k > 2 && s[k - 1] >= '0' && s[k - 1] <= '9') k--;
+  if (k < n && n - k <= 9 && (s[k] != '0' || k + 1 == n) && !(s[k - 1] >= '0' && s[k - 1] <= '9')) {
+    uint32_t idx = 0;
+    for (uint32_t i = k; i < n; i++) idx = idx * 10 + (uint32_t)(s[i] - '0');
+    o->flags = POF_INDEXED;
+    o->idx = idx;
+    o->name = intern_prefix(ps, s, k);
+    return;
+  }
   o->name = ptx_b_intern(ps, s, n);
 }
 
@@ -328,54 +410,20 @@ void ptx_b_reg(ptx_pstate *ps, ptx_opnd *o, ptx_loc loc, const char *s, uint32_t
   if (o->kind == PO_SYM) o->kind = PO_REG;
 }
 
-void ptx_b_sym(ptx_pstate *ps, ptx_opnd *o, ptx_loc loc, const char *s, uint32_t n, int64_t off) {
+void ptx_b_sym(ptx_pstate *ps, ptx_opnd *o, ptx_loc loc, const char *s, uint32_t n) {
   memset(o, 0, sizeof *o);
   o->loc = loc;
   o->kind = PO_SYM;
   o->name = ptx_b_intern(ps, s, n);
-  o->ival = off;
 }
 
-static ptx_opnd *copy_ops(ptx_pstate *ps, const ptx_opnd *v, uint32_t n) {
-  ptx_opnd *p = arena_alloc(ps->arena, (n ? n : 1) * sizeof *p);
-  if (n) memcpy(p, v, n * sizeof *p);
-  return p;
-}
-
-void ptx_b_pair(ptx_pstate *ps, ptx_opnd *o, ptx_opnd *a, ptx_opnd *b) {
-  ptx_opnd two[2] = { *a, *b };
+void ptx_b_int(ptx_pstate *ps, ptx_opnd *o, ptx_loc loc, const ptx_num *num) {
   memset(o, 0, sizeof *o);
-  o->kind = PO_PAIR;
-  o->loc = a->loc;
-  o->nsub = 2;
-  o->sub = copy_ops(ps, two, 2);
-}
-
-void ptx_b_negate(ptx_pstate *ps, ptx_opnd *o) {
-  (void)ps;
-  if (o->kind == PO_INT) o->ival = (int64_t)(0 - (uint64_t)o->ival);
-  else if (o->kind == PO_F32) o->ival ^= 0x80000000;
-  else if (o->kind == PO_F64) o->ival = (int64_t)((uint64_t)o->ival ^ 0x8000000000000000ull);
-}
-
-void ptx_b_addr(ptx_pstate *ps, ptx_opnd *o, ptx_loc loc, ptx_opnd *base, ptx_oplist *extra) {
-  uint32_t n = 1 + (extra ? extra->n : 0);
-  memset(o, 0, sizeof *o);
-  o->kind = PO_ADDR;
+  o->kind = PO_INT;
   o->loc = loc;
-  o->nsub = (uint16_t)n;
-  o->sub = arena_alloc(ps->arena, n * sizeof *o->sub);
-  o->sub[0] = *base;
-  if (extra && extra->n) memcpy(o->sub + 1, extra->v, extra->n * sizeof *o->sub);
-}
-
-void ptx_b_list(ptx_pstate *ps, ptx_opnd *o, ptx_loc loc, ptx_oplist *l, int kind) {
-  (void)ps;
-  memset(o, 0, sizeof *o);
-  o->kind = (uint8_t)kind;
-  o->loc = loc;
-  o->nsub = (uint16_t)l->n;
-  o->sub = l->v;
+  o->ival = (int64_t)num->v;
+  if (num->u) o->flags |= POF_UNSIGNED;
+  if (num->ovf) { o->flags |= POF_OVERFLOW; o->name = ptx_b_intern(ps, num->text, num->len); }
 }
 
 void ptx_b_floatlit(ptx_pstate *ps, ptx_opnd *o, ptx_loc loc, const char *s, uint32_t n) {
@@ -391,6 +439,234 @@ void ptx_b_floatlit(ptx_pstate *ps, ptx_opnd *o, ptx_loc loc, const char *s, uin
   memcpy(&o->ival, &d, sizeof d);
 }
 
+static void bad_expr(ptx_pstate *ps, ptx_opnd *o, ptx_loc loc, ptx_loc at) {
+  ptx_error(ps->diag, at, "invalid constant expression");
+  memset(o, 0, sizeof *o);
+  o->kind = PO_INT;
+  o->loc = loc;
+}
+
+/* generic(sym) in initialisers */
+void ptx_b_generic(ptx_pstate *ps, ptx_opnd *o, ptx_loc loc, const char *s, uint32_t n, ptx_loc paren,
+                   const ptx_opnd *arg) {
+  if (n != 7 || memcmp(s, "generic", 7) != 0 || arg->kind != PO_SYM) {
+    bad_expr(ps, o, loc, paren);
+    return;
+  }
+  *o = *arg;
+  o->flags = (uint8_t)((o->flags & ~POF_PAREN) | POF_GENERIC);
+}
+
+/* ---- constant expressions -------------------------------------------------
+ * Integers are 64-bit, signed unless a side is unsigned (C's rules with one
+ * width); floating-point values are doubles.  Names take + and - of an
+ * integer (sym+8, %rd1+-4), a unary - (video operands) or ! (predicates),
+ * and | pairs two destinations. */
+
+static bool is_num(const ptx_opnd *o) { return o->kind == PO_INT || o->kind == PO_F32 || o->kind == PO_F64; }
+static bool is_name(const ptx_opnd *o) { return o->kind == PO_REG || o->kind == PO_SYM; }
+/* sym, generic(sym), %rd1 (an address base): takes an integer offset */
+static bool is_offsettable(const ptx_opnd *o) { return is_name(o) && !(o->flags & (POF_NEG | POF_MINUS)); }
+
+static double to_double(const ptx_opnd *o) {
+  if (o->kind == PO_F32) { uint32_t b = (uint32_t)o->ival; float f; memcpy(&f, &b, 4); return f; }
+  if (o->kind == PO_F64) { double d; memcpy(&d, &o->ival, 8); return d; }
+  return (o->flags & POF_UNSIGNED) ? (double)(uint64_t)o->ival : (double)o->ival;
+}
+
+static void set_int(ptx_opnd *o, ptx_loc loc, uint64_t v, bool u) {
+  memset(o, 0, sizeof *o);
+  o->kind = PO_INT;
+  o->loc = loc;
+  o->ival = (int64_t)v;
+  if (u) o->flags = POF_UNSIGNED;
+}
+
+static void set_f64(ptx_opnd *o, ptx_loc loc, double d) {
+  memset(o, 0, sizeof *o);
+  o->kind = PO_F64;
+  o->loc = loc;
+  memcpy(&o->ival, &d, 8);
+}
+
+/* An overflowing literal stays reported by its text, whatever is done to it. */
+static void keep_overflow(ptx_opnd *o, const ptx_opnd *a, const ptx_opnd *b) {
+  const ptx_opnd *x = (a->flags & POF_OVERFLOW) ? a : (b && (b->flags & POF_OVERFLOW)) ? b : NULL;
+  if (x && o->kind == PO_INT) { o->flags |= POF_OVERFLOW; o->name = x->name; }
+}
+
+void ptx_b_unop(ptx_pstate *ps, ptx_opnd *o, ptx_loc loc, int op, const ptx_opnd *a) {
+  *o = *a;
+  o->flags &= (uint8_t)~POF_PAREN;
+  o->loc = loc;
+  switch (op) {
+  case '-':
+    if (a->kind == PO_INT) { o->ival = (int64_t)(0 - (uint64_t)a->ival); return; }
+    if (a->kind == PO_F32) { o->ival ^= 0x80000000; return; }
+    if (a->kind == PO_F64) { o->ival = (int64_t)((uint64_t)a->ival ^ 0x8000000000000000ull); return; }
+    if (is_name(a) && !a->ival) { o->flags ^= POF_MINUS; return; }
+    break;
+  case '+':
+    if (is_num(a)) return;
+    break;
+  case '~':
+    if (a->kind == PO_INT) { o->ival = ~a->ival; return; }
+    break;
+  case '!':
+    if (a->kind == PO_INT) { set_int(o, loc, a->ival == 0, false); keep_overflow(o, a, NULL); return; }
+    if (is_name(a) && !a->ival) { o->flags ^= POF_NEG; return; }
+    break;
+  }
+  bad_expr(ps, o, loc, loc);
+}
+
+static bool int_binop(ptx_pstate *ps, ptx_opnd *o, ptx_loc at, int op, const ptx_opnd *a, const ptx_opnd *b) {
+  bool u = ((a->flags | b->flags) & POF_UNSIGNED) != 0;
+  uint64_t x = (uint64_t)a->ival, y = (uint64_t)b->ival, r;
+  int64_t sx = a->ival, sy = b->ival;
+  switch (op) {
+  case '*': r = x * y; break;
+  case '/': case '%':
+    if (!y) { ptx_error(ps->diag, at, "division by zero in constant expression"); r = 0; break; }
+    if (u) r = op == '/' ? x / y : x % y;
+    else if (sy == -1) r = op == '/' ? 0 - x : 0;        /* INT64_MIN / -1 wraps */
+    else r = (uint64_t)(op == '/' ? sx / sy : sx % sy);
+    break;
+  case '+': r = x + y; break;
+  case '-': r = x - y; break;
+  case PTX_OP_SHL: r = y >= 64 ? 0 : x << y; u = (a->flags & POF_UNSIGNED) != 0; break;
+  case PTX_OP_SHR:
+    u = (a->flags & POF_UNSIGNED) != 0;
+    if (u) r = y >= 64 ? 0 : x >> y;
+    else r = (uint64_t)(y >= 64 ? (sx < 0 ? -1 : 0) : sx >> y);
+    break;
+  case '<': r = u ? x < y : sx < sy; u = false; break;
+  case '>': r = u ? x > y : sx > sy; u = false; break;
+  case PTX_OP_LE: r = u ? x <= y : sx <= sy; u = false; break;
+  case PTX_OP_GE: r = u ? x >= y : sx >= sy; u = false; break;
+  case PTX_OP_EQ: r = x == y; u = false; break;
+  case PTX_OP_NE: r = x != y; u = false; break;
+  case '&': r = x & y; break;
+  case '^': r = x ^ y; break;
+  case '|': r = x | y; break;
+  case PTX_OP_ANDAND: r = x && y; u = false; break;
+  case PTX_OP_OROR: r = x || y; u = false; break;
+  default: return false;
+  }
+  set_int(o, a->loc, r, u);
+  keep_overflow(o, a, b);
+  return true;
+}
+
+static bool float_binop(ptx_opnd *o, int op, const ptx_opnd *a, const ptx_opnd *b) {
+  double x = to_double(a), y = to_double(b);
+  switch (op) {
+  case '*': set_f64(o, a->loc, x * y); return true;
+  case '/': set_f64(o, a->loc, x / y); return true;
+  case '+': set_f64(o, a->loc, x + y); return true;
+  case '-': set_f64(o, a->loc, x - y); return true;
+  case '<': set_int(o, a->loc, x < y, false); return true;
+  case '>': set_int(o, a->loc, x > y, false); return true;
+  case PTX_OP_LE: set_int(o, a->loc, x <= y, false); return true;
+  case PTX_OP_GE: set_int(o, a->loc, x >= y, false); return true;
+  case PTX_OP_EQ: set_int(o, a->loc, x == y, false); return true;
+  case PTX_OP_NE: set_int(o, a->loc, x != y, false); return true;
+  case PTX_OP_ANDAND: set_int(o, a->loc, x != 0 && y != 0, false); return true;
+  case PTX_OP_OROR: set_int(o, a->loc, x != 0 || y != 0, false); return true;
+  default: return false;
+  }
+}
+
+void ptx_b_binop(ptx_pstate *ps, ptx_opnd *o, ptx_loc at, int op, const ptx_opnd *a, const ptx_opnd *b) {
+  if (a->kind == PO_INT && b->kind == PO_INT) { if (int_binop(ps, o, at, op, a, b)) return; }
+  else if (is_num(a) && is_num(b)) { if (float_binop(o, op, a, b)) return; }
+  else if ((op == '+' || op == '-') && is_offsettable(a) && b->kind == PO_INT) {
+    *o = *a;
+    o->flags &= POF_GENERIC | POF_INDEXED;
+    o->ival = (int64_t)(op == '+' ? (uint64_t)a->ival + (uint64_t)b->ival : (uint64_t)a->ival - (uint64_t)b->ival);
+    return;
+  } else if (op == '+' && a->kind == PO_INT && is_offsettable(b)) {
+    *o = *b;
+    o->flags &= POF_GENERIC | POF_INDEXED;
+    o->loc = a->loc;
+    o->ival = (int64_t)((uint64_t)b->ival + (uint64_t)a->ival);
+    return;
+  } else if (op == '|') {
+    ptx_b_pair(ps, o, a, b);
+    return;
+  }
+  bad_expr(ps, o, a->loc, at);
+}
+
+void ptx_b_cond(ptx_pstate *ps, ptx_opnd *o, const ptx_opnd *c, const ptx_opnd *a, const ptx_opnd *b) {
+  if (!is_num(c) || !is_num(a) || !is_num(b)) { bad_expr(ps, o, c->loc, c->loc); return; }
+  bool t = c->kind == PO_INT ? c->ival != 0 : to_double(c) != 0;
+  *o = t ? *a : *b;
+  o->flags &= (uint8_t)~POF_PAREN;
+  o->loc = c->loc;
+}
+
+static ptx_opnd *copy_ops(ptx_pstate *ps, const ptx_opnd *v, uint32_t n) {
+  ptx_opnd *p = arena_alloc(ps->arena, (n ? n : 1) * sizeof *p);
+  if (n) memcpy(p, v, n * sizeof *p);
+  return p;
+}
+
+/* a|b: two destinations (setp, shfl, tex with a predicate) */
+void ptx_b_pair(ptx_pstate *ps, ptx_opnd *o, const ptx_opnd *a, const ptx_opnd *b) {
+  static const uint8_t ok[] = { [PO_REG] = 1, [PO_SYM] = 1, [PO_SINK] = 1, [PO_VEC] = 1 };
+  if (a->kind >= sizeof ok || !ok[a->kind] || b->kind >= sizeof ok || !ok[b->kind] || a->ival || b->ival) {
+    bad_expr(ps, o, a->loc, b->loc);
+    return;
+  }
+  ptx_opnd two[2] = { *a, *b };
+  memset(o, 0, sizeof *o);
+  o->kind = PO_PAIR;
+  o->loc = a->loc;
+  o->nsub = 2;
+  o->sub = copy_ops(ps, two, 2);
+}
+
+void ptx_b_addr(ptx_pstate *ps, ptx_opnd *o, ptx_loc loc, const ptx_opnd *base, ptx_oplist *extra) {
+  uint32_t n = 1 + (extra ? extra->n : 0);
+  if (n > 65535) { ptx_error(ps->diag, loc, "too many operands"); n = 1; }
+  memset(o, 0, sizeof *o);
+  o->kind = PO_ADDR;
+  o->loc = loc;
+  o->nsub = (uint16_t)n;
+  o->sub = arena_alloc(ps->arena, n * sizeof *o->sub);
+  o->sub[0] = *base;
+  o->sub[0].flags &= (uint8_t)~POF_PAREN;
+  if (base->kind != PO_INT && !(is_offsettable(base) && !(base->flags & POF_GENERIC))) {
+    ptx_error(ps->diag, base->loc, "invalid address");
+    o->sub[0].kind = PO_INT;
+    o->sub[0].ival = 0;
+  }
+  if (extra) {
+    ptx_opnd *v = take_list(ps, extra);
+    if (n > 1) memcpy(o->sub + 1, v, (n - 1) * sizeof *o->sub);
+  }
+}
+
+void ptx_b_list(ptx_pstate *ps, ptx_opnd *o, ptx_loc loc, ptx_oplist *l, int kind) {
+  memset(o, 0, sizeof *o);
+  if (l->n > 65535) { ptx_error(ps->diag, loc, "too many operands"); ps->nops = l->start; l->n = 0; }
+  o->kind = (uint8_t)kind;
+  o->loc = loc;
+  o->nsub = (uint16_t)l->n;
+  o->sub = take_list(ps, l);
+}
+
+/* (first, rest...) */
+void ptx_b_list_first(ptx_pstate *ps, ptx_opnd *o, ptx_loc loc, const ptx_opnd *first, ptx_oplist *rest) {
+  ptx_opnd f = *first;
+  ptx_b_ol_push(ps, rest, &f);           /* make room at the top, then rotate first to the front */
+  ptx_opnd *v = ps->ops + rest->start;
+  memmove(v + 1, v, (rest->n - 1) * sizeof *v);
+  v[0] = f;
+  ptx_b_list(ps, o, loc, rest, PO_LIST);
+}
+
 void ptx_b_syntax_error(ptx_pstate *ps, ptx_loc loc) {
   int n = ps->ls->toklen;
   const char *t = ps->ls->tok;
@@ -401,3 +677,6 @@ void ptx_b_syntax_error(ptx_pstate *ps, ptx_loc loc) {
   buf[j] = 0;
   ptx_error(ps->diag, loc, "syntax error: unexpected '%s'", buf);
 }
+
+/* After an error, the operand lists being built are abandoned. */
+void ptx_b_recover(ptx_pstate *ps) { ps->nops = 0; }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "ptx/parse_state.h"
 #include "ptx/parser.h"
 #define YYSTYPE PTXYYSTYPE
@@ -49,29 +50,37 @@ enum ptx_type ptx_type_from_name(const char *s, size_t n) {
 
 int ptxyyparse(void *scanner, ptx_pstate *ps);
 
-ptx_module *ptx_parse(const char *text, size_t len, const char *path, ptx_diag *diag) {
-  ptx_module *m;
+ptx_module *ptx_parse_stream(char *buf, size_t len, const char *path, ptx_diag *diag, const ptx_consumer *cons) {
   arena *a = arena_new();
-  m = arena_alloc(a, sizeof *m);
+  ptx_module *m = arena_alloc(a, sizeof *m);
   m->arena = a;
   m->path = arena_strndup(a, path, strlen(path));
   m->address_size = 64;
+  m->diag = diag;
+  ptx_diag_hold(diag);                   /* flushed in source order by the assembler */
+  m->names = arena_alloc(a, sizeof *m->names);
+  strtab_init(m->names, arena_new());    /* strings live apart: the assembler keeps them */
 
   ptx_pstate ps;
   memset(&ps, 0, sizeof ps);
   ps.mod = m;
-  ps.arena = a;
+  ps.arena = ps.marena = a;
+  ps.cons = cons && cons->stmt ? cons : NULL;
+  if (ps.cons) ps.farena = arena_new();
   ps.diag = diag;
-  strtab_init(&ps.names, arena_new());   /* strings live apart: the assembler keeps them */
+  ps.names = m->names;
 
   static const ptx_lexstate ls0;
   ptx_lexstate ls = ls0;
-  ls.line = 1; ls.col = 1; ls.diag = diag;
+  ls.line = 1;
+  ls.line_start = buf;
+  ls.diag = diag;
   ps.ls = &ls;
   void *scanner;
-  if (ptxyylex_init_extra(&ls, &scanner)) { arena_free(a); return NULL; }
+  if (ptxyylex_init_extra(&ls, &scanner)) { ptx_module_free(m); return NULL; }
   ps.scanner = scanner;
-  YY_BUFFER_STATE b = ptxyy_scan_bytes(text, (int)len, scanner);
+  YY_BUFFER_STATE b = ptxyy_scan_buffer(buf, len + 2, scanner);
+  if (!b) { ptxyylex_destroy(scanner); ptx_module_free(m); return NULL; }
   ptxyyparse(scanner, &ps);
   ptxyy_delete_buffer(b, scanner);
   if (ls.line_path_set) m->path = arena_strndup(a, ls.line_path, strlen(ls.line_path));
@@ -84,41 +93,66 @@ ptx_module *ptx_parse(const char *text, size_t len, const char *path, ptx_diag *
   }
   free(ps.mstmts);
   free(ps.stmts);
+  free(ps.ops);
   free(ps.fpragmas);
-  m->names = arena_alloc(a, sizeof *m->names);
-  *m->names = ps.names;          /* kept: the assembler interns into the same table */
+  arena_free(ps.farena);
   if (!m->has_version) ptx_error(diag, (ptx_loc){1, 1}, "missing .version directive");
   if (!m->has_target) ptx_error(diag, (ptx_loc){1, 1}, "missing .target directive");
   return m;
 }
 
+ptx_module *ptx_parse_buffer(char *buf, size_t len, const char *path, ptx_diag *diag) {
+  return ptx_parse_stream(buf, len, path, diag, NULL);
+}
+
+ptx_module *ptx_parse(const char *text, size_t len, const char *path, ptx_diag *diag) {
+  char *buf = malloc(len + 2);
+  if (!buf) return NULL;
+  memcpy(buf, text, len);
+  buf[len] = buf[len + 1] = 0;
+  ptx_module *m = ptx_parse_buffer(buf, len, path, diag);
+  free(buf);                     /* every string the module keeps is interned */
+  return m;
+}
+
 void ptx_module_free(ptx_module *m) {
   if (!m) return;
+  ptx_diag_flush(m->diag);
   arena *strings = m->names->arena;
   strtab_fini(m->names);
   arena_free(strings);
   arena_free(m->arena);
 }
 
+const char *ptx_opnd_name(const ptx_opnd *o, char *buf, size_t len) {
+  if (!(o->flags & POF_INDEXED)) return o->name ? o->name : "?";
+  snprintf(buf, len, "%s%u", o->name, o->idx);
+  return buf;
+}
+
 char *ptx_read_file(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
-  size_t cap = 1 << 16, n = 0;
-  char *buf = malloc(cap + 1);
+  /* a regular file is read in one go into a buffer of its size; a pipe
+   * grows the buffer as it comes */
+  struct stat st;
+  size_t cap = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1 : 1 << 16;
+  size_t n = 0;
+  char *buf = malloc(cap + 2);
   for (;;) {
     if (!buf) { fclose(f); return NULL; }
     size_t r = fread(buf + n, 1, cap - n, f);
     n += r;
     if (n < cap) break;
     cap *= 2;
-    char *nb = realloc(buf, cap + 1);
+    char *nb = realloc(buf, cap + 2);
     if (!nb) { free(buf); fclose(f); return NULL; }
     buf = nb;
   }
   int err = ferror(f);
   fclose(f);
   if (err) { free(buf); return NULL; }
-  buf[n] = 0;
+  buf[n] = buf[n + 1] = 0;
   *len = n;
   return buf;
 }

@@ -4,8 +4,17 @@
  * "[@guard] opname operand, ... ;" and a declaration is "directive-words
  * name ...;".  What an opcode or a directive word means is decided later
  * (isa/ for opcodes, ptx/build.c for declaration words), so new PTX
- * versions rarely need grammar changes.  Errors recover at ';' or '}' so
- * every error of a file is reported. */
+ * versions rarely need grammar changes.
+ *
+ * Operands are expressions in the C syntax of the PTX manual's constant
+ * expressions; build.c folds them as they are reduced.  The same operators
+ * also spell the few operand forms that are not numbers: !p (negated
+ * predicate), -%r (negated video source), p|q (two destinations),
+ * sym+8 and %rd1+-4 (addresses).
+ *
+ * Errors recover at ';' or at the '}' that closes a block (a module-level
+ * error skips a whole braced block), so one mistake gives one diagnostic
+ * and every error of a file is reported. */
 %define api.pure full
 %define api.prefix {ptxyy}
 %define api.location.type {ptx_yyltype}
@@ -13,9 +22,13 @@
 %locations
 %lex-param {void *scanner}
 %parse-param {void *scanner} {ptx_pstate *ps}
+%expect 0
 
 %code requires {
 #include "ptx/parse_state.h"
+/* a rule's location is where its first symbol starts */
+#define YYLLOC_DEFAULT(Cur, Rhs, N) do { (Cur) = (N) ? YYRHSLOC(Rhs, 1) : YYRHSLOC(Rhs, 0); } while (0)
+#define YYLOCATION_PRINT(File, Loc) ((void)0)
 }
 
 %code {
@@ -25,44 +38,56 @@
 #include "ptx/build.h"
 int ptxyylex(PTXYYSTYPE *lval, ptx_yyltype *lloc, void *scanner);
 static void ptxyyerror(ptx_yyltype *loc, void *scanner, ptx_pstate *ps, const char *msg);
-#define L(x) ((ptx_loc){ (x).first_line, (x).first_column })
+#define L(x) ((ptx_loc){ (x).line, (x).col })
 }
 
 %union {
-  struct { const char *s; uint32_t n; } str;
+  struct { const char *s; uint32_t n; uint32_t code; } str;
   int64_t ival;
-  struct { uint64_t v; bool u; } num;
+  ptx_num num;
   ptx_opnd opnd;
   ptx_oplist olist;
   ptx_attrs attrs;
-  ptx_init init;
+  ptx_init *init;
   ptx_initlist ilist;
-  ptx_decl decl;
+  ptx_decl *decl;
   ptx_decllist dlist;
-  ptx_perf perf;
   ptx_func *func;
   uint32_t u32;
 }
 
-%token <str> DOTTED IDENT DIRWORD STRING FLOATLIT SECTION
+%token <str> DOTTED IDENT DIRWORD STRING FLOATLIT SECTION D_UNKNOWN
 %token <num> INT
 %token <ival> F32LIT F64LIT
 %token D_VERSION D_TARGET D_ADDRSIZE D_ENTRY D_FUNC D_FILE D_LOC D_PRAGMA
 %token D_CALLPROTOTYPE D_BRANCHTARGETS D_CALLTARGETS D_MAXNTID D_REQNTID
 %token D_MINNCTAPERSM D_MAXNCTAPERSM D_MAXNREG D_EXPLICITCLUSTER
 %token D_REQNCTAPERCLUSTER D_MAXCLUSTERRANK D_NORETURN D_ALIGN D_PTR
-%token D_ABI_PRESERVE D_ABI_PRESERVE_CONTROL
+%token D_ABI_PRESERVE D_ABI_PRESERVE_CONTROL D_ALIAS
+%token SHL SHR LE GE EQ NE ANDAND OROR
 
-%type <opnd> operand number addr_base initscalar opname_tok
+%right '?' ':'
+%left OROR
+%left ANDAND
+%left '|'
+%left '^'
+%left '&'
+%left EQ NE
+%left '<' '>' LE GE
+%left SHL SHR
+%left '+' '-'
+%left '*' '/' '%'
+%precedence UNARY
+
+%type <opnd> operand expr primary opname
 %type <olist> operands operands_opt vlist idlist
 %type <attrs> attrs
-%type <init> initval
+%type <init> initval inititem
 %type <ilist> initlist
-%type <decl> declname
+%type <decl> declname param
 %type <dlist> declnames params params_opt rets_opt
-%type <perf> perfs
+%type <func> func_head
 %type <u32> uint
-%type <ival> sint
 
 %%
 
@@ -80,26 +105,43 @@ modstmt
   | D_FILE uint STRING ',' uint ',' uint { ptx_b_file(ps, L(@1), $2, $3.s, $3.n, $5, $7); }
   | D_PRAGMA STRING ';'               { ptx_b_mod_pragma(ps, L(@1), $2.s, $2.n); }
   | SECTION                           { ptx_b_section(ps, L(@1), $1.s, $1.n); }
+  | D_ALIAS IDENT ',' IDENT ';'       { ptx_b_alias(ps, L(@2), $2.s, $2.n, L(@4), $4.s, $4.n); }
   | attrs declnames ';'               { ptx_b_mod_vars(ps, &$1, &$2); }
-  | attrs D_ENTRY IDENT params_opt perfs fbody_start stmts '}'
-                                      { ptx_b_func(ps, &$1, true, L(@3), $3.s, $3.n, NULL, &$4, &$5, true); }
-  | attrs D_ENTRY IDENT params_opt perfs ';'
-                                      { ptx_b_func(ps, &$1, true, L(@3), $3.s, $3.n, NULL, &$4, &$5, false); }
-  | attrs D_FUNC rets_opt IDENT params_opt perfs fbody_start stmts '}'
-                                      { ptx_b_func(ps, &$1, false, L(@4), $4.s, $4.n, &$3, &$5, &$6, true); }
-  | attrs D_FUNC rets_opt IDENT params_opt perfs ';'
-                                      { ptx_b_func(ps, &$1, false, L(@4), $4.s, $4.n, &$3, &$5, &$6, false); }
-  | D_ENTRY IDENT params_opt perfs fbody_start stmts '}'
-                                      { ptx_attrs a = {0}; ptx_b_func(ps, &a, true, L(@2), $2.s, $2.n, NULL, &$3, &$4, true); }
-  | D_FUNC rets_opt IDENT params_opt perfs fbody_start stmts '}'
-                                      { ptx_attrs a = {0}; ptx_b_func(ps, &a, false, L(@3), $3.s, $3.n, &$2, &$4, &$5, true); }
-  | D_FUNC rets_opt IDENT params_opt perfs ';'
-                                      { ptx_attrs a = {0}; ptx_b_func(ps, &a, false, L(@3), $3.s, $3.n, &$2, &$4, &$5, false); }
-  | error ';'                         { yyerrok; }
-  | error '}'                         { yyerrok; ptx_b_drop_body(ps); }
+  | func_head '{' stmts '}'           { ptx_b_func_end(ps, $1, true); }
+  | func_head '{' stmts error '}'     { yyerrok; ptx_b_recover(ps); ptx_b_func_end(ps, $1, true); }
+  | func_head ';'                     { ptx_b_func_end(ps, $1, false); }
+  | error ';'                         { yyerrok; ptx_b_recover(ps); }
+  | error '{' skip '}'                { yyerrok; ptx_b_recover(ps); }
   ;
 
-fbody_start : '{'                     { ptx_b_body_start(ps); } ;
+func_head
+  : attrs D_ENTRY IDENT params_opt perfs
+                                      { $$ = ptx_b_func(ps, &$1, true, L(@3), $3.s, $3.n, NULL, &$4); }
+  | D_ENTRY IDENT params_opt perfs    { $$ = ptx_b_func(ps, NULL, true, L(@2), $2.s, $2.n, NULL, &$3); }
+  | attrs D_FUNC rets_opt IDENT params_opt perfs
+                                      { $$ = ptx_b_func(ps, &$1, false, L(@4), $4.s, $4.n, &$3, &$5); }
+  | D_FUNC rets_opt IDENT params_opt perfs
+                                      { $$ = ptx_b_func(ps, NULL, false, L(@3), $3.s, $3.n, &$2, &$4); }
+  ;
+
+/* the tokens of a block skipped after a module-level error */
+skip
+  : %empty
+  | skip skiptok
+  | skip '{' skip '}'
+  ;
+
+skiptok
+  : DOTTED | IDENT | DIRWORD | STRING | FLOATLIT | SECTION | D_UNKNOWN | INT | F32LIT | F64LIT
+  | D_VERSION | D_TARGET | D_ADDRSIZE | D_ENTRY | D_FUNC | D_FILE | D_LOC | D_PRAGMA
+  | D_CALLPROTOTYPE | D_BRANCHTARGETS | D_CALLTARGETS | D_MAXNTID | D_REQNTID
+  | D_MINNCTAPERSM | D_MAXNCTAPERSM | D_MAXNREG | D_EXPLICITCLUSTER
+  | D_REQNCTAPERCLUSTER | D_MAXCLUSTERRANK | D_NORETURN | D_ALIGN | D_PTR
+  | D_ABI_PRESERVE | D_ABI_PRESERVE_CONTROL | D_ALIAS
+  | SHL | SHR | LE | GE | EQ | NE | ANDAND | OROR
+  | ';' | ',' | ':' | '[' | ']' | '(' | ')' | '<' | '>' | '+' | '-' | '@' | '!' | '|' | '='
+  | '*' | '/' | '%' | '~' | '&' | '^' | '?'
+  ;
 
 targets
   : IDENT                             { ptx_b_target(ps, L(@1), $1.s, $1.n); }
@@ -107,50 +149,43 @@ targets
   ;
 
 uint : INT                            { $$ = (uint32_t)$1.v; } ;
-sint : INT                            { $$ = (int64_t)$1.v; }
-     | '-' INT                        { $$ = -(int64_t)$2.v; }
-     ;
 
 attrs
-  : DIRWORD                           { memset(&$$, 0, sizeof $$); $$.vec = 1; $$.loc = L(@1); ptx_b_attr(ps, &$$, L(@1), $1.s, $1.n); }
-  | D_ALIGN uint                      { memset(&$$, 0, sizeof $$); $$.vec = 1; $$.loc = L(@1); $$.align = $2; }
-  | D_NORETURN                        { memset(&$$, 0, sizeof $$); $$.vec = 1; $$.loc = L(@1); $$.noreturn = true; }
-  | attrs DIRWORD                     { $$ = $1; ptx_b_attr(ps, &$$, L(@2), $2.s, $2.n); }
+  : DIRWORD                           { ptx_b_attrs_start(&$$, L(@1)); ptx_b_attr(&$$, $1.code); }
+  | D_ALIGN uint                      { ptx_b_attrs_start(&$$, L(@1)); $$.align = $2; }
+  | D_NORETURN                        { ptx_b_attrs_start(&$$, L(@1)); $$.noreturn = true; }
+  | attrs DIRWORD                     { $$ = $1; ptx_b_attr(&$$, $2.code); }
   | attrs D_ALIGN uint                { $$ = $1; if ($$.after_ptr) $$.ptr_align = $3; else $$.align = $3; }
   | attrs D_PTR                       { $$ = $1; $$.is_ptr = $$.after_ptr = true; }
   | attrs D_NORETURN                  { $$ = $1; $$.noreturn = true; }
   ;
 
 declnames
-  : declname                          { memset(&$$, 0, sizeof $$); ptx_b_dl_push(ps, &$$, &$1); }
-  | declnames ',' declname            { $$ = $1; ptx_b_dl_push(ps, &$$, &$3); }
+  : declname                          { memset(&$$, 0, sizeof $$); ptx_b_dl_push(ps, &$$, $1); }
+  | declnames ',' declname            { $$ = $1; ptx_b_dl_push(ps, &$$, $3); }
   ;
 
 declname
-  : IDENT                             { ptx_b_declname(ps, &$$, L(@1), $1.s, $1.n); }
-  | IDENT '<' uint '>'                { ptx_b_declname(ps, &$$, L(@1), $1.s, $1.n); $$.has_range = true; $$.range = $3; }
-  | declname '[' uint ']'             { $$ = $1; ptx_b_dim(ps, &$$, L(@2), $3, false); }
-  | declname '[' ']'                  { $$ = $1; ptx_b_dim(ps, &$$, L(@2), 0, true); }
-  | declname '=' initval              { $$ = $1; $$.init = ptx_b_init(ps, &$3); }
+  : IDENT                             { $$ = ptx_b_declname(ps, L(@1), $1.s, $1.n); }
+  | IDENT '<' uint '>'                { $$ = ptx_b_declname(ps, L(@1), $1.s, $1.n); $$->has_range = true; $$->range = $3; }
+  | declname '[' uint ']'             { $$ = $1; ptx_b_dim(ps, $$, L(@2), $3, false); }
+  | declname '[' ']'                  { $$ = $1; ptx_b_dim(ps, $$, L(@2), 0, true); }
+  | declname '=' initval              { $$ = $1; $$->init = $3; }
   ;
 
 initval
-  : initscalar                        { memset(&$$, 0, sizeof $$); $$.u.scalar = $1; }
-  | '{' initlist '}'                  { memset(&$$, 0, sizeof $$); $$.is_list = true; $$.n = $2.n; $$.u.items = $2.v; }
+  : expr                              { $$ = ptx_b_init_scalar(ps, &$1); }
+  | '{' initlist '}'                  { $$ = ptx_b_init_list(ps, &$2); }
   ;
 
 initlist
-  : initval                           { memset(&$$, 0, sizeof $$); ptx_b_il_push(ps, &$$, &$1); }
-  | initlist ',' initval              { $$ = $1; ptx_b_il_push(ps, &$$, &$3); }
+  : inititem                          { memset(&$$, 0, sizeof $$); ptx_b_il_push(ps, &$$, $1); }
+  | initlist ',' inititem             { $$ = $1; ptx_b_il_push(ps, &$$, $3); }
   ;
 
-initscalar
-  : number
-  | IDENT                             { ptx_b_sym(ps, &$$, L(@1), $1.s, $1.n, 0); }
-  | IDENT '+' INT                     { ptx_b_sym(ps, &$$, L(@1), $1.s, $1.n, (int64_t)$3.v); }
-  | IDENT '(' IDENT ')'               { ptx_b_sym(ps, &$$, L(@3), $3.s, $3.n, 0); $$.generic = true; }
-  | IDENT '(' IDENT ')' '+' INT       { ptx_b_sym(ps, &$$, L(@3), $3.s, $3.n, (int64_t)$6.v); $$.generic = true; }
-  | IDENT '(' IDENT '+' INT ')'       { ptx_b_sym(ps, &$$, L(@3), $3.s, $3.n, (int64_t)$5.v); $$.generic = true; }
+inititem
+  : initval
+  | IDENT '=' expr                    { $$ = ptx_b_init_scalar(ps, &$3); $$->field = ptx_b_intern(ps, $1.s, $1.n); $$->field_loc = L(@1); }
   ;
 
 rets_opt
@@ -165,30 +200,32 @@ params_opt
   ;
 
 params
-  : attrs declname                    { memset(&$$, 0, sizeof $$); ptx_b_param(ps, &$$, &$1, &$2); }
-  | params ',' attrs declname         { $$ = $1; ptx_b_param(ps, &$$, &$3, &$4); }
+  : param                             { memset(&$$, 0, sizeof $$); ptx_b_dl_push(ps, &$$, $1); }
+  | params ',' param                  { $$ = $1; ptx_b_dl_push(ps, &$$, $3); }
   ;
 
+param : attrs declname                { $$ = $2; ptx_b_param(ps, &$1, $$); } ;
+
 perfs
-  : %empty                            { memset(&$$, 0, sizeof $$); }
-  | perfs D_MAXNTID uint              { $$ = $1; $$.maxntid[0] = $3; $$.n_maxntid = 1; }
-  | perfs D_MAXNTID uint ',' uint     { $$ = $1; $$.maxntid[0] = $3; $$.maxntid[1] = $5; $$.n_maxntid = 2; }
-  | perfs D_MAXNTID uint ',' uint ',' uint { $$ = $1; $$.maxntid[0] = $3; $$.maxntid[1] = $5; $$.maxntid[2] = $7; $$.n_maxntid = 3; }
-  | perfs D_REQNTID uint              { $$ = $1; $$.reqntid[0] = $3; $$.n_reqntid = 1; }
-  | perfs D_REQNTID uint ',' uint     { $$ = $1; $$.reqntid[0] = $3; $$.reqntid[1] = $5; $$.n_reqntid = 2; }
-  | perfs D_REQNTID uint ',' uint ',' uint { $$ = $1; $$.reqntid[0] = $3; $$.reqntid[1] = $5; $$.reqntid[2] = $7; $$.n_reqntid = 3; }
-  | perfs D_REQNCTAPERCLUSTER uint    { $$ = $1; $$.reqnctapercluster[0] = $3; $$.n_reqnctapercluster = 1; }
-  | perfs D_REQNCTAPERCLUSTER uint ',' uint { $$ = $1; $$.reqnctapercluster[0] = $3; $$.reqnctapercluster[1] = $5; $$.n_reqnctapercluster = 2; }
-  | perfs D_REQNCTAPERCLUSTER uint ',' uint ',' uint { $$ = $1; $$.reqnctapercluster[0] = $3; $$.reqnctapercluster[1] = $5; $$.reqnctapercluster[2] = $7; $$.n_reqnctapercluster = 3; }
-  | perfs D_MINNCTAPERSM uint         { $$ = $1; $$.minnctapersm = $3; }
-  | perfs D_MAXNCTAPERSM uint         { $$ = $1; $$.maxnctapersm = $3; }
-  | perfs D_MAXNREG uint              { $$ = $1; $$.maxnreg = $3; }
-  | perfs D_MAXCLUSTERRANK uint       { $$ = $1; $$.maxclusterrank = $3; }
-  | perfs D_EXPLICITCLUSTER           { $$ = $1; $$.explicitcluster = true; }
-  | perfs D_NORETURN                  { $$ = $1; $$.noreturn = true; }
-  | perfs D_ABI_PRESERVE uint         { $$ = $1; }
-  | perfs D_ABI_PRESERVE_CONTROL uint { $$ = $1; }
-  | perfs D_PRAGMA STRING ';'         { $$ = $1; ptx_b_func_pragma(ps, $3.s, $3.n); }
+  : %empty                            { memset(&ps->perf, 0, sizeof ps->perf); }
+  | perfs D_MAXNTID dims3             { memcpy(ps->perf.maxntid, ps->dims, sizeof ps->dims); ps->perf.n_maxntid = ps->ndims; }
+  | perfs D_REQNTID dims3             { memcpy(ps->perf.reqntid, ps->dims, sizeof ps->dims); ps->perf.n_reqntid = ps->ndims; }
+  | perfs D_REQNCTAPERCLUSTER dims3   { memcpy(ps->perf.reqnctapercluster, ps->dims, sizeof ps->dims); ps->perf.n_reqnctapercluster = ps->ndims; }
+  | perfs D_MINNCTAPERSM uint         { ps->perf.minnctapersm = $3; }
+  | perfs D_MAXNCTAPERSM uint         { ps->perf.maxnctapersm = $3; }
+  | perfs D_MAXNREG uint              { ps->perf.maxnreg = $3; }
+  | perfs D_MAXCLUSTERRANK uint       { ps->perf.maxclusterrank = $3; }
+  | perfs D_EXPLICITCLUSTER           { ps->perf.explicitcluster = true; }
+  | perfs D_NORETURN                  { ps->perf.noreturn = true; }
+  | perfs D_ABI_PRESERVE uint
+  | perfs D_ABI_PRESERVE_CONTROL uint
+  | perfs D_PRAGMA STRING ';'         { ptx_b_func_pragma(ps, $3.s, $3.n); }
+  ;
+
+dims3
+  : uint                              { memset(ps->dims, 0, sizeof ps->dims); ps->dims[0] = $1; ps->ndims = 1; }
+  | uint ',' uint                     { memset(ps->dims, 0, sizeof ps->dims); ps->dims[0] = $1; ps->dims[1] = $3; ps->ndims = 2; }
+  | uint ',' uint ',' uint            { ps->dims[0] = $1; ps->dims[1] = $3; ps->dims[2] = $5; ps->ndims = 3; }
   ;
 
 stmts
@@ -203,74 +240,93 @@ stmt
   | IDENT ':' D_CALLPROTOTYPE rets_opt IDENT params_opt ';'
                                       { ptx_b_callproto(ps, L(@1), $1.s, $1.n, &$4, &$6); }
   | attrs declnames ';'               { ptx_b_local_vars(ps, &$1, &$2); }
-  | opname_tok operands_opt ';'       { ptx_b_insn(ps, &$1, NULL, &$2); }
-  | '@' IDENT opname_tok operands_opt ';'     { ptx_opnd g; ptx_b_reg(ps, &g, L(@2), $2.s, $2.n); ptx_b_insn(ps, &$3, &g, &$4); }
-  | '@' '!' IDENT opname_tok operands_opt ';' { ptx_opnd g; ptx_b_reg(ps, &g, L(@3), $3.s, $3.n); g.neg = true; ptx_b_insn(ps, &$4, &g, &$5); }
+  | opname operands_opt ';'           { ptx_b_insn(ps, &$1, NULL, &$2); }
+  | '@' IDENT opname operands_opt ';'     { ptx_opnd g; ptx_b_reg(ps, &g, L(@2), $2.s, $2.n); ptx_b_insn(ps, &$3, &g, &$4); }
+  | '@' '!' IDENT opname operands_opt ';' { ptx_opnd g; ptx_b_reg(ps, &g, L(@3), $3.s, $3.n); g.flags |= POF_NEG; ptx_b_insn(ps, &$4, &g, &$5); }
   | D_LOC uint uint uint              { ptx_b_loc(ps, L(@1), $2, $3, $4); }
   | D_LOC uint uint                   { ptx_b_loc(ps, L(@1), $2, $3, 0); }
   | D_LOC uint uint uint ',' IDENT IDENT { ptx_b_loc(ps, L(@1), $2, $3, $4); ptx_b_loc_fname(ps, $7.s, $7.n); }
   | D_LOC uint uint uint ',' IDENT IDENT ',' IDENT uint uint uint
                                       { ptx_b_loc(ps, L(@1), $2, $3, $4); ptx_b_loc_fname(ps, $7.s, $7.n); ptx_b_loc_inlined(ps, $10, $11, $12); }
   | D_PRAGMA STRING ';'               { ptx_b_pragma(ps, L(@1), $2.s, $2.n); }
-  | '{'                               { ptx_b_scope(ps, L(@1), PS_OPEN); }
-    stmts '}'                         { ptx_b_scope(ps, L(@4), PS_CLOSE); }
-  | error ';'                         { yyerrok; }
+  | scope_open stmts '}'              { ptx_b_scope(ps, L(@3), PS_CLOSE); }
+  | scope_open stmts error '}'        { yyerrok; ptx_b_recover(ps); ptx_b_scope(ps, L(@4), PS_CLOSE); }
+  | error ';'                         { yyerrok; ptx_b_recover(ps); }
   ;
 
-opname_tok
-  : IDENT                             { memset(&$$, 0, sizeof $$); $$.loc = L(@1); $$.name = ptx_b_intern(ps, $1.s, $1.n); }
-  | DOTTED                            { memset(&$$, 0, sizeof $$); $$.loc = L(@1); $$.name = ptx_b_intern(ps, $1.s, $1.n); }
+scope_open : '{'                      { ptx_b_scope(ps, L(@1), PS_OPEN); } ;
+
+opname
+  : IDENT                             { ptx_b_opname(ps, &$$, L(@1), $1.s, $1.n); }
+  | DOTTED                            { ptx_b_opname(ps, &$$, L(@1), $1.s, $1.n); }
   ;
 
 idlist
-  : IDENT                             { memset(&$$, 0, sizeof $$); ptx_opnd o; ptx_b_sym(ps, &o, L(@1), $1.s, $1.n, 0); ptx_b_ol_push(ps, &$$, &o); }
-  | idlist ',' IDENT                  { $$ = $1; ptx_opnd o; ptx_b_sym(ps, &o, L(@3), $3.s, $3.n, 0); ptx_b_ol_push(ps, &$$, &o); }
+  : IDENT                             { ptx_opnd o; ptx_b_sym(ps, &o, L(@1), $1.s, $1.n); ptx_b_ol_start(ps, &$$, &o); }
+  | idlist ',' IDENT                  { $$ = $1; ptx_opnd o; ptx_b_sym(ps, &o, L(@3), $3.s, $3.n); ptx_b_ol_push(ps, &$$, &o); }
   ;
 
 operands_opt
-  : %empty                            { memset(&$$, 0, sizeof $$); }
+  : %empty                            { $$.start = ps->nops; $$.n = 0; }
   | operands
   ;
 
 operands
-  : operand                           { memset(&$$, 0, sizeof $$); ptx_b_ol_push(ps, &$$, &$1); }
+  : operand                           { ptx_b_ol_start(ps, &$$, &$1); }
   | operands ',' operand              { $$ = $1; ptx_b_ol_push(ps, &$$, &$3); }
   ;
 
 operand
-  : IDENT                             { ptx_b_name(ps, &$$, L(@1), $1.s, $1.n); }
-  | DOTTED                            { ptx_b_name(ps, &$$, L(@1), $1.s, $1.n); }
-  | '!' IDENT                         { ptx_b_name(ps, &$$, L(@2), $2.s, $2.n); $$.neg = true; $$.loc = L(@1); }
-  | IDENT '|' IDENT                   { ptx_opnd a, b; ptx_b_name(ps, &a, L(@1), $1.s, $1.n); ptx_b_name(ps, &b, L(@3), $3.s, $3.n); ptx_b_pair(ps, &$$, &a, &b); }
-  | IDENT '+' INT                     { ptx_b_sym(ps, &$$, L(@1), $1.s, $1.n, (int64_t)$3.v); }
-  | IDENT '-' INT                     { ptx_b_sym(ps, &$$, L(@1), $1.s, $1.n, -(int64_t)$3.v); }
-  | number
-  | '-' number                        { $$ = $2; ptx_b_negate(ps, &$$); $$.loc = L(@1); }
-  | '[' addr_base ']'                 { ptx_b_addr(ps, &$$, L(@1), &$2, NULL); }
-  | '[' addr_base ',' vlist ']'       { ptx_b_addr(ps, &$$, L(@1), &$2, &$4); }
+  : expr
   | '{' vlist '}'                     { ptx_b_list(ps, &$$, L(@1), &$2, PO_VEC); }
-  | '(' operands ')'                  { ptx_b_list(ps, &$$, L(@1), &$2, PO_LIST); }
-  | '(' ')'                           { ptx_oplist e = {0}; ptx_b_list(ps, &$$, L(@1), &e, PO_LIST); }
+  | '{' vlist '}' '|' expr            { ptx_opnd v; ptx_b_list(ps, &v, L(@1), &$2, PO_VEC); ptx_b_pair(ps, &$$, &v, &$5); }
+  | '[' expr ']'                      { ptx_b_addr(ps, &$$, L(@1), &$2, NULL); }
+  | '[' expr ',' vlist ']'            { ptx_b_addr(ps, &$$, L(@1), &$2, &$4); }
+  | '(' ')'                           { ptx_oplist e = { ps->nops, 0 }; ptx_b_list(ps, &$$, L(@1), &e, PO_LIST); }
+  | '(' operand ',' vlist ')'         { ptx_b_list_first(ps, &$$, L(@1), &$2, &$4); }
   ;
 
 vlist
-  : operand                           { memset(&$$, 0, sizeof $$); ptx_b_ol_push(ps, &$$, &$1); }
+  : operand                           { ptx_b_ol_start(ps, &$$, &$1); }
   | vlist ',' operand                 { $$ = $1; ptx_b_ol_push(ps, &$$, &$3); }
   ;
 
-addr_base
-  : IDENT                             { ptx_b_name(ps, &$$, L(@1), $1.s, $1.n); }
-  | DOTTED                            { ptx_b_name(ps, &$$, L(@1), $1.s, $1.n); }
-  | IDENT '+' sint                    { ptx_b_name(ps, &$$, L(@1), $1.s, $1.n); $$.ival = $3; }
-  | IDENT '-' INT                     { ptx_b_name(ps, &$$, L(@1), $1.s, $1.n); $$.ival = -(int64_t)$3.v; }
-  | sint                              { memset(&$$, 0, sizeof $$); $$.kind = PO_INT; $$.ival = $1; $$.loc = L(@1); }
+expr
+  : primary
+  | '-' expr %prec UNARY              { ptx_b_unop(ps, &$$, L(@1), '-', &$2); }
+  | '+' expr %prec UNARY              { ptx_b_unop(ps, &$$, L(@1), '+', &$2); }
+  | '~' expr %prec UNARY              { ptx_b_unop(ps, &$$, L(@1), '~', &$2); }
+  | '!' expr %prec UNARY              { ptx_b_unop(ps, &$$, L(@1), '!', &$2); }
+  | expr '*' expr                     { ptx_b_binop(ps, &$$, L(@2), '*', &$1, &$3); }
+  | expr '/' expr                     { ptx_b_binop(ps, &$$, L(@2), '/', &$1, &$3); }
+  | expr '%' expr                     { ptx_b_binop(ps, &$$, L(@2), '%', &$1, &$3); }
+  | expr '+' expr                     { ptx_b_binop(ps, &$$, L(@2), '+', &$1, &$3); }
+  | expr '-' expr                     { ptx_b_binop(ps, &$$, L(@2), '-', &$1, &$3); }
+  | expr SHL expr                     { ptx_b_binop(ps, &$$, L(@2), PTX_OP_SHL, &$1, &$3); }
+  | expr SHR expr                     { ptx_b_binop(ps, &$$, L(@2), PTX_OP_SHR, &$1, &$3); }
+  | expr '<' expr                     { ptx_b_binop(ps, &$$, L(@2), '<', &$1, &$3); }
+  | expr '>' expr                     { ptx_b_binop(ps, &$$, L(@2), '>', &$1, &$3); }
+  | expr LE expr                      { ptx_b_binop(ps, &$$, L(@2), PTX_OP_LE, &$1, &$3); }
+  | expr GE expr                      { ptx_b_binop(ps, &$$, L(@2), PTX_OP_GE, &$1, &$3); }
+  | expr EQ expr                      { ptx_b_binop(ps, &$$, L(@2), PTX_OP_EQ, &$1, &$3); }
+  | expr NE expr                      { ptx_b_binop(ps, &$$, L(@2), PTX_OP_NE, &$1, &$3); }
+  | expr '&' expr                     { ptx_b_binop(ps, &$$, L(@2), '&', &$1, &$3); }
+  | expr '^' expr                     { ptx_b_binop(ps, &$$, L(@2), '^', &$1, &$3); }
+  | expr '|' expr                     { ptx_b_binop(ps, &$$, L(@2), '|', &$1, &$3); }
+  | expr ANDAND expr                  { ptx_b_binop(ps, &$$, L(@2), PTX_OP_ANDAND, &$1, &$3); }
+  | expr OROR expr                    { ptx_b_binop(ps, &$$, L(@2), PTX_OP_OROR, &$1, &$3); }
+  | expr '?' expr ':' expr            { ptx_b_cond(ps, &$$, &$1, &$3, &$5); }
   ;
 
-number
-  : INT                               { memset(&$$, 0, sizeof $$); $$.kind = PO_INT; $$.ival = (int64_t)$1.v; $$.is_unsigned = $1.u; $$.loc = L(@1); }
+primary
+  : IDENT                             { ptx_b_name(ps, &$$, L(@1), $1.s, $1.n); }
+  | DOTTED                            { ptx_b_name(ps, &$$, L(@1), $1.s, $1.n); }
+  | INT                               { ptx_b_int(ps, &$$, L(@1), &$1); }
   | F32LIT                            { memset(&$$, 0, sizeof $$); $$.kind = PO_F32; $$.ival = $1; $$.loc = L(@1); }
   | F64LIT                            { memset(&$$, 0, sizeof $$); $$.kind = PO_F64; $$.ival = $1; $$.loc = L(@1); }
   | FLOATLIT                          { ptx_b_floatlit(ps, &$$, L(@1), $1.s, $1.n); }
+  | '(' expr ')'                      { $$ = $2; $$.flags |= POF_PAREN; $$.loc = L(@1); }
+  | IDENT '(' expr ')'                { ptx_b_generic(ps, &$$, L(@1), $1.s, $1.n, L(@2), &$3); }
   ;
 
 %%

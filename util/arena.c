@@ -10,13 +10,18 @@ struct arena_block { arena_block *next; size_t used, cap; _Alignas(16) unsigned 
 enum { ARENA_BLOCK = 4 << 20 };
 
 /* Blocks come straight from mmap: fresh pages are zero (no memset per
- * object) and, being large and aligned, can be backed by huge pages, which
- * makes first touch several times cheaper than 4 KiB page faults. */
+ * object) and, being large, can be backed by huge pages.  They are
+ * populated at once: first touch of memory, one page fault at a time, is
+ * what dominates a fast assembler (and costs several times more under a
+ * hypervisor). */
 static void *block_new(size_t bytes) {
   void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) return NULL;
 #ifdef MADV_HUGEPAGE
   if (bytes >= (2u << 20)) madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+#ifdef MADV_POPULATE_WRITE
+  madvise(p, bytes, MADV_POPULATE_WRITE);    /* best effort: older kernels fault lazily */
 #endif
   return p;
 }
@@ -29,10 +34,29 @@ arena *arena_new(void) {
   return a;
 }
 
+static void free_chain(arena_block *b) {
+  for (arena_block *n; b; b = n) { n = b->next; munmap(b, sizeof *b + b->cap); }
+}
+
 void arena_free(arena *a) {
   if (!a) return;
-  for (arena_block *b = a->head, *n; b; b = n) { n = b->next; munmap(b, sizeof *b + b->cap); }
+  free_chain(a->head);
+  free_chain(a->spare);
   free(a);
+}
+
+/* Everything allocated so far is dropped; the standard blocks are kept
+ * (zeroed again) for the next allocations, big ones go back to the system. */
+void arena_reset(arena *a) {
+  for (arena_block *b = a->head, *n; b; b = n) {
+    n = b->next;
+    if (b->cap != ARENA_BLOCK) { a->total -= b->cap; munmap(b, sizeof *b + b->cap); continue; }
+    memset(b->data, 0, b->used);
+    b->used = 0;
+    b->next = a->spare;
+    a->spare = b;
+  }
+  a->head = NULL;
 }
 
 void *arena_alloc(arena *a, size_t n) {
@@ -40,15 +64,21 @@ void *arena_alloc(arena *a, size_t n) {
   arena_block *b = a->head;
   if (!b || b->cap - b->used < n) {
     size_t cap = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK;
-    arena_block *nb = block_new(sizeof *nb + cap);
-    if (!nb) oom();
-    nb->used = 0; nb->cap = cap;
+    arena_block *nb;
+    if (cap == ARENA_BLOCK && a->spare) { nb = a->spare; a->spare = nb->next; }
+    else {
+      nb = block_new(sizeof *nb + cap);
+      if (!nb) oom();
+      nb->used = 0; nb->cap = cap;
+      a->total += cap;
+    }
     if (cap != ARENA_BLOCK && b) {      /* big object: keep the current block on top */
       nb->next = b->next; b->next = nb;
-    } else { nb->next = b; a->head = nb; }
+      nb->used = n;
+      return nb->data;
+    }
+    nb->next = b; a->head = nb;
     b = nb;
-    a->total += cap;
-    if (b != a->head) { nb->used = n; return nb->data; }
   }
   void *p = b->data + b->used;
   b->used += n;

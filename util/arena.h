@@ -6,10 +6,13 @@
 #include <stddef.h>
 
 typedef struct arena_block arena_block;
-typedef struct arena { arena_block *head; size_t total; } arena;
+typedef struct arena { arena_block *head, *spare; size_t total; } arena;
 
 arena *arena_new(void);
 void arena_free(arena *a);
+/* Drop everything allocated so far but keep the memory for what comes next
+ * (a scratch arena reused for one item after another). */
+void arena_reset(arena *a);
 /* Zeroed memory, 16-byte aligned.  Aborts on out-of-memory (callers are
  * command-line tools; there is nothing sensible to continue with). */
 void *arena_alloc(arena *a, size_t n);

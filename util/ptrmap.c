@@ -26,7 +26,10 @@ static void rehash(ptrmap *m, size_t ncap) {
 
 void ptrmap_init(ptrmap *m) { memset(m, 0, sizeof *m); rehash(m, 64); }
 void ptrmap_fini(ptrmap *m) { free(m->keys); free(m->vals); memset(m, 0, sizeof *m); }
+/* A map reused for one function after another: after a big one it goes
+ * back to a small table, so clearing stays proportional to the use. */
 void ptrmap_clear(ptrmap *m) {
+  if (m->cap > 4096 && m->count * 16 < m->cap) { ptrmap_fini(m); ptrmap_init(m); return; }
   if (m->count) memset(m->keys, 0, m->cap * sizeof *m->keys);
   m->count = 0;
 }

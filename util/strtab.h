@@ -9,7 +9,7 @@
 typedef struct strtab {
   arena *arena;            /* where the strings live (not owned)          */
   const char **slots;      /* open addressing; NULL = empty               */
-  uint32_t *hashes;
+  uint64_t *meta;          /* hash << 32 | length of each slot            */
   size_t cap, count;
 } strtab;
 

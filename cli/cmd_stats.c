@@ -1,0 +1,274 @@
+/* cli/cmd_stats.c - "ptxemu stats TRACE.db": the metric views of a trace
+ * database (ptxemu-trace(5)) as a table, one column per launch, or the
+ * per-PTX-line profile of each launch.  Everything printed comes from the
+ * views, so it is what a SQL query on the same file gives. */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "traces/trace.h"
+
+static void usage(FILE *f) {
+  fputs("usage: ptxemu stats [options] TRACE.db\n"
+        "  --run N         launches of run N (default: the last run; 'all': every run)\n"
+        "  --launch ID     only launch ID (launches.launch_id; repeatable)\n"
+        "  --by-line       per PTX line: executions, efficiencies, transactions per request\n"
+        "  --csv           machine-readable: launch_id,kernel,metric,value (or the per-line columns)\n"
+        "Prints the metric views of a trace written by 'ptxemu run --trace' (see\n"
+        "ptxemu-trace(5) for every definition); '-' is a metric the trace cannot\n"
+        "tell (timing metrics of a functional run, memory metrics at level warp...).\n", f);
+}
+
+/* Metrics in print order, with their unit. */
+static const struct { const char *name, *unit; } metric_list[] = {
+  { "inst_executed", "" }, { "thread_inst_executed", "" }, { "inst_per_warp", "" },
+  { "branch_efficiency", "%" }, { "warp_execution_efficiency", "%" }, { "warp_nonpred_execution_efficiency", "%" },
+  { "gld_efficiency", "%" }, { "gst_efficiency", "%" }, { "gld_transactions_per_request", "" },
+  { "gst_transactions_per_request", "" }, { "shared_load_transactions_per_request", "" },
+  { "shared_store_transactions_per_request", "" }, { "shared_efficiency", "%" }, { "l1_hit_rate", "%" },
+  { "l2_hit_rate", "%" }, { "dram_read_bytes", "" }, { "achieved_occupancy", "%" }, { "ipc", "" },
+};
+#define NMETRICS (sizeof metric_list / sizeof metric_list[0])
+
+static void fmt_value(sqlite3_stmt *s, int col, char *out, size_t n) {
+  switch (sqlite3_column_type(s, col)) {
+  case SQLITE_NULL: snprintf(out, n, "-"); break;
+  case SQLITE_INTEGER: snprintf(out, n, "%lld", (long long)sqlite3_column_int64(s, col)); break;
+  case SQLITE_FLOAT: {
+    double v = sqlite3_column_double(s, col);
+    if (v == (double)(long long)v && (v > 1e6 || v < -1e6)) snprintf(out, n, "%.0f", v);
+    else snprintf(out, n, "%.2f", v);
+    break;
+  }
+  default: snprintf(out, n, "%s", (const char *)sqlite3_column_text(s, col)); break;
+  }
+}
+
+static void csv_field(const char *s) {
+  if (!strpbrk(s, ",\"\n")) { fputs(s, stdout); return; }
+  putchar('"');
+  for (; *s; s++) { if (*s == '"') putchar('"'); putchar(*s); }
+  putchar('"');
+}
+
+typedef struct col { char head[3][40]; char val[NMETRICS][32]; } col;
+
+static int print_metrics(sqlite3 *db, const char *where, bool csv) {
+  char sql[1024];
+  snprintf(sql, sizeof sql, "SELECT * FROM launch_metrics WHERE %s ORDER BY launch_id", where);
+  sqlite3_stmt *s;
+  if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) { fprintf(stderr, "ptxemu stats: %s\n", sqlite3_errmsg(db)); return EXIT_DATAERR; }
+  int idx[NMETRICS];
+  for (size_t m = 0; m < NMETRICS; m++) {
+    idx[m] = -1;
+    for (int c = 0; c < sqlite3_column_count(s); c++) if (strcmp(sqlite3_column_name(s, c), metric_list[m].name) == 0) idx[m] = c;
+  }
+  col *cols = NULL;
+  size_t ncols = 0, cap = 0;
+  int rc;
+  if (csv) puts("launch_id,kernel,metric,value");
+  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+    if (csv) {
+      for (size_t m = 0; m < NMETRICS; m++) {
+        if (idx[m] < 0) continue;
+        printf("%lld,", (long long)sqlite3_column_int64(s, 0));
+        csv_field((const char *)sqlite3_column_text(s, 1));
+        printf(",%s,", metric_list[m].name);
+        if (sqlite3_column_type(s, idx[m]) != SQLITE_NULL) printf("%.17g", sqlite3_column_double(s, idx[m]));
+        putchar('\n');
+      }
+      continue;
+    }
+    if (ncols == cap) { cap = cap ? cap * 2 : 8; col *nc = realloc(cols, cap * sizeof *cols); if (!nc) break; cols = nc; }
+    col *c = &cols[ncols++];
+    snprintf(c->head[0], sizeof c->head[0], "launch %lld", (long long)sqlite3_column_int64(s, 0));
+    snprintf(c->head[1], sizeof c->head[1], "%s", (const char *)sqlite3_column_text(s, 1));
+    snprintf(c->head[2], sizeof c->head[2], "%s", (const char *)sqlite3_column_text(s, 3));
+    for (size_t m = 0; m < NMETRICS; m++) {
+      if (idx[m] < 0) snprintf(c->val[m], sizeof c->val[m], "?");
+      else fmt_value(s, idx[m], c->val[m], sizeof c->val[m]);
+    }
+  }
+  if (rc != SQLITE_DONE) fprintf(stderr, "ptxemu stats: %s\n", sqlite3_errmsg(db));
+  sqlite3_finalize(s);
+  if (csv) return rc == SQLITE_DONE ? EXIT_OK : EXIT_DATAERR;
+  if (!ncols) { printf("no launches\n"); free(cols); return EXIT_OK; }
+  /* a block of columns at a time, as many as fit in 120 characters */
+  const int namew = 42;
+  for (size_t first = 0; first < ncols;) {
+    size_t last = first;
+    int width = namew;
+    int w[64];
+    while (last < ncols && last - first < 64) {
+      int cw = 10;
+      for (int h = 0; h < 3; h++) if ((int)strlen(cols[last].head[h]) + 2 > cw) cw = (int)strlen(cols[last].head[h]) + 2;
+      for (size_t m = 0; m < NMETRICS; m++) if ((int)strlen(cols[last].val[m]) + 2 > cw) cw = (int)strlen(cols[last].val[m]) + 2;
+      if (last > first && width + cw > 120) break;
+      w[last - first] = cw;
+      width += cw;
+      last++;
+    }
+    static const char *const heads[3] = { "", "kernel", "status" };
+    for (int h = 0; h < 3; h++) {
+      printf("%-*s", namew, heads[h]);
+      for (size_t c = first; c < last; c++) printf("%*s", w[c - first], cols[c].head[h]);
+      putchar('\n');
+    }
+    for (size_t m = 0; m < NMETRICS; m++) {
+      char name[64];
+      snprintf(name, sizeof name, "%s%s%s%s", metric_list[m].name, metric_list[m].unit[0] ? " [" : "", metric_list[m].unit,
+               metric_list[m].unit[0] ? "]" : "");
+      printf("%-*s", namew, name);
+      for (size_t c = first; c < last; c++) printf("%*s", w[c - first], cols[c].val[m]);
+      putchar('\n');
+    }
+    first = last;
+    if (first < ncols) putchar('\n');
+  }
+  free(cols);
+  return EXIT_OK;
+}
+
+static int print_by_line(sqlite3 *db, const char *where, bool csv) {
+  char sql[4096];
+  snprintf(sql, sizeof sql,
+    "WITH sel AS (SELECT launch_id FROM launches WHERE %s),\n"
+    " u AS (SELECT launch_id, file_id, ptx_line, inst_executed, thread_inst_executed, branches, divergent_branches,\n"
+    "              NULL AS gld_requests, NULL AS gld_sectors, NULL AS gst_requests, NULL AS gst_sectors,\n"
+    "              NULL AS shl_requests, NULL AS shl_wavefronts, NULL AS shs_requests, NULL AS shs_wavefronts\n"
+    "       FROM line_warp_stats WHERE launch_id IN sel\n"
+    "       UNION ALL\n"
+    "       SELECT launch_id, file_id, ptx_line, NULL, NULL, NULL, NULL, gld_requests, gld_sectors, gst_requests, gst_sectors,\n"
+    "              shared_ld_requests, shared_ld_wavefronts, shared_st_requests, shared_st_wavefronts\n"
+    "       FROM line_mem_stats WHERE launch_id IN sel),\n"
+    " k AS (SELECT launch_id, file_id, ptx_line, sum(inst_executed) AS inst, sum(thread_inst_executed) AS tinst,\n"
+    "              sum(branches) AS br, sum(divergent_branches) AS div, sum(gld_requests) AS glr, sum(gld_sectors) AS gls,\n"
+    "              sum(gst_requests) AS gsr, sum(gst_sectors) AS gss, sum(shl_requests) AS lr, sum(shl_wavefronts) AS lw,\n"
+    "              sum(shs_requests) AS sr, sum(shs_wavefronts) AS sw\n"
+    "       FROM u GROUP BY launch_id, file_id, ptx_line)\n"
+    "SELECT k.launch_id, kn.name, k.ptx_line, k.inst, 100.0 * k.tinst / (32.0 * k.inst),\n"
+    "  CASE WHEN k.br > 0 THEN 100.0 * (k.br - k.div) / k.br END,\n"
+    "  1.0 * k.gls / nullif(k.glr, 0), 1.0 * k.gss / nullif(k.gsr, 0), 1.0 * k.lw / nullif(k.lr, 0), 1.0 * k.sw / nullif(k.sr, 0),\n"
+    "  coalesce(pl.text, '')\n"
+    "FROM k JOIN launches l ON l.launch_id = k.launch_id JOIN kernels kn ON kn.kernel_id = l.kernel_id\n"
+    "  LEFT JOIN ptx_lines pl ON pl.file_id = k.file_id AND pl.line = k.ptx_line\n"
+    "ORDER BY k.launch_id, k.ptx_line", where);
+  sqlite3_stmt *s;
+  if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) { fprintf(stderr, "ptxemu stats: %s\n", sqlite3_errmsg(db)); return EXIT_DATAERR; }
+  static const char *const names[] = { "launch_id", "kernel", "ptx_line", "inst_executed", "warp_execution_efficiency",
+    "branch_efficiency", "gld_transactions_per_request", "gst_transactions_per_request",
+    "shared_load_transactions_per_request", "shared_store_transactions_per_request", "text" };
+  long long cur = -1;
+  int rc;
+  if (csv) { for (int i = 0; i < 11; i++) printf("%s%s", i ? "," : "", names[i]); putchar('\n'); }
+  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+    char v[11][48];
+    for (int i = 0; i < 10; i++) fmt_value(s, i, v[i], sizeof v[i]);
+    const char *text = (const char *)sqlite3_column_text(s, 10);
+    if (csv) {
+      for (int i = 0; i < 10; i++) {
+        if (i) putchar(',');
+        if (i == 1) csv_field(v[i]); else if (strcmp(v[i], "-")) fputs(v[i], stdout);
+      }
+      putchar(',');
+      csv_field(text);
+      putchar('\n');
+      continue;
+    }
+    long long id = sqlite3_column_int64(s, 0);
+    if (id != cur) {
+      if (cur >= 0) putchar('\n');
+      cur = id;
+      printf("launch %lld %s\n%6s %10s %7s %7s %7s %7s %7s %7s  %s\n", id, v[1], "line", "execs", "warp%", "branch%",
+             "gld t/r", "gst t/r", "shl t/r", "shs t/r", "PTX");
+    }
+    char src[64];
+    size_t o = 0;
+    for (; *text && o < sizeof src - 1; text++) {
+      bool blank = *text == ' ' || *text == '\t';
+      if (blank && (!o || src[o - 1] == ' ')) continue;
+      src[o++] = blank ? ' ' : *text;
+    }
+    src[o] = 0;
+    printf("%6s %10s %7s %7s %7s %7s %7s %7s  %s\n", v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], src);
+  }
+  if (rc != SQLITE_DONE) { fprintf(stderr, "ptxemu stats: %s\n", sqlite3_errmsg(db)); sqlite3_finalize(s); return EXIT_DATAERR; }
+  sqlite3_finalize(s);
+  if (cur < 0 && !csv) printf("no per-line data (record with --trace-level warp, mem or all)\n");
+  return EXIT_OK;
+}
+
+int cmd_stats(int argc, char **argv) {
+  const char *path = NULL, *run = NULL;
+  bool csv = false, by_line = false;
+  char launches[512] = "";
+  size_t ll = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (cli_is_help(a)) { usage(stdout); return EXIT_OK; }
+    else if (strcmp(a, "--run") == 0 && i + 1 < argc) run = argv[++i];
+    else if (strcmp(a, "--launch") == 0 && i + 1 < argc) {
+      char *end;
+      long long id = strtoll(argv[++i], &end, 10);
+      if (*end || id < 1 || ll > sizeof launches - 32) { fprintf(stderr, "ptxemu stats: bad --launch '%s'\n", argv[i]); return EXIT_USAGE; }
+      ll += (size_t)snprintf(launches + ll, sizeof launches - ll, "%s%lld", ll ? ", " : "", id);
+    }
+    else if (strcmp(a, "--csv") == 0) csv = true;
+    else if (strcmp(a, "--by-line") == 0) by_line = true;
+    else if (a[0] == '-' && a[1]) { fprintf(stderr, "ptxemu stats: unknown option '%s'\n", a); usage(stderr); return EXIT_USAGE; }
+    else if (!path) path = a;
+    else { fprintf(stderr, "ptxemu stats: more than one trace\n"); return EXIT_USAGE; }
+  }
+  if (!path) { usage(stderr); return EXIT_USAGE; }
+  sqlite3 *db;
+  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+    fprintf(stderr, "ptxemu stats: cannot open '%s': %s\n", path, sqlite3_errmsg(db));
+    sqlite3_close(db);
+    return EXIT_NOINPUT;
+  }
+  sqlite3_busy_timeout(db, 5000);
+  sqlite3_stmt *s;
+  long long appid = -1, version = -1;
+  if (sqlite3_prepare_v2(db, "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version)",
+                         -1, &s, NULL) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW) {
+    appid = sqlite3_column_int64(s, 0);
+    version = sqlite3_column_int64(s, 1);
+  }
+  sqlite3_finalize(s);
+  if (appid != TRACE_APPLICATION_ID) {
+    fprintf(stderr, "ptxemu stats: '%s' is not a ptxemu trace%s\n", path, appid < 0 ? " (not a SQLite database)" : "");
+    sqlite3_close(db);
+    return EXIT_DATAERR;
+  }
+  if (version != TRACE_SCHEMA_VERSION) fprintf(stderr, "ptxemu stats: warning: trace schema version %lld, expected %d\n", version, TRACE_SCHEMA_VERSION);
+  /* which launches */
+  char where[700];
+  long long run_id = 0;
+  if (ll) snprintf(where, sizeof where, "launch_id IN (%s)", launches);
+  else if (run && strcmp(run, "all") == 0) snprintf(where, sizeof where, "1");
+  else {
+    if (run) {
+      char *end;
+      run_id = strtoll(run, &end, 10);
+      if (*end || run_id < 1) { fprintf(stderr, "ptxemu stats: bad --run '%s'\n", run); sqlite3_close(db); return EXIT_USAGE; }
+    } else if (sqlite3_prepare_v2(db, "SELECT max(run_id) FROM runs", -1, &s, NULL) == SQLITE_OK) {
+      if (sqlite3_step(s) == SQLITE_ROW) run_id = sqlite3_column_int64(s, 0);
+      sqlite3_finalize(s);
+    }
+    snprintf(where, sizeof where, "launch_id IN (SELECT launch_id FROM launches WHERE run_id = %lld)", run_id);
+  }
+  if (!csv && run_id && sqlite3_prepare_v2(db, "SELECT command_line, gpu_config, trace_level, coalesce(filters, ''), started_at, "
+                                               "coalesce(finished_at, 'never (killed?)'), exit_status FROM runs WHERE run_id = ?",
+                                           -1, &s, NULL) == SQLITE_OK) {
+    sqlite3_bind_int64(s, 1, run_id);
+    if (sqlite3_step(s) == SQLITE_ROW)
+      printf("run %lld: %s\n  config %s, trace level %s%s%s, started %s, finished %s\n\n", run_id, sqlite3_column_text(s, 0),
+             sqlite3_column_text(s, 1), sqlite3_column_text(s, 2), *sqlite3_column_text(s, 3) ? ", filters " : "",
+             sqlite3_column_text(s, 3), sqlite3_column_text(s, 4), sqlite3_column_text(s, 5));
+    sqlite3_finalize(s);
+  }
+  int rc = by_line ? print_by_line(db, where, csv) : print_metrics(db, where, csv);
+  sqlite3_close(db);
+  return rc;
+}
