@@ -88,7 +88,10 @@ static int run_common(int argc, char **argv, bool compare) {
   size_t pl = strlen(path);
   bool module = (pl > 4 && (strcmp(path + pl - 4, ".ptx") == 0 || strcmp(path + pl - 4, ".pxo") == 0)) || kernel;
   int rc;
-  if (!module) rc = cli_trace_start(ct, &o, argc, argv, path) ?: session_run(path, &o, cli_load_module);
+  if (!module && (pre.p || post.p || args.p || strcmp(grid, "1") || strcmp(block, "1") || strcmp(shared, "0"))) {
+    fprintf(stderr, "ptxemu %s: -e, --arg, --grid, --block and --shared go with a PTX module and --kernel, not a launch file\n", argv[0]);
+    rc = EXIT_USAGE;
+  } else if (!module) rc = cli_trace_start(ct, &o, argc, argv, path) ?: session_run(path, &o, cli_load_module);
   else {
     if (!kernel) { fprintf(stderr, "ptxemu %s: a module needs --kernel NAME\n", argv[0]); return EXIT_USAGE; }
     char g[64], b[64], line[1024];

@@ -307,5 +307,6 @@ int prep_ctrl(emu *e, xinsn *x);     /* exec_ctrl.c:  bra/brx/call/ret/exit/trap
 int prep_warp(emu *e, xinsn *x);     /* exec_warp.c:  shfl/vote/match/redux/activemask/elect           */
 int prep_mma(emu *e, xinsn *x);      /* exec_mma.c:   wmma, mma(.sp), ldmatrix/stmatrix/movmatrix, wgmma */
 int prep_async(emu *e, xinsn *x);    /* exec_async.c: cp.async*, mbarrier, bulk/tensor copies, clusters */
+int prep_tex(emu *e, xinsn *x);      /* exec_tex.c:   tex/tld4/txq, suld/sust/sured/suq, istypep       */
 
 #endif

@@ -751,6 +751,15 @@ int prep_fp(emu *e, xinsn *x) {
   }
   /* .ftz only goes with f32 and f16 (the f64 approx forms read it too) */
   if ((f & IF_FTZ) && (fi == 4 || fi == 5) && op != O_EX2) return -1;
+  /* ptxas orders the commutative operands of DADD/DMUL/DFMA by register
+   * number, and which NaN an f64 operation returns depends on that order
+   * (fp.h): model it, so NaN payloads come out as on the hardware. */
+  if (f64 && (op == O_ADD || op == O_MUL || op == O_FMA) && okind(x, 1) == OK_REG && okind(x, 2) == OK_REG &&
+      x->op[1].row > x->op[2].row) {
+    xop t = x->op[1];
+    x->op[1] = x->op[2];
+    x->op[2] = t;
+  }
   if (half && fix_half_imms(e, x, fi)) return -1;
   if (f32 && !(f & (IF_SAT | IF_RELU)) && (rnd == RND_NONE || rnd == RND_RN) && op <= O_FMA) {
     x->fn = tab_k[op][(f & IF_FTZ) != 0];           /* O_ADD..O_FMA are 0..3 */

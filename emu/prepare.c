@@ -183,7 +183,7 @@ static void unsupported(warp *w, const xinsn *x, lanemask m) {
 }
 
 static int prep_one(emu *e, xinsn *x) {
-  static const xprepare preps[] = { prep_ctrl, prep_mem, prep_int, prep_fp, prep_cvt, prep_warp, prep_mma, prep_async };
+  static const xprepare preps[] = { prep_ctrl, prep_mem, prep_int, prep_fp, prep_cvt, prep_warp, prep_mma, prep_async, prep_tex };
   for (size_t i = 0; i < sizeof preps / sizeof *preps; i++)
     if (preps[i](e, x) == 0) return 0;
   x->fn = unsupported;

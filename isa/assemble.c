@@ -49,6 +49,7 @@ typedef struct actx {
   /* the module so far */
   VEC(isa_sym) msyms;              /* module variables (filled at the end)     */
   VEC(isa_sym) hsyms;              /* variables hoisted from bodies            */
+  VEC(uint32_t) hoisters;          /* the functions whose bodies declare them  */
   VEC(const ptx_decl *) mdecls;    /* and their declarations                   */
   VEC(isa_func) fv;                /* functions, then callprototypes as met    */
   VEC(const ptx_func *) pfuncs;    /* declaration or definition of each function */
@@ -72,8 +73,11 @@ typedef struct actx {
   VEC(undo) undos;
   VEC(uint32_t) scope_marks;
   VEC(range) rangev;
-  VEC(isa_insn) insns;
-  VEC(isa_opnd) ops;
+  /* the instructions and top-level operands of the function, built in
+   * place in the module's arena (sized from its syntax tree) */
+  isa_insn *insns;
+  isa_opnd *ops;
+  uint32_t ninsns, nops;
   VEC(isa_opnd) pool;
   VEC(uint8_t) regtype;
   VEC(const char *) regname;
@@ -272,7 +276,7 @@ static void scope_close(actx *c) {
 static uint16_t depth(const actx *c) { return (uint16_t)c->scope_marks.n; }
 
 static void rec(actx *c, int kind, uint32_t a, uint32_t b, uint32_t line, const char *name) {
-  isa_rec r = { (uint8_t)kind, c->insns.n, a, b, line, name };
+  isa_rec r = { (uint8_t)kind, c->ninsns, a, b, line, name };
   VEC_PUSH(c->recs, r);
 }
 
@@ -380,6 +384,7 @@ static void hoist(actx *c, const ptx_decl *d) {
   fill_sym(c, &s, d);
   VEC_PUSH(c->hsyms, s);
   VEC_PUSH(c->hoistdepth, depth(c));
+  if (!c->hoisters.n || c->hoisters.v[c->hoisters.n - 1] != c->cur_func) VEC_PUSH(c->hoisters, c->cur_func);
   scoped_put(c, W_FSYM, d->name, hi | FSYM_MODULE);
   rec(c, REC_MSYM, hi | HOISTED, 0, d->loc.line, d->name);
 }
@@ -833,7 +838,7 @@ static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
     return;
   }
   in.nops = (uint8_t)pi->nops;
-  in.opi = c->ops.n;
+  in.opi = c->nops;
   const ptx_opnd *ops = pi->ops;
   ptx_opnd callops[4];
   uint32_t target = 0;
@@ -865,9 +870,9 @@ static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
     isa_opnd e;
     int r = encode(c, &ops[i], &e, role);
     if (r) {                               /* an error, or a name resolved at the end */
-      if (r == 1) add_fixup(c, false, c->ops.n, c->insns.n, (int)i, sig);
+      if (r == 1) add_fixup(c, false, c->nops, c->ninsns, (int)i, sig);
       else memset(&e, 0, sizeof e);
-      VEC_PUSH(c->ops, e);
+      c->ops[c->nops++] = e;
       continue;
     }
     if (role == R_LABEL && e.kind != OK_LABEL && e.kind != OK_FUNC && !(in.op == OP_CALL && e.kind == OK_REG))
@@ -875,9 +880,9 @@ static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
     if (role == R_CALL && e.kind != OK_FUNC && e.kind != OK_REG)
       err(c, ops[i].loc, "undefined function '%s'", opnd_name(&ops[i], nbuf, sizeof nbuf));
     check_operand(c, &in, (int)i, &e, &ops[i], sig);
-    VEC_PUSH(c->ops, e);
+    c->ops[c->nops++] = e;
   }
-  VEC_PUSH(c->insns, in);
+  c->insns[c->ninsns++] = in;
 }
 
 /* ---- functions -------------------------------------------------------------- */
@@ -905,7 +910,7 @@ static void reset_func(actx *c) {
   ptrmap_clear(&c->regs); ptrmap_clear(&c->ranges); ptrmap_clear(&c->fsyms); ptrmap_clear(&c->regcache);
   ptrmap_clear(&c->labels); ptrmap_clear(&c->protos);
   c->undos.n = c->scope_marks.n = c->rangev.n = 0;
-  c->insns.n = c->ops.n = c->pool.n = c->regtype.n = c->regname.n = 0;
+  c->ninsns = c->nops = c->pool.n = c->regtype.n = c->regname.n = 0;
   c->syms.n = c->recs.n = c->locs.n = c->tables.n = c->labelnames.n = c->labelpc.n = 0;
   c->regdepth.n = c->symdepth.n = 0;
   c->digit_singles = 0;
@@ -926,6 +931,12 @@ static void assemble_func(actx *c, isa_func *f, const ptx_func *pf) {
   f->npragmas = pf->npragmas;
   f->pragmas = pf->pragmas;
   declare_params(c, f, pf);
+  /* room for every instruction and operand (fewer when some are refused) */
+  uint32_t ni = 0, no = 0;
+  for (uint32_t i = 0; i < pf->nstmts; i++)
+    if (pf->stmts[i].kind == PS_INSN) { ni++; no += pf->stmts[i].u.insn.nops; }
+  c->insns = arena_alloc(c->m->arena, (ni ? ni : 1) * sizeof *c->insns);
+  c->ops = arena_alloc(c->m->arena, (no ? no : 1) * sizeof *c->ops);
   /* labels first: branches may jump forward */
   uint32_t pc = 0;
   for (uint32_t i = 0; i < pf->nstmts; i++) {
@@ -1024,8 +1035,8 @@ static void assemble_func(actx *c, isa_func *f, const ptx_func *pf) {
     }
     }
   }
-  f->ninsns = c->insns.n; FINISH(insns, insns);
-  f->nops = c->ops.n; FINISH(ops, ops);
+  f->ninsns = c->ninsns; f->insns = c->insns;
+  f->nops = c->nops; f->ops = c->ops;
   f->npool = c->pool.n; FINISH(pool, pool);
   f->nregs = c->regtype.n; FINISH(regtype, regtype); FINISH(regname, regname);
   f->nsyms = c->syms.n; FINISH(syms, syms);
@@ -1165,8 +1176,8 @@ static void apply_aliases(actx *c) {
 static void place_hoisted(actx *c) {
   if (!c->hsyms.n) return;
   uint32_t base = c->msyms.n;
-  for (uint32_t i = 0; i < c->fv.n; i++) {
-    isa_func *f = &c->fv.v[i];
+  for (uint32_t h = 0; h < c->hoisters.n; h++) {       /* only a body that declares one names one */
+    isa_func *f = &c->fv.v[c->hoisters.v[h]];
     for (uint32_t pass = 0; pass < 2; pass++) {
       isa_opnd *v = pass ? f->pool : f->ops;
       uint32_t n = pass ? f->npool : f->nops;
@@ -1240,11 +1251,11 @@ static isa_module *asm_end(actx *c) {
   m->nfuncs = c->fv.n;
   m->funcs = c->fv.v ? c->fv.v : calloc(1, sizeof *m->funcs);      /* isa_module_free frees it */
   c->fv.v = NULL;
-  VEC_FREE(c->msyms); VEC_FREE(c->hsyms); VEC_FREE(c->mdecls); VEC_FREE(c->pfuncs); VEC_FREE(c->files); VEC_FREE(c->sections);
+  VEC_FREE(c->msyms); VEC_FREE(c->hsyms); VEC_FREE(c->hoisters); VEC_FREE(c->mdecls); VEC_FREE(c->pfuncs); VEC_FREE(c->files); VEC_FREE(c->sections);
   VEC_FREE(c->mpragmas); VEC_FREE(c->aliases); VEC_FREE(c->fixups);
   VEC_FREE(c->templates); VEC_FREE(c->template_err); VEC_FREE(c->alias);
-  VEC_FREE(c->undos); VEC_FREE(c->scope_marks); VEC_FREE(c->rangev); VEC_FREE(c->insns);
-  VEC_FREE(c->ops); VEC_FREE(c->pool); VEC_FREE(c->regtype); VEC_FREE(c->regname); VEC_FREE(c->syms);
+  VEC_FREE(c->undos); VEC_FREE(c->scope_marks); VEC_FREE(c->rangev);
+  VEC_FREE(c->pool); VEC_FREE(c->regtype); VEC_FREE(c->regname); VEC_FREE(c->syms);
   VEC_FREE(c->recs); VEC_FREE(c->locs); VEC_FREE(c->tables); VEC_FREE(c->labelnames); VEC_FREE(c->labelpc);
   VEC_FREE(c->regdepth); VEC_FREE(c->symdepth); VEC_FREE(c->hoistdepth);
   ptrmap_fini(&c->modsyms); ptrmap_fini(&c->funcs); ptrmap_fini(&c->opcache);

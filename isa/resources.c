@@ -68,12 +68,14 @@ static void clr_reg(regset *s, uint32_t r) {
   if (s->bits[r / 64] & b) { s->bits[r / 64] &= ~b; s->units -= s->ru[r]; }
 }
 
-static void each_reg(const isa_func *f, const isa_opnd *o, void (*fn)(regset *, uint32_t), regset *s) {
+static inline void mark(regset *s, uint32_t r, bool set) { if (set) set_reg(s, r); else clr_reg(s, r); }
+
+static void each_reg(const isa_func *f, const isa_opnd *o, bool set, regset *s) {
   switch (o->kind) {
-  case OK_REG: if (o->v < f->nregs) fn(s, o->v); break;
-  case OK_ADDR: if ((o->flags & OF_BASEREG) && o->v < f->nregs) fn(s, o->v); break;
+  case OK_REG: if (o->v < f->nregs) mark(s, o->v, set); break;
+  case OK_ADDR: if ((o->flags & OF_BASEREG) && o->v < f->nregs) mark(s, o->v, set); break;
   case OK_ADDRX: case OK_VEC: case OK_LIST: case OK_PAIR:
-    for (uint32_t i = 0; i < o->n && o->v + i < f->npool; i++) each_reg(f, &f->pool[o->v + i], fn, s);
+    for (uint32_t i = 0; i < o->n && o->v + i < f->npool; i++) each_reg(f, &f->pool[o->v + i], set, s);
     break;
   default: break;
   }
@@ -84,8 +86,8 @@ static void each_reg(const isa_func *f, const isa_opnd *o, void (*fn)(regset *, 
  * guard) is live. */
 static void step_back(const isa_func *f, const isa_insn *in, regset *s) {
   bool w = isa_writes_first(in);
-  if (w && in->guard < 0) each_reg(f, &f->ops[in->opi], clr_reg, s);
-  for (uint32_t k = w ? 1 : 0; k < in->nops; k++) each_reg(f, &f->ops[in->opi + k], set_reg, s);
+  if (w && in->guard < 0) each_reg(f, &f->ops[in->opi], false, s);
+  for (uint32_t k = w ? 1 : 0; k < in->nops; k++) each_reg(f, &f->ops[in->opi + k], true, s);
   if (in->guard >= 0 && (uint32_t)in->guard < f->nregs) set_reg(s, (uint32_t)in->guard);
 }
 
@@ -140,8 +142,8 @@ static unsigned estimate_regs(const isa_func *f) {
     for (uint32_t i = first[b + 1]; i-- > first[b];) {
       const isa_insn *x = &f->insns[i];
       bool w = isa_writes_first(x);
-      if (w && x->guard < 0) { each_reg(f, &f->ops[x->opi], clr_reg, &u); each_reg(f, &f->ops[x->opi], set_reg, &d); }
-      for (uint32_t j = w ? 1 : 0; j < x->nops; j++) each_reg(f, &f->ops[x->opi + j], set_reg, &u);
+      if (w && x->guard < 0) { each_reg(f, &f->ops[x->opi], false, &u); each_reg(f, &f->ops[x->opi], true, &d); }
+      for (uint32_t j = w ? 1 : 0; j < x->nops; j++) each_reg(f, &f->ops[x->opi + j], true, &u);
       if (x->guard >= 0 && (uint32_t)x->guard < f->nregs) set_reg(&u, (uint32_t)x->guard);
     }
   }
