@@ -68,12 +68,28 @@ bool emu_translate(warp *w, const xinsn *x, uint16_t space_mod, uint8_t symspace
     sp = symspace == PTX_SPACE_SHARED ? MM_SHARED : symspace == PTX_SPACE_LOCAL ? MM_LOCAL : MM_GLOBAL;
     symspace = PTX_SPACE_NONE;
   }
-  uint64_t anyaddr = 0;
-  FOR_LANES(i) if (m >> i & 1) anyaddr |= a[i];
+  uint64_t anyaddr = 0, lo = UINT64_MAX, hi = 0;
+  FOR_LANES(i) if (m >> i & 1) { anyaddr |= a[i]; if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i]; }
   if (anyaddr & (size - 1)) {
     FOR_LANES(i) if ((m >> i & 1) && (a[i] & (size - 1))) {
       emu_fault_at(w, x, i, FAULT_MISALIGNED, "%u-byte access at 0x%llx is not %u-byte aligned", size, (unsigned long long)a[i], size);
       return false;
+    }
+  }
+  /* fast path: every lane inside one region of one space takes one check */
+  enum mm_space usp = sp;
+  uint64_t off = 0;
+  if (usp == MM_NONE) {
+    usp = mm_classify(lo);
+    if (mm_classify(hi) != usp) usp = MM_NONE;
+    off = usp == MM_SHARED ? GEN_SHARED_BASE : usp == MM_LOCAL ? GEN_LOCAL_BASE : 0;
+  }
+  if (hi - lo < (1u << 30) && (usp == MM_GLOBAL || (usp == MM_SHARED && ((hi - off) >> CLUSTER_RANK_SHIFT) == 0))) {
+    uint8_t *base = usp == MM_GLOBAL ? mm_global_ptr(e, lo, (uint32_t)(hi - lo) + size)
+                                     : mm_shared_ptr(w->cta, lo - off, (uint32_t)(hi - lo) + size);
+    if (base) {
+      FOR_LANES(i) { p[i] = base + (a[i] - lo); kind[i] = (uint8_t)usp; }
+      return true;
     }
   }
   FOR_LANES(i) {
@@ -168,12 +184,22 @@ static void h_ld(warp *w, const xinsn *x, lanemask g) {
     if (rows[j] < 0) continue;
     uint64_t *d = w->r[rows[j]];
     unsigned db = bits[j];
-    FOR_LANES(i) {
-      if (!(g >> i & 1)) continue;
-      uint64_t v = 0;
-      memcpy(&v, p[i] + j * eb, eb > 8 ? 8 : eb);
-      if (sx && eb < 8) v = (uint64_t)sext(v, eb * 8);
-      d[i] = db >= 64 ? v : v & ((1ull << db) - 1);
+    uint64_t dmask = db >= 64 ? ~0ull : (1ull << db) - 1;
+    uint32_t o = j * eb;
+    /* one loop per width, so each compiles to plain loads */
+    switch (sx ? 0 : eb) {
+    case 4: FOR_LANES(i) if (g >> i & 1) { uint32_t v; memcpy(&v, p[i] + o, 4); d[i] = v & dmask; } break;
+    case 8: FOR_LANES(i) if (g >> i & 1) { uint64_t v; memcpy(&v, p[i] + o, 8); d[i] = v & dmask; } break;
+    case 2: FOR_LANES(i) if (g >> i & 1) { uint16_t v; memcpy(&v, p[i] + o, 2); d[i] = v & dmask; } break;
+    case 1: FOR_LANES(i) if (g >> i & 1) d[i] = p[i][o] & dmask; break;
+    default:
+      FOR_LANES(i) {
+        if (!(g >> i & 1)) continue;
+        uint64_t v = 0;
+        memcpy(&v, p[i] + o, eb > 8 ? 8 : eb);
+        if (sx && eb < 8) v = (uint64_t)sext(v, eb * 8);
+        d[i] = v & dmask;
+      }
     }
   }
 }

@@ -24,6 +24,20 @@ void mm_sectors(const uint64_t *addr, uint32_t m, uint32_t bytes, uint32_t *sect
 }
 
 uint32_t mm_shared_wavefronts(const uint64_t *addr, uint32_t m, uint32_t bytes, uint32_t *ideal) {
+  if (bytes <= 4 && m) {
+    /* common case: no two lanes hit different words of one bank */
+    uint64_t word[32];
+    uint32_t seen = 0;
+    int i;
+    for (i = 0; i < 32; i++) {
+      if (!(m >> i & 1)) continue;
+      uint64_t w = addr[i] >> 2;
+      uint32_t b = (uint32_t)(w & 31);
+      if (!(seen >> b & 1)) { seen |= 1u << b; word[b] = w; }
+      else if (word[b] != w) break;
+    }
+    if (i == 32) { *ideal = 1; return 1; }
+  }
   /* A wavefront serves 128 bytes: lanes are taken in groups that fit (all 32
    * for 4-byte accesses, 16 for 8-byte, 8 for 16-byte); within a group, each
    * bank serves one distinct 4-byte word per wavefront. */
