@@ -252,7 +252,7 @@ static void h_bar(warp *w, const xinsn *x, lanemask g) {
     w->red_row = x->op[0].row;
     w->red_lanes |= g;
   }
-  b->arrived += (uint32_t)__builtin_popcount(g);
+  b->arrived += (uint32_t)popc32(g);
   if (arrive) {
     w->cur_pc++;
     emu_barrier_check(c, (int)id);

@@ -35,7 +35,7 @@ void emu_lane_addrs(warp *w, const xinsn *x, const isa_opnd *o, lanemask m, uint
   *symspace = PTX_SPACE_NONE;
   if (o->kind == OK_ADDRX) o = &x->f->pool[o->v];
   if (o->flags & OF_BASEREG) {
-    const uint64_t *r = w->r[emu_row_of(w->e, x, &(isa_opnd){ .kind = OK_REG, .v = o->v })];
+    const uint64_t *r = w->r[emu_reg_row(w->e, x, o->v)];
     FOR_LANES(i) a[i] = r[i] + (uint64_t)o->imm;
     return;
   }

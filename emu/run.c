@@ -102,7 +102,7 @@ static uint32_t warp_run(warp *w, uint32_t budget) {
     }
     n++;
     w->insts++;
-    w->thread_insts += (uint64_t)__builtin_popcount(m);
+    w->thread_insts += (uint64_t)popc32(m);
     if (obs) obs->on_insn(obs->ctx, w, x, m, g, 0);
     x->fn(w, x, g);
     if (e->faulted) break;
@@ -246,7 +246,7 @@ void emu_thread_exit(warp *w, lanemask m) {
   FOR_LANES(i) if (m >> i & 1) w->state[i] = TS_EXITED;
   w->exited |= m;
   cta *c = w->cta;
-  c->live_threads -= (uint32_t)__builtin_popcount(m);
+  c->live_threads -= (uint32_t)popc32(m);
   /* barriers that wait for "all threads" may be complete now */
   for (int b = 0; b < 16; b++) if (c->bar[b].arrived) emu_barrier_check(c, b);
 }
