@@ -13,6 +13,8 @@ static void usage(FILE *f, const char *cmd) {
              "  --out DIR         write every expected buffer to DIR/NAME.bin\n"
              "  --stats FILE      write per-launch counters (hw.txt layout) to FILE\n"
              "  --max-insts N     stop a launch after N warp instructions (default 2e9)\n"
+             "  --timing          run the cycle-approximate timing model (default GPU: h100)\n"
+             "  --gpu NAME|FILE   the GPU to model (ptxemu gpus lists the bundled ones); implies --timing\n"
              "  -e LINE           a launch-file line: buffer/symbol lines go before the launch,\n"
              "                    dump/expect/stdout lines after it\n"
              "  --arg TYPE:VALUE  a kernel argument: u32:5, f32:1.5, ptr:BUFFER, ...\n"
@@ -61,6 +63,8 @@ static int run_common(int argc, char **argv, bool compare) {
       o.max_insts = (uint64_t)v;
     }
     else if (strcmp(a, "--kernel") == 0 && more) kernel = argv[++i];
+    else if (strcmp(a, "--gpu") == 0 && more) o.gpu = argv[++i];
+    else if (strcmp(a, "--timing") == 0) { if (!o.gpu) o.gpu = "h100"; }
     else if (strcmp(a, "--grid") == 0 && more) grid = argv[++i];
     else if (strcmp(a, "--block") == 0 && more) block = argv[++i];
     else if (strcmp(a, "--shared") == 0 && more) shared = argv[++i];

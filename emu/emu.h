@@ -242,6 +242,9 @@ typedef struct emu {
   uint64_t warp_insts;           /* this launch, for the budget                   */
   uint32_t gridid;
   emu_observer *obs;
+  const struct gpu_config *timing_cfg; /* non-NULL: timing mode on this GPU (timing.c) */
+  struct timing_state *timing;   /* the timing model while a timed launch runs    */
+  struct timing_result *timing_out; /* figures of the last timed launch            */
   /* register and local-memory buffers of finished warps, reused (run.c) */
 #define EMU_POOL 256
   uint64_t (*pool_regs[EMU_POOL])[WARP_SIZE];
@@ -250,6 +253,7 @@ typedef struct emu {
   /* device printf buffer (flushed after each launch in execution order) */
   char *pbuf;
   size_t plen, pcap;
+  void *textures;                /* texture/surface objects (texobj.c)             */
 } emu;
 
 /* ---- life cycle (emu/launch.c) ---- */

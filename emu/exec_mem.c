@@ -121,6 +121,7 @@ void emu_count_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, ui
   emu_stats *st = &w->e->stats;
   int lead = __builtin_ctz(m);
   uint16_t sp = x->in->space;
+  if (w->e->timing) timing_mem(w->e, w, x, a, m, size, kind[lead], store);
   /* the profiler's global counters see ld/st.global and generic accesses
    * that land in global memory, not parameter or constant reads */
   if (sp == MOD_PARAM || sp == MOD_PARAM_ENTRY || sp == MOD_PARAM_FUNC || sp == MOD_CONST || sp == MOD_LOCAL) return;

@@ -17,7 +17,17 @@ static inline int emu_reg_row(const emu *e, const xinsn *x, uint32_t slot) { ret
 /* Local-space address of a function-scope symbol for the executing thread. */
 uint64_t emu_fsym_local(const warp *w, int lane, const xinsn *x, uint32_t sym);
 
-/* scheduling (run.c) */
+/* scheduling (run.c): the pieces the functional and the timed launch loops share */
+int emu_launch_begin(emu *e, const emu_launch *l);
+void emu_launch_end(emu *e);
+int emu_cta_start(emu *e, cta *c, uint64_t seq, cta *peers);
+void emu_cta_free(cta *c);
+bool emu_cta_done(const cta *c);
+uint32_t emu_warp_run(warp *w, uint32_t budget);
+/* timed launch (timing.c) */
+int emu_run_timed(emu *e, const emu_launch *l);
+/* timing hook for memory accesses (timing.c): sets the latency of the access */
+void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, int space, bool store);
 void emu_thread_exit(warp *w, lanemask m);
 void emu_barrier_check(cta *c, int id);
 /* Leave the current group: its lanes go to pc[] and the next group is picked. */

@@ -86,7 +86,7 @@ static void refresh_clock(warp *w) {
 }
 
 /* Run up to budget instructions of warp w; returns how many ran. */
-static uint32_t warp_run(warp *w, uint32_t budget) {
+uint32_t emu_warp_run(warp *w, uint32_t budget) {
   emu *e = w->e;
   const xinsn *prog = e->prog;
   emu_observer *obs = e->obs;
@@ -164,7 +164,7 @@ static void init_sregs(emu *e, cta *c, warp *w) {
 
 /* Start the CTA number seq of the launch, counted cluster by cluster (all
  * CTAs of a cluster run together: they share memory and barriers). */
-static int cta_start(emu *e, cta *c, uint64_t seq, cta *peers) {
+int emu_cta_start(emu *e, cta *c, uint64_t seq, cta *peers) {
   const emu_launch *l = &e->launch;
   memset(c, 0, sizeof *c);
   c->e = e;
@@ -220,7 +220,7 @@ static int cta_start(emu *e, cta *c, uint64_t seq, cta *peers) {
   return 0;
 }
 
-static void cta_free(cta *c) {
+void emu_cta_free(cta *c) {
   emu_async_release(c);
   for (uint32_t i = 0; i < c->nwarps; i++) {
     c->e->stats.inst_executed += c->warps[i].insts;
@@ -270,7 +270,7 @@ void emu_barrier_check(cta *c, int id) {
   memset(b, 0, sizeof *b);
 }
 
-static bool cta_done(const cta *c) {
+bool emu_cta_done(const cta *c) {
   for (uint32_t i = 0; i < c->nwarps; i++) if (~c->warps[i].exited) return false;
   return true;
 }
@@ -295,11 +295,14 @@ static void describe_deadlock(emu *e, cta *c) {
                (e->launch.block[0] * e->launch.block[1] * e->launch.block[2]) - c->live_threads, buf);
 }
 
-int emu_run(emu *e, const emu_launch *l) {
+/* Everything a launch needs before its first CTA: the program, the
+ * parameters in device memory, a valid cluster shape. */
+int emu_launch_begin(emu *e, const emu_launch *l) {
   e->launch = *l;
   for (int k = 0; k < 3; k++) { if (!e->launch.cluster[k]) e->launch.cluster[k] = 1; }
   e->faulted = false;
   memset(&e->fault, 0, sizeof e->fault);
+  e->fault.pc = UINT32_MAX;
   e->warp_insts = 0;
   e->gridid++;
   if (emu_prepare(e, l->func)) { e->faulted = true; e->fault.kind = FAULT_HEAP; snprintf(e->fault.msg, sizeof e->fault.msg, "out of memory preparing the kernel"); return -1; }
@@ -307,9 +310,6 @@ int emu_run(emu *e, const emu_launch *l) {
   e->param_addr = emu_alloc(e, l->param_size ? l->param_size : 8, "kernel parameters");
   if (!e->param_addr) { e->faulted = true; e->fault.kind = FAULT_HEAP; snprintf(e->fault.msg, sizeof e->fault.msg, "device memory cap reached"); return -1; }
   if (l->param_size) memcpy(emu_host_ptr(e, e->param_addr, l->param_size), l->params, l->param_size);
-
-  uint64_t total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-  uint32_t csize = e->launch.cluster[0] * e->launch.cluster[1] * e->launch.cluster[2];
   for (int k = 0; k < 3; k++)
     if (e->launch.grid[k] % e->launch.cluster[k]) {
       e->faulted = true;
@@ -317,6 +317,20 @@ int emu_run(emu *e, const emu_launch *l) {
       snprintf(e->fault.msg, sizeof e->fault.msg, "cluster dimension %u does not divide grid dimension %u", e->launch.cluster[k], e->launch.grid[k]);
       return -1;
     }
+  return 0;
+}
+
+/* After the last CTA: device printf output, in execution order. */
+void emu_launch_end(emu *e) {
+  while (e->npool) { e->npool--; free(e->pool_regs[e->npool]); free(e->pool_local[e->npool]); }
+  if (e->plen) { fwrite(e->pbuf, 1, e->plen, e->opt.printf_out ? e->opt.printf_out : stdout); e->plen = 0; }
+}
+
+int emu_run(emu *e, const emu_launch *l) {
+  if (e->timing_cfg) return emu_run_timed(e, l);
+  if (emu_launch_begin(e, l)) return -1;
+  uint64_t total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+  uint32_t csize = e->launch.cluster[0] * e->launch.cluster[1] * e->launch.cluster[2];
   /* the window holds whole clusters; a group of slots is refilled when its
    * cluster is done */
   uint32_t window = e->opt.resident_ctas ? e->opt.resident_ctas : 1;
@@ -329,7 +343,7 @@ int emu_run(emu *e, const emu_launch *l) {
   int rc = 0;
   uint32_t nlive = 0;
   for (uint32_t gi = 0; gi < ngroups && next < total && !rc; gi++) {
-    for (uint32_t r = 0; r < csize && !rc; r++) if (cta_start(e, &res[gi * csize + r], next++, &res[gi * csize])) rc = -1;
+    for (uint32_t r = 0; r < csize && !rc; r++) if (emu_cta_start(e, &res[gi * csize + r], next++, &res[gi * csize])) rc = -1;
     live[gi] = true;
     nlive++;
   }
@@ -341,14 +355,14 @@ int emu_run(emu *e, const emu_launch *l) {
       for (uint32_t r = 0; r < csize && !e->faulted; r++) {
         cta *c = &res[gi * csize + r];
         for (uint32_t wi = 0; wi < c->nwarps && !e->faulted; wi++)
-          if (~c->warps[wi].exited && warp_run(&c->warps[wi], e->opt.slice)) progress = true;
-        if (!cta_done(c)) all_done = false;
+          if (~c->warps[wi].exited && emu_warp_run(&c->warps[wi], e->opt.slice)) progress = true;
+        if (!emu_cta_done(c)) all_done = false;
       }
       if (e->faulted) break;
       if (all_done) {
-        for (uint32_t r = 0; r < csize; r++) cta_free(&res[gi * csize + r]);
+        for (uint32_t r = 0; r < csize; r++) emu_cta_free(&res[gi * csize + r]);
         if (next < total) {
-          for (uint32_t r = 0; r < csize && !rc; r++) if (cta_start(e, &res[gi * csize + r], next++, &res[gi * csize])) rc = -1;
+          for (uint32_t r = 0; r < csize && !rc; r++) if (emu_cta_start(e, &res[gi * csize + r], next++, &res[gi * csize])) rc = -1;
           progress = true;
         } else { live[gi] = false; nlive--; }
       }
@@ -367,14 +381,13 @@ int emu_run(emu *e, const emu_launch *l) {
       for (uint32_t i = 0; i < window; i++) if (live[i / csize] && res[i].warps && emu_async_stalled(&res[i])) progress = true;
     }
     if (!progress && !e->faulted && nlive) {
-      for (uint32_t i = 0; i < window; i++) if (live[i / csize] && res[i].warps && !cta_done(&res[i])) { describe_deadlock(e, &res[i]); break; }
+      for (uint32_t i = 0; i < window; i++) if (live[i / csize] && res[i].warps && !emu_cta_done(&res[i])) { describe_deadlock(e, &res[i]); break; }
     }
   }
-  for (uint32_t i = 0; i < window; i++) if (res[i].warps) cta_free(&res[i]);
-  while (e->npool) { e->npool--; free(e->pool_regs[e->npool]); free(e->pool_local[e->npool]); }
+  for (uint32_t i = 0; i < window; i++) if (res[i].warps) emu_cta_free(&res[i]);
   free(res);
   free(live);
-  if (e->plen) { fwrite(e->pbuf, 1, e->plen, e->opt.printf_out ? e->opt.printf_out : stdout); e->plen = 0; }
+  emu_launch_end(e);
   if (rc) { e->faulted = true; e->fault.kind = FAULT_HEAP; snprintf(e->fault.msg, sizeof e->fault.msg, "out of memory starting a block"); }
   return e->faulted ? -1 : 0;
 }

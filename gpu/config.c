@@ -24,6 +24,14 @@ static const param params[] = {
   U32(l1_bytes, 0, 1u << 30), U32(l1_line_bytes, 1, 4096), U32(l1_sector_bytes, 1, 4096),
   { "l2_bytes", K_U64, offsetof(gpu_config, l2_bytes), 0, 0, 1ull << 40 },
   U32(l2_slices, 1, 4096), U32(dram_bandwidth_gbs, 1, 1000000),
+  U32(lat_int, 1, 10000), U32(lat_fp32, 1, 10000), U32(lat_fp16, 1, 10000), U32(lat_fp64, 1, 10000),
+  U32(lat_sfu, 1, 10000), U32(lat_cvt, 1, 10000), U32(lat_branch, 1, 10000), U32(lat_tensor, 1, 10000),
+  U32(lat_shared, 1, 10000), U32(lat_l1, 1, 10000), U32(lat_l2, 1, 100000), U32(lat_dram, 1, 100000),
+  U32(lat_atomic, 1, 100000),
+  U32(ii_int, 1, 1000), U32(ii_fp32, 1, 1000), U32(ii_fp16, 1, 1000), U32(ii_fp64, 1, 1000), U32(ii_sfu, 1, 1000),
+  U32(ii_lsu, 1, 1000), U32(ii_tensor, 1, 1000),
+  U32(l1_assoc, 1, 1024), U32(l2_assoc, 1, 1024),
+  U32(barrier_cycles, 0, 100000), U32(launch_cycles, 0, 10000000), U32(cta_launch_cycles, 0, 100000),
 };
 #define NPARAMS (sizeof params / sizeof params[0])
 

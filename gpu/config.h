@@ -22,6 +22,14 @@ typedef struct gpu_config {
   uint64_t l2_bytes;
   uint32_t l2_slices;
   uint32_t dram_bandwidth_gbs;
+  /* timing: latencies (cycles from issue until a dependent instruction can
+   * issue) and issue intervals (cycles between two warp instructions on
+   * one sub-partition's unit) */
+  uint32_t lat_int, lat_fp32, lat_fp16, lat_fp64, lat_sfu, lat_cvt, lat_branch, lat_tensor;
+  uint32_t lat_shared, lat_l1, lat_l2, lat_dram, lat_atomic;
+  uint32_t ii_int, ii_fp32, ii_fp16, ii_fp64, ii_sfu, ii_lsu, ii_tensor;
+  uint32_t l1_assoc, l2_assoc;
+  uint32_t barrier_cycles, launch_cycles, cta_launch_cycles;
 } gpu_config;
 
 /* Load a configuration: a bundled name ("h100") or a file path.  Errors

@@ -9,6 +9,8 @@
 #include "host/session.h"
 #include "host/launch.h"
 #include "emu/emu.h"
+#include "emu/timing.h"
+#include "gpu/config.h"
 
 #define SESSION_MAX_DYN_SHARED 232448u
 
@@ -77,11 +79,21 @@ static int build_params(const launch_file *lf, const lf_launch *L, int line, con
   return 0;
 }
 
-static void write_stats(FILE *f, int index, const char *kernel, const emu_stats *s, const isa_func *k, uint64_t wall_ns) {
-  fprintf(f, "launch %d %s inst_executed %llu thread_inst_executed %llu gld_requests %llu gld_sectors %llu "
+static void write_stats(FILE *f, int index, const char *kernel, const emu_stats *s, const isa_func *k, uint64_t wall_ns,
+                        const timing_result *tr) {
+  fprintf(f, "launch %d %s ", index, kernel);
+  if (tr) {
+    fprintf(f, "cycles %llu ", (unsigned long long)tr->cycles);
+    if (tr->l1_lookups) fprintf(f, "l1_hit_pct %.2f ", 100.0 * (double)tr->l1_hits / (double)tr->l1_lookups);
+    if (tr->l2_lookups) fprintf(f, "l2_hit_pct %.2f ", 100.0 * (double)tr->l2_hits / (double)tr->l2_lookups);
+    fprintf(f, "dram_read_bytes %llu dram_write_bytes %llu achieved_occupancy_pct %.2f theoretical_occupancy_pct %.2f ",
+            (unsigned long long)tr->dram_read_bytes, (unsigned long long)tr->dram_write_bytes,
+            100.0 * tr->achieved_occupancy, 100.0 * tr->theoretical_occupancy);
+  }
+  fprintf(f, "inst_executed %llu thread_inst_executed %llu gld_requests %llu gld_sectors %llu "
              "gst_requests %llu gst_sectors %llu shared_ld_bank_conflicts %llu shared_st_bank_conflicts %llu "
              "shared_ld_wavefronts %llu warp_exec_efficiency %.2f regs_per_thread %u emu_wall_ns %llu\n",
-          index, kernel, (unsigned long long)s->inst_executed, (unsigned long long)s->thread_inst_executed,
+          (unsigned long long)s->inst_executed, (unsigned long long)s->thread_inst_executed,
           (unsigned long long)s->gld_requests, (unsigned long long)s->gld_sectors, (unsigned long long)s->gst_requests,
           (unsigned long long)s->gst_sectors, (unsigned long long)s->shared_ld_bank_conflicts,
           (unsigned long long)s->shared_st_bank_conflicts, (unsigned long long)s->shared_ld_wavefronts,
@@ -134,9 +146,18 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
   size_t poutlen = 0;
   FILE *pstream = NULL;
   if (o->compare && lf.stdout_path) { pstream = open_memstream(&pout, &poutlen); eo.printf_out = pstream; }
+  gpu_config gpuc, *gcfg = NULL;
+  timing_result tres;
+  memset(&tres, 0, sizeof tres);
+  if (o->gpu) {
+    if (gpu_config_load(o->gpu, &gpuc, stderr)) { isa_module_free(m); lf_free(&lf); free(pout); if (pstream) fclose(pstream); return 65; }
+    gcfg = &gpuc;
+  }
   emu *e = emu_new(m, &eo);
   if (!e) { fprintf(stderr, "ptxemu: cannot set up the device (memory)\n"); isa_module_free(m); lf_free(&lf); return 70; }
   e->obs = o->observer;
+  e->timing_cfg = gcfg;
+  e->timing_out = &tres;
   uint64_t *bufaddr = calloc((size_t)lf.nbuffers + 1, sizeof *bufaddr);
   for (int i = 0; i < lf.nbuffers && !status; i++) {
     const lf_buffer *b = &lf.buffers[i];
@@ -181,7 +202,8 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
       uint64_t dt = now_ns() - t0;
       free(params);
       if (o->launch_done) o->launch_done(o->observer_ctx, L->index, L->kernel, e, rc);
-      if (stats) write_stats(stats, L->index, L->kernel, &e->stats, &m->funcs[k], dt);
+      if (stats) write_stats(stats, L->index, L->kernel, &e->stats, &m->funcs[k], dt, gcfg ? &tres : NULL);
+      if (gcfg && !o->quiet) fprintf(stderr, "ptxemu: launch %d %s: %llu cycles on %s\n", L->index, L->kernel, (unsigned long long)tres.cycles, gcfg->name);
       if (!o->quiet && o->verbose)
         fprintf(stderr, "ptxemu: launch %d %s: %llu warp instructions in %.3f s\n", L->index, L->kernel,
                 (unsigned long long)e->stats.inst_executed, (double)dt / 1e9);

@@ -1,0 +1,32 @@
+/* emu/timing.h - the cycle-approximate timing model (ptxemu run --timing).
+ *
+ * The functional emulator stays the single source of results; the timing
+ * model only decides WHEN each warp instruction issues:
+ *  - CTAs are placed on SMs up to the occupancy limit of the configuration
+ *    (gpu/config.h) and a finished CTA frees its slot for the next;
+ *  - each SM has sub-partitions, each issuing at most one warp instruction
+ *    per cycle, oldest ready warp first (greedy-then-oldest);
+ *  - an instruction issues when its source registers are ready (a per-warp
+ *    scoreboard of register rows), its unit's issue interval has passed, and
+ *    its sub-partition is free; its results are ready after the unit's
+ *    latency, or the memory system's latency for loads;
+ *  - memory: sectored L1 per SM, sectored L2 shared by all SMs, DRAM with a
+ *    bandwidth queue; shared memory serves one wavefront per cycle per SM.
+ * Nothing runs for idle cycles: warps wait in a priority queue keyed by the
+ * cycle at which they can issue next. */
+#ifndef EMU_TIMING_H
+#define EMU_TIMING_H
+#include <stdint.h>
+#include "gpu/config.h"
+
+typedef struct timing_result {
+  uint64_t cycles;                  /* kernel duration in SM cycles (sm__cycles_elapsed.max) */
+  uint64_t l1_hits, l1_lookups;     /* global-load sectors                            */
+  uint64_t l2_hits, l2_lookups;
+  uint64_t dram_read_bytes, dram_write_bytes;
+  double achieved_occupancy;        /* active warps / max warps, over active SM cycles */
+  double theoretical_occupancy;
+  uint64_t issued;                  /* warp instructions issued                       */
+} timing_result;
+
+#endif
