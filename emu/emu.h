@@ -168,6 +168,7 @@ typedef struct emu_stats {
   uint64_t shared_ld_requests, shared_st_requests;
   uint64_t shared_ld_wavefronts, shared_st_wavefronts;
   uint64_t shared_ld_bank_conflicts, shared_st_bank_conflicts;
+  uint64_t atom_requests, atom_sectors, shared_atom_requests;
   uint64_t branches, divergent_branches;
 } emu_stats;
 

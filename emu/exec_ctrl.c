@@ -22,7 +22,9 @@ static void set_pcs(warp *w, lanemask lanes, uint32_t pc, uint16_t depth) {
 static void h_bra(warp *w, const xinsn *x, lanemask g) {
   lanemask m = w->cur;
   if (g == m) {
-    if (x->target <= w->cur_pc && w->next_key != UINT64_MAX && ++w->backjumps > SPIN_YIELD) {
+    /* sm_70+ schedules threads independently; older targets run the warp in
+     * lockstep, where a spin lock between lanes of one warp never ends */
+    if (x->target <= w->cur_pc && w->next_key != UINT64_MAX && w->e->m->sm >= 70 && ++w->backjumps > SPIN_YIELD) {
       /* a group spinning while other threads of the warp wait: let them run */
       w->backjumps = 0;
       w->yield_key = ((uint64_t)(0xffffu - w->cur_depth) << 32) | x->target;
@@ -224,7 +226,7 @@ static void h_nanosleep(warp *w, const xinsn *x, lanemask g) {
   (void)x; (void)g;
   /* sleeping is a promise to let other threads run: yield if any wait */
   w->cur_pc++;
-  if (w->next_key != UINT64_MAX) {
+  if (w->next_key != UINT64_MAX && w->e->m->sm >= 70) {
     w->yield_key = ((uint64_t)(0xffffu - w->cur_depth) << 32) | w->cur_pc;
     set_pcs(w, w->cur, w->cur_pc, w->cur_depth);
     split(w);

@@ -125,17 +125,21 @@ void emu_count_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, ui
   /* the profiler's global counters see ld/st.global and generic accesses
    * that land in global memory, not parameter or constant reads */
   if (sp == MOD_PARAM || sp == MOD_PARAM_ENTRY || sp == MOD_PARAM_FUNC || sp == MOD_CONST || sp == MOD_LOCAL) return;
+  /* atomics have counters of their own, as in the profiler */
+  bool atomic = x->in->op == OP_ATOM || x->in->op == OP_RED;
   if (kind[lead] == MM_GLOBAL) {
     uint32_t sectors, lines;
     mm_sectors(a, m, size, &sectors, &lines);
-    if (store) { st->gst_requests++; st->gst_sectors += sectors; }
+    if (atomic) { st->atom_requests++; st->atom_sectors += sectors; }
+    else if (store) { st->gst_requests++; st->gst_sectors += sectors; }
     else { st->gld_requests++; st->gld_sectors += sectors; }
     if (w->e->obs && w->e->obs->on_mem) w->e->obs->on_mem(w->e->obs->ctx, w, x, a, m, size, sectors, lines, 0);
   } else if (kind[lead] == MM_SHARED) {
     uint64_t off[WARP_SIZE];
     FOR_LANES(i) off[i] = a[i] >= GEN_SHARED_BASE ? a[i] - GEN_SHARED_BASE : a[i];
     uint32_t ideal, wf = mm_shared_wavefronts(off, m, size, &ideal);
-    if (store) { st->shared_st_requests++; st->shared_st_wavefronts += wf; st->shared_st_bank_conflicts += wf - ideal; }
+    if (atomic) st->shared_atom_requests++;
+    else if (store) { st->shared_st_requests++; st->shared_st_wavefronts += wf; st->shared_st_bank_conflicts += wf - ideal; }
     else { st->shared_ld_requests++; st->shared_ld_wavefronts += wf; st->shared_ld_bank_conflicts += wf - ideal; }
     if (w->e->obs && w->e->obs->on_mem) w->e->obs->on_mem(w->e->obs->ctx, w, x, off, m, size, 0, 0, wf);
   }
