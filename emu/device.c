@@ -20,6 +20,7 @@ void emu_default_options(emu_options *o) {
   o->stack_bytes = 1024;
   o->nsm = 132;
   o->printf_out = stdout;
+  o->counters = true;
 }
 
 uint64_t emu_alloc(emu *e, uint64_t size, const char *name) {

@@ -189,6 +189,7 @@ typedef struct emu_options {
   uint32_t stack_bytes;          /* per-thread stack for calls                    */
   uint32_t nsm;                  /* %nsmid                                        */
   FILE *printf_out;              /* device printf                                  */
+  bool counters;                 /* compute address-determined counters (sectors, wavefronts) */
 } emu_options;
 
 /* Hooks for observers (traces).  NULL when nobody listens; the interpreter

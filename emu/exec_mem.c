@@ -35,8 +35,11 @@ void emu_lane_addrs(warp *w, const xinsn *x, const isa_opnd *o, lanemask m, uint
   *symspace = PTX_SPACE_NONE;
   if (o->kind == OK_ADDRX) o = &x->f->pool[o->v];
   if (o->flags & OF_BASEREG) {
+    /* inactive lanes take the first active lane's address, so later passes
+     * over all 32 lanes need no mask tests (and vectorise) */
     const uint64_t *r = w->r[emu_reg_row(w->e, x, o->v)];
-    FOR_LANES(i) a[i] = r[i] + (uint64_t)o->imm;
+    uint64_t first = r[__builtin_ctz(m | 0x80000000u)];
+    FOR_LANES(i) a[i] = ((m >> i & 1) ? r[i] : first) + (uint64_t)o->imm;
     return;
   }
   if (o->flags & (OF_MODSYM | OF_FUNCSYM)) {
@@ -69,7 +72,10 @@ bool emu_translate(warp *w, const xinsn *x, uint16_t space_mod, uint8_t symspace
     symspace = PTX_SPACE_NONE;
   }
   uint64_t anyaddr = 0, lo = UINT64_MAX, hi = 0;
-  FOR_LANES(i) if (m >> i & 1) { anyaddr |= a[i]; if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i]; }
+  bool dense = true;                     /* inactive lanes repeat an active address */
+  FOR_LANES(i) if (!(m >> i & 1) && a[i] != a[__builtin_ctz(m | 0x80000000u)]) { dense = false; break; }
+  if (dense) { FOR_LANES(i) { anyaddr |= a[i]; lo = a[i] < lo ? a[i] : lo; hi = a[i] > hi ? a[i] : hi; } }
+  else FOR_LANES(i) if (m >> i & 1) { anyaddr |= a[i]; if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i]; }
   if (anyaddr & (size - 1)) {
     FOR_LANES(i) if ((m >> i & 1) && (a[i] & (size - 1))) {
       emu_fault_at(w, x, i, FAULT_MISALIGNED, "%u-byte access at 0x%llx is not %u-byte aligned", size, (unsigned long long)a[i], size);
@@ -122,6 +128,7 @@ void emu_count_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, ui
   int lead = __builtin_ctz(m);
   uint16_t sp = x->in->space;
   if (w->e->timing) timing_mem(w->e, w, x, a, m, size, kind[lead], store);
+  if (!w->e->opt.counters && !w->e->obs) return;     /* nobody asked for the counters */
   /* the profiler's global counters see ld/st.global and generic accesses
    * that land in global memory, not parameter or constant reads */
   if (sp == MOD_PARAM || sp == MOD_PARAM_ENTRY || sp == MOD_PARAM_FUNC || sp == MOD_CONST || sp == MOD_LOCAL) return;

@@ -123,9 +123,11 @@ typedef struct parser {
     int stopped;
     int line;
     launch_file *lf;
-    int cap_buffers, cap_steps, cap_expects;
+    int cap_buffers, cap_steps, cap_expects, cap_objects;
     char *bad;             /* per buffer: 1 when its line had an error */
     int cap_bad;
+    char *obj_bad;         /* per object: 1 when its line had an error */
+    int cap_obj_bad;
     uint64_t total_bytes;
     int open_launch;       /* step index of the launch args attach to, or -1 */
     int last_launch;       /* step index of the latest launch, or -1 */
@@ -917,6 +919,29 @@ static void do_arg(parser *P, char **tok, int n)
         }
         a.bytes = d;
         a.size = o;
+    } else if (strcmp(tok[1], "texture") == 0 || strcmp(tok[1], "surface") == 0 ||
+               strcmp(tok[1], "tensormap") == 0) {
+        static const char *const usage[] = {"arg texture NAME", "arg surface NAME",
+                                            "arg tensormap NAME"};
+        enum lf_object_kind k = strcmp(tok[1], "texture") == 0   ? LF_OBJ_TEXTURE
+                              : strcmp(tok[1], "surface") == 0 ? LF_OBJ_SURFACE
+                                                               : LF_OBJ_TENSORMAP;
+        WANT(n == 3, usage[k]);
+        int o = lf_find_object(lf, tok[2]);
+        if (o < 0) {
+            err(P, "unknown %s %s in arg %s", tok[1], q(P, tok[2]), tok[1]);
+            return;
+        }
+        if (!P->obj_bad[o] && lf->objects[o].kind != k) {
+            static const char *const kname[] = {"texture", "surface", "tensormap"};
+            err(P, "%s is a %s (line %d), not a %s", q(P, tok[2]), kname[lf->objects[o].kind],
+                lf->objects[o].line, tok[1]);
+            return;
+        }
+        a.kind = k == LF_OBJ_TEXTURE ? LF_ARG_TEXTURE : k == LF_OBJ_SURFACE ? LF_ARG_SURFACE
+                                                                              : LF_ARG_TENSORMAP;
+        a.object = o;
+        a.size = k == LF_OBJ_TENSORMAP ? 128 : 8;
     } else if (strcmp(tok[1], "ptr") == 0) {
         WANT(n == 3, "arg ptr NAME[+OFFSET]");
         a.kind = LF_ARG_PTR;
@@ -1175,6 +1200,441 @@ fail:
     free_target(&ss.target);
 }
 
+/* ---- textures, surfaces, tensor maps ---------------------------------------- */
+
+int lf_find_object(const launch_file *lf, const char *name)
+{
+    for (int i = 0; i < lf->nobjects; i++)
+        if (strcmp(lf->objects[i].name, name) == 0) return i;
+    return -1;
+}
+
+size_t lf_tensormap_elem_size(int dtype)
+{
+    static const uint8_t size[13] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+    return dtype >= 0 && dtype < 13 ? size[dtype] : 0;
+}
+
+static const char *const object_kind_name[] = {"texture", "surface", "tensormap"};
+
+/* Declare object NAME (it stays known even if the rest of the line is bad). */
+static int add_object(parser *P, enum lf_object_kind kind, const char *name, int *index)
+{
+    launch_file *lf = P->lf;
+    if (!is_buffer_name(name) && !is_ptx_ident(name)) {
+        err(P, "bad %s name %s", object_kind_name[kind], q(P, name));
+        return -1;
+    }
+    int prev = lf_find_object(lf, name);
+    if (prev >= 0) {
+        err(P, "duplicate name %s (first defined at line %d)", q(P, name), lf->objects[prev].line);
+        return -1;
+    }
+    if (grow((void **)&lf->objects, &P->cap_objects, lf->nobjects + 1, sizeof(lf_object)) ||
+        grow((void **)&P->obj_bad, &P->cap_obj_bad, lf->nobjects + 1, 1)) {
+        oom(P);
+        return -1;
+    }
+    lf_object *o = &lf->objects[lf->nobjects];
+    memset(o, 0, sizeof *o);
+    if (!(o->name = xstrdup(name))) { oom(P); return -1; }
+    o->kind = kind;
+    o->line = P->line;
+    o->buffer = -1;
+    o->tmap.into_buffer = -1;
+    P->obj_bad[lf->nobjects] = 1; /* until the line is fully validated */
+    *index = lf->nobjects++;
+    return 0;
+}
+
+/* The object line is valid: it becomes a step. */
+static void commit_object(parser *P, int index)
+{
+    lf_step *s;
+    if (add_step(P, LF_OBJECT, &s)) return;
+    s->object = index;
+    P->obj_bad[index] = 0;
+}
+
+static int is_digit_start(const char *t) { return (t[0] >= '0' && t[0] <= '9'); }
+
+static int keyword_index(const char *t, const char *const *kw, int nkw)
+{
+    for (int i = 0; i < nkw; i++)
+        if (strcmp(t, kw[i]) == 0) return i;
+    return -1;
+}
+
+static int parse_flag(parser *P, const char *tok, const char *what, int *out)
+{
+    uint64_t v;
+    if (parse_count(P, tok, what, 0, 1, &v)) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+#define TEX_MAX_DIM 131072u
+#define TEX_MAX_LAYERS 2048u
+
+static void do_texture(parser *P, char **tok, int n)
+{
+    launch_file *lf = P->lf;
+    int surface = tok[0][0] == 's';
+    const char *what = surface ? "surface" : "texture";
+    if (surface)
+        WANT(n >= 6, "surface NAME BUFFER[+OFF] TYPE CHANNELS WIDTH [HEIGHT [DEPTH]] [OPTION ...]");
+    else
+        WANT(n >= 6, "texture NAME BUFFER[+OFF] TYPE CHANNELS WIDTH [HEIGHT [DEPTH]] [OPTION ...]");
+    int idx;
+    if (add_object(P, surface ? LF_OBJ_SURFACE : LF_OBJ_TEXTURE, tok[1], &idx)) return;
+    lf_object *o = &lf->objects[idx];
+    lf_texture *t = &o->tex;
+    t->width = t->height = t->depth = 1;
+    for (int k = 0; k < 3; k++) t->addr[k] = LF_ADDR_CLAMP;
+    int bad = 0;
+
+    lf_target tg;
+    int has_off, badbuf;
+    if (parse_target(P, tok[2], what, 0, 1, &tg, &has_off, &badbuf)) return;
+    o->buffer = tg.buffer;
+    o->offset = tg.offset;
+    if (o->offset % 16) {
+        err(P, "%s data must be 16-byte aligned (offset %llu)", what, (unsigned long long)o->offset);
+        bad = 1;
+    }
+    int ty = lf_type_from_name(tok[3]);
+    if (ty < 0 || ty == LF_U64 || ty == LF_S64 || ty == LF_F64) {
+        err(P, "unknown %s element type %s (u8 s8 u16 s16 u32 s32 f16 f32)", what, q(P, tok[3]));
+        return;
+    }
+    t->type = (enum lf_type)ty;
+    uint64_t v;
+    if (parse_count(P, tok[4], "channel count", 1, 4, &v)) return;
+    if (v == 3) {
+        err(P, "channel count must be 1, 2 or 4 (got 3)");
+        return;
+    }
+    t->channels = (int)v;
+    static const char *const dname[3] = {"width", "height", "depth"};
+    int k = 5;
+    while (k < n && t->ndims < 3 && is_digit_start(tok[k])) {
+        if (parse_count(P, tok[k], dname[t->ndims], 1, TEX_MAX_DIM, &v)) return;
+        uint32_t *d = t->ndims == 0 ? &t->width : t->ndims == 1 ? &t->height : &t->depth;
+        *d = (uint32_t)v;
+        t->ndims++;
+        k++;
+    }
+    if (t->ndims == 0) {
+        err(P, "%s %s needs a width", what, q(P, tok[1]));
+        return;
+    }
+    static const char *const kw[] = {"layers", "cube", "pitch", "addr", "filter", "normalized",
+                                     "read", "border", "srgb"};
+    enum { K_LAYERS, K_CUBE, K_PITCH, K_ADDR, K_FILTER, K_NORMALIZED, K_READ, K_BORDER, K_SRGB, K_N };
+    static const char *const modes[] = {"wrap", "clamp", "mirror", "border"};
+    int seen[K_N] = {0};
+    while (k < n) {
+        int w = keyword_index(tok[k], kw, K_N);
+        if (w < 0 || (surface && w > K_PITCH)) {
+            err(P, "unknown %s option %s", what, q(P, tok[k]));
+            return;
+        }
+        if (seen[w]) {
+            err(P, "duplicate %s option '%s'", what, kw[w]);
+            return;
+        }
+        seen[w] = 1;
+        k++;
+        if (w == K_CUBE) {
+            t->cube = 1;
+            continue;
+        }
+        if (k >= n) {
+            err(P, "%s option '%s' needs a value", what, kw[w]);
+            return;
+        }
+        switch (w) {
+        case K_LAYERS:
+            if (parse_count(P, tok[k++], "layer count", 1, TEX_MAX_LAYERS, &v)) return;
+            t->layers = (uint32_t)v;
+            break;
+        case K_PITCH:
+            if (parse_count(P, tok[k++], "pitch", 1, UINT32_MAX, &v)) return;
+            t->pitch = v;
+            break;
+        case K_ADDR: {
+            int nm = 0;
+            while (k < n && nm < 3) {
+                int m = keyword_index(tok[k], modes, 4);
+                if (m < 0) break;
+                /* 'border' followed by a number is the border colour option */
+                if (m == LF_ADDR_BORDER && k + 1 < n && keyword_index(tok[k + 1], kw, K_N) < 0 &&
+                    keyword_index(tok[k + 1], modes, 4) < 0)
+                    break;
+                t->addr[nm++] = m;
+                k++;
+            }
+            if (nm == 0) {
+                err(P, "bad address mode %s (wrap, clamp, mirror, border)", q(P, tok[k]));
+                return;
+            }
+            for (int j = nm; j < 3; j++) t->addr[j] = t->addr[nm - 1];
+            break;
+        }
+        case K_FILTER:
+            if (strcmp(tok[k], "point") == 0) t->linear = 0;
+            else if (strcmp(tok[k], "linear") == 0) t->linear = 1;
+            else {
+                err(P, "bad filter mode %s (point, linear)", q(P, tok[k]));
+                return;
+            }
+            k++;
+            break;
+        case K_NORMALIZED:
+            if (parse_flag(P, tok[k++], "normalized", &t->normalized)) return;
+            break;
+        case K_READ:
+            if (strcmp(tok[k], "element") == 0) t->read_normalized = 0;
+            else if (strcmp(tok[k], "normalized") == 0) t->read_normalized = 1;
+            else {
+                err(P, "bad read mode %s (element, normalized)", q(P, tok[k]));
+                return;
+            }
+            k++;
+            break;
+        case K_BORDER: {
+            int nv = 0;
+            double dv[4];
+            while (k < n && nv < 4 && keyword_index(tok[k], kw, K_N) < 0) {
+                if (parse_decimal_float(P, LF_F32, tok[k], &dv[nv])) return;
+                nv++;
+                k++;
+            }
+            if (nv != 1 && nv != 4) {
+                err(P, "'border' takes one value or four (r g b a), got %d", nv);
+                return;
+            }
+            for (int j = 0; j < 4; j++) t->border[j] = (float)dv[nv == 1 ? 0 : j];
+            break;
+        }
+        case K_SRGB:
+            if (parse_flag(P, tok[k++], "srgb", &t->srgb)) return;
+            break;
+        }
+    }
+    /* consistency, as cudaCreateTextureObject / cudaMalloc3DArray check it */
+    enum lf_type ty2 = t->type;
+    int small_int = ty2 == LF_U8 || ty2 == LF_S8 || ty2 == LF_U16 || ty2 == LF_S16;
+    if (t->read_normalized && !small_int) {
+        err(P, "'read normalized' needs an 8- or 16-bit integer type (not %s)", lf_type_name(ty2));
+        bad = 1;
+    }
+    if (t->linear && !t->read_normalized && ty2 != LF_F16 && ty2 != LF_F32) {
+        err(P, "'filter linear' needs float results (TYPE f16/f32, or 'read normalized')");
+        bad = 1;
+    }
+    if (t->srgb && !(ty2 == LF_U8 && t->read_normalized)) {
+        err(P, "'srgb 1' needs TYPE u8 with 'read normalized'");
+        bad = 1;
+    }
+    if (t->cube && (t->ndims != 2 || t->width != t->height)) {
+        err(P, "a cubemap has square faces: WIDTH HEIGHT with HEIGHT = WIDTH and no DEPTH");
+        bad = 1;
+    }
+    if (t->layers && t->ndims == 3) {
+        err(P, "3-D %ss cannot be layered", what);
+        bad = 1;
+    }
+    uint64_t texel = (uint64_t)t->channels * lf_type_size(ty2);
+    uint64_t rowbytes = (uint64_t)t->width * texel;
+    if (!t->pitch) t->pitch = rowbytes;
+    else if (t->pitch < rowbytes || t->pitch % texel) {
+        err(P, "pitch %llu must be at least %llu (WIDTH * %llu-byte texels) and a multiple of %llu",
+            (unsigned long long)t->pitch, (unsigned long long)rowbytes, (unsigned long long)texel,
+            (unsigned long long)texel);
+        bad = 1;
+    }
+    if (bad) return;
+    uint64_t rows = (uint64_t)t->height * t->depth * (t->layers ? t->layers : 1) * (t->cube ? 6 : 1);
+    t->bytes = t->pitch * (rows - 1) + rowbytes;
+    if (!badbuf) {
+        uint64_t bsz = lf->buffers[o->buffer].size;
+        if (o->offset > bsz || t->bytes > bsz - o->offset) {
+            err(P, "%s %s needs %llu bytes from offset %llu, buffer %s has %llu", what, q(P, tok[1]),
+                (unsigned long long)t->bytes, (unsigned long long)o->offset,
+                q(P, lf->buffers[o->buffer].name), (unsigned long long)bsz);
+            return;
+        }
+    }
+    commit_object(P, idx);
+}
+
+static void do_tensormap(parser *P, char **tok, int n)
+{
+    launch_file *lf = P->lf;
+    WANT(n >= 6, "tensormap NAME DTYPE RANK BUFFER[+OFF] dims D0 .. strides S1 .. box B0 .. "
+                 "[OPTION ...]");
+    int idx;
+    if (add_object(P, LF_OBJ_TENSORMAP, tok[1], &idx)) return;
+    lf_object *o = &lf->objects[idx];
+    lf_tensormap *t = &o->tmap;
+    static const char *const dtypes[] = {"u8",  "u16", "u32",  "s32",    "u64",  "s64",    "f16",
+                                         "f32", "f64", "bf16", "f32ftz", "tf32", "tf32ftz"};
+    t->dtype = keyword_index(tok[2], dtypes, 13);
+    if (t->dtype < 0) {
+        err(P, "unknown tensormap data type %s (u8 u16 u32 s32 u64 s64 f16 f32 f64 bf16 f32ftz "
+               "tf32 tf32ftz)", q(P, tok[2]));
+        return;
+    }
+    uint64_t v;
+    if (parse_count(P, tok[3], "tensormap rank", 1, 5, &v)) return;
+    t->rank = (int)v;
+    lf_target tg;
+    int has_off, badbuf;
+    if (parse_target(P, tok[4], "tensormap", 0, 1, &tg, &has_off, &badbuf)) return;
+    o->buffer = tg.buffer;
+    o->offset = tg.offset;
+    for (int i = 0; i < 5; i++) t->estride[i] = 1;
+
+    static const char *const kw[] = {"dims", "strides", "box", "elemstrides", "interleave",
+                                     "swizzle", "l2promo", "oobfill", "into"};
+    enum { K_DIMS, K_STRIDES, K_BOX, K_ESTRIDES, K_INTERLEAVE, K_SWIZZLE, K_L2, K_OOB, K_INTO, K_N };
+    static const char *const inter[] = {"none", "16B", "32B"};
+    static const char *const swz[] = {"none", "32B", "64B", "128B"};
+    static const char *const l2[] = {"none", "64B", "128B", "256B"};
+    static const char *const oob[] = {"zero", "nan"};
+    int seen[K_N] = {0}, count[K_N] = {0}, bad = 0;
+    int k = 5;
+    while (k < n) {
+        int w = keyword_index(tok[k], kw, K_N);
+        if (w < 0) {
+            err(P, "unknown tensormap option %s", q(P, tok[k]));
+            return;
+        }
+        if (seen[w]) {
+            err(P, "duplicate tensormap option '%s'", kw[w]);
+            return;
+        }
+        seen[w] = 1;
+        k++;
+        if (w <= K_ESTRIDES) { /* a list of numbers up to the next keyword */
+            int first = k;
+            while (k < n && keyword_index(tok[k], kw, K_N) < 0) k++;
+            int nv = k - first;
+            count[w] = nv;
+            int want = w == K_STRIDES ? t->rank - 1 : t->rank;
+            if (nv != want) {
+                err(P, "tensormap of rank %d needs %d '%s' value%s, got %d", t->rank, want, kw[w],
+                    want == 1 ? "" : "s", nv);
+                bad = 1;
+                continue;
+            }
+            for (int i = 0; i < nv; i++) {
+                const char *s = tok[first + i];
+                switch (w) {
+                case K_DIMS:
+                    if (parse_count(P, s, "tensormap dimension", 1, UINT32_MAX, &v)) bad = 1;
+                    else t->dim[i] = v;
+                    break;
+                case K_STRIDES:
+                    if (parse_count(P, s, "tensormap stride", 0, (1ull << 40) - 1, &v)) bad = 1;
+                    else t->stride[i + 1] = v;
+                    break;
+                case K_BOX:
+                    if (parse_count(P, s, "tensormap box size", 1, 256, &v)) bad = 1;
+                    else t->box[i] = (uint32_t)v;
+                    break;
+                default:
+                    if (parse_count(P, s, "tensormap element stride", 1, 8, &v)) bad = 1;
+                    else t->estride[i] = (uint32_t)v;
+                    break;
+                }
+            }
+            continue;
+        }
+        if (k >= n) {
+            err(P, "tensormap option '%s' needs a value", kw[w]);
+            return;
+        }
+        const char *s = tok[k++];
+        int m = -1;
+        switch (w) {
+        case K_INTERLEAVE: m = t->interleave = keyword_index(s, inter, 3); break;
+        case K_SWIZZLE: m = t->swizzle = keyword_index(s, swz, 4); break;
+        case K_L2: m = t->l2promo = keyword_index(s, l2, 4); break;
+        case K_OOB: m = t->oobfill = keyword_index(s, oob, 2); break;
+        default: {
+            lf_target it;
+            int ho, bb;
+            if (parse_target(P, s, "tensormap into", 0, 1, &it, &ho, &bb)) return;
+            t->into_buffer = it.buffer;
+            t->into_offset = it.offset;
+            m = 0;
+            if (it.offset % 64) {
+                err(P, "a tensor map must be 64-byte aligned ('into' offset %llu)",
+                    (unsigned long long)it.offset);
+                bad = 1;
+            } else if (!bb && lf->buffers[it.buffer].size - it.offset < 128) {
+                err(P, "the 128-byte tensor map does not fit in buffer %s at offset %llu",
+                    q(P, lf->buffers[it.buffer].name), (unsigned long long)it.offset);
+                bad = 1;
+            }
+        }
+        }
+        if (m < 0) {
+            static const char *const opts[] = {"", "", "", "", "none, 16B, 32B",
+                                               "none, 32B, 64B, 128B", "none, 64B, 128B, 256B",
+                                               "zero, nan"};
+            err(P, "bad tensormap %s %s (%s)", kw[w], q(P, s), opts[w]);
+            return;
+        }
+    }
+    if (bad) return;
+    if (!seen[K_DIMS] || !seen[K_BOX] || (!seen[K_STRIDES] && t->rank > 1)) {
+        err(P, "tensormap needs %s", !seen[K_DIMS] ? "'dims'" : !seen[K_BOX] ? "'box'" : "'strides'");
+        return;
+    }
+    /* cuTensorMapEncodeTiled's rules */
+    uint64_t es = lf_tensormap_elem_size(t->dtype);
+    uint64_t align = t->interleave == 2 ? 32 : 16;
+    if (t->interleave && t->rank < 3) {
+        err(P, "an interleaved tensormap needs rank 3 to 5");
+        bad = 1;
+    }
+    if (o->offset % align) {
+        err(P, "the tensor's global address (offset %llu) must be %llu-byte aligned",
+            (unsigned long long)o->offset, (unsigned long long)align);
+        bad = 1;
+    }
+    for (int i = 1; i < t->rank; i++)
+        if (t->stride[i] % align) {
+            err(P, "tensormap stride %llu is not a multiple of %llu", (unsigned long long)t->stride[i],
+                (unsigned long long)align);
+            bad = 1;
+        }
+    uint64_t inner = (uint64_t)t->box[0] * es;
+    if (t->interleave == 0 && inner % 16) {
+        err(P, "box[0] * element size (%llu bytes) must be a multiple of 16", (unsigned long long)inner);
+        bad = 1;
+    }
+    if (t->interleave == 0 && t->swizzle && inner > (16ull << t->swizzle)) {
+        err(P, "the inner box dimension (%llu bytes) is wider than the %s swizzle span",
+            (unsigned long long)inner, swz[t->swizzle]);
+        bad = 1;
+    }
+    if (t->interleave == 2 && t->swizzle != 1) {
+        err(P, "interleave 32B needs swizzle 32B");
+        bad = 1;
+    }
+    if (t->oobfill && t->dtype < 6) {
+        err(P, "oobfill nan needs a floating-point data type (not %s)", dtypes[t->dtype]);
+        bad = 1;
+    }
+    (void)count;
+    if (bad) return;
+    commit_object(P, idx);
+}
+
 static void do_stdout(parser *P, char **tok, int n)
 {
     launch_file *lf = P->lf;
@@ -1218,6 +1678,8 @@ static void do_line(parser *P, char **tok, int n)
     else if (strcmp(d, "stdout") == 0) do_stdout(P, tok, n);
     else if (strcmp(d, "dump") == 0) do_dump(P, tok, n);
     else if (strcmp(d, "symbol") == 0) do_symbol(P, tok, n);
+    else if (strcmp(d, "texture") == 0 || strcmp(d, "surface") == 0) do_texture(P, tok, n);
+    else if (strcmp(d, "tensormap") == 0) do_tensormap(P, tok, n);
     else err(P, "unknown directive %s", q(P, d));
 }
 
@@ -1238,6 +1700,8 @@ static void free_step(lf_step *s)
     case LF_SYMBOL_SET:
         free_target(&s->symset.target);
         free(s->symset.data);
+        break;
+    case LF_OBJECT:
         break;
     }
 }
@@ -1265,6 +1729,8 @@ void lf_free(launch_file *lf)
     free(lf->expects);
     free(lf->stdout_path);
     free(lf->stdout_data);
+    for (int i = 0; i < lf->nobjects; i++) free(lf->objects[i].name);
+    free(lf->objects);
     memset(lf, 0, sizeof *lf);
 }
 
@@ -1344,6 +1810,7 @@ int lf_parse_mem(const char *text, size_t len, const char *virtual_path, launch_
     free(line);
     free(tok);
     free(P.bad);
+    free(P.obj_bad);
     if (P.nerr) {
         lf_free(out);
         return P.nerr;

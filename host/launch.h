@@ -102,6 +102,82 @@
  *       struct { int a; long b; } {1, 2} (with its padding written out).
  *       At most 32764 bytes.
  *
+ * TEXTURES, SURFACES AND TENSOR MAPS (objects; created when their line
+ * executes, in program order like the other steps)
+ *
+ *   texture NAME BUFFER[+OFF] TYPE CHANNELS WIDTH [HEIGHT [DEPTH]] [OPTION ...]
+ *       A texture object over the texels in BUFFER from byte OFF on (OFF a
+ *       multiple of 16).  TYPE is the element type of a channel: u8 s8 u16
+ *       s16 u32 s32 f16 f32; CHANNELS is 1, 2 or 4 (a texel is CHANNELS
+ *       elements, channel 0 = x/r first).  Layout: the texels of a CUDA
+ *       array as cudaMemcpy2D/3DToArray would read them from host memory:
+ *       row-major, x fastest, each row 'pitch' bytes after the one before
+ *       (default WIDTH * texel bytes, no padding), each 2-D slice HEIGHT
+ *       rows after the one before, each layer (or cube face) DEPTH slices
+ *       after the one before.  The texture reads the buffer when a fetch
+ *       executes (no texture cache: stores of an earlier launch are seen).
+ *       OPTIONs, in any order:
+ *         layers N          a layered texture (tex.a1d / tex.a2d) of N layers
+ *         cube              a cubemap: 6 faces of WIDTH x WIDTH (HEIGHT must
+ *                           equal WIDTH, no DEPTH), in the face order +x -x
+ *                           +y -y +z -z; with 'layers N', N cubemaps
+ *                           (6N faces, tex.acube)
+ *         addr M [M [M]]    address mode per dimension (x, y, z): wrap,
+ *                           clamp, mirror or border; dimensions not given
+ *                           take the last mode given.  Default clamp.
+ *                           wrap and mirror need 'normalized 1' (as in CUDA,
+ *                           with unnormalized coordinates they act as clamp)
+ *         filter point|linear   default point; linear needs float results
+ *                           (TYPE f16/f32, or 'read normalized')
+ *         normalized 0|1    normalized coordinates (default 0)
+ *         read element|normalized   'normalized' returns unorm/snorm floats
+ *                           (u8/s8/u16/s16 only): u/(2^n-1), max(s/(2^(n-1)-1), -1)
+ *         border V [V V V]  border colour (address mode border): one value
+ *                           for every channel or four (r g b a); default 0
+ *         srgb 0|1          sRGB to linear conversion of r g b (u8 with
+ *                           'read normalized' only)
+ *         pitch BYTES       row pitch (>= WIDTH * texel bytes, a multiple
+ *                           of the texel size)
+ *       The texels (pitch * HEIGHT * DEPTH * layers or faces bytes, the last
+ *       row WIDTH texels) must lie inside BUFFER.  If the module has a
+ *       .texref variable NAME (a module-scope texture reference), the
+ *       texture is bound to it: tex/txq naming NAME use it.
+ *   surface NAME BUFFER[+OFF] TYPE CHANNELS WIDTH [HEIGHT [DEPTH]] [layers N] [pitch BYTES]
+ *       A surface object (suld/sust/sured/suq) with the same layout; bound
+ *       to a .surfref variable NAME when the module has one.
+ *   tensormap NAME DTYPE RANK BUFFER[+OFF] dims D0 .. strides S1 .. box B0 ..
+ *             [elemstrides E0 ..] [interleave none|16B|32B]
+ *             [swizzle none|32B|64B|128B] [l2promo none|64B|128B|256B]
+ *             [oobfill zero|nan] [into BUFFER2+OFF2]
+ *       A CUtensorMap as cuTensorMapEncodeTiled would build it (in ptxemu's
+ *       128-byte layout, see tests/exec/README-async.md), with its
+ *       arguments in the same order and under the same rules:
+ *       DTYPE u8 u16 u32 s32 u64 s64 f16 f32 f64 bf16 f32ftz tf32 tf32ftz
+ *       (CUtensorMapDataType 0..12); RANK 1..5 (3..5 when interleaved);
+ *       globalAddress = BUFFER+OFF, 16-byte aligned (32 with interleave
+ *       32B); RANK dims (elements, innermost first, 1..2^32-1); RANK-1
+ *       strides (bytes, dimensions 1..RANK-1: multiples of 16, or 32 with
+ *       interleave 32B, below 2^40; 'strides' may be left out when RANK is
+ *       1); RANK box sizes (1..256; without interleave box[0] * element
+ *       size a multiple of 16, and with a swizzle at most the swizzle span);
+ *       RANK element strides (1..8, default 1); interleave 32B needs
+ *       swizzle 32B; oobfill nan needs a floating DTYPE.  Defaults: none,
+ *       none, none, zero.  With 'into', the 128 bytes are also written to
+ *       BUFFER2 at OFF2 (a multiple of 64) when the line executes, for
+ *       kernels that take a CUtensorMap pointer or copy it themselves.
+ *   arg texture NAME
+ *   arg surface NAME
+ *       The 64-bit handle (cudaTextureObject_t / cudaSurfaceObject_t) of a
+ *       texture or surface declared above: a .u64 or .texref/.surfref
+ *       parameter.
+ *   arg tensormap NAME
+ *       The 128 bytes of a tensor map declared above, by value (a
+ *       'const __grid_constant__ CUtensorMap' parameter, declared in PTX as
+ *       .param .align 64 .b8 NAME[128]).
+ *   Textures, surfaces and tensor maps share one namespace (the buffer
+ *   name rules, or a PTX identifier), separate from buffers; each is
+ *   declared once, and used only below its line.
+ *
  * NAMES.  Buffers: [A-Za-z_][A-Za-z0-9_.$]*, at most 256 characters, each
  * defined once, and used only below their buffer line.  Kernels and symbols
  * are PTX identifiers: [A-Za-z][A-Za-z0-9_$]* or [_$%][A-Za-z0-9_$]+.
@@ -160,7 +236,10 @@ enum lf_type {
 enum lf_arg_kind {
     LF_ARG_SCALAR, /* type, value (size bytes, little-endian, zero-extended) */
     LF_ARG_PTR,    /* buffer, offset: device address of the buffer + offset */
-    LF_ARG_BYTES   /* bytes[size]: a by-value aggregate */
+    LF_ARG_BYTES,  /* bytes[size]: a by-value aggregate */
+    LF_ARG_TEXTURE,   /* object: the handle of a texture (8 bytes) */
+    LF_ARG_SURFACE,   /* object: the handle of a surface (8 bytes) */
+    LF_ARG_TENSORMAP  /* object: the 128 bytes of a tensor map */
 };
 
 typedef struct lf_arg {
@@ -170,7 +249,9 @@ typedef struct lf_arg {
     int buffer;          /* LF_ARG_PTR: index into launch_file.buffers */
     uint64_t offset;     /* LF_ARG_PTR */
     uint8_t *bytes;      /* LF_ARG_BYTES */
-    size_t size;         /* bytes the parameter takes: type size, 8 for ptr, nbytes */
+    size_t size;         /* bytes the parameter takes: type size, 8 for ptr and handles,
+                            nbytes, 128 for a tensor map */
+    int object;          /* LF_ARG_TEXTURE/SURFACE/TENSORMAP: index into launch_file.objects */
     int line;
 } lf_arg;
 
@@ -193,7 +274,50 @@ typedef struct lf_target {
     uint64_t offset;     /* bytes from the start */
 } lf_target;
 
-enum lf_step_kind { LF_LAUNCH, LF_DUMP, LF_SYMBOL_SET };
+enum lf_step_kind { LF_LAUNCH, LF_DUMP, LF_SYMBOL_SET, LF_OBJECT };
+
+/* texture / surface / tensormap lines */
+enum lf_object_kind { LF_OBJ_TEXTURE, LF_OBJ_SURFACE, LF_OBJ_TENSORMAP };
+enum lf_addr_mode { LF_ADDR_WRAP, LF_ADDR_CLAMP, LF_ADDR_MIRROR, LF_ADDR_BORDER };
+
+typedef struct lf_texture {   /* texture and surface lines */
+    enum lf_type type;        /* channel element type: u8 s8 u16 s16 u32 s32 f16 f32 */
+    int channels;             /* 1, 2 or 4 */
+    int ndims;                /* 1..3: WIDTH [HEIGHT [DEPTH]] as written */
+    uint32_t width, height, depth;  /* dimensions not written are 1 */
+    uint32_t layers;          /* 0: not layered (with cube: number of cubemaps) */
+    int cube;                 /* 6 faces per layer */
+    uint64_t pitch;           /* bytes from one row to the next */
+    uint64_t bytes;           /* bytes the texels span from the offset on */
+    int addr[3];              /* enum lf_addr_mode for x, y, z */
+    int linear;               /* filter linear */
+    int normalized;           /* normalized coordinates */
+    int read_normalized;      /* read mode normalized float */
+    int srgb;
+    float border[4];          /* border colour r g b a */
+} lf_texture;
+
+typedef struct lf_tensormap {  /* cuTensorMapEncodeTiled's arguments */
+    int dtype;                /* CUtensorMapDataType 0..12 */
+    int rank;                 /* 1..5 */
+    uint64_t dim[5];          /* globalDim, innermost first */
+    uint64_t stride[5];       /* globalStrides of dimensions 1..rank-1 in stride[1..]; stride[0] = 0 */
+    uint32_t box[5];
+    uint32_t estride[5];      /* elementStrides (1 when not given) */
+    int interleave, swizzle, l2promo, oobfill;  /* CUtensorMap* enumerations */
+    int into_buffer;          /* 'into': buffer index, or -1 */
+    uint64_t into_offset;
+} lf_tensormap;
+
+typedef struct lf_object {
+    enum lf_object_kind kind;
+    char *name;
+    int buffer;               /* the texels / the tensor (globalAddress) */
+    uint64_t offset;          /* bytes from the buffer's start */
+    lf_texture tex;           /* LF_OBJ_TEXTURE, LF_OBJ_SURFACE */
+    lf_tensormap tmap;        /* LF_OBJ_TENSORMAP */
+    int line;
+} lf_object;
 
 typedef struct lf_launch {
     char *kernel;
@@ -225,6 +349,7 @@ typedef struct lf_step {
         lf_launch launch;   /* LF_LAUNCH */
         lf_dump dump;       /* LF_DUMP */
         lf_symset symset;   /* LF_SYMBOL_SET */
+        int object;         /* LF_OBJECT: index into launch_file.objects (create it) */
     };
 } lf_step;
 
@@ -247,7 +372,7 @@ typedef struct launch_file {
     int ptx_line;
     lf_buffer *buffers;
     int nbuffers;
-    lf_step *steps;      /* launches, dumps, symbol sets in program order */
+    lf_step *steps;      /* launches, dumps, symbol sets, objects in program order */
     int nsteps;
     int nlaunches;
     lf_expect *expects;  /* checked after all steps, in this order */
@@ -255,6 +380,8 @@ typedef struct launch_file {
     char *stdout_path;   /* resolved, NULL if no stdout line */
     uint8_t *stdout_data;/* its contents (NUL-terminated, stdout_size bytes before) */
     size_t stdout_size;
+    lf_object *objects;  /* textures, surfaces, tensor maps (in file order) */
+    int nobjects;
 } launch_file;
 
 /* Parse and validate; loads every data file (relative to the launch file's
@@ -276,6 +403,12 @@ void lf_free(launch_file *lf);
 
 /* Index of buffer NAME, or -1. */
 int lf_find_buffer(const launch_file *lf, const char *name);
+
+/* Index of texture/surface/tensormap NAME, or -1. */
+int lf_find_object(const launch_file *lf, const char *name);
+
+/* Bytes of a CUtensorMapDataType element (0 if unknown). */
+size_t lf_tensormap_elem_size(int dtype);
 
 /* "u32", "f16", ...; bytes of an element; -1 if the name is unknown. */
 const char *lf_type_name(enum lf_type t);

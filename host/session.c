@@ -9,6 +9,7 @@
 #include "host/session.h"
 #include "host/launch.h"
 #include "emu/emu.h"
+#include "emu/texobj.h"
 #include "emu/timing.h"
 #include "gpu/config.h"
 
@@ -37,9 +38,47 @@ static void list_kernels(const isa_module *m, FILE *out) {
   fputc('\n', out);
 }
 
+/* ---- textures, surfaces and tensor maps (launch-file objects) ---- */
+
+typedef struct session_objs {
+  uint64_t *handle;              /* per object: texture/surface handle            */
+  uint8_t (*map)[128];           /* per object: tensor-map bytes                  */
+} session_objs;
+
+/* Create object oi (its line executes); 0 or an exit status, error printed. */
+static int make_object(emu *e, const launch_file *lf, int line, int oi, const uint64_t *bufaddr, session_objs *so) {
+  const lf_object *o = &lf->objects[oi];
+  if (o->kind == LF_OBJ_TENSORMAP) {
+    const lf_tensormap *t = &o->tmap;
+    emu_tmapdesc d = { .addr = bufaddr[o->buffer] + o->offset, .dtype = t->dtype, .rank = t->rank,
+                       .interleave = t->interleave, .swizzle = t->swizzle, .l2promo = t->l2promo, .oobfill = t->oobfill };
+    for (int i = 0; i < 5; i++) { d.dim[i] = t->dim[i]; d.stride[i] = t->stride[i]; d.box[i] = t->box[i]; d.estride[i] = t->estride[i]; }
+    emu_tensormap_encode(so->map[oi], &d);
+    if (t->into_buffer >= 0) memcpy(emu_host_ptr(e, bufaddr[t->into_buffer] + t->into_offset, 128), so->map[oi], 128);
+    return 0;
+  }
+  static const uint8_t fmt[LF_TYPE_COUNT] = { [LF_U8] = TEXFMT_U8, [LF_S8] = TEXFMT_S8, [LF_U16] = TEXFMT_U16,
+    [LF_S16] = TEXFMT_S16, [LF_U32] = TEXFMT_U32, [LF_S32] = TEXFMT_S32, [LF_F16] = TEXFMT_F16, [LF_F32] = TEXFMT_F32 };
+  const lf_texture *t = &o->tex;
+  emu_texdesc d = { .surface = o->kind == LF_OBJ_SURFACE, .addr = bufaddr[o->buffer] + o->offset, .fmt = fmt[t->type],
+                    .channels = (uint8_t)t->channels, .ndims = (uint8_t)t->ndims, .cube = t->cube, .width = t->width,
+                    .height = t->height, .depth = t->depth, .layers = t->layers, .pitch = t->pitch, .linear = t->linear,
+                    .normalized_coords = t->normalized, .read_normalized = t->read_normalized, .srgb = t->srgb };
+  for (int i = 0; i < 3; i++) d.addr_mode[i] = (uint8_t)t->addr[i];
+  for (int i = 0; i < 4; i++) d.border[i] = t->border[i];
+  so->handle[oi] = emu_texture_create(e, &d);
+  if (!so->handle[oi]) { fprintf(stderr, "%s:%d: error: out of memory\n", lf->path, line); return 70; }
+  if (emu_texture_bind(e, o->name, so->handle[oi]) < 0) {
+    fprintf(stderr, "%s:%d: error: '%s' in %s is not a .%s variable\n", lf->path, line, o->name, lf->ptx_path,
+            d.surface ? "surfref" : "texref");
+    return 65;
+  }
+  return 0;
+}
+
 /* Kernel parameter bytes from the arg lines; 0 or an error printed. */
 static int build_params(const launch_file *lf, const lf_launch *L, int line, const isa_func *k, uint64_t *bufaddr,
-                        uint8_t **out, uint32_t *outlen) {
+                        const session_objs *so, uint8_t **out, uint32_t *outlen) {
   uint64_t size = 0;
   for (uint32_t i = 0; i < k->nparams; i++) {
     const isa_sym *s = &k->syms[k->nrets + i];
@@ -64,11 +103,15 @@ static int build_params(const launch_file *lf, const lf_launch *L, int line, con
     const uint8_t *src = (const uint8_t *)&v;
     if (a->kind == LF_ARG_PTR) { v = bufaddr[a->buffer] + a->offset; n = 8; }
     else if (a->kind == LF_ARG_BYTES) { src = a->bytes; n = a->size; }
+    else if (a->kind == LF_ARG_TEXTURE || a->kind == LF_ARG_SURFACE) { v = so->handle[a->object]; n = 8; }
+    else if (a->kind == LF_ARG_TENSORMAP) { src = so->map[a->object]; n = 128; }
     else { v = a->value; n = a->size; }
     if (n != s->size) {
       fprintf(stderr, "%s:%d: error: parameter %d of '%s' ('%s') is .%s%s (%llu bytes), the arg gives %s (%zu bytes)\n",
               lf->path, a->line, i + 1, k->name, s->name, ptx_type_names[s->type], s->ndims ? "[]" : "",
-              (unsigned long long)s->size, a->kind == LF_ARG_PTR ? "a pointer" : a->kind == LF_ARG_BYTES ? "bytes" : lf_type_ptx[a->type], n);
+              (unsigned long long)s->size, a->kind == LF_ARG_PTR ? "a pointer" : a->kind == LF_ARG_BYTES ? "bytes"
+              : a->kind == LF_ARG_TEXTURE ? "a texture" : a->kind == LF_ARG_SURFACE ? "a surface"
+              : a->kind == LF_ARG_TENSORMAP ? "a tensor map" : lf_type_ptx[a->type], n);
       free(p);
       return -1;
     }
@@ -142,6 +185,8 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
   emu_options eo;
   emu_default_options(&eo);
   if (o->max_insts) eo.max_warp_insts = o->max_insts;
+  /* sector and bank counters cost time: only when someone reads them */
+  eo.counters = o->stats_path || o->observer || o->launch_done || o->gpu;
   char *pout = NULL;
   size_t poutlen = 0;
   FILE *pstream = NULL;
@@ -159,6 +204,8 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
   e->timing_cfg = gcfg;
   e->timing_out = &tres;
   uint64_t *bufaddr = calloc((size_t)lf.nbuffers + 1, sizeof *bufaddr);
+  session_objs so = { calloc((size_t)lf.nobjects + 1, sizeof *so.handle), calloc((size_t)lf.nobjects + 1, sizeof *so.map) };
+  if (!so.handle || !so.map) status = 70;
   for (int i = 0; i < lf.nbuffers && !status; i++) {
     const lf_buffer *b = &lf.buffers[i];
     bufaddr[i] = emu_alloc(e, b->size, b->name);
@@ -193,7 +240,7 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
       memcpy(el.block, L->block, sizeof el.block);
       memcpy(el.cluster, L->cluster, sizeof el.cluster);
       uint8_t *params = NULL;
-      if (build_params(&lf, L, st->line, &m->funcs[k], bufaddr, &params, &el.param_size)) { status = 65; break; }
+      if (build_params(&lf, L, st->line, &m->funcs[k], bufaddr, &so, &params, &el.param_size)) { status = 65; break; }
       el.params = params;
       memset(&e->stats, 0, sizeof e->stats);
       if (o->launch_begin) o->launch_begin(o->observer_ctx, L->index, L->kernel, e, &el);
@@ -205,8 +252,9 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
       if (stats) write_stats(stats, L->index, L->kernel, &e->stats, &m->funcs[k], dt, gcfg ? &tres : NULL);
       if (gcfg && !o->quiet) fprintf(stderr, "ptxemu: launch %d %s: %llu cycles on %s\n", L->index, L->kernel, (unsigned long long)tres.cycles, gcfg->name);
       if (!o->quiet && o->verbose)
-        fprintf(stderr, "ptxemu: launch %d %s: %llu warp instructions in %.3f s\n", L->index, L->kernel,
-                (unsigned long long)e->stats.inst_executed, (double)dt / 1e9);
+        fprintf(stderr, "ptxemu: launch %d %s: %llu warp instructions, %llu thread instructions in %.3f s (%.1f M thread-inst/s)\n",
+                L->index, L->kernel, (unsigned long long)e->stats.inst_executed, (unsigned long long)e->stats.thread_inst_executed,
+                (double)dt / 1e9, (double)e->stats.thread_inst_executed / ((double)dt / 1e9) / 1e6);
       if (rc) {
         fprintf(stderr, "%s:%d: launch of '%s' failed\n", lf.path, st->line, L->kernel);
         emu_print_fault(e, stderr);
@@ -228,6 +276,8 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
         if (st->symset.size > n) { fprintf(stderr, "%s:%d: error: %zu bytes do not fit in '%s' (%llu bytes)\n", lf.path, st->line, st->symset.size, st->symset.target.symbol, (unsigned long long)n); status = 65; break; }
         memcpy(p, st->symset.data, st->symset.size);
       }
+    } else if (st->kind == LF_OBJECT) {
+      status = make_object(e, &lf, st->line, st->object, bufaddr, &so);
     }
   }
   if (stats) fclose(stats);
@@ -273,6 +323,9 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
   }
   free(pout);
   free(bufaddr);
+  free(so.handle);
+  free(so.map);
+  emu_textures_free(e);
   emu_free(e);
   isa_module_free(m);
   lf_free(&lf);

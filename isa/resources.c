@@ -43,10 +43,11 @@ static void live_out(const isa_func *f, uint32_t b, uint32_t nb, uint32_t W, con
 #define OR_IN(pc) do { const uint64_t *s_ = &in[(size_t)block[pc] * W]; for (uint32_t j_ = 0; j_ < W; j_++) out[j_] |= s_[j_]; } while (0)
   if (!((x->op == OP_RET || x->op == OP_EXIT || x->op == OP_TRAP) || (x->op == OP_BRA && x->guard < 0)) && last + 1 < n)
     OR_IN(last + 1);
-  for (uint32_t k = 0; k < x->nops; k++) {
-    const isa_opnd *o = &f->ops[x->opi + k];
-    if (o->kind == OK_LABEL && o->v < n) OR_IN(o->v);
-  }
+  if (x->op == OP_BRA || x->op == OP_BRX_IDX || x->op == OP_CALL)
+    for (uint32_t k = 0; k < x->nops; k++) {
+      const isa_opnd *o = &f->ops[x->opi + k];
+      if (o->kind == OK_LABEL && o->v < n) OR_IN(o->v);
+    }
   if (x->op == OP_BRX_IDX)
     for (uint32_t t = 0; t < f->ntables; t++)
       for (uint32_t k = 0; k < f->tables[t].n; k++) if (f->tables[t].pcs[k] < n) OR_IN(f->tables[t].pcs[k]);
@@ -81,20 +82,31 @@ static void each_reg(const isa_func *f, const isa_opnd *o, bool set, regset *s) 
   }
 }
 
+/* each_reg, with the common case (a register) inline */
+static inline void visit(const isa_func *f, const isa_opnd *o, bool set, regset *s) {
+  if (o->kind == OK_REG) { if (o->v < f->nregs) mark(s, o->v, set); }
+  else if (o->kind == OK_ADDR || o->kind == OK_ADDRX || o->kind == OK_VEC || o->kind == OK_LIST || o->kind == OK_PAIR)
+    each_reg(f, o, set, s);
+}
+
 /* An instruction's effect on the live set, walking backwards: an
  * unconditional write kills its destination, then every source (and the
  * guard) is live. */
 static void step_back(const isa_func *f, const isa_insn *in, regset *s) {
   bool w = isa_writes_first(in);
-  if (w && in->guard < 0) each_reg(f, &f->ops[in->opi], false, s);
-  for (uint32_t k = w ? 1 : 0; k < in->nops; k++) each_reg(f, &f->ops[in->opi + k], true, s);
+  if (w && in->guard < 0) visit(f, &f->ops[in->opi], false, s);
+  for (uint32_t k = w ? 1 : 0; k < in->nops; k++) visit(f, &f->ops[in->opi + k], true, s);
   if (in->guard >= 0 && (uint32_t)in->guard < f->nregs) set_reg(s, (uint32_t)in->guard);
 }
 
 static bool ends_flow(const isa_insn *in) { return in->op == OP_RET || in->op == OP_EXIT || in->op == OP_TRAP; }
 
+/* Only branches and calls have label operands. */
+static bool may_branch(const isa_insn *in) { return in->op == OP_BRA || in->op == OP_BRX_IDX || in->op == OP_CALL; }
+
 static bool has_targets(const isa_func *f, const isa_insn *in) {
   if (in->op == OP_BRX_IDX) return true;
+  if (!may_branch(in)) return false;
   for (uint32_t k = 0; k < in->nops; k++) if (f->ops[in->opi + k].kind == OK_LABEL) return true;
   return false;
 }
@@ -104,12 +116,11 @@ static bool has_targets(const isa_func *f, const isa_insn *in) {
  * one backward walk per block), plus the destination being written. */
 static unsigned estimate_regs(const isa_func *f) {
   uint32_t n = f->ninsns, W = (f->nregs + 63) / 64;
-  unsigned declared = 0;
-  for (uint32_t r = 0; r < f->nregs; r++) declared += units(f->regtype[r]);
   if (!n || !W) return 0;
   uint8_t *ru = malloc(f->nregs);
-  if (!ru) return declared;
-  for (uint32_t r = 0; r < f->nregs; r++) ru[r] = (uint8_t)units(f->regtype[r]);
+  unsigned declared = 0;
+  if (!ru) return 0;
+  for (uint32_t r = 0; r < f->nregs; r++) declared += ru[r] = (uint8_t)units(f->regtype[r]);
   /* basic blocks: leaders are the entry, branch targets and what follows a branch or an end */
   uint32_t *block = calloc(n + 1, sizeof *block);           /* insn -> block, n -> nblocks */
   uint8_t *leader = calloc(n + 1, 1);
@@ -117,12 +128,12 @@ static unsigned estimate_regs(const isa_func *f) {
   leader[0] = 1;
   for (uint32_t i = 0; i < n; i++) {
     const isa_insn *in = &f->insns[i];
-    bool targets = has_targets(f, in);
-    if (targets || ends_flow(in)) leader[i + 1] = 1;
-    for (uint32_t k = 0; k < in->nops; k++) {
-      const isa_opnd *o = &f->ops[in->opi + k];
-      if (o->kind == OK_LABEL && o->v < n) leader[o->v] = 1;
-    }
+    if (ends_flow(in) || has_targets(f, in)) leader[i + 1] = 1;
+    if (may_branch(in))
+      for (uint32_t k = 0; k < in->nops; k++) {
+        const isa_opnd *o = &f->ops[in->opi + k];
+        if (o->kind == OK_LABEL && o->v < n) leader[o->v] = 1;
+      }
   }
   for (uint32_t t = 0; t < f->ntables; t++)
     for (uint32_t k = 0; k < f->tables[t].n; k++) if (!f->tables[t].calls && f->tables[t].pcs[k] < n) leader[f->tables[t].pcs[k]] = 1;
@@ -142,8 +153,8 @@ static unsigned estimate_regs(const isa_func *f) {
     for (uint32_t i = first[b + 1]; i-- > first[b];) {
       const isa_insn *x = &f->insns[i];
       bool w = isa_writes_first(x);
-      if (w && x->guard < 0) { each_reg(f, &f->ops[x->opi], false, &u); each_reg(f, &f->ops[x->opi], true, &d); }
-      for (uint32_t j = w ? 1 : 0; j < x->nops; j++) each_reg(f, &f->ops[x->opi + j], true, &u);
+      if (w && x->guard < 0) { visit(f, &f->ops[x->opi], false, &u); visit(f, &f->ops[x->opi], true, &d); }
+      for (uint32_t j = w ? 1 : 0; j < x->nops; j++) visit(f, &f->ops[x->opi + j], true, &u);
       if (x->guard >= 0 && (uint32_t)x->guard < f->nregs) set_reg(&u, (uint32_t)x->guard);
     }
   }

@@ -299,7 +299,7 @@ void ptx_b_label(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n) {
 static ptx_opnd *take_list(ptx_pstate *ps, ptx_oplist *l) {
   ptx_opnd *v = NULL;
   if (l->n) {
-    v = arena_alloc(ps->arena, l->n * sizeof *v);
+    v = arena_alloc_raw(ps->arena, l->n * sizeof *v);
     memcpy(v, ps->ops + l->start, l->n * sizeof *v);
   }
   ps->nops = l->start;
@@ -319,12 +319,15 @@ void ptx_b_callproto(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n, ptx
   st->u.proto.proto = new_func(ps, loc, s, n, rets, params);
 }
 
-void ptx_b_insn(ptx_pstate *ps, const ptx_opnd *opname, const ptx_opnd *guard, ptx_oplist *ops) {
-  if (ops->n > 65535) { ptx_error(ps->diag, opname->loc, "too many operands"); ps->nops = ops->start; return; }
-  ptx_stmt *st = push_stmt(ps, PS_INSN, opname->loc);
-  st->u.insn.opname = opname->name;
-  if (guard) st->u.insn.guard = *guard;
-  else st->u.insn.guard.kind = PO_SINK;
+void ptx_b_insn(ptx_pstate *ps, ptx_loc loc, const char *opname, uint32_t n, ptx_oplist *ops) {
+  ptx_opnd guard = ps->guard;
+  ptx_oplist none = { ps->nops, 0 };
+  if (!ops) ops = &none;
+  ps->guard.kind = PO_SINK;
+  if (ops->n > 65535) { ptx_error(ps->diag, loc, "too many operands"); ps->nops = ops->start; return; }
+  ptx_stmt *st = push_stmt(ps, PS_INSN, loc);
+  st->u.insn.opname = ptx_b_intern(ps, opname, n);
+  st->u.insn.guard = guard;
   st->u.insn.nops = (uint16_t)ops->n;
   st->u.insn.ops = take_list(ps, ops);
 }
@@ -366,18 +369,12 @@ void ptx_b_ol_push(ptx_pstate *ps, ptx_oplist *l, const ptx_opnd *o) {
   l->n++;
 }
 
-void ptx_b_opname(ptx_pstate *ps, ptx_opnd *o, ptx_loc loc, const char *s, uint32_t n) {
-  memset(o, 0, sizeof *o);
-  o->loc = loc;
-  o->name = ptx_b_intern(ps, s, n);
-}
-
 /* Interned prefix of a register name (%r of %r12): the few prefixes of a
  * module are found in a small cache before the string table. */
 static const char *intern_prefix(ptx_pstate *ps, const char *s, uint32_t n) {
   if (n > 7) return ptx_b_intern(ps, s, n);
   uint64_t key = (uint64_t)n << 56;
-  memcpy(&key, s, n);
+  for (uint32_t i = 0; i < n; i++) key |= (uint64_t)(unsigned char)s[i] << (8 * i);
   struct ptx_prefix *e = &ps->prefixes[(key * 0x9e3779b97f4a7c15ull) >> 60];
   if (e->name && e->key == key) return e->name;
   e->key = key;
@@ -679,4 +676,4 @@ void ptx_b_syntax_error(ptx_pstate *ps, ptx_loc loc) {
 }
 
 /* After an error, the operand lists being built are abandoned. */
-void ptx_b_recover(ptx_pstate *ps) { ps->nops = 0; }
+void ptx_b_recover(ptx_pstate *ps) { ps->nops = 0; ps->guard.kind = PO_SINK; }

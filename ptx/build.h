@@ -39,7 +39,8 @@ void ptx_b_local_vars(ptx_pstate *ps, ptx_attrs *a, ptx_decllist *names);
 void ptx_b_label(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n);
 void ptx_b_targets(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n, ptx_oplist *names, int kind);
 void ptx_b_callproto(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n, ptx_decllist *rets, ptx_decllist *params);
-void ptx_b_insn(ptx_pstate *ps, const ptx_opnd *opname, const ptx_opnd *guard, ptx_oplist *ops);
+/* An instruction (ops NULL: none); its guard, if any, is ps->guard (then reset). */
+void ptx_b_insn(ptx_pstate *ps, ptx_loc loc, const char *opname, uint32_t n, ptx_oplist *ops);
 void ptx_b_loc(ptx_pstate *ps, ptx_loc loc, uint32_t file, uint32_t line, uint32_t col);
 void ptx_b_loc_fname(ptx_pstate *ps, const char *s, uint32_t n);
 void ptx_b_loc_inlined(ptx_pstate *ps, uint32_t file, uint32_t line, uint32_t col);
@@ -49,7 +50,6 @@ void ptx_b_scope(ptx_pstate *ps, ptx_loc loc, int kind);
 /* operands */
 void ptx_b_ol_start(ptx_pstate *ps, ptx_oplist *l, const ptx_opnd *o);
 void ptx_b_ol_push(ptx_pstate *ps, ptx_oplist *l, const ptx_opnd *o);
-void ptx_b_opname(ptx_pstate *ps, ptx_opnd *o, ptx_loc loc, const char *s, uint32_t n);
 void ptx_b_name(ptx_pstate *ps, ptx_opnd *o, ptx_loc loc, const char *s, uint32_t n);
 void ptx_b_reg(ptx_pstate *ps, ptx_opnd *o, ptx_loc loc, const char *s, uint32_t n);
 void ptx_b_sym(ptx_pstate *ps, ptx_opnd *o, ptx_loc loc, const char *s, uint32_t n);

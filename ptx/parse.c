@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include "ptx/parse_state.h"
 #include "ptx/parser.h"
@@ -69,6 +70,7 @@ ptx_module *ptx_parse_stream(char *buf, size_t len, const char *path, ptx_diag *
   if (ps.cons) ps.farena = arena_new();
   ps.diag = diag;
   ps.names = m->names;
+  ps.guard.kind = PO_SINK;
 
   static const ptx_lexstate ls0;
   ptx_lexstate ls = ls0;
@@ -130,6 +132,22 @@ const char *ptx_opnd_name(const ptx_opnd *o, char *buf, size_t len) {
   return buf;
 }
 
+/* A big buffer about to be filled: back it with huge pages and fault it in
+ * at once (first touch, page by page, is what reading a file costs most). */
+static void prepare_pages(void *p, size_t n) {
+  enum { HUGE = 2 << 20, PAGE = 4096 };
+  uintptr_t a = (uintptr_t)p, e = a + n;
+  if (n < HUGE) return;
+#ifdef MADV_HUGEPAGE
+  uintptr_t ha = (a + HUGE - 1) & ~(uintptr_t)(HUGE - 1), he = e & ~(uintptr_t)(HUGE - 1);
+  if (he > ha) madvise((void *)ha, he - ha, MADV_HUGEPAGE);
+#endif
+#ifdef MADV_POPULATE_WRITE
+  uintptr_t pa = (a + PAGE - 1) & ~(uintptr_t)(PAGE - 1), pe = e & ~(uintptr_t)(PAGE - 1);
+  if (pe > pa) madvise((void *)pa, pe - pa, MADV_POPULATE_WRITE);
+#endif
+}
+
 char *ptx_read_file(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
@@ -139,6 +157,7 @@ char *ptx_read_file(const char *path, size_t *len) {
   size_t cap = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1 : 1 << 16;
   size_t n = 0;
   char *buf = malloc(cap + 2);
+  if (buf) prepare_pages(buf, cap + 2);
   for (;;) {
     if (!buf) { fclose(f); return NULL; }
     size_t r = fread(buf + n, 1, cap - n, f);

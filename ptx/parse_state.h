@@ -64,6 +64,7 @@ typedef struct ptx_pstate {
   uint32_t nops, capops;
   ptx_lexstate *ls;
   uint32_t dims[3], ndims;     /* .maxntid x, y, z being parsed              */
+  ptx_opnd guard;              /* @p of the instruction being parsed (PO_SINK: none) */
   struct ptx_prefix { uint64_t key; const char *name; } prefixes[16];   /* register prefixes seen */
   ptx_perf perf;               /* performance directives of the header being parsed */
   const char **fpragmas;       /* pragmas of the function header being parsed */

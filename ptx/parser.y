@@ -19,6 +19,7 @@
 %define api.prefix {ptxyy}
 %define api.location.type {ptx_yyltype}
 %define parse.error custom
+%define lr.type ielr
 %locations
 %lex-param {void *scanner}
 %parse-param {void *scanner} {ptx_pstate *ps}
@@ -79,8 +80,8 @@ static void ptxyyerror(ptx_yyltype *loc, void *scanner, ptx_pstate *ps, const ch
 %left '*' '/' '%'
 %precedence UNARY
 
-%type <opnd> operand expr primary opname
-%type <olist> operands operands_opt vlist idlist
+%type <opnd> operand other_operand expr compound primary atom
+%type <olist> operands vlist idlist
 %type <attrs> attrs
 %type <init> initval inititem
 %type <ilist> initlist
@@ -240,9 +241,16 @@ stmt
   | IDENT ':' D_CALLPROTOTYPE rets_opt IDENT params_opt ';'
                                       { ptx_b_callproto(ps, L(@1), $1.s, $1.n, &$4, &$6); }
   | attrs declnames ';'               { ptx_b_local_vars(ps, &$1, &$2); }
-  | opname operands_opt ';'           { ptx_b_insn(ps, &$1, NULL, &$2); }
-  | '@' IDENT opname operands_opt ';'     { ptx_opnd g; ptx_b_reg(ps, &g, L(@2), $2.s, $2.n); ptx_b_insn(ps, &$3, &g, &$4); }
-  | '@' '!' IDENT opname operands_opt ';' { ptx_opnd g; ptx_b_reg(ps, &g, L(@3), $3.s, $3.n); g.flags |= POF_NEG; ptx_b_insn(ps, &$4, &g, &$5); }
+  /* instructions: the opcode token is taken as it is (fewer reductions:
+   * this is the rule a module is mostly made of) */
+  | IDENT ';'                         { ptx_b_insn(ps, L(@1), $1.s, $1.n, NULL); }
+  | DOTTED ';'                        { ptx_b_insn(ps, L(@1), $1.s, $1.n, NULL); }
+  | IDENT operands ';'                { ptx_b_insn(ps, L(@1), $1.s, $1.n, &$2); }
+  | DOTTED operands ';'               { ptx_b_insn(ps, L(@1), $1.s, $1.n, &$2); }
+  | guard IDENT ';'                   { ptx_b_insn(ps, L(@2), $2.s, $2.n, NULL); }
+  | guard DOTTED ';'                  { ptx_b_insn(ps, L(@2), $2.s, $2.n, NULL); }
+  | guard IDENT operands ';'          { ptx_b_insn(ps, L(@2), $2.s, $2.n, &$3); }
+  | guard DOTTED operands ';'         { ptx_b_insn(ps, L(@2), $2.s, $2.n, &$3); }
   | D_LOC uint uint uint              { ptx_b_loc(ps, L(@1), $2, $3, $4); }
   | D_LOC uint uint                   { ptx_b_loc(ps, L(@1), $2, $3, 0); }
   | D_LOC uint uint uint ',' IDENT IDENT { ptx_b_loc(ps, L(@1), $2, $3, $4); ptx_b_loc_fname(ps, $7.s, $7.n); }
@@ -256,9 +264,9 @@ stmt
 
 scope_open : '{'                      { ptx_b_scope(ps, L(@1), PS_OPEN); } ;
 
-opname
-  : IDENT                             { ptx_b_opname(ps, &$$, L(@1), $1.s, $1.n); }
-  | DOTTED                            { ptx_b_opname(ps, &$$, L(@1), $1.s, $1.n); }
+guard
+  : '@' IDENT                         { ptx_b_reg(ps, &ps->guard, L(@2), $2.s, $2.n); }
+  | '@' '!' IDENT                     { ptx_b_reg(ps, &ps->guard, L(@3), $3.s, $3.n); ps->guard.flags |= POF_NEG; }
   ;
 
 idlist
@@ -266,18 +274,26 @@ idlist
   | idlist ',' IDENT                  { $$ = $1; ptx_opnd o; ptx_b_sym(ps, &o, L(@3), $3.s, $3.n); ptx_b_ol_push(ps, &$$, &o); }
   ;
 
-operands_opt
-  : %empty                            { $$.start = ps->nops; $$.n = 0; }
-  | operands
-  ;
-
+/* a name is taken straight into the list: one reduction fewer for most operands */
 operands
-  : operand                           { ptx_b_ol_start(ps, &$$, &$1); }
-  | operands ',' operand              { $$ = $1; ptx_b_ol_push(ps, &$$, &$3); }
+  : IDENT                             { ptx_opnd o; ptx_b_name(ps, &o, L(@1), $1.s, $1.n); ptx_b_ol_start(ps, &$$, &o); }
+  | DOTTED                            { ptx_opnd o; ptx_b_name(ps, &o, L(@1), $1.s, $1.n); ptx_b_ol_start(ps, &$$, &o); }
+  | other_operand                     { ptx_b_ol_start(ps, &$$, &$1); }
+  | operands ',' IDENT                { $$ = $1; ptx_opnd o; ptx_b_name(ps, &o, L(@3), $3.s, $3.n); ptx_b_ol_push(ps, &$$, &o); }
+  | operands ',' DOTTED               { $$ = $1; ptx_opnd o; ptx_b_name(ps, &o, L(@3), $3.s, $3.n); ptx_b_ol_push(ps, &$$, &o); }
+  | operands ',' other_operand        { $$ = $1; ptx_b_ol_push(ps, &$$, &$3); }
   ;
 
 operand
-  : expr
+  : IDENT                             { ptx_b_name(ps, &$$, L(@1), $1.s, $1.n); }
+  | DOTTED                            { ptx_b_name(ps, &$$, L(@1), $1.s, $1.n); }
+  | other_operand
+  ;
+
+/* an operand that is not a bare name */
+other_operand
+  : atom
+  | compound
   | '{' vlist '}'                     { ptx_b_list(ps, &$$, L(@1), &$2, PO_VEC); }
   | '{' vlist '}' '|' expr            { ptx_opnd v; ptx_b_list(ps, &v, L(@1), &$2, PO_VEC); ptx_b_pair(ps, &$$, &v, &$5); }
   | '[' expr ']'                      { ptx_b_addr(ps, &$$, L(@1), &$2, NULL); }
@@ -293,7 +309,11 @@ vlist
 
 expr
   : primary
-  | '-' expr %prec UNARY              { ptx_b_unop(ps, &$$, L(@1), '-', &$2); }
+  | compound
+  ;
+
+compound
+  : '-' expr %prec UNARY              { ptx_b_unop(ps, &$$, L(@1), '-', &$2); }
   | '+' expr %prec UNARY              { ptx_b_unop(ps, &$$, L(@1), '+', &$2); }
   | '~' expr %prec UNARY              { ptx_b_unop(ps, &$$, L(@1), '~', &$2); }
   | '!' expr %prec UNARY              { ptx_b_unop(ps, &$$, L(@1), '!', &$2); }
@@ -321,7 +341,12 @@ expr
 primary
   : IDENT                             { ptx_b_name(ps, &$$, L(@1), $1.s, $1.n); }
   | DOTTED                            { ptx_b_name(ps, &$$, L(@1), $1.s, $1.n); }
-  | INT                               { ptx_b_int(ps, &$$, L(@1), &$1); }
+  | atom
+  ;
+
+/* a primary that is not a bare name */
+atom
+  : INT                               { ptx_b_int(ps, &$$, L(@1), &$1); }
   | F32LIT                            { memset(&$$, 0, sizeof $$); $$.kind = PO_F32; $$.ival = $1; $$.loc = L(@1); }
   | F64LIT                            { memset(&$$, 0, sizeof $$); $$.kind = PO_F64; $$.ival = $1; $$.loc = L(@1); }
   | FLOATLIT                          { ptx_b_floatlit(ps, &$$, L(@1), $1.s, $1.n); }

@@ -3,26 +3,43 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <sys/mman.h>
 
-struct arena_block { arena_block *next; size_t used, cap; _Alignas(16) unsigned char data[]; };
+/* dirty: recycled by arena_reset, so not zero like fresh pages */
+struct arena_block { arena_block *next; size_t used, cap; bool dirty; _Alignas(16) unsigned char data[]; };
 
-enum { ARENA_BLOCK = 4 << 20 };
+/* a standard block is a 4 MiB mapping, header included */
+#define ARENA_BLOCK ((size_t)(4 << 20) - sizeof(arena_block))
 
 /* Blocks come straight from mmap: fresh pages are zero (no memset per
  * object) and, being large, can be backed by huge pages.  They are
  * populated at once: first touch of memory, one page fault at a time, is
  * what dominates a fast assembler (and costs several times more under a
  * hypervisor). */
-static void *block_new(size_t bytes) {
-  void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+enum { HUGE = 2 << 20 };
+
+/* A mapping of at least *bytes (rounded up to whole huge pages when that
+ * large), starting on a huge page; *bytes is set to its size. */
+static void *block_new(size_t *bytes) {
+  size_t want = *bytes >= HUGE ? (*bytes + HUGE - 1) / HUGE * HUGE : *bytes;
+  size_t len = want >= HUGE ? want + HUGE : want;
+  unsigned char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) return NULL;
+  if (want >= HUGE) {                      /* trim to a huge-page boundary */
+    size_t lead = (size_t)(-(uintptr_t)p & (HUGE - 1));
+    if (lead) munmap(p, lead);
+    munmap(p + lead + want, HUGE - lead);
+    p += lead;
 #ifdef MADV_HUGEPAGE
-  if (bytes >= (2u << 20)) madvise(p, bytes, MADV_HUGEPAGE);
+    madvise(p, want, MADV_HUGEPAGE);
 #endif
+  }
 #ifdef MADV_POPULATE_WRITE
-  madvise(p, bytes, MADV_POPULATE_WRITE);    /* best effort: older kernels fault lazily */
+  madvise(p, want, MADV_POPULATE_WRITE);    /* best effort: older kernels fault lazily */
 #endif
+  *bytes = want;
   return p;
 }
 
@@ -45,14 +62,15 @@ void arena_free(arena *a) {
   free(a);
 }
 
-/* Everything allocated so far is dropped; the standard blocks are kept
- * (zeroed again) for the next allocations, big ones go back to the system. */
+/* Everything allocated so far is dropped; the standard blocks are kept for
+ * the next allocations (arena_alloc zeroes what it hands out of them), big
+ * ones go back to the system. */
 void arena_reset(arena *a) {
   for (arena_block *b = a->head, *n; b; b = n) {
     n = b->next;
     if (b->cap != ARENA_BLOCK) { a->total -= b->cap; munmap(b, sizeof *b + b->cap); continue; }
-    memset(b->data, 0, b->used);
     b->used = 0;
+    b->dirty = true;
     b->next = a->spare;
     a->spare = b;
   }
@@ -60,6 +78,12 @@ void arena_reset(arena *a) {
 }
 
 void *arena_alloc(arena *a, size_t n) {
+  void *p = arena_alloc_raw(a, n);
+  if (a->head && a->head->dirty) memset(p, 0, n);   /* a big object always comes fresh */
+  return p;
+}
+
+void *arena_alloc_raw(arena *a, size_t n) {
   n = (n + 15) & ~(size_t)15;
   arena_block *b = a->head;
   if (!b || b->cap - b->used < n) {
@@ -67,10 +91,13 @@ void *arena_alloc(arena *a, size_t n) {
     arena_block *nb;
     if (cap == ARENA_BLOCK && a->spare) { nb = a->spare; a->spare = nb->next; }
     else {
-      nb = block_new(sizeof *nb + cap);
+      size_t bytes = sizeof *nb + cap;
+      nb = block_new(&bytes);
       if (!nb) oom();
-      nb->used = 0; nb->cap = cap;
-      a->total += cap;
+      nb->used = 0;
+      nb->dirty = false;
+      nb->cap = cap == ARENA_BLOCK ? cap : bytes - sizeof *nb;
+      a->total += nb->cap;
     }
     if (cap != ARENA_BLOCK && b) {      /* big object: keep the current block on top */
       nb->next = b->next; b->next = nb;
@@ -86,14 +113,14 @@ void *arena_alloc(arena *a, size_t n) {
 }
 
 char *arena_strndup(arena *a, const char *s, size_t n) {
-  char *p = arena_alloc(a, n + 1);
+  char *p = arena_alloc_raw(a, n + 1);
   memcpy(p, s, n);
   p[n] = 0;
   return p;
 }
 
 void *arena_grow(arena *a, void *old, size_t oldbytes, size_t newbytes) {
-  void *p = arena_alloc(a, newbytes);
+  void *p = arena_alloc_raw(a, newbytes);
   if (old && oldbytes) memcpy(p, old, oldbytes);
   return p;
 }

@@ -16,6 +16,8 @@ void arena_reset(arena *a);
 /* Zeroed memory, 16-byte aligned.  Aborts on out-of-memory (callers are
  * command-line tools; there is nothing sensible to continue with). */
 void *arena_alloc(arena *a, size_t n);
+/* The same without zeroing, for memory about to be written whole. */
+void *arena_alloc_raw(arena *a, size_t n);
 char *arena_strndup(arena *a, const char *s, size_t n);
 /* Grow an array kept in the arena: returns a copy with room for newcap. */
 void *arena_grow(arena *a, void *old, size_t oldbytes, size_t newbytes);

@@ -1,0 +1,79 @@
+/* emu/texobj.c - the table of texture and surface objects, texref/surfref
+ * binding, and tensor-map encoding (see texobj.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "emu/texobj.h"
+
+typedef struct textable {
+  emu_texdesc *v;
+  uint32_t n, cap;
+} textable;
+
+uint64_t emu_texture_create(emu *e, const emu_texdesc *d) {
+  textable *t = e->textures;
+  if (!t) {
+    if (!(t = calloc(1, sizeof *t))) return 0;
+    e->textures = t;
+  }
+  if (t->n == t->cap) {
+    uint32_t nc = t->cap ? t->cap * 2 : 8;
+    emu_texdesc *nv = realloc(t->v, nc * sizeof *nv);
+    if (!nv) return 0;
+    t->v = nv;
+    t->cap = nc;
+  }
+  t->v[t->n++] = *d;
+  return t->n;
+}
+
+const emu_texdesc *emu_texture_get(const emu *e, uint64_t handle) {
+  const textable *t = e->textures;
+  if (!t || handle == 0 || handle > t->n) return NULL;
+  return &t->v[handle - 1];
+}
+
+int emu_texture_bind(emu *e, const char *symbol, uint64_t handle) {
+  const emu_texdesc *d = emu_texture_get(e, handle);
+  if (!d) return -1;
+  const isa_module *m = e->m;
+  for (uint32_t i = 0; i < m->nsyms; i++) {
+    const isa_sym *s = &m->syms[i];
+    if (s->is_func || strcmp(s->name, symbol) != 0) continue;
+    if (s->type != (d->surface ? PTX_T_SURFREF : PTX_T_TEXREF) || !e->sym_addr[i] || s->size < 8) return -1;
+    uint8_t *p = emu_host_ptr(e, e->sym_addr[i], 8);
+    if (!p) return -1;
+    memcpy(p, &handle, 8);
+    return 1;
+  }
+  return 0;
+}
+
+void emu_textures_free(emu *e) {
+  textable *t = e->textures;
+  if (!t) return;
+  free(t->v);
+  free(t);
+  e->textures = NULL;
+}
+
+static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
+static void put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
+
+void emu_tensormap_encode(uint8_t out[128], const emu_tmapdesc *d) {
+  memset(out, 0, 128);
+  put64(out + 0x00, d->addr);
+  for (int i = 0; i < d->rank && i < 5; i++) {
+    put32(out + 0x08 + 4 * i, (uint32_t)d->dim[i]);
+    if (i) put64(out + 0x20 + 8 * (i - 1), d->stride[i]);
+    put32(out + 0x40 + 4 * i, d->box[i]);
+    put32(out + 0x54 + 4 * i, d->estride[i] ? d->estride[i] : 1);
+  }
+  out[0x68] = (uint8_t)d->rank;
+  out[0x69] = (uint8_t)d->dtype;
+  out[0x6a] = (uint8_t)d->interleave;
+  out[0x6b] = (uint8_t)d->swizzle;
+  out[0x6c] = (uint8_t)d->l2promo;
+  out[0x6d] = (uint8_t)d->oobfill;
+  out[0x6e] = 1;                      /* version */
+  put32(out + 0x70, 0x4d545850u);     /* "PXTM" */
+}
