@@ -184,13 +184,21 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
       if (cache_access(&sm->l1, addr, true)) { s->r.l1_hits++; worst = umax(worst, g->lat_l1); continue; }
     }
     s->r.l2_lookups++;
-    if (cache_access(&s->l2, addr, true)) { s->r.l2_hits++; lat = g->lat_l2; }
+    if (store && !atomic) {
+      /* L2 is write-back and allocates on write without fetching: a store
+       * sector hits (DRAM sees it only on eviction, after the kernel) */
+      cache_access(&s->l2, addr, true);
+      s->r.l2_hits++;
+      lat = g->lat_l2;
+    } else if (cache_access(&s->l2, addr, true)) { s->r.l2_hits++; lat = g->lat_l2; }
     else {
-      /* DRAM: bandwidth is a queue shared by all SMs */
+      /* DRAM: 64-byte accesses (two sectors) through a bandwidth queue
+       * shared by all SMs */
+      cache_access(&s->l2, addr ^ 32, true);
       uint64_t d0 = umax(start, s->dram_free);
-      s->dram_free = d0 + (uint64_t)(32.0 / s->dram_bytes_per_cycle + 0.5);
+      s->dram_free = d0 + (uint64_t)(64.0 / s->dram_bytes_per_cycle + 0.5);
       lat = (d0 - start) + g->lat_dram;
-      if (store) s->r.dram_write_bytes += 32; else s->r.dram_read_bytes += 32;
+      s->r.dram_read_bytes += 64;
     }
     if (atomic) lat += g->lat_atomic - g->lat_l2;
     worst = umax(worst, lat);
