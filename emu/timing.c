@@ -173,7 +173,9 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
     }
   }
   bool atomic = x->in->op == OP_ATOM || x->in->op == OP_RED;
-  bool cache_l1 = !store && !atomic && x->in->cache != MOD_CG && x->in->cache != MOD_CV;
+  /* L1 caches loads (not .cg/.cv) and, as measured on the H100, also
+   * allocates the sectors a store writes (write-through to L2) */
+  bool cache_l1 = !atomic && x->in->cache != MOD_CG && x->in->cache != MOD_CV;
   uint64_t start = umax(t, sm->l1_free);
   sm->l1_free = start + (n + 3) / 4;
   uint64_t worst = 0;
@@ -181,7 +183,9 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
     uint64_t addr = sec[k] << 5, lat;
     if (cache_l1) {
       s->r.l1_lookups++;
-      if (cache_access(&sm->l1, addr, true)) { s->r.l1_hits++; worst = umax(worst, g->lat_l1); continue; }
+      bool hit = cache_access(&sm->l1, addr, true);
+      if (hit) s->r.l1_hits++;
+      if (hit && !store) { worst = umax(worst, g->lat_l1); continue; }   /* stores write through */
     }
     s->r.l2_lookups++;
     if (store && !atomic) {
