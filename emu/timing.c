@@ -261,10 +261,11 @@ int emu_run_timed(emu *e, const emu_launch *l) {
   uint64_t next = 0, t0 = g->launch_cycles / 2;
   end = t0;
   uint32_t live = 0;
-  /* place a cluster group of CTAs in slots [base, base+csize) on one SM */
+  /* place a cluster group of CTAs in slots [base, base+csize); slots go
+   * to SMs breadth-first, as the hardware's block scheduler fills SMs */
   #define START_GROUP(base, when) do { \
-      uint32_t sm_ = ((base) / per_sm) % nsm; \
       for (uint32_t r_ = 0; r_ < csize; r_++) { \
+        uint32_t sm_ = ((base) + r_) % nsm; \
         cta *c_ = &res[(base) + r_]; \
         if (emu_cta_start(e, c_, next++, &res[base])) { fault_oom(e); goto out; } \
         c_->smid = sm_; \
@@ -284,7 +285,7 @@ int emu_run_timed(emu *e, const emu_launch *l) {
         } \
         live++; \
       } } while (0)
-  for (uint32_t b = 0; b < slots && next < total; b += csize) START_GROUP(b, t0 + (b % per_sm) * g->cta_launch_cycles);
+  for (uint32_t b = 0; b < slots && next < total; b += csize) START_GROUP(b, t0 + (b / nsm) * g->cta_launch_cycles);
 
   while (!e->faulted) {
     if (!s->nheap) {
