@@ -19,6 +19,7 @@ typedef struct tsm {
   uint32_t ctas;                      /* resident CTAs                            */
   uint64_t first, last;               /* active span                              */
   uint64_t warp_cycles;               /* sum over resident warps of their lifetime */
+  bool code;                          /* has fetched the kernel's code            */
 } tsm;
 
 typedef struct twarp {
@@ -211,6 +212,25 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
   if (store && !atomic) s->mem_latency = 0;           /* stores do not hold a register */
 }
 
+/* The first CTA on an SM fetches the kernel's code (16 bytes per
+ * instruction, as SASS is) and its constant bank through L2: these
+ * accesses are most of the L2 traffic of small kernels. */
+static void fetch_code(timing_state *s, tsm *sm, uint64_t t) {
+  if (sm->code) return;
+  sm->code = true;
+  uint64_t bytes = (uint64_t)s->e->nprog * 16 + 512;
+  for (uint64_t off = 0; off < bytes; off += 32) {
+    uint64_t addr = FUNC_ADDR_BASE - (1ull << 30) + off;
+    s->r.l2_lookups++;
+    if (cache_access(&s->l2, addr, true)) s->r.l2_hits++;
+    else {
+      cache_access(&s->l2, addr ^ 32, true);
+      s->dram_free = umax(t, s->dram_free) + (uint64_t)(64.0 / s->dram_bytes_per_cycle + 0.5);
+      s->r.dram_read_bytes += 64;
+    }
+  }
+}
+
 /* ---- the launch ------------------------------------------------------------- */
 
 static void fault_oom(emu *e) {
@@ -274,6 +294,7 @@ int emu_run_timed(emu *e, const emu_launch *l) {
         tws[(base) + r_] = t_; \
         tsm *m_ = &s->sms[sm_]; \
         m_->ctas++; \
+        fetch_code(s, m_, (when)); \
         if ((when) < m_->first) m_->first = (when); \
         cta_start_t[(base) + r_] = (when); \
         for (uint32_t wi_ = 0; wi_ < c_->nwarps; wi_++) { \
