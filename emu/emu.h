@@ -110,6 +110,7 @@ typedef struct warp {
   uint8_t state[WARP_SIZE];
   uint16_t depth[WARP_SIZE];     /* call depth                                    */
   uint32_t fp[WARP_SIZE];        /* local-memory frame pointer (bytes)            */
+  uint32_t dsp[WARP_SIZE];       /* alloca stack pointer: grows down from the top  */
   uint8_t barid[WARP_SIZE];      /* barrier a TS_BAR thread waits on              */
   int32_t red_row;               /* bar.red destination row, -1 none              */
   lanemask red_lanes;            /* lanes whose bar.red result is pending         */
@@ -227,6 +228,7 @@ typedef struct emu {
   uint32_t *regsave_off;         /* per function: register save area (recursion)  */
   uint8_t *recursive;            /* per function: can call itself                 */
   uint32_t local_per_thread;     /* local memory bytes per thread                 */
+  uint32_t alloca_bytes;         /* of which the top part is for alloca           */
   uint32_t nrows;                /* register rows per warp (max over functions + SR) */
   uint32_t sr_base;              /* first special-register row                    */
   emu_launch launch;

@@ -1067,7 +1067,9 @@ static bool tmap_read(warp *w, const xinsn *x, int lane, uint64_t a, uint8_t sym
     t->dim[i] = rd32(p + 0x08 + 4 * i);
     t->box[i] = rd32(p + 0x40 + 4 * i);
     t->es[i] = rd32(p + 0x54 + 4 * i);
-    if (!t->es[i]) t->es[i] = 1;
+    /* without interleave TMA has no stride in dimension 0: the first
+     * element stride is ignored (cuTensorMapEncodeTiled) */
+    if (!t->es[i] || i == 0) t->es[i] = 1;
     if (i) t->stride[i] = rd64(p + 0x20 + 8 * (i - 1));
     if (!t->dim[i]) return tmap_bad(w, x, lane, a, "a global dimension is 0");
     if (!t->box[i] || t->box[i] > 256) return tmap_bad(w, x, lane, a, "box dimensions must be 1..256");

@@ -129,7 +129,7 @@ static void h_call(warp *w, const xinsn *x, lanemask g) {
         return;
       }
       uint8_t *fr = w->local + (size_t)i * w->local_stride + nfp;
-      uint32_t hdr[4] = { w->cur_pc + 1, x->pc, w->fp[i], 0 };
+      uint32_t hdr[4] = { w->cur_pc + 1, x->pc, w->fp[i], w->dsp[i] };   /* alloca memory is freed on return */
       memcpy(fr, hdr, sizeof hdr);
       /* arguments */
       for (uint32_t a = 0; c.args && a < c.args->n && a < callee->nparams; a++) {
@@ -187,6 +187,7 @@ static void do_return(warp *w, const xinsn *x, lanemask g) {
     }
     uint32_t callee_fp = w->fp[i];
     w->fp[i] = hdr[2];
+    w->dsp[i] = hdr[3];
     for (uint32_t k = 0; c.rets && k < c.rets->n && k < callee->nrets; k++) {
       const isa_opnd *dst = &cx->f->pool[c.rets->v + k];
       const isa_sym *rs = &callee->syms[k];

@@ -43,7 +43,9 @@ void emu_lane_addrs(warp *w, const xinsn *x, const isa_opnd *o, lanemask m, uint
     return;
   }
   if (o->flags & (OF_MODSYM | OF_FUNCSYM)) {
-    FOR_LANES(i) if (m >> i & 1) a[i] = sym_address(w, x, o, i, symspace) + (uint64_t)o->imm;
+    int lead = __builtin_ctz(m | 0x80000000u);
+    uint64_t first = sym_address(w, x, o, lead, symspace) + (uint64_t)o->imm;
+    FOR_LANES(i) a[i] = (m >> i & 1) && i != lead ? sym_address(w, x, o, i, symspace) + (uint64_t)o->imm : first;
     return;
   }
   FOR_LANES(i) a[i] = (uint64_t)o->imm;
@@ -94,7 +96,8 @@ bool emu_translate(warp *w, const xinsn *x, uint16_t space_mod, uint8_t symspace
     uint8_t *base = usp == MM_GLOBAL ? mm_global_ptr(e, lo, (uint32_t)(hi - lo) + size)
                                      : mm_shared_ptr(w->cta, lo - off, (uint32_t)(hi - lo) + size);
     if (base) {
-      FOR_LANES(i) { p[i] = base + (a[i] - lo); kind[i] = (uint8_t)usp; }
+      if (dense) FOR_LANES(i) { p[i] = base + (a[i] - lo); kind[i] = (uint8_t)usp; }
+      else FOR_LANES(i) if (m >> i & 1) { p[i] = base + (a[i] - lo); kind[i] = (uint8_t)usp; }
       return true;
     }
   }
@@ -316,25 +319,39 @@ static void h_atom(warp *w, const xinsn *x, lanemask g) {
   const isa_insn *in = x->in;
   bool is_red = in->op == OP_RED;
   int ak = is_red ? 0 : 1;                 /* address operand */
-  uint32_t size = elem_bytes(in);
+  uint32_t eb = elem_bytes(in), nv = in->vec > 1 ? in->vec : 1, size = eb * nv;
   uint64_t a[WARP_SIZE];
   uint8_t *p[WARP_SIZE], kind[WARP_SIZE], symspace;
   emu_lane_addrs(w, x, x->op[ak].o, g, a, &symspace);
   if (!emu_translate(w, x, in->space, symspace, a, g, size, p, kind)) return;
   emu_count_access(w, x, a, g, size, kind, is_red);
-  const uint64_t *b = xsrc(w, x, ak + 1);
+  /* vector atomics (sm_90: atom/red .v2/.v4 .f32, .f16x2 ...) apply the
+   * operation element by element; their operands are register vectors */
+  int brows[16], drows[16];
+  uint8_t bits[16];
+  uint64_t bimm[16], dimm[16];
+  if (nv > 1) {
+    if (value_rows(w, x, ak + 1, brows, bits, bimm) != (int)nv || (!is_red && value_rows(w, x, 0, drows, bits, dimm) != (int)nv)) {
+      emu_fault_at(w, x, __builtin_ctz(g), FAULT_UNSUPPORTED, "vector atomic with operands that are not %u-element vectors", nv);
+      return;
+    }
+  }
+  const uint64_t *b = nv == 1 ? xsrc(w, x, ak + 1) : NULL;
   const uint64_t *c = in->bop == MOD_CAS ? xsrc(w, x, ak + 2) : NULL;
-  uint64_t *d = is_red ? NULL : xdst(w, x, 0);
+  uint64_t *d = is_red || nv > 1 ? NULL : xdst(w, x, 0);
   /* lanes in order: the result each lane sees is well defined and repeatable */
   FOR_LANES(i) {
     if (!(g >> i & 1)) continue;
-    uint64_t old = 0;
-    memcpy(&old, p[i], size);
-    bool ok;
-    uint64_t nv = atom_apply(in, old, b[i], c ? c[i] : 0, &ok);
-    if (!ok) { emu_fault_at(w, x, i, FAULT_UNSUPPORTED, "atomic operation not supported"); return; }
-    memcpy(p[i], &nv, size);
-    if (d) d[i] = xfit(x, 0, old);
+    for (uint32_t j = 0; j < nv; j++) {
+      uint64_t old = 0, bv = nv == 1 ? b[i] : brows[j] >= 0 ? w->r[brows[j]][i] : bimm[j];
+      memcpy(&old, p[i] + j * eb, eb);
+      bool ok;
+      uint64_t nval = atom_apply(in, old, bv, c ? c[i] : 0, &ok);
+      if (!ok) { emu_fault_at(w, x, i, FAULT_UNSUPPORTED, "atomic operation not supported"); return; }
+      memcpy(p[i] + j * eb, &nval, eb);
+      if (d) d[i] = xfit(x, 0, old);
+      else if (nv > 1 && !is_red && drows[j] >= 0) w->r[drows[j]][i] = old;
+    }
   }
 }
 
@@ -393,6 +410,43 @@ static void h_createpolicy(warp *w, const xinsn *x, lanemask g) {
   FOR_LANES(i) if (g >> i & 1) d[i] = 0x10000000000000ull;   /* an opaque policy; hints do not change results */
 }
 
+/* alloca: memory from the top of the thread's local memory, growing down
+ * towards the call frames (which grow up); the address is a local one. */
+static void h_alloca(warp *w, const xinsn *x, lanemask g) {
+  const uint64_t *sz = xsrc(w, x, 1);
+  uint64_t *d = xdst(w, x, 0);
+  uint32_t fi = (uint32_t)(x->f - w->e->m->funcs);
+  uint64_t align = x->nops > 2 ? (uint64_t)x->op[2].imm : 8;
+  if (!align || (align & (align - 1))) align = 8;
+  FOR_LANES(i) if (g >> i & 1) {
+    uint64_t floor = (uint64_t)w->fp[i] + w->e->frame_size[fi];
+    uint64_t top = w->dsp[i];
+    if (sz[i] > top || ((top - sz[i]) & ~(align - 1)) < floor || top - sz[i] < w->local_stride - w->e->alloca_bytes) {
+      emu_fault_at(w, x, i, FAULT_STACK, "alloca of %llu bytes overflows the %u bytes of stack left for it",
+                   (unsigned long long)sz[i], w->e->alloca_bytes);
+      return;
+    }
+    w->dsp[i] = (uint32_t)((top - sz[i]) & ~(align - 1));
+    d[i] = xfit(x, 0, w->dsp[i]);
+  }
+}
+
+static void h_stacksave(warp *w, const xinsn *x, lanemask g) {
+  uint64_t *d = xdst(w, x, 0);
+  FOR_LANES(i) if (g >> i & 1) d[i] = xfit(x, 0, w->dsp[i]);
+}
+
+static void h_stackrestore(warp *w, const xinsn *x, lanemask g) {
+  const uint64_t *a = xsrc(w, x, 0);
+  FOR_LANES(i) if (g >> i & 1) {
+    if (a[i] > w->local_stride || a[i] < w->local_stride - w->e->alloca_bytes) {
+      emu_fault_at(w, x, i, FAULT_STACK, "stackrestore to 0x%llx, which stacksave did not return", (unsigned long long)a[i]);
+      return;
+    }
+    w->dsp[i] = (uint32_t)a[i];
+  }
+}
+
 static void h_nop(warp *w, const xinsn *x, lanemask g) { (void)w; (void)x; (void)g; }
 
 int prep_mem(emu *e, xinsn *x) {
@@ -409,6 +463,9 @@ int prep_mem(emu *e, xinsn *x) {
     return -1;
   case OP_PREFETCH: case OP_PREFETCHU: case OP_APPLYPRIORITY: case OP_DISCARD: x->fn = h_nop; return 0;
   case OP_CREATEPOLICY: x->fn = h_createpolicy; return 0;
+  case OP_ALLOCA: x->fn = h_alloca; return 0;
+  case OP_STACKSAVE: x->fn = h_stacksave; return 0;
+  case OP_STACKRESTORE: x->fn = h_stackrestore; return 0;
   default: return -1;
   }
 }

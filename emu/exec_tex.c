@@ -53,13 +53,14 @@
  * .b: x is a byte offset (not scaled); the access is the size of the data,
  * naturally aligned (else a misaligned-access fault).  .p: x counts
  * samples (texels).  Out of range (x..x+size beyond the row, y, z or the
- * layer): .trap (the default) stops the launch with an out-of-bounds
- * fault, .clamp moves each coordinate to the nearest valid one (x to the
- * last whole access inside the row), .zero loads zeros and drops stores.
- * suld.p returns the texel as tex does without filtering; sust.p converts
- * f32 (float formats) or u32/s32 (integer formats, saturating) sources to
- * the channels given (the others keep their bytes); sured.p works on the
- * first (32 or 64-bit) channel, signed when the format is signed.
+ * layer): .trap (the default) stops the launch with a trap, .clamp
+ * moves each coordinate to the nearest valid one (x to the last whole
+ * access inside the row), .zero loads zeros and drops stores.
+ * suld.p (older PTX; ptxas no longer accepts it) returns the texel as tex
+ * does without filtering; sust.p converts f32 (float formats) or u32/s32
+ * (integer formats, saturating) sources to the channels given (the others
+ * keep their bytes: the PTX ISA calls them unpredictable); sured.p works on
+ * the first (32 or 64-bit) channel, signed when the format is signed.
  *
  * ---- Queries (txq, suq) -------------------------------------------------------
  * width/height/depth in texels (1 for dimensions a texture does not have;
@@ -132,7 +133,7 @@ static const isa_sym *base_modsym(const emu *e, const isa_opnd *b) {
 /* Handles of the object operand (an ADDR or ADDRX) for the lanes of m. */
 static bool lane_handles(warp *w, const xinsn *x, const isa_opnd *o, lanemask m, uint64_t *h) {
   const isa_opnd *b = o->kind == OK_ADDRX ? &x->f->pool[o->v] : o;
-  uint64_t a[WARP_SIZE];
+  uint64_t a[WARP_SIZE] = { 0 };        /* symbol bases fill only the lanes of m */
   uint8_t sp;
   emu_lane_addrs(w, x, b, m, a, &sp);
   if (!(b->flags & (OF_MODSYM | OF_FUNCSYM))) {       /* a register (or a number): the handle itself */
@@ -637,7 +638,7 @@ static bool surface_addr(warp *w, const xinsn *x, int lane, const emu_texdesc *d
   if (oob) {
     if (clampmode == CL_ZERO) { out->oob = true; return true; }
     if (clampmode == CL_TRAP) {
-      emu_fault_at(w, x, lane, FAULT_OOB, "surface access out of bounds (.trap): x %lld%s, y %lld, z %lld, layer %llu of a %ux%ux%u surface",
+      emu_fault_at(w, x, lane, FAULT_TRAP, "surface access out of bounds (.trap): x %lld%s, y %lld, z %lld, layer %llu of a %ux%ux%u surface",
                    (long long)co[0], bytes ? " bytes" : "", (long long)co[1], (long long)co[2], (unsigned long long)layer,
                    d->width, d->height, d->depth);
       return false;

@@ -275,6 +275,10 @@ int emu_prepare(emu *e, int kernel) {
   memset(seen, 0, nf);
   uint64_t need = stack_need(e, (uint32_t)kernel, seen);
   if (any_recursive) need += (uint64_t)e->opt.stack_bytes * 16;
+  /* alloca takes memory from the top of the thread's local memory */
+  e->alloca_bytes = 0;
+  for (uint32_t pc = 0; pc < e->nprog; pc++) if (e->prog[pc].in->op == OP_ALLOCA) e->alloca_bytes = e->opt.stack_bytes * 4;
+  need += e->alloca_bytes;
   e->local_per_thread = (uint32_t)al(need ? need : 16, 16);
   free(mark);
   free(seen);

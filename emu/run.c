@@ -210,6 +210,7 @@ int emu_cta_start(emu *e, cta *c, uint64_t seq, cta *peers) {
     }
     if (!w->r || !w->local) return -1;
     FOR_LANES(i) {
+      w->dsp[i] = w->local_stride;
       w->pc[i] = entry;
       w->state[i] = (uint32_t)i < w->nthreads ? TS_RUN : TS_EXITED;
     }

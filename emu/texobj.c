@@ -66,7 +66,10 @@ void emu_tensormap_encode(uint8_t out[128], const emu_tmapdesc *d) {
     put32(out + 0x08 + 4 * i, (uint32_t)d->dim[i]);
     if (i) put64(out + 0x20 + 8 * (i - 1), d->stride[i]);
     put32(out + 0x40 + 4 * i, d->box[i]);
-    put32(out + 0x54 + 4 * i, d->estride[i] ? d->estride[i] : 1);
+    /* cuTensorMapEncodeTiled: without interleave, elementStrides[0] is
+     * ignored (TMA has no stride in dimension 0) */
+    uint32_t es = d->estride[i] ? d->estride[i] : 1;
+    put32(out + 0x54 + 4 * i, i == 0 && d->interleave == 0 ? 1 : es);
   }
   out[0x68] = (uint8_t)d->rank;
   out[0x69] = (uint8_t)d->dtype;

@@ -43,7 +43,7 @@ static int held_cmp(const void *x, const void *y) {
 /* Keep memory bounded however many errors a file has: only the first
  * max_errors by position can be printed. */
 static void trim(ptx_diag *d) {
-  qsort(d->held, d->nheld, sizeof *d->held, held_cmp);
+  if (d->nheld) qsort(d->held, d->nheld, sizeof *d->held, held_cmp);
   for (uint32_t i = d->max_errors; i < d->nheld; i++) free(d->held[i].msg);
   d->nheld = d->max_errors;
 }
@@ -96,7 +96,7 @@ void ptx_diag_hold(ptx_diag *d) { d->hold = true; }
 void ptx_diag_flush(ptx_diag *d) {
   if (!d || !d->hold) return;
   d->hold = false;
-  qsort(d->held, d->nheld, sizeof *d->held, held_cmp);
+  if (d->nheld) qsort(d->held, d->nheld, sizeof *d->held, held_cmp);
   uint32_t shown = 0;
   for (uint32_t i = 0; i < d->nheld; i++) {
     struct ptx_held *h = &d->held[i];
