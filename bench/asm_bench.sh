@@ -8,10 +8,11 @@
 # ".version 9.0 / .target sm_90" header, so ptxemu and ptxas both accept it.
 # Then it reports, as plain lines:
 #   - ptxemu asm --check (parse + check + encode) and ptxemu asm -o (also
-#     writing the .pxo): best wall time of BENCH_RUNS (default 3) runs, MB/s,
+#     writing the .pxo): best wall time of BENCH_RUNS (default 5) runs, MB/s,
 #     and peak memory (GNU time's max RSS) as a multiple of the input size;
-#   - ptxas -arch=sm_90 on the same file (PTXAS=none skips it; it is skipped
-#     when /usr/local/cuda/bin/ptxas is absent).
+#   - ptxas -arch=sm_90 on the same file, which compiles to machine code and
+#     takes minutes (PTXAS=none skips it; it is skipped when
+#     /usr/local/cuda/bin/ptxas is absent).
 #
 #   make bench            (runs every bench/*.sh)
 #   sh bench/asm_bench.sh (from the build directory; PTXEMU, PTXAS, BENCH_MB,
@@ -22,7 +23,7 @@ srcdir=${srcdir:-$(dirname "$here")}
 PTXEMU=${PTXEMU:-./ptxemu}
 PTXAS=${PTXAS:-/usr/local/cuda/bin/ptxas}
 BENCH_MB=${BENCH_MB:-20}
-BENCH_RUNS=${BENCH_RUNS:-3}
+BENCH_RUNS=${BENCH_RUNS:-5}
 out=${BENCH_OUT:-bench/out}
 mkdir -p "$out"
 big=$out/asm_bench.ptx
@@ -95,7 +96,9 @@ report "ptxemu asm -o FILE.pxo" "$s" "$(peak "$PTXEMU" asm -o "$out/asm_bench.px
 rm -f "$out/asm_bench.pxo" "$out/time.txt"
 
 # ---- ptxas -----------------------------------------------------------------------
-if [ "$PTXAS" != none ] && [ -x "$PTXAS" ]; then
+if [ "$PTXAS" = none ]; then
+  echo "ptxas: skipped (PTXAS=none)"
+elif [ -x "$PTXAS" ]; then
   t0=$(now)
   if "$PTXAS" -arch=sm_90 "$big" -o /dev/null > "$out/ptxas.log" 2>&1; then
     t1=$(now)
@@ -104,5 +107,5 @@ if [ "$PTXAS" != none ] && [ -x "$PTXAS" ]; then
     echo "ptxas -arch=sm_90: failed (see $out/ptxas.log)"
   fi
 else
-  echo "ptxas: not found, skipped"
+  echo "ptxas: $PTXAS not found, skipped"
 fi

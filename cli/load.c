@@ -20,17 +20,8 @@ isa_module *cli_load_module(const char *path, int *status) {
     return m;
   }
   ptx_diag diag = { .path = path, .src = text, .src_len = len, .out = stderr, .max_errors = 100 };
-  ptx_module *pm = ptx_parse(text, len, path, &diag);
-  isa_module *m = NULL;
-  if (pm && diag.errors == 0) m = isa_assemble(pm, &diag);
-  else if (pm) {
-    /* parse errors: still run the checker to report semantic errors too */
-    uint32_t before = diag.errors;
-    isa_module *x = isa_assemble(pm, &diag);
-    isa_module_free(x);
-    (void)before;
-  }
-  ptx_module_free(pm);
+  /* one pass: each function is assembled as soon as it is parsed */
+  isa_module *m = isa_assemble_ptx(text, len, path, &diag);
   free(text);
   if (!m) {
     fprintf(stderr, "%s: %u error%s\n", path, diag.errors, diag.errors == 1 ? "" : "s");

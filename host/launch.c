@@ -1503,7 +1503,7 @@ static void do_tensormap(parser *P, char **tok, int n)
     static const char *const swz[] = {"none", "32B", "64B", "128B"};
     static const char *const l2[] = {"none", "64B", "128B", "256B"};
     static const char *const oob[] = {"zero", "nan"};
-    int seen[K_N] = {0}, count[K_N] = {0}, bad = 0;
+    int seen[K_N] = {0}, bad = 0;
     int k = 5;
     while (k < n) {
         int w = keyword_index(tok[k], kw, K_N);
@@ -1519,9 +1519,10 @@ static void do_tensormap(parser *P, char **tok, int n)
         k++;
         if (w <= K_ESTRIDES) { /* a list of numbers up to the next keyword */
             int first = k;
-            while (k < n && keyword_index(tok[k], kw, K_N) < 0) k++;
+            while (k < n && keyword_index(tok[k], kw, K_N) < 0 &&
+                   (is_digit_start(tok[k]) || tok[k][0] == '-' || tok[k][0] == '+'))
+                k++;
             int nv = k - first;
-            count[w] = nv;
             int want = w == K_STRIDES ? t->rank - 1 : t->rank;
             if (nv != want) {
                 err(P, "tensormap of rank %d needs %d '%s' value%s, got %d", t->rank, want, kw[w],
@@ -1630,7 +1631,6 @@ static void do_tensormap(parser *P, char **tok, int n)
         err(P, "oobfill nan needs a floating-point data type (not %s)", dtypes[t->dtype]);
         bad = 1;
     }
-    (void)count;
     if (bad) return;
     commit_object(P, idx);
 }

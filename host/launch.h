@@ -138,13 +138,17 @@
  *                           'read normalized' only)
  *         pitch BYTES       row pitch (>= WIDTH * texel bytes, a multiple
  *                           of the texel size)
- *       The texels (pitch * HEIGHT * DEPTH * layers or faces bytes, the last
- *       row WIDTH texels) must lie inside BUFFER.  If the module has a
- *       .texref variable NAME (a module-scope texture reference), the
- *       texture is bound to it: tex/txq naming NAME use it.
- *   surface NAME BUFFER[+OFF] TYPE CHANNELS WIDTH [HEIGHT [DEPTH]] [layers N] [pitch BYTES]
+ *       Dimensions are 1..131072, layers 1..2048.  The texels (pitch *
+ *       HEIGHT * DEPTH * layers or faces bytes, the last row WIDTH texels)
+ *       must lie inside BUFFER.  If the module has a .texref variable NAME
+ *       (a module-scope texture reference), the texture is bound to it:
+ *       tex/txq naming NAME use it (a module variable NAME of another type
+ *       is an error when the line executes).
+ *   surface NAME BUFFER[+OFF] TYPE CHANNELS WIDTH [HEIGHT [DEPTH]] [layers N] [cube] [pitch BYTES]
  *       A surface object (suld/sust/sured/suq) with the same layout; bound
  *       to a .surfref variable NAME when the module has one.
+ *   Texture and surface handles are 1, 2, 3 ... in the order the lines
+ *   execute (the emulator's object table, emu/texobj.h).
  *   tensormap NAME DTYPE RANK BUFFER[+OFF] dims D0 .. strides S1 .. box B0 ..
  *             [elemstrides E0 ..] [interleave none|16B|32B]
  *             [swizzle none|32B|64B|128B] [l2promo none|64B|128B|256B]
@@ -160,9 +164,10 @@
  *       interleave 32B, below 2^40; 'strides' may be left out when RANK is
  *       1); RANK box sizes (1..256; without interleave box[0] * element
  *       size a multiple of 16, and with a swizzle at most the swizzle span);
- *       RANK element strides (1..8, default 1); interleave 32B needs
- *       swizzle 32B; oobfill nan needs a floating DTYPE.  Defaults: none,
- *       none, none, zero.  With 'into', the 128 bytes are also written to
+ *       RANK element strides (1..8, default 1; without interleave the
+ *       first is ignored, as TMA has no stride in dimension 0, and stored
+ *       as 1); interleave 32B needs swizzle 32B; oobfill nan needs a
+ *       floating DTYPE.  Defaults: none, none, none, zero.  With 'into', the 128 bytes are also written to
  *       BUFFER2 at OFF2 (a multiple of 64) when the line executes, for
  *       kernels that take a CUtensorMap pointer or copy it themselves.
  *   arg texture NAME
@@ -173,7 +178,7 @@
  *   arg tensormap NAME
  *       The 128 bytes of a tensor map declared above, by value (a
  *       'const __grid_constant__ CUtensorMap' parameter, declared in PTX as
- *       .param .align 64 .b8 NAME[128]).
+ *       .param .align 64 .b8 NAME[128]; nvcc 13 writes .align 128).
  *   Textures, surfaces and tensor maps share one namespace (the buffer
  *   name rules, or a PTX identifier), separate from buffers; each is
  *   declared once, and used only below its line.

@@ -6,6 +6,7 @@
  * cannot drift apart.  Reading checks every count against what is left and
  * every index against what it points into (isa_validate), so a truncated or
  * crafted file is an error, never an out-of-bounds access. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,16 +131,48 @@ static void *array(ser *s, void *p, uint32_t *n, size_t elem, size_t min_bytes) 
 
 static void ser_opnd(ser *s, isa_opnd *o) { u8(s, &o->kind); u8(s, &o->flags); u16(s, &o->n); u32(s, &o->v); i64(s, &o->imm); }
 
+/* An array of operands: 16 bytes each in the file, in the order of the
+ * fields, which on a little-endian host is the array itself (isa_opnd has
+ * no padding). */
+_Static_assert(sizeof(isa_opnd) == 16 && offsetof(isa_opnd, v) == 4 && offsetof(isa_opnd, imm) == 8,
+               "isa_opnd is its file layout");
+static void ser_opnds(ser *s, isa_opnd *v, uint32_t n) {
+  if (HOST_LE) { bytes(s, v, (size_t)n * sizeof *v); return; }
+  for (uint32_t i = 0; i < n; i++) ser_opnd(s, &v[i]);
+}
+
+/* A record of fixed fields goes through a local buffer, one bytes() call
+ * for all of them: instructions are most of an object. */
+typedef struct recbuf { uint8_t b[96]; size_t k; bool reading; } recbuf;
+#define FIELD(r, p) do { \
+    size_t n_ = sizeof *(p); \
+    if ((r)->reading) { \
+      uint64_t x_ = 0; \
+      for (size_t i_ = 0; i_ < n_; i_++) x_ |= (uint64_t)(r)->b[(r)->k + i_] << (8 * i_); \
+      *(p) = (__typeof__(*(p)))x_; \
+    } else { \
+      uint64_t x_ = (uint64_t)*(p); \
+      for (size_t i_ = 0; i_ < n_; i_++) (r)->b[(r)->k + i_] = (uint8_t)(x_ >> (8 * i_)); \
+    } \
+    (r)->k += n_; \
+  } while (0)
+
+enum { INSN_FIXED = 52 };     /* bytes of an instruction before its modifiers */
+
 static void ser_insn(ser *s, isa_insn *in) {
-  u16(s, &in->op); u8(s, &in->nops); u8(s, &in->ncomps);
-  u8(s, &in->type); u8(s, &in->type2); u8(s, &in->type3); u8(s, &in->type4);
-  u8(s, &in->rnd); u8(s, &in->vec); u8(s, &in->shape_m); u8(s, &in->guard_neg);
-  u16(s, &in->cmp); u16(s, &in->bop); u16(s, &in->space); u16(s, &in->space2);
-  u16(s, &in->sem); u16(s, &in->scope); u16(s, &in->sub); u16(s, &in->cache);
-  u16(s, &in->shape_n); u16(s, &in->shape_k);
-  u32(s, &in->flags); i32(s, &in->guard); u32(s, &in->opi); u32(s, &in->line); u32(s, &in->loc);
+  recbuf r = { .reading = s->reading };
+  if (r.reading) bytes(s, r.b, INSN_FIXED);
+  FIELD(&r, &in->op); FIELD(&r, &in->nops); FIELD(&r, &in->ncomps);
+  FIELD(&r, &in->type); FIELD(&r, &in->type2); FIELD(&r, &in->type3); FIELD(&r, &in->type4);
+  FIELD(&r, &in->rnd); FIELD(&r, &in->vec); FIELD(&r, &in->shape_m); FIELD(&r, &in->guard_neg);
+  FIELD(&r, &in->cmp); FIELD(&r, &in->bop); FIELD(&r, &in->space); FIELD(&r, &in->space2);
+  FIELD(&r, &in->sem); FIELD(&r, &in->scope); FIELD(&r, &in->sub); FIELD(&r, &in->cache);
+  FIELD(&r, &in->shape_n); FIELD(&r, &in->shape_k);
+  FIELD(&r, &in->flags); FIELD(&r, &in->guard); FIELD(&r, &in->opi); FIELD(&r, &in->line); FIELD(&r, &in->loc);
   if (in->ncomps > ISA_MAX_COMPS) { fail(s, "modifier count"); in->ncomps = 0; }
-  for (int i = 0; i < in->ncomps; i++) u16(s, &in->comps[i]);
+  if (r.reading) bytes(s, r.b + INSN_FIXED, 2u * in->ncomps);
+  for (int i = 0; i < in->ncomps; i++) FIELD(&r, &in->comps[i]);
+  if (!r.reading) bytes(s, r.b, r.k);
 }
 
 static void ser_sym(ser *s, isa_sym *y) {
@@ -189,9 +222,9 @@ static void ser_func(ser *s, isa_func *f) {
   ARR(insns, ninsns, 50);
   for (uint32_t i = 0; i < f->ninsns; i++) ser_insn(s, &f->insns[i]);
   ARR(ops, nops, 16);
-  for (uint32_t i = 0; i < f->nops; i++) ser_opnd(s, &f->ops[i]);
+  ser_opnds(s, f->ops, f->nops);
   ARR(pool, npool, 16);
-  for (uint32_t i = 0; i < f->npool; i++) ser_opnd(s, &f->pool[i]);
+  ser_opnds(s, f->pool, f->npool);
   ARR(regtype, nregs, 5);
   bytes(s, f->regtype, f->nregs);
   if (s->reading) f->regname = arena_alloc(s->arena, (f->nregs ? f->nregs : 1) * sizeof *f->regname);

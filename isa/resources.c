@@ -92,8 +92,7 @@ static inline void visit(const isa_func *f, const isa_opnd *o, bool set, regset 
 /* An instruction's effect on the live set, walking backwards: an
  * unconditional write kills its destination, then every source (and the
  * guard) is live. */
-static void step_back(const isa_func *f, const isa_insn *in, regset *s) {
-  bool w = isa_writes_first(in);
+static void step_back(const isa_func *f, const isa_insn *in, bool w, regset *s) {
   if (w && in->guard < 0) visit(f, &f->ops[in->opi], false, s);
   for (uint32_t k = w ? 1 : 0; k < in->nops; k++) visit(f, &f->ops[in->opi + k], true, s);
   if (in->guard >= 0 && (uint32_t)in->guard < f->nregs) set_reg(s, (uint32_t)in->guard);
@@ -125,23 +124,26 @@ static unsigned estimate_regs(const isa_func *f) {
   uint32_t *block = calloc(n + 1, sizeof *block);           /* insn -> block, n -> nblocks */
   uint8_t *leader = calloc(n + 1, 1);
   if (!block || !leader) { free(block); free(leader); free(ru); return declared; }
-  leader[0] = 1;
+  /* leader[i]: LEADER, and WRITES when instruction i writes its first operand */
+  enum { LEADER = 1, WRITES = 2 };
+  leader[0] = LEADER;
   for (uint32_t i = 0; i < n; i++) {
     const isa_insn *in = &f->insns[i];
-    if (ends_flow(in) || has_targets(f, in)) leader[i + 1] = 1;
+    if (isa_writes_first(in)) leader[i] |= WRITES;
+    if (ends_flow(in) || has_targets(f, in)) leader[i + 1] |= LEADER;
     if (may_branch(in))
       for (uint32_t k = 0; k < in->nops; k++) {
         const isa_opnd *o = &f->ops[in->opi + k];
-        if (o->kind == OK_LABEL && o->v < n) leader[o->v] = 1;
+        if (o->kind == OK_LABEL && o->v < n) leader[o->v] |= LEADER;
       }
   }
   for (uint32_t t = 0; t < f->ntables; t++)
-    for (uint32_t k = 0; k < f->tables[t].n; k++) if (!f->tables[t].calls && f->tables[t].pcs[k] < n) leader[f->tables[t].pcs[k]] = 1;
+    for (uint32_t k = 0; k < f->tables[t].n; k++) if (!f->tables[t].calls && f->tables[t].pcs[k] < n) leader[f->tables[t].pcs[k]] |= LEADER;
   uint32_t nb = 0;
-  for (uint32_t i = 0; i < n; i++) { if (leader[i]) nb++; block[i] = nb - 1; }
+  for (uint32_t i = 0; i < n; i++) { if (leader[i] & LEADER) nb++; block[i] = nb - 1; }
   uint32_t *first = malloc((nb + 1) * sizeof *first);
   if (!first || (uint64_t)nb * W > (1u << 23)) { free(block); free(leader); free(first); free(ru); return declared; }
-  for (uint32_t i = 0, b = 0; i < n; i++) if (leader[i]) first[b++] = i;
+  for (uint32_t i = 0, b = 0; i < n; i++) if (leader[i] & LEADER) first[b++] = i;
   first[nb] = n;
   /* use/def of each block, then live-in to a fixed point */
   uint64_t *use = calloc((size_t)nb * W, 8), *def = calloc((size_t)nb * W, 8), *in = calloc((size_t)nb * W, 8);
@@ -152,7 +154,7 @@ static unsigned estimate_regs(const isa_func *f) {
     regset u = { &use[(size_t)b * W], 0, ru }, d = { &def[(size_t)b * W], 0, ru };
     for (uint32_t i = first[b + 1]; i-- > first[b];) {
       const isa_insn *x = &f->insns[i];
-      bool w = isa_writes_first(x);
+      bool w = leader[i] & WRITES;
       if (w && x->guard < 0) { visit(f, &f->ops[x->opi], false, &u); visit(f, &f->ops[x->opi], true, &d); }
       for (uint32_t j = w ? 1 : 0; j < x->nops; j++) visit(f, &f->ops[x->opi + j], true, &u);
       if (x->guard >= 0 && (uint32_t)x->guard < f->nregs) set_reg(&u, (uint32_t)x->guard);
@@ -177,10 +179,11 @@ static unsigned estimate_regs(const isa_func *f) {
       for (uint64_t x = tmp[j]; x; x &= x - 1) s.units += ru[j * 64 + (uint32_t)__builtin_ctzll(x)];
     for (uint32_t i = first[b + 1]; i-- > first[b];) {
       const isa_insn *x = &f->insns[i];
-      step_back(f, x, &s);
+      bool w = leader[i] & WRITES;
+      step_back(f, x, w, &s);
       unsigned u = s.units;
       /* the destination needs a register too while its sources are live */
-      if (isa_writes_first(x) && f->ops[x->opi].kind == OK_REG) u += ru[f->ops[x->opi].v];
+      if (w && f->ops[x->opi].kind == OK_REG) u += ru[f->ops[x->opi].v];
       if (u > best) best = u;
     }
   }

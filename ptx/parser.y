@@ -19,6 +19,8 @@
 %define api.prefix {ptxyy}
 %define api.location.type {ptx_yyltype}
 %define parse.error custom
+/* IELR: the shortcuts that take a bare name straight into an operand list
+ * (most operands) are LR(1) but not LALR(1) */
 %define lr.type ielr
 %locations
 %lex-param {void *scanner}

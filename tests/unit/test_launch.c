@@ -1134,6 +1134,260 @@ END_TEST
 static uint64_t g_rng = 0x1234;
 static uint32_t rnd(uint32_t n) { return n ? (uint32_t)(lf_splitmix64(&g_rng) % n) : 0; }
 
+/* ======================================================================
+ * Textures, surfaces and tensor maps
+ * ====================================================================== */
+
+START_TEST(test_objects)
+{
+    launch_file lf;
+    PARSE_OK(HDR "buffer a 4096 zero\ntexture t a f32 1 4   # 1-D, defaults\n", &lf);
+    ck_assert_int_eq(lf.nobjects, 1);
+    ck_assert_int_eq(lf.nsteps, 1);
+    ck_assert_int_eq(lf.steps[0].kind, LF_OBJECT);
+    ck_assert_int_eq(lf.steps[0].object, 0);
+    ck_assert_int_eq(lf_find_object(&lf, "t"), 0);
+    ck_assert_int_eq(lf_find_object(&lf, "a"), -1);
+    lf_object *o = &lf.objects[0];
+    ck_assert_int_eq(o->kind, LF_OBJ_TEXTURE);
+    ck_assert_str_eq(o->name, "t");
+    ck_assert_int_eq(o->buffer, 0);
+    ck_assert_uint_eq(o->offset, 0);
+    ck_assert_int_eq(o->line, 3);
+    lf_texture *t = &o->tex;
+    ck_assert_int_eq(t->type, LF_F32);
+    ck_assert_int_eq(t->channels, 1);
+    ck_assert_int_eq(t->ndims, 1);
+    ck_assert_uint_eq(t->width, 4);
+    ck_assert_uint_eq(t->height, 1);
+    ck_assert_uint_eq(t->depth, 1);
+    ck_assert_uint_eq(t->layers, 0);
+    ck_assert_uint_eq(t->pitch, 16);
+    ck_assert_uint_eq(t->bytes, 16);
+    for (int k = 0; k < 3; k++) ck_assert_int_eq(t->addr[k], LF_ADDR_CLAMP);
+    ck_assert_int_eq(t->linear, 0);
+    ck_assert_int_eq(t->normalized, 0);
+    ck_assert_int_eq(t->read_normalized, 0);
+    ck_assert_int_eq(t->cube, 0);
+    ck_assert(t->border[0] == 0 && t->border[3] == 0);
+    lf_free(&lf);
+
+    /* one line each, every option */
+    PARSE_OK(HDR "buffer a 4096 zero\nbuffer m 256 zero\n"
+             "texture t2 a+16 u8 4 8 4 layers 3 addr wrap border filter linear normalized 1 "
+             "read normalized border 0.5 0 0 1 srgb 1 pitch 48\n"
+             "texture c a f16 2 4 4 cube layers 2\n"
+             "texture tr a s16 1 2 2 2 addr mirror clamp border 1\n"
+             "texture tb a f32 1 4 addr border border\n"
+             "surface s a u32 1 4 2 layers 2\n"
+             "tensormap tm f16 3 a+32 dims 64 8 4 strides 128 1024 box 32 4 2 elemstrides 1 2 1 "
+             "swizzle 64B l2promo 128B oobfill nan into m+64\n"
+             "tensormap t1 u8 1 a dims 100 box 16\n"
+             "tensormap ti u16 3 a dims 8 4 4 strides 32 128 box 16 4 4 interleave 32B swizzle 32B\n"
+             LAUNCH "arg texture t2\narg surface s\narg tensormap tm\narg texture tr\n",
+             &lf);
+    ck_assert_int_eq(lf.nobjects, 8);
+    t = &lf.objects[0].tex;
+    ck_assert_uint_eq(lf.objects[0].offset, 16);
+    ck_assert_int_eq(t->type, LF_U8);
+    ck_assert_int_eq(t->channels, 4);
+    ck_assert_int_eq(t->ndims, 2);
+    ck_assert_uint_eq(t->width, 8);
+    ck_assert_uint_eq(t->height, 4);
+    ck_assert_uint_eq(t->layers, 3);
+    ck_assert_int_eq(t->addr[0], LF_ADDR_WRAP);
+    ck_assert_int_eq(t->addr[1], LF_ADDR_BORDER); /* 'border' then a keyword: a mode */
+    ck_assert_int_eq(t->addr[2], LF_ADDR_BORDER); /* the last mode repeats */
+    ck_assert_int_eq(t->linear, 1);
+    ck_assert_int_eq(t->normalized, 1);
+    ck_assert_int_eq(t->read_normalized, 1);
+    ck_assert_int_eq(t->srgb, 1);
+    ck_assert(t->border[0] == 0.5f && t->border[1] == 0 && t->border[3] == 1.0f);
+    ck_assert_uint_eq(t->pitch, 48);
+    ck_assert_uint_eq(t->bytes, 48 * 11 + 32); /* 12 rows, the last one 32 bytes */
+    t = &lf.objects[1].tex;
+    ck_assert_int_eq(t->cube, 1);
+    ck_assert_uint_eq(t->layers, 2);
+    ck_assert_uint_eq(t->bytes, 4 * 4 * 4 * 12); /* 2 cubemaps of 6 faces */
+    t = &lf.objects[2].tex;
+    ck_assert_int_eq(t->ndims, 3);
+    ck_assert_int_eq(t->addr[0], LF_ADDR_MIRROR);
+    ck_assert_int_eq(t->addr[1], LF_ADDR_CLAMP);
+    ck_assert_int_eq(t->addr[2], LF_ADDR_CLAMP);
+    ck_assert(t->border[0] == 1.0f && t->border[3] == 1.0f); /* one value: every channel */
+    t = &lf.objects[3].tex;
+    ck_assert_int_eq(t->addr[0], LF_ADDR_BORDER); /* 'addr border border' at the end */
+    ck_assert(t->border[0] == 0);
+    ck_assert_int_eq(lf.objects[4].kind, LF_OBJ_SURFACE);
+    ck_assert_uint_eq(lf.objects[4].tex.layers, 2);
+
+    lf_object *m = &lf.objects[5];
+    ck_assert_int_eq(m->kind, LF_OBJ_TENSORMAP);
+    ck_assert_uint_eq(m->offset, 32);
+    lf_tensormap *tm = &m->tmap;
+    ck_assert_int_eq(tm->dtype, 6);
+    ck_assert_int_eq(tm->rank, 3);
+    ck_assert_uint_eq(tm->dim[0], 64);
+    ck_assert_uint_eq(tm->dim[2], 4);
+    ck_assert_uint_eq(tm->stride[0], 0);
+    ck_assert_uint_eq(tm->stride[1], 128);
+    ck_assert_uint_eq(tm->stride[2], 1024);
+    ck_assert_uint_eq(tm->box[0], 32);
+    ck_assert_uint_eq(tm->box[2], 2);
+    ck_assert_uint_eq(tm->estride[1], 2);
+    ck_assert_int_eq(tm->swizzle, 2);
+    ck_assert_int_eq(tm->l2promo, 2);
+    ck_assert_int_eq(tm->oobfill, 1);
+    ck_assert_int_eq(tm->interleave, 0);
+    ck_assert_int_eq(tm->into_buffer, 1);
+    ck_assert_uint_eq(tm->into_offset, 64);
+    tm = &lf.objects[6].tmap;
+    ck_assert_int_eq(tm->rank, 1);
+    ck_assert_uint_eq(tm->estride[0], 1);
+    ck_assert_int_eq(tm->into_buffer, -1);
+    ck_assert_int_eq(lf.objects[7].tmap.interleave, 2);
+    ck_assert_uint_eq(lf_tensormap_elem_size(6), 2);
+    ck_assert_uint_eq(lf_tensormap_elem_size(13), 0);
+
+    lf_launch *L = &lf.steps[lf.nsteps - 1].launch;
+    ck_assert_int_eq(L->nargs, 4);
+    ck_assert_int_eq(L->args[0].kind, LF_ARG_TEXTURE);
+    ck_assert_int_eq(L->args[0].object, 0);
+    ck_assert_uint_eq(L->args[0].size, 8);
+    ck_assert_int_eq(L->args[1].kind, LF_ARG_SURFACE);
+    ck_assert_int_eq(L->args[1].object, 4);
+    ck_assert_int_eq(L->args[2].kind, LF_ARG_TENSORMAP);
+    ck_assert_uint_eq(L->args[2].size, 128);
+    ck_assert_int_eq(L->args[3].object, 2);
+    lf_free(&lf);
+}
+END_TEST
+
+START_TEST(test_objects_errors)
+{
+    EXPECT_ERRORS(HDR "buffer a 64 zero\ntexture t a f32 1\n",
+                  "@:3: error: wrong number of tokens for 'texture' (expected 'texture NAME "
+                  "BUFFER[+OFF] TYPE CHANNELS WIDTH [HEIGHT [DEPTH]] [OPTION ...]')\n");
+    EXPECT_ERRORS(HDR "buffer a 64 zero\ntexture t a f64 1 4\ntexture t a f32 3 4\n",
+                  "@:3: error: unknown texture element type 'f64' (u8 s8 u16 s16 u32 s32 f16 f32)\n"
+                  "@:4: error: duplicate name 't' (first defined at line 3)\n");
+    EXPECT_ERRORS(HDR "buffer a 64 zero\ntexture t a f32 3 4\ntexture u a f32 0 4\n",
+                  "@:3: error: channel count must be 1, 2 or 4 (got 3)\n"
+                  "@:4: error: channel count '0' out of range (1 to 4)\n");
+    EXPECT_ERRORS(HDR "buffer a 64 zero\ntexture t a f32 1 4 5 6 7\ntexture u a f32 1 0\n"
+                  "texture v a f32 1 131073\ntexture w a f32 1 filter point\n",
+                  "@:3: error: unknown texture option '7'\n"
+                  "@:4: error: width '0' out of range (1 to 131072)\n"
+                  "@:5: error: width '131073' out of range (1 to 131072)\n"
+                  "@:6: error: texture 'w' needs a width\n");
+    EXPECT_ERRORS(HDR "buffer a 64 zero\ntexture t a f32 1 17\ntexture u a+16 f32 1 2 2 layers 4\n",
+                  "@:3: error: texture 't' needs 68 bytes from offset 0, buffer 'a' has 64\n"
+                  "@:4: error: texture 'u' needs 64 bytes from offset 16, buffer 'a' has 64\n");
+    EXPECT_ERRORS(HDR "buffer a 64 zero\ntexture t a f32 1 4 filter bilinear\n"
+                  "texture u a u8 1 4 filter linear\ntexture v a u32 1 4 read normalized\n"
+                  "texture w a f32 1 4 read float\n",
+                  "@:3: error: bad filter mode 'bilinear' (point, linear)\n"
+                  "@:4: error: 'filter linear' needs float results (TYPE f16/f32, or 'read normalized')\n"
+                  "@:5: error: 'read normalized' needs an 8- or 16-bit integer type (not u32)\n"
+                  "@:6: error: bad read mode 'float' (element, normalized)\n");
+    EXPECT_ERRORS(HDR "buffer a 4096 zero\ntexture t a f32 1 4 4 4 cube\ntexture u a f32 1 4 2 cube\n"
+                  "texture v a f32 1 2 2 2 layers 2\ntexture w a f32 1 4 srgb 1\n"
+                  "texture x a f32 1 4 pitch 2\ntexture y a+8 f32 1 4\ntexture z zz f32 1 4\n",
+                  "@:3: error: a cubemap has square faces: WIDTH HEIGHT with HEIGHT = WIDTH and no DEPTH\n"
+                  "@:4: error: a cubemap has square faces: WIDTH HEIGHT with HEIGHT = WIDTH and no DEPTH\n"
+                  "@:5: error: 3-D textures cannot be layered\n"
+                  "@:6: error: 'srgb 1' needs TYPE u8 with 'read normalized'\n"
+                  "@:7: error: pitch 2 must be at least 16 (WIDTH * 4-byte texels) and a multiple of 4\n"
+                  "@:8: error: texture data must be 16-byte aligned (offset 8)\n"
+                  "@:9: error: unknown buffer 'zz' in texture\n");
+    EXPECT_ERRORS(HDR "buffer a 64 zero\ntexture t a f32 1 4 addr wrap border 1 2\n"
+                  "texture u a f32 1 4 addr sideways\ntexture v a f32 1 4 layers\n"
+                  "texture w a f32 1 4 bogus\ntexture x a f32 1 4 filter point filter linear\n"
+                  "texture y a f32 1 4 normalized 2\ntexture 9z a f32 1 4\n",
+                  "@:3: error: 'border' takes one value or four (r g b a), got 2\n"
+                  "@:4: error: bad address mode 'sideways' (wrap, clamp, mirror, border)\n"
+                  "@:5: error: texture option 'layers' needs a value\n"
+                  "@:6: error: unknown texture option 'bogus'\n"
+                  "@:7: error: duplicate texture option 'filter'\n"
+                  "@:8: error: normalized '2' out of range (0 to 1)\n"
+                  "@:9: error: bad texture name '9z'\n");
+    EXPECT_ERRORS(HDR "buffer a 64 zero\nsurface s a u32 1 4 filter linear\nsurface s2 a u32 1 4 addr wrap\n",
+                  "@:3: error: unknown surface option 'filter'\n"
+                  "@:4: error: unknown surface option 'addr'\n");
+    /* arg lines */
+    EXPECT_ERRORS(HDR "buffer a 1024 zero\ntexture t a f32 1 4\nsurface s a u32 1 4\n"
+                  "tensormap m u32 1 a dims 4 box 4\n" LAUNCH
+                  "arg texture nothere\narg surface t\narg texture s\narg tensormap t\narg texture m\n"
+                  "arg texture\narg texture t t\n",
+                  "@:7: error: unknown texture 'nothere' in arg texture\n"
+                  "@:8: error: 't' is a texture (line 3), not a surface\n"
+                  "@:9: error: 's' is a surface (line 4), not a texture\n"
+                  "@:10: error: 't' is a texture (line 3), not a tensormap\n"
+                  "@:11: error: 'm' is a tensormap (line 5), not a texture\n"
+                  "@:12: error: wrong number of tokens for 'arg' (expected 'arg texture NAME')\n"
+                  "@:13: error: wrong number of tokens for 'arg' (expected 'arg texture NAME')\n");
+    /* a bad object line: its name stays known, so using it adds no error */
+    EXPECT_ERRORS(HDR "buffer a 64 zero\ntexture t a f32 1 99\n" LAUNCH "arg texture t\narg surface t\n",
+                  "@:3: error: texture 't' needs 396 bytes from offset 0, buffer 'a' has 64\n");
+    EXPECT_ERRORS(HDR LAUNCH "arg texture t\ntexture t a f32 1 4\n",
+                  "@:3: error: unknown texture 't' in arg texture\n"
+                  "@:4: error: unknown buffer 'a' in texture\n");
+    /* tensor maps: cuTensorMapEncodeTiled's rules */
+    EXPECT_ERRORS(HDR "buffer a 1024 zero\n"
+                  "tensormap m2 u99 2 a dims 4 4 strides 16 box 4 4\n"
+                  "tensormap m3 u32 6 a dims 4 4 strides 16 box 4 4\n"
+                  "tensormap m4 u32 2 a+8 dims 4 4 strides 16 box 4 4\n"
+                  "tensormap m5 u32 2 a dims 4 4 strides 20 box 4 4\n"
+                  "tensormap m6 u32 2 a dims 4 4 strides 16 box 3 4\n"
+                  "tensormap m7 u32 2 a dims 4 4 strides 16 box 257 4\n"
+                  "tensormap m8 u32 2 a dims 4 strides 16 box 4 4\n"
+                  "tensormap m9 u32 2 a dims 4 4 box 4 4\n"
+                  "tensormap m10 u32 2 a dims 4 4 strides 16 box 64 4 swizzle 128B\n"
+                  "tensormap m11 u32 2 a dims 4 4 strides 16 box 4 4 oobfill nan\n"
+                  "tensormap m12 u32 2 a dims 4 4 strides 16 box 4 4 elemstrides 9 1\n",
+                  "@:3: error: unknown tensormap data type 'u99' (u8 u16 u32 s32 u64 s64 f16 f32 f64 "
+                  "bf16 f32ftz tf32 tf32ftz)\n"
+                  "@:4: error: tensormap rank '6' out of range (1 to 5)\n"
+                  "@:5: error: the tensor's global address (offset 8) must be 16-byte aligned\n"
+                  "@:6: error: tensormap stride 20 is not a multiple of 16\n"
+                  "@:7: error: box[0] * element size (12 bytes) must be a multiple of 16\n"
+                  "@:8: error: tensormap box size '257' out of range (1 to 256)\n"
+                  "@:9: error: tensormap of rank 2 needs 2 'dims' values, got 1\n"
+                  "@:10: error: tensormap needs 'strides'\n"
+                  "@:11: error: the inner box dimension (256 bytes) is wider than the 128B swizzle span\n"
+                  "@:12: error: oobfill nan needs a floating-point data type (not u32)\n"
+                  "@:13: error: tensormap element stride '9' out of range (1 to 8)\n");
+    EXPECT_ERRORS(HDR "buffer a 1024 zero\n"
+                  "tensormap m13 u32 2 a dims 4 4 strides 16 box 4 4 into a+32\n"
+                  "tensormap m14 u32 2 a dims 4 4 strides 16 box 4 4 into a+960\n"
+                  "tensormap m15 u32 3 a dims 4 4 4 strides 32 64 box 8 4 4 interleave 32B\n"
+                  "tensormap m16 u32 2 a dims 4 4 strides 16 box 4 4 swizzle 256B\n"
+                  "tensormap m17 u32 2 a dims 4 4 strides 16 box 4 4 frob\n"
+                  "tensormap m18 u32 2 a dims 0 4 strides 16 box 4 4\n"
+                  "tensormap m19 u32 2 a dims 4 4 strides 16 box 4 4 box 4 4\n"
+                  "tensormap m20 u32 2 a dims 4 4 strides 16 box 4 4 interleave 16B\n"
+                  "tensormap m21 u32 3 a dims 4 4 4 strides 48 64 box 4 4 4 interleave 32B swizzle 32B\n"
+                  "tensormap m22 u32 2 a dims 4 4 strides 0x10000000000 box 4 4\n"
+                  "tensormap m23 u32 2 a dims 4 4 strides 16 box 4 4 into b\n"
+                  "tensormap m24 u32 2 a dims 4 4 strides 16 box 4 4 swizzle\n"
+                  "tensormap m25 u32\n",
+                  "@:3: error: a tensor map must be 64-byte aligned ('into' offset 32)\n"
+                  "@:4: error: the 128-byte tensor map does not fit in buffer 'a' at offset 960\n"
+                  "@:5: error: interleave 32B needs swizzle 32B\n"
+                  "@:6: error: bad tensormap swizzle '256B' (none, 32B, 64B, 128B)\n"
+                  "@:7: error: unknown tensormap option 'frob'\n"
+                  "@:8: error: tensormap dimension '0' out of range (1 to 4294967295)\n"
+                  "@:9: error: duplicate tensormap option 'box'\n"
+                  "@:10: error: an interleaved tensormap needs rank 3 to 5\n"
+                  "@:11: error: tensormap stride 48 is not a multiple of 32\n"
+                  "@:12: error: tensormap stride '0x10000000000' out of range (0 to 1099511627775)\n"
+                  "@:13: error: unknown buffer 'b' in tensormap into\n"
+                  "@:14: error: tensormap option 'swizzle' needs a value\n"
+                  "@:15: error: wrong number of tokens for 'tensormap' (expected 'tensormap NAME "
+                  "DTYPE RANK BUFFER[+OFF] dims D0 .. strides S1 .. box B0 .. [OPTION ...]')\n");
+}
+END_TEST
+
 static void check_consistent(const launch_file *lf)
 {
     ck_assert_ptr_nonnull(lf->ptx_path);
@@ -1147,7 +1401,18 @@ static void check_consistent(const launch_file *lf)
                     ck_assert(a->buffer >= 0 && a->buffer < lf->nbuffers);
                     ck_assert(a->offset <= lf->buffers[a->buffer].size);
                 }
+                if (a->kind == LF_ARG_TEXTURE || a->kind == LF_ARG_SURFACE || a->kind == LF_ARG_TENSORMAP)
+                    ck_assert(a->object >= 0 && a->object < lf->nobjects);
             }
+        }
+        if (s->kind == LF_OBJECT) {
+            ck_assert(s->object >= 0 && s->object < lf->nobjects);
+            const lf_object *o = &lf->objects[s->object];
+            ck_assert(o->buffer >= 0 && o->buffer < lf->nbuffers);
+            if (o->kind != LF_OBJ_TENSORMAP)
+                ck_assert(o->offset + o->tex.bytes <= lf->buffers[o->buffer].size);
+            else if (o->tmap.into_buffer >= 0)
+                ck_assert(o->tmap.into_offset + 128 <= lf->buffers[o->tmap.into_buffer].size);
         }
     }
     for (int i = 0; i < lf->nexpects; i++) {
@@ -1185,7 +1450,9 @@ START_TEST(test_fuzz)
     static const char *const dict[] = {
         " ",  "\n", "#",     "+",      "-",      "0x",     "symbol:", "value", "nan",  "inf",
         "1e999", "-0", "0xffffffffffffffff", "18446744073709551616", "9", " arg ptr out+", " f16 ",
-        " exact", " f32ulp ", " set32", "\t", "\r", "\\", "\x80", "buffer z 8 zero\n", "launch"};
+        " exact", " f32ulp ", " set32", "\t", "\r", "\\", "\x80", "buffer z 8 zero\n", "launch",
+        "texture q z u8 4 2 ", "surface r z u16 2 2\n", "tensormap m u8 1 z dims 16 box 16 into z+0\n",
+        " arg texture q\n", " arg tensormap m\n", " layers 2", " pitch 8", " addr border border 1"};
     char *buf = malloc(16384);
     ck_assert_ptr_nonnull(buf);
     for (int it = 0; it < 3000; it++) {
@@ -1255,6 +1522,8 @@ static Suite *launch_suite(void)
     tcase_add_test(tc, test_generator_random);
     tcase_add_test(tc, test_generator_ramp_fill);
     tcase_add_test(tc, test_types);
+    tcase_add_test(tc, test_objects);
+    tcase_add_test(tc, test_objects_errors);
     suite_add_tcase(s, tc);
 
     TCase *tg = tcase_create("golden");

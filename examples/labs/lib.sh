@@ -1,0 +1,189 @@
+# lib.sh -- helpers shared by the labs' run.sh scripts (sourced, not run).
+#
+# A lab runs its launch file(s) on several GPU models with --stats (cycles,
+# hit rates, counters per launch), records one functional run with --trace
+# for the address- and control-flow metrics (branch efficiency,
+# transactions per request, load efficiency), prints a table per metric,
+# then checks the direction of each effect the textbook reports.
+#
+# Environment:
+#   PTXEMU=PATH   the ptxemu binary (default: the one built in the source tree)
+#   GPUS="..."    the timing models to run (default: fermi kepler h100)
+#   LAB_OUT=DIR   keep the stats files and SQLite traces in DIR (default: a
+#                 temporary folder, removed at the end)
+#
+# Results are collected in $LAB_VALUES, one line per value:
+#   TAG SOURCE INDEX KEY VALUE
+# TAG names a launch file of the lab, SOURCE is a GPU name (from --stats) or
+# "trace" (from the trace's launch_metrics view or lab_sql), INDEX the launch
+# index (launch lines of the launch file counted from 0).
+
+set -u
+LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[1]}")" && pwd)
+LABS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$LABS_DIR/../.." && pwd)
+PTXEMU=${PTXEMU:-$ROOT/ptxemu}
+GPUS=${GPUS:-"fermi kepler h100"}
+LAB_NAME=$(basename "$LAB_DIR")
+if [ -n "${LAB_OUT:-}" ]; then
+  mkdir -p "$LAB_OUT"
+  LAB_WORK=$(cd "$LAB_OUT" && pwd)
+else
+  LAB_WORK=$(mktemp -d "${TMPDIR:-/tmp}/ptxemu-lab.XXXXXX")
+  trap 'rm -rf "$LAB_WORK"' EXIT
+fi
+LAB_VALUES=$LAB_WORK/values.txt
+: > "$LAB_VALUES"
+LAB_FAILS=0
+LAB_PASSES=0
+LAB_XFAILS=0
+LAB_T0=$(date +%s)
+
+if [ ! -x "$PTXEMU" ]; then
+  echo "$LAB_NAME: no ptxemu at $PTXEMU (build it with 'make' in $ROOT, or set PTXEMU)" >&2
+  exit 2
+fi
+
+# The clock of a bundled GPU model in MHz (to turn cycles into seconds).
+lab_clock_mhz() { awk '$1 == "clock_mhz" { print $3 }' "$ROOT/configs/$1.gpu"; }
+
+# lab_timed TAG LAUNCH [ptxemu options...]
+# Run LAUNCH (relative to the lab folder) with 'ptxemu check -q --gpu G
+# --stats' for every G in $GPUS, in parallel; a run that fails (a wrong
+# result, a fault) counts as a failed check.  Values go to SOURCE = G.
+lab_timed() {
+  local tag=$1 launch=$2 g rc ok=0
+  shift 2
+  local pids=()
+  for g in $GPUS; do
+    "$PTXEMU" check -q --gpu "$g" --stats "$LAB_WORK/$tag.$g.stats" "$@" "$LAB_DIR/$launch" \
+      > "$LAB_WORK/$tag.$g.log" 2>&1 &
+    pids+=("$!")
+  done
+  local i=0
+  for g in $GPUS; do
+    if wait "${pids[$i]}"; then rc=0; else rc=$?; fi
+    i=$((i + 1))
+    if [ "$rc" -ne 0 ]; then
+      echo "  FAIL  ptxemu check --gpu $g $launch exited $rc:"
+      sed 's/^/        /' "$LAB_WORK/$tag.$g.log" | head -20
+      LAB_FAILS=$((LAB_FAILS + 1))
+      ok=1
+      continue
+    fi
+    awk -v tag="$tag" -v src="$g" '$1 == "launch" {
+        for (i = 4; i < NF; i += 2) print tag, src, $2, $i, $(i + 1)
+        print tag, src, $2, "kernel", $3 }' "$LAB_WORK/$tag.$g.stats" >> "$LAB_VALUES"
+  done
+  return $ok
+}
+
+# lab_trace TAG LAUNCH LEVEL [ptxemu options...]
+# One functional run of LAUNCH with --trace TAG.db --trace-level LEVEL; the
+# columns of the launch_metrics view go to SOURCE = trace.  (Instruction,
+# branch and memory-access metrics do not depend on the GPU model.)
+lab_trace() {
+  local tag=$1 launch=$2 level=$3 rc
+  shift 3
+  rm -f "$LAB_WORK/$tag.db"
+  if "$PTXEMU" check -q --trace "$LAB_WORK/$tag.db" --trace-level "$level" "$@" "$LAB_DIR/$launch" \
+       > "$LAB_WORK/$tag.trace.log" 2>&1; then rc=0; else rc=$?; fi
+  if [ "$rc" -ne 0 ]; then
+    echo "  FAIL  ptxemu check --trace $launch exited $rc:"
+    sed 's/^/        /' "$LAB_WORK/$tag.trace.log" | head -20
+    LAB_FAILS=$((LAB_FAILS + 1))
+    return 1
+  fi
+  lab_sql "$tag" "SELECT launch_index, 'inst_per_warp', inst_per_warp FROM launch_metrics
+    UNION ALL SELECT launch_index, 'branch_efficiency', branch_efficiency FROM launch_metrics
+    UNION ALL SELECT launch_index, 'warp_execution_efficiency', warp_execution_efficiency FROM launch_metrics
+    UNION ALL SELECT launch_index, 'gld_efficiency', gld_efficiency FROM launch_metrics
+    UNION ALL SELECT launch_index, 'gst_efficiency', gst_efficiency FROM launch_metrics
+    UNION ALL SELECT launch_index, 'gld_transactions_per_request', gld_transactions_per_request FROM launch_metrics
+    UNION ALL SELECT launch_index, 'gst_transactions_per_request', gst_transactions_per_request FROM launch_metrics
+    UNION ALL SELECT launch_index, 'shared_load_transactions_per_request', shared_load_transactions_per_request FROM launch_metrics
+    UNION ALL SELECT launch_index, 'shared_store_transactions_per_request', shared_store_transactions_per_request FROM launch_metrics
+    UNION ALL SELECT launch_index, 'shared_efficiency', shared_efficiency FROM launch_metrics"
+}
+
+# lab_sql TAG SQL: SQL on TAG.db returning rows (launch_index, key, value);
+# they go to SOURCE = trace.  NULL values become "-".
+lab_sql() {
+  local tag=$1 sql=$2
+  sqlite3 -separator ' ' -nullvalue - "$LAB_WORK/$tag.db" "$sql" |
+    awk -v tag="$tag" '{ print tag, "trace", $1, $2, $3 }' >> "$LAB_VALUES"
+}
+
+# lab_v TAG SOURCE INDEX KEY: one value (NA if missing or NULL)
+lab_v() {
+  awk -v t="$1" -v s="$2" -v i="$3" -v k="$4" '$1 == t && $2 == s && $3 == i && $4 == k { v = $5 }
+    END { print ((v == "" || v == "-") ? "NA" : v) }' "$LAB_VALUES"
+}
+
+# lab_calc EXPR [DECIMALS]: evaluate an awk expression (NA if it uses NA or
+# divides by zero)
+lab_calc() {
+  case "$1" in *NA*) echo NA; return ;; esac
+  awk "BEGIN { x = ($1); printf \"%.${2:-2}f\\n\", x }" 2>/dev/null || echo NA
+}
+
+# lab_fmt VALUE [DECIMALS]: format a number; NA prints as "-"
+lab_fmt() {
+  case "$1" in NA|-|"") echo - ;; *) awk -v x="$1" "BEGIN { printf \"%.${2:-2}f\\n\", x }" ;; esac
+}
+
+# lab_row LABEL WIDTH VALUE...: one table row (first column 28 wide)
+lab_row() {
+  local label=$1 w=$2
+  shift 2
+  printf '%-28s' "$label"
+  local x
+  for x in "$@"; do [ "$x" = NA ] && x=-; printf " %${w}s" "$x"; done
+  printf '\n'
+}
+
+lab_title() { printf '\n== %s ==\n' "$*"; }
+
+# lab_check DESCRIPTION AWK-CONDITION: a direction the emulator must show
+lab_check() {
+  if printf '%s' "$2" | grep -q NA; then
+    echo "  FAIL  $1  (a value is missing)"
+    LAB_FAILS=$((LAB_FAILS + 1))
+  elif awk "BEGIN { exit !($2) }"; then
+    echo "  ok    $1"
+    LAB_PASSES=$((LAB_PASSES + 1))
+  else
+    echo "  FAIL  $1   [$2]"
+    LAB_FAILS=$((LAB_FAILS + 1))
+  fi
+}
+
+# lab_known DESCRIPTION AWK-CONDITION REASON: a textbook effect that ptxemu's
+# model is known not to reproduce; reported (XFAIL, or XPASS once it does),
+# never counted as a failure.
+lab_known() {
+  if ! printf '%s' "$2" | grep -q NA && awk "BEGIN { exit !($2) }" 2>/dev/null; then
+    echo "  XPASS $1  (now reproduced: update this lab)"
+  else
+    echo "  XFAIL $1   [$2]  -- $3"
+    LAB_XFAILS=$((LAB_XFAILS + 1))
+  fi
+}
+
+# lab_finish TEXTBOOK-LINE: the verdict, and the exit status (1 if a check failed)
+lab_finish() {
+  local t1
+  t1=$(date +%s)
+  echo
+  echo "Textbook: $1"
+  if [ "$LAB_FAILS" -eq 0 ]; then
+    printf 'ptxemu:   direction reproduced (%d checks ok' "$LAB_PASSES"
+    [ "$LAB_XFAILS" -gt 0 ] && printf ', %d known gap(s) marked XFAIL' "$LAB_XFAILS"
+    printf ')\n'
+  else
+    printf 'ptxemu:   direction NOT reproduced: %d check(s) failed, %d ok\n' "$LAB_FAILS" "$LAB_PASSES"
+  fi
+  [ -n "${LAB_OUT:-}" ] && echo "(stats files and traces kept in $LAB_WORK)"
+  echo "($LAB_NAME: $((t1 - LAB_T0)) s)"
+  [ "$LAB_FAILS" -eq 0 ]
+}
