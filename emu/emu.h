@@ -249,6 +249,7 @@ typedef struct emu {
   const struct gpu_config *timing_cfg; /* non-NULL: timing mode on this GPU (timing.c) */
   struct timing_state *timing;   /* the timing model while a timed launch runs    */
   struct timing_result *timing_out; /* figures of the last timed launch            */
+  uint64_t cycle_now;            /* timing mode: the cycle being simulated (for %clock) */
   /* register and local-memory buffers of finished warps, reused (run.c) */
 #define EMU_POOL 256
   uint64_t (*pool_regs[EMU_POOL])[WARP_SIZE];

@@ -73,7 +73,8 @@ static bool sync_ready(warp *w, const xinsn *x, lanemask g) {
 
 static void refresh_clock(warp *w) {
   uint32_t b = w->e->sr_base;
-  uint64_t t = w->insts * 4 + w->cta->linear;            /* deterministic, monotonic per warp */
+  /* timing mode: the model's cycle; functional: deterministic, monotonic per warp */
+  uint64_t t = w->e->timing ? w->e->cycle_now : w->insts * 4 + w->cta->linear;
   uint64_t ns = w->e->warp_insts * 2 + 1000;
   FOR_LANES(i) {
     w->r[b + SR_CLOCK][i] = (uint32_t)t;

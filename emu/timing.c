@@ -37,7 +37,7 @@ typedef struct timing_state {
   deps *dep;                          /* per program PC                           */
   tsm *sms;
   cache l2;
-  uint64_t dram_free;
+  double dram_free;                   /* fractional: one access can take < 1 cycle */
   double dram_bytes_per_cycle;
   heapent *heap;
   uint32_t nheap, capheap;
@@ -200,12 +200,12 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
       /* DRAM: 64-byte accesses (two sectors) through a bandwidth queue
        * shared by all SMs */
       cache_access(&s->l2, addr ^ 32, true);
-      uint64_t d0 = umax(start, s->dram_free);
-      s->dram_free = d0 + (uint64_t)(64.0 / s->dram_bytes_per_cycle + 0.5);
-      lat = (d0 - start) + g->lat_dram;
+      double d0 = s->dram_free > (double)start ? s->dram_free : (double)start;
+      s->dram_free = d0 + 64.0 / s->dram_bytes_per_cycle;
+      lat = (uint64_t)(d0 - (double)start) + g->lat_dram;
       s->r.dram_read_bytes += 64;
     }
-    if (atomic) lat += g->lat_atomic - g->lat_l2;
+    if (atomic) lat = lat + g->lat_atomic > g->lat_l2 ? lat + g->lat_atomic - g->lat_l2 : 1;   /* performed at L2 */
     worst = umax(worst, lat);
   }
   s->mem_latency = (start - t) + worst + (store ? 0 : 0);
@@ -225,7 +225,7 @@ static void fetch_code(timing_state *s, tsm *sm, uint64_t t) {
     if (cache_access(&s->l2, addr, true)) s->r.l2_hits++;
     else {
       cache_access(&s->l2, addr ^ 32, true);
-      s->dram_free = umax(t, s->dram_free) + (uint64_t)(64.0 / s->dram_bytes_per_cycle + 0.5);
+      s->dram_free = (s->dram_free > (double)t ? s->dram_free : (double)t) + 64.0 / s->dram_bytes_per_cycle;
       s->r.dram_read_bytes += 64;
     }
   }
@@ -289,7 +289,8 @@ int emu_run_timed(emu *e, const emu_launch *l) {
         cta *c_ = &res[(base) + r_]; \
         if (emu_cta_start(e, c_, next++, &res[base])) { fault_oom(e); goto out; } \
         c_->smid = sm_; \
-        for (uint32_t wi_ = 0; wi_ < c_->nwarps; wi_++) FOR_LANES(q_) c_->warps[wi_].r[e->sr_base + SR_SMID][q_] = sm_; \
+        for (uint32_t wi_ = 0; wi_ < c_->nwarps; wi_++) FOR_LANES(q_) { c_->warps[wi_].r[e->sr_base + SR_SMID][q_] = sm_; \
+          c_->warps[wi_].r[e->sr_base + SR_NSMID][q_] = nsm; } \
         twarp *t_ = calloc(c_->nwarps, sizeof *t_); \
         tws[(base) + r_] = t_; \
         tsm *m_ = &s->sms[sm_]; \
@@ -336,12 +337,21 @@ int emu_run_timed(emu *e, const emu_launch *l) {
       }
       continue;
     }
+    if (e->opt.max_warp_insts && e->warp_insts > e->opt.max_warp_insts) {
+      heapent h0 = s->heap[0];
+      warp *bw = h0.tw->w;
+      emu_fault_at(bw, &e->prog[bw->cur ? bw->cur_pc : bw->pc[__builtin_ctz(~bw->exited)]], 0, FAULT_BUDGET,
+                   "more than %llu warp instructions executed (raise --max-insts if the kernel is meant to run that long)",
+                   (unsigned long long)e->opt.max_warp_insts);
+      break;
+    }
     heapent he = pop(s);
     twarp *tw = he.tw;
     tw->queued = false;
     warp *w = tw->w;
     if (!~w->exited) continue;
     s->now = he.t;
+    e->cycle_now = he.t;
     if (!w->cur) { emu_reschedule(w); if (!w->cur) continue; }     /* blocked: requeued on release */
     const deps *d = &s->dep[w->cur_pc];
     tsm *sm = &s->sms[tw->sm];

@@ -11,6 +11,7 @@
 #   GPUS="..."    the timing models to run (default: fermi kepler h100)
 #   LAB_OUT=DIR   keep the stats files and SQLite traces in DIR (default: a
 #                 temporary folder, removed at the end)
+#   LAB_STRICT=1  count the known gaps (XFAIL) as failures too
 #
 # Results are collected in $LAB_VALUES, one line per value:
 #   TAG SOURCE INDEX KEY VALUE
@@ -46,6 +47,10 @@ fi
 
 # The clock of a bundled GPU model in MHz (to turn cycles into seconds).
 lab_clock_mhz() { awk '$1 == "clock_mhz" { print $3 }' "$ROOT/configs/$1.gpu"; }
+
+# The launch overhead of a GPU model in cycles (an empty kernel's time):
+# subtract it to compare the work of short kernels.
+lab_launch_cycles() { awk '$1 == "launch_cycles" { print $3 }' "$ROOT/configs/$1.gpu"; }
 
 # lab_timed TAG LAUNCH [ptxemu options...]
 # Run LAUNCH (relative to the lab folder) with 'ptxemu check -q --gpu G
@@ -144,12 +149,18 @@ lab_row() {
 
 lab_title() { printf '\n== %s ==\n' "$*"; }
 
+# Functions the conditions of lab_check and lab_known may use:
+# near(a, b): a within 1% of b (b = 0: |a| < 0.01); between(a, lo, hi).
+LAB_AWK_FUNCS='function abs(x) { return x < 0 ? -x : x }
+function near(a, b) { return b == 0 ? abs(a) < 0.01 : abs(a - b) <= 0.01 * abs(b) }
+function between(a, lo, hi) { return a >= lo && a <= hi }'
+
 # lab_check DESCRIPTION AWK-CONDITION: a direction the emulator must show
 lab_check() {
   if printf '%s' "$2" | grep -q NA; then
     echo "  FAIL  $1  (a value is missing)"
     LAB_FAILS=$((LAB_FAILS + 1))
-  elif awk "BEGIN { exit !($2) }"; then
+  elif awk "$LAB_AWK_FUNCS BEGIN { exit !($2) }"; then
     echo "  ok    $1"
     LAB_PASSES=$((LAB_PASSES + 1))
   else
@@ -162,11 +173,12 @@ lab_check() {
 # model is known not to reproduce; reported (XFAIL, or XPASS once it does),
 # never counted as a failure.
 lab_known() {
-  if ! printf '%s' "$2" | grep -q NA && awk "BEGIN { exit !($2) }" 2>/dev/null; then
+  if ! printf '%s' "$2" | grep -q NA && awk "$LAB_AWK_FUNCS BEGIN { exit !($2) }" 2>/dev/null; then
     echo "  XPASS $1  (now reproduced: update this lab)"
   else
     echo "  XFAIL $1   [$2]  -- $3"
     LAB_XFAILS=$((LAB_XFAILS + 1))
+    [ -n "${LAB_STRICT:-}" ] && LAB_FAILS=$((LAB_FAILS + 1))
   fi
 }
 
@@ -176,10 +188,11 @@ lab_finish() {
   t1=$(date +%s)
   echo
   echo "Textbook: $1"
-  if [ "$LAB_FAILS" -eq 0 ]; then
-    printf 'ptxemu:   direction reproduced (%d checks ok' "$LAB_PASSES"
-    [ "$LAB_XFAILS" -gt 0 ] && printf ', %d known gap(s) marked XFAIL' "$LAB_XFAILS"
-    printf ')\n'
+  if [ "$LAB_FAILS" -eq 0 ] && [ "$LAB_XFAILS" -eq 0 ]; then
+    printf 'ptxemu:   direction reproduced (%d checks ok)\n' "$LAB_PASSES"
+  elif [ "$LAB_FAILS" -eq 0 ]; then
+    printf 'ptxemu:   direction reproduced in part: %d checks ok, %d textbook effect(s) not reproduced (XFAIL: known model gaps)\n' \
+      "$LAB_PASSES" "$LAB_XFAILS"
   else
     printf 'ptxemu:   direction NOT reproduced: %d check(s) failed, %d ok\n' "$LAB_FAILS" "$LAB_PASSES"
   fi

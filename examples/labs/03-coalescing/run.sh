@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Lab 3: aligned and coalesced global memory access (textbook 4.3:
+# readSegment.cu, writeSegment.cu, simpleMathAoS.cu / simpleMathSoA.cu).
+. "$(dirname "$0")/../lib.sh"
+
+NAMES=("read  off 0 (L1)" "read  off 11 (L1)" "read  off 128 (L1)"
+       "read  off 0 (.cg)" "read  off 11 (.cg)" "read  off 128 (.cg)"
+       "write off 0" "write off 11" "write off 128" "AoS {x,y}" "SoA x[],y[]")
+lab_timed co coalescing.launch
+lab_trace co coalescing.launch mem
+# 128-byte L1 lines per load request, and the efficiency of such line
+# transactions (fermi's cached loads: the textbook's "L1 on" numbers)
+lab_sql co "SELECT l.launch_index, 'lines_per_req', 1.0 * sum(m.lines) / count(*) FROM mem_accesses m
+    JOIN launches l USING (launch_id) WHERE m.space_id = 0 AND m.kind_id = 0 GROUP BY l.launch_index
+  UNION ALL SELECT l.launch_index, 'line_eff', 100.0 * sum(m.bytes) / (128.0 * sum(m.lines)) FROM mem_accesses m
+    JOIN launches l USING (launch_id) WHERE m.space_id = 0 AND m.kind_id = 0 GROUP BY l.launch_index"
+
+t() { lab_v co trace "$1" "$2"; }
+lab_title "load and store transactions (trace; address-determined, the same on every GPU)"
+lab_row variant 11 "ld sect/req" "ld_eff%" "ld line/req" "ld_line_eff%" "st sect/req" "st_eff%"
+for i in "${!NAMES[@]}"; do
+  lab_row "${NAMES[$i]}" 11 "$(lab_fmt "$(t $i gld_transactions_per_request)")" "$(lab_fmt "$(t $i gld_efficiency)" 1)" \
+    "$(lab_fmt "$(t $i lines_per_req)")" "$(lab_fmt "$(t $i line_eff)" 1)" \
+    "$(lab_fmt "$(t $i gst_transactions_per_request)")" "$(lab_fmt "$(t $i gst_efficiency)" 1)"
+done
+
+lab_title "cycles per GPU (L1 hit rate %)"
+lab_row variant 16 $GPUS
+for i in "${!NAMES[@]}"; do
+  cols=()
+  for g in $GPUS; do cols+=("$(lab_v co $g $i cycles) ($(lab_fmt "$(lab_v co $g $i l1_hit_pct)" 0))"); done
+  lab_row "${NAMES[$i]}" 16 "${cols[@]}"
+done
+
+lab_title "direction checks"
+lab_check "offset 11 needs 5 sectors per load request, offsets 0 and 128 need 4" \
+  "near($(t 1 gld_transactions_per_request), 5) && near($(t 0 gld_transactions_per_request), 4) && near($(t 2 gld_transactions_per_request), 4)"
+lab_check "load efficiency 80% at offset 11 with 32-byte segments (.cg), 100% at 0 and 128" \
+  "near($(t 4 gld_efficiency), 80) && near($(t 3 gld_efficiency), 100) && near($(t 5 gld_efficiency), 100)"
+lab_check "with 128-byte L1 lines, offset 11 touches 2 lines per request: line efficiency 50%" \
+  "near($(t 1 lines_per_req), 2) && near($(t 1 line_eff), 50) && near($(t 0 line_eff), 100)"
+lab_check "misaligned stores: store efficiency 80% at offset 11, 100% at 0 and 128" \
+  "near($(t 7 gst_efficiency), 80) && near($(t 6 gst_efficiency), 100) && near($(t 8 gst_efficiency), 100)"
+lab_check "AoS: 50% load and store efficiency; SoA: 100%" \
+  "near($(t 9 gld_efficiency), 50) && near($(t 9 gst_efficiency), 50) && near($(t 10 gld_efficiency), 100) && near($(t 10 gst_efficiency), 100)"
+for g in fermi kepler; do
+  lab_check "$g: misaligned loads are slower than aligned ones (offset 11 vs 0, L1)" "$(lab_v co $g 1 cycles) > $(lab_v co $g 0 cycles)"
+  lab_known "$g: ... by more than 5% (textbook: 7% with L1, 27% with .cg)" "$(lab_v co $g 1 cycles) > 1.05 * $(lab_v co $g 0 cycles)" \
+    "an extra sector costs only L1/L2 slots: the model's DRAM bandwidth queue never fills (see doc/labs.md)"
+  lab_known "$g: misaligned stores are slower than aligned ones (textbook: 0.184 vs 0.134 ms)" "$(lab_v co $g 7 cycles) > $(lab_v co $g 6 cycles)" \
+    "stores do not wait: the fifth sector only occupies the L1 port one more cycle"
+  lab_known "$g: SoA faster than AoS (textbook: 0.200 vs 0.286 ms)" "$(lab_v co $g 10 cycles) < $(lab_v co $g 9 cycles)" \
+    "PTX order: nvcc puts 'add' between the two loads; ptxemu issues PTX in order, so SoA waits for two DRAM misses in a row while AoS's second load hits L1 (ptxas would hoist the load)"
+done
+
+lab_finish "offset 11: gld_efficiency 49.8% with L1 (128-B lines), 80% without (32-B segments), gst_efficiency 80%, and slower than offsets 0/128; AoS 50% vs SoA 100% efficiency, SoA faster"
