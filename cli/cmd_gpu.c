@@ -53,10 +53,28 @@ int cmd_occupancy(int argc, char **argv) {
     bool more = i + 1 < argc;
     if (cli_is_help(a)) { occ_usage(stdout); return EXIT_OK; }
     else if (strcmp(a, "--kernel") == 0 && more) kernel = argv[++i];
-    else if (strcmp(a, "--block") == 0 && more) { char *e; block = strtol(argv[++i], &e, 10); if (*e == ',') { long y = strtol(e + 1, &e, 10); block *= y; if (*e == ',') block *= strtol(e + 1, &e, 10); } }
+    else if (strcmp(a, "--block") == 0 && more) {
+      /* X or X,Y or X,Y,Z */
+      const char *q = argv[++i];
+      block = 1;
+      for (int d = 0; d < 3; d++) {
+        char *end;
+        long v = strtol(q, &end, 10);
+        if (end == q || v <= 0) { block = -1; break; }
+        block *= v;
+        if (!*end) break;
+        if (*end != ',' || d == 2) { block = -1; break; }
+        q = end + 1;
+      }
+      if (block <= 0) { fprintf(stderr, "ptxemu occupancy: bad --block '%s'\n", argv[i]); return EXIT_USAGE; }
+    }
     else if (strcmp(a, "--gpu") == 0 && more) gpu = argv[++i];
-    else if (strcmp(a, "--shared") == 0 && more) shared = strtol(argv[++i], NULL, 10);
-    else if (strcmp(a, "--regs") == 0 && more) regs = strtol(argv[++i], NULL, 10);
+    else if ((strcmp(a, "--shared") == 0 || strcmp(a, "--regs") == 0) && more) {
+      char *end;
+      long v = strtol(argv[++i], &end, 10);
+      if (*end || end == argv[i] || v < 0) { fprintf(stderr, "ptxemu occupancy: bad %s '%s'\n", a, argv[i]); return EXIT_USAGE; }
+      if (a[2] == 's') shared = v; else regs = v;
+    }
     else if (a[0] == '-' && a[1]) { fprintf(stderr, "ptxemu occupancy: unknown option '%s'\n", a); occ_usage(stderr); return EXIT_USAGE; }
     else path = a;
   }

@@ -252,7 +252,15 @@ int emu_run_timed(emu *e, const emu_launch *l) {
   uint32_t threads = l->block[0] * l->block[1] * l->block[2];
   gpu_occupancy occ;
   gpu_occupancy_calc(g, threads, k->regs_used, e->static_shared + l->dyn_shared, &occ);
-  uint32_t per_sm = occ.active_ctas ? occ.active_ctas : 1;
+  if (!occ.active_ctas) {
+    e->faulted = true;
+    e->fault.kind = FAULT_HEAP;
+    snprintf(e->fault.msg, sizeof e->fault.msg, "the block cannot run on %s: %s (%u threads, %u registers, %u bytes shared)",
+             g->name, occ.error ? occ.error : occ.limiter, threads, k->regs_used, e->static_shared + l->dyn_shared);
+    emu_launch_end(e);
+    return -1;
+  }
+  uint32_t per_sm = occ.active_ctas;
   uint32_t csize = e->launch.cluster[0] * e->launch.cluster[1] * e->launch.cluster[2];
   if (csize > 1) per_sm = per_sm < csize ? csize : per_sm / csize * csize;   /* whole clusters */
   s->r.theoretical_occupancy = occ.occupancy;

@@ -84,7 +84,9 @@ int gpu_config_parse(const char *text, const char *path, gpu_config *c, FILE *er
       c->ncarveouts = cnt;
     } else {
       char *end;
-      unsigned long long v = strtoull(val, &end, 0);
+      /* decimal, or hex with 0x (a leading zero is not octal here) */
+      unsigned long long v = (val[0] == '0' && (val[1] == 'x' || val[1] == 'X')) ? strtoull(val + 2, &end, 16) : strtoull(val, &end, 10);
+      if (val[0] == '-') end = val;
       if (!*val || *end || v < pr->lo || v > pr->hi) {
         fprintf(err, "%s:%d: error: '%s' must be a whole number from %llu to %llu, got '%s'\n", path, line, key,
                 (unsigned long long)pr->lo, (unsigned long long)pr->hi, val);
@@ -97,8 +99,13 @@ int gpu_config_parse(const char *text, const char *path, gpu_config *c, FILE *er
   }
   for (size_t k = 0; k < NPARAMS; k++)
     if (!seen[k]) { fprintf(err, "%s:%d: error: missing parameter '%s'\n", path, line, params[k].name); errors++; }
-  if (!errors && (sscanf(c->arch, "sm_%u", &c->sm_version) != 1)) { fprintf(err, "%s: error: arch must look like sm_90\n", path); errors++; }
-  if (!errors && c->max_warps_per_sm * 32 < c->max_threads_per_sm) { fprintf(err, "%s: error: max_threads_per_sm exceeds max_warps_per_sm * 32\n", path); errors++; }
+  char tail = 0;
+  if (!errors && (sscanf(c->arch, "sm_%u%c", &c->sm_version, &tail) < 1 || (tail && tail != 'a' && tail != 'f'))) { fprintf(err, "%s:%d: error: arch must look like sm_90\n", path, line); errors++; }
+  if (!errors && (c->l1_line_bytes % c->l1_sector_bytes || c->l1_line_bytes / c->l1_sector_bytes > 32 || c->l1_sector_bytes != 32)) {
+    fprintf(err, "%s:%d: error: caches need 32-byte sectors and at most 32 sectors per line\n", path, line);
+    errors++;
+  }
+  if (!errors && c->max_warps_per_sm * 32 < c->max_threads_per_sm) { fprintf(err, "%s:%d: error: max_threads_per_sm exceeds max_warps_per_sm * 32\n", path, line); errors++; }
   return errors ? -1 : 0;
 }
 
