@@ -778,6 +778,8 @@ static void h_wmma_ldst(warp *w, const xinsn *x, lanemask m) {
   uint64_t vals[MAXREGS][WARP_SIZE];
   if (store) FOR_LANES(i) for (int j = 0; j < nreg; j++) vals[j][i] = rv_get(w, v, j, i);
   else memset(vals, 0, sizeof vals[0] * (size_t)nreg);
+  uint64_t counted[64];
+  int ncounted = 0;
   for (int j = 0; j < nreg; j++) {
     for (int e = 0; e < per; e++) {
       int bit[WARP_SIZE];
@@ -788,7 +790,18 @@ static void h_wmma_ldst(warp *w, const xinsn *x, lanemask m) {
         a[i] = base[i] + welem_off(r, c, rowmajor, stride[i], eb, &bit[i]);
       }
       if (!emu_translate(w, x, in->space, symspace, a, m, esize, p, kind)) return;
-      if (e == 0) emu_count_access(w, x, a, m, esize * (uint32_t)per > 16 ? 16 : esize * (uint32_t)per, kind, store);
+      /* ptxas moves fragments two elements per access (LDG/STG of 32 bits
+       * for halves, 64 for floats): count requests the same way */
+      if (eb < 8 ? e == 0 : ((j * per + e) & 1) == 0) {
+        /* fragments that repeat elements (f16 A/B) load them once */
+        uint64_t key = a[__builtin_ctz(m)];
+        int seen = 0;
+        for (int q = 0; q < ncounted; q++) seen |= counted[q] == key;
+        if (!seen) {
+          if (ncounted < 64) counted[ncounted++] = key;
+          emu_count_access(w, x, a, m, eb < 8 ? esize * (uint32_t)per : esize * 2, kind, store);
+        }
+      }
       FOR_LANES(i) {
         if (!(m >> i & 1)) continue;
         if (store) {
