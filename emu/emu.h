@@ -304,6 +304,10 @@ static inline void xstore(uint64_t *d, const uint64_t *v, lanemask m) {
 /* Sign extension of the low b bits. */
 static inline int64_t sext(uint64_t v, unsigned b) { return b >= 64 ? (int64_t)v : (int64_t)(v << (64 - b)) >> (64 - b); }
 
+/* The constant row holding v in every lane (for prepare functions that
+ * rewrite an immediate), as an xop row value (negative). */
+int32_t emu_konst_row(emu *e, uint64_t v);
+
 /* Stop the launch with a fault at lane `lane` of the current instruction. */
 void emu_fault_at(warp *w, const xinsn *x, int lane, int kind, const char *fmt, ...)
   __attribute__((format(printf, 5, 6)));

@@ -226,20 +226,7 @@ static void set_params(xinsn *x, cvtp p) {
 /* Second f32 source of the pair forms: the assembler converts float
  * literals only for the first source, so a literal here is rounded to f32
  * now (decimal and 0d literals, and integers, by value). */
-static int32_t konst(emu *e, uint64_t v) {
-  for (uint32_t i = 0; i < e->nkonst; i++)
-    if (e->konst[i][0] == v) return -(int32_t)i - 1;
-  if (e->nkonst == e->capkonst) {
-    uint32_t nc = e->capkonst ? e->capkonst * 2 : 64;
-    void *nk = realloc(e->konst, nc * sizeof *e->konst);
-    if (!nk) return 0;
-    e->konst = nk;
-    e->capkonst = nc;
-  }
-  FOR_LANES(i) e->konst[e->nkonst][i] = v;
-  e->nkonst++;
-  return -(int32_t)e->nkonst;
-}
+static int32_t konst(emu *e, uint64_t v) { return emu_konst_row(e, v); }
 static int f32_imm(emu *e, xinsn *x, int k) {
   xop *o = &x->op[k];
   if (o->kind != OK_IMM || !o->o || (o->o->flags & OF_F32)) return 0;

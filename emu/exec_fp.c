@@ -655,20 +655,7 @@ static int prep_cmp(emu *e, xinsn *x) {
 
 /* A float literal in a 16-bit float instruction (the assembler converts
  * only f32/f64 ones): its value rounded to the type, in a constant row. */
-static int32_t konst(emu *e, uint64_t v) {
-  for (uint32_t i = 0; i < e->nkonst; i++)
-    if (e->konst[i][0] == v) return -(int32_t)i - 1;
-  if (e->nkonst == e->capkonst) {
-    uint32_t nc = e->capkonst ? e->capkonst * 2 : 64;
-    void *nk = realloc(e->konst, nc * sizeof *e->konst);
-    if (!nk) return 0;
-    e->konst = nk;
-    e->capkonst = nc;
-  }
-  FOR_LANES(i) e->konst[e->nkonst][i] = v;
-  e->nkonst++;
-  return -(int32_t)e->nkonst;
-}
+static int32_t konst(emu *e, uint64_t v) { return emu_konst_row(e, v); }
 static int fix_half_imms(emu *e, xinsn *x, int fi) {
   if (fi < 2) return 0;
   int bf = fi >= 4, x2 = fi & 1;

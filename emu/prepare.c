@@ -53,7 +53,7 @@ int emu_row_of(const emu *e, const xinsn *x, const isa_opnd *o) {
   return -1;
 }
 
-static int32_t konst_row(emu *e, uint64_t v) {
+int32_t emu_konst_row(emu *e, uint64_t v) {
   for (uint32_t i = 0; i < e->nkonst; i++)      /* few distinct constants per kernel */
     if (e->konst[i][0] == v) return -(int32_t)i - 1;
   if (e->nkonst == e->capkonst) {
@@ -262,7 +262,7 @@ int emu_prepare(emu *e, int kernel) {
               o->v == SREG_GLOBALTIMER_LO || o->v == SREG_GLOBALTIMER_HI) x->flags |= XF_CLOCK;
         } else if (o->kind == OK_IMM) {
           p->imm = o->imm;
-          p->row = konst_row(e, (uint64_t)o->imm);
+          p->row = emu_konst_row(e, (uint64_t)o->imm);
         } else if (o->kind == OK_LABEL) {
           x->target = e->func_base[f] + o->v;
         }
