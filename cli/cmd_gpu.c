@@ -102,7 +102,8 @@ int cmd_occupancy(int argc, char **argv) {
   if (o.error && !o.active_ctas && o.warps_per_cta == 0) { printf("cannot launch: %s\n", o.error); isa_module_free(m); return EXIT_DATAERR; }
   printf("  blocks per SM limited by warps:          %u  (%u warps per block, %u per SM)\n", o.ctas_by_warps, o.warps_per_cta, c.max_warps_per_sm);
   printf("  blocks per SM limited by registers:      %u  (%u registers per warp, %u per SM)\n", o.ctas_by_regs, o.regs_per_warp, c.regs_per_sm);
-  printf("  blocks per SM limited by shared memory:  %u  (%u bytes per block with reservation, %u per SM)\n", o.ctas_by_smem, o.smem_per_cta, c.shared_per_sm);
+  if (o.ctas_by_smem == UINT32_MAX) printf("  blocks per SM limited by shared memory:  no limit (no shared memory)\n");
+  else printf("  blocks per SM limited by shared memory:  %u  (%u bytes per block with reservation, %u per SM)\n", o.ctas_by_smem, o.smem_per_cta, c.shared_per_sm);
   printf("  blocks per SM limited by the block limit: %u\n", o.ctas_by_limit);
   printf("active blocks per SM: %u, active warps: %u of %u\n", o.active_ctas, o.active_warps, c.max_warps_per_sm);
   printf("theoretical occupancy: %.1f%% (limited by %s)\n", 100.0 * o.occupancy, o.limiter);

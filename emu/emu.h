@@ -191,6 +191,7 @@ typedef struct emu_options {
   uint32_t nsm;                  /* %nsmid                                        */
   FILE *printf_out;              /* device printf                                  */
   bool counters;                 /* compute address-determined counters (sectors, wavefronts) */
+  bool progress;                 /* progress line on stderr for long launches    */
 } emu_options;
 
 /* Hooks for observers (traces).  NULL when nobody listens; the interpreter
@@ -250,6 +251,7 @@ typedef struct emu {
   struct timing_state *timing;   /* the timing model while a timed launch runs    */
   struct timing_result *timing_out; /* figures of the last timed launch            */
   uint64_t cycle_now;            /* timing mode: the cycle being simulated (for %clock) */
+  double progress_start, progress_last;  /* progress line (run.c)                */
   /* register and local-memory buffers of finished warps, reused (run.c) */
 #define EMU_POOL 256
   uint64_t (*pool_regs[EMU_POOL])[WARP_SIZE];

@@ -12,6 +12,7 @@
  * memory still progress.  No progress at all in a round is a deadlock. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "emu/internal.h"
 #include "memmodel/space.h"
 
@@ -297,6 +298,22 @@ static void describe_deadlock(emu *e, cta *c) {
                (e->launch.block[0] * e->launch.block[1] * e->launch.block[2]) - c->live_threads, buf);
 }
 
+/* A progress line on stderr (only when it is a terminal: the caller
+ * decides), for launches that run longer than a second. */
+void emu_progress(emu *e, uint64_t done, uint64_t total, bool last) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  double now = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+  if (!e->progress_start) { e->progress_start = now; e->progress_last = now; return; }
+  if (!last && now - e->progress_last < 0.25) return;
+  if (now - e->progress_start < 1.0) return;
+  e->progress_last = now;
+  double el = now - e->progress_start;
+  fprintf(stderr, "\rptxemu: %s: blocks %llu/%llu, %.1f M warp-inst/s, %.1f s%s", e->m->funcs[e->launch.func].name,
+          (unsigned long long)done, (unsigned long long)total, (double)e->warp_insts / el / 1e6, el, last ? "\n" : "   ");
+  fflush(stderr);
+}
+
 /* Everything a launch needs before its first CTA: the program, the
  * parameters in device memory, a valid cluster shape. */
 int emu_launch_begin(emu *e, const emu_launch *l) {
@@ -306,6 +323,7 @@ int emu_launch_begin(emu *e, const emu_launch *l) {
   memset(&e->fault, 0, sizeof e->fault);
   e->fault.pc = UINT32_MAX;
   e->warp_insts = 0;
+  e->progress_start = 0;
   e->gridid++;
   if (emu_prepare(e, l->func)) { e->faulted = true; e->fault.kind = FAULT_HEAP; snprintf(e->fault.msg, sizeof e->fault.msg, "out of memory preparing the kernel"); return -1; }
   /* kernel parameters live in device memory (like the constant bank) */
@@ -351,6 +369,7 @@ int emu_run(emu *e, const emu_launch *l) {
   }
   while (nlive && !e->faulted && !rc) {
     bool progress = false;
+    if (e->opt.progress) emu_progress(e, next - nlive * csize, total, false);
     for (uint32_t gi = 0; gi < ngroups && !e->faulted; gi++) {
       if (!live[gi]) continue;
       bool all_done = true;
@@ -389,6 +408,7 @@ int emu_run(emu *e, const emu_launch *l) {
   for (uint32_t i = 0; i < window; i++) if (res[i].warps) emu_cta_free(&res[i]);
   free(res);
   free(live);
+  if (e->opt.progress) emu_progress(e, total, total, true);
   emu_launch_end(e);
   if (rc) { e->faulted = true; e->fault.kind = FAULT_HEAP; snprintf(e->fault.msg, sizeof e->fault.msg, "out of memory starting a block"); }
   return e->faulted ? -1 : 0;

@@ -353,6 +353,7 @@ int emu_run_timed(emu *e, const emu_launch *l) {
                    (unsigned long long)e->opt.max_warp_insts);
       break;
     }
+    if (e->opt.progress && !(s->r.issued & 0xffff)) emu_progress(e, next - live, total, false);
     heapent he = pop(s);
     twarp *tw = he.tw;
     tw->queued = false;
@@ -426,6 +427,7 @@ out:
     if (res && res[i].warps) emu_cta_free(&res[i]);
   }
   e->timing = NULL;
+  if (e->opt.progress) emu_progress(e, total, total, true);
   s->r.cycles = end + g->launch_cycles - g->launch_cycles / 2;
   uint64_t active = 0, wc = 0;
   for (uint32_t i = 0; s->sms && i < nsm; i++) {

@@ -165,7 +165,7 @@ void gpu_occupancy_calc(const gpu_config *c, uint32_t threads, uint32_t regs, ui
   uint32_t part = c->regs_per_sm / c->sub_partitions;
   uint32_t warps_by_regs = (part / o->regs_per_warp) * c->sub_partitions;
   o->ctas_by_regs = warps_by_regs / o->warps_per_cta;
-  o->ctas_by_smem = o->smem_per_cta ? c->shared_per_sm / o->smem_per_cta : c->max_ctas_per_sm;
+  o->ctas_by_smem = o->smem_per_cta ? c->shared_per_sm / o->smem_per_cta : UINT32_MAX;   /* no shared memory: no limit */
   o->ctas_by_limit = c->max_ctas_per_sm;
   uint32_t a = o->ctas_by_warps;
   o->limiter = "warps";

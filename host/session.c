@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include "host/session.h"
 #include "host/launch.h"
@@ -187,6 +188,7 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
   if (o->max_insts) eo.max_warp_insts = o->max_insts;
   /* sector and bank counters cost time: only when someone reads them */
   eo.counters = o->stats_path || o->observer || o->launch_done || o->gpu;
+  eo.progress = !o->quiet && isatty(2);
   char *pout = NULL;
   size_t poutlen = 0;
   FILE *pstream = NULL;

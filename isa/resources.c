@@ -192,15 +192,41 @@ out:
   return best;
 }
 
-void isa_resources(isa_module *m) {
+/* Mark the module's .shared variables that function fi or its callees name. */
+static void mark_shared(const isa_module *m, uint32_t fi, uint8_t *seen, uint8_t *used) {
+  if (seen[fi]) return;
+  seen[fi] = 1;
+  const isa_func *f = &m->funcs[fi];
+  for (uint32_t pass = 0; pass < 2; pass++) {
+    const isa_opnd *v = pass ? f->pool : f->ops;
+    uint32_t n = pass ? f->npool : f->nops;
+    for (uint32_t i = 0; i < n; i++) {
+      if (v[i].kind == OK_FUNC && v[i].v < m->nfuncs) mark_shared(m, v[i].v, seen, used);
+      else if ((v[i].kind == OK_ADDR || v[i].kind == OK_SYM) && (v[i].flags & (OF_MODSYM | OF_FUNCSYM)) == OF_MODSYM &&
+               v[i].v < m->nsyms && m->syms[v[i].v].space == PTX_SPACE_SHARED)
+        used[v[i].v] = 1;
+    }
+  }
+}
+
+/* Static shared memory of a kernel: the variables it (or a callee) names,
+ * laid out in module order, as the emulator does. */
+static uint64_t kernel_shared(const isa_module *m, uint32_t fi, uint8_t *seen, uint8_t *used) {
+  memset(seen, 0, m->nfuncs ? m->nfuncs : 1);
+  memset(used, 0, m->nsyms ? m->nsyms : 1);
+  mark_shared(m, fi, seen, used);
   uint64_t shared = 0;
   for (uint32_t i = 0; i < m->nsyms; i++) {
     const isa_sym *s = &m->syms[i];
-    if (s->space == PTX_SPACE_SHARED && !(s->linkage & PTX_LINK_EXTERN)) {
-      uint64_t a = s->align ? s->align : 1;
-      shared = (shared + a - 1) / a * a + s->size;
-    }
+    if (!used[i] || s->dim_open || (s->linkage & PTX_LINK_EXTERN)) continue;
+    uint64_t a = s->align ? s->align : 1;
+    shared = (shared + a - 1) / a * a + s->size;
   }
+  return shared;
+}
+
+void isa_resources(isa_module *m) {
+  uint8_t *seen = calloc(m->nfuncs ? m->nfuncs : 1, 1), *used = calloc(m->nsyms ? m->nsyms : 1, 1);
   for (uint32_t i = 0; i < m->nfuncs; i++) {
     isa_func *f = &m->funcs[i];
     if (f->is_proto || !f->has_body) continue;
@@ -218,6 +244,8 @@ void isa_resources(isa_module *m) {
         if (end > params) params = end;
       }
     f->param_bytes = params;
-    f->shared_bytes = shared;
+    f->shared_bytes = seen && used ? kernel_shared(m, i, seen, used) : 0;
   }
+  free(seen);
+  free(used);
 }

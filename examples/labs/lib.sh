@@ -24,6 +24,7 @@ LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[1]}")" && pwd)
 LABS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$LABS_DIR/../.." && pwd)
 PTXEMU=${PTXEMU:-$ROOT/ptxemu}
+LAB_GPUS_GIVEN=${GPUS:+1}
 GPUS=${GPUS:-"fermi kepler h100"}
 LAB_NAME=$(basename "$LAB_DIR")
 if [ -n "${LAB_OUT:-}" ]; then
@@ -45,12 +46,18 @@ if [ ! -x "$PTXEMU" ]; then
   exit 2
 fi
 
-# The clock of a bundled GPU model in MHz (to turn cycles into seconds).
-lab_clock_mhz() { awk '$1 == "clock_mhz" { print $3 }' "$ROOT/configs/$1.gpu"; }
+# The configuration file of a GPU model: a bundled name or a .gpu file.
+lab_gpu_file() { if [ -f "$1" ]; then echo "$1"; else echo "$ROOT/configs/$1.gpu"; fi; }
+
+# A key of a GPU model's configuration (clock_mhz, lat_dram, ...).
+lab_gpu_key() { awk -v k="$2" '$1 == k { print $3 }' "$(lab_gpu_file "$1")"; }
+
+# The clock of a GPU model in MHz (to turn cycles into seconds).
+lab_clock_mhz() { lab_gpu_key "$1" clock_mhz; }
 
 # The launch overhead of a GPU model in cycles (an empty kernel's time):
 # subtract it to compare the work of short kernels.
-lab_launch_cycles() { awk '$1 == "launch_cycles" { print $3 }' "$ROOT/configs/$1.gpu"; }
+lab_launch_cycles() { lab_gpu_key "$1" launch_cycles; }
 
 # lab_timed TAG LAUNCH [ptxemu options...]
 # Run LAUNCH (relative to the lab folder) with 'ptxemu check -q --gpu G
@@ -61,24 +68,25 @@ lab_timed() {
   shift 2
   local pids=()
   for g in $GPUS; do
-    "$PTXEMU" check -q --gpu "$g" --stats "$LAB_WORK/$tag.$g.stats" "$@" "$LAB_DIR/$launch" \
-      > "$LAB_WORK/$tag.$g.log" 2>&1 &
+    "$PTXEMU" check -q --gpu "$g" --stats "$LAB_WORK/$tag.$(basename "$g" .gpu).stats" "$@" "$LAB_DIR/$launch" \
+      > "$LAB_WORK/$tag.$(basename "$g" .gpu).log" 2>&1 &
     pids+=("$!")
   done
   local i=0
   for g in $GPUS; do
     if wait "${pids[$i]}"; then rc=0; else rc=$?; fi
     i=$((i + 1))
+    local f="$LAB_WORK/$tag.$(basename "$g" .gpu)"
     if [ "$rc" -ne 0 ]; then
       echo "  FAIL  ptxemu check --gpu $g $launch exited $rc:"
-      sed 's/^/        /' "$LAB_WORK/$tag.$g.log" | head -20
+      sed 's/^/        /' "$f.log" | head -20
       LAB_FAILS=$((LAB_FAILS + 1))
       ok=1
       continue
     fi
     awk -v tag="$tag" -v src="$g" '$1 == "launch" {
         for (i = 4; i < NF; i += 2) print tag, src, $2, $i, $(i + 1)
-        print tag, src, $2, "kernel", $3 }' "$LAB_WORK/$tag.$g.stats" >> "$LAB_VALUES"
+        print tag, src, $2, "kernel", $3 }' "$f.stats" >> "$LAB_VALUES"
   done
   return $ok
 }
@@ -158,8 +166,12 @@ function between(a, lo, hi) { return a >= lo && a <= hi }'
 # lab_check DESCRIPTION AWK-CONDITION: a direction the emulator must show
 lab_check() {
   if printf '%s' "$2" | grep -q NA; then
-    echo "  FAIL  $1  (a value is missing)"
-    LAB_FAILS=$((LAB_FAILS + 1))
+    if [ -n "$LAB_GPUS_GIVEN" ]; then
+      echo "  skip  $1  (a value is missing: a GPU not in GPUS=\"$GPUS\"?)"
+    else
+      echo "  FAIL  $1  (a value is missing)"
+      LAB_FAILS=$((LAB_FAILS + 1))
+    fi
   elif awk "$LAB_AWK_FUNCS BEGIN { exit !($2) }"; then
     echo "  ok    $1"
     LAB_PASSES=$((LAB_PASSES + 1))
@@ -191,7 +203,7 @@ lab_finish() {
   if [ "$LAB_FAILS" -eq 0 ] && [ "$LAB_XFAILS" -eq 0 ]; then
     printf 'ptxemu:   direction reproduced (%d checks ok)\n' "$LAB_PASSES"
   elif [ "$LAB_FAILS" -eq 0 ]; then
-    printf 'ptxemu:   direction reproduced in part: %d checks ok, %d textbook effect(s) not reproduced (XFAIL: known model gaps)\n' \
+    printf 'ptxemu:   direction reproduced in part: %d checks ok, %d textbook effect(s) not reproduced (XFAIL: known gaps of ptxemu)\n' \
       "$LAB_PASSES" "$LAB_XFAILS"
   else
     printf 'ptxemu:   direction NOT reproduced: %d check(s) failed, %d ok\n' "$LAB_FAILS" "$LAB_PASSES"

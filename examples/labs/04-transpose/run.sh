@@ -47,9 +47,9 @@ for g in fermi kepler; do
   lab_check "$g: Unroll4Col faster than Unroll4Row" "$(c 5) < $(c 4)"
   lab_check "$g: padding and unrolling help the shared tile: SmemUnrollPad < SmemPad < Smem" "$(c 11) < $(c 10) && $(c 10) < $(c 9)"
   lab_known "$g: CopyRow faster than CopyCol (textbook 125.7 vs 58.8 GB/s)" "$(c 0) < $(c 1)" \
-    "no DRAM/L2 bandwidth limit and no DRAM write traffic in the model: wasted sectors cost no time"
+    "strided sectors are reused from L1/L2 (DRAM bytes equal CopyRow's) and the model has no L2 throughput limit and no DRAM write traffic, so 16 sectors per request cost only L1-port cycles"
   lab_known "$g: shared-memory transpose faster than naiveGmem (textbook 86.5 vs 37.2 GB/s)" "$(c 9) < $(c 8)" \
-    "naive's 32 store sectors per request cost only L1-port cycles; the tile adds a barrier"
+    "naive's 32 store sectors per request cost 8 L1-port cycles and no L2/DRAM time in the model; the tile adds a barrier and shared-memory latency"
   lab_known "$g: diagonal block order faster than NaiveRow (partition camping)" "$(c 6) < $(c 2)" \
     "DRAM partitions (256-byte interleave) are not modelled"
 done

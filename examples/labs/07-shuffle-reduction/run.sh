@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Lab 7: reduction in global memory, shared memory, and with warp shuffles
+# (textbook 5.3 reduceInteger.cu, 5.6 reduceIntegerShfl.cu).
+. "$(dirname "$0")/../lib.sh"
+
+NAMES=(reduceGmem reduceSmem reduceSmemUnroll reduceShfl)
+lab_timed rs reduce_smem.launch
+lab_trace rs reduce_smem.launch all
+
+lab_title "cycles per GPU"
+lab_row kernel 12 $GPUS
+for i in 0 1 2 3; do
+  cols=()
+  for g in $GPUS; do cols+=("$(lab_v rs $g $i cycles)"); done
+  lab_row "${NAMES[$i]}" 12 "${cols[@]}"
+done
+
+v() { lab_v rs fermi "$1" "$2"; }      # counters: the same for every GPU
+lab_title "global and shared memory traffic, instructions (262144 ints)"
+lab_row kernel 10 gld_req gld_sect gst_req gst_sect smem_wavef inst inst/warp
+for i in 0 1 2 3; do
+  lab_row "${NAMES[$i]}" 10 "$(v $i gld_requests)" "$(v $i gld_sectors)" "$(v $i gst_requests)" "$(v $i gst_sectors)" \
+    "$(v $i shared_ld_wavefronts)" "$(v $i inst_executed)" "$(lab_fmt "$(lab_v rs trace $i inst_per_warp)" 1)"
+done
+
+lab_title "direction checks"
+lab_check "shared memory cuts global load requests > 4x and store requests > 8x (textbook 5.5x and 9x)" \
+  "$(v 0 gld_requests) > 4 * $(v 1 gld_requests) && $(v 0 gst_requests) > 8 * $(v 1 gst_requests)"
+lab_check "unrolling 4 blocks per thread cuts store requests 4x (textbook 131072 -> 32768)" \
+  "$(v 1 gst_requests) == 4 * $(v 2 gst_requests)"
+lab_check "shuffles replace the shared-memory tree: far fewer shared wavefronts" \
+  "$(v 3 shared_ld_wavefronts) * 8 < $(v 1 shared_ld_wavefronts)"
+for g in fermi kepler; do
+  c() { lab_v rs $g "$1" cycles; }
+  lab_check "$g: reduceSmemUnroll fastest, faster than reduceSmem" "$(c 2) < $(c 1) && $(c 2) < $(c 3) && $(c 2) < $(c 0)"
+  lab_check "$g: reduceShfl faster than reduceSmem (textbook 2.85 vs 4.00 us)" "$(c 3) < $(c 1)"
+done
+lab_check "fermi: reduceGmem slower than reduceSmem" "$(lab_v rs fermi 0 cycles) > $(lab_v rs fermi 1 cycles)"
+lab_known "kepler: reduceGmem slower than reduceSmem (textbook 2.12 vs 1.15 ms)" \
+  "$(lab_v rs kepler 0 cycles) > $(lab_v rs kepler 1 cycles)" \
+  "the model's L1 caches global loads and allocates on stores on every GPU (K40 does not cache global loads in L1), so the in-place global tree hits L1 at almost shared-memory latency"
+
+lab_finish "K40, 16M ints: reduceGmem 2.12 ms > reduceSmem 1.15 ms > reduceSmemUnroll 0.42 ms; global load/store transactions 2.9M/1.2M -> 0.52M/0.13M -> 0.52M/0.03M; reduceShfl 2.85 us < reduceSmem 4.00 us"
