@@ -4,11 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "gpu/config.h"
 #include "host/session.h"
 #include "traces/trace.h"
 
 struct cli_trace {
   trace_opts o;
+  char gpu_name[32];             /* timed runs: the configuration */
+  char *gpu_params;
   bool any_option;               /* a --trace-* option was given              */
   const char *kernels[64];
   trace *t;
@@ -102,6 +105,19 @@ int cli_trace_start(cli_trace *ct, session_opts *so, int argc, char **argv, cons
   ct->o.command_line = ct->cmdline;
   ct->o.launch_file = input;
   ct->o.verbose = so->verbose;
+  /* the GPU of a timed run, with all its parameters, goes into runs */
+  if (so->gpu) {
+    gpu_config g;
+    if (gpu_config_load(so->gpu, &g, stderr)) return EXIT_DATAERR;
+    char *params = NULL;
+    size_t plen = 0;
+    FILE *mf = open_memstream(&params, &plen);
+    if (mf) { gpu_config_write(&g, mf); fclose(mf); }
+    snprintf(ct->gpu_name, sizeof ct->gpu_name, "%s", g.name);
+    ct->gpu_params = params;
+    ct->o.config_name = ct->gpu_name;
+    ct->o.config_params = params;
+  }
   char err[600];
   ct->t = trace_open(&ct->o, err, sizeof err);
   if (!ct->t) { fprintf(stderr, "ptxemu %s: --trace: %s\n", argv[0], err); return EXIT_CANTCREAT; }
@@ -116,6 +132,7 @@ int cli_trace_finish(cli_trace *ct, int rc) {
   if (!ct) return rc;
   if (ct->t && trace_close(ct->t, rc) && rc == 0) rc = EXIT_CANTCREAT;
   free(ct->cmdline);
+  free(ct->gpu_params);
   free(ct);
   return rc;
 }

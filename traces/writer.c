@@ -25,6 +25,7 @@
 #include <time.h>
 #include "config.h"
 #include "emu/emu.h"
+#include "emu/timing.h"
 #include "traces/trace.h"
 
 #define RUN_BUF_ROWS (1u << 16)
@@ -1054,6 +1055,16 @@ void trace_launch_done(void *ctx, int index, const char *kernel, emu *e, int rc)
       sqlite3_bind_int64(s, c++, t->launch_id);
       step_done(t, s);
       sqlite3_finalize(s);
+    }
+    /* a timed run knows how long the launch took on the modelled GPU */
+    if (!rc && e->timing_cfg && e->timing_out) {
+      sqlite3_stmt *u = prep(t, "UPDATE launches SET cycles = ? WHERE launch_id = ?");
+      if (u) {
+        sqlite3_bind_int64(u, 1, (int64_t)e->timing_out->cycles);
+        sqlite3_bind_int64(u, 2, t->launch_id);
+        step_done(t, u);
+        sqlite3_finalize(u);
+      }
     }
     if (t->failed) sqlite3_exec(t->db, "ROLLBACK", NULL, NULL, NULL);
     else exec(t, "COMMIT");
