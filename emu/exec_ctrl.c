@@ -181,6 +181,20 @@ static void do_return(warp *w, const xinsn *x, lanemask g) {
     memcpy(hdr, fr, sizeof hdr);
     const xinsn *cx = &e->prog[hdr[1]];
     call_ops c = emu_call_operands(cx);
+    /* return values: .param returns are in the callee's frame; old-style
+     * .reg returns are callee registers, read before a recursive callee's
+     * registers are restored */
+    uint64_t regret[8];
+    uint32_t nret = c.rets ? c.rets->n : 0;
+    if (nret > callee->nrets) nret = callee->nrets;
+    if (nret > 8) nret = 8;
+    for (uint32_t k = 0; k < nret; k++) {
+      const isa_sym *rs = &callee->syms[k];
+      regret[k] = 0;
+      if (rs->space != PTX_SPACE_REG) continue;
+      for (uint32_t r = 0; r < callee->nregs; r++)
+        if (callee->regname[r] == rs->name) { regret[k] = w->r[e->row_base[fi] + r][i]; break; }
+    }
     if (e->recursive[fi]) {
       const uint64_t *save = (const uint64_t *)(fr + e->regsave_off[fi]);
       for (uint32_t r = 0; r < callee->nregs; r++) memcpy(&w->r[e->row_base[fi] + r][i], &save[r], 8);
@@ -188,16 +202,23 @@ static void do_return(warp *w, const xinsn *x, lanemask g) {
     uint32_t callee_fp = w->fp[i];
     w->fp[i] = hdr[2];
     w->dsp[i] = hdr[3];
-    for (uint32_t k = 0; c.rets && k < c.rets->n && k < callee->nrets; k++) {
+    for (uint32_t k = 0; k < nret; k++) {
       const isa_opnd *dst = &cx->f->pool[c.rets->v + k];
       const isa_sym *rs = &callee->syms[k];
-      const uint8_t *src = w->local + (size_t)i * w->local_stride + callee_fp + e->rets_off[fi] + rs->offset;
+      uint8_t tmp[8];
+      const uint8_t *src;
+      uint32_t size = rs->size > 8 && rs->space == PTX_SPACE_REG ? 8 : (uint32_t)rs->size;
+      if (rs->space == PTX_SPACE_REG) { memcpy(tmp, &regret[k], 8); src = tmp; }
+      else {
+        src = mm_local_ptr(w, i, (uint64_t)callee_fp + e->rets_off[fi] + rs->offset, size);
+        if (!src) { emu_fault_at(w, x, i, FAULT_STACK, "return value outside the stack"); return; }
+      }
       if (dst->kind == OK_SYM && (dst->flags & OF_FUNCSYM)) {
-        uint8_t *dp = emu_param_ptr(w, i, cx, dst, (uint32_t)rs->size);
-        if (dp) memcpy(dp, src, rs->size);
+        uint8_t *dp = emu_param_ptr(w, i, cx, dst, size);
+        if (dp) memcpy(dp, src, size);
       } else if (dst->kind == OK_REG) {
         uint64_t v = 0;
-        memcpy(&v, src, rs->size > 8 ? 8 : rs->size);
+        memcpy(&v, src, size > 8 ? 8 : size);
         w->r[emu_row_of(e, cx, dst)][i] = v;
       }
     }

@@ -677,3 +677,11 @@ void ptx_b_syntax_error(ptx_pstate *ps, ptx_loc loc) {
 
 /* After an error, the operand lists being built are abandoned. */
 void ptx_b_recover(ptx_pstate *ps) { ps->nops = 0; ps->guard.kind = PO_SINK; }
+
+/* After a module-level error, possibly inside a function header: what
+ * follows lives at module scope again, not in the transient body memory. */
+void ptx_b_recover_module(ptx_pstate *ps) {
+  ptx_b_recover(ps);
+  if (ps->cons && ps->arena != ps->marena) { arena_reset(ps->farena); ps->arena = ps->marena; }
+  ps->nstmts = 0;
+}

@@ -67,4 +67,5 @@ void ptx_b_list_first(ptx_pstate *ps, ptx_opnd *o, ptx_loc loc, const ptx_opnd *
 /* errors */
 void ptx_b_syntax_error(ptx_pstate *ps, ptx_loc loc);
 void ptx_b_recover(ptx_pstate *ps);
+void ptx_b_recover_module(ptx_pstate *ps);
 #endif

@@ -113,8 +113,8 @@ modstmt
   | func_head '{' stmts '}'           { ptx_b_func_end(ps, $1, true); }
   | func_head '{' stmts error '}'     { yyerrok; ptx_b_recover(ps); ptx_b_func_end(ps, $1, true); }
   | func_head ';'                     { ptx_b_func_end(ps, $1, false); }
-  | error ';'                         { yyerrok; ptx_b_recover(ps); }
-  | error '{' skip '}'                { yyerrok; ptx_b_recover(ps); }
+  | error ';'                         { yyerrok; ptx_b_recover_module(ps); }
+  | error '{' skip '}'                { yyerrok; ptx_b_recover_module(ps); }
   ;
 
 func_head

@@ -1,0 +1,60 @@
+#!/bin/sh
+# fuzz/run.sh [SECONDS] - seed the corpora and run each harness SECONDS
+# (default 60), one after another.  Prints one line per harness.
+#   FUZZ_TARGETS="fuzz_emu" fuzz/run.sh 300     only some harnesses
+#   FUZZ_PARALLEL=1 fuzz/run.sh                 all harnesses at once
+# Corpora:   fuzz/out/corpus_<name>/   (kept and grown between runs)
+# Crashes:   fuzz/out/crashes_<name>/  (crash-*, leak-*, timeout-*, oom-*)
+# Logs:      fuzz/out/log_<name>.txt
+set -eu
+secs=${1:-60}
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+out="$here/out"
+targets=${FUZZ_TARGETS:-"fuzz_ptx fuzz_object fuzz_launch fuzz_emu"}
+for t in $targets; do
+  [ -x "$out/$t" ] || { echo "fuzz/run.sh: $out/$t missing: run fuzz/build.sh" >&2; exit 1; }
+done
+
+seed() { # seed DIR FILE... : copy files under a name made of their path
+  d=$1; shift
+  mkdir -p "$d"
+  for f in "$@"; do cp -f "$top/$f" "$d/$(echo "$f" | tr / _)"; done
+}
+cd "$top"
+ptx=$(find tests/corpus tests/negative tests/exec examples -name '*.ptx' -size -64k | sort)
+exec_ptx=$(find tests/exec examples tests/corpus/hand -name '*.ptx' -size -16k | sort)
+launch=$(find tests examples -name '*.launch' -o -name 'case.txt' | sort)
+seed "$out/corpus_fuzz_ptx" $ptx
+seed "$out/corpus_fuzz_emu" $exec_ptx
+seed "$out/corpus_fuzz_launch" $launch
+mkdir -p "$out/corpus_fuzz_object"
+if [ -x "$top/ptxemu" ]; then   # objects of the small hand-written PTX files
+  for f in $(find tests/exec tests/corpus/hand -name '*.ptx' -size -8k | sort | head -40); do
+    o="$out/corpus_fuzz_object/$(echo "$f" | tr / _ | sed 's/\.ptx$/.pxo/')"
+    [ -f "$o" ] || "$top/ptxemu" asm -o "$o" "$f" >/dev/null 2>&1 || rm -f "$o"
+  done
+fi
+
+one() {
+  t=$1
+  mkdir -p "$out/crashes_$t"
+  rc=0
+  "$out/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
+    -print_final_stats=1 -artifact_prefix="$out/crashes_$t/" \
+    "$out/corpus_$t" >"$out/log_$t.txt" 2>&1 || rc=$?
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/log_$t.txt" | tail -1)
+  cov=$(grep -o 'cov: [0-9]*' "$out/log_$t.txt" | tail -1 | sed 's/cov: //')
+  ncr=$(ls "$out/crashes_$t" | wc -l)
+  status=ok
+  [ "$rc" -eq 0 ] || status="FAILED rc=$rc: $(grep -m1 -o 'ERROR: .*\|Test unit written to .*' "$out/log_$t.txt" | head -1)"
+  printf '%-12s %9s execs in %ss (%s/s)  cov %-6s crash files %s  %s\n' "$t" "${execs:-?}" "$secs" \
+    "$(( ${execs:-0} / secs ))" "${cov:-?}" "$ncr" "$status"
+}
+if [ -n "${FUZZ_PARALLEL:-}" ]; then
+  for t in $targets; do one "$t" > "$out/line_$t.txt" & done
+  wait
+  for t in $targets; do cat "$out/line_$t.txt"; done
+else
+  for t in $targets; do one "$t"; done
+fi
