@@ -234,6 +234,7 @@ typedef struct emu {
   uint32_t sr_base;              /* first special-register row                    */
   emu_launch launch;
   uint64_t param_addr;           /* device address of the kernel parameters       */
+  uint32_t param_cap;            /* and the size of that region                   */
   uint32_t static_shared;
   uint64_t *shared_sym_off;      /* per module symbol: offset in shared memory    */
   /* heap (builtins.c): blocks kept outside device memory */
@@ -305,6 +306,18 @@ static inline void xstore(uint64_t *d, const uint64_t *v, lanemask m) {
 }
 /* Sign extension of the low b bits. */
 static inline int64_t sext(uint64_t v, unsigned b) { return b >= 64 ? (int64_t)v : (int64_t)(v << (64 - b)) >> (64 - b); }
+
+/* Kind of operand k (the encoded operand's, or the slot's own for spare slots). */
+static inline int xkind(const xinsn *x, int k) { return x->op[k].o ? x->op[k].o->kind : x->op[k].kind; }
+/* Spare slots (prepare.c): element i of a VEC/PAIR operand o into slot s,
+ * and the destination d|p of operand 0 into slots s (d) and s+1 (p; a sink
+ * when operand 0 is a plain register).  0, or -1 when they do not fit. */
+int emu_elem_slot(emu *e, xinsn *x, const isa_opnd *o, int i, int s);
+int emu_pair_slots(emu *e, xinsn *x, int s);
+/* Store t into slot s unless it is a sink. */
+static inline void xslot_store(warp *w, const xinsn *x, int s, const uint64_t *t, lanemask m) {
+  if (x->op[s].row >= 0) xstore(w->r[x->op[s].row], t, m);
+}
 
 /* The constant row holding v in every lane (for prepare functions that
  * rewrite an immediate), as an xop row value (negative). */

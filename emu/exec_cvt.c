@@ -157,7 +157,6 @@ H(cvt_pack) {
 
 /* ---- preparation ------------------------------------------------------------ */
 
-static int okind(const xinsn *x, int k) { return x->op[k].o ? x->op[k].o->kind : x->op[k].kind; }
 
 /* Integer types: width and signedness. */
 static int int_type(int t, unsigned *bits, int *sgn) {
@@ -253,7 +252,7 @@ static int prep_pack(xinsn *x) {
   case PTX_T_S4: n = 4; s = 1; break;
   default: return -1;
   }
-  if (in->type2 != PTX_T_S32 || okind(x, 0) != OK_REG || x->nops < 3) return -1;
+  if (in->type2 != PTX_T_S32 || xkind(x, 0) != OK_REG || x->nops < 3) return -1;
   if (n < 16 && x->nops != 4) return -1;
   cvtp p = { 0 };
   p.db = (uint8_t)n;
@@ -267,7 +266,7 @@ static int prep_pack(xinsn *x) {
 int prep_cvt(emu *e, xinsn *x) {
   const isa_insn *in = x->in;
   if (in->op == OP_CVT_PACK) return prep_pack(x);
-  if (in->op != OP_CVT || okind(x, 0) != OK_REG || x->nops < 2 || x->nops > 3) return -1;
+  if (in->op != OP_CVT || xkind(x, 0) != OK_REG || x->nops < 2 || x->nops > 3) return -1;
   if (in->rnd == RND_RS) return -1;
   uint32_t f = in->flags;
   int dt = in->type, st = in->type2, intr = (f & IF_INTRND) != 0;

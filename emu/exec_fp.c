@@ -571,7 +571,6 @@ H(set_h) {
 
 /* ---- preparation ------------------------------------------------------------ */
 
-static int okind(const xinsn *x, int k) { return x->op[k].o ? x->op[k].o->kind : x->op[k].kind; }
 
 /* Operand k as a spare slot s: a register row, or -1 for a sink. */
 static int slot_from(emu *e, xinsn *x, const isa_opnd *o, int s) {
@@ -635,7 +634,7 @@ static int prep_cmp(emu *e, xinsn *x) {
     return 0;
   }
   int dt = in->type;
-  if (okind(x, 0) != OK_REG) return -1;
+  if (xkind(x, 0) != OK_REG) return -1;
   if (fs < 0 && dt != PTX_T_F16 && dt != PTX_T_BF16) return -1;  /* integer sources: exec_int.c has the rest */
   int x2 = fs == 3 || fs == 5;
   switch (dt) {
@@ -685,7 +684,7 @@ int prep_fp(emu *e, xinsn *x) {
   int fam = isa_ops[in->op].family;
   if (fam != F_ARITH && fam != F_SFU) return -1;
   int fi = fty(in->type);
-  if (fi < 0 || okind(x, 0) != OK_REG) return -1;
+  if (fi < 0 || xkind(x, 0) != OK_REG) return -1;
   uint32_t f = in->flags;
   int half = fi >= 2, f32 = fi == 0, f64 = fi == 1, rnd = in->rnd, approx = (f & IF_APPROX) != 0;
   int old = e->m->version < 14;             /* PTX ISA 1.0-1.3 defaults (see below) */
@@ -725,7 +724,7 @@ int prep_fp(emu *e, xinsn *x) {
     op = O_COPYSIGN;
     break;
   case OP_TESTP:
-    if (half || okind(x, 0) != OK_REG) return -1;
+    if (half || xkind(x, 0) != OK_REG) return -1;
     x->fn = testp_h;
     return 0;
   case OP_RCP:
@@ -760,7 +759,7 @@ int prep_fp(emu *e, xinsn *x) {
   /* ptxas orders the commutative operands of DADD/DMUL/DFMA by register
    * number, and which NaN an f64 operation returns depends on that order
    * (fp.h): model it, so NaN payloads come out as on the hardware. */
-  if (f64 && (op == O_ADD || op == O_MUL || op == O_FMA) && okind(x, 1) == OK_REG && okind(x, 2) == OK_REG &&
+  if (f64 && (op == O_ADD || op == O_MUL || op == O_FMA) && xkind(x, 1) == OK_REG && xkind(x, 2) == OK_REG &&
       x->op[1].row > x->op[2].row) {
     xop t = x->op[1];
     x->op[1] = x->op[2];

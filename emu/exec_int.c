@@ -31,7 +31,6 @@ static inline int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo
 
 /* ---- operand helpers (prepare time) ------------------------------------- */
 
-static int okind(const xinsn *x, int k) { return x->op[k].o ? x->op[k].o->kind : x->op[k].kind; }
 static uint64_t negof(const xinsn *x, int k) {
   return (x->op[k].neg || (x->op[k].o && (x->op[k].o->flags & OF_NEG))) ? 1 : 0;
 }
@@ -53,42 +52,6 @@ static int ity(int t) {
   }
 }
 
-/* Element i of VEC/PAIR operand o into spare slot s. */
-static int elem_slot(emu *e, xinsn *x, const isa_opnd *o, int i, int s) {
-  if (s >= XOPS || i >= o->n) return -1;
-  const isa_opnd *el = &x->f->pool[o->v + (uint32_t)i];
-  xop *d = &x->op[s];
-  memset(d, 0, sizeof *d);
-  d->o = el;
-  d->kind = el->kind;
-  d->row = -1;
-  if (el->kind == OK_REG) {
-    d->row = emu_row_of(e, x, el);
-    int b = ptx_type_bits((enum ptx_type)x->f->regtype[el->v]);
-    d->bits = (uint8_t)(b > 64 ? 64 : b);
-    return d->row >= 0 && b <= 64 ? 0 : -1;
-  }
-  if (el->kind == OK_IMM) { d->imm = el->imm; return 0; }
-  return el->kind == OK_SINK ? 0 : -1;
-}
-/* Destination d|p of operand 0 into slots s (d) and s+1 (p); a plain
- * register or sink is d alone and p is a sink. */
-static int pair_slots(emu *e, xinsn *x, int s) {
-  if (s + 1 >= XOPS) return -1;
-  int k = okind(x, 0);
-  if (k == OK_PAIR) return x->op[0].o->n == 2 && !elem_slot(e, x, x->op[0].o, 0, s) && !elem_slot(e, x, x->op[0].o, 1, s + 1) ? 0 : -1;
-  if (k != OK_REG && k != OK_SINK) return -1;
-  x->op[s] = x->op[0];
-  if (k == OK_SINK) x->op[s].row = -1;
-  memset(&x->op[s + 1], 0, sizeof x->op[s + 1]);
-  x->op[s + 1].kind = OK_SINK;
-  x->op[s + 1].row = -1;
-  return 0;
-}
-/* Store t into slot s unless it is a sink (values already fit the register). */
-static inline void slot_store(warp *w, const xinsn *x, int s, const uint64_t *t, lanemask m) {
-  if (x->op[s].row >= 0) xstore(w->r[x->op[s].row], t, m);
-}
 
 /* ---- integer arithmetic --------------------------------------------------- */
 
@@ -423,8 +386,8 @@ H(lop3_p) {
   lop3_rows(w, x, t);
   if (x->in->bop == MOD_AND) FOR_LANES(i) p[i] = (t[i] != 0) & ((Q[i] ^ n) & 1);
   else FOR_LANES(i) p[i] = (t[i] != 0) | ((Q[i] ^ n) & 1);
-  slot_store(w, x, 6, t, m);
-  slot_store(w, x, 7, p, m);
+  xslot_store(w, x, 6, t, m);
+  xslot_store(w, x, 7, p, m);
 }
 
 /* shf: funnel shift of {b, a} by c clamped to 32 or wrapped mod 32. */
@@ -488,8 +451,8 @@ static void cmp_finish(warp *w, const xinsn *x, lanemask m, uint64_t *t) {
     xstore(xdst(w, x, 0), t, m);
     return;
   }
-  slot_store(w, x, x->nops, t, m);
-  slot_store(w, x, x->nops + 1, q, m);
+  xslot_store(w, x, x->nops, t, m);
+  xslot_store(w, x, x->nops + 1, q, m);
 }
 #define DEF_CMP(op, W, S) H(cmp_##op##_##W##_##S) { const uint64_t *A = xsrc(w, x, 1), *B = xsrc(w, x, 2); \
   uint64_t t[WARP_SIZE]; FOR_LANES(i) { t[i] = cmp(op, ext(A[i], W, S), ext(B[i], W, S), S); } cmp_finish(w, x, m, t); }
@@ -831,13 +794,13 @@ DEF_VS(V_ADD) DEF_VS(V_SUB) DEF_VS(V_AVRG) DEF_VS(V_ABSDIFF) DEF_VS(V_MIN) DEF_V
 static int prep_mov(emu *e, xinsn *x) {
   const isa_insn *in = x->in;
   if (in->type == PTX_T_B128 || x->nops != 2) return -1;   /* 128-bit registers do not fit a row */
-  int dk = okind(x, 0), sk = okind(x, 1);
+  int dk = xkind(x, 0), sk = xkind(x, 1);
   if (sk == OK_SYM || sk == OK_FUNC || sk == OK_ADDR || sk == OK_ADDRX) return -1;   /* addresses: exec_mem.c */
   if (sk == OK_VEC) {
     const isa_opnd *o = x->op[1].o;
     if (dk != OK_REG || o->n < 1 || o->n > XOPS - 2 || x->tbits % o->n) return -1;
     for (int k = 0; k < o->n; k++) {
-      if (elem_slot(e, x, o, k, 2 + k)) return -1;
+      if (emu_elem_slot(e, x, o, k, 2 + k)) return -1;
       if (x->op[2 + k].kind == OK_SINK) return -1;
     }
     x->fn = mov_pack;
@@ -848,7 +811,7 @@ static int prep_mov(emu *e, xinsn *x) {
     if (sk != OK_REG && sk != OK_IMM && sk != OK_SREG) return -1;
     if (o->n < 1 || o->n > XOPS - 2 || x->tbits % o->n) return -1;
     for (int k = 0; k < o->n; k++) {
-      if (elem_slot(e, x, o, k, 2 + k)) return -1;
+      if (emu_elem_slot(e, x, o, k, 2 + k)) return -1;
       if (x->op[2 + k].kind == OK_IMM) return -1;
     }
     x->fn = mov_unpack;
@@ -884,8 +847,8 @@ static int vsel_ok(const xinsn *x, int k, unsigned n, int dst) {
 static int prep_video(emu *e, xinsn *x) {
   (void)e;
   const isa_insn *in = x->in;
-  if (x->nops < 3 || okind(x, 0) != OK_REG) return -1;
-  for (int k = 1; k < x->nops; k++) if (okind(x, k) != OK_REG && okind(x, k) != OK_IMM) return -1;
+  if (x->nops < 3 || xkind(x, 0) != OK_REG) return -1;
+  for (int k = 1; k < x->nops; k++) if (xkind(x, k) != OK_REG && xkind(x, k) != OK_IMM) return -1;
   unsigned n = 0;
   switch (in->op) {
   case OP_VADD2: case OP_VSUB2: case OP_VAVRG2: case OP_VABSDIFF2: case OP_VMIN2: case OP_VMAX2: case OP_VSET2: n = 2; break;
@@ -1060,14 +1023,14 @@ static int prep_logic(emu *e, xinsn *x) {
             in->op == OP_NOT ? logic_L_NOT : logic_L_CNOT;
     return 0;
   case OP_LOP3:
-    if (bits != 32 || okind(x, 4) != OK_IMM) return -1;
+    if (bits != 32 || xkind(x, 4) != OK_IMM) return -1;
     if (x->nops == 6) {
       if (in->bop != MOD_AND && in->bop != MOD_OR) return -1;
-      if (pair_slots(e, x, 6)) return -1;
+      if (emu_pair_slots(e, x, 6)) return -1;
       x->fn = lop3_p;
       return 0;
     }
-    if (okind(x, 0) != OK_REG) return -1;
+    if (xkind(x, 0) != OK_REG) return -1;
     x->fn = lop3_h;
     return 0;
   case OP_SHF:
@@ -1097,17 +1060,17 @@ static int prep_cmp(emu *e, xinsn *x) {
     if (ti < 0) return -1;
     int c = cmp_of(in->cmp, &S);
     if (c < 0) return -1;
-    if (in->op == OP_SETP && pair_slots(e, x, x->nops)) return -1;
-    if (in->op == OP_SET && okind(x, 0) != OK_REG) return -1;
+    if (in->op == OP_SETP && emu_pair_slots(e, x, x->nops)) return -1;
+    if (in->op == OP_SET && xkind(x, 0) != OK_REG) return -1;
     x->fn = tab_cmp[c][ti % 3 + 3 * S];
     return 0;
   }
   case OP_SELP:
-    if (in->type == PTX_T_B128 || okind(x, 0) != OK_REG) return -1;
+    if (in->type == PTX_T_B128 || xkind(x, 0) != OK_REG) return -1;
     x->fn = selp_h;
     return 0;
   case OP_SLCT:
-    if (in->type == PTX_T_B128 || okind(x, 0) != OK_REG) return -1;
+    if (in->type == PTX_T_B128 || xkind(x, 0) != OK_REG) return -1;
     if (in->type2 == PTX_T_F32) x->fn = in->flags & IF_FTZ ? slct_1_1 : slct_1_0;
     else if (in->type2 == PTX_T_S32) x->fn = slct_0_0;
     else return -1;

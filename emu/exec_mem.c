@@ -369,8 +369,6 @@ static void h_mov_sym(warp *w, const xinsn *x, lanemask g) {
   }
 }
 
-static uint16_t space_of_mod(uint16_t mod) { return mod; }
-
 static void h_cvta(warp *w, const xinsn *x, lanemask g) {
   const isa_insn *in = x->in;
   uint64_t *d = xdst(w, x, 0);
@@ -383,7 +381,7 @@ static void h_cvta(warp *w, const xinsn *x, lanemask g) {
     const uint64_t *s = xsrc(w, x, 1);
     FOR_LANES(i) a[i] = s[i];
   }
-  uint16_t sp = space_of_mod(in->space);
+  uint16_t sp = in->space;
   uint64_t base = (sp == MOD_SHARED || sp == MOD_SHARED_CTA || sp == MOD_SHARED_CLUSTER) ? GEN_SHARED_BASE
                 : sp == MOD_LOCAL ? GEN_LOCAL_BASE : 0;
   bool to = (in->flags & IF_TO) != 0;

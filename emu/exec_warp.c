@@ -16,38 +16,6 @@ extern int emu_row_of(const emu *e, const xinsn *x, const isa_opnd *o);
 
 #define H(n) static void n(warp *w, const xinsn *x, lanemask m)
 
-static int okind(const xinsn *x, int k) { return x->op[k].o ? x->op[k].o->kind : x->op[k].kind; }
-
-/* Element i of PAIR operand o into spare slot s (register row or sink). */
-static int elem_slot(emu *e, xinsn *x, const isa_opnd *o, int i, int s) {
-  const isa_opnd *el = &x->f->pool[o->v + (uint32_t)i];
-  xop *d = &x->op[s];
-  memset(d, 0, sizeof *d);
-  d->o = el;
-  d->kind = el->kind;
-  d->row = -1;
-  if (el->kind == OK_SINK) return 0;
-  if (el->kind != OK_REG) return -1;
-  d->row = emu_row_of(e, x, el);
-  int b = ptx_type_bits((enum ptx_type)x->f->regtype[el->v]);
-  d->bits = (uint8_t)(b > 64 ? 64 : b);
-  return d->row >= 0 && b <= 64 ? 0 : -1;
-}
-static int pair_slots(emu *e, xinsn *x) {
-  int s = x->nops, k = okind(x, 0);
-  if (s + 1 >= XOPS) return -1;
-  if (k == OK_PAIR) return x->op[0].o->n == 2 && !elem_slot(e, x, x->op[0].o, 0, s) && !elem_slot(e, x, x->op[0].o, 1, s + 1) ? 0 : -1;
-  if (k != OK_REG && k != OK_SINK) return -1;
-  x->op[s] = x->op[0];
-  if (k == OK_SINK) x->op[s].row = -1;
-  memset(&x->op[s + 1], 0, sizeof x->op[s + 1]);
-  x->op[s + 1].kind = OK_SINK;
-  x->op[s + 1].row = -1;
-  return 0;
-}
-static inline void slot_store(warp *w, const xinsn *x, int s, const uint64_t *t, lanemask m) {
-  if (x->op[s].row >= 0) xstore(w->r[x->op[s].row], t, m);
-}
 static inline uint64_t negof(const xinsn *x, int k) {
   return (x->op[k].neg || (x->op[k].o && (x->op[k].o->flags & OF_NEG))) ? 1 : 0;
 }
@@ -81,7 +49,7 @@ static inline uint32_t shfl_src(int mode, uint32_t lane, uint64_t b, uint64_t c,
   const uint64_t *A = xsrc(w, x, 1), *B = xsrc(w, x, 2), *C = xsrc(w, x, 3); \
   uint64_t t[WARP_SIZE], p[WARP_SIZE]; \
   FOR_LANES(i) { t[i] = A[shfl_src(mode, (uint32_t)i, B[i], C[i], &p[i])] & 0xffffffff; } \
-  slot_store(w, x, x->nops, t, m); slot_store(w, x, x->nops + 1, p, m); }
+  xslot_store(w, x, x->nops, t, m); xslot_store(w, x, x->nops + 1, p, m); }
 DEF_SHFL(SH_UP) DEF_SHFL(SH_DOWN) DEF_SHFL(SH_BFLY) DEF_SHFL(SH_IDX)
 
 /* ---- vote ---------------------------------------------------------------------- */
@@ -136,8 +104,8 @@ H(match_all) {
     p[i] = (eq & g[i]) == g[i];
     t[i] = p[i] ? g[i] : 0;
   }
-  slot_store(w, x, x->nops, t, m);
-  slot_store(w, x, x->nops + 1, p, m);
+  xslot_store(w, x, x->nops, t, m);
+  xslot_store(w, x, x->nops + 1, p, m);
 }
 
 /* ---- redux --------------------------------------------------------------------------- */
@@ -202,8 +170,8 @@ H(elect_h) {
     d[i] = lead;
     p[i] = lead == (uint32_t)i;
   }
-  slot_store(w, x, x->nops, d, m);
-  slot_store(w, x, x->nops + 1, p, m);
+  xslot_store(w, x, x->nops, d, m);
+  xslot_store(w, x, x->nops + 1, p, m);
 }
 
 /* ---- prepare -------------------------------------------------------------------------- */
@@ -213,7 +181,7 @@ int prep_warp(emu *e, xinsn *x) {
   int sync = (in->flags & IF_SYNC) != 0;
   switch (in->op) {
   case OP_SHFL:
-    if (x->nops != (sync ? 5 : 4) || ptx_type_bits((enum ptx_type)in->type) != 32 || pair_slots(e, x)) return -1;
+    if (x->nops != (sync ? 5 : 4) || ptx_type_bits((enum ptx_type)in->type) != 32 || emu_pair_slots(e, x, x->nops)) return -1;
     switch (in->sub) {
     case MOD_UP: x->fn = shfl_SH_UP; break;
     case MOD_DOWN: x->fn = shfl_SH_DOWN; break;
@@ -223,7 +191,7 @@ int prep_warp(emu *e, xinsn *x) {
     }
     break;
   case OP_VOTE:
-    if (x->nops != (sync ? 3 : 2) || okind(x, 0) != OK_REG) return -1;
+    if (x->nops != (sync ? 3 : 2) || xkind(x, 0) != OK_REG) return -1;
     switch (in->sub) {
     case MOD_ALL: x->fn = vote_VT_ALL; break;
     case MOD_ANY: x->fn = vote_VT_ANY; break;
@@ -235,14 +203,14 @@ int prep_warp(emu *e, xinsn *x) {
   case OP_MATCH: {
     int b = ptx_type_bits((enum ptx_type)in->type);
     if (!sync || x->nops != 3 || (b != 32 && b != 64)) return -1;
-    if (in->sub == MOD_ANY) { if (okind(x, 0) != OK_REG) return -1; x->fn = match_any; }
-    else if (in->sub == MOD_ALL) { if (pair_slots(e, x)) return -1; x->fn = match_all; }
+    if (in->sub == MOD_ANY) { if (xkind(x, 0) != OK_REG) return -1; x->fn = match_any; }
+    else if (in->sub == MOD_ALL) { if (emu_pair_slots(e, x, x->nops)) return -1; x->fn = match_all; }
     else return -1;
     break;
   }
   case OP_REDUX: {
     int t = in->type, S = t == PTX_T_S32;
-    if (!sync || x->nops != 3 || okind(x, 0) != OK_REG) return -1;
+    if (!sync || x->nops != 3 || xkind(x, 0) != OK_REG) return -1;
     if (t == PTX_T_F32) {
       if (in->bop == MOD_MIN) x->fn = redux_RX_FMIN;
       else if (in->bop == MOD_MAX) x->fn = redux_RX_FMAX;
@@ -262,11 +230,11 @@ int prep_warp(emu *e, xinsn *x) {
     break;
   }
   case OP_ACTIVEMASK:
-    if (okind(x, 0) != OK_REG) return -1;
+    if (xkind(x, 0) != OK_REG) return -1;
     x->fn = activemask_h;
     return 0;
   case OP_ELECT:
-    if (!sync || x->nops != 2 || pair_slots(e, x)) return -1;
+    if (!sync || x->nops != 2 || emu_pair_slots(e, x, x->nops)) return -1;
     x->fn = elect_h;
     break;
   default:

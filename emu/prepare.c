@@ -285,6 +285,41 @@ int emu_prepare(emu *e, int kernel) {
   return 0;
 }
 
+/* Spare operand slots (past the instruction's own operands) let handlers
+ * reach vector elements and the second destination of d|p like rows. */
+/* Element i of VEC/PAIR operand o into spare slot s. */
+int emu_elem_slot(emu *e, xinsn *x, const isa_opnd *o, int i, int s) {
+  if (s >= XOPS || i >= o->n) return -1;
+  const isa_opnd *el = &x->f->pool[o->v + (uint32_t)i];
+  xop *d = &x->op[s];
+  memset(d, 0, sizeof *d);
+  d->o = el;
+  d->kind = el->kind;
+  d->row = -1;
+  if (el->kind == OK_REG) {
+    d->row = emu_row_of(e, x, el);
+    int b = ptx_type_bits((enum ptx_type)x->f->regtype[el->v]);
+    d->bits = (uint8_t)(b > 64 ? 64 : b);
+    return d->row >= 0 && b <= 64 ? 0 : -1;
+  }
+  if (el->kind == OK_IMM) { d->imm = el->imm; return 0; }
+  return el->kind == OK_SINK ? 0 : -1;
+}
+/* Destination d|p of operand 0 into slots s (d) and s+1 (p); a plain
+ * register or sink is d alone and p is a sink. */
+int emu_pair_slots(emu *e, xinsn *x, int s) {
+  if (s + 1 >= XOPS) return -1;
+  int k = xkind(x, 0);
+  if (k == OK_PAIR) return x->op[0].o->n == 2 && !emu_elem_slot(e, x, x->op[0].o, 0, s) && !emu_elem_slot(e, x, x->op[0].o, 1, s + 1) ? 0 : -1;
+  if (k != OK_REG && k != OK_SINK) return -1;
+  x->op[s] = x->op[0];
+  if (k == OK_SINK) x->op[s].row = -1;
+  memset(&x->op[s + 1], 0, sizeof x->op[s + 1]);
+  x->op[s + 1].kind = OK_SINK;
+  x->op[s + 1].row = -1;
+  return 0;
+}
+
 uint64_t emu_fsym_local(const warp *w, int lane, const xinsn *x, uint32_t sym) {
   const emu *e = w->e;
   uint32_t fi = (uint32_t)(x->f - e->m->funcs);

@@ -327,7 +327,9 @@ int emu_launch_begin(emu *e, const emu_launch *l) {
   e->gridid++;
   if (emu_prepare(e, l->func)) { e->faulted = true; e->fault.kind = FAULT_HEAP; snprintf(e->fault.msg, sizeof e->fault.msg, "out of memory preparing the kernel"); return -1; }
   /* kernel parameters live in device memory (like the constant bank) */
-  e->param_addr = emu_alloc(e, l->param_size ? l->param_size : 8, "kernel parameters");
+  /* one region, grown when a launch needs more: launches reuse it */
+  uint32_t need = l->param_size ? l->param_size : 8;
+  if (!e->param_addr || need > e->param_cap) { e->param_addr = emu_alloc(e, need, "kernel parameters"); e->param_cap = need; }
   if (!e->param_addr) { e->faulted = true; e->fault.kind = FAULT_HEAP; snprintf(e->fault.msg, sizeof e->fault.msg, "device memory cap reached"); return -1; }
   if (l->param_size) memcpy(emu_host_ptr(e, e->param_addr, l->param_size), l->params, l->param_size);
   for (int k = 0; k < 3; k++)

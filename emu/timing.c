@@ -208,7 +208,7 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
     if (atomic) lat = lat + g->lat_atomic > g->lat_l2 ? lat + g->lat_atomic - g->lat_l2 : 1;   /* performed at L2 */
     worst = umax(worst, lat);
   }
-  s->mem_latency = (start - t) + worst + (store ? 0 : 0);
+  s->mem_latency = (start - t) + worst;
   if (store && !atomic) s->mem_latency = 0;           /* stores do not hold a register */
 }
 
