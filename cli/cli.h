@@ -42,4 +42,6 @@ int cli_trace_finish(cli_trace *ct, int rc);
 isa_module *cli_load_module(const char *path, int *status);
 /* True when argv[i] is -h/--help. */
 int cli_is_help(const char *a);
+/* A byte count with an optional K/M/G/T suffix (powers of 1024): 0 or -1. */
+int cli_parse_size(const char *s, uint64_t *out);
 #endif

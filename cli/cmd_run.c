@@ -13,6 +13,8 @@ static void usage(FILE *f, const char *cmd) {
              "  --out DIR         write every expected buffer to DIR/NAME.bin\n"
              "  --stats FILE      write per-launch counters (hw.txt layout) to FILE\n"
              "  --max-insts N     stop a launch after N warp instructions (default 2e9)\n"
+             "  --max-seconds S   stop a launch after S seconds of wall time (default: none)\n"
+             "  --max-memory SIZE cap on emulated device memory, e.g. 2G (default: half the RAM)\n"
              "  --timing          run the cycle-approximate timing model (default GPU: h100)\n"
              "  --gpu NAME|FILE   the GPU to model (ptxemu gpus lists the bundled ones); implies --timing\n"
              "  -e LINE           a launch-file line: buffer/symbol lines go before the launch,\n"
@@ -61,6 +63,15 @@ static int run_common(int argc, char **argv, bool compare) {
       double v = strtod(argv[++i], &end);
       if (*end || v < 1) { fprintf(stderr, "ptxemu %s: bad --max-insts '%s'\n", argv[0], argv[i]); return EXIT_USAGE; }
       o.max_insts = (uint64_t)v;
+    }
+    else if (strcmp(a, "--max-seconds") == 0 && more) {
+      char *end;
+      double v = strtod(argv[++i], &end);
+      if (*end || !(v > 0)) { fprintf(stderr, "ptxemu %s: bad --max-seconds '%s'\n", argv[0], argv[i]); return EXIT_USAGE; }
+      o.max_seconds = v;
+    }
+    else if (strcmp(a, "--max-memory") == 0 && more) {
+      if (cli_parse_size(argv[++i], &o.mem_cap) || !o.mem_cap) { fprintf(stderr, "ptxemu %s: bad --max-memory '%s' (bytes, or with K, M, G)\n", argv[0], argv[i]); return EXIT_USAGE; }
     }
     else if (strcmp(a, "--kernel") == 0 && more) kernel = argv[++i];
     else if (strcmp(a, "--gpu") == 0 && more) o.gpu = argv[++i];

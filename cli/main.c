@@ -1,5 +1,7 @@
 /* cli/main.c - "ptxemu CMD ...": dispatch to the sub-commands. */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "config.h"
 #include "cli/cli.h"
@@ -22,6 +24,23 @@ static void usage(FILE *f) {
 }
 
 int cli_is_help(const char *a) { return strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0; }
+
+int cli_parse_size(const char *s, uint64_t *out) {
+  char *end;
+  double v = strtod(s, &end);
+  if (end == s || v < 0) return -1;
+  double mul = 1;
+  switch (*end) {
+  case 'k': case 'K': mul = 1024.0; end++; break;
+  case 'm': case 'M': mul = 1024.0 * 1024; end++; break;
+  case 'g': case 'G': mul = 1024.0 * 1024 * 1024; end++; break;
+  case 't': case 'T': mul = 1024.0 * 1024 * 1024 * 1024; end++; break;
+  }
+  if (*end == 'B' || *end == 'b') end++;
+  if (*end || v * mul >= 1.8e19) return -1;
+  *out = (uint64_t)(v * mul);
+  return 0;
+}
 
 int main(int argc, char **argv) {
   if (argc < 2) { usage(stderr); return EXIT_USAGE; }

@@ -24,7 +24,9 @@ const char cli_trace_usage[] =
   "  --trace-level L   launch | warp (default) | mem | all\n"
   "  --trace-kernel K  record details only for launches of kernel K (repeatable)\n"
   "  --trace-blocks A-B  only blocks with linear id A..B (or one block A)\n"
-  "  --trace-pcs A-B   only instructions at PCs A..B of their function\n";
+  "  --trace-pcs A-B   only instructions at PCs A..B of their function\n"
+  "  --trace-max-size SIZE  stop recording warp/memory rows when the file reaches\n"
+  "                    SIZE (e.g. 500M; default 4G; 0: no cap); exit status 4\n";
 
 /* "A-B" or "A" -> [lo, hi] */
 static int range(const char *s, uint32_t *lo, uint32_t *hi) {
@@ -50,6 +52,7 @@ static cli_trace *get(cli_trace **ct) {
     (*ct)->o.block_hi = UINT32_MAX;
     (*ct)->o.pc_hi = UINT32_MAX;
     (*ct)->o.kernels = (*ct)->kernels;
+    (*ct)->o.max_bytes = 4ull << 30;
   }
   return *ct;
 }
@@ -72,6 +75,8 @@ int cli_trace_option(cli_trace **ctp, int argc, char **argv, int *i) {
     ct->kernels[ct->o.nkernels++] = v;
   } else if (strcmp(a, "--trace-blocks") == 0) {
     if (range(v, &ct->o.block_lo, &ct->o.block_hi)) { fprintf(stderr, "ptxemu %s: --trace-blocks wants A-B, got '%s'\n", argv[0], v); return -1; }
+  } else if (strcmp(a, "--trace-max-size") == 0) {
+    if (cli_parse_size(v, &ct->o.max_bytes)) { fprintf(stderr, "ptxemu %s: --trace-max-size wants a size such as 500M, got '%s'\n", argv[0], v); return -1; }
   } else if (strcmp(a, "--trace-pcs") == 0) {
     if (range(v, &ct->o.pc_lo, &ct->o.pc_hi)) { fprintf(stderr, "ptxemu %s: --trace-pcs wants A-B, got '%s'\n", argv[0], v); return -1; }
   } else {
@@ -130,7 +135,8 @@ int cli_trace_start(cli_trace *ct, session_opts *so, int argc, char **argv, cons
 
 int cli_trace_finish(cli_trace *ct, int rc) {
   if (!ct) return rc;
-  if (ct->t && trace_close(ct->t, rc) && rc == 0) rc = EXIT_CANTCREAT;
+  int tr = ct->t ? trace_close(ct->t, rc) : 0;
+  if (tr && rc == 0) rc = tr == -2 ? EXIT_LIMIT : EXIT_CANTCREAT;
   free(ct->cmdline);
   free(ct->gpu_params);
   free(ct);

@@ -6,9 +6,19 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "emu/emu.h"
 #include "emu/internal.h"
 #include "memmodel/space.h"
+
+/* Default device-memory cap: half of the machine's physical memory, so a
+ * kernel that allocates too much is a clear error, not an OOM kill. */
+uint64_t emu_default_mem_cap(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGE_SIZE);
+  uint64_t phys = pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize : 8ull << 30;
+  uint64_t cap = phys / 2;
+  return cap < (256ull << 20) ? 256ull << 20 : cap;
+}
 
 void emu_default_options(emu_options *o) {
   memset(o, 0, sizeof *o);
@@ -16,7 +26,7 @@ void emu_default_options(emu_options *o) {
   o->resident_ctas = 16;
   o->slice = 4096;
   o->heap_bytes = 8u << 20;
-  o->mem_cap = 4ull << 30;
+  o->mem_cap = emu_default_mem_cap();
   o->stack_bytes = 1024;
   o->nsm = 132;
   o->printf_out = stdout;
@@ -192,7 +202,7 @@ void emu_print_fault(const emu *e, FILE *out) {
   const emu_fault *f = &e->fault;
   static const char *const kinds[] = { "", "out-of-bounds access", "misaligned access", "trap", "assertion failed",
     "barrier deadlock", "instruction budget exhausted", "stack overflow", "unsupported instruction",
-    "bad address space", "device heap", "time limit" };
+    "bad address space", "device heap", "wall-time budget exhausted" };
   const xinsn *x = f->pc < e->nprog ? &e->prog[f->pc] : NULL;
   fprintf(out, "ptxemu: kernel fault: %s\n", f->kind < (int)(sizeof kinds / sizeof *kinds) ? kinds[f->kind] : "fault");
   if (f->msg[0]) fprintf(out, "    %s\n", f->msg);

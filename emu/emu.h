@@ -183,6 +183,7 @@ typedef struct emu_launch {
 
 typedef struct emu_options {
   uint64_t max_warp_insts;       /* per launch; 0 = unlimited                     */
+  double max_seconds;            /* per-launch wall-time budget; 0 = unlimited    */
   uint32_t resident_ctas;        /* CTAs run concurrently                         */
   uint32_t slice;                /* warp instructions before switching warps      */
   uint64_t heap_bytes;           /* device malloc heap                            */
@@ -246,6 +247,7 @@ typedef struct emu {
   emu_fault fault;
   bool faulted;
   uint64_t warp_insts;           /* this launch, for the budget                   */
+  uint64_t deadline_ns;          /* CLOCK_MONOTONIC end of the wall-time budget; 0: none */
   uint32_t gridid;
   emu_observer *obs;
   const struct gpu_config *timing_cfg; /* non-NULL: timing mode on this GPU (timing.c) */
@@ -268,6 +270,7 @@ typedef struct emu {
 emu *emu_new(isa_module *m, const emu_options *opt);
 void emu_free(emu *e);
 void emu_default_options(emu_options *o);
+uint64_t emu_default_mem_cap(void);
 /* Allocate device memory; returns its address (0 on failure: cap reached). */
 uint64_t emu_alloc(emu *e, uint64_t size, const char *name);
 uint8_t *emu_host_ptr(emu *e, uint64_t addr, uint64_t size);

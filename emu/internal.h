@@ -21,6 +21,7 @@ uint64_t emu_fsym_local(const warp *w, int lane, const xinsn *x, uint32_t sym);
 int emu_launch_begin(emu *e, const emu_launch *l);
 void emu_progress(emu *e, uint64_t done, uint64_t total, bool last);
 void emu_launch_end(emu *e);
+bool emu_over_budget(emu *e, warp *w);
 int emu_cta_start(emu *e, cta *c, uint64_t seq, cta *peers);
 void emu_cta_free(cta *c);
 bool emu_cta_done(const cta *c);

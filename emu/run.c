@@ -316,6 +316,12 @@ void emu_progress(emu *e, uint64_t done, uint64_t total, bool last) {
 
 /* Everything a launch needs before its first CTA: the program, the
  * parameters in device memory, a valid cluster shape. */
+static uint64_t monotonic_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 int emu_launch_begin(emu *e, const emu_launch *l) {
   e->launch = *l;
   for (int k = 0; k < 3; k++) { if (!e->launch.cluster[k]) e->launch.cluster[k] = 1; }
@@ -323,6 +329,7 @@ int emu_launch_begin(emu *e, const emu_launch *l) {
   memset(&e->fault, 0, sizeof e->fault);
   e->fault.pc = UINT32_MAX;
   e->warp_insts = 0;
+  e->deadline_ns = e->opt.max_seconds > 0 ? monotonic_ns() + (uint64_t)(e->opt.max_seconds * 1e9) : 0;
   e->progress_start = 0;
   e->gridid++;
   if (emu_prepare(e, l->func)) { e->faulted = true; e->fault.kind = FAULT_HEAP; snprintf(e->fault.msg, sizeof e->fault.msg, "out of memory preparing the kernel"); return -1; }
@@ -340,6 +347,23 @@ int emu_launch_begin(emu *e, const emu_launch *l) {
       return -1;
     }
   return 0;
+}
+
+/* The per-launch budgets (--max-insts, --max-seconds): past one, fault at
+ * where warp w stands, so the report names a thread, block and PTX line. */
+bool emu_over_budget(emu *e, warp *w) {
+  int kind = 0;
+  if (e->opt.max_warp_insts && e->warp_insts > e->opt.max_warp_insts) kind = FAULT_BUDGET;
+  else if (e->deadline_ns && monotonic_ns() > e->deadline_ns) kind = FAULT_TIMEOUT;
+  if (!kind) return false;
+  const xinsn *x = &e->prog[w->cur ? w->cur_pc : w->pc[__builtin_ctz(~w->exited)]];
+  int lane = w->cur ? __builtin_ctz(w->cur) : __builtin_ctz(~w->exited);
+  if (kind == FAULT_BUDGET)
+    emu_fault_at(w, x, lane, FAULT_BUDGET, "more than %llu warp instructions executed (raise --max-insts if the kernel is meant to run that long)",
+                 (unsigned long long)e->opt.max_warp_insts);
+  else
+    emu_fault_at(w, x, lane, FAULT_TIMEOUT, "the launch ran longer than its wall-time budget of %g s (--max-seconds)", e->opt.max_seconds);
+  return true;
 }
 
 /* After the last CTA: device printf output, in execution order. */
@@ -390,12 +414,11 @@ int emu_run(emu *e, const emu_launch *l) {
         } else { live[gi] = false; nlive--; }
       }
     }
-    if (e->opt.max_warp_insts && e->warp_insts > e->opt.max_warp_insts && !e->faulted) {
+    if (!e->faulted) {
       for (uint32_t i = 0; i < window; i++) if (live[i / csize] && res[i].warps) {
         warp *w0 = &res[i].warps[0];
         for (uint32_t wi = 0; wi < res[i].nwarps; wi++) if (~res[i].warps[wi].exited) { w0 = &res[i].warps[wi]; break; }
-        emu_fault_at(w0, &e->prog[w0->cur ? w0->cur_pc : w0->pc[__builtin_ctz(~w0->exited)]], w0->cur ? __builtin_ctz(w0->cur) : __builtin_ctz(~w0->exited), FAULT_BUDGET, "more than %llu warp instructions executed (raise --max-insts if the kernel is meant to run that long)",
-                     (unsigned long long)e->opt.max_warp_insts);
+        emu_over_budget(e, w0);
         break;
       }
     }

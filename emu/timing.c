@@ -345,14 +345,10 @@ int emu_run_timed(emu *e, const emu_launch *l) {
       }
       continue;
     }
-    if (e->opt.max_warp_insts && e->warp_insts > e->opt.max_warp_insts) {
-      heapent h0 = s->heap[0];
-      warp *bw = h0.tw->w;
-      emu_fault_at(bw, &e->prog[bw->cur ? bw->cur_pc : bw->pc[__builtin_ctz(~bw->exited)]], 0, FAULT_BUDGET,
-                   "more than %llu warp instructions executed (raise --max-insts if the kernel is meant to run that long)",
-                   (unsigned long long)e->opt.max_warp_insts);
+    /* budgets: the clock is read every 4096 issues */
+    if (__builtin_expect((e->opt.max_warp_insts && e->warp_insts > e->opt.max_warp_insts) || (e->deadline_ns && !(s->r.issued & 0xfff)), 0) &&
+        emu_over_budget(e, s->heap[0].tw->w))
       break;
-    }
     if (e->opt.progress && !(s->r.issued & 0xffff)) emu_progress(e, next - live, total, false);
     heapent he = pop(s);
     twarp *tw = he.tw;

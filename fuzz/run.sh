@@ -54,7 +54,10 @@ one() {
 if [ -n "${FUZZ_PARALLEL:-}" ]; then
   for t in $targets; do one "$t" > "$out/line_$t.txt" & done
   wait
-  for t in $targets; do cat "$out/line_$t.txt"; done
+  for t in $targets; do cat "$out/line_$t.txt"; done > "$out/summary.txt"
 else
-  for t in $targets; do one "$t"; done
+  for t in $targets; do one "$t"; done > "$out/summary.txt"
 fi
+cat "$out/summary.txt"
+# a finding fails the run (CI's smoke round relies on it)
+! grep -q FAILED "$out/summary.txt"

@@ -186,6 +186,8 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
   emu_options eo;
   emu_default_options(&eo);
   if (o->max_insts) eo.max_warp_insts = o->max_insts;
+  if (o->max_seconds > 0) eo.max_seconds = o->max_seconds;
+  if (o->mem_cap) eo.mem_cap = o->mem_cap;
   /* sector and bank counters cost time: only when someone reads them */
   eo.counters = o->stats_path || o->observer || o->launch_done || o->gpu;
   eo.progress = !o->quiet && isatty(2);
@@ -260,7 +262,7 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
       if (rc) {
         fprintf(stderr, "%s:%d: launch of '%s' failed\n", lf.path, st->line, L->kernel);
         emu_print_fault(e, stderr);
-        status = e->fault.kind == FAULT_BUDGET || e->fault.kind == FAULT_HEAP ? 4 : 3;
+        status = e->fault.kind == FAULT_BUDGET || e->fault.kind == FAULT_TIMEOUT || e->fault.kind == FAULT_HEAP ? 4 : 3;
       }
     } else if (st->kind == LF_DUMP) {
       uint64_t n;

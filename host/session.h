@@ -15,6 +15,8 @@ typedef struct session_opts {
   const char *out_dir;          /* --out: write every expected buffer here        */
   const char *stats_path;       /* --stats: one hw.txt-style line per launch      */
   uint64_t max_insts;           /* --max-insts: per-launch warp instruction budget */
+  double max_seconds;           /* --max-seconds: per-launch wall-time budget      */
+  uint64_t mem_cap;             /* --max-memory: device memory cap; 0: the default */
   const char *gpu;              /* --gpu NAME|FILE: run the timing model of that GPU */
   struct emu_observer *observer;/* traces                                          */
   void *observer_ctx;

@@ -17,6 +17,9 @@ expect_fault misaligned "not 4-byte aligned" --kernel misaligned -e 'buffer b 64
 expect_fault trap "trap executed" --kernel trapper
 expect_fault deadlock "barrier deadlock" --kernel deadlock --block 64
 EXPECT_STATUS=4 expect_fault budget "instruction budget" --kernel spin --max-insts 100000
+EXPECT_STATUS=4 expect_fault wall-time "wall-time budget of 0.3 s" --kernel spin --max-insts 1e15 --max-seconds 0.3
+EXPECT_STATUS=4 expect_fault wall-time-timed "faults.ptx:" --kernel spin --max-insts 1e15 --max-seconds 0.3 --gpu fermi
+EXPECT_STATUS=4 expect_fault memory-cap "device memory cap" --kernel trapper --max-memory 64K -e 'buffer big 1048576 zero'
 expect_fault shared-oob "invalid shared access" --kernel shared_oob
 expect_fault assert "Assertion \`boom!\` failed" --kernel asserts
 # early return before a barrier completes normally

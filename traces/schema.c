@@ -94,7 +94,7 @@ const char trace_schema_sql[] =
   "  block_x INTEGER NOT NULL, block_y INTEGER NOT NULL, block_z INTEGER NOT NULL,\n"
   "  dynamic_shared INTEGER NOT NULL,\n"
   "  cluster_x INTEGER NOT NULL, cluster_y INTEGER NOT NULL, cluster_z INTEGER NOT NULL,\n"
-  "  status TEXT NOT NULL CHECK (status IN ('unfinished', 'completed', 'faulted')),\n"
+  "  status TEXT NOT NULL CHECK (status IN ('unfinished', 'completed', 'faulted', 'truncated')),\n"
   "  fault TEXT,\n"
   "  fault_insn_id INTEGER REFERENCES instructions,\n"
   "  trace_level TEXT NOT NULL,\n"

@@ -32,7 +32,7 @@ struct emu_launch;
 struct emu_observer;
 
 /* Schema version written to PRAGMA user_version (and the application id). */
-#define TRACE_SCHEMA_VERSION 1
+#define TRACE_SCHEMA_VERSION 2
 #define TRACE_APPLICATION_ID 0x50545845   /* "PTXE" */
 
 enum trace_level { TRACE_LAUNCH, TRACE_WARP, TRACE_MEM, TRACE_ALL };
@@ -49,6 +49,7 @@ typedef struct trace_opts {
   const char *config_name;       /* GPU configuration; NULL: "functional"         */
   const char *config_params;     /* its parameters as text; NULL: the emulator options */
   bool verbose;                  /* trace_close prints rows written and rows/s  */
+  uint64_t max_bytes;            /* size cap of the database file; 0: none      */
 } trace_opts;
 
 typedef struct trace trace;
@@ -66,7 +67,8 @@ void trace_launch_begin(void *t, int index, const char *kernel, struct emu *e, c
 void trace_launch_done(void *t, int index, const char *kernel, struct emu *e, int rc);
 
 /* Finish the run (runs.exit_status, finished_at), checkpoint, close.  Returns
- * 0, or -1 if some rows could not be written (message on stderr). */
+ * 0, -1 if some rows could not be written, -2 if the size cap dropped rows
+ * (message on stderr). */
 int trace_close(trace *t, int exit_status);
 
 /* Parse "launch|warp|mem|all"; -1 if unknown. */

@@ -79,6 +79,13 @@ struct trace {
   char *path;
   int64_t run_id;
   bool failed;                   /* recording stopped after an error         */
+  /* size cap (--trace-max-size): once the file reaches it, warp and memory
+   * rows are dropped; launches keep their row and counters, marked
+   * 'truncated'.  capped is set by the writer thread, read by the emulator. */
+  volatile bool capped;
+  bool launch_capped;            /* the current launch lost rows             */
+  uint64_t page_size;
+  int64_t last_inserted[2];      /* highest warp_runs / mem_accesses id on disk */
   char errmsg[512];
   emu_observer obs;
 
@@ -297,6 +304,7 @@ static sqlite3_module vmod_mem = { .xConnect = v_connect, .xBestIndex = v_best_i
  * thread when no writer thread could be started). */
 static void insert_buffer(trace *t, tbuf *b) {
   if (t->failed || !b->n) return;
+  if (t->capped) { b->n = 0; return; }
   double c0 = thread_cpu();
   t->inserting = b;
   int k = b->kind;
@@ -311,8 +319,9 @@ static void insert_buffer(trace *t, tbuf *b) {
       step_done(t, t->upd_last[k]);
     }
     if (t->failed) sqlite3_exec(t->db, "ROLLBACK", NULL, NULL, NULL);
-    else exec(t, "COMMIT");
+    else if (exec(t, "COMMIT") == 0) t->last_inserted[k] = b->first_id + b->n - 1;
   }
+  if (!t->failed && t->o.max_bytes && (uint64_t)scalar(t, "PRAGMA page_count") * t->page_size >= t->o.max_bytes) t->capped = true;
   t->inserting = NULL;
   t->rows_written[k] += b->n;
   t->writer_cpu += thread_cpu() - c0;
@@ -344,6 +353,12 @@ static void *writer_main(void *arg) {
 /* Queue the current buffer of a kind and take an empty one. */
 static void submit(trace *t, int kind) {
   tbuf *b = t->cur[kind];
+  if (t->capped) {                   /* the file is full: stop producing rows */
+    t->launch_capped = true;
+    t->warp_level = t->mem_level = false;
+    b->n = 0;
+    return;
+  }
   if (!t->thread_ok) { insert_buffer(t, b); return; }
   pthread_mutex_lock(&t->mu);
   b->next = NULL;
@@ -652,6 +667,15 @@ trace *trace_open(const trace_opts *o, char *err, size_t errlen) {
     if (exec(t, pragmas) || exec(t, trace_schema_sql)) goto fail_msg;
   }
   if (sync_lookups(t) || exec(t, "COMMIT")) goto fail_msg;
+  t->page_size = (uint64_t)scalar(t, "PRAGMA page_size");
+  if (o->max_bytes && t->page_size) {
+    /* the soft cap is checked after each buffer; SQLite's own page limit,
+     * with room for the launch rows still to come, is the backstop */
+    char lim[80];
+    snprintf(lim, sizeof lim, "PRAGMA max_page_count = %llu", (unsigned long long)((o->max_bytes + (64u << 20)) / t->page_size + 1));
+    if (exec(t, lim)) goto fail_msg;
+    if ((uint64_t)scalar(t, "PRAGMA page_count") * t->page_size >= o->max_bytes) t->capped = true;
+  }
   static vaux aux_runs, aux_mem;           /* one trace per process */
   aux_runs = (vaux){ t, BUF_RUNS };
   aux_mem = (vaux){ t, BUF_MEM };
@@ -947,8 +971,6 @@ void trace_launch_begin(void *ctx, int index, const char *kernel, emu *e, const 
     t->params_written = true;
   }
   t->level = kernel_selected(t, kernel) ? t->o.level : TRACE_LAUNCH;
-  t->warp_level = t->level == TRACE_WARP || t->level == TRACE_ALL;
-  t->mem_level = t->level == TRACE_MEM || t->level == TRACE_ALL;
   bool filtered = t->level != TRACE_LAUNCH && (t->o.block_lo || t->o.block_hi != UINT32_MAX || t->o.pc_lo || t->o.pc_hi != UINT32_MAX);
   sqlite3_stmt *s = prep(t, "INSERT INTO launches(run_id, kernel_id, launch_index, grid_x, grid_y, grid_z, block_x, block_y, block_z, "
                             "dynamic_shared, cluster_x, cluster_y, cluster_z, status, trace_level, filtered, first_run_id, last_run_id, "
@@ -973,6 +995,8 @@ void trace_launch_begin(void *ctx, int index, const char *kernel, emu *e, const 
   if (t->failed) return;
   t->launch_id = sqlite3_last_insert_rowid(t->db);
   (void)kernel;
+  t->launch_capped = false;
+  if (t->capped && t->level != TRACE_LAUNCH) { t->launch_capped = true; t->level = TRACE_LAUNCH; }
   for (int k = 0; k < 2; k++) t->cur[k]->launch_id = t->launch_id;
   t->launch_first_run = t->next_run_id;
   t->launch_first_mem = t->next_mem_id;
@@ -984,6 +1008,8 @@ void trace_launch_begin(void *ctx, int index, const char *kernel, emu *e, const 
   t->cblk = NULL;
   t->cblk_linear = UINT32_MAX;
   if (t->level != TRACE_LAUNCH) e->obs = &t->obs;
+  t->warp_level = t->level == TRACE_WARP || t->level == TRACE_ALL;
+  t->mem_level = t->level == TRACE_MEM || t->level == TRACE_ALL;
   t->t0 = now_ns();
 }
 
@@ -1028,7 +1054,8 @@ void trace_launch_done(void *ctx, int index, const char *kernel, emu *e, int rc)
     if (s) {
       const emu_stats *st = &e->stats;
       int c = 1;
-      sqlite3_bind_text(s, c++, rc ? "faulted" : "completed", -1, SQLITE_STATIC);
+      bool lost = t->launch_capped || t->capped;
+      sqlite3_bind_text(s, c++, rc ? "faulted" : lost ? "truncated" : "completed", -1, SQLITE_STATIC);
       if (rc) {
         char msg[400];
         const emu_fault *f = &e->fault;
@@ -1043,8 +1070,9 @@ void trace_launch_done(void *ctx, int index, const char *kernel, emu *e, int rc)
         }
         if (id) sqlite3_bind_int64(s, c++, id); else sqlite3_bind_null(s, c++);
       } else { sqlite3_bind_null(s, c++); sqlite3_bind_null(s, c++); }
-      sqlite3_bind_int64(s, c++, t->next_run_id - 1);
-      sqlite3_bind_int64(s, c++, t->next_mem_id - 1);
+      /* rows dropped at the cap never reached the file */
+      sqlite3_bind_int64(s, c++, lost ? (t->last_inserted[0] >= t->launch_first_run ? t->last_inserted[0] : t->launch_first_run - 1) : t->next_run_id - 1);
+      sqlite3_bind_int64(s, c++, lost ? (t->last_inserted[1] >= t->launch_first_mem ? t->last_inserted[1] : t->launch_first_mem - 1) : t->next_mem_id - 1);
       const uint64_t v[] = { st->inst_executed, st->thread_inst_executed, st->gld_requests, st->gld_sectors, st->gst_requests,
                              st->gst_sectors, st->shared_ld_requests, st->shared_ld_wavefronts, st->shared_ld_bank_conflicts,
                              st->shared_st_requests, st->shared_st_wavefronts, st->shared_st_bank_conflicts };
@@ -1083,8 +1111,11 @@ int trace_close(trace *t, int exit_status) {
     pthread_mutex_unlock(&t->mu);
     pthread_join(t->thread, NULL);
   }
-  int rc = t->failed ? -1 : 0;
+  int rc = t->failed ? -1 : t->capped ? -2 : 0;
   if (t->failed) fprintf(stderr, "ptxemu: trace: %s\n", t->errmsg);
+  else if (t->capped)
+    fprintf(stderr, "ptxemu: trace: %s reached its size cap of %llu MB (--trace-max-size): warp and memory rows of the "
+                    "launches marked 'truncated' were not recorded\n", t->path, (unsigned long long)(t->o.max_bytes >> 20));
   char when[32];
   iso_time(when, sizeof when);
   sqlite3_stmt *s = prep(t, "UPDATE runs SET finished_at = ?, exit_status = ? WHERE run_id = ?");

@@ -40,7 +40,7 @@ elif grep -q "is not supported by this version of ptxemu" "$tmp/out"; then
   b=
 else bad "run branches.launch: exit $st"; cat "$tmp/out"; fi
 if [ -n "$b" ]; then
-check schema-version "$b" "PRAGMA user_version" 1
+check schema-version "$b" "PRAGMA user_version" 2
 check application-id "$b" "PRAGMA application_id" 1347704901
 check integrity "$b" "PRAGMA integrity_check" ok
 check_metric divergent "$b" branch_efficiency 1 50.0
@@ -138,6 +138,26 @@ run "$k" "$d/memory.launch"
 check append "$k" "SELECT count(*), max(run_id) FROM runs" "2|2"
 check append-ids "$k" "SELECT launch_id, value FROM shared_load_transactions_per_request WHERE value > 1" "8|32.0"
 check append-integrity "$k" "PRAGMA integrity_check" ok
+
+# ---- the size cap ------------------------------------------------------------------------------
+# alt_loop folds nothing (a row per 3 instructions): far more than 3 MB of
+# rows; the launches keep their rows and full counters, the capped one is
+# 'truncated', the file stays near the cap and the exit status is 4
+c="$tmp/cap.db"
+sed 's/arg u32 1000000/arg u32 3000/' "$d/kill.launch" >"$tmp/cap.launch"
+cp "$d/trace_kernels.ptx" "$tmp/"
+"$PTXEMU" run -q --trace "$c" --trace-max-size 3M "$tmp/cap.launch" >"$tmp/out" 2>&1
+st=$?
+[ $st -eq 4 ] && grep -q "reached its size cap of 3 MB" "$tmp/out" && ok || { bad "size cap: exit $st"; cat "$tmp/out"; }
+check cap-integrity "$c" "PRAGMA integrity_check" ok
+check cap-status "$c" "SELECT group_concat(status, ' ') FROM (SELECT status FROM launches ORDER BY launch_id)" "completed completed truncated"
+check cap-ids "$c" "SELECT (SELECT max(id) FROM warp_runs) = last_run_id, last_run_id >= first_run_id FROM launches WHERE launch_id = 3" "1|1"
+"$PTXEMU" run -q --trace "$tmp/full.db" --trace-level launch "$tmp/cap.launch" >/dev/null 2>&1
+check cap-counters "$c" "SELECT inst_executed FROM launches WHERE launch_id = 3" "$(q "$tmp/full.db" "SELECT inst_executed FROM launches WHERE launch_id = 3")"
+sz=$(wc -c <"$c")
+[ "$sz" -lt $((8 << 20)) ] && ok || bad "size cap: the file has $sz bytes"
+"$PTXEMU" run -q --trace "$c" --trace-max-size 12Q "$tmp/cap.launch" >"$tmp/out" 2>&1
+[ $? -eq 64 ] && grep -q "trace-max-size wants a size" "$tmp/out" && ok || bad "bad --trace-max-size accepted"
 
 # ---- refusing files that are not traces ------------------------------------------------------------
 echo "not a database" >"$tmp/notes.txt"
