@@ -485,6 +485,7 @@ static void cpa_perform(warp *w, int lane, uint32_t glimit, uint32_t slimit) {
 /* ---- the mbarrier queue ----------------------------------------------------------------- */
 
 static void mbq_run(cta *c, mbq *q) {
+  if (q->kind != Q_CPA_ARRIVE) emu_proxy_async_write(q->dc, q->dst, q->swz ? (q->len + 127) / 128 * 128 : q->len);
   switch (q->kind) {
   case Q_COPY:
     if (q->len) {
@@ -700,6 +701,7 @@ static void h_cp_async(warp *w, const xinsn *x, lanemask g) {
     o->seq = f->seq++;
     o->dst = doff;
     o->size = (uint8_t)cp;
+    emu_proxy_generic_write(w, x, i, w->cta, doff, cp);    /* cp.async writes in the generic proxy */
     memset(o->data, 0, sizeof o->data);
     memcpy(o->data, sp, src);                 /* bytes beyond src-size are zero */
     kind[i] = MM_GLOBAL;
@@ -968,6 +970,7 @@ static void h_bulk(warp *w, const xinsn *x, lanemask g) {
       uint32_t soff;
       cta *sc = shared_target(w, x, i, sa[i], ssp ? ssp : MOD_SHARED_CTA, ssym, size, 16, true, &soff);
       src = sc ? sc->shared + soff : NULL;
+      if (sc && !emu_proxy_async_read(w, x, i, sc, soff, size, reduce ? "cp.reduce.async.bulk" : "cp.async.bulk")) return;
     }
     if (!src) return;
     if (to_global) {
@@ -1197,8 +1200,12 @@ static void h_tensor(warp *w, const xinsn *x, lanemask g) {
     o.data = malloc(len ? len : 1);
     if (oom(w, x, o.data)) return;
     for (uint32_t k = 0; k < len; k += 16) {
-      uint32_t a = swz_addr(soff + k, t.swz);
-      memcpy(o.data + k, sc->shared + a, len - k < 16 ? len - k : 16);
+      uint32_t a = swz_addr(soff + k, t.swz), n = len - k < 16 ? len - k : 16;
+      if (!emu_proxy_async_read(w, x, i, sc, a, n, reduce ? "cp.reduce.async.bulk.tensor" : "cp.async.bulk.tensor")) {
+        free(o.data);
+        return;
+      }
+      memcpy(o.data + k, sc->shared + a, n);
     }
     if (!bulk_push(w, x, i, &o)) { free(o.data); return; }
   }

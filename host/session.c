@@ -189,6 +189,7 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
   /* sector and bank counters cost time: only when someone reads them */
   eo.counters = o->stats_path || o->observer || o->launch_done || o->gpu;
   eo.progress = !o->quiet && isatty(2);
+  eo.strict_async = o->strict_async;
   char *pout = NULL;
   size_t poutlen = 0;
   FILE *pstream = NULL;
