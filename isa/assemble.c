@@ -795,6 +795,11 @@ static int template_for(actx *c, const ptx_insn *pi, ptx_loc loc, isa_insn *out)
                 t.op == OP_WGMMA_WAIT_GROUP || t.op == OP_SETMAXNREG) && has_sm && c->pm->sm_suffix != 'a')
         snprintf(msg, sizeof msg, "'%s' requires sm_%ua (module targets sm_%u%s)", opword(c, t.op), sm < 90 ? 90 : sm, sm,
                  c->pm->sm_suffix == 'f' ? "f" : "");
+      else if ((t.op == OP_LDMATRIX || t.op == OP_STMATRIX) && (t.type != PTX_T_B16 || t.shape_n != 8) && has_sm &&
+               (sm < 100 || (c->pm->sm_suffix != 'a' && c->pm->sm_suffix != 'f')))
+        /* the .b8 forms (.m16n16, .m8n16, .m16n8) are sm_100a-family only (ptxas 13 refuses them for sm_90a) */
+        snprintf(msg, sizeof msg, "'%s' with .b8 elements or a .m16n16, .m8n16 or .m16n8 shape requires sm_100a (module targets sm_%u%s)",
+                 opword(c, t.op), sm, c->pm->sm_suffix == 'a' ? "a" : c->pm->sm_suffix == 'f' ? "f" : "");
       else if (has_ptx && oi->min_ptx > ver)
         snprintf(msg, sizeof msg, "'%s' requires PTX ISA %u.%u or higher (module is %u.%u)", opword(c, t.op),
                  oi->min_ptx / 10, oi->min_ptx % 10, ver / 10, ver % 10);
