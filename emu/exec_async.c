@@ -1294,6 +1294,29 @@ static void h_tensor(warp *w, const xinsn *x, lanemask g) {
   }
 }
 
+/* tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.scope.sync.aligned
+ * [dst], [src], 128: the tensor map built in shared memory is copied to
+ * global memory, fenced for the tensormap proxy (nothing more to do here:
+ * ptxemu's TMA reads the map at each copy).  Every lane performs the copy. */
+static void h_tmap_cp(warp *w, const xinsn *x, lanemask g) {
+  if (!g) return;
+  uint64_t da[WARP_SIZE], sa[WARP_SIZE];
+  uint8_t dsym, ssym;
+  emu_lane_addrs(w, x, x->op[0].o, g, da, &dsym);
+  emu_lane_addrs(w, x, x->op[1].o, g, sa, &ssym);
+  FOR_LANES(i) {
+    if (!(g >> i & 1)) continue;
+    uint64_t size = opv(w, x, 2, i);
+    if (size != 128) { emu_fault_at(w, x, i, FAULT_UNSUPPORTED, "tensormap.cp_fenceproxy copies 128 bytes, not %llu", (unsigned long long)size); return; }
+    uint32_t soff;
+    cta *sc = shared_target(w, x, i, sa[i], MOD_SHARED_CTA, ssym, 128, 128, true, &soff);
+    if (!sc) return;
+    uint8_t *d = global_ptr(w, x, i, da[i], 128, 128, dsym);
+    if (!d) return;
+    memmove(d, sc->shared + soff, 128);
+  }
+}
+
 /* ---- st.async / red.async --------------------------------------------------------------------- */
 
 static void h_st_async(warp *w, const xinsn *x, lanemask g) {
@@ -1476,6 +1499,7 @@ int prep_async(emu *e, xinsn *x) {
   case OP_CP_ASYNC_BULK_PREFETCH: case OP_CP_ASYNC_BULK_PREFETCH_TENSOR: x->fn = h_nop; return 0;
   case OP_CP_ASYNC_BULK_TENSOR: case OP_CP_REDUCE_ASYNC_BULK_TENSOR: x->fn = h_tensor; return 0;
   case OP_ST_ASYNC: case OP_RED_ASYNC: x->fn = h_st_async; return 0;
+  case OP_TENSORMAP_CP_FENCEPROXY: x->fn = h_tmap_cp; return 0;
   case OP_BAR: case OP_BARRIER:
     if (in->scope != MOD_CLUSTER) return -1;
     if (in->sub == MOD_ARRIVE) { x->fn = h_cluster_arrive; return 0; }
