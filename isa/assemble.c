@@ -974,7 +974,7 @@ static void assemble_func(actx *c, isa_func *f, const ptx_func *pf) {
     else if (st->kind == PS_CLOSE) block_close(c);
     else if (st->kind == PS_LABEL || st->kind == PS_BRANCHTARGETS || st->kind == PS_CALLTARGETS || st->kind == PS_CALLPROTO) {
       const char *name = st->kind == PS_LABEL ? st->u.label : st->kind == PS_CALLPROTO ? st->u.proto.label : st->u.targets.label;
-      const char *key = st->kind == PS_LABEL && c->blocks.n ? label_key(c, name, c->blocks.v[c->blocks.n - 1]) : name;
+      const char *key = st->kind != PS_CALLPROTO && c->blocks.n ? label_key(c, name, c->blocks.v[c->blocks.n - 1]) : name;
       if (ptrmap_get(&c->labels, key) != PTRMAP_ABSENT || ptrmap_get(&c->protos, name) != PTRMAP_ABSENT) {
         err(c, st->loc, "redeclaration of '%s'", name);
         continue;
@@ -1037,7 +1037,7 @@ static void assemble_func(actx *c, isa_func *f, const ptx_func *pf) {
     case PS_OPEN: scope_open(c); block_open(c); rec(c, REC_OPEN, 0, 0, st->loc.line, NULL); break;
     case PS_CLOSE: scope_close(c); block_close(c); rec(c, REC_CLOSE, 0, 0, st->loc.line, NULL); break;
     case PS_BRANCHTARGETS: case PS_CALLTARGETS: {
-      uint32_t lb = ptrmap_get(&c->labels, st->u.targets.label);
+      uint32_t lb = label_find(c, st->u.targets.label);
       if (lb == PTRMAP_ABSENT) break;
       isa_table t = { st->u.targets.label, st->u.targets.n, NULL, st->kind == PS_CALLTARGETS };
       t.pcs = arena_alloc(c->m->arena, (t.n ? t.n : 1) * sizeof *t.pcs);
@@ -1051,7 +1051,7 @@ static void assemble_func(actx *c, isa_func *f, const ptx_func *pf) {
             VEC_PUSH(c->fixups, x);
           }
         } else {
-          uint32_t l = ptrmap_get(&c->labels, o->name);
+          uint32_t l = label_find(c, o->name);
           if (l == PTRMAP_ABSENT) err(c, o->loc, "undefined label '%s'", o->name);
           else t.pcs[k] = l;
         }
