@@ -1317,6 +1317,35 @@ static void h_tmap_cp(warp *w, const xinsn *x, lanemask g) {
   }
 }
 
+/* tensormap.replace.tile.global_address.{global,shared::cta}.b1024.b64 [map], addr:
+ * a new global address in a tensor map (ptxemu's layout: bytes 0..7).  The
+ * other fields' encodings are not modelled: they stop the launch. */
+static void h_tmap_replace(warp *w, const xinsn *x, lanemask g) {
+  if (!g) return;
+  if (!has_mod(x->in, MOD_GLOBAL_ADDRESS)) {
+    emu_fault_at(w, x, __builtin_ctz(g), FAULT_UNSUPPORTED, "tensormap.replace of a field other than .global_address");
+    return;
+  }
+  uint64_t ma[WARP_SIZE];
+  uint8_t msym;
+  emu_lane_addrs(w, x, x->op[0].o, g, ma, &msym);
+  bool shared = x->in->space != MOD_GLOBAL && (is_shared_mod(x->in->space) || msym == PTX_SPACE_SHARED ||
+                                               mm_classify(ma[__builtin_ctz(g)]) == MM_SHARED);
+  FOR_LANES(i) {
+    if (!(g >> i & 1)) continue;
+    uint8_t *p;
+    if (shared) {
+      uint32_t off;
+      cta *c = shared_target(w, x, i, ma[i], x->in->space, msym, 128, 64, true, &off);
+      if (!c) return;
+      p = c->shared + off;
+      emu_proxy_generic_write(w, x, i, c, off, 8);
+    } else if (!(p = global_ptr(w, x, i, ma[i], 128, 64, msym))) return;
+    uint64_t v = opv(w, x, 1, i);
+    memcpy(p, &v, 8);
+  }
+}
+
 /* ---- st.async / red.async --------------------------------------------------------------------- */
 
 static void h_st_async(warp *w, const xinsn *x, lanemask g) {
@@ -1500,6 +1529,7 @@ int prep_async(emu *e, xinsn *x) {
   case OP_CP_ASYNC_BULK_TENSOR: case OP_CP_REDUCE_ASYNC_BULK_TENSOR: x->fn = h_tensor; return 0;
   case OP_ST_ASYNC: case OP_RED_ASYNC: x->fn = h_st_async; return 0;
   case OP_TENSORMAP_CP_FENCEPROXY: x->fn = h_tmap_cp; return 0;
+  case OP_TENSORMAP_REPLACE: x->fn = h_tmap_replace; return 0;
   case OP_BAR: case OP_BARRIER:
     if (in->scope != MOD_CLUSTER) return -1;
     if (in->sub == MOD_ARRIVE) { x->fn = h_cluster_arrive; return 0; }
