@@ -17,6 +17,8 @@ static void usage(FILE *f, const char *cmd) {
              "  --max-memory SIZE cap on emulated device memory, e.g. 2G (default: half the RAM)\n"
              "  --timing          run the cycle-approximate timing model (default GPU: h100)\n"
              "  --gpu NAME|FILE   the GPU to model (ptxemu gpus lists the bundled ones); implies --timing\n"
+             "  --strict-async    fault when the async proxy reads shared memory written through the\n"
+             "                    generic proxy without a fence.proxy.async by the writing thread\n"
              "  -e LINE           a launch-file line: buffer/symbol lines go before the launch,\n"
              "                    dump/expect/stdout lines after it\n"
              "  --arg TYPE:VALUE  a kernel argument: u32:5, f32:1.5, ptr:BUFFER, ...\n"
@@ -76,6 +78,7 @@ static int run_common(int argc, char **argv, bool compare) {
     else if (strcmp(a, "--kernel") == 0 && more) kernel = argv[++i];
     else if (strcmp(a, "--gpu") == 0 && more) o.gpu = argv[++i];
     else if (strcmp(a, "--timing") == 0) { if (!o.gpu) o.gpu = "h100"; }
+    else if (strcmp(a, "--strict-async") == 0) o.strict_async = true;
     else if (strcmp(a, "--grid") == 0 && more) grid = argv[++i];
     else if (strcmp(a, "--block") == 0 && more) block = argv[++i];
     else if (strcmp(a, "--shared") == 0 && more) shared = argv[++i];

@@ -202,7 +202,7 @@ void emu_print_fault(const emu *e, FILE *out) {
   const emu_fault *f = &e->fault;
   static const char *const kinds[] = { "", "out-of-bounds access", "misaligned access", "trap", "assertion failed",
     "barrier deadlock", "instruction budget exhausted", "stack overflow", "unsupported instruction",
-    "bad address space", "device heap", "wall-time budget exhausted" };
+    "bad address space", "device heap", "wall-time budget exhausted", "missing proxy fence" };
   const xinsn *x = f->pc < e->nprog ? &e->prog[f->pc] : NULL;
   fprintf(out, "ptxemu: kernel fault: %s\n", f->kind < (int)(sizeof kinds / sizeof *kinds) ? kinds[f->kind] : "fault");
   if (f->msg[0]) fprintf(out, "    %s\n", f->msg);

@@ -96,7 +96,7 @@ typedef struct emu_fault {
 enum emu_fault_kind {
   FAULT_NONE, FAULT_OOB, FAULT_MISALIGNED, FAULT_TRAP, FAULT_ASSERT, FAULT_DEADLOCK,
   FAULT_BUDGET, FAULT_STACK, FAULT_UNSUPPORTED, FAULT_BAD_ADDRESS_SPACE, FAULT_HEAP,
-  FAULT_TIMEOUT
+  FAULT_TIMEOUT, FAULT_PROXY
 };
 
 typedef struct warp {
@@ -150,6 +150,7 @@ typedef struct cta {
   uint32_t cluster_rank;         /* %cluster_ctarank                              */
   struct cta *peers;             /* the CTAs of this cluster, by rank             */
   void *async_state;             /* owned by exec_async.c (mbarrier/bulk groups)  */
+  void *proxy_state;             /* owned by proxy.c (--strict-async marks)       */
   emu_barrier bar[16];
   bool done;
 } cta;
@@ -193,6 +194,7 @@ typedef struct emu_options {
   FILE *printf_out;              /* device printf                                  */
   bool counters;                 /* compute address-determined counters (sectors, wavefronts) */
   bool progress;                 /* progress line on stderr for long launches    */
+  bool strict_async;             /* fault on async-proxy reads of unfenced generic writes (proxy.c) */
 } emu_options;
 
 /* Hooks for observers (traces).  NULL when nobody listens; the interpreter

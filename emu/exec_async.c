@@ -102,6 +102,8 @@ typedef struct tmap {
   uint64_t addr, stride[5], bytes, count;
   uint32_t rank, dtype, esize, swz, fill;
   uint32_t dim[5], box[5], es[5], nb[5];
+  uint32_t im2col, chans, pixels;  /* im2col mode: channels per pixel, pixels per column */
+  int32_t lower[3], upper[3];      /* im2col: the bounding box corners of dimensions 1..rank-2 */
 } tmap;
 
 enum { BK_LINEAR, BK_TENSOR };
@@ -485,6 +487,7 @@ static void cpa_perform(warp *w, int lane, uint32_t glimit, uint32_t slimit) {
 /* ---- the mbarrier queue ----------------------------------------------------------------- */
 
 static void mbq_run(cta *c, mbq *q) {
+  if (q->kind != Q_CPA_ARRIVE) emu_proxy_async_write(q->dc, q->dst, q->swz ? (q->len + 127) / 128 * 128 : q->len);
   switch (q->kind) {
   case Q_COPY:
     if (q->len) {
@@ -552,6 +555,43 @@ static bool tmap_elem(const tmap *t, const int32_t *c, uint64_t k, uint64_t *ga)
     off += (uint64_t)g * t->stride[i];
   }
   *ga = t->addr + off;
+  return in;
+}
+
+/* im2col mode: element k of the box is channel k % chans of pixel k / chans.
+ * The pixels are the positions of the bounding box (in dimension i+1 from
+ * lower[i] to dim - 1 + upper[i], every elementStrides apart), walked with
+ * the innermost spatial dimension fastest and then the batch dimension,
+ * from the position c[1..rank-1]; each is read at that position plus the
+ * instruction's offsets off[] (zero filled outside the tensor). */
+static bool im2col_elem(const tmap *t, const int32_t *c, const int32_t *off, uint64_t k, uint64_t *ga) {
+  uint32_t ns = t->rank - 2;
+  int64_t ext[3], pos = 0, scale = 1;
+  for (uint32_t i = 0; i < ns; i++) {
+    int64_t span = (int64_t)t->dim[i + 1] - 1 + t->upper[i] - t->lower[i];
+    ext[i] = span < 0 ? 1 : span / t->es[i + 1] + 1;
+  }
+  for (uint32_t i = 0; i < ns; i++) {
+    pos += ((int64_t)c[i + 1] - t->lower[i]) / t->es[i + 1] * scale;
+    scale *= ext[i];
+  }
+  pos += (int64_t)c[t->rank - 1] * scale + (int64_t)(k / t->chans);
+  int64_t g[5];
+  g[0] = (int64_t)c[0] + (int64_t)(k % t->chans);
+  for (uint32_t i = 0; i < ns; i++) {
+    int64_t q = pos % ext[i];
+    if (q < 0) q += ext[i];
+    g[i + 1] = t->lower[i] + q * t->es[i + 1] + off[i];
+    pos = (pos - q) / ext[i];
+  }
+  g[t->rank - 1] = pos;
+  uint64_t a = 0;
+  bool in = true;
+  for (uint32_t i = 0; i < t->rank; i++) {
+    if (g[i] < 0 || g[i] >= (int64_t)t->dim[i]) in = false;
+    a += (uint64_t)g[i] * t->stride[i];
+  }
+  *ga = t->addr + a;
   return in;
 }
 
@@ -700,6 +740,7 @@ static void h_cp_async(warp *w, const xinsn *x, lanemask g) {
     o->seq = f->seq++;
     o->dst = doff;
     o->size = (uint8_t)cp;
+    emu_proxy_generic_write(w, x, i, w->cta, doff, cp);    /* cp.async writes in the generic proxy */
     memset(o->data, 0, sizeof o->data);
     memcpy(o->data, sp, src);                 /* bytes beyond src-size are zero */
     kind[i] = MM_GLOBAL;
@@ -968,6 +1009,7 @@ static void h_bulk(warp *w, const xinsn *x, lanemask g) {
       uint32_t soff;
       cta *sc = shared_target(w, x, i, sa[i], ssp ? ssp : MOD_SHARED_CTA, ssym, size, 16, true, &soff);
       src = sc ? sc->shared + soff : NULL;
+      if (sc && !emu_proxy_async_read(w, x, i, sc, soff, size, reduce ? "cp.reduce.async.bulk" : "cp.async.bulk")) return;
     }
     if (!src) return;
     if (to_global) {
@@ -1056,6 +1098,21 @@ static bool tmap_read(warp *w, const xinsn *x, int lane, uint64_t a, uint8_t sym
   t->swz = p[0x6b];
   t->fill = p[0x6d];
   if (t->rank < 1 || t->rank > 5) return tmap_bad(w, x, lane, a, "rank must be 1..5");
+  t->im2col = p[0x6f] == 1;
+  if (t->im2col) {
+    t->chans = rd32(p + 0x40);
+    t->pixels = rd32(p + 0x44);
+    for (int i = 0; i < 3; i++) {
+      int16_t lo, hi;
+      memcpy(&lo, p + 0x48 + 2 * i, 2);
+      memcpy(&hi, p + 0x4e + 2 * i, 2);
+      t->lower[i] = lo;
+      t->upper[i] = hi;
+    }
+    if (t->rank < 3) return tmap_bad(w, x, lane, a, "an im2col map needs rank 3..5");
+    if (!t->chans || t->chans > 256 || !t->pixels || t->pixels > 1024)
+      return tmap_bad(w, x, lane, a, "im2col channels must be 1..256 and pixels 1..1024");
+  }
   if (t->dtype > 12) return tmap_bad(w, x, lane, a, "unsupported data type");
   if (p[0x6a]) return tmap_bad(w, x, lane, a, "interleaved layouts are not supported");
   if (t->swz > 3) return tmap_bad(w, x, lane, a, "swizzle must be 0..3");
@@ -1072,12 +1129,18 @@ static bool tmap_read(warp *w, const xinsn *x, int lane, uint64_t a, uint8_t sym
     if (!t->es[i] || i == 0) t->es[i] = 1;
     if (i) t->stride[i] = rd64(p + 0x20 + 8 * (i - 1));
     if (!t->dim[i]) return tmap_bad(w, x, lane, a, "a global dimension is 0");
+    if (t->im2col) {
+      if (i && (t->stride[i] & 15)) return tmap_bad(w, x, lane, a, "global strides must be multiples of 16");
+      if (t->es[i] > 8) return tmap_bad(w, x, lane, a, "element strides must be 1..8");
+      continue;
+    }
     if (!t->box[i] || t->box[i] > 256) return tmap_bad(w, x, lane, a, "box dimensions must be 1..256");
     if (t->es[i] > 8) return tmap_bad(w, x, lane, a, "element strides must be 1..8");
     if (i && (t->stride[i] & 15)) return tmap_bad(w, x, lane, a, "global strides must be multiples of 16");
     t->nb[i] = (t->box[i] + t->es[i] - 1) / t->es[i];
     t->count *= t->nb[i];
   }
+  if (t->im2col) { t->box[0] = t->chans; t->count = (uint64_t)t->chans * t->pixels; }
   if ((uint64_t)t->box[0] * t->esize % 16) return tmap_bad(w, x, lane, a, "the inner box dimension must span a multiple of 16 bytes");
   if (t->swz && (uint64_t)t->box[0] * t->esize > (16u << t->swz))
     return tmap_bad(w, x, lane, a, "the inner box dimension is wider than the swizzle span");
@@ -1104,6 +1167,22 @@ static int tensor_coords(warp *w, const xinsn *x, int k, int lane, int32_t *c) {
   return (int)n;
 }
 
+/* The im2col offsets operand {w, h, d} (16-bit, after the mbarrier) of lane i:
+ * nonzero after a fault. */
+static int im2col_offsets(warp *w, const xinsn *x, int lane, int n, int32_t *off) {
+  const isa_opnd *o = x->nops > 3 ? x->op[3].o : NULL;
+  if (!o || o->kind != OK_VEC || (int)o->n != n) {
+    emu_fault_at(w, x, lane, FAULT_UNSUPPORTED, "an .im2col copy of this rank needs a vector of %d offsets after the mbarrier", n);
+    return 1;
+  }
+  for (int k = 0; k < n; k++) {
+    const isa_opnd *e = &x->f->pool[o->v + k];
+    int row = emu_row_of(w->e, x, e);
+    off[k] = (int16_t)(uint16_t)(row >= 0 ? w->r[row][lane] : (uint64_t)e->imm);
+  }
+  return 0;
+}
+
 static uint32_t swz_addr(uint32_t a, uint32_t mode) {
   uint32_t bits = mode == 3 ? 7 : mode == 2 ? 3 : mode == 1 ? 1 : 0;
   return a ^ (((a >> 7) & bits) << 4);
@@ -1116,9 +1195,10 @@ static void h_tensor(warp *w, const xinsn *x, lanemask g) {
   bool reduce = in->op == OP_CP_REDUCE_ASYNC_BULK_TENSOR;
   bool load = !reduce && in->space != MOD_GLOBAL;
   int lead = __builtin_ctz(g);
-  if (has_mod(in, MOD_IM2COL) || has_mod(in, MOD_IM2COL_W) || has_mod(in, MOD_IM2COL_W128) || has_mod(in, MOD_IM2COL_NO_OFFS) ||
+  bool im2col = has_mod(in, MOD_IM2COL);
+  if ((im2col && !load) || has_mod(in, MOD_IM2COL_W) || has_mod(in, MOD_IM2COL_W128) || has_mod(in, MOD_IM2COL_NO_OFFS) ||
       has_mod(in, MOD_TILE_GATHER4) || has_mod(in, MOD_TILE_SCATTER4) || has_mod(in, MOD_CTA_GROUP_2)) {
-    emu_fault_at(w, x, lead, FAULT_UNSUPPORTED, "only the tile mode of tensor copies is supported");
+    emu_fault_at(w, x, lead, FAULT_UNSUPPORTED, "only the tile mode and im2col loads of tensor copies are supported");
     return;
   }
   int rank = insn_rank(in);
@@ -1139,6 +1219,12 @@ static void h_tensor(warp *w, const xinsn *x, lanemask g) {
       emu_fault_at(w, x, i, FAULT_UNSUPPORTED, "tensor copy with %d coordinates (.%dd) on a rank-%u tensor map", n, rank, t.rank);
       return;
     }
+    int32_t off[3] = {0};
+    if (im2col != (t.im2col != 0)) {
+      emu_fault_at(w, x, i, FAULT_UNSUPPORTED, im2col ? "an .im2col copy needs an im2col tensor map" : "a tile-mode copy cannot use an im2col tensor map");
+      return;
+    }
+    if (im2col && im2col_offsets(w, x, i, (int)t.rank - 2, off)) return;
     if (load) {
       uint8_t *box = malloc(t.bytes ? t.bytes : 1);
       if (oom(w, x, box)) return;
@@ -1147,7 +1233,7 @@ static void h_tensor(warp *w, const xinsn *x, lanemask g) {
       for (uint64_t k = 0; k < t.count; k++) {
         uint64_t ga;
         uint8_t *dst = box + k * t.esize;
-        if (tmap_elem(&t, c, k, &ga)) {
+        if (im2col ? im2col_elem(&t, c, off, k, &ga) : tmap_elem(&t, c, k, &ga)) {
           const uint8_t *p = global_ptr(w, x, i, ga, t.esize, 1, PTX_SPACE_NONE);
           if (!p) { free(box); return; }
           memcpy(dst, p, t.esize);
@@ -1197,10 +1283,66 @@ static void h_tensor(warp *w, const xinsn *x, lanemask g) {
     o.data = malloc(len ? len : 1);
     if (oom(w, x, o.data)) return;
     for (uint32_t k = 0; k < len; k += 16) {
-      uint32_t a = swz_addr(soff + k, t.swz);
-      memcpy(o.data + k, sc->shared + a, len - k < 16 ? len - k : 16);
+      uint32_t a = swz_addr(soff + k, t.swz), n = len - k < 16 ? len - k : 16;
+      if (!emu_proxy_async_read(w, x, i, sc, a, n, reduce ? "cp.reduce.async.bulk.tensor" : "cp.async.bulk.tensor")) {
+        free(o.data);
+        return;
+      }
+      memcpy(o.data + k, sc->shared + a, n);
     }
     if (!bulk_push(w, x, i, &o)) { free(o.data); return; }
+  }
+}
+
+/* tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.scope.sync.aligned
+ * [dst], [src], 128: the tensor map built in shared memory is copied to
+ * global memory, fenced for the tensormap proxy (nothing more to do here:
+ * ptxemu's TMA reads the map at each copy).  Every lane performs the copy. */
+static void h_tmap_cp(warp *w, const xinsn *x, lanemask g) {
+  if (!g) return;
+  uint64_t da[WARP_SIZE], sa[WARP_SIZE];
+  uint8_t dsym, ssym;
+  emu_lane_addrs(w, x, x->op[0].o, g, da, &dsym);
+  emu_lane_addrs(w, x, x->op[1].o, g, sa, &ssym);
+  FOR_LANES(i) {
+    if (!(g >> i & 1)) continue;
+    uint64_t size = opv(w, x, 2, i);
+    if (size != 128) { emu_fault_at(w, x, i, FAULT_UNSUPPORTED, "tensormap.cp_fenceproxy copies 128 bytes, not %llu", (unsigned long long)size); return; }
+    uint32_t soff;
+    cta *sc = shared_target(w, x, i, sa[i], MOD_SHARED_CTA, ssym, 128, 128, true, &soff);
+    if (!sc) return;
+    uint8_t *d = global_ptr(w, x, i, da[i], 128, 128, dsym);
+    if (!d) return;
+    memmove(d, sc->shared + soff, 128);
+  }
+}
+
+/* tensormap.replace.tile.global_address.{global,shared::cta}.b1024.b64 [map], addr:
+ * a new global address in a tensor map (ptxemu's layout: bytes 0..7).  The
+ * other fields' encodings are not modelled: they stop the launch. */
+static void h_tmap_replace(warp *w, const xinsn *x, lanemask g) {
+  if (!g) return;
+  if (!has_mod(x->in, MOD_GLOBAL_ADDRESS)) {
+    emu_fault_at(w, x, __builtin_ctz(g), FAULT_UNSUPPORTED, "tensormap.replace of a field other than .global_address");
+    return;
+  }
+  uint64_t ma[WARP_SIZE];
+  uint8_t msym;
+  emu_lane_addrs(w, x, x->op[0].o, g, ma, &msym);
+  bool shared = x->in->space != MOD_GLOBAL && (is_shared_mod(x->in->space) || msym == PTX_SPACE_SHARED ||
+                                               mm_classify(ma[__builtin_ctz(g)]) == MM_SHARED);
+  FOR_LANES(i) {
+    if (!(g >> i & 1)) continue;
+    uint8_t *p;
+    if (shared) {
+      uint32_t off;
+      cta *c = shared_target(w, x, i, ma[i], x->in->space, msym, 128, 64, true, &off);
+      if (!c) return;
+      p = c->shared + off;
+      emu_proxy_generic_write(w, x, i, c, off, 8);
+    } else if (!(p = global_ptr(w, x, i, ma[i], 128, 64, msym))) return;
+    uint64_t v = opv(w, x, 1, i);
+    memcpy(p, &v, 8);
   }
 }
 
@@ -1386,6 +1528,8 @@ int prep_async(emu *e, xinsn *x) {
   case OP_CP_ASYNC_BULK_PREFETCH: case OP_CP_ASYNC_BULK_PREFETCH_TENSOR: x->fn = h_nop; return 0;
   case OP_CP_ASYNC_BULK_TENSOR: case OP_CP_REDUCE_ASYNC_BULK_TENSOR: x->fn = h_tensor; return 0;
   case OP_ST_ASYNC: case OP_RED_ASYNC: x->fn = h_st_async; return 0;
+  case OP_TENSORMAP_CP_FENCEPROXY: x->fn = h_tmap_cp; return 0;
+  case OP_TENSORMAP_REPLACE: x->fn = h_tmap_replace; return 0;
   case OP_BAR: case OP_BARRIER:
     if (in->scope != MOD_CLUSTER) return -1;
     if (in->sub == MOD_ARRIVE) { x->fn = h_cluster_arrive; return 0; }

@@ -306,7 +306,9 @@ int prep_ctrl(emu *e, xinsn *x) {
     x->fn = h_bar;
     break;
   case OP_BAR_WARP_SYNC: x->fn = h_nop; x->flags |= XF_SYNC; return 0;
-  case OP_MEMBAR: case OP_FENCE: case OP_PMEVENT: case OP_GRIDDEPCONTROL: case OP_SETMAXNREG:
+  case OP_FENCE:
+    x->fn = emu_proxy_is_async_fence(x->in) ? emu_proxy_fence : h_nop; return 0;
+  case OP_MEMBAR: case OP_PMEVENT: case OP_GRIDDEPCONTROL: case OP_SETMAXNREG:
     x->fn = h_nop; return 0;
   default: return -1;
   }

@@ -231,6 +231,7 @@ static void h_st(warp *w, const xinsn *x, lanemask g) {
   emu_lane_addrs(w, x, x->op[0].o, g, a, &symspace);
   if (!emu_translate(w, x, in->space, symspace, a, g, size, p, kind)) return;
   emu_count_access(w, x, a, g, size, kind, true);
+  if (w->e->opt.strict_async) FOR_LANES(i) if ((g >> i & 1) && kind[i] == MM_SHARED) emu_proxy_generic_ptr(w, x, i, p[i], size);
   /* lanes store in order, so the highest lane wins when addresses collide */
   FOR_LANES(i) {
     if (!(g >> i & 1)) continue;
@@ -325,6 +326,7 @@ static void h_atom(warp *w, const xinsn *x, lanemask g) {
   emu_lane_addrs(w, x, x->op[ak].o, g, a, &symspace);
   if (!emu_translate(w, x, in->space, symspace, a, g, size, p, kind)) return;
   emu_count_access(w, x, a, g, size, kind, is_red);
+  if (w->e->opt.strict_async) FOR_LANES(i) if ((g >> i & 1) && kind[i] == MM_SHARED) emu_proxy_generic_ptr(w, x, i, p[i], size);
   /* vector atomics (sm_90: atom/red .v2/.v4 .f32, .f16x2 ...) apply the
    * operation element by element; their operands are register vectors */
   int brows[16], drows[16];

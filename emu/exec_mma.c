@@ -790,6 +790,7 @@ static void h_wmma_ldst(warp *w, const xinsn *x, lanemask m) {
         a[i] = base[i] + welem_off(r, c, rowmajor, stride[i], eb, &bit[i]);
       }
       if (!emu_translate(w, x, in->space, symspace, a, m, esize, p, kind)) return;
+      if (store && w->e->opt.strict_async) FOR_LANES(i) if ((m >> i & 1) && kind[i] == MM_SHARED) emu_proxy_generic_ptr(w, x, i, p[i], esize);
       /* ptxas moves fragments two elements per access (LDG/STG of 32 bits
        * for halves, 64 for floats): count requests the same way */
       if (eb < 8 ? e == 0 : ((j * per + e) & 1) == 0) {
@@ -878,6 +879,7 @@ static void h_ldstmatrix(warp *w, const xinsn *x, lanemask m) {
     emu_lane_addrs(w, x, ao, am, a, &symspace);
     if (!emu_translate(w, x, in->space, symspace, a, am, 16, p, kind)) return;
     emu_count_access(w, x, a, am, 16, kind, store);
+    if (store && w->e->opt.strict_async) FOR_LANES(i) if ((am >> i & 1) && kind[i] == MM_SHARED) emu_proxy_generic_ptr(w, x, i, p[i], 16);
   }
   /* mat[i][r][c]: matrix i, 8x8 b16 */
   uint16_t mat[4][8][8];
@@ -983,6 +985,7 @@ static bool desc_read(warp *w, const xinsn *x, uint64_t desc, int mn, int kbit, 
     w->e->fault.size = n;
     return false;
   }
+  if (!emu_proxy_async_read(w, x, 0, w->cta, (uint32_t)addr, n, "wgmma.mma_async (matrix descriptor)")) return false;
   uint64_t v = 0;
   if (ebits >= 8) memcpy(&v, p, n);
   else v = (*p >> (kbit & 7)) & ((1u << ebits) - 1);

@@ -14,15 +14,20 @@
  *
  * ---- Fetching (tex, tld4) -- the texture-fetching appendix of the CUDA C++
  * Programming Guide ---------------------------------------------------------
- * Float coordinates become texel-space x = u * N (normalized coordinates)
- * or x = u, computed in f32, then fixed point with 8 fraction bits (rounded
- * to nearest, ties to even: the hardware's 1.8 interpolation weights).
- * Offsets (operand e, texels) are added there.
+ * Float coordinates become texel-space x = u * N (normalized coordinates,
+ * u first truncated to 24 fraction bits) or x = u.  Offsets (operand e,
+ * texels) are added to x.
  *   point:  i = floor(x)
- *   linear: xB = x - 0.5, i = floor(xB), a = frac(xB) (a multiple of 1/256)
- *           1D: (1-a) T[i] + a T[i+1]; 2D/3D: the products of the weights,
- *           computed exactly, summed in double and rounded once to f32;
- *           texels of weight 0 are not read.
+ *   linear: x in fixed point with 8 fraction bits (rounded to nearest, ties
+ *           to even), xB = x - 0.5, i = floor(xB), a = frac(xB) (a multiple
+ *           of 1/256); 1D: (1-a) T[i] + a T[i+1]; 2D/3D: each corner's
+ *           weight, the product of its per-axis weights, rounded to 1/256
+ *           (ties to even); the weighted sum is exact, then rounded once:
+ *           to f32 for f32 texels, to f16 (ties away from zero) for f16
+ *           texels, and for normalized u8/u16/s16 texels on the 16-bit
+ *           integer scale (see filter_level); texels of weight 0 are not read.
+ * Everything above was measured bit for bit on an H100 (tests/triton
+ * tex_hw.launch: 18 textures, 64 probes each).
  * Integer coordinates (ctype .s32) are texel indices: no filtering.
  * Address modes work on texel indices: wrap (i mod N), mirror (period 2N,
  * reflected), clamp (to 0..N-1), border (the border colour).  wrap and
@@ -35,9 +40,10 @@
  * Texels: float (f16/f32) channels read as f32; with read normalized, u8/u16
  * give u / (2^n - 1) and s8/s16 max(s / (2^(n-1) - 1), -1), sRGB converts r
  * g b; element reads of integer types give the value zero- or sign-extended
- * to 32 bits (and cannot be filtered).  Missing channels read as g = b = 0,
- * a = 1 (1.0 for float results).  The border colour gives the channels the
- * texture has, converted like the results (the missing ones as above).
+ * to 32 bits (and cannot be filtered).  Missing channels read 0, alpha
+ * included (measured; not the a = 1 of the guide).  The border colour gives
+ * the channels the texture has, converted like the results (the missing
+ * ones 0).
  * The destination type does not convert: .f32/.s32/.u32 receive the 32-bit
  * results (float results as f32 bits, integer results as integers); .f16
  * and .f16x2 (v2: {r,g} {b,a}, low half first) round float results to f16.
@@ -184,8 +190,7 @@ static float srgb_to_linear(float c) {
 
 /* Channel c of a texel in result form (f32 bits or a 32-bit integer). */
 static uint32_t channel_value(const emu_texdesc *d, const uint8_t *p, int c) {
-  bool fres = float_results(d);
-  if (c >= d->channels) return c == 3 ? (fres ? 0x3f800000u : 1u) : 0u;
+  if (c >= d->channels) return 0;
   const uint8_t *q = p + (size_t)c * fmt_bytes[d->fmt];
   uint32_t r;
   switch (d->fmt) {
@@ -217,7 +222,7 @@ static uint32_t channel_value(const emu_texdesc *d, const uint8_t *p, int c) {
 
 static uint32_t border_value(const emu_texdesc *d, int c) {
   bool fres = float_results(d);
-  if (c >= d->channels) return c == 3 ? (fres ? 0x3f800000u : 1u) : 0u;
+  if (c >= d->channels) return 0;
   float b = d->border[c];
   if (fres) return fbits(b);
   if (b != b) return 0;
@@ -280,8 +285,27 @@ static bool fetch(warp *w, const xinsn *x, int lane, const samp *s, const int64_
   return true;
 }
 
+/* Texel-space coordinate of a normalized one: the H100 keeps u with 24
+ * fraction bits (truncated), so u = 1/7 in f32 (a little above 1/7) lands
+ * just below texel 1 of a 7-texel row. */
+static double normalized_texels(float u, uint32_t n) {
+  if (u != u) return 0;
+  double ut = floor(ldexp((double)u, 24));
+  if (ut > 0x1p60) ut = 0x1p60;
+  if (ut < -0x1p60) ut = -0x1p60;
+  return ldexp(ut, -24) * n;
+}
+
+/* floor(v) in fixed point with 8 fraction bits. */
+static int64_t floor_fixed(double v) {
+  if (v != v) return 0;
+  if (v > 0x1p32) v = 0x1p32;
+  if (v < -0x1p32) v = -0x1p32;
+  return (int64_t)floor(v) * 256;
+}
+
 /* Fixed point with 8 fraction bits, rounded to nearest even. */
-static int64_t to_fixed(float v) {
+static int64_t to_fixed(double v) {
   if (v != v) return 0;
   double t = (double)v * 256.0;
   if (t > 0x1p40) t = 0x1p40;
@@ -289,6 +313,30 @@ static int64_t to_fixed(float v) {
   return (int64_t)nearbyint(t);
 }
 static int64_t floor256(int64_t t) { return t >= 0 ? t / 256 : -((-t + 255) / 256); }
+
+/* The H100 filters normalized 8- and 16-bit texels as 16-bit integers (u8
+ * v -> 257 v of 65535, u16 of 65535, s16 of 32767), rounds the weighted sum
+ * to an integer (ties upward) and only then divides; f16 texels give an f16
+ * result (ties away from zero).  filter_level maps a texel's float value to that integer scale,
+ * filter_result the weighted sum back.  (s8 and sRGB were not measured:
+ * they filter the float values.) */
+static double level_scale(const emu_texdesc *d) {
+  if (!d->read_normalized || d->srgb) return 0;
+  return d->fmt == TEXFMT_U8 || d->fmt == TEXFMT_U16 ? 65535.0 : d->fmt == TEXFMT_S16 ? 32767.0 : 0;
+}
+static double filter_level(const emu_texdesc *d, float v) {
+  double sc = level_scale(d);
+  return sc ? nearbyint(v * sc) : v;
+}
+static uint32_t filter_result(const emu_texdesc *d, double acc) {
+  double sc = level_scale(d);
+  if (sc) {
+    float r = (float)(floor(acc + 0.5) / sc);
+    return fbits(r < -1.0f ? -1.0f : r);
+  }
+  if (d->fmt == TEXFMT_F16) return cvt_f16_to_f32((uint16_t)fp_cvt(fp_f64_bits(acc), FP_F64, FP_F16, FP_RNA, 0));
+  return fbits((float)acc);
+}
 
 /* Filtered (or point) sample at fixed-point coordinates t[0..nd). */
 static bool sample(warp *w, const xinsn *x, int lane, const samp *s, int nd, const int64_t *t, uint64_t layer, uint32_t *out) {
@@ -306,19 +354,21 @@ static bool sample(warp *w, const xinsn *x, int lane, const samp *s, int nd, con
   }
   double acc[4] = { 0, 0, 0, 0 };
   for (int corner = 0; corner < (1 << nd); corner++) {
-    double wgt = 1;
+    uint64_t prod = 1;
     for (int k = 0; k < nd; k++) {
       bool hi = corner >> k & 1;
-      uint32_t wk = hi ? a[k] : 256 - a[k];
-      wgt *= wk / 256.0;
+      prod *= hi ? a[k] : 256 - a[k];
       idx[k] = i0[k] + hi;
     }
+    /* each corner's weight is the product rounded to 1/256, ties to even
+     * (measured on the H100; the exact products miss by up to 1/512) */
+    double wgt = nearbyint(ldexp((double)prod, -8 * (nd - 1))) / 256.0;
     if (wgt == 0) continue;
     uint32_t v[4];
     if (!fetch(w, x, lane, s, idx, layer, v)) return false;
-    for (int c = 0; c < 4; c++) acc[c] += wgt * fp_f32_val(v[c]);
+    for (int c = 0; c < 4; c++) acc[c] += wgt * filter_level(s->d, fp_f32_val(v[c]));
   }
-  for (int c = 0; c < 4; c++) out[c] = fbits((float)acc[c]);
+  for (int c = 0; c < 4; c++) out[c] = filter_result(s->d, acc[c]);
   return true;
 }
 
@@ -492,8 +542,10 @@ static void h_tex(warp *w, const xinsn *x, lanemask g) {
       int64_t t[3] = { 0, 0, 0 };
       for (int k = 0; k < nd; k++) {
         float u = elem_f32(w, x, &el[first + k], i);
-        float xt = s.normalized ? u * (float)s.dims[k] : u;
-        t[k] = to_fixed(xt) + (k < (int)noff ? (int64_t)elem_s32(w, x, &off[k], i) * 256 : 0);
+        double xt = s.normalized ? normalized_texels(u, s.dims[k]) : u;
+        int64_t o = k < (int)noff ? (int64_t)elem_s32(w, x, &off[k], i) * 256 : 0;
+        /* point sampling floors the coordinate itself, not its 1/256 rounding */
+        t[k] = (s.linear || is_tld4 ? to_fixed(xt) : floor_fixed(xt)) + o;
       }
       bool ok = is_tld4 ? gather(w, x, i, &s, t, layer, comp, r) : sample(w, x, i, &s, nd, t, layer, r);
       if (!ok) return;

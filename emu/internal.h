@@ -56,6 +56,18 @@ void emu_async_release(cta *c);
  * time limit would; true if any woke. */
 bool emu_async_stalled(cta *c);
 
+/* strict proxy-fence checking (proxy.c, --strict-async): generic-proxy
+ * writes of shared memory (by CTA c and offset, or by host pointer), async-
+ * proxy writes and reads (false after a fault), fence.proxy.async (an
+ * instruction handler), and the release of a CTA's marks */
+void emu_proxy_generic_write(warp *w, const xinsn *x, int lane, cta *c, uint32_t off, uint32_t n);
+void emu_proxy_generic_ptr(warp *w, const xinsn *x, int lane, const uint8_t *p, uint32_t n);
+void emu_proxy_async_write(cta *c, uint32_t off, uint32_t n);
+bool emu_proxy_async_read(warp *w, const xinsn *x, int lane, cta *c, uint32_t off, uint32_t n, const char *what);
+void emu_proxy_fence(warp *w, const xinsn *x, lanemask m);
+bool emu_proxy_is_async_fence(const isa_insn *in);
+void emu_proxy_release(cta *c);
+
 /* builtins: device printf, malloc/free, assert (builtins.c) */
 void emu_heap_init(emu *e);
 /* Calls to bodiless functions the runtime provides; returns 1 if handled. */

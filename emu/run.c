@@ -225,6 +225,7 @@ int emu_cta_start(emu *e, cta *c, uint64_t seq, cta *peers) {
 
 void emu_cta_free(cta *c) {
   emu_async_release(c);
+  emu_proxy_release(c);
   for (uint32_t i = 0; i < c->nwarps; i++) {
     c->e->stats.inst_executed += c->warps[i].insts;
     c->e->stats.thread_inst_executed += c->warps[i].thread_insts;

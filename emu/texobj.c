@@ -78,5 +78,15 @@ void emu_tensormap_encode(uint8_t out[128], const emu_tmapdesc *d) {
   out[0x6c] = (uint8_t)d->l2promo;
   out[0x6d] = (uint8_t)d->oobfill;
   out[0x6e] = 1;                      /* version */
+  if (d->im2col) {                    /* im2col: the box fields hold its parameters */
+    out[0x6f] = 1;
+    put32(out + 0x40, d->channels);
+    put32(out + 0x44, d->pixels);
+    for (int i = 0; i < 3; i++) {
+      int16_t lo = (int16_t)d->lower[i], hi = (int16_t)d->upper[i];
+      memcpy(out + 0x48 + 2 * i, &lo, 2);
+      memcpy(out + 0x4e + 2 * i, &hi, 2);
+    }
+  }
   put32(out + 0x70, 0x4d545850u);     /* "PXTM" */
 }

@@ -57,6 +57,11 @@ typedef struct emu_tmapdesc {
   uint64_t stride[5];           /* globalStrides of dimensions 1..rank-1 in stride[1..]      */
   uint32_t box[5], estride[5];
   int interleave, swizzle, l2promo, oobfill;
+  /* cuTensorMapEncodeIm2col instead (im2col != 0): the bounding-box corners
+   * of dimensions 1..rank-2, channelsPerPixel, pixelsPerColumn (box unused) */
+  int im2col;
+  int32_t lower[3], upper[3];
+  uint32_t channels, pixels;
 } emu_tmapdesc;
 
 /* The 128 bytes of ptxemu's tensor-map layout ("PXTM", read by

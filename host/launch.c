@@ -1496,9 +1496,11 @@ static void do_tensormap(parser *P, char **tok, int n)
     o->offset = tg.offset;
     for (int i = 0; i < 5; i++) t->estride[i] = 1;
 
-    static const char *const kw[] = {"dims", "strides", "box", "elemstrides", "interleave",
-                                     "swizzle", "l2promo", "oobfill", "into"};
-    enum { K_DIMS, K_STRIDES, K_BOX, K_ESTRIDES, K_INTERLEAVE, K_SWIZZLE, K_L2, K_OOB, K_INTO, K_N };
+    static const char *const kw[] = {"dims", "strides", "box", "elemstrides", "lower", "upper",
+                                     "interleave", "swizzle", "l2promo", "oobfill", "into",
+                                     "channels", "pixels"};
+    enum { K_DIMS, K_STRIDES, K_BOX, K_ESTRIDES, K_LOWER, K_UPPER, K_INTERLEAVE, K_SWIZZLE, K_L2,
+           K_OOB, K_INTO, K_CHANNELS, K_PIXELS, K_N };
     static const char *const inter[] = {"none", "16B", "32B"};
     static const char *const swz[] = {"none", "32B", "64B", "128B"};
     static const char *const l2[] = {"none", "64B", "128B", "256B"};
@@ -1517,13 +1519,18 @@ static void do_tensormap(parser *P, char **tok, int n)
         }
         seen[w] = 1;
         k++;
-        if (w <= K_ESTRIDES) { /* a list of numbers up to the next keyword */
+        if (w <= K_UPPER) { /* a list of numbers up to the next keyword */
             int first = k;
             while (k < n && keyword_index(tok[k], kw, K_N) < 0 &&
                    (is_digit_start(tok[k]) || tok[k][0] == '-' || tok[k][0] == '+'))
                 k++;
             int nv = k - first;
-            int want = w == K_STRIDES ? t->rank - 1 : t->rank;
+            int want = w == K_STRIDES ? t->rank - 1 : w == K_LOWER || w == K_UPPER ? t->rank - 2 : t->rank;
+            if ((w == K_LOWER || w == K_UPPER) && t->rank < 3) {
+                err(P, "an im2col tensormap ('%s') needs rank 3 to 5", kw[w]);
+                bad = 1;
+                continue;
+            }
             if (nv != want) {
                 err(P, "tensormap of rank %d needs %d '%s' value%s, got %d", t->rank, want, kw[w],
                     want == 1 ? "" : "s", nv);
@@ -1545,6 +1552,16 @@ static void do_tensormap(parser *P, char **tok, int n)
                     if (parse_count(P, s, "tensormap box size", 1, 256, &v)) bad = 1;
                     else t->box[i] = (uint32_t)v;
                     break;
+                case K_LOWER: case K_UPPER: {
+                    char *end;
+                    long c = strtol(s, &end, 0);
+                    if (*end || c < -32768 || c > 32767) {
+                        err(P, "bad im2col corner %s (-32768 to 32767)", q(P, s));
+                        bad = 1;
+                    } else if (w == K_LOWER) t->lower[i] = (int32_t)c;
+                    else t->upper[i] = (int32_t)c;
+                    break;
+                }
                 default:
                     if (parse_count(P, s, "tensormap element stride", 1, 8, &v)) bad = 1;
                     else t->estride[i] = (uint32_t)v;
@@ -1564,6 +1581,13 @@ static void do_tensormap(parser *P, char **tok, int n)
         case K_SWIZZLE: m = t->swizzle = keyword_index(s, swz, 4); break;
         case K_L2: m = t->l2promo = keyword_index(s, l2, 4); break;
         case K_OOB: m = t->oobfill = keyword_index(s, oob, 2); break;
+        case K_CHANNELS: case K_PIXELS:
+            if (parse_count(P, s, w == K_CHANNELS ? "im2col channels per pixel" : "im2col pixels per column", 1,
+                            w == K_CHANNELS ? 256 : 1024, &v)) return;
+            if (w == K_CHANNELS) t->channels = (uint32_t)v;
+            else t->pixels = (uint32_t)v;
+            m = 0;
+            break;
         default: {
             lf_target it;
             int ho, bb;
@@ -1583,7 +1607,7 @@ static void do_tensormap(parser *P, char **tok, int n)
         }
         }
         if (m < 0) {
-            static const char *const opts[] = {"", "", "", "", "none, 16B, 32B",
+            static const char *const opts[] = {"", "", "", "", "", "", "none, 16B, 32B",
                                                "none, 32B, 64B, 128B", "none, 64B, 128B, 256B",
                                                "zero, nan"};
             err(P, "bad tensormap %s %s (%s)", kw[w], q(P, s), opts[w]);
@@ -1591,6 +1615,19 @@ static void do_tensormap(parser *P, char **tok, int n)
         }
     }
     if (bad) return;
+    t->im2col = seen[K_LOWER] || seen[K_UPPER] || seen[K_CHANNELS] || seen[K_PIXELS];
+    if (t->im2col) {   /* cuTensorMapEncodeIm2col: corners, channels and pixels replace the box */
+        if (seen[K_BOX]) {
+            err(P, "an im2col tensormap takes lower/upper/channels/pixels, not 'box'");
+            return;
+        }
+        if (!seen[K_LOWER] || !seen[K_UPPER] || !seen[K_CHANNELS] || !seen[K_PIXELS]) {
+            err(P, "an im2col tensormap needs 'lower', 'upper', 'channels' and 'pixels'");
+            return;
+        }
+        t->box[0] = t->channels;           /* checked below like box[0] */
+        seen[K_BOX] = 1;
+    }
     if (!seen[K_DIMS] || !seen[K_BOX] || (!seen[K_STRIDES] && t->rank > 1)) {
         err(P, "tensormap needs %s", !seen[K_DIMS] ? "'dims'" : !seen[K_BOX] ? "'box'" : "'strides'");
         return;

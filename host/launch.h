@@ -310,6 +310,9 @@ typedef struct lf_tensormap {  /* cuTensorMapEncodeTiled's arguments */
     uint32_t box[5];
     uint32_t estride[5];      /* elementStrides (1 when not given) */
     int interleave, swizzle, l2promo, oobfill;  /* CUtensorMap* enumerations */
+    int im2col;               /* cuTensorMapEncodeIm2col: lower/upper/channels/pixels instead of box */
+    int32_t lower[3], upper[3];
+    uint32_t channels, pixels;
     int into_buffer;          /* 'into': buffer index, or -1 */
     uint64_t into_offset;
 } lf_tensormap;

@@ -54,6 +54,10 @@ static int make_object(emu *e, const launch_file *lf, int line, int oi, const ui
     emu_tmapdesc d = { .addr = bufaddr[o->buffer] + o->offset, .dtype = t->dtype, .rank = t->rank,
                        .interleave = t->interleave, .swizzle = t->swizzle, .l2promo = t->l2promo, .oobfill = t->oobfill };
     for (int i = 0; i < 5; i++) { d.dim[i] = t->dim[i]; d.stride[i] = t->stride[i]; d.box[i] = t->box[i]; d.estride[i] = t->estride[i]; }
+    d.im2col = t->im2col;
+    d.channels = t->channels;
+    d.pixels = t->pixels;
+    for (int i = 0; i < 3; i++) { d.lower[i] = t->lower[i]; d.upper[i] = t->upper[i]; }
     emu_tensormap_encode(so->map[oi], &d);
     if (t->into_buffer >= 0) memcpy(emu_host_ptr(e, bufaddr[t->into_buffer] + t->into_offset, 128), so->map[oi], 128);
     return 0;
@@ -191,6 +195,7 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
   /* sector and bank counters cost time: only when someone reads them */
   eo.counters = o->stats_path || o->observer || o->launch_done || o->gpu;
   eo.progress = !o->quiet && isatty(2);
+  eo.strict_async = o->strict_async;
   char *pout = NULL;
   size_t poutlen = 0;
   FILE *pstream = NULL;

@@ -18,6 +18,7 @@ typedef struct session_opts {
   double max_seconds;           /* --max-seconds: per-launch wall-time budget      */
   uint64_t mem_cap;             /* --max-memory: device memory cap; 0: the default */
   const char *gpu;              /* --gpu NAME|FILE: run the timing model of that GPU */
+  bool strict_async;            /* --strict-async: check proxy fences (emu/proxy.c) */
   struct emu_observer *observer;/* traces                                          */
   void *observer_ctx;
   void (*launch_done)(void *ctx, int index, const char *kernel, struct emu *e, int rc);

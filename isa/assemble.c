@@ -68,7 +68,10 @@ typedef struct actx {
   ptrmap regcache;                 /* name -> slot of a range member (%r12)    */
   ptrmap ranges;                   /* prefix -> range index (scoped)           */
   ptrmap fsyms;                    /* name -> function symbol (scoped)         */
-  ptrmap labels;                   /* name -> label index                      */
+  ptrmap labels;                   /* name -> label index (a label inside a { } block
+                                      under "name\x01block": see label_key) */
+  VEC(uint32_t) blocks;            /* ids of the { } blocks open at this statement */
+  uint32_t nblocks;                /* blocks opened so far in this pass          */
   ptrmap protos;                   /* callprototype label -> func index        */
   VEC(undo) undos;
   VEC(uint32_t) scope_marks;
@@ -247,6 +250,25 @@ static bool is_static_space(uint8_t sp) { return sp == PTX_SPACE_SHARED || sp ==
 #define FSYM_MODULE 0x80000000u
 /* A hoisted variable's index among the hoisted, in operands until the end. */
 #define HOISTED 0x80000000u
+
+/* Labels declared in a { } block are local to it (inline-asm blocks repeat
+ * names such as waitLoop): they are keyed by name and block id.  A use
+ * sees the innermost enclosing block's label first, then outer ones. */
+static const char *label_key(actx *c, const char *name, uint32_t block) {
+  if (!block) return name;
+  char buf[512];
+  int n = snprintf(buf, sizeof buf, "%s\x01%u", name, block);
+  return strtab_intern(c->names, buf, n < (int)sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+static uint32_t label_find(actx *c, const char *name) {
+  for (uint32_t d = c->blocks.n; d-- > 0;) {
+    uint32_t lb = ptrmap_get(&c->labels, label_key(c, name, c->blocks.v[d]));
+    if (lb != PTRMAP_ABSENT) return lb;
+  }
+  return ptrmap_get(&c->labels, name);
+}
+static void block_open(actx *c) { VEC_PUSH(c->blocks, ++c->nblocks); }
+static void block_close(actx *c) { if (c->blocks.n) c->blocks.n--; }
 
 /* ---- scopes --------------------------------------------------------------- */
 
@@ -520,7 +542,7 @@ static int resolve_name(actx *c, const ptx_opnd *o, isa_opnd *out, int role) {
     out->imm = o->ival;
     return 0;
   }
-  uint32_t lb = ptrmap_get(&c->labels, name);
+  uint32_t lb = label_find(c, name);
   if (lb != PTRMAP_ABSENT && role != R_CALL) { out->kind = OK_LABEL; out->v = lb; return 0; }
   uint32_t ms = ptrmap_get(&c->modsyms, name);
   if (ms != PTRMAP_ABSENT) { out->kind = OK_SYM; out->flags = OF_MODSYM; out->v = ms; out->imm = o->ival; return 0; }
@@ -795,6 +817,11 @@ static int template_for(actx *c, const ptx_insn *pi, ptx_loc loc, isa_insn *out)
                 t.op == OP_WGMMA_WAIT_GROUP || t.op == OP_SETMAXNREG) && has_sm && c->pm->sm_suffix != 'a')
         snprintf(msg, sizeof msg, "'%s' requires sm_%ua (module targets sm_%u%s)", opword(c, t.op), sm < 90 ? 90 : sm, sm,
                  c->pm->sm_suffix == 'f' ? "f" : "");
+      else if ((t.op == OP_LDMATRIX || t.op == OP_STMATRIX) && (t.type != PTX_T_B16 || t.shape_n != 8) && has_sm &&
+               (sm < 100 || (c->pm->sm_suffix != 'a' && c->pm->sm_suffix != 'f')))
+        /* the .b8 forms (.m16n16, .m8n16, .m16n8) are sm_100a-family only (ptxas 13 refuses them for sm_90a) */
+        snprintf(msg, sizeof msg, "'%s' with .b8 elements or a .m16n16, .m8n16 or .m16n8 shape requires sm_100a (module targets sm_%u%s)",
+                 opword(c, t.op), sm, c->pm->sm_suffix == 'a' ? "a" : c->pm->sm_suffix == 'f' ? "f" : "");
       else if (has_ptx && oi->min_ptx > ver)
         snprintf(msg, sizeof msg, "'%s' requires PTX ISA %u.%u or higher (module is %u.%u)", opword(c, t.op),
                  oi->min_ptx / 10, oi->min_ptx % 10, ver / 10, ver % 10);
@@ -910,6 +937,7 @@ static void reset_func(actx *c) {
   ptrmap_clear(&c->regs); ptrmap_clear(&c->ranges); ptrmap_clear(&c->fsyms); ptrmap_clear(&c->regcache);
   ptrmap_clear(&c->labels); ptrmap_clear(&c->protos);
   c->undos.n = c->scope_marks.n = c->rangev.n = 0;
+  c->blocks.n = c->nblocks = 0;
   c->ninsns = c->nops = c->pool.n = c->regtype.n = c->regname.n = 0;
   c->syms.n = c->recs.n = c->locs.n = c->tables.n = c->labelnames.n = c->labelpc.n = 0;
   c->regdepth.n = c->symdepth.n = 0;
@@ -942,9 +970,12 @@ static void assemble_func(actx *c, isa_func *f, const ptx_func *pf) {
   for (uint32_t i = 0; i < pf->nstmts; i++) {
     const ptx_stmt *st = &pf->stmts[i];
     if (st->kind == PS_INSN) pc++;
+    else if (st->kind == PS_OPEN) block_open(c);
+    else if (st->kind == PS_CLOSE) block_close(c);
     else if (st->kind == PS_LABEL || st->kind == PS_BRANCHTARGETS || st->kind == PS_CALLTARGETS || st->kind == PS_CALLPROTO) {
       const char *name = st->kind == PS_LABEL ? st->u.label : st->kind == PS_CALLPROTO ? st->u.proto.label : st->u.targets.label;
-      if (ptrmap_get(&c->labels, name) != PTRMAP_ABSENT || ptrmap_get(&c->protos, name) != PTRMAP_ABSENT) {
+      const char *key = st->kind != PS_CALLPROTO && c->blocks.n ? label_key(c, name, c->blocks.v[c->blocks.n - 1]) : name;
+      if (ptrmap_get(&c->labels, key) != PTRMAP_ABSENT || ptrmap_get(&c->protos, name) != PTRMAP_ABSENT) {
         err(c, st->loc, "redeclaration of '%s'", name);
         continue;
       }
@@ -967,18 +998,19 @@ static void assemble_func(actx *c, isa_func *f, const ptx_func *pf) {
         pfn->nsyms = pfn->nrets + pfn->nparams;
         continue;
       }
-      ptrmap_put(&c->labels, name, c->labelnames.n);
+      ptrmap_put(&c->labels, key, c->labelnames.n);
       VEC_PUSH(c->labelnames, name);
       VEC_PUSH(c->labelpc, pc);
     }
   }
+  c->blocks.n = c->nblocks = 0;                 /* the second pass numbers the blocks again */
   uint32_t cur_loc = 0;
   for (uint32_t i = 0; i < pf->nstmts; i++) {
     const ptx_stmt *st = &pf->stmts[i];
     switch (st->kind) {
     case PS_INSN: assemble_insn(c, st, cur_loc); break;
     case PS_LABEL: {
-      uint32_t lb = ptrmap_get(&c->labels, st->u.label);
+      uint32_t lb = label_find(c, st->u.label);
       if (lb != PTRMAP_ABSENT) rec(c, REC_LABEL, lb, 0, st->loc.line, st->u.label);
       break;
     }
@@ -1002,10 +1034,10 @@ static void assemble_func(actx *c, isa_func *f, const ptx_func *pf) {
       break;
     }
     case PS_PRAGMA: rec(c, REC_PRAGMA, 0, 0, st->loc.line, st->u.pragma); break;
-    case PS_OPEN: scope_open(c); rec(c, REC_OPEN, 0, 0, st->loc.line, NULL); break;
-    case PS_CLOSE: scope_close(c); rec(c, REC_CLOSE, 0, 0, st->loc.line, NULL); break;
+    case PS_OPEN: scope_open(c); block_open(c); rec(c, REC_OPEN, 0, 0, st->loc.line, NULL); break;
+    case PS_CLOSE: scope_close(c); block_close(c); rec(c, REC_CLOSE, 0, 0, st->loc.line, NULL); break;
     case PS_BRANCHTARGETS: case PS_CALLTARGETS: {
-      uint32_t lb = ptrmap_get(&c->labels, st->u.targets.label);
+      uint32_t lb = label_find(c, st->u.targets.label);
       if (lb == PTRMAP_ABSENT) break;
       isa_table t = { st->u.targets.label, st->u.targets.n, NULL, st->kind == PS_CALLTARGETS };
       t.pcs = arena_alloc(c->m->arena, (t.n ? t.n : 1) * sizeof *t.pcs);
@@ -1019,7 +1051,7 @@ static void assemble_func(actx *c, isa_func *f, const ptx_func *pf) {
             VEC_PUSH(c->fixups, x);
           }
         } else {
-          uint32_t l = ptrmap_get(&c->labels, o->name);
+          uint32_t l = label_find(c, o->name);
           if (l == PTRMAP_ABSENT) err(c, o->loc, "undefined label '%s'", o->name);
           else t.pcs[k] = l;
         }
@@ -1256,7 +1288,7 @@ static isa_module *asm_end(actx *c) {
   VEC_FREE(c->templates); VEC_FREE(c->template_err); VEC_FREE(c->alias);
   VEC_FREE(c->undos); VEC_FREE(c->scope_marks); VEC_FREE(c->rangev);
   VEC_FREE(c->pool); VEC_FREE(c->regtype); VEC_FREE(c->regname); VEC_FREE(c->syms);
-  VEC_FREE(c->recs); VEC_FREE(c->locs); VEC_FREE(c->tables); VEC_FREE(c->labelnames); VEC_FREE(c->labelpc);
+  VEC_FREE(c->recs); VEC_FREE(c->locs); VEC_FREE(c->tables); VEC_FREE(c->labelnames); VEC_FREE(c->labelpc); VEC_FREE(c->blocks);
   VEC_FREE(c->regdepth); VEC_FREE(c->symdepth); VEC_FREE(c->hoistdepth);
   ptrmap_fini(&c->modsyms); ptrmap_fini(&c->funcs); ptrmap_fini(&c->opcache);
   ptrmap_fini(&c->regs); ptrmap_fini(&c->ranges); ptrmap_fini(&c->fsyms);
