@@ -1168,7 +1168,8 @@ static int tensor_coords(warp *w, const xinsn *x, int k, int lane, int32_t *c) {
 }
 
 /* The im2col offsets operand {w, h, d} (16-bit, after the mbarrier) of lane i:
- * nonzero after a fault. */
+ * nonzero after a fault.  The offsets are unsigned (a filter position): on
+ * an H100 an offset of -1 reads 65535 pixels away, all zero fill. */
 static int im2col_offsets(warp *w, const xinsn *x, int lane, int n, int32_t *off) {
   const isa_opnd *o = x->nops > 3 ? x->op[3].o : NULL;
   if (!o || o->kind != OK_VEC || (int)o->n != n) {
@@ -1178,7 +1179,7 @@ static int im2col_offsets(warp *w, const xinsn *x, int lane, int n, int32_t *off
   for (int k = 0; k < n; k++) {
     const isa_opnd *e = &x->f->pool[o->v + k];
     int row = emu_row_of(w->e, x, e);
-    off[k] = (int16_t)(uint16_t)(row >= 0 ? w->r[row][lane] : (uint64_t)e->imm);
+    off[k] = (uint16_t)(row >= 0 ? w->r[row][lane] : (uint64_t)e->imm);
   }
   return 0;
 }

@@ -6,9 +6,11 @@ cp.async.bulk.tensor (not ptxemu's code): the bounding box covers, in each
 spatial dimension, lower .. dim - 1 + upper; a load walks pixelsPerColumn
 pixel positions of that box, W fastest, then H, then the batch N, starting
 at the instruction's {w, h, n}; pixel p is read at its position plus the
-instruction's offsets {offset w, offset h}, channelsPerPixel channels from
-channel c, zero outside the tensor; shared memory gets the pixels one after
-another.  Not measured on hardware.
+instruction's offsets {offset w, offset h} (unsigned 16-bit: -1 is 65535),
+channelsPerPixel channels from channel c, zero outside the tensor; shared
+memory gets the pixels one after another.  The images this writes are
+identical to what an H100 produced for async_im2col.launch (recorded with
+tests/triton/hw_record.cu).
 Tensor: NHWC u32, C 8, W 6, H 5, N 2, element i holding i + 1."""
 import os
 import struct
@@ -29,6 +31,7 @@ def value(c, w, h, n):
 
 def load(lower, upper, chans, pixels, probe):
     c, w, h, n, ow, oh = probe
+    ow, oh = ow & 0xFFFF, oh & 0xFFFF                 # unsigned offsets
     ws = list(range(lower[0], W + upper[0]))          # box positions in W
     hs = list(range(lower[1], H + upper[1]))
     box = [(pw, ph, pn) for pn in range(N) for ph in hs for pw in ws]
@@ -44,9 +47,10 @@ def load(lower, upper, chans, pixels, probe):
 with open(os.path.join(HERE, "async_im2col_probes.bin"), "wb") as f:
     f.write(struct.pack("<48i", *[v for p in PROBES for v in p]))
 text = ["""# TMA im2col loads (async_im2col.ptx), written by gen_im2col.py, whose
-# docstring gives the reference (the PTX ISA's description; not measured on
-# hardware).  An NHWC u32 tensor C 8, W 6, H 5, N 2 holding index + 1; three
-# im2col maps; 8 probes each (c, w, h, n, offset w, offset h).
+# docstring gives the reference (the PTX ISA's description, with the
+# unsigned offsets an H100 showed; its images match the H100's).
+# An NHWC u32 tensor C 8, W 6, H 5, N 2 holding index + 1; three im2col
+# maps; 8 probes each (c, w, h, n, offset w, offset h).
 ptx async_im2col.ptx
 buffer x %d ramp u32 1 1
 buffer probes 192 file async_im2col_probes.bin

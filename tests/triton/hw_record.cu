@@ -147,6 +147,11 @@ static int play(const char *outdir, int pass) {
       CK(cuMemAlloc(&b->d, b->n < 16 ? 16 : b->n)); CK(cuMemsetD8(b->d, 0, b->n));
       if (!strcmp(tk[3], "file")) { size_t n; void *m = slurp(tk[4], &n); if (n != b->n) die("size", tk[4]);
         CK(cuMemcpyHtoD(b->d, m, n)); free(m); }
+      else if (!strcmp(tk[3], "ramp") && !strcmp(tk[4], "u32")) {   /* ramp u32 START STEP */
+        unsigned *m = (unsigned *)malloc(b->n), v = (unsigned)strtoul(tk[5], 0, 0), st = (unsigned)strtoul(tk[6], 0, 0);
+        for (size_t i = 0; i < b->n / 4; i++, v += st) m[i] = v;
+        CK(cuMemcpyHtoD(b->d, m, b->n / 4 * 4)); free(m); }
+      else if (strcmp(tk[3], "zero")) die("buffer fill not supported here (file, ramp u32, zero)", tk[3]);
     } else if (!strcmp(tk[0], "texture")) texture(tk, nt);
     else if (!strcmp(tk[0], "tensormap")) tensormap(tk, nt);
     else if (!strcmp(tk[0], "launch")) {
