@@ -15,7 +15,7 @@ static void usage(FILE *f) {
         "  -o FILE         the HTML file to write (default: TRACE with .html for .db)\n"
         "  --launch ID     only launch ID (launches.launch_id; repeatable)\n"
         "  --kernel NAME   only launches of kernel NAME\n"
-        "  -v              print the time taken and the size of the page\n"
+        "  -v              print the time each part took and the size of the page\n"
         "Writes one self-contained HTML page (inline CSS and SVG, nothing fetched) of a\n"
         "trace written by 'ptxemu run --trace': the launches and their metrics, a timeline\n"
         "of the warps, occupancy over time, the PTX annotated per line and the memory\n"
@@ -55,7 +55,7 @@ int cmd_report(int argc, char **argv) {
     strcat(dflt, ".html");
     out = dflt;
   }
-  report_opts o = { .launches = nl ? launches : NULL, .nlaunches = nl, .kernel = kernel };
+  report_opts o = { .launches = nl ? launches : NULL, .nlaunches = nl, .kernel = kernel, .verbose = verbose };
   char err[600];
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);

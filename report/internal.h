@@ -25,6 +25,17 @@ typedef struct rep_launch {
   char gpu[64];                  /* runs.gpu_config                           */
 } rep_launch;
 
+/* Sums per instruction of one launch (report/collect.c). */
+typedef struct rep_insn {
+  long long gld_req, gld_sec, gld_bytes, gst_req, gst_sec, gst_bytes;
+  long long shl_req, shl_wav, shl_conf, shs_req, shs_wav, shs_conf, sh_bytes;
+  long long l1_hit, l1_sec, l2_hit, l2_sec, dram_rd;
+  bool l1_known, l2_known, dram_known;
+  long long execs, threads, pred_threads, branches, divergent;   /* warp_runs */
+  double waits[REP_NSTALL];      /* cycles waited before issues, per stall reason */
+  long long issued;              /* timed issues                              */
+} rep_insn;
+
 typedef struct rep {
   sqlite3 *db;
   FILE *f;
@@ -36,12 +47,16 @@ typedef struct rep {
   int max_warps_drawn;           /* timeline rows                             */
   int max_lines;                 /* annotated PTX lines                       */
   char err[512];                 /* first failed query                        */
+  int verbose;
+  double t_last, cpu_last;       /* rep_lap: end of the previous part         */
   bool failed;
   const char *stall_name[REP_NSTALL], *stall_desc[REP_NSTALL];
   char stall_text[REP_NSTALL][160];
-  /* stall cycles per reason of the launch being drawn (from rep_stalls) */
-  double stall_cycles[REP_NSTALL];
-  bool stalls_ready;
+  /* the launch being drawn (rep_collect) */
+  rep_insn *insn;                /* indexed by insn_id - insn_lo              */
+  long long insn_lo, insn_n;
+  bool mem_ready, runs_ready, stalls_ready;
+  double stall_cycles[REP_NSTALL];  /* warp cycles per state; [1] the issues */
 } rep;
 
 /* ---- SQL (report/report.c) ---- */
@@ -54,6 +69,9 @@ long long rep_int(sqlite3_stmt *s, int col, long long dflt);
 double rep_real(sqlite3_stmt *s, int col, double dflt);
 /* One integer (first column of the first row) or dflt. */
 long long rep_scalar(rep *r, const char *sql, long long a, long long b, long long dflt);
+
+/* -v: print the seconds since the previous call, with what was done. */
+void rep_lap(rep *r, const char *what, long long launch);
 
 /* The selected launch ids as "1,2,3" (for IN (...)). */
 #define REP_ID_LIST 1400
@@ -86,7 +104,9 @@ void svg_axis(FILE *f, double x0, double x1, double y, double v0, double v1, con
 /* ---- sections (one file each) ---- */
 void rep_summary(rep *r);                       /* report/summary.c: header, launches */
 void rep_metrics(rep *r);                       /* report/summary.c: metric table     */
-void rep_stalls(rep *r, const rep_launch *l);   /* report/stalls.c: stall cycles per line */
+void rep_collect(rep *r, const rep_launch *l);  /* report/collect.c: per-instruction sums */
+void rep_collect_free(rep *r);
+rep_insn *rep_insn_at(const rep *r, long long insn_id);   /* NULL outside the run */
 void rep_timeline(rep *r, const rep_launch *l); /* report/timeline.c */
 void rep_occupancy(rep *r, const rep_launch *l);/* report/occupancy.c */
 void rep_source(rep *r, const rep_launch *l);   /* report/source.c */

@@ -7,18 +7,12 @@
 #include <string.h>
 #include "report/internal.h"
 
-/* ?1 launch: one row; the recorded requests (level mem/all) or the
- * emulator's counters (level launch/warp: no bytes, no hit rates) */
-static const char mem_sql[] =
-  "SELECT CASE WHEN l.trace_level IN ('mem', 'all') THEN 1 ELSE 0 END,\n"
-  "  coalesce(m.gld_requests, l.gld_requests), coalesce(m.gld_sectors, l.gld_sectors), m.gld_bytes,\n"
-  "  coalesce(m.gst_requests, l.gst_requests), coalesce(m.gst_sectors, l.gst_sectors), m.gst_bytes,\n"
-  "  coalesce(m.shared_ld_requests, l.shared_ld_requests) + coalesce(m.shared_st_requests, l.shared_st_requests),\n"
-  "  coalesce(m.shared_ld_wavefronts, l.shared_ld_wavefronts) + coalesce(m.shared_st_wavefronts, l.shared_st_wavefronts),\n"
-  "  coalesce(m.shared_ld_bank_conflicts, l.shared_ld_bank_conflicts) + coalesce(m.shared_st_bank_conflicts, l.shared_st_bank_conflicts),\n"
-  "  m.shared_bytes, m.l1_hit_sectors, m.l1_sectors, m.l2_hit_sectors, m.l2_sectors, m.dram_read_sectors\n"
-  "FROM launches l LEFT JOIN (SELECT * FROM launch_mem_stats WHERE launch_id = ?1) m USING (launch_id)\n"
-  "WHERE l.launch_id = ?1";
+/* ?1 launch: the emulator's whole-launch counters (no bytes, no hits) */
+static const char counters_sql[] =
+  "SELECT 0, gld_requests, gld_sectors, NULL, gst_requests, gst_sectors, NULL,\n"
+  "  shared_ld_requests + shared_st_requests, shared_ld_wavefronts + shared_st_wavefronts,\n"
+  "  shared_ld_bank_conflicts + shared_st_bank_conflicts, NULL, NULL, NULL, NULL, NULL, NULL\n"
+  "FROM launches WHERE launch_id = ?1";
 
 enum { M_REC, M_GLR, M_GLS, M_GLB, M_GSR, M_GSS, M_GSB, M_SHR, M_SHW, M_SHC, M_SHB, M_L1H, M_L1S, M_L2H, M_L2S, M_DRAM, M_N };
 
@@ -59,18 +53,34 @@ static void hit_bar(FILE *f, double x, double y, const char *name, double rate) 
 void rep_memory(rep *r, const rep_launch *l) {
   FILE *f = r->f;
   fprintf(f, "<section id=\"memory-%lld\">\n<h3>Memory hierarchy</h3>\n", l->id);
-  sqlite3_stmt *s = rep_prepare(r, mem_sql);
-  if (!s) { fputs("</section>\n", f); return; }
-  sqlite3_bind_int64(s, 1, l->id);
-  double v[M_N];
-  bool have[M_N];
-  int rc = sqlite3_step(s);
-  for (int i = 0; i < M_N; i++) {
-    have[i] = rc == SQLITE_ROW && sqlite3_column_type(s, i) != SQLITE_NULL;
-    v[i] = have[i] ? sqlite3_column_double(s, i) : 0;
+  double v[M_N] = { 0 };
+  bool have[M_N] = { 0 };
+  if (r->mem_ready) {
+    /* the recorded requests, summed per instruction by report/collect.c */
+    v[M_REC] = 1;
+    for (long long i = 0; i < r->insn_n; i++) {
+      const rep_insn *x = &r->insn[i];
+      v[M_GLR] += (double)x->gld_req; v[M_GLS] += (double)x->gld_sec; v[M_GLB] += (double)x->gld_bytes;
+      v[M_GSR] += (double)x->gst_req; v[M_GSS] += (double)x->gst_sec; v[M_GSB] += (double)x->gst_bytes;
+      v[M_SHR] += (double)(x->shl_req + x->shs_req); v[M_SHW] += (double)(x->shl_wav + x->shs_wav);
+      v[M_SHC] += (double)(x->shl_conf + x->shs_conf); v[M_SHB] += (double)x->sh_bytes;
+      v[M_L1H] += (double)x->l1_hit; v[M_L1S] += (double)x->l1_sec; v[M_L2H] += (double)x->l2_hit;
+      v[M_L2S] += (double)x->l2_sec; v[M_DRAM] += (double)x->dram_rd;
+      have[M_L1S] |= x->l1_known; have[M_L2S] |= x->l2_known; have[M_DRAM] |= x->dram_known;
+    }
+    for (int i = M_REC; i <= M_SHB; i++) have[i] = true;
+  } else {
+    sqlite3_stmt *s = rep_prepare(r, counters_sql);
+    if (!s) { fputs("</section>\n", f); return; }
+    sqlite3_bind_int64(s, 1, l->id);
+    int rc = sqlite3_step(s);
+    for (int i = 0; i < M_N; i++) {
+      have[i] = rc == SQLITE_ROW && sqlite3_column_type(s, i) != SQLITE_NULL;
+      v[i] = have[i] ? sqlite3_column_double(s, i) : 0;
+    }
+    rep_finish(r, s, rc);
+    if (rc != SQLITE_ROW) { fputs("</section>\n", f); return; }
   }
-  rep_finish(r, s, rc);
-  if (rc != SQLITE_ROW) { fputs("</section>\n", f); return; }
   bool recorded = v[M_REC] != 0, hits = have[M_L1S] && v[M_L1S] > 0;
   double req_bytes = v[M_GLB] + v[M_GSB], sectors = v[M_GLS] + v[M_GSS];
   double l1_rate = hits ? 100 * v[M_L1H] / v[M_L1S] : -1;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include "config.h"
 #include "report/report.h"
 #include "report/internal.h"
@@ -55,6 +56,25 @@ long long rep_scalar(rep *r, const char *sql, long long a, long long b, long lon
   if (rc == SQLITE_ROW) v = rep_int(s, 0, dflt);
   rep_finish(r, s, rc);
   return v;
+}
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static double cpu_now(void) { return (double)clock() / CLOCKS_PER_SEC; }
+
+void rep_lap(rep *r, const char *what, long long launch) {
+  double t = now(), c = cpu_now();
+  if (r->verbose) {
+    char name[48];
+    snprintf(name, sizeof name, launch > 0 ? "%s %lld" : "%s", what, launch);
+    fprintf(stderr, "ptxemu report: %-14s %7.3f s wall %7.3f s cpu\n", name, t - r->t_last, c - r->cpu_last);
+  }
+  r->t_last = t;
+  r->cpu_last = c;
 }
 
 void rep_id_list(const rep *r, char *out, size_t n) {
@@ -226,7 +246,9 @@ static void write_page(rep *r, const char *db_path) {
   }
   fputs("</nav>\n", f);
   rep_summary(r);
+  rep_lap(r, "summary", 0);
   rep_metrics(r);
+  rep_lap(r, "metrics", 0);
   if (r->nl > nd) {
     char note[200];
     snprintf(note, sizeof note, "%zu launches are in the tables above; the first %zu are drawn below "
@@ -239,13 +261,19 @@ static void write_page(rep *r, const char *db_path) {
     html_esc(f, l->kernel);
     fprintf(f, " &lt;&lt;&lt;(%lld,%lld,%lld), (%lld,%lld,%lld)&gt;&gt;&gt;</h2>\n", l->grid[0], l->grid[1], l->grid[2],
             l->block[0], l->block[1], l->block[2]);
-    rep_stalls(r, l);
+    rep_collect(r, l);
+    rep_lap(r, "collect", l->id);
     rep_timeline(r, l);
+    rep_lap(r, "timeline", l->id);
     rep_occupancy(r, l);
+    rep_lap(r, "occupancy", l->id);
     rep_source(r, l);
+    rep_lap(r, "source", l->id);
     rep_memory(r, l);
+    rep_lap(r, "memory", l->id);
     fputs("</section>\n", f);
   }
+  rep_collect_free(r);
   fprintf(f, "<footer><p class=\"note\">Made by ptxemu %s report from ", PACKAGE_VERSION);
   html_esc(f, db_path);
   fputs(" (ptxemu-trace(5) describes every table and metric).</p></footer>\n</body></html>\n", f);
@@ -257,7 +285,7 @@ static bool same_file(const char *a, const char *b) {
 }
 
 int report_write(const char *db_path, const char *out_path, const report_opts *o, char *err, size_t errlen) {
-  rep r = { 0 };
+  rep r = { .verbose = o->verbose, .t_last = now(), .cpu_last = cpu_now() };
   struct stat st;
   if (stat(db_path, &st) != 0) { snprintf(err, errlen, "cannot open '%s': %s", db_path, strerror(errno)); return REPORT_NOINPUT; }
   if (same_file(db_path, out_path)) { snprintf(err, errlen, "the output '%s' is the trace itself", out_path); return REPORT_CANTCREAT; }
@@ -271,6 +299,7 @@ int report_write(const char *db_path, const char *out_path, const report_opts *o
   if (status == REPORT_OK) status = select_launches(&r, o, err, errlen);
   if (status != REPORT_OK) { free(r.l); sqlite3_close(r.db); return status; }
   load_stall_names(&r);
+  rep_lap(&r, "open", 0);
 
   size_t len = strlen(out_path);
   char *tmp = malloc(len + 8);

@@ -13,6 +13,7 @@ typedef struct report_opts {
   const long long *launches;     /* launch ids to show; NULL/0: see kernel     */
   size_t nlaunches;
   const char *kernel;            /* only launches of this kernel; NULL: all   */
+  int verbose;                   /* print the time of each part to stderr     */
   /* With no launch ids, the launches (of the kernel) of the last run. */
 } report_opts;
 

@@ -147,7 +147,6 @@ static const metric metrics[] = {
   { "thread_inst_executed", "thread instructions", "", "instructions executed by all active threads" },
   { "inst_per_warp", "instructions per warp", "", "warp instructions / warps" },
   { "branch_efficiency", "branch efficiency", "%", "branches whose threads all went one way / branches" },
-  { "x_branches", "branches (divergent)", "", "warp branches executed, and how many diverged" },
   { "warp_execution_efficiency", "warp execution efficiency", "%", "active threads per warp instruction / 32" },
   { "warp_nonpred_execution_efficiency", "non-predicated execution efficiency", "%", "threads with a true guard / 32" },
   { "gld_efficiency", "global load efficiency", "%", "bytes requested / bytes of the sectors moved" },
@@ -157,7 +156,7 @@ static const metric metrics[] = {
   { "shared_load_transactions_per_request", "shared load wavefronts/request", "", "shared-memory wavefronts per warp load (1 = no conflict)" },
   { "shared_store_transactions_per_request", "shared store wavefronts/request", "", "shared-memory wavefronts per warp store" },
   { "shared_efficiency", "shared efficiency", "%", "bytes requested / 128 bytes per wavefront" },
-  { "x_conflicts", "shared bank conflicts (ld / st)", "", "extra wavefronts caused by bank conflicts" },
+  { "x_conflicts", "shared bank conflicts (ld / st)", "", "extra wavefronts caused by bank conflicts (the emulator's counters)" },
   { "l1_hit_rate", "L1 hit rate", "%", "sectors served by L1 / sectors requested (timing model)" },
   { "l2_hit_rate", "L2 hit rate", "%", "L1 misses served by L2 (timing model)" },
   { "dram_read_bytes", "DRAM read bytes", "B", "bytes read from DRAM (timing model)" },
@@ -175,24 +174,18 @@ void rep_metrics(rep *r) {
   char sql[2600];
   snprintf(sql, sizeof sql,
     "SELECT m.*, l.cycles AS x_cycles, l.wall_ns AS x_wall,\n"
-    "  CASE WHEN l.trace_level IN ('mem', 'all') THEN ms.shared_ld_bank_conflicts ELSE l.shared_ld_bank_conflicts END AS x_ldc,\n"
-    "  CASE WHEN l.trace_level IN ('mem', 'all') THEN ms.shared_st_bank_conflicts ELSE l.shared_st_bank_conflicts END AS x_stc,\n"
-    "  CASE WHEN l.trace_level IN ('warp', 'all') THEN ws.branches ELSE l.branches END AS x_br,\n"
-    "  CASE WHEN l.trace_level IN ('warp', 'all') THEN ws.divergent_branches ELSE l.divergent_branches END AS x_div\n"
+    "  l.shared_ld_bank_conflicts AS x_ldc, l.shared_st_bank_conflicts AS x_stc\n"
     "FROM launch_metrics m JOIN launches l USING (launch_id)\n"
-    "  LEFT JOIN launch_mem_stats ms USING (launch_id) LEFT JOIN launch_warp_stats ws USING (launch_id)\n"
     "WHERE m.launch_id IN (%s) ORDER BY m.launch_id", ids);
   sqlite3_stmt *s = rep_prepare(r, sql);
   if (!s) return;
-  int idx[NMETRICS], ldc = -1, stc = -1, br = -1, dv = -1;
+  int idx[NMETRICS], ldc = -1, stc = -1;
   for (size_t k = 0; k < NMETRICS; k++) idx[k] = -1;
   for (int c = 0; c < sqlite3_column_count(s); c++) {
     const char *n = sqlite3_column_name(s, c);
     for (size_t k = 0; k < NMETRICS; k++) if (strcmp(n, metrics[k].col) == 0) idx[k] = c;
     if (strcmp(n, "x_ldc") == 0) ldc = c;
     if (strcmp(n, "x_stc") == 0) stc = c;
-    if (strcmp(n, "x_br") == 0) br = c;
-    if (strcmp(n, "x_div") == 0) dv = c;
   }
   /* one column per launch: collect the rows first (a few at most 64) */
   typedef struct { char v[NMETRICS][48]; } col;
@@ -209,9 +202,6 @@ void rep_metrics(rep *r) {
       if (strcmp(metrics[k].col, "x_conflicts") == 0) {
         if (sqlite3_column_type(s, ldc) == SQLITE_NULL && sqlite3_column_type(s, stc) == SQLITE_NULL) snprintf(out, sz, "-");
         else snprintf(out, sz, "%lld / %lld", rep_int(s, ldc, 0), rep_int(s, stc, 0));
-      } else if (strcmp(metrics[k].col, "x_branches") == 0) {
-        if (sqlite3_column_type(s, br) == SQLITE_NULL) snprintf(out, sz, "-");
-        else snprintf(out, sz, "%lld (%lld)", rep_int(s, br, 0), rep_int(s, dv, 0));
       } else if (c < 0 || sqlite3_column_type(s, c) == SQLITE_NULL) snprintf(out, sz, "-");
       else if (strcmp(metrics[k].col, "x_wall") == 0) snprintf(out, sz, "%.3f", sqlite3_column_double(s, c) / 1e6);
       else if (sqlite3_column_type(s, c) == SQLITE_INTEGER) snprintf(out, sz, "%lld", (long long)sqlite3_column_int64(s, c));

@@ -25,8 +25,76 @@
 
 typedef struct warp_row { long long sm, block, warp, insts; int sp; double y; } warp_row;
 
-/* All warps of the launch grouped once; the first max_warps_drawn (by SM,
- * sub-partition, block, warp) go to rows and to temp.rep_warps. */
+static int row_cmp(const void *a, const void *b) {
+  const warp_row *x = a, *y = b;
+  if (x->sm != y->sm) return x->sm < y->sm ? -1 : 1;
+  if (x->sp != y->sp) return x->sp - y->sp;
+  if (x->block != y->block) return x->block < y->block ? -1 : 1;
+  return (x->warp > y->warp) - (x->warp < y->warp);
+}
+
+/* Warps of the blocks (by SM, then block) until max_warps_drawn and the
+ * end of an SM; the blocks table says which SM ran a block and how many
+ * warps it had, so no pass over warp_runs is needed.  Without blocks rows
+ * (a launch that did not finish), the warps are grouped from warp_runs. */
+static size_t candidate_warps(rep *r, const rep_launch *l, warp_row **out, long long *nwarps, long long *nsms) {
+  sqlite3_stmt *s = rep_prepare(r, "SELECT sm, block, warps FROM blocks WHERE launch_id = ?1 ORDER BY sm, block");
+  if (!s) return 0;
+  sqlite3_bind_int64(s, 1, l->id);
+  size_t n = 0, cap = 0;
+  warp_row *v = NULL;
+  long long last_sm = -1;
+  bool full = false;             /* enough warps, and their SM is complete */
+  int rc;
+  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+    long long sm = sqlite3_column_int64(s, 0), block = sqlite3_column_int64(s, 1), warps = sqlite3_column_int64(s, 2);
+    if (sm != last_sm) {
+      (*nsms)++;
+      full |= n >= (size_t)r->max_warps_drawn;
+    }
+    last_sm = sm;
+    *nwarps += warps;
+    if (full) continue;
+    for (long long w = 0; w < warps && w < 64; w++) {
+      if (n == cap) {
+        cap = cap ? cap * 2 : 256;
+        warp_row *nv = realloc(v, cap * sizeof *v);
+        if (!nv) { rc = SQLITE_NOMEM; break; }
+        v = nv;
+      }
+      v[n++] = (warp_row){ .sm = sm, .block = block, .warp = w, .sp = (int)(w % l->nsub) };
+    }
+    if (rc == SQLITE_NOMEM) break;
+  }
+  rep_finish(r, s, rc);
+  if (!n && !r->failed) {
+    s = rep_prepare(r, "SELECT min(sm), block, warp FROM warp_runs WHERE id BETWEEN ?1 AND ?2 GROUP BY block, warp");
+    if (s) {
+      sqlite3_bind_int64(s, 1, l->first_run);
+      sqlite3_bind_int64(s, 2, l->last_run);
+      while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        if (n == cap) {
+          cap = cap ? cap * 2 : 256;
+          warp_row *nv = realloc(v, cap * sizeof *v);
+          if (!nv) { rc = SQLITE_NOMEM; break; }
+          v = nv;
+        }
+        long long w = sqlite3_column_int64(s, 2);
+        v[n++] = (warp_row){ .sm = sqlite3_column_int64(s, 0), .block = sqlite3_column_int64(s, 1), .warp = w, .sp = (int)(w % l->nsub) };
+        (*nwarps)++;
+      }
+      rep_finish(r, s, rc);
+      qsort(v, n, sizeof *v, row_cmp);
+      for (size_t i = 0; i < n; i++) if (i == 0 || v[i].sm != v[i - 1].sm) (*nsms)++;
+    }
+  }
+  if (r->failed) { free(v); return 0; }
+  qsort(v, n, sizeof *v, row_cmp);
+  *out = v;
+  return n;
+}
+
+/* The drawn warps: rows (and temp.rep_warps), with their instruction counts. */
 static int pick_warps(rep *r, const rep_launch *l, warp_row **rows_out, long long *nwarps, long long *nsms) {
   *rows_out = NULL;
   sqlite3_exec(r->db, "DROP TABLE IF EXISTS temp.rep_warps", NULL, NULL, NULL);
@@ -36,41 +104,34 @@ static int pick_warps(rep *r, const rep_launch *l, warp_row **rows_out, long lon
     r->failed = true;
     return 0;
   }
-  sqlite3_stmt *s = rep_prepare(r,
-    "WITH w AS MATERIALIZED (SELECT block, warp, min(sm) AS sm, sum(n * reps) AS insts FROM warp_runs\n"
-    "           WHERE id BETWEEN ?1 AND ?2 GROUP BY block, warp)\n"
-    "SELECT sm, block, warp, insts, (SELECT count(*) FROM w), (SELECT count(DISTINCT sm) FROM w)\n"
-    "FROM w ORDER BY sm, warp % ?3, block, warp LIMIT ?4");
-  if (!s) return 0;
-  sqlite3_bind_int64(s, 1, l->first_run);
-  sqlite3_bind_int64(s, 2, l->last_run);
-  sqlite3_bind_int(s, 3, l->nsub);
-  sqlite3_bind_int(s, 4, r->max_warps_drawn);
-  warp_row *rows = calloc((size_t)r->max_warps_drawn, sizeof *rows);
+  warp_row *rows = NULL;
+  size_t n = candidate_warps(r, l, &rows, nwarps, nsms);
+  if (n > (size_t)r->max_warps_drawn) n = (size_t)r->max_warps_drawn;
   sqlite3_stmt *ins = rep_prepare(r, "INSERT INTO temp.rep_warps VALUES (?1, ?2, ?3)");
-  int n = 0, rc = SQLITE_NOMEM;
-  while (rows && ins && (rc = sqlite3_step(s)) == SQLITE_ROW && n < r->max_warps_drawn) {
-    warp_row *w = &rows[n];
-    w->sm = sqlite3_column_int64(s, 0);
-    w->block = sqlite3_column_int64(s, 1);
-    w->warp = sqlite3_column_int64(s, 2);
-    w->insts = sqlite3_column_int64(s, 3);
-    w->sp = (int)(w->warp % l->nsub);
-    *nwarps = sqlite3_column_int64(s, 4);
-    *nsms = sqlite3_column_int64(s, 5);
+  for (size_t i = 0; ins && i < n; i++) {
     sqlite3_reset(ins);
-    sqlite3_bind_int64(ins, 1, w->block);
-    sqlite3_bind_int64(ins, 2, w->warp);
-    sqlite3_bind_int(ins, 3, n);
-    if (sqlite3_step(ins) != SQLITE_DONE) { rc = SQLITE_ERROR; break; }
-    n++;
+    sqlite3_bind_int64(ins, 1, rows[i].block);
+    sqlite3_bind_int64(ins, 2, rows[i].warp);
+    sqlite3_bind_int64(ins, 3, (long long)i);
+    if (sqlite3_step(ins) != SQLITE_DONE) { rep_finish(r, ins, SQLITE_ERROR); ins = NULL; }
   }
-  if (rc == SQLITE_ROW) rc = SQLITE_DONE;
-  rep_finish(r, s, rc);
   sqlite3_finalize(ins);
+  sqlite3_stmt *s = r->failed ? NULL : rep_prepare(r,
+    "SELECT t.row, sum(r.n * r.reps) FROM warp_runs r JOIN temp.rep_warps t ON t.block = r.block AND t.warp = r.warp\n"
+    "WHERE r.id BETWEEN ?1 AND ?2 GROUP BY t.row");
+  if (s) {
+    sqlite3_bind_int64(s, 1, l->first_run);
+    sqlite3_bind_int64(s, 2, l->last_run);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+      long long row = sqlite3_column_int64(s, 0);
+      if (row >= 0 && (size_t)row < n) rows[row].insts = sqlite3_column_int64(s, 1);
+    }
+    rep_finish(r, s, rc);
+  }
   if (r->failed) { free(rows); return 0; }
   *rows_out = rows;
-  return n;
+  return (int)n;
 }
 
 /* Spread each interval [s, e) of iv(row, st, s, e) over the columns it
