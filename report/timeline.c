@@ -365,10 +365,13 @@ void rep_timeline(rep *r, const rep_launch *l) {
   }
   fputs("</div>\n", f);
   char note[600];
-  if (!l->timed)
+  if (!l->timed && strcmp(l->gpu, "functional") == 0)
     html_note(f, "Functional trace: no timing model ran, so there are no cycles. Each row is one warp drawn along its own "
                  "instruction sequence (warp_runs.wseq), coloured by how many of its threads were active. "
                  "Record with --timing to see issue cycles and stall reasons.");
+  else if (!l->timed)
+    html_note(f, "This timed trace records no issue cycles (warp_runs.issue_cycle is NULL), so each row is one warp drawn "
+                 "along its own instruction sequence (warp_runs.wseq), coloured by how many of its threads were active.");
   snprintf(note, sizeof note, "%d of %lld warps drawn (the first by SM; %lld SMs ran warps); %d columns of %.4g %s each, "
            "coloured by what took most of the column. Sub-partition (SP) = warp index in its block mod %d: the trace does not "
            "record the scheduler slot.", n, nwarps, nsms, cols, span, l->timed ? "cycles" : "instructions", l->nsub);
