@@ -46,6 +46,7 @@ typedef struct rep {
   int cols;                      /* timeline / occupancy columns              */
   int max_warps_drawn;           /* timeline rows                             */
   int max_lines;                 /* annotated PTX lines                       */
+  long max_source_bytes;         /* and the bytes they may take               */
   char err[512];                 /* first failed query                        */
   int verbose;
   double t_last, cpu_last;       /* rep_lap: end of the previous part         */

@@ -15,6 +15,7 @@
 #define REP_MAX_DETAILED 8       /* launches drawn in detail                 */
 #define REP_CELL_BUDGET 48000    /* timeline cells of all launches together  */
 #define REP_LINE_BUDGET 3000     /* annotated PTX lines of all launches      */
+#define REP_SOURCE_BYTES 800000  /* and their bytes (long or escaped lines)  */
 
 /* ---- SQL helpers ---- */
 
@@ -108,7 +109,10 @@ static int check_trace(rep *r, const char *path, char *err, size_t errlen) {
       sqlite3_step(s) == SQLITE_ROW)
     appid = sqlite3_column_int64(s, 0);
   sqlite3_finalize(s);
-  if (appid < 0) { snprintf(err, errlen, "'%s' is not a SQLite database", path); return REPORT_NOT_TRACE; }
+  if (appid < 0) {
+    snprintf(err, errlen, "'%s' is not a SQLite database (%s)", path, sqlite3_errmsg(r->db));
+    return REPORT_NOT_TRACE;
+  }
   if (appid != TRACE_APPLICATION_ID) { snprintf(err, errlen, "'%s' is not a ptxemu trace", path); return REPORT_NOT_TRACE; }
   long long version = rep_scalar(r, "SELECT user_version FROM pragma_user_version", 0, 0, -1);
   if (version != TRACE_SCHEMA_VERSION) {
@@ -230,6 +234,7 @@ static void write_page(rep *r, const char *db_path) {
   if (r->max_warps_drawn < 4) r->max_warps_drawn = 4;
   r->max_lines = (int)(REP_LINE_BUDGET / nd);
   if (r->max_lines < 300) r->max_lines = 300;
+  r->max_source_bytes = REP_SOURCE_BYTES / (long)nd;
 
   fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>ptxemu report: ", f);

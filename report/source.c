@@ -92,9 +92,11 @@ void rep_source(rep *r, const rep_launch *l) {
         "<th title=\"shared-memory wavefronts (and bank conflicts)\">sh wavefronts</th>"
         "<th title=\"cycles warps waited before issuing the line (and the main reason)\">stall cycles</th>"
         "<th class=\"l\">PTX</th></tr>\n", f);
+  long start = ftell(f);
   for (size_t i = 0; i < n; i++) {
     const src_line *x = &lines[i];
     if (!x->text) continue;                     /* no such line in ptx_lines */
+    if (ftell(f) - start > r->max_source_bytes) { cut = true; break; }
     long long ex = x->exec, thr = x->thr, br = x->br, dv = x->div, greq = x->greq, gsec = x->gsec;
     long long sreq = x->sreq, wav = x->wav, conf = x->conf;
     double wait = 0, cyc = (double)x->issued;
@@ -132,7 +134,7 @@ void rep_source(rep *r, const rep_launch *l) {
   free(lines);
   char note[300];
   snprintf(note, sizeof note, "Heat: the line's %s relative to the hottest line.%s", by_cycles ? "cycles (issue + stall)" : "executions",
-           cut ? " The kernel is longer than the page's line budget: the first lines are shown." : "");
+           cut ? " The kernel is longer than the page's budget of lines and bytes: its first lines are shown." : "");
   html_note(f, note);
   fputs("</section>\n", f);
 }
