@@ -54,7 +54,7 @@ const char html_style[] =
   "h3{font-size:15px;margin:18px 0 4px}nav a{margin-right:10px}\n"
   "table{border-collapse:collapse;margin:6px 0}td,th{padding:2px 8px;border-bottom:1px solid #e4e4ea;text-align:right;white-space:nowrap}\n"
   "th{background:#f2f2f6;position:sticky;top:0}td.l,th.l{text-align:left}\n"
-  ".kv td:first-child{color:#555;text-align:left}.kv td{text-align:left}\n"
+  ".kv td:first-child{color:#555;text-align:left}.kv td{text-align:left;white-space:normal}\n"
   ".note{color:#555;font-style:italic;margin:4px 0}\n"
   ".fig{overflow-x:auto}svg{display:block;max-width:100%;height:auto;font-size:11px}\n"
   "svg text{fill:#333}svg .ax{stroke:#888;stroke-width:1}svg .grid{stroke:#ddd;stroke-width:1}\n"

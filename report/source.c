@@ -2,7 +2,9 @@
  * the trace says about the line: executions, active threads, branch
  * efficiency, global sectors, shared wavefronts and bank conflicts, and
  * (timed traces) the cycles warps waited before issuing it.  The heat of a
- * line is its share of the hottest line's cycles (timed) or executions. */
+ * line is its share of the hottest line's cycles (timed) or, without
+ * cycles, of its executions plus bank-conflict replays (the extra
+ * wavefronts a warp's shared access costs). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,7 +83,7 @@ void rep_source(rep *r, const rep_launch *l) {
     src_line *x = &lines[i];
     double cyc = (double)x->issued;
     for (int k = 0; k < REP_NSTALL; k++) cyc += x->waits[k];
-    hot = fmax(hot, by_cycles ? cyc : (double)x->exec);
+    hot = fmax(hot, by_cycles ? cyc : (double)(x->exec + x->conf));
   }
   size_t n = lines ? span : 0;
   fputs("<table class=\"src\">\n<tr><th title=\"PTX line\">line</th>"
@@ -106,7 +108,7 @@ void rep_source(rep *r, const rep_launch *l) {
       if (k != 1 && x->waits[k] > 0 && (top < 0 || x->waits[k] > x->waits[top])) top = k;
     }
     cyc += wait;
-    double heat = by_cycles ? cyc : (double)ex;
+    double heat = by_cycles ? cyc : (double)(ex + conf);
     int h = hot > 0 && heat > 0 ? (int)ceil(9 * heat / hot) : 0;
     fprintf(f, "<tr id=\"l%lld-%lld\"", l->id, x->line);
     if (h > 0) fprintf(f, " class=\"h%d\"", h > 9 ? 9 : h);
@@ -133,7 +135,8 @@ void rep_source(rep *r, const rep_launch *l) {
   for (size_t i = 0; i < n; i++) free(lines[i].text);
   free(lines);
   char note[300];
-  snprintf(note, sizeof note, "Heat: the line's %s relative to the hottest line.%s", by_cycles ? "cycles (issue + stall)" : "executions",
+  snprintf(note, sizeof note, "Heat: the line's %s relative to the hottest line.%s",
+           by_cycles ? "cycles (issue + stall)" : "executions plus bank-conflict replays (no cycles in a functional trace)",
            cut ? " The kernel is longer than the page's budget of lines and bytes: its first lines are shown." : "");
   html_note(f, note);
   fputs("</section>\n", f);

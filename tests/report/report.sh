@@ -81,6 +81,14 @@ done
 if [ "$(q "$f" "SELECT sum(shared_ld_bank_conflicts) + sum(shared_st_bank_conflicts) > 0 FROM line_mem_stats WHERE launch_id = 5")" = 1 ] &&
    grep -q '<tr id="l5-[0-9]*"[^>]*>.*<td class="d">[0-9,]* ([1-9]' "$tmp/f.html"; then ok
 else bad "launch 5: bank conflicts not shown"; fi
+# without cycles the heat is executions plus conflict replays: the conflicting lines are the hottest
+cl=$(q "$f" "SELECT ptx_line FROM line_mem_stats WHERE launch_id = 5 AND shared_ld_bank_conflicts + shared_st_bank_conflicts > 0")
+[ -n "$cl" ] || bad "launch 5: no line with bank conflicts"
+for line in $cl; do
+  if grep -q "<tr id=\"l5-$line\" class=\"h9\">" "$tmp/f.html"; then ok; else bad "launch 5 line $line: not the hottest"; fi
+done
+n=$(grep -c '<tr id="l5-[0-9]*" class="h9">' "$tmp/f.html")
+if [ "$n" = "$(echo $cl | wc -w)" ]; then ok; else bad "launch 5: $n hottest lines, want only the conflicting ones"; fi
 # the metric table holds the views' values
 for m in gld_transactions_per_request gld_efficiency shared_load_transactions_per_request; do
   want=$(q "$f" "SELECT group_concat(CASE WHEN $m IS NULL THEN '-' ELSE printf('%.2f', $m) END, ' ') FROM (SELECT $m FROM launch_metrics ORDER BY launch_id)")
