@@ -82,7 +82,7 @@ if [ "$(q "$f" "SELECT sum(shared_ld_bank_conflicts) + sum(shared_st_bank_confli
    grep -q '<tr id="l5-[0-9]*"[^>]*>.*<td class="d">[0-9,]* ([1-9]' "$tmp/f.html"; then ok
 else bad "launch 5: bank conflicts not shown"; fi
 # without cycles the heat is executions plus conflict replays: the conflicting lines are the hottest
-cl=$(q "$f" "SELECT ptx_line FROM line_mem_stats WHERE launch_id = 5 AND shared_ld_bank_conflicts + shared_st_bank_conflicts > 0")
+cl=$(q "$f" "SELECT ptx_line FROM line_mem_stats WHERE launch_id = 5 AND coalesce(shared_ld_bank_conflicts, 0) + coalesce(shared_st_bank_conflicts, 0) > 0")
 [ -n "$cl" ] || bad "launch 5: no line with bank conflicts"
 for line in $cl; do
   if grep -q "<tr id=\"l5-$line\" class=\"h9\">" "$tmp/f.html"; then ok; else bad "launch 5 line $line: not the hottest"; fi
