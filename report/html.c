@@ -33,11 +33,11 @@ void html_num(FILE *f, long long v) {
   }
 }
 
-void html_bytes(FILE *f, double b) {
+void html_fmt_bytes(char *out, size_t n, double b) {
   static const char *const unit[] = { "B", "KB", "MB", "GB", "TB" };
   int u = 0;
   while (b >= 1000 && u < 4) { b /= 1000; u++; }
-  fprintf(f, u ? "%.1f %s" : "%.0f %s", b, unit[u]);
+  snprintf(out, n, u ? "%.1f %s" : "%.0f %s", b, unit[u]);
 }
 
 void html_note(FILE *f, const char *text) {

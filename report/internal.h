@@ -82,7 +82,7 @@ void rep_id_list(const rep *r, char *out, size_t n);
 void html_esc(FILE *f, const char *s);          /* text or attribute value      */
 void html_esc_n(FILE *f, const char *s, size_t maxlen);
 void html_num(FILE *f, long long v);            /* 1234567 as 1,234,567          */
-void html_bytes(FILE *f, double bytes);         /* 12.3 MB                      */
+void html_fmt_bytes(char *out, size_t n, double bytes);   /* "12.3 MB"        */
 void html_note(FILE *f, const char *text);      /* <p class="note">             */
 extern const char html_style[];                 /* the page's CSS               */
 

@@ -33,13 +33,6 @@ static void arrow(FILE *f, double x1, double x2, double y, const char *above, co
   if (below) svg_text(f, (x1 + x2) / 2, y + 18, "middle", NULL, below);
 }
 
-static void fmt_bytes(char *out, size_t n, double b) {
-  static const char *const unit[] = { "B", "KB", "MB", "GB", "TB" };
-  int u = 0;
-  while (b >= 1000 && u < 4) { b /= 1000; u++; }
-  snprintf(out, n, u ? "%.1f %s" : "%.0f %s", b, unit[u]);
-}
-
 static void hit_bar(FILE *f, double x, double y, const char *name, double rate) {
   char t[80];
   svg_rect(f, x, y, BOX_W, 12, "barbg", NULL);
@@ -92,7 +85,7 @@ void rep_memory(rep *r, const rep_launch *l) {
   svg_open(f, 1160, 190, label);
   double y = 20, xs[4] = { 10, 330, 650, 960 };
   snprintf(a, sizeof a, "%.0f loads, %.0f stores", v[M_GLR], v[M_GSR]);
-  if (recorded) { fmt_bytes(c, sizeof c, req_bytes); snprintf(b, sizeof b, "%s requested", c); }
+  if (recorded) { html_fmt_bytes(c, sizeof c, req_bytes); snprintf(b, sizeof b, "%s requested", c); }
   else snprintf(b, sizeof b, "(global requests)");
   box(f, xs[0], y, "SM: warps", a, b);
   snprintf(a, sizeof a, "shared: %.0f wavefronts", v[M_SHW]);
@@ -100,17 +93,17 @@ void rep_memory(rep *r, const rep_launch *l) {
   box(f, xs[1], y, "L1 / shared memory", a, b);
   box(f, xs[2], y, "L2", NULL, NULL);
   box(f, xs[3] - 0, y, "DRAM", NULL, NULL);
-  fmt_bytes(c, sizeof c, sectors * 32);
+  html_fmt_bytes(c, sizeof c, sectors * 32);
   snprintf(a, sizeof a, "%s in sectors", c);
   snprintf(b, sizeof b, "%.0f x 32 B", sectors);
   arrow(f, xs[0] + BOX_W, xs[1], y + BOX_H / 2, a, b);
   if (have[M_L2S]) {
-    fmt_bytes(c, sizeof c, v[M_L2S] * 32);
+    html_fmt_bytes(c, sizeof c, v[M_L2S] * 32);
     snprintf(a, sizeof a, "%s (L1 misses)", c);
   } else snprintf(a, sizeof a, "%s", unknown);
   arrow(f, xs[1] + BOX_W, xs[2], y + BOX_H / 2, a, NULL);
   if (have[M_DRAM]) {
-    fmt_bytes(d, sizeof d, v[M_DRAM] * 32);
+    html_fmt_bytes(d, sizeof d, v[M_DRAM] * 32);
     snprintf(a, sizeof a, "%s read", d);
   } else snprintf(a, sizeof a, "%s", unknown);
   arrow(f, xs[2] + BOX_W, xs[3], y + BOX_H / 2, a, NULL);
@@ -136,7 +129,7 @@ void rep_memory(rep *r, const rep_launch *l) {
     svg_text(f, 250, yy + 13, "end", NULL, bars[i].name);
     svg_rect(f, 260, yy, 760, 16, "barbg", NULL);
     if (bars[i].known) {
-      fmt_bytes(c, sizeof c, bars[i].bytes);
+      html_fmt_bytes(c, sizeof c, bars[i].bytes);
       snprintf(b, sizeof b, "%s: %s (%.0f bytes)", bars[i].name, c, bars[i].bytes);
       if (max > 0 && bars[i].bytes > 0) svg_rect(f, 260, yy, fmax(1, 760 * bars[i].bytes / max), 16, "bar", b);
     } else snprintf(c, sizeof c, "-");

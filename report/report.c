@@ -210,7 +210,6 @@ static int select_launches(rep *r, const report_opts *o, char *err, size_t errle
     else snprintf(err, errlen, "the trace has no launches");
     return REPORT_NO_LAUNCHES;
   }
-  (void)total;
   for (size_t i = 0; i < r->nl; i++) {
     rep_launch *l = &r->l[i];
     l->timed = l->has_warps && exists(r, "SELECT 1 FROM warp_runs WHERE id BETWEEN ?1 AND ?2 AND issue_cycle IS NOT NULL LIMIT 1",
