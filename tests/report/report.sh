@@ -151,6 +151,17 @@ for l in 1 5; do
   done <"$tmp/lines"
   if [ $nbad -eq 0 ]; then ok; else bad "timed launch $l: $nbad lines with wrong stall cycles"; fi
 done
+# barrier waits are drawn (their own colour, s6) in the kernel with a barrier only
+sec() { sed -n "/<section id=\"$2\">/,/<\/section>/p" "$1"; }
+if sec "$tmp/t.html" timeline-5 | grep -q '<path class="s6"'; then ok; else bad "timed: no barrier waits drawn for smem_col"; fi
+if sec "$tmp/t.html" timeline-1 | grep -q '<path class="s6"'; then bad "timed: barrier waits drawn for read_offset"; else ok; fi
+if sec "$tmp/t.html" timeline-1 | grep -q '<path class="s3"'; then ok; else bad "timed: no long_scoreboard waits drawn for read_offset"; fi
+# without sm_samples, occupancy comes from the blocks' start and end cycles
+cp "$tt" "$tmp/ns.db"
+q "$tmp/ns.db" "DELETE FROM sm_samples" >/dev/null
+report no-samples "$tmp/ns.db" "$tmp/ns.html" --launch 1
+if sec "$tmp/ns.html" occupancy-1 | grep -q 'From the blocks' && sec "$tmp/ns.html" occupancy-1 | grep -q 'class="occ"'; then ok
+else bad "no-samples: occupancy not drawn from the blocks"; fi
 # the barrier of the shared-memory kernels waits 40 cycles a time in fake_timing.sql: its line names the reason
 bl=$(q "$tt" "SELECT i.ptx_line FROM instructions i JOIN kernels k USING (kernel_id) WHERE k.name = 'smem_col' AND i.opname LIKE 'bar%' LIMIT 1")
 case $(cells "$tmp/t.html" 5 "$bl" | cut -d'|' -f7) in *barrier) ok ;; *) bad "timed: barrier line $bl not attributed to 'barrier'" ;; esac
