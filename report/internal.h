@@ -16,6 +16,7 @@ typedef struct rep_launch {
   long long grid[3], block[3], cluster[3], dyn_shared;
   long long wall_ns, cycles;     /* -1: not recorded                          */
   long long registers, shared_bytes;
+  long long fault_line;          /* PTX line of the faulting instruction, -1 */
   bool has_warps, has_mem;       /* the trace level recorded warp_runs / mem_accesses */
   bool timed;                    /* warp_runs carry issue cycles             */
   bool has_samples;              /* sm_samples rows                           */

@@ -157,7 +157,8 @@ static int select_launches(rep *r, const report_opts *o, char *err, size_t errle
     "  l.first_run_id, l.last_run_id, l.first_mem_id, l.last_mem_id,\n"
     "  l.grid_x, l.grid_y, l.grid_z, l.block_x, l.block_y, l.block_z, l.dynamic_shared,\n"
     "  l.cluster_x, l.cluster_y, l.cluster_z, l.status, l.trace_level, l.wall_ns, l.cycles, l.max_warps_per_sm,\n"
-    "  k.registers, k.shared_bytes, r.gpu_config, coalesce(r.gpu_params, '')\n"
+    "  k.registers, k.shared_bytes, r.gpu_config, coalesce(r.gpu_params, ''),\n"
+    "  (SELECT i.ptx_line FROM instructions i WHERE i.insn_id = l.fault_insn_id AND i.file_id = k.file_id)\n"
     "FROM launches l JOIN kernels k USING (kernel_id) JOIN runs r USING (run_id)\n"
     "WHERE %s ORDER BY l.launch_id LIMIT %d", where, REP_MAX_LAUNCHES + 1);
   sqlite3_stmt *s = rep_prepare(r, sql);
@@ -195,6 +196,7 @@ static int select_launches(rep *r, const report_opts *o, char *err, size_t errle
     l->registers = rep_int(s, 25, -1);
     l->shared_bytes = rep_int(s, 26, -1);
     snprintf(l->gpu, sizeof l->gpu, "%s", (const char *)sqlite3_column_text(s, 27));
+    l->fault_line = rep_int(s, 29, -1);
     const char *params = (const char *)sqlite3_column_text(s, 28);
     l->nsub = (int)gpu_param(params, "sub_partitions", 4);
     if (l->nsub < 1 || l->nsub > 64) l->nsub = 4;

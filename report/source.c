@@ -122,13 +122,23 @@ void rep_source(rep *r, const rep_launch *l) {
     if (greq > 0) { html_num(f, gsec); fprintf(f, " (%.1f)", (double)gsec / (double)greq); }
     fputs(conf > 0 ? "</td><td class=\"d\">" : "</td><td>", f);
     if (sreq > 0) { html_num(f, wav); fputs(" (", f); html_num(f, conf); fputc(')', f); }
-    fputs("</td><td>", f);
+    if (by_cycles && wait > 0) {
+      /* the reasons of the waits, as a tooltip */
+      fputs("</td><td title=\"", f);
+      for (int k = 0, first = 1; k < REP_NSTALL; k++) {
+        if (k == 1 || x->waits[k] <= 0) continue;
+        fprintf(f, "%s%s %.0f", first ? "" : ", ", r->stall_name[k], x->waits[k]);
+        first = 0;
+      }
+      fputs("\">", f);
+    } else fputs("</td><td>", f);
     if (by_cycles && (x->issued || wait > 0)) {
       html_num(f, (long long)wait);
       if (top >= 0) { fputc(' ', f); html_esc(f, r->stall_name[top]); }
     }
     fputs("</td><td class=\"t\">", f);
     html_esc_n(f, x->text, 240);
+    if (x->line == l->fault_line) fputs("</td><td class=\"d\">&#9664; the launch faulted here", f);
     fputs("</td></tr>\n", f);
   }
   fputs("</table>\n", f);

@@ -126,6 +126,17 @@ while IFS='|' read -r l line want; do
 done <"$tmp/lines"
 if grep -q '<td class="d">0%</td>' "$tmp/b.html"; then ok; else bad "branches: the divergent branch is not marked"; fi
 
+# ---- a faulted launch: the fault and its PTX line are shown ----------------------
+fa="$tmp/fault.db"
+"$PTXEMU" run -q --trace "$fa" --trace-level warp "$t/faults.launch" >/dev/null 2>&1
+report fault "$fa" "$tmp/fault.html"
+fl=$(q "$fa" "SELECT i.ptx_line FROM launches l JOIN instructions i ON i.insn_id = l.fault_insn_id WHERE l.status = 'faulted'")
+fid=$(q "$fa" "SELECT launch_id FROM launches WHERE status = 'faulted'")
+if [ -n "$fl" ] && grep -q "Launch $fid faulted:</b> invalid global access" "$tmp/fault.html" &&
+   grep -q "<tr id=\"l$fid-$fl\".*the launch faulted here" "$tmp/fault.html"; then ok
+else bad "fault: launch $fid line $fl not marked"; fi
+if [ "$(grep -c 'the launch faulted here' "$tmp/fault.html")" = 1 ]; then ok; else bad "fault: more than one line marked"; fi
+
 # ---- a timed trace, its timing columns filled with SQL ---------------------------
 tt="$tmp/t.db"
 "$PTXEMU" check -q --timing --gpu h100 --trace "$tt" --trace-level all "$t/memory.launch" >"$tmp/out" 2>&1 || { bad "timed run: exit $?"; cat "$tmp/out"; }
