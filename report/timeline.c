@@ -21,6 +21,7 @@
 #define ROW_H 10.0
 #define BAR_H 8.0
 #define GROUP_GAP 14.0           /* between SMs: room for the SM's name      */
+#define SP_GAP 3.0
 #define NTHREAD_CLASSES 5
 
 typedef struct warp_row { long long sm, block, warp, insts; int sp; double y; } warp_row;
@@ -305,10 +306,12 @@ void rep_timeline(rep *r, const rep_launch *l) {
   int cols = r->cols;
   if (x1 - x0 < cols) cols = (int)ceil(x1 - x0);
   double span = (x1 - x0) / cols, colw = CHART_W / cols;
-  /* row positions: a gap and a label where the SM changes */
+  /* row positions: a gap and a label where the SM changes, a thin gap
+   * between its sub-partitions */
   double y = 4;
   for (int i = 0; i < n; i++) {
     if (i == 0 || rows[i].sm != rows[i - 1].sm) y += GROUP_GAP;
+    else if (rows[i].sp != rows[i - 1].sp) y += SP_GAP;
     rows[i].y = y;
     y += ROW_H;
   }
