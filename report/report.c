@@ -160,7 +160,7 @@ static int select_launches(rep *r, const report_opts *o, char *err, size_t errle
     "  k.registers, k.shared_bytes, r.gpu_config, coalesce(r.gpu_params, ''),\n"
     "  (SELECT i.ptx_line FROM instructions i WHERE i.insn_id = l.fault_insn_id AND i.file_id = k.file_id)\n"
     "FROM launches l JOIN kernels k USING (kernel_id) JOIN runs r USING (run_id)\n"
-    "WHERE %s ORDER BY l.launch_id LIMIT %d", where, REP_MAX_LAUNCHES + 1);
+    "WHERE %s ORDER BY l.launch_id", where);
   sqlite3_stmt *s = rep_prepare(r, sql);
   if (!s) { snprintf(err, errlen, "not a readable ptxemu trace: %s", r->err); return REPORT_BAD_TRACE; }
   if (o->kernel) sqlite3_bind_text(s, 1, o->kernel, -1, SQLITE_STATIC);
@@ -207,8 +207,9 @@ static int select_launches(rep *r, const report_opts *o, char *err, size_t errle
   rep_finish(r, s, rc);
   if (r->failed) { snprintf(err, errlen, "not a readable ptxemu trace: %s", r->err); return REPORT_BAD_TRACE; }
   if (!r->nl) {
-    if (o->nlaunches || o->kernel) snprintf(err, errlen, "no launch matches the options%s%s", o->kernel ? " (kernel " : "",
-                                            o->kernel ? ")" : "");
+    if (o->kernel) snprintf(err, errlen, "no launch of kernel '%s'%s", o->kernel,
+                            o->nlaunches ? " matches --launch" : " in the last run");
+    else if (o->nlaunches) snprintf(err, errlen, "no launch matches --launch");
     else snprintf(err, errlen, "the trace has no launches");
     return REPORT_NO_LAUNCHES;
   }

@@ -111,7 +111,7 @@ report kernel-option "$f" "$tmp/k.html" --kernel read_offset
 has_ids kernel-option "$tmp/k.html" launch-1 launch-2 launch-3
 if grep -q 'id="launch-[456]"' "$tmp/k.html"; then bad "--kernel read_offset: other kernels drawn"; else ok; fi
 "$PTXEMU" report "$f" -o "$tmp/x.html" --kernel nosuchkernel >"$tmp/out" 2>&1; st=$?
-if [ $st = 65 ] && grep -q 'no launch matches' "$tmp/out"; then ok; else bad "--kernel nosuchkernel: exit $st"; cat "$tmp/out"; fi
+if [ $st = 65 ] && grep -q "no launch of kernel 'nosuchkernel'" "$tmp/out"; then ok; else bad "--kernel nosuchkernel: exit $st"; cat "$tmp/out"; fi
 
 # ---- branches: divergence per line ------------------------------------------
 b="$tmp/b.db"
