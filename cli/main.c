@@ -14,6 +14,7 @@ static const struct { const char *name; int (*fn)(int, char **); const char *wha
   { "gpus", cmd_gpus, "list the bundled GPU configurations" },
   { "occupancy", cmd_occupancy, "theoretical occupancy of a kernel and what limits it" },
   { "stats", cmd_stats, "print the metrics of an execution trace (run --trace FILE)" },
+  { "report", cmd_report, "write an HTML report (timeline, metrics, annotated PTX) of a trace" },
 };
 
 static void usage(FILE *f) {

@@ -1,0 +1,175 @@
+/* report/collect.c - per-instruction sums of a launch, made in one pass
+ * over its rows: memory requests (as launch_mem_stats / line_mem_stats sum
+ * them, ptxemu-trace(5)), warp instructions (as line_warp_stats does) and,
+ * for timed launches, the cycles each warp waited before each issue.
+ *
+ * SQL would GROUP BY (a sort of every row) and the waits need each warp's
+ * previous issue (a window: another sort); here the memory rows are summed
+ * into an array indexed by insn_id while they stream by, and only the
+ * issue rows are sorted, in C, a bounded number of them at a time.
+ *
+ * Warp states: a warp instruction accounts for the cycles since its warp's
+ * previous issue; the issue cycle is 'selected', the cycles before it are
+ * the instruction's stall_id, as Nsight Compute's warp states count them. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report/internal.h"
+
+#define ISSUES_PER_PASS 4000000  /* about 100 MB of sort records at most     */
+
+void rep_collect_free(rep *r) {
+  free(r->insn);
+  r->insn = NULL;
+  r->insn_n = 0;
+  r->mem_ready = r->runs_ready = r->stalls_ready = false;
+  memset(r->stall_cycles, 0, sizeof r->stall_cycles);
+}
+
+rep_insn *rep_insn_at(const rep *r, long long insn_id) {
+  if (!r->insn || insn_id < r->insn_lo || insn_id >= r->insn_lo + r->insn_n) return NULL;
+  return &r->insn[insn_id - r->insn_lo];
+}
+
+static void collect_mem(rep *r, const rep_launch *l) {
+  sqlite3_stmt *s = rep_prepare(r,
+    "SELECT insn_id, space_id, kind_id, sectors, bytes, wavefronts, conflicts, l1_hit_sectors, l2_hit_sectors, dram_sectors\n"
+    "FROM mem_accesses WHERE id BETWEEN ?1 AND ?2");
+  if (!s) return;
+  sqlite3_bind_int64(s, 1, l->first_mem);
+  sqlite3_bind_int64(s, 2, l->last_mem);
+  int rc;
+  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+    rep_insn *x = rep_insn_at(r, sqlite3_column_int64(s, 0));
+    if (!x) continue;
+    int space = sqlite3_column_int(s, 1), kind = sqlite3_column_int(s, 2);
+    long long sectors = rep_int(s, 3, 0), bytes = rep_int(s, 4, 0), wav = rep_int(s, 5, 0), conf = rep_int(s, 6, 0);
+    if (space == 0 && kind == 0) { x->gld_req++; x->gld_sec += sectors; x->gld_bytes += bytes; }
+    if (space == 0 && kind == 1) { x->gst_req++; x->gst_sec += sectors; x->gst_bytes += bytes; }
+    if (space == 1 && kind == 0) { x->shl_req++; x->shl_wav += wav; x->shl_conf += conf; }
+    if (space == 1 && kind == 1) { x->shs_req++; x->shs_wav += wav; x->shs_conf += conf; }
+    if (space == 1 && (kind == 0 || kind == 1)) x->sh_bytes += bytes;
+    long long l1 = rep_int(s, 7, -1), l2 = rep_int(s, 8, -1), dram = rep_int(s, 9, -1);
+    if (l1 >= 0) { x->l1_hit += l1; x->l1_sec += sectors; x->l1_known = true; }
+    if (l2 >= 0) { x->l2_hit += l2; x->l2_sec += sectors - (l1 >= 0 ? l1 : 0); x->l2_known = true; }
+    if (dram >= 0 && kind == 0) { x->dram_rd += dram; x->dram_known = true; }
+  }
+  rep_finish(r, s, rc);
+  r->mem_ready = !r->failed;
+}
+
+typedef struct issue { uint64_t warp; int64_t cycle; uint32_t insn; uint16_t reps; uint8_t stall; } issue;
+
+static int issue_cmp(const void *a, const void *b) {
+  const issue *x = a, *y = b;
+  if (x->warp != y->warp) return x->warp < y->warp ? -1 : 1;
+  return (x->cycle > y->cycle) - (x->cycle < y->cycle);
+}
+
+/* A run's instructions, as line_warp_stats counts them: every one executes
+ * reps times with the run's threads; only the last can have a guard that
+ * is false for some threads, or be a branch. */
+static void count_run(rep *r, long long insn, long long n, long long reps, long long threads, long long pred, bool branch,
+                      bool divergent) {
+  for (long long i = 0; i < n; i++) {
+    rep_insn *x = rep_insn_at(r, insn + i);
+    if (!x) continue;
+    x->execs += reps;
+    x->threads += reps * threads;
+    if (i < n - 1) { x->pred_threads += reps * threads; continue; }
+    x->pred_threads += reps * pred;
+    if (branch) { x->branches += reps; x->divergent += divergent ? reps : 0; }
+  }
+}
+
+/* One pass over the warp instructions of blocks lo .. hi - 1: their counts
+ * per instruction and, timed, their issues (cap: the expected number). */
+static void collect_pass(rep *r, const rep_launch *l, long long lo, long long hi, size_t cap) {
+  issue *v = l->timed ? malloc((cap ? cap : 1) * sizeof *v) : NULL;
+  sqlite3_stmt *s = rep_prepare(r, "SELECT block, warp, issue_cycle, insn_id, n, reps, threads, pred_threads, taken, active, stall_id\n"
+                                   "FROM warp_runs WHERE id BETWEEN ?1 AND ?2 AND block >= ?3 AND block < ?4");
+  if ((l->timed && !v) || !s) {
+    free(v);
+    sqlite3_finalize(s);
+    if (!r->failed) { r->failed = true; snprintf(r->err, sizeof r->err, "out of memory"); }
+    return;
+  }
+  sqlite3_bind_int64(s, 1, l->first_run);
+  sqlite3_bind_int64(s, 2, l->last_run);
+  sqlite3_bind_int64(s, 3, lo);
+  sqlite3_bind_int64(s, 4, hi);
+  size_t n = 0;
+  int rc;
+  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+    long long insn = sqlite3_column_int64(s, 3), len = rep_int(s, 4, 1), reps = rep_int(s, 5, 1);
+    bool branch = sqlite3_column_type(s, 8) != SQLITE_NULL;
+    long long taken = rep_int(s, 8, 0), active = rep_int(s, 9, 0);
+    count_run(r, insn, len, reps, rep_int(s, 6, 0), rep_int(s, 7, 0), branch, branch && taken != 0 && taken != active);
+    if (!v || sqlite3_column_type(s, 2) == SQLITE_NULL) continue;
+    if (n == cap) {                          /* blocks.inst_executed undercounted */
+      size_t nc = cap * 2 + 1024;
+      issue *nv = realloc(v, nc * sizeof *v);
+      if (!nv) { rc = SQLITE_NOMEM; break; }
+      v = nv;
+      cap = nc;
+    }
+    long long stall = rep_int(s, 10, 0);
+    v[n++] = (issue){ .warp = (uint64_t)sqlite3_column_int64(s, 0) * 64 + (uint64_t)sqlite3_column_int64(s, 1),
+                      .cycle = sqlite3_column_int64(s, 2), .insn = (uint32_t)(insn - r->insn_lo),
+                      .reps = (uint16_t)(reps > 0 && reps < 65536 ? reps : 1),
+                      .stall = (uint8_t)(stall >= 0 && stall < REP_NSTALL ? stall : REP_NSTALL - 1) };
+  }
+  rep_finish(r, s, rc);
+  if (v && !r->failed) {
+    qsort(v, n, sizeof *v, issue_cmp);
+    for (size_t i = 0; i < n; i++) {
+      long long wait = i > 0 && v[i - 1].warp == v[i].warp ? v[i].cycle - v[i - 1].cycle - 1 : 0;
+      if (wait < 0) wait = 0;
+      if (v[i].insn >= (uint64_t)r->insn_n) continue;
+      rep_insn *x = &r->insn[v[i].insn];
+      x->waits[v[i].stall] += (double)wait;
+      x->issued += v[i].reps;
+      r->stall_cycles[v[i].stall] += (double)wait;
+      r->stall_cycles[1] += v[i].reps;
+    }
+  }
+  free(v);
+}
+
+static void collect_runs(rep *r, const rep_launch *l) {
+  /* passes of whole blocks, each at most ISSUES_PER_PASS issues (by
+   * blocks.inst_executed); untimed: one pass, nothing kept */
+  long long lo = 0;
+  size_t pass = 0;
+  if (l->timed) {
+    sqlite3_stmt *s = rep_prepare(r, "SELECT block, inst_executed FROM blocks WHERE launch_id = ?1 ORDER BY block");
+    if (!s) return;
+    sqlite3_bind_int64(s, 1, l->id);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW && !r->failed) {
+      long long b = sqlite3_column_int64(s, 0), insts = rep_int(s, 1, 0);
+      if (pass && pass + (size_t)insts > ISSUES_PER_PASS) { collect_pass(r, l, lo, b, pass); lo = b; pass = 0; }
+      pass += (size_t)(insts > 0 ? insts : 0);
+    }
+    rep_finish(r, s, rc);
+  }
+  /* the last pass also takes any block the blocks table lacks */
+  if (!r->failed) collect_pass(r, l, lo, INT64_MAX, pass + 1024);
+  r->runs_ready = !r->failed;
+  r->stalls_ready = l->timed && !r->failed;
+}
+
+void rep_collect(rep *r, const rep_launch *l) {
+  rep_collect_free(r);
+  if (!l->has_mem && !l->has_warps) return;
+  r->insn_lo = rep_scalar(r, "SELECT min(insn_id) FROM instructions i JOIN kernels k USING (kernel_id) JOIN modules m USING (module_id) "
+                             "WHERE m.run_id = ?1", l->run_id, 0, 0);
+  long long hi = rep_scalar(r, "SELECT max(insn_id) FROM instructions i JOIN kernels k USING (kernel_id) JOIN modules m USING (module_id) "
+                               "WHERE m.run_id = ?1", l->run_id, 0, -1);
+  if (hi < r->insn_lo) return;
+  r->insn_n = hi - r->insn_lo + 1;
+  r->insn = calloc((size_t)r->insn_n, sizeof *r->insn);
+  if (!r->insn) { r->failed = true; snprintf(r->err, sizeof r->err, "out of memory"); return; }
+  if (l->has_mem) collect_mem(r, l);
+  if (l->has_warps) collect_runs(r, l);
+}
