@@ -16,6 +16,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   if (!mkdtemp(tmpdir)) abort();
   snprintf(vpath, sizeof vpath, "%s/case.txt", tmpdir);
   devnull = fopen("/dev/null", "w");
+  /* generated buffer contents cost time and memory: 16 MB per input keeps
+   * every input well under the 10 s timeout (seeds include labs with
+   * megabyte buffers) */
+  lf_set_total_cap(16u << 20);
   return 0;
 }
 

@@ -116,6 +116,10 @@ static char *xstrdup(const char *s)
 
 /* ---- parser state --------------------------------------------------------- */
 
+/* Buffer contents are generated while parsing: their total is bounded so a
+ * launch file cannot make ptxemu allocate more than the device may hold. */
+static uint64_t lf_total_cap = LF_MAX_TOTAL_BYTES;
+
 typedef struct parser {
     const char *path;
     FILE *diag;
@@ -719,10 +723,10 @@ static void do_buffer(parser *P, char **tok, int n)
     uint64_t size;
     if (parse_count(P, tok[2], "buffer size", 1, LF_MAX_BUFFER_BYTES, &size)) return;
     b->size = size;
-    if (P->total_bytes + size > LF_MAX_TOTAL_BYTES) {
-        err(P, "buffer %s would bring all buffers to %llu bytes, over the limit of %llu",
-            q(P, name), (unsigned long long)(P->total_bytes + size),
-            (unsigned long long)LF_MAX_TOTAL_BYTES);
+    if (P->total_bytes + size > lf_total_cap) {
+        err(P, "buffer %s would bring all buffers to %llu bytes, over the limit of %llu%s",
+            q(P, name), (unsigned long long)(P->total_bytes + size), (unsigned long long)lf_total_cap,
+            lf_total_cap < LF_MAX_TOTAL_BYTES ? " (the device memory cap, --max-memory)" : "");
         return;
     }
     P->total_bytes += size;
@@ -1774,6 +1778,11 @@ void lf_free(launch_file *lf)
 static int is_blank(char c)
 {
     return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+void lf_set_total_cap(uint64_t bytes)
+{
+    lf_total_cap = bytes && bytes < LF_MAX_TOTAL_BYTES ? bytes : LF_MAX_TOTAL_BYTES;
 }
 
 int lf_parse_mem(const char *text, size_t len, const char *virtual_path, launch_file *out,

@@ -188,8 +188,9 @@
  * are PTX identifiers: [A-Za-z][A-Za-z0-9_$]* or [_$%][A-Za-z0-9_$]+.
  *
  * LIMITS.  A buffer may be up to LF_MAX_BUFFER_BYTES, all buffers together
- * up to LF_MAX_TOTAL_BYTES; 'zero' buffers are described, not allocated,
- * by the parser.  Data files must be regular files.
+ * up to LF_MAX_TOTAL_BYTES or the cap set by lf_set_total_cap (the device
+ * memory cap); 'zero' buffers are described, not allocated, by the parser.
+ * Data files must be regular files.
  *
  * ERRORS are printed to diag as "FILE:LINE: error: MESSAGE", all of them in
  * line order (up to LF_MAX_ERRORS, then one "too many errors, giving up"
@@ -229,6 +230,9 @@
 #define LF_MAX_FILE_BYTES (64u << 20)     /* the launch file itself */
 #define LF_MAX_PARAM_BYTES 32764          /* one 'arg bytes' */
 #define LF_MAX_ERRORS 100
+
+/* Lower the limit on all buffers together (0: back to LF_MAX_TOTAL_BYTES). */
+void lf_set_total_cap(uint64_t bytes);
 
 /* Element types of arg / random / ramp / fill / value lists. */
 enum lf_type {

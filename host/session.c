@@ -172,12 +172,14 @@ int session_run(const char *path, const session_opts *o, isa_module *(*load)(con
   FILE *probe = fopen(path, "r");
   if (!probe) { fprintf(stderr, "ptxemu: cannot read '%s'\n", path); return 66; }
   fclose(probe);
+  lf_set_total_cap(o->mem_cap ? o->mem_cap : emu_default_mem_cap());
   if (lf_parse_file(path, &lf, stderr)) return 65;
   return play(&lf, o, load);
 }
 
 int session_run_text(const char *text, const char *virtual_path, const session_opts *o, isa_module *(*load)(const char *, int *)) {
   launch_file lf;
+  lf_set_total_cap(o->mem_cap ? o->mem_cap : emu_default_mem_cap());
   if (lf_parse_string(text, virtual_path, &lf, stderr)) return 65;
   return play(&lf, o, load);
 }
