@@ -19,8 +19,8 @@ expect_fault deadlock "barrier deadlock" --kernel deadlock --block 64
 EXPECT_STATUS=4 expect_fault budget "instruction budget" --kernel spin --max-insts 100000
 EXPECT_STATUS=4 expect_fault wall-time "wall-time budget of 0.3 s" --kernel spin --max-insts 1e15 --max-seconds 0.3
 EXPECT_STATUS=4 expect_fault wall-time-timed "faults.ptx:" --kernel spin --max-insts 1e15 --max-seconds 0.3 --gpu fermi
-EXPECT_STATUS=4 expect_fault memory-cap "device memory cap" --kernel trapper --max-memory 64K -e 'buffer big 1048576 zero'
-EXPECT_STATUS=65 expect_fault memory-cap-parse "over the limit of 65536 (the device memory cap" --kernel trapper --max-memory 64K -e 'buffer big 1048576 ramp u32 0 1'
+EXPECT_STATUS=65 expect_fault memory-cap "over the limit of 65536 (the device memory cap" --kernel trapper --max-memory 64K -e 'buffer big 1048576 zero'
+EXPECT_STATUS=65 expect_fault memory-cap-ramp "over the limit of 65536 (the device memory cap" --kernel trapper --max-memory 64K -e 'buffer big 1048576 ramp u32 0 1'
 expect_fault shared-oob "invalid shared access" --kernel shared_oob
 expect_fault assert "Assertion \`boom!\` failed" --kernel asserts
 # early return before a barrier completes normally
