@@ -44,10 +44,12 @@ static int range(const char *s, uint32_t *lo, uint32_t *hi) {
   return 0;
 }
 
+/* One per process (static, so an early exit on a bad option leaks nothing). */
 static cli_trace *get(cli_trace **ct) {
+  static cli_trace the_trace;
   if (!*ct) {
-    *ct = calloc(1, sizeof **ct);
-    if (!*ct) return NULL;
+    memset(&the_trace, 0, sizeof the_trace);
+    *ct = &the_trace;
     (*ct)->o.level = TRACE_WARP;
     (*ct)->o.block_hi = UINT32_MAX;
     (*ct)->o.pc_hi = UINT32_MAX;
@@ -139,6 +141,6 @@ int cli_trace_finish(cli_trace *ct, int rc) {
   if (tr && rc == 0) rc = tr == -2 ? EXIT_LIMIT : EXIT_CANTCREAT;
   free(ct->cmdline);
   free(ct->gpu_params);
-  free(ct);
+  ct->cmdline = ct->gpu_params = NULL;
   return rc;
 }
