@@ -19,6 +19,16 @@
 #include <stdint.h>
 #include "gpu/config.h"
 
+/* Why a warp waited before an instruction issued: the ids of the
+ * stall_reasons table of traces (traces/schema.c, ptxemu-trace(5)).  An
+ * instruction gets the reason that held it longest. */
+enum timing_stall {
+  STALL_SELECTED = 1, STALL_NOT_SELECTED, STALL_LONG_SCOREBOARD, STALL_SHORT_SCOREBOARD, STALL_WAIT,
+  STALL_BARRIER, STALL_MEMBAR, STALL_MATH_PIPE_THROTTLE, STALL_MIO_THROTTLE, STALL_LG_THROTTLE,
+  STALL_TEX_THROTTLE, STALL_BRANCH_RESOLVING, STALL_NO_INSTRUCTION, STALL_DISPATCH, STALL_DRAIN,
+  STALL_SLEEPING, STALL_MISC
+};
+
 typedef struct timing_result {
   uint64_t cycles;                  /* kernel duration in SM cycles (sm__cycles_elapsed.max) */
   uint64_t l1_hits, l1_lookups;     /* global-load sectors                            */

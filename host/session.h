@@ -16,6 +16,7 @@ typedef struct session_opts {
   const char *stats_path;       /* --stats: one hw.txt-style line per launch      */
   uint64_t max_insts;           /* --max-insts: per-launch warp instruction budget */
   const char *gpu;              /* --gpu NAME|FILE: run the timing model of that GPU */
+  const char *sched;            /* --sched: warp scheduler instead of the GPU's   */
   struct emu_observer *observer;/* traces                                          */
   void *observer_ctx;
   void (*launch_done)(void *ctx, int index, const char *kernel, struct emu *e, int rc);
