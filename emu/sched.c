@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emu/sched.h"
+#include "emu/timing.h"
 #include "gpu/config.h"
 
 int sched_init(sched *s, int policy, uint32_t nsp_total, uint32_t active_limit) {
@@ -42,7 +43,7 @@ int sched_push(sched *s, twarp *tw, uint64_t t) {
   while (i && before(&e, &s->heap[(i - 1) / 2])) { s->heap[i] = s->heap[(i - 1) / 2]; i = (i - 1) / 2; }
   s->heap[i] = e;
   tw->queued = true;
-  tw->key = t;
+  tw->key = tw->elig = t;
   return 0;
 }
 
@@ -77,12 +78,13 @@ bool sched_pop(sched *s, heapent *out) {
   return false;
 }
 
-bool sched_admit(sched *s, twarp *tw) {
+bool sched_admit(sched *s, twarp *tw, uint64_t now) {
   if (s->policy != GPU_SCHED_TWO_LEVEL || tw->active) return true;
   sched_sp *p = &s->sp[tw->spi];
   if (p->nactive < s->active_limit && !p->phead) { tw->active = true; p->nactive++; return true; }
   /* wait in arrival order; counted as queued so nobody requeues it */
   tw->parked = true;
+  tw->parked_at = now;
   tw->queued = true;
   tw->next_parked = NULL;
   if (p->ptail) p->ptail->next_parked = tw; else p->phead = tw;
@@ -106,6 +108,8 @@ int sched_leave(sched *s, twarp *tw, uint64_t now) {
   if (!p->phead) p->ptail = NULL;
   n->parked = false;
   n->active = true;
+  /* it was ready, the scheduler held it back */
+  twarp_note_wait(n, STALL_NOT_SELECTED, now - n->parked_at);
   p->nactive++;
   return sched_push(s, n, now);
 }

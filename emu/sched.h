@@ -24,17 +24,23 @@ typedef struct twarp {
   uint64_t *ready;                    /* per register row: cycle its value is ready */
   uint8_t *ready_why;                 /* per row: the stall reason while it is not   */
   uint64_t key;                       /* cycle it is queued for                     */
+  uint64_t elig;                      /* cycle from which it could issue if selected (sm_samples) */
   uint64_t age, stamp;                /* start order; order of its last issue (lrr) */
   uint64_t wait_len;                  /* longest wait before the next issue ...     */
   uint8_t wait_why;                   /* ... and its reason (enum timing_stall)     */
   uint8_t blocked_why;                /* blocked (barrier, warp-level wait) since ... */
-  uint64_t blocked_at;
+  uint64_t blocked_at, parked_at;
   uint64_t wg_open;                   /* wgmma: completion of uncommitted operations */
   uint64_t wg_done[8];                /* ... and of the committed groups, oldest first */
   uint8_t wg_n;
   bool queued, active, parked;
   struct twarp *next_parked;
 } twarp;
+
+/* The longest wait before the warp's next issue names its stall reason. */
+static inline void twarp_note_wait(twarp *tw, int why, uint64_t len) {
+  if (len > tw->wait_len) { tw->wait_len = len; tw->wait_why = (uint8_t)why; }
+}
 
 typedef struct heapent { uint64_t t, prio; twarp *tw; } heapent;
 
@@ -58,7 +64,7 @@ int sched_push(sched *s, twarp *tw, uint64_t t);
 /* the next warp to try; false when none is queued */
 bool sched_pop(sched *s, heapent *out);
 /* two_level: may tw issue now?  If not it is parked until a place frees */
-bool sched_admit(sched *s, twarp *tw);
+bool sched_admit(sched *s, twarp *tw, uint64_t now);
 /* tw issued */
 void sched_issued(sched *s, twarp *tw);
 /* tw leaves the active set (two_level); a parked warp is queued at now */

@@ -339,9 +339,10 @@ static void fetch_code(timing_state *s, tsm *sm, uint64_t t) {
 
 #define SAMPLE_CYCLES_MAX 128          /* sample cycles kept per launch (64..128 after thinning) */
 
+/* Eligible: it could issue at cycle c but for the choice of another warp. */
 static bool warp_ready_at(const timing_state *s, const twarp *tw, uint64_t c) {
   const warp *w = tw->w;
-  if (!w->cur || !tw->queued || tw->parked || tw->key > c) return false;
+  if (!w->cur || !tw->queued || tw->parked || tw->elig > c) return false;
   const deps *d = &s->dep[w->cur_pc];
   for (uint8_t i = 0; i < d->nsrc; i++) if (tw->ready[d->src[i]] > c) return false;
   for (uint8_t i = 0; i < d->ndst; i++) if (tw->ready[d->dst[i]] > c) return false;
@@ -396,11 +397,6 @@ static void fault_oom(emu *e) {
   snprintf(e->fault.msg, sizeof e->fault.msg, "out of memory in the timing model");
 }
 
-/* The longest wait before the warp's next issue names its stall reason. */
-static void note_wait(twarp *tw, int why, uint64_t len) {
-  if (len > tw->wait_len) { tw->wait_len = len; tw->wait_why = (uint8_t)why; }
-}
-
 /* The SM of each resident-block slot: breadth-first over the SMs, as the
  * hardware's block scheduler fills them; a cluster's blocks go to SMs of
  * one GPC (GPCs take consecutive SMs, split as evenly as they divide). */
@@ -416,17 +412,16 @@ static void place_slots(const gpu_config *g, uint32_t slots, uint32_t csize, uin
 
 /* A warp that waited outside the queue (blocked) is queued again. */
 static int requeue_released(timing_state *s, twarp *tw, uint64_t t) {
-  if (tw->blocked_at && t > tw->blocked_at) note_wait(tw, tw->blocked_why, t - tw->blocked_at);
+  if (tw->blocked_at && t > tw->blocked_at) twarp_note_wait(tw, tw->blocked_why, t - tw->blocked_at);
   tw->blocked_at = 0;
   return sched_push(&s->q, tw, t);
 }
 
-static void mark_blocked(twarp *tw, const emu *e, uint64_t t) {
+static void mark_blocked(twarp *tw, uint64_t t) {
   const warp *w = tw->w;
-  uint32_t pc = UINT32_MAX;
-  FOR_LANES(i) if (!(w->exited >> i & 1)) { pc = w->pc[i]; break; }
-  uint16_t op = pc < e->nprog ? e->prog[pc].in->op : OP_BAR;
-  tw->blocked_why = op == OP_BAR || op == OP_BARRIER ? STALL_BARRIER : STALL_SLEEPING;
+  bool bar = false;
+  FOR_LANES(i) if (w->state[i] == TS_BAR) bar = true;
+  tw->blocked_why = bar ? STALL_BARRIER : STALL_SLEEPING;
   tw->blocked_at = t ? t : 1;
 }
 
@@ -527,7 +522,7 @@ int emu_run_timed(emu *e, const emu_launch *l) {
           tw_->spi = sm_ * nsp + tw_->sp; \
           sched_add(&s->q, tw_); \
           /* the instruction buffer fills before the first issue */ \
-          note_wait(tw_, STALL_NO_INSTRUCTION, g->fetch_cycles); \
+          twarp_note_wait(tw_, STALL_NO_INSTRUCTION, g->fetch_cycles); \
           if (sched_push(&s->q, tw_, (when) + g->fetch_cycles)) { slot_init[si_] = true; fault_oom(e); goto out; } \
         } \
         slot_init[si_] = true; \
@@ -535,6 +530,13 @@ int emu_run_timed(emu *e, const emu_launch *l) {
       } } while (0)
 
   while (!e->faulted) {
+    /* samples of the cycles before the next event see the state they had */
+    uint64_t te = s->q.nheap ? s->q.heap[0].t : UINT64_MAX;
+    if (wave_next < nwave_groups && next < total) te = umin(te, t0 + (wave_next * csize / nsm) * g->cta_launch_cycles);
+    while (want_samples && te != UINT64_MAX && s->next_sample < te) {
+      if (take_sample(s, tws, res, slots, s->next_sample)) { fault_oom(e); goto out; }
+      s->next_sample += s->sample_every;
+    }
     /* due first-wave blocks start before anything later happens */
     if (wave_next < nwave_groups && next < total) {
       uint32_t b = wave_next * csize;
@@ -588,15 +590,11 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     if (!~w->exited) { if (sched_leave(&s->q, tw, he.t)) fault_oom(e); continue; }
     s->now = he.t;
     e->cycle_now = he.t;
-    while (want_samples && s->next_sample <= he.t) {
-      if (take_sample(s, tws, res, slots, s->next_sample)) { fault_oom(e); break; }
-      s->next_sample += s->sample_every;
-    }
     if (!w->cur) {
       emu_reschedule(w);
-      if (!w->cur) { mark_blocked(tw, e, he.t); if (sched_leave(&s->q, tw, he.t)) fault_oom(e); continue; }   /* requeued on release */
+      if (!w->cur) { mark_blocked(tw, he.t); if (sched_leave(&s->q, tw, he.t)) fault_oom(e); continue; }   /* requeued on release */
     }
-    if (!sched_admit(&s->q, tw)) continue;                 /* two_level: waits for a place */
+    if (!sched_admit(&s->q, tw, he.t)) continue;                 /* two_level: waits for a place */
     const deps *d = &s->dep[w->cur_pc];
     tsm *sm = &s->sms[tw->sm];
     uint64_t t = he.t;
@@ -609,13 +607,17 @@ int emu_run_timed(emu *e, const emu_launch *l) {
       for (uint32_t i = 0; i < tw->wg_n - d->wg_keep; i++) if (tw->wg_done[i] > need) need = tw->wg_done[i];
       if (need > t) { t = need; why = STALL_SLEEPING; }
     }
-    if (sm->unit_free[tw->sp][d->unit] > t) { t = sm->unit_free[tw->sp][d->unit]; why = d->throttle_why; }
-    if (sm->sched_free[tw->sp] > t) { t = sm->sched_free[tw->sp]; why = STALL_NOT_SELECTED; }
+    /* the unit throttles only when it stays busy past the scheduler's
+     * next free cycle; until then the warp is eligible, not selected */
+    uint64_t could = t, slot = umax(t, sm->sched_free[tw->sp]), unit = sm->unit_free[tw->sp][d->unit];
+    if (unit > slot) { t = could = unit; why = d->throttle_why; }
+    else if (slot > t) { t = slot; why = STALL_NOT_SELECTED; }
     if (t > he.t) {
-      note_wait(tw, why, t - he.t);
+      twarp_note_wait(tw, why, t - he.t);
       /* two_level: a long wait gives the place in the active set away */
       if (why == STALL_LONG_SCOREBOARD && sched_leave(&s->q, tw, he.t)) { fault_oom(e); break; }
       if (sched_push(&s->q, tw, t)) { fault_oom(e); break; }
+      tw->elig = could;
       continue;
     }
     sm->sched_free[tw->sp] = t + 1;
@@ -657,19 +659,19 @@ int emu_run_timed(emu *e, const emu_launch *l) {
         /* control flow: the branch resolves, a changed mask reconverges,
          * a jump refills the instruction buffer */
         uint64_t nt = t + 1;
-        if (d->kind == DK_BRANCH) { nt += g->branch_cycles; note_wait(tw, STALL_BRANCH_RESOLVING, g->branch_cycles); }
-        if (w->cur != mask0) { nt += g->reconverge_cycles; note_wait(tw, STALL_BRANCH_RESOLVING, g->reconverge_cycles); }
-        if (w->cur_pc != pc0 + 1) { nt += g->fetch_cycles; note_wait(tw, STALL_NO_INSTRUCTION, g->fetch_cycles); }
-        if (d->kind == DK_MEMBAR) { nt += d->after; note_wait(tw, STALL_MEMBAR, d->after); }
-        if (d->kind == DK_SLEEP) { nt += d->after; note_wait(tw, STALL_SLEEPING, d->after); }
+        if (d->kind == DK_BRANCH) { nt += g->branch_cycles; twarp_note_wait(tw, STALL_BRANCH_RESOLVING, g->branch_cycles); }
+        if (w->cur != mask0) { nt += g->reconverge_cycles; twarp_note_wait(tw, STALL_BRANCH_RESOLVING, g->reconverge_cycles); }
+        if (w->cur_pc != pc0 + 1) { nt += g->fetch_cycles; twarp_note_wait(tw, STALL_NO_INSTRUCTION, g->fetch_cycles); }
+        if (d->kind == DK_MEMBAR) { nt += d->after; twarp_note_wait(tw, STALL_MEMBAR, d->after); }
+        if (d->kind == DK_SLEEP) { nt += d->after; twarp_note_wait(tw, STALL_SLEEPING, d->after); }
         if (sched_push(&s->q, tw, nt)) { fault_oom(e); break; }
       } else {
         /* the warp blocked (barrier, warp-sync): its released threads resume
          * after the barrier's latency; other warps of the CTA may have been
          * released by this instruction too */
         emu_reschedule(w);
-        if (w->cur) { note_wait(tw, STALL_BARRIER, g->barrier_cycles); if (sched_push(&s->q, tw, t + g->barrier_cycles)) { fault_oom(e); break; } }
-        else { mark_blocked(tw, e, t + 1); if (sched_leave(&s->q, tw, t + 1)) { fault_oom(e); break; } }
+        if (w->cur) { twarp_note_wait(tw, STALL_BARRIER, g->barrier_cycles); if (sched_push(&s->q, tw, t + g->barrier_cycles)) { fault_oom(e); break; } }
+        else { mark_blocked(tw, t + 1); if (sched_leave(&s->q, tw, t + 1)) { fault_oom(e); break; } }
       }
     } else if (sched_leave(&s->q, tw, t + 1)) { fault_oom(e); break; }
     /* threads this instruction released in other warps of the CTA */
