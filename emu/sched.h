@@ -25,6 +25,7 @@ typedef struct twarp {
   uint8_t *ready_why;                 /* per row: the stall reason while it is not   */
   uint64_t key;                       /* cycle it is queued for                     */
   uint64_t elig;                      /* cycle from which it could issue if selected (sm_samples) */
+  uint64_t issued1;                   /* 1 + the cycle of its last issue; 0: none    */
   uint64_t age, stamp;                /* start order; order of its last issue (lrr) */
   uint64_t wait_len;                  /* longest wait before the next issue ...     */
   uint8_t wait_why;                   /* ... and its reason (enum timing_stall)     */

@@ -342,6 +342,7 @@ static void fetch_code(timing_state *s, tsm *sm, uint64_t t) {
 /* Eligible: it could issue at cycle c but for the choice of another warp. */
 static bool warp_ready_at(const timing_state *s, const twarp *tw, uint64_t c) {
   const warp *w = tw->w;
+  if (tw->issued1 == c + 1) return true;                 /* selected in that cycle */
   if (!w->cur || !tw->queued || tw->parked || tw->elig > c) return false;
   const deps *d = &s->dep[w->cur_pc];
   for (uint8_t i = 0; i < d->nsrc; i++) if (tw->ready[d->src[i]] > c) return false;
@@ -630,6 +631,7 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     if (e->faulted) break;
     if (!ran) { if (w->cur && sched_push(&s->q, tw, t + 1)) { fault_oom(e); break; } continue; }
     s->r.issued++;
+    tw->issued1 = t + 1;
     sched_issued(&s->q, tw);
     uint64_t lat = (s->mem_done ? s->mem_latency : d->lat) + d->bank_extra;
     uint64_t done = t + (lat ? lat : 1);
