@@ -476,12 +476,11 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     fault_oom(e);
     goto out;
   }
-  for (uint32_t i = 0; i < nsm; i++) {
-    uint64_t l1 = g->l1_bytes > e->static_shared + l->dyn_shared ? g->l1_bytes - (e->static_shared + l->dyn_shared) * per_sm : g->l1_line_bytes * 64;
-    if ((int64_t)l1 < (int64_t)g->l1_line_bytes * 64 || l1 > g->l1_bytes) l1 = g->l1_line_bytes * 64;
-    if (cache_init(&s->sms[i].l1, l1, g->l1_assoc, g->l1_line_bytes, g->l1_sector_bytes)) { fault_oom(e); goto out; }
-    s->sms[i].first = UINT64_MAX;
-  }
+  /* an SM's L1 is set up when it gets its first block: a small launch
+   * does not pay for the SMs it leaves idle */
+  uint64_t l1_size = g->l1_bytes > e->static_shared + l->dyn_shared ? g->l1_bytes - (e->static_shared + l->dyn_shared) * per_sm : g->l1_line_bytes * 64;
+  if ((int64_t)l1_size < (int64_t)g->l1_line_bytes * 64 || l1_size > g->l1_bytes) l1_size = g->l1_line_bytes * 64;
+  for (uint32_t i = 0; i < nsm; i++) s->sms[i].first = UINT64_MAX;
   place_slots(g, slots, csize, slot_sm);
   build_deps(s);
   e->timing = s;
@@ -506,6 +505,7 @@ int emu_run_timed(emu *e, const emu_launch *l) {
         twarp *t_ = &twmem[(size_t)si_ * nwarps]; \
         tws[si_] = t_; \
         tsm *m_ = &s->sms[sm_]; \
+        if (!m_->ctas && cache_init(&m_->l1, l1_size, g->l1_assoc, g->l1_line_bytes, g->l1_sector_bytes)) { fault_oom(e); goto out; } \
         m_->ctas++; \
         fetch_code(s, m_, (when)); \
         if ((when) < m_->first) m_->first = (when); \
