@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "gpu/config.h"
 #include "host/session.h"
 
 static void usage(FILE *f, const char *cmd) {
@@ -19,6 +20,7 @@ static void usage(FILE *f, const char *cmd) {
              "  --gpu NAME|FILE   the GPU to model (ptxemu gpus lists the bundled ones); implies --timing\n"
              "  --strict-async    fault when the async proxy reads shared memory written through the\n"
              "                    generic proxy without a fence.proxy.async by the writing thread\n"
+             "  --sched POLICY    warp scheduler instead of the GPU's: gto, lrr or two_level; implies --timing\n"
              "  -e LINE           a launch-file line: buffer/symbol lines go before the launch,\n"
              "                    dump/expect/stdout lines after it\n"
              "  --arg TYPE:VALUE  a kernel argument: u32:5, f32:1.5, ptr:BUFFER, ...\n"
@@ -81,6 +83,11 @@ static int run_common(int argc, char **argv, bool compare) {
     else if (strcmp(a, "--gpu") == 0 && more) o.gpu = argv[++i];
     else if (strcmp(a, "--timing") == 0) { if (!o.gpu) o.gpu = "h100"; }
     else if (strcmp(a, "--strict-async") == 0) o.strict_async = true;
+    else if (strcmp(a, "--sched") == 0 && more) {
+      o.sched = argv[++i];
+      if (gpu_sched_from_name(o.sched) < 0) { fprintf(stderr, "ptxemu %s: --sched must be gto, lrr or two_level, got '%s'\n", argv[0], o.sched); return EXIT_USAGE; }
+      if (!o.gpu) o.gpu = "h100";
+    }
     else if (strcmp(a, "--grid") == 0 && more) grid = argv[++i];
     else if (strcmp(a, "--block") == 0 && more) block = argv[++i];
     else if (strcmp(a, "--shared") == 0 && more) shared = argv[++i];

@@ -116,6 +116,7 @@ int cli_trace_start(cli_trace *ct, session_opts *so, int argc, char **argv, cons
   if (so->gpu) {
     gpu_config g;
     if (gpu_config_load(so->gpu, &g, stderr)) return EXIT_DATAERR;
+    if (so->sched) gpu_config_set_scheduler(&g, so->sched);
     char *params = NULL;
     size_t plen = 0;
     FILE *mf = open_memstream(&params, &plen);

@@ -1,15 +1,14 @@
-/* emu/timing.c - the timed launch loop (see timing.h). */
+/* emu/timing.c - the timed launch loop (see timing.h); the warp
+ * schedulers are in sched.c, the instructions' timing classes in
+ * timing_insn.c. */
 #include <stdlib.h>
 #include <string.h>
 #include "emu/internal.h"
+#include "emu/sched.h"
 #include "emu/timing.h"
+#include "emu/timing_insn.h"
 #include "memmodel/cache.h"
 #include "memmodel/space.h"
-
-#define MAX_DEPS 16
-
-/* Registers an instruction reads and writes (rows), computed once. */
-typedef struct deps { int32_t src[MAX_DEPS], dst[MAX_DEPS]; uint8_t nsrc, ndst; uint8_t unit; } deps;
 
 typedef struct tsm {
   uint64_t sched_free[8];             /* per sub-partition: next issue cycle      */
@@ -22,14 +21,8 @@ typedef struct tsm {
   bool code;                          /* has fetched the kernel's code            */
 } tsm;
 
-typedef struct twarp {
-  warp *w;
-  uint32_t sm, sp, slot;
-  uint64_t *ready;                    /* per register row: cycle its value is ready */
-  bool queued;
-} twarp;
-
-typedef struct heapent { uint64_t t, seq; twarp *tw; } heapent;
+/* One periodic sample of an SM (sm_samples of traces). */
+typedef struct tsample { uint64_t cycle; uint32_t sm, active, eligible; } tsample;
 
 typedef struct timing_state {
   const gpu_config *g;
@@ -39,104 +32,19 @@ typedef struct timing_state {
   cache l2;
   double dram_free;                   /* fractional: one access can take < 1 cycle */
   double dram_bytes_per_cycle;
-  heapent *heap;
-  uint32_t nheap, capheap;
-  uint64_t seq, now, mem_latency;
+  sched q;                            /* the waiting warps (sched.c)              */
+  uint64_t now, mem_latency;
   bool mem_done;
   timing_result r;
+  /* sm_samples, only when an observer wants them: every sample_every
+   * cycles; the interval doubles (dropping every other sample) to keep a
+   * launch's samples bounded */
+  tsample *samples;
+  uint32_t nsamples, capsamples, sample_cycles;
+  uint64_t sample_every, next_sample;
 } timing_state;
 
-/* ---- priority queue of warps by issue cycle (then age: oldest first) ---- */
-
-static bool before(const heapent *a, const heapent *b) { return a->t < b->t || (a->t == b->t && a->seq < b->seq); }
-
-static void push(timing_state *s, twarp *tw, uint64_t t, uint64_t age) {
-  if (s->nheap == s->capheap) {
-    s->capheap = s->capheap ? s->capheap * 2 : 1024;
-    s->heap = realloc(s->heap, s->capheap * sizeof *s->heap);
-  }
-  uint32_t i = s->nheap++;
-  heapent e = { t, age, tw };
-  while (i && before(&e, &s->heap[(i - 1) / 2])) { s->heap[i] = s->heap[(i - 1) / 2]; i = (i - 1) / 2; }
-  s->heap[i] = e;
-  tw->queued = true;
-}
-
-static heapent pop(timing_state *s) {
-  heapent top = s->heap[0], last = s->heap[--s->nheap];
-  uint32_t i = 0;
-  for (;;) {
-    uint32_t c = 2 * i + 1;
-    if (c >= s->nheap) break;
-    if (c + 1 < s->nheap && before(&s->heap[c + 1], &s->heap[c])) c++;
-    if (!before(&s->heap[c], &last)) break;
-    s->heap[i] = s->heap[c];
-    i = c;
-  }
-  if (s->nheap) s->heap[i] = last;
-  return top;
-}
-
-/* ---- dependencies -------------------------------------------------------- */
-
-static void add_row(int32_t *v, uint8_t *n, int row) { if (row >= 0 && *n < MAX_DEPS) v[(*n)++] = row; }
-
-static void operand_rows(const emu *e, const xinsn *x, const isa_opnd *o, int32_t *v, uint8_t *n) {
-  switch (o->kind) {
-  case OK_REG: add_row(v, n, emu_row_of(e, x, o)); break;
-  case OK_ADDR: if (o->flags & OF_BASEREG) add_row(v, n, emu_reg_row(e, x, o->v)); break;
-  case OK_VEC: case OK_PAIR: case OK_ADDRX: case OK_LIST:
-    for (uint32_t i = 0; i < o->n; i++) operand_rows(e, x, &x->f->pool[o->v + i], v, n);
-    break;
-  default: break;
-  }
-}
-
-static void build_deps(timing_state *s) {
-  emu *e = s->e;
-  s->dep = calloc(e->nprog ? e->nprog : 1, sizeof *s->dep);
-  for (uint32_t pc = 0; pc < e->nprog; pc++) {
-    const xinsn *x = &e->prog[pc];
-    deps *d = &s->dep[pc];
-    d->unit = (uint8_t)isa_unit_of(x->in);
-    if (x->guard >= 0) add_row(d->src, &d->nsrc, x->guard);
-    const isa_opnd *ops = x->in->nops ? &x->f->ops[x->in->opi] : NULL;
-    bool w0 = isa_writes_first(x->in);
-    for (uint32_t k = 0; k < x->in->nops; k++) {
-      const isa_opnd *o = &ops[k];
-      if (k == 0 && w0 && o->kind != OK_ADDR && o->kind != OK_ADDRX) operand_rows(e, x, o, d->dst, &d->ndst);
-      else operand_rows(e, x, o, d->src, &d->nsrc);
-    }
-  }
-}
-
-static uint32_t unit_latency(const gpu_config *g, int unit) {
-  switch (unit) {
-  case U_INT: return g->lat_int;
-  case U_FP16: return g->lat_fp16;
-  case U_FP32: return g->lat_fp32;
-  case U_FP64: return g->lat_fp64;
-  case U_SFU: return g->lat_sfu;
-  case U_CVT: return g->lat_cvt;
-  case U_BRANCH: case U_SYNC: return g->lat_branch;
-  case U_TENSOR: return g->lat_tensor;
-  case U_ATOM: return g->lat_atomic;
-  default: return g->lat_int;
-  }
-}
-
-static uint32_t unit_interval(const gpu_config *g, int unit) {
-  switch (unit) {
-  case U_FP16: return g->ii_fp16;
-  case U_FP32: return g->ii_fp32;
-  case U_FP64: return g->ii_fp64;
-  case U_SFU: case U_CVT: return g->ii_sfu;
-  case U_LSU: case U_ATOM: case U_TEX: return g->ii_lsu;
-  case U_TENSOR: return g->ii_tensor;
-  default: return g->ii_int;
-  }
-}
-
+static uint64_t umin(uint64_t a, uint64_t b) { return a < b ? a : b; }
 /* ---- memory --------------------------------------------------------------- */
 
 static uint64_t umax(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -231,6 +139,61 @@ static void fetch_code(timing_state *s, tsm *sm, uint64_t t) {
   }
 }
 
+/* ---- sm_samples ------------------------------------------------------------- */
+
+#define SAMPLE_CYCLES_MAX 128          /* sample cycles kept per launch (64..128 after thinning) */
+
+/* Eligible: it could issue at cycle c but for the choice of another warp. */
+static bool warp_ready_at(const timing_state *s, const twarp *tw, uint64_t c) {
+  const warp *w = tw->w;
+  if (tw->issued1 == c + 1) return true;                 /* selected in that cycle */
+  if (!w->cur || !tw->queued || tw->parked || tw->elig > c) return false;
+  const deps *d = &s->dep[w->cur_pc];
+  for (uint8_t i = 0; i < d->nsrc; i++) if (tw->ready[d->src[i]] > c) return false;
+  for (uint8_t i = 0; i < d->ndst; i++) if (tw->ready[d->dst[i]] > c) return false;
+  return s->sms[tw->sm].unit_free[tw->sp][d->unit] <= c;
+}
+
+/* Sample every SM with resident warps at cycle c: the state before the
+ * cycle's issues. */
+static int take_sample(timing_state *s, twarp **tws, const cta *res, uint32_t slots, uint64_t c) {
+  uint32_t nsm = s->g->sms;
+  uint32_t *act = calloc(2 * (size_t)nsm, sizeof *act), *eli = act + nsm;
+  if (!act) return -1;
+  for (uint32_t i = 0; i < slots; i++) {
+    if (!tws[i] || !res[i].warps) continue;
+    for (uint32_t wi = 0; wi < res[i].nwarps; wi++) {
+      const twarp *tw = &tws[i][wi];
+      if (!~tw->w->exited) continue;
+      act[tw->sm]++;
+      if (warp_ready_at(s, tw, c)) eli[tw->sm]++;
+    }
+  }
+  int rc = 0;
+  for (uint32_t m = 0; m < nsm && !rc; m++) {
+    if (!act[m]) continue;
+    if (s->nsamples == s->capsamples) {
+      uint32_t nc = s->capsamples ? s->capsamples * 2 : 1024;
+      tsample *ns = realloc(s->samples, nc * sizeof *ns);
+      if (!ns) { rc = -1; break; }
+      s->samples = ns;
+      s->capsamples = nc;
+    }
+    s->samples[s->nsamples++] = (tsample){ c, m, act[m], eli[m] };
+  }
+  free(act);
+  if (++s->sample_cycles > SAMPLE_CYCLES_MAX) {
+    /* keep the samples at multiples of the doubled interval */
+    s->sample_every *= 2;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < s->nsamples; i++) if (s->samples[i].cycle % s->sample_every == 0) s->samples[k++] = s->samples[i];
+    s->nsamples = k;
+    s->sample_cycles = (s->sample_cycles + 1) / 2;
+    s->next_sample = (s->next_sample + s->sample_every - 1) / s->sample_every * s->sample_every;
+  }
+  return rc;
+}
+
 /* ---- the launch ------------------------------------------------------------- */
 
 static void fault_oom(emu *e) {
@@ -239,10 +202,39 @@ static void fault_oom(emu *e) {
   snprintf(e->fault.msg, sizeof e->fault.msg, "out of memory in the timing model");
 }
 
+/* The SM of each resident-block slot: breadth-first over the SMs, as the
+ * hardware's block scheduler fills them; a cluster's blocks go to SMs of
+ * one GPC (GPCs take consecutive SMs, split as evenly as they divide). */
+static void place_slots(const gpu_config *g, uint32_t slots, uint32_t csize, uint32_t *slot_sm) {
+  uint32_t nsm = g->sms, gpcs = g->gpcs ? g->gpcs : 1;
+  for (uint32_t i = 0; i < slots; i++) {
+    if (csize <= 1) { slot_sm[i] = i % nsm; continue; }
+    uint32_t ci = i / csize, r = i % csize, gpc = ci % gpcs, k = ci / gpcs;
+    uint32_t first = (uint32_t)((uint64_t)nsm * gpc / gpcs), size = (uint32_t)((uint64_t)nsm * (gpc + 1) / gpcs) - first;
+    slot_sm[i] = first + (k * csize + r) % (size ? size : 1);
+  }
+}
+
+/* A warp that waited outside the queue (blocked) is queued again. */
+static int requeue_released(timing_state *s, twarp *tw, uint64_t t) {
+  if (tw->blocked_at && t > tw->blocked_at) twarp_note_wait(tw, tw->blocked_why, t - tw->blocked_at);
+  tw->blocked_at = 0;
+  return sched_push(&s->q, tw, t);
+}
+
+static void mark_blocked(twarp *tw, uint64_t t) {
+  const warp *w = tw->w;
+  bool bar = false;
+  FOR_LANES(i) if (w->state[i] == TS_BAR) bar = true;
+  tw->blocked_why = bar ? STALL_BARRIER : STALL_SLEEPING;
+  tw->blocked_at = t ? t : 1;
+}
+
 int emu_run_timed(emu *e, const emu_launch *l) {
   uint64_t end = 0;
   const gpu_config *g = e->timing_cfg;
   if (emu_launch_begin(e, l)) return -1;
+  if (timing_check_arch(e, g, l->func)) { emu_launch_end(e); return -1; }
   timing_state S, *s = &S;
   memset(s, 0, sizeof S);
   s->g = g;
@@ -265,60 +257,103 @@ int emu_run_timed(emu *e, const emu_launch *l) {
   if (csize > 1) per_sm = per_sm < csize ? csize : per_sm / csize * csize;   /* whole clusters */
   s->r.theoretical_occupancy = occ.occupancy;
   uint64_t total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-  uint32_t nsm = g->sms;
+  uint32_t nsm = g->sms, nsp = g->sub_partitions;
   uint32_t slots = nsm * per_sm;
   if (slots > total) slots = (uint32_t)total;
   slots = slots < csize ? csize : slots / csize * csize;
+  uint32_t nwarps = (threads + WARP_SIZE - 1) / WARP_SIZE;
+  emu_observer *obs = e->obs;
+  bool want_samples = obs && obs->on_sm_sample;
   s->sms = calloc(nsm, sizeof *s->sms);
+  s->dep = calloc(e->nprog ? e->nprog : 1, sizeof *s->dep);
   cta *res = calloc(slots, sizeof *res);
+  /* per slot, kept from one block to the next: its warps' timing state
+   * (registers' ready cycles allocated once) */
   twarp **tws = calloc(slots, sizeof *tws);
+  twarp *twmem = calloc((size_t)slots * nwarps, sizeof *twmem);
   uint64_t *cta_start_t = calloc(slots, sizeof *cta_start_t);
-  if (!s->sms || !res || !tws || !cta_start_t || cache_init(&s->l2, g->l2_bytes, g->l2_assoc, g->l1_line_bytes, g->l1_sector_bytes)) {
+  uint32_t *slot_sm = calloc(slots, sizeof *slot_sm);
+  bool *slot_init = calloc(slots, sizeof *slot_init);
+  if (!s->sms || !s->dep || !res || !tws || !twmem || !cta_start_t || !slot_sm || !slot_init ||
+      sched_init(&s->q, (int)g->sched_policy, nsm * nsp, g->sched_active_warps) ||
+      cache_init(&s->l2, g->l2_bytes, g->l2_assoc, g->l1_line_bytes, g->l1_sector_bytes)) {
     fault_oom(e);
     goto out;
   }
-  for (uint32_t i = 0; i < nsm; i++) {
-    uint64_t l1 = g->l1_bytes > e->static_shared + l->dyn_shared ? g->l1_bytes - (e->static_shared + l->dyn_shared) * per_sm : g->l1_line_bytes * 64;
-    if ((int64_t)l1 < (int64_t)g->l1_line_bytes * 64 || l1 > g->l1_bytes) l1 = g->l1_line_bytes * 64;
-    if (cache_init(&s->sms[i].l1, l1, g->l1_assoc, g->l1_line_bytes, g->l1_sector_bytes)) { fault_oom(e); goto out; }
-    s->sms[i].first = UINT64_MAX;
-  }
-  build_deps(s);
+  /* an SM's L1 is set up when it gets its first block: a small launch
+   * does not pay for the SMs it leaves idle */
+  uint64_t l1_size = g->l1_bytes > e->static_shared + l->dyn_shared ? g->l1_bytes - (e->static_shared + l->dyn_shared) * per_sm : g->l1_line_bytes * 64;
+  if ((int64_t)l1_size < (int64_t)g->l1_line_bytes * 64 || l1_size > g->l1_bytes) l1_size = g->l1_line_bytes * 64;
+  for (uint32_t i = 0; i < nsm; i++) s->sms[i].first = UINT64_MAX;
+  place_slots(g, slots, csize, slot_sm);
+  timing_build_deps(e, g, s->dep);
   e->timing = s;
+  s->sample_every = 32;
 
   uint64_t next = 0, t0 = g->launch_cycles / 2;
   end = t0;
   uint32_t live = 0;
-  /* place a cluster group of CTAs in slots [base, base+csize); slots go
-   * to SMs breadth-first, as the hardware's block scheduler fills SMs */
+  /* the first blocks start in waves, cta_launch_cycles apart per SM; each
+   * is set up when its start cycle comes (not all up front) */
+  uint32_t nwave_groups = 0, wave_next = 0;
+  for (uint32_t b = 0; b < slots && (uint64_t)b / csize < (total + csize - 1) / csize; b += csize) nwave_groups++;
+  /* place a cluster group of CTAs in slots [base, base+csize) */
   #define START_GROUP(base, when) do { \
       for (uint32_t r_ = 0; r_ < csize; r_++) { \
-        uint32_t sm_ = ((base) + r_) % nsm; \
-        cta *c_ = &res[(base) + r_]; \
+        uint32_t si_ = (base) + r_, sm_ = slot_sm[si_]; \
+        cta *c_ = &res[si_]; \
         if (emu_cta_start(e, c_, next++, &res[base])) { fault_oom(e); goto out; } \
         c_->smid = sm_; \
         for (uint32_t wi_ = 0; wi_ < c_->nwarps; wi_++) FOR_LANES(q_) { c_->warps[wi_].r[e->sr_base + SR_SMID][q_] = sm_; \
           c_->warps[wi_].r[e->sr_base + SR_NSMID][q_] = nsm; } \
-        twarp *t_ = calloc(c_->nwarps, sizeof *t_); \
-        tws[(base) + r_] = t_; \
+        twarp *t_ = &twmem[(size_t)si_ * nwarps]; \
+        tws[si_] = t_; \
         tsm *m_ = &s->sms[sm_]; \
+        if (!m_->ctas && cache_init(&m_->l1, l1_size, g->l1_assoc, g->l1_line_bytes, g->l1_sector_bytes)) { fault_oom(e); goto out; } \
         m_->ctas++; \
         fetch_code(s, m_, (when)); \
         if ((when) < m_->first) m_->first = (when); \
-        cta_start_t[(base) + r_] = (when); \
-        for (uint32_t wi_ = 0; wi_ < c_->nwarps; wi_++) { \
-          t_[wi_].w = &c_->warps[wi_]; t_[wi_].sm = sm_; t_[wi_].slot = (base) + r_; \
-          t_[wi_].sp = (c_->warps[wi_].id + (base) + r_) % g->sub_partitions; \
-          t_[wi_].ready = calloc(e->nrows, sizeof(uint64_t)); \
-          if (!t_[wi_].ready) { fault_oom(e); goto out; } \
-          push(s, &t_[wi_], (when), s->seq++); \
+        cta_start_t[si_] = (when); \
+        for (uint32_t wi_ = 0; wi_ < c_->nwarps && wi_ < nwarps; wi_++) { \
+          twarp *tw_ = &t_[wi_]; \
+          uint64_t *rd_ = tw_->ready; uint8_t *rw_ = tw_->ready_why; \
+          if (!slot_init[si_]) { rd_ = calloc(e->nrows ? e->nrows : 1, sizeof *rd_); rw_ = calloc(e->nrows ? e->nrows : 1, 1); } \
+          else { memset(rd_, 0, e->nrows * sizeof *rd_); memset(rw_, 0, e->nrows); } \
+          memset(tw_, 0, sizeof *tw_); \
+          tw_->ready = rd_; tw_->ready_why = rw_; \
+          if (!rd_ || !rw_) { slot_init[si_] = true; fault_oom(e); goto out; } \
+          tw_->w = &c_->warps[wi_]; tw_->sm = sm_; tw_->slot = si_; \
+          tw_->sp = (c_->warps[wi_].id + si_) % nsp; \
+          tw_->spi = sm_ * nsp + tw_->sp; \
+          sched_add(&s->q, tw_); \
+          /* the instruction buffer fills before the first issue */ \
+          twarp_note_wait(tw_, STALL_NO_INSTRUCTION, g->fetch_cycles); \
+          if (sched_push(&s->q, tw_, (when) + g->fetch_cycles)) { slot_init[si_] = true; fault_oom(e); goto out; } \
         } \
+        slot_init[si_] = true; \
         live++; \
       } } while (0)
-  for (uint32_t b = 0; b < slots && next < total; b += csize) START_GROUP(b, t0 + (b / nsm) * g->cta_launch_cycles);
 
   while (!e->faulted) {
-    if (!s->nheap) {
+    /* samples of the cycles before the next event see the state they had */
+    uint64_t te = s->q.nheap ? s->q.heap[0].t : UINT64_MAX;
+    if (wave_next < nwave_groups && next < total) te = umin(te, t0 + (wave_next * csize / nsm) * g->cta_launch_cycles);
+    while (want_samples && te != UINT64_MAX && s->next_sample < te) {
+      if (take_sample(s, tws, res, slots, s->next_sample)) { fault_oom(e); goto out; }
+      s->next_sample += s->sample_every;
+    }
+    /* due first-wave blocks start before anything later happens */
+    if (wave_next < nwave_groups && next < total) {
+      uint32_t b = wave_next * csize;
+      uint64_t when = t0 + (b / nsm) * g->cta_launch_cycles;
+      if (!s->q.nheap || s->q.heap[0].t >= when) {
+        s->now = when;
+        START_GROUP(b, when);
+        wave_next++;
+        continue;
+      }
+    }
+    if (!s->q.nheap) {
       /* everything waits: threads released by barriers or mbarriers without
        * an issuing warp noticing; requeue whatever can run, else deadlock */
       bool any = false;
@@ -329,7 +364,7 @@ int emu_run_timed(emu *e, const emu_launch *l) {
           if (tws[i][wi].queued || !~w->exited) continue;
           bool run = false;
           FOR_LANES(q) if (w->state[q] == TS_RUN) run = true;
-          if (run) { push(s, &tws[i][wi], s->now + g->barrier_cycles, s->seq++); any = true; }
+          if (run) { if (requeue_released(s, &tws[i][wi], s->now + g->barrier_cycles)) { fault_oom(e); goto out; } any = true; }
         }
       }
       if (!any) {
@@ -347,53 +382,110 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     }
     /* budgets: the clock is read every 4096 issues */
     if (__builtin_expect((e->opt.max_warp_insts && e->warp_insts > e->opt.max_warp_insts) || (e->deadline_ns && !(s->r.issued & 0xfff)), 0) &&
-        emu_over_budget(e, s->heap[0].tw->w))
+        emu_over_budget(e, s->q.heap[0].tw->w))
       break;
     if (e->opt.progress && !(s->r.issued & 0xffff)) emu_progress(e, next - live, total, false);
-    heapent he = pop(s);
+    heapent he;
+    if (!sched_pop(&s->q, &he)) continue;
     twarp *tw = he.tw;
-    tw->queued = false;
     warp *w = tw->w;
-    if (!~w->exited) continue;
+    if (!~w->exited) { if (sched_leave(&s->q, tw, he.t)) fault_oom(e); continue; }
     s->now = he.t;
     e->cycle_now = he.t;
-    if (!w->cur) { emu_reschedule(w); if (!w->cur) continue; }     /* blocked: requeued on release */
+    if (!w->cur) {
+      emu_reschedule(w);
+      if (!w->cur) { mark_blocked(tw, he.t); if (sched_leave(&s->q, tw, he.t)) fault_oom(e); continue; }   /* requeued on release */
+    }
+    if (!sched_admit(&s->q, tw, he.t)) continue;                 /* two_level: waits for a place */
     const deps *d = &s->dep[w->cur_pc];
     tsm *sm = &s->sms[tw->sm];
     uint64_t t = he.t;
-    for (uint8_t i = 0; i < d->nsrc; i++) t = umax(t, tw->ready[d->src[i]]);
-    for (uint8_t i = 0; i < d->ndst; i++) t = umax(t, tw->ready[d->dst[i]]);
-    t = umax(t, sm->sched_free[tw->sp]);
-    t = umax(t, sm->unit_free[tw->sp][d->unit]);
-    if (t > he.t) { push(s, tw, t, he.seq); continue; }
+    int why = 0;
+    for (uint8_t i = 0; i < d->nsrc; i++) if (tw->ready[d->src[i]] > t) { t = tw->ready[d->src[i]]; why = tw->ready_why[d->src[i]]; }
+    for (uint8_t i = 0; i < d->ndst; i++) if (tw->ready[d->dst[i]] > t) { t = tw->ready[d->dst[i]]; why = tw->ready_why[d->dst[i]]; }
+    if (d->kind == DK_WG_WAIT && tw->wg_n > d->wg_keep) {
+      /* all but the newest wg_keep committed groups must be complete */
+      uint64_t need = 0;
+      for (uint32_t i = 0; i < tw->wg_n - d->wg_keep; i++) if (tw->wg_done[i] > need) need = tw->wg_done[i];
+      if (need > t) { t = need; why = STALL_SLEEPING; }
+    }
+    /* the unit throttles only when it stays busy past the scheduler's
+     * next free cycle; until then the warp is eligible, not selected */
+    uint64_t could = t, slot = umax(t, sm->sched_free[tw->sp]), unit = sm->unit_free[tw->sp][d->unit];
+    if (unit > slot) { t = could = unit; why = d->throttle_why; }
+    else if (slot > t) { t = slot; why = STALL_NOT_SELECTED; }
+    if (t > he.t) {
+      twarp_note_wait(tw, why, t - he.t);
+      /* two_level: a long wait gives the place in the active set away */
+      if (why == STALL_LONG_SCOREBOARD && sched_leave(&s->q, tw, he.t)) { fault_oom(e); break; }
+      if (sched_push(&s->q, tw, t)) { fault_oom(e); break; }
+      tw->elig = could;
+      continue;
+    }
     sm->sched_free[tw->sp] = t + 1;
-    sm->unit_free[tw->sp][d->unit] = t + unit_interval(g, d->unit);
+    sm->unit_free[tw->sp][d->unit] = t + d->bank_extra + d->ii;
     s->mem_done = false;
     s->mem_latency = 0;
+    uint32_t pc0 = w->cur_pc;
+    lanemask mask0 = w->cur;
     uint32_t ran = emu_warp_run(w, 1);
     if (e->faulted) break;
-    if (!ran) { if (w->cur) push(s, tw, t + 1, he.seq); continue; }
+    if (!ran) { if (w->cur && sched_push(&s->q, tw, t + 1)) { fault_oom(e); break; } continue; }
     s->r.issued++;
-    uint64_t lat = s->mem_done ? s->mem_latency : unit_latency(g, d->unit);
-    for (uint8_t i = 0; i < d->ndst; i++) tw->ready[d->dst[i]] = t + (lat ? lat : 1);
+    tw->issued1 = t + 1;
+    sched_issued(&s->q, tw);
+    uint64_t lat = (s->mem_done ? s->mem_latency : d->lat) + d->bank_extra;
+    uint64_t done = t + (lat ? lat : 1);
+    uint8_t rwhy = d->result_why;
+    if (d->kind == DK_WG_MMA) {
+      /* asynchronous: the registers are the program's to protect with
+       * wgmma.wait_group; the operation completes in the background */
+      if (done > tw->wg_open) tw->wg_open = done;
+      done = t + 1;
+    } else if (d->kind == DK_WG_COMMIT) {
+      if (tw->wg_n == 8) { memmove(tw->wg_done, tw->wg_done + 1, 7 * sizeof *tw->wg_done); tw->wg_n--; }
+      tw->wg_done[tw->wg_n++] = tw->wg_open;
+      tw->wg_open = 0;
+    } else if (d->kind == DK_WG_WAIT && tw->wg_n > d->wg_keep) {
+      uint32_t drop = tw->wg_n - d->wg_keep;
+      memmove(tw->wg_done, tw->wg_done + drop, d->wg_keep * sizeof *tw->wg_done);
+      tw->wg_n = (uint8_t)d->wg_keep;
+    }
+    for (uint8_t i = 0; i < d->ndst; i++) { tw->ready[d->dst[i]] = done; tw->ready_why[d->dst[i]] = rwhy; }
+    if (obs && obs->on_timing) obs->on_timing(obs->ctx, w, t, d->kind == DK_WG_MMA && tw->wg_open > done ? tw->wg_open : done,
+                                              tw->wait_len ? tw->wait_why : STALL_SELECTED);
+    tw->wait_len = 0;
     if (t + lat > end) end = t + lat;
     cta *c = w->cta;
     if (~w->exited) {
-      if (w->cur) push(s, tw, t + 1, he.seq);
-      else {
+      if (w->cur) {
+        /* control flow: the branch resolves, a changed mask reconverges,
+         * a jump refills the instruction buffer */
+        uint64_t nt = t + 1;
+        if (d->kind == DK_BRANCH) { nt += g->branch_cycles; twarp_note_wait(tw, STALL_BRANCH_RESOLVING, g->branch_cycles); }
+        if (w->cur != mask0) { nt += g->reconverge_cycles; twarp_note_wait(tw, STALL_BRANCH_RESOLVING, g->reconverge_cycles); }
+        if (w->cur_pc != pc0 + 1) { nt += g->fetch_cycles; twarp_note_wait(tw, STALL_NO_INSTRUCTION, g->fetch_cycles); }
+        if (d->kind == DK_MEMBAR) { nt += d->after; twarp_note_wait(tw, STALL_MEMBAR, d->after); }
+        if (d->kind == DK_SLEEP) { nt += d->after; twarp_note_wait(tw, STALL_SLEEPING, d->after); }
+        if (sched_push(&s->q, tw, nt)) { fault_oom(e); break; }
+      } else {
         /* the warp blocked (barrier, warp-sync): its released threads resume
          * after the barrier's latency; other warps of the CTA may have been
          * released by this instruction too */
         emu_reschedule(w);
-        if (w->cur) push(s, tw, t + g->barrier_cycles, he.seq);
+        if (w->cur) { twarp_note_wait(tw, STALL_BARRIER, g->barrier_cycles); if (sched_push(&s->q, tw, t + g->barrier_cycles)) { fault_oom(e); break; } }
+        else { mark_blocked(tw, t + 1); if (sched_leave(&s->q, tw, t + 1)) { fault_oom(e); break; } }
       }
-    }
+    } else if (sched_leave(&s->q, tw, t + 1)) { fault_oom(e); break; }
     /* threads this instruction released in other warps of the CTA */
     for (uint32_t wi = 0; wi < c->nwarps; wi++) {
       warp *o = &c->warps[wi];
       twarp *ot = &tws[tw->slot][wi];
       if (ot->queued || !~o->exited || o == w) continue;
-      if (o->next_key == 0 || o->cur) { emu_reschedule(o); if (o->cur) push(s, ot, t + g->barrier_cycles, s->seq++); }
+      if (o->next_key == 0 || o->cur) {
+        emu_reschedule(o);
+        if (o->cur && requeue_released(s, ot, t + g->barrier_cycles)) { fault_oom(e); break; }
+      }
     }
     if (emu_cta_done(c)) {
       /* a whole cluster leaves together */
@@ -406,8 +498,7 @@ int emu_run_timed(emu *e, const emu_launch *l) {
         tsm *m = &s->sms[cc->smid];
         m->warp_cycles += (t + 1 - cta_start_t[base + r]) * cc->nwarps;
         if (t + 1 > m->last) m->last = t + 1;
-        for (uint32_t wi = 0; wi < cc->nwarps; wi++) free(tws[base + r][wi].ready);
-        free(tws[base + r]);
+        if (obs && obs->on_block_timing) obs->on_block_timing(obs->ctx, cc, cta_start_t[base + r], t + 1);
         tws[base + r] = NULL;
         emu_cta_free(cc);
         live--;
@@ -419,8 +510,9 @@ int emu_run_timed(emu *e, const emu_launch *l) {
   #undef START_GROUP
 out:
   for (uint32_t i = 0; i < slots; i++) {
-    if (tws && tws[i]) { for (uint32_t wi = 0; res[i].warps && wi < res[i].nwarps; wi++) free(tws[i][wi].ready); free(tws[i]); }
     if (res && res[i].warps) emu_cta_free(&res[i]);
+    if (twmem && slot_init && slot_init[i])
+      for (uint32_t wi = 0; wi < nwarps; wi++) { free(twmem[(size_t)i * nwarps + wi].ready); free(twmem[(size_t)i * nwarps + wi].ready_why); }
   }
   e->timing = NULL;
   if (e->opt.progress) emu_progress(e, total, total, true);
@@ -431,14 +523,20 @@ out:
     cache_free(&s->sms[i].l1);
   }
   s->r.achieved_occupancy = active ? (double)wc / ((double)active * g->max_warps_per_sm) : 0;
+  if (want_samples && !e->faulted)
+    for (uint32_t i = 0; i < s->nsamples; i++) obs->on_sm_sample(obs->ctx, s->samples[i].sm, s->samples[i].cycle, s->samples[i].active, s->samples[i].eligible);
   if (e->timing_out) *e->timing_out = s->r;
   cache_free(&s->l2);
+  sched_free(&s->q);
+  free(s->samples);
   free(s->sms);
   free(s->dep);
-  free(s->heap);
   free(res);
   free(tws);
+  free(twmem);
   free(cta_start_t);
+  free(slot_sm);
+  free(slot_init);
   emu_launch_end(e);
   return e->faulted ? -1 : 0;
 }

@@ -5,11 +5,15 @@
  *  - CTAs are placed on SMs up to the occupancy limit of the configuration
  *    (gpu/config.h) and a finished CTA frees its slot for the next;
  *  - each SM has sub-partitions, each issuing at most one warp instruction
- *    per cycle, oldest ready warp first (greedy-then-oldest);
+ *    per cycle, the ready warp its scheduler policy picks (sched.h: gto,
+ *    lrr, two_level);
  *  - an instruction issues when its source registers are ready (a per-warp
  *    scoreboard of register rows), its unit's issue interval has passed, and
  *    its sub-partition is free; its results are ready after the unit's
- *    latency, or the memory system's latency for loads;
+ *    latency (plus register-bank conflict cycles), or the memory system's
+ *    latency for loads; branches, reconvergence, instruction-buffer refills
+ *    and memory barriers delay the warp's next instruction;
+ *  - every issue records why the warp waited (enum timing_stall);
  *  - memory: sectored L1 per SM, sectored L2 shared by all SMs, DRAM with a
  *    bandwidth queue; shared memory serves one wavefront per cycle per SM.
  * Nothing runs for idle cycles: warps wait in a priority queue keyed by the
@@ -18,6 +22,16 @@
 #define EMU_TIMING_H
 #include <stdint.h>
 #include "gpu/config.h"
+
+/* Why a warp waited before an instruction issued: the ids of the
+ * stall_reasons table of traces (traces/schema.c, ptxemu-trace(5)).  An
+ * instruction gets the reason that held it longest. */
+enum timing_stall {
+  STALL_SELECTED = 1, STALL_NOT_SELECTED, STALL_LONG_SCOREBOARD, STALL_SHORT_SCOREBOARD, STALL_WAIT,
+  STALL_BARRIER, STALL_MEMBAR, STALL_MATH_PIPE_THROTTLE, STALL_MIO_THROTTLE, STALL_LG_THROTTLE,
+  STALL_TEX_THROTTLE, STALL_BRANCH_RESOLVING, STALL_NO_INSTRUCTION, STALL_DISPATCH, STALL_DRAIN,
+  STALL_SLEEPING, STALL_MISC
+};
 
 typedef struct timing_result {
   uint64_t cycles;                  /* kernel duration in SM cycles (sm__cycles_elapsed.max) */

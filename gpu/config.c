@@ -8,10 +8,13 @@ extern const char *const gpu_builtin_configs[][2];   /* builtin_configs.c: {name
 extern const int gpu_builtin_nconfigs;
 
 enum kind { K_U32, K_U64, K_STR, K_LIST };
-typedef struct param { const char *name; enum kind kind; size_t off, size; uint64_t lo, hi; } param;
+/* def: the value of a parameter a file leaves out (NULL: it is required) */
+typedef struct param { const char *name; enum kind kind; size_t off, size; uint64_t lo, hi; const char *def; } param;
 
-#define U32(f, lo, hi) { #f, K_U32, offsetof(gpu_config, f), 0, lo, hi }
-#define STR(f) { #f, K_STR, offsetof(gpu_config, f), sizeof ((gpu_config *)0)->f, 0, 0 }
+#define U32(f, lo, hi) { #f, K_U32, offsetof(gpu_config, f), 0, lo, hi, NULL }
+#define STR(f) { #f, K_STR, offsetof(gpu_config, f), sizeof ((gpu_config *)0)->f, 0, 0, NULL }
+#define OPT_U32(f, lo, hi, d) { #f, K_U32, offsetof(gpu_config, f), 0, lo, hi, d }
+#define OPT_STR(f, d) { #f, K_STR, offsetof(gpu_config, f), sizeof ((gpu_config *)0)->f, 0, 0, d }
 static const param params[] = {
   STR(name), STR(description), STR(arch), STR(dram),
   U32(sms, 1, 1024), U32(sub_partitions, 1, 8), U32(clock_mhz, 1, 10000),
@@ -19,10 +22,10 @@ static const param params[] = {
   U32(max_threads_per_cta, 32, 65536), U32(regs_per_sm, 1024, 1u << 24), U32(max_regs_per_thread, 16, 1024),
   U32(reg_alloc_unit, 1, 4096), U32(shared_per_sm, 0, 1u << 30), U32(shared_per_cta, 0, 1u << 30),
   U32(shared_reserved_per_cta, 0, 1u << 20), U32(shared_alloc_unit, 1, 65536),
-  { "shared_carveouts_kb", K_LIST, offsetof(gpu_config, carveouts_kb), 0, 0, 1u << 20 },
+  { "shared_carveouts_kb", K_LIST, offsetof(gpu_config, carveouts_kb), 0, 0, 1u << 20, NULL },
   U32(shared_banks, 1, 128), U32(shared_bank_bytes, 1, 16),
   U32(l1_bytes, 0, 1u << 30), U32(l1_line_bytes, 1, 4096), U32(l1_sector_bytes, 1, 4096),
-  { "l2_bytes", K_U64, offsetof(gpu_config, l2_bytes), 0, 0, 1ull << 40 },
+  { "l2_bytes", K_U64, offsetof(gpu_config, l2_bytes), 0, 0, 1ull << 40, NULL },
   U32(l2_slices, 1, 4096), U32(dram_bandwidth_gbs, 1, 1000000),
   U32(lat_int, 1, 10000), U32(lat_fp32, 1, 10000), U32(lat_fp16, 1, 10000), U32(lat_fp64, 1, 10000),
   U32(lat_sfu, 1, 10000), U32(lat_cvt, 1, 10000), U32(lat_branch, 1, 10000), U32(lat_tensor, 1, 10000),
@@ -32,7 +35,27 @@ static const param params[] = {
   U32(ii_lsu, 1, 1000), U32(ii_tensor, 1, 1000),
   U32(l1_assoc, 1, 1024), U32(l2_assoc, 1, 1024),
   U32(barrier_cycles, 0, 100000), U32(launch_cycles, 0, 10000000), U32(cta_launch_cycles, 0, 100000),
+  /* the SM block: optional, so older configuration files keep working */
+  OPT_STR(scheduler, "gto"), OPT_U32(sched_active_warps, 1, 64, "4"), OPT_U32(reg_banks, 1, 32, "2"),
+  OPT_U32(reg_bank_ports, 1, 8, "1"),
+  OPT_U32(fetch_cycles, 0, 1000, "0"), OPT_U32(branch_cycles, 0, 1000, "0"), OPT_U32(reconverge_cycles, 0, 1000, "0"),
+  OPT_U32(membar_cycles, 0, 100000, "0"), OPT_U32(gpcs, 1, 1024, "1"),
 };
+
+const char *const gpu_sched_names[GPU_SCHED_COUNT] = { "gto", "lrr", "two_level" };
+
+int gpu_sched_from_name(const char *name) {
+  for (int i = 0; i < GPU_SCHED_COUNT; i++) if (strcmp(gpu_sched_names[i], name) == 0) return i;
+  return -1;
+}
+
+int gpu_config_set_scheduler(gpu_config *c, const char *name) {
+  int p = gpu_sched_from_name(name);
+  if (p < 0) return -1;
+  c->sched_policy = (uint32_t)p;
+  snprintf(c->scheduler, sizeof c->scheduler, "%s", gpu_sched_names[p]);
+  return 0;
+}
 #define NPARAMS (sizeof params / sizeof params[0])
 
 static char *trim(char *s) {
@@ -97,8 +120,17 @@ int gpu_config_parse(const char *text, const char *path, gpu_config *c, FILE *er
   next:
     p += n + (nl ? 1 : 0);
   }
-  for (size_t k = 0; k < NPARAMS; k++)
-    if (!seen[k]) { fprintf(err, "%s:%d: error: missing parameter '%s'\n", path, line, params[k].name); errors++; }
+  for (size_t k = 0; k < NPARAMS; k++) {
+    if (seen[k]) continue;
+    const param *pr = &params[k];
+    if (!pr->def) { fprintf(err, "%s:%d: error: missing parameter '%s'\n", path, line, pr->name); errors++; }
+    else if (pr->kind == K_STR) strcpy((char *)c + pr->off, pr->def);
+    else *(uint32_t *)((char *)c + pr->off) = (uint32_t)strtoul(pr->def, NULL, 10);
+  }
+  int sp = gpu_sched_from_name(c->scheduler);
+  if (!errors && sp < 0) { fprintf(err, "%s:%d: error: scheduler must be gto, lrr or two_level, got '%s'\n", path, line, c->scheduler); errors++; }
+  c->sched_policy = sp < 0 ? 0 : (uint32_t)sp;
+  if (!errors && c->gpcs > c->sms) { fprintf(err, "%s:%d: error: more gpcs than sms\n", path, line); errors++; }
   char tail = 0;
   if (!errors && (sscanf(c->arch, "sm_%u%c", &c->sm_version, &tail) < 1 || (tail && tail != 'a' && tail != 'f'))) { fprintf(err, "%s:%d: error: arch must look like sm_90\n", path, line); errors++; }
   if (!errors && (c->l1_line_bytes % c->l1_sector_bytes || c->l1_line_bytes / c->l1_sector_bytes > 32 || c->l1_sector_bytes != 32)) {

@@ -30,7 +30,25 @@ typedef struct gpu_config {
   uint32_t ii_int, ii_fp32, ii_fp16, ii_fp64, ii_sfu, ii_lsu, ii_tensor;
   uint32_t l1_assoc, l2_assoc;
   uint32_t barrier_cycles, launch_cycles, cta_launch_cycles;
+  /* SM pipeline (the "SM" block of a configuration; optional, with defaults) */
+  char scheduler[16];                  /* gto, lrr or two_level                       */
+  uint32_t sched_policy;               /* enum gpu_sched, from scheduler              */
+  uint32_t sched_active_warps;         /* two_level: active warps per scheduler       */
+  uint32_t reg_banks;                  /* register-file banks per sub-partition       */
+  uint32_t reg_bank_ports;             /* reads one bank serves per cycle             */
+  uint32_t fetch_cycles;               /* refill of the instruction buffer after a redirect */
+  uint32_t branch_cycles;              /* a branch resolves this long after its issue  */
+  uint32_t reconverge_cycles;          /* extra cost when a warp's active mask changes */
+  uint32_t membar_cycles;              /* membar/fence at gpu or system scope          */
+  uint32_t gpcs;                       /* graphics processing clusters (SMs split evenly) */
 } gpu_config;
+
+enum gpu_sched { GPU_SCHED_GTO, GPU_SCHED_LRR, GPU_SCHED_TWO_LEVEL, GPU_SCHED_COUNT };
+extern const char *const gpu_sched_names[GPU_SCHED_COUNT];
+/* "gto" -> GPU_SCHED_GTO ...; -1 if unknown. */
+int gpu_sched_from_name(const char *name);
+/* Choose the warp scheduler (ptxemu run --sched); -1 if the name is unknown. */
+int gpu_config_set_scheduler(gpu_config *c, const char *name);
 
 /* Load a configuration: a bundled name ("h100") or a file path.  Errors
  * go to err as "FILE:LINE: error: ..." lines; returns 0 on success. */

@@ -19,6 +19,7 @@ typedef struct session_opts {
   uint64_t mem_cap;             /* --max-memory: device memory cap; 0: the default */
   const char *gpu;              /* --gpu NAME|FILE: run the timing model of that GPU */
   bool strict_async;            /* --strict-async: check proxy fences (emu/proxy.c) */
+  const char *sched;            /* --sched: warp scheduler instead of the GPU's   */
   struct emu_observer *observer;/* traces                                          */
   void *observer_ctx;
   void (*launch_done)(void *ctx, int index, const char *kernel, struct emu *e, int rc);

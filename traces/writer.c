@@ -26,6 +26,7 @@
 #include "config.h"
 #include "emu/emu.h"
 #include "emu/timing.h"
+#include "gpu/config.h"
 #include "traces/trace.h"
 
 #define RUN_BUF_ROWS (1u << 16)
@@ -35,9 +36,11 @@
 /* One row of warp_runs. */
 typedef struct wrun {
   uint64_t wseq;                 /* the warp's instruction index of the first one */
-  uint32_t insn, n, reps, block, active, guard, taken;
+  uint64_t issue;                /* timing: issue cycle, and complete - issue    */
+  uint32_t insn, n, reps, block, active, guard, taken, dur;
   uint16_t warp, sm;
   uint8_t has_taken, threads, pred_threads;
+  uint8_t stall;                 /* timing: stall_id; 0: no timing (NULL columns) */
 } wrun;
 
 #define MAX_REPS 4096            /* rows of the counter table (schema.c)       */
@@ -65,6 +68,7 @@ typedef struct tbuf {
 /* Per-block bookkeeping of the current launch. */
 typedef struct tblock {
   uint64_t insts;
+  uint64_t start_cycle, end_cycle;  /* timing; end_cycle 0: none */
   int64_t first_run, last_run;
   uint32_t warps;                /* bit per warp that executed */
   uint16_t sm;
@@ -117,6 +121,11 @@ struct trace {
   const warp *rw, *pw;
   uint32_t rnext;
   wrun run, prun;
+  /* timing mode: one row per warp instruction (no folding, so every row's
+   * cycles are exact); the SM samples of the launch, written at its end */
+  bool timed;
+  struct { uint64_t cycle; uint32_t sm, active, eligible; } *samples;
+  uint32_t nsamples, capsamples;
   /* the instruction being executed, for on_mem */
   bool cur_ok;
   uint32_t cur_insn;
@@ -210,7 +219,8 @@ static int v_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, 
   (void)argc; (void)argv; (void)err;
   const vaux *a = aux;
   int rc = sqlite3_declare_vtab(db, a->kind == BUF_RUNS ?
-    "CREATE TABLE x(launch_id, sm, block, warp, wseq, insn_id, n, reps, active, threads, guard, pred_threads, taken)" :
+    "CREATE TABLE x(launch_id, sm, block, warp, wseq, insn_id, n, reps, active, threads, guard, pred_threads, taken, "
+    "issue_cycle, complete_cycle, stall_id)" :
     "CREATE TABLE x(launch_id, insn_id, block, warp, wseq, space_id, kind_id, size, threads, bytes, addr, "
     "sectors, lines, wavefronts, conflicts)");
   if (rc != SQLITE_OK) return rc;
@@ -263,6 +273,9 @@ static int v_column_runs(sqlite3_vtab_cursor *cc, sqlite3_context *ctx, int col)
   case 10: sqlite3_result_int64(ctx, r->guard); break;
   case 11: sqlite3_result_int(ctx, r->pred_threads); break;
   case 12: if (r->has_taken) sqlite3_result_int64(ctx, r->taken); break;
+  case 13: if (r->stall) sqlite3_result_int64(ctx, (int64_t)r->issue); break;
+  case 14: if (r->stall) sqlite3_result_int64(ctx, (int64_t)(r->issue + r->dur)); break;
+  case 15: if (r->stall) sqlite3_result_int(ctx, r->stall); break;
   }
   return SQLITE_OK;
 }
@@ -459,7 +472,7 @@ static void close_run(trace *t) {
   t->insts_recorded += r->n;
   tblock *blk = t->cblk;
   if (blk) { blk->insts += r->n; blk->warps |= 1u << (r->warp & 31); }
-  if (t->pending && t->pw == t->rw && p->insn == r->insn && p->n == r->n && p->active == r->active && p->guard == r->guard &&
+  if (t->pending && !t->timed && t->pw == t->rw && p->insn == r->insn && p->n == r->n && p->active == r->active && p->guard == r->guard &&
       p->has_taken == r->has_taken && p->taken == r->taken && p->block == r->block &&
       p->wseq + (uint64_t)p->n * p->reps == r->wseq && p->reps < MAX_REPS) {
     p->reps++;
@@ -491,7 +504,7 @@ static void on_insn(void *ctx, const warp *w, const xinsn *x, lanemask active, l
     t->insts_recorded++;
     return;
   }
-  if (t->open && w == t->rw && pc == t->rnext && active == t->run.active) {
+  if (t->open && !t->timed && w == t->rw && pc == t->rnext && active == t->run.active) {
     t->run.n++;
   } else {
     if (t->open) close_run(t);
@@ -518,8 +531,42 @@ static void on_insn(void *ctx, const warp *w, const xinsn *x, lanemask active, l
       t->run.has_taken = 1;
       t->run.taken = tk;
     }
-    close_run(t);
+    if (!t->timed) close_run(t);
   }
+}
+
+/* Timing mode: the instruction on_insn opened a row for has issued. */
+static void on_timing(void *ctx, const warp *w, uint64_t issue, uint64_t complete, int stall) {
+  trace *t = ctx;
+  if (!t->open || t->rw != w) return;
+  t->run.issue = issue;
+  t->run.dur = (uint32_t)(complete > issue ? (complete - issue > UINT32_MAX ? UINT32_MAX : complete - issue) : 0);
+  t->run.stall = (uint8_t)stall;
+  close_run(t);
+}
+
+static void on_block_timing(void *ctx, const cta *c, uint64_t start, uint64_t end) {
+  trace *t = ctx;
+  if (c->linear - t->blo > t->bspan) return;
+  tblock *b = block_of(t, c);
+  if (!b) return;
+  b->start_cycle = start;
+  b->end_cycle = end;
+}
+
+static void on_sm_sample(void *ctx, uint32_t sm, uint64_t cycle, uint32_t active, uint32_t eligible) {
+  trace *t = ctx;
+  if (t->nsamples == t->capsamples) {
+    uint32_t nc = t->capsamples ? t->capsamples * 2 : 1024;
+    void *ns = realloc(t->samples, nc * sizeof *t->samples);
+    if (!ns) { fail(t, "out of memory"); return; }
+    t->samples = ns;
+    t->capsamples = nc;
+  }
+  t->samples[t->nsamples].cycle = cycle;
+  t->samples[t->nsamples].sm = sm;
+  t->samples[t->nsamples].active = active;
+  t->samples[t->nsamples++].eligible = eligible;
 }
 
 static void on_mem(void *ctx, const warp *w, const xinsn *x, const uint64_t *addr, lanemask m, uint32_t bytes,
@@ -613,6 +660,7 @@ static void trace_free(trace *t) {
   free(t->pcmap);
   free(t->pcflag);
   free(t->blocks);
+  free(t->samples);
   free(t);
 }
 
@@ -622,7 +670,8 @@ trace *trace_open(const trace_opts *o, char *err, size_t errlen) {
   if (!t) { snprintf(err, errlen, "out of memory"); return NULL; }
   t->o = *o;
   t->path = strdup(o->path);
-  t->obs = (emu_observer){ .ctx = t, .on_insn = on_insn, .on_mem = on_mem };
+  t->obs = (emu_observer){ .ctx = t, .on_insn = on_insn, .on_mem = on_mem, .on_timing = on_timing,
+                           .on_block_timing = on_block_timing, .on_sm_sample = on_sm_sample };
   if (sqlite3_open_v2(o->path, &t->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
     snprintf(err, errlen, "cannot open '%s': %s", o->path, t->db ? sqlite3_errmsg(t->db) : "out of memory");
     trace_free(t);
@@ -685,8 +734,9 @@ trace *trace_open(const trace_opts *o, char *err, size_t errlen) {
     goto fail_msg;
   }
   t->ins[BUF_RUNS] = prep(t, "INSERT INTO warp_runs(launch_id, sm, block, warp, wseq, insn_id, n, reps, active, threads, guard, "
-                             "pred_threads, taken) SELECT launch_id, sm, block, warp, wseq, insn_id, n, reps, active, threads, guard, "
-                             "pred_threads, taken FROM trace_runs_buf");
+                             "pred_threads, taken, issue_cycle, complete_cycle, stall_id) SELECT launch_id, sm, block, warp, wseq, "
+                             "insn_id, n, reps, active, threads, guard, pred_threads, taken, issue_cycle, complete_cycle, stall_id "
+                             "FROM trace_runs_buf");
   t->ins[BUF_MEM] = prep(t, "INSERT INTO mem_accesses(launch_id, insn_id, block, warp, wseq, space_id, kind_id, size, threads, bytes, addr, "
                             "sectors, lines, wavefronts, conflicts) SELECT launch_id, insn_id, block, warp, wseq, space_id, kind_id, size, "
                             "threads, bytes, addr, sectors, lines, wavefronts, conflicts FROM trace_mem_buf");
@@ -1007,9 +1057,12 @@ void trace_launch_begin(void *ctx, int index, const char *kernel, emu *e, const 
   if (t->blocks) memset(t->blocks, 0, t->capblocks * sizeof *t->blocks);
   t->cblk = NULL;
   t->cblk_linear = UINT32_MAX;
-  if (t->level != TRACE_LAUNCH) e->obs = &t->obs;
+  t->timed = e->timing_cfg != NULL;
+  t->nsamples = 0;
   t->warp_level = t->level == TRACE_WARP || t->level == TRACE_ALL;
   t->mem_level = t->level == TRACE_MEM || t->level == TRACE_ALL;
+  /* a timed run reports blocks and SM samples at every level */
+  if (t->level != TRACE_LAUNCH || t->timed) e->obs = &t->obs;
   t->t0 = now_ns();
 }
 
@@ -1025,8 +1078,8 @@ void trace_launch_done(void *ctx, int index, const char *kernel, emu *e, int rc)
   bool failed_before = t->failed;
   /* blocks and the final state of the launch, in one transaction */
   if (!failed_before && exec(t, "BEGIN") == 0) {
-    sqlite3_stmt *sb = prep(t, "INSERT INTO blocks(launch_id, block, x, y, z, sm, warps, inst_executed, first_run_id, last_run_id) "
-                               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    sqlite3_stmt *sb = prep(t, "INSERT INTO blocks(launch_id, block, x, y, z, sm, warps, inst_executed, first_run_id, last_run_id, "
+                               "start_cycle, end_cycle) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     const emu_launch *l = &e->launch;
     for (uint32_t i = 0; sb && i < t->nblocks && !t->failed; i++) {
       const tblock *b = &t->blocks[i];
@@ -1043,9 +1096,21 @@ void trace_launch_done(void *ctx, int index, const char *kernel, emu *e, int rc)
       sqlite3_bind_int64(sb, c++, (int64_t)b->insts);
       if (b->first_run) { sqlite3_bind_int64(sb, c++, b->first_run); sqlite3_bind_int64(sb, c++, b->last_run); }
       else { sqlite3_bind_null(sb, c++); sqlite3_bind_null(sb, c++); }
+      if (b->end_cycle) { sqlite3_bind_int64(sb, c++, (int64_t)b->start_cycle); sqlite3_bind_int64(sb, c++, (int64_t)b->end_cycle); }
+      else { sqlite3_bind_null(sb, c++); sqlite3_bind_null(sb, c++); }
       step_done(t, sb);
     }
     sqlite3_finalize(sb);
+    sqlite3_stmt *ss = t->nsamples ? prep(t, "INSERT INTO sm_samples(launch_id, sm, cycle, active_warps, eligible_warps) VALUES (?, ?, ?, ?, ?)") : NULL;
+    for (uint32_t i = 0; ss && i < t->nsamples && !t->failed; i++) {
+      sqlite3_bind_int64(ss, 1, t->launch_id);
+      sqlite3_bind_int64(ss, 2, t->samples[i].sm);
+      sqlite3_bind_int64(ss, 3, (int64_t)t->samples[i].cycle);
+      sqlite3_bind_int64(ss, 4, t->samples[i].active);
+      sqlite3_bind_int64(ss, 5, t->samples[i].eligible);
+      step_done(t, ss);
+    }
+    sqlite3_finalize(ss);
     sqlite3_stmt *s = prep(t, "UPDATE launches SET status = ?, fault = ?, fault_insn_id = ?, last_run_id = ?, last_mem_id = ?, "
                               "inst_executed = ?, thread_inst_executed = ?, gld_requests = ?, gld_sectors = ?, gst_requests = ?, "
                               "gst_sectors = ?, shared_ld_requests = ?, shared_ld_wavefronts = ?, shared_ld_bank_conflicts = ?, "
@@ -1086,10 +1151,11 @@ void trace_launch_done(void *ctx, int index, const char *kernel, emu *e, int rc)
     }
     /* a timed run knows how long the launch took on the modelled GPU */
     if (!rc && e->timing_cfg && e->timing_out) {
-      sqlite3_stmt *u = prep(t, "UPDATE launches SET cycles = ? WHERE launch_id = ?");
+      sqlite3_stmt *u = prep(t, "UPDATE launches SET cycles = ?, max_warps_per_sm = ? WHERE launch_id = ?");
       if (u) {
         sqlite3_bind_int64(u, 1, (int64_t)e->timing_out->cycles);
-        sqlite3_bind_int64(u, 2, t->launch_id);
+        sqlite3_bind_int64(u, 2, e->timing_cfg->max_warps_per_sm);
+        sqlite3_bind_int64(u, 3, t->launch_id);
         step_done(t, u);
         sqlite3_finalize(u);
       }

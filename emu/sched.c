@@ -1,0 +1,115 @@
+/* emu/sched.c - warp-scheduler policies and the queue of waiting warps
+ * (see sched.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "emu/sched.h"
+#include "emu/timing.h"
+#include "gpu/config.h"
+
+int sched_init(sched *s, int policy, uint32_t nsp_total, uint32_t active_limit) {
+  memset(s, 0, sizeof *s);
+  s->policy = policy;
+  s->active_limit = active_limit ? active_limit : 1;
+  s->sp = calloc(nsp_total ? nsp_total : 1, sizeof *s->sp);
+  return s->sp ? 0 : -1;
+}
+
+void sched_free(sched *s) {
+  free(s->heap);
+  free(s->sp);
+  memset(s, 0, sizeof *s);
+}
+
+void sched_add(sched *s, twarp *tw) { tw->age = tw->stamp = ++s->counter; }
+
+/* The order among warps trying in the same cycle (lower first). */
+static uint64_t priority(const sched *s, const twarp *tw) {
+  if (s->policy == GPU_SCHED_GTO) return s->sp[tw->spi].greedy == tw ? 0 : tw->age;
+  return tw->stamp;
+}
+
+static bool before(const heapent *a, const heapent *b) { return a->t < b->t || (a->t == b->t && a->prio < b->prio); }
+
+int sched_push(sched *s, twarp *tw, uint64_t t) {
+  if (s->nheap == s->capheap) {
+    uint32_t nc = s->capheap ? s->capheap * 2 : 1024;
+    heapent *nh = realloc(s->heap, nc * sizeof *nh);
+    if (!nh) return -1;
+    s->heap = nh;
+    s->capheap = nc;
+  }
+  uint32_t i = s->nheap++;
+  heapent e = { t, priority(s, tw), tw };
+  while (i && before(&e, &s->heap[(i - 1) / 2])) { s->heap[i] = s->heap[(i - 1) / 2]; i = (i - 1) / 2; }
+  s->heap[i] = e;
+  tw->queued = true;
+  tw->key = tw->elig = t;
+  return 0;
+}
+
+static heapent pop_top(sched *s) {
+  heapent top = s->heap[0], last = s->heap[--s->nheap];
+  uint32_t i = 0;
+  for (;;) {
+    uint32_t c = 2 * i + 1;
+    if (c >= s->nheap) break;
+    if (c + 1 < s->nheap && before(&s->heap[c + 1], &s->heap[c])) c++;
+    if (!before(&s->heap[c], &last)) break;
+    s->heap[i] = s->heap[c];
+    i = c;
+  }
+  if (s->nheap) s->heap[i] = last;
+  return top;
+}
+
+bool sched_pop(sched *s, heapent *out) {
+  while (s->nheap) {
+    heapent h = pop_top(s);
+    /* gto: a warp queued as the greedy one that has lost that place since
+     * goes back with its age (priorities are fixed when queued) */
+    if (s->policy == GPU_SCHED_GTO && h.prio == 0 && s->sp[h.tw->spi].greedy != h.tw) {
+      if (sched_push(s, h.tw, h.t)) { *out = h; h.tw->queued = false; return true; }
+      continue;
+    }
+    h.tw->queued = false;
+    *out = h;
+    return true;
+  }
+  return false;
+}
+
+bool sched_admit(sched *s, twarp *tw, uint64_t now) {
+  if (s->policy != GPU_SCHED_TWO_LEVEL || tw->active) return true;
+  sched_sp *p = &s->sp[tw->spi];
+  if (p->nactive < s->active_limit && !p->phead) { tw->active = true; p->nactive++; return true; }
+  /* wait in arrival order; counted as queued so nobody requeues it */
+  tw->parked = true;
+  tw->parked_at = now;
+  tw->queued = true;
+  tw->next_parked = NULL;
+  if (p->ptail) p->ptail->next_parked = tw; else p->phead = tw;
+  p->ptail = tw;
+  return false;
+}
+
+void sched_issued(sched *s, twarp *tw) {
+  s->sp[tw->spi].greedy = tw;
+  tw->stamp = ++s->counter;
+}
+
+int sched_leave(sched *s, twarp *tw, uint64_t now) {
+  if (s->policy != GPU_SCHED_TWO_LEVEL || !tw->active) return 0;
+  sched_sp *p = &s->sp[tw->spi];
+  tw->active = false;
+  p->nactive--;
+  twarp *n = p->phead;
+  if (!n) return 0;
+  p->phead = n->next_parked;
+  if (!p->phead) p->ptail = NULL;
+  n->parked = false;
+  n->active = true;
+  /* it was ready, the scheduler held it back */
+  twarp_note_wait(n, STALL_NOT_SELECTED, now - n->parked_at);
+  p->nactive++;
+  return sched_push(s, n, now);
+}

@@ -1,0 +1,73 @@
+/* emu/sched.h - warp schedulers of the timing model (timing.c).
+ *
+ * Warps wait in one priority queue keyed by (cycle, priority): the cycle at
+ * which a warp may try to issue, and among warps trying in the same cycle
+ * on the same sub-partition the policy's order (lower first):
+ *  - gto (greedy then oldest): the warp that issued last on the
+ *    sub-partition keeps going while it is ready; otherwise the oldest;
+ *  - lrr (loose round-robin): the warp that issued least recently first, so
+ *    ready warps take turns;
+ *  - two_level: only an active set of sched_active_warps warps per
+ *    sub-partition may issue (lrr among them); a warp that stalls on a
+ *    long-latency result (global memory), blocks at a barrier or exits
+ *    leaves the set and the oldest pending warp takes its place. */
+#ifndef EMU_SCHED_H
+#define EMU_SCHED_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "emu/emu.h"
+
+typedef struct twarp {
+  warp *w;
+  uint32_t sm, sp, slot;
+  uint32_t spi;                       /* sm * sub_partitions + sp                   */
+  uint64_t *ready;                    /* per register row: cycle its value is ready */
+  uint8_t *ready_why;                 /* per row: the stall reason while it is not   */
+  uint64_t key;                       /* cycle it is queued for                     */
+  uint64_t elig;                      /* cycle from which it could issue if selected (sm_samples) */
+  uint64_t issued1;                   /* 1 + the cycle of its last issue; 0: none    */
+  uint64_t age, stamp;                /* start order; order of its last issue (lrr) */
+  uint64_t wait_len;                  /* longest wait before the next issue ...     */
+  uint8_t wait_why;                   /* ... and its reason (enum timing_stall)     */
+  uint8_t blocked_why;                /* blocked (barrier, warp-level wait) since ... */
+  uint64_t blocked_at, parked_at;
+  uint64_t wg_open;                   /* wgmma: completion of uncommitted operations */
+  uint64_t wg_done[8];                /* ... and of the committed groups, oldest first */
+  uint8_t wg_n;
+  bool queued, active, parked;
+  struct twarp *next_parked;
+} twarp;
+
+/* The longest wait before the warp's next issue names its stall reason. */
+static inline void twarp_note_wait(twarp *tw, int why, uint64_t len) {
+  if (len > tw->wait_len) { tw->wait_len = len; tw->wait_why = (uint8_t)why; }
+}
+
+typedef struct heapent { uint64_t t, prio; twarp *tw; } heapent;
+
+typedef struct sched_sp { twarp *greedy, *phead, *ptail; uint32_t nactive; } sched_sp;
+
+typedef struct sched {
+  int policy;                         /* enum gpu_sched                              */
+  uint32_t active_limit;
+  heapent *heap;
+  uint32_t nheap, capheap;
+  sched_sp *sp;                       /* per SM and sub-partition                   */
+  uint64_t counter;                   /* ages and issue stamps                      */
+} sched;
+
+int sched_init(sched *s, int policy, uint32_t nsp_total, uint32_t active_limit);
+void sched_free(sched *s);
+/* a new warp: its age */
+void sched_add(sched *s, twarp *tw);
+/* queue tw for cycle t; -1 when out of memory */
+int sched_push(sched *s, twarp *tw, uint64_t t);
+/* the next warp to try; false when none is queued */
+bool sched_pop(sched *s, heapent *out);
+/* two_level: may tw issue now?  If not it is parked until a place frees */
+bool sched_admit(sched *s, twarp *tw, uint64_t now);
+/* tw issued */
+void sched_issued(sched *s, twarp *tw);
+/* tw leaves the active set (two_level); a parked warp is queued at now */
+int sched_leave(sched *s, twarp *tw, uint64_t now);
+#endif

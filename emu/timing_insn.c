@@ -1,0 +1,181 @@
+/* emu/timing_insn.c - timing classes of instructions (see timing_insn.h). */
+#include <stdlib.h>
+#include "emu/internal.h"
+#include "emu/timing.h"
+#include "emu/timing_insn.h"
+#include "ptx/ast.h"
+
+static uint64_t umin(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+static void add_row(int32_t *v, uint8_t *n, int row) { if (row >= 0 && *n < MAX_DEPS) v[(*n)++] = row; }
+
+static void operand_rows(const emu *e, const xinsn *x, const isa_opnd *o, int32_t *v, uint8_t *n) {
+  switch (o->kind) {
+  case OK_REG: add_row(v, n, emu_row_of(e, x, o)); break;
+  case OK_ADDR: if (o->flags & OF_BASEREG) add_row(v, n, emu_reg_row(e, x, o->v)); break;
+  case OK_VEC: case OK_PAIR: case OK_ADDRX: case OK_LIST:
+    for (uint32_t i = 0; i < o->n; i++) operand_rows(e, x, &x->f->pool[o->v + i], v, n);
+    break;
+  default: break;
+  }
+}
+
+static uint32_t unit_latency(const gpu_config *g, int unit) {
+  switch (unit) {
+  case U_INT: return g->lat_int;
+  case U_FP16: return g->lat_fp16;
+  case U_FP32: return g->lat_fp32;
+  case U_FP64: return g->lat_fp64;
+  case U_SFU: return g->lat_sfu;
+  case U_CVT: return g->lat_cvt;
+  case U_BRANCH: case U_SYNC: return g->lat_branch;
+  case U_TENSOR: return g->lat_tensor;
+  case U_ATOM: return g->lat_atomic;
+  default: return g->lat_int;
+  }
+}
+
+static uint32_t unit_interval(const gpu_config *g, int unit) {
+  switch (unit) {
+  case U_FP16: return g->ii_fp16;
+  case U_FP32: return g->ii_fp32;
+  case U_FP64: return g->ii_fp64;
+  case U_SFU: case U_CVT: return g->ii_sfu;
+  case U_LSU: case U_ATOM: case U_TEX: return g->ii_lsu;
+  case U_TENSOR: return g->ii_tensor;
+  default: return g->ii_int;
+  }
+}
+
+static bool is_shared_space(uint16_t sp) { return sp == MOD_SHARED || sp == MOD_SHARED_CTA; }
+
+/* Tensor cores: lat_tensor / ii_tensor are for one m16n8k16 16-bit mma;
+ * other shapes and types scale the interval with their work (m*n*k times
+ * the bits of an A element; fp64 runs at a quarter of that rate), and the
+ * latency grows by the same amount.  A wgmma is spread over the four
+ * warps of its warpgroup, each on its own sub-partition. */
+static void tensor_timing(const gpu_config *g, const isa_insn *in, deps *d) {
+  if (in->op != OP_MMA && in->op != OP_MMA_SP && in->op != OP_WMMA_MMA && in->op != OP_WGMMA_MMA_ASYNC) return;
+  uint32_t m = in->shape_m ? in->shape_m : 16, n = in->shape_n ? in->shape_n : 8, k = in->shape_k ? in->shape_k : 16;
+  int bits = in->type2 ? ptx_type_bits(in->type2) : 16;
+  if (bits <= 0 || (in->op == OP_WMMA_MMA && bits == 32)) bits = 16;   /* wmma names only C and D types */
+  double work = (double)m * n * k * bits / (16.0 * 8 * 16 * 16);
+  if (bits == 64) work *= 4;
+  if (in->op == OP_WGMMA_MMA_ASYNC) work /= 4;
+  double ii = g->ii_tensor * work;
+  d->ii = ii < 1 ? 1 : (uint32_t)(ii + 0.5);
+  d->lat = g->lat_tensor + (d->ii > g->ii_tensor ? d->ii - g->ii_tensor : 0);
+}
+
+/* Operand collection: a sub-partition's register file has reg_banks banks,
+ * register row r in bank r % reg_banks (rows number a function's registers
+ * in declaration order, each vector element its own); each bank delivers
+ * reg_bank_ports sources per cycle, so the most-loaded bank's extra reads
+ * are extra cycles before the instruction reaches its unit.  Tensor
+ * instructions are left out: their operand reads are part of their
+ * measured latency and interval. */
+static uint8_t bank_conflicts(const gpu_config *g, const deps *d, int guard_row) {
+  uint8_t count[32] = {0}, worst = 0;
+  for (uint8_t i = 0; i < d->nsrc; i++) {
+    int32_t r = d->src[i];
+    if (r == guard_row) continue;
+    bool dup = false;
+    for (uint8_t j = 0; j < i; j++) if (d->src[j] == r) dup = true;
+    if (dup) continue;
+    uint8_t b = (uint8_t)((uint32_t)r % g->reg_banks);
+    if (++count[b] > worst) worst = count[b];
+  }
+  uint32_t ports = g->reg_bank_ports ? g->reg_bank_ports : 1, cycles = (worst + ports - 1) / ports;
+  return cycles > 1 ? (uint8_t)(cycles - 1) : 0;
+}
+
+void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
+  for (uint32_t pc = 0; pc < e->nprog; pc++) {
+    const xinsn *x = &e->prog[pc];
+    const isa_insn *in = x->in;
+    deps *d = &dep[pc];
+    d->unit = (uint8_t)isa_unit_of(in);
+    if (x->guard >= 0) add_row(d->src, &d->nsrc, x->guard);
+    const isa_opnd *ops = in->nops ? &x->f->ops[in->opi] : NULL;
+    bool w0 = isa_writes_first(in);
+    for (uint32_t k = 0; k < in->nops; k++) {
+      const isa_opnd *o = &ops[k];
+      if (k == 0 && w0 && o->kind != OK_ADDR && o->kind != OK_ADDRX) operand_rows(e, x, o, d->dst, &d->ndst);
+      else operand_rows(e, x, o, d->src, &d->nsrc);
+    }
+    d->lat = unit_latency(g, d->unit);
+    d->ii = unit_interval(g, d->unit);
+    d->bank_extra = d->unit == U_TENSOR ? 0 : bank_conflicts(g, d, x->guard);
+    bool shared = is_shared_space(in->space);
+    switch (d->unit) {
+    case U_LSU: case U_ATOM: case U_TEX:
+      d->result_why = shared ? STALL_SHORT_SCOREBOARD : (in->space == MOD_PARAM || in->space == MOD_PARAM_ENTRY ||
+                      in->space == MOD_PARAM_FUNC || in->space == MOD_CONST) ? STALL_WAIT : STALL_LONG_SCOREBOARD;
+      d->throttle_why = d->unit == U_TEX ? STALL_TEX_THROTTLE : shared ? STALL_MIO_THROTTLE : STALL_LG_THROTTLE;
+      break;
+    case U_SFU: d->result_why = STALL_SHORT_SCOREBOARD; d->throttle_why = STALL_MATH_PIPE_THROTTLE; break;
+    default: d->result_why = STALL_WAIT; d->throttle_why = STALL_MATH_PIPE_THROTTLE; break;
+    }
+    if (d->unit == U_TENSOR) tensor_timing(g, in, d);
+    switch (in->op) {
+    case OP_BRA: case OP_BRX_IDX: case OP_CALL: case OP_RET: d->kind = DK_BRANCH; break;
+    case OP_MEMBAR: case OP_FENCE:
+      d->kind = DK_MEMBAR;
+      d->after = in->scope == MOD_CTA ? 0 : g->membar_cycles;
+      break;
+    case OP_NANOSLEEP: {
+      d->kind = DK_SLEEP;
+      const isa_opnd *o = ops;
+      uint64_t ns = o && o->kind == OK_IMM ? (uint64_t)o->imm : 0;
+      d->after = (uint32_t)umin(ns * g->clock_mhz / 1000, 1000000);
+      break;
+    }
+    case OP_WGMMA_MMA_ASYNC: d->kind = DK_WG_MMA; break;
+    case OP_WGMMA_COMMIT_GROUP: d->kind = DK_WG_COMMIT; break;
+    case OP_WGMMA_WAIT_GROUP: d->kind = DK_WG_WAIT; d->wg_keep = ops && ops[0].kind == OK_IMM ? (uint32_t)ops[0].imm : 0; break;
+    default: break;
+    }
+  }
+}
+
+/* Architecture check: every instruction the kernel can reach (its own and
+ * those of functions it calls; all functions when it calls indirectly)
+ * must exist on the modelled GPU. */
+int timing_check_arch(emu *e, const gpu_config *g, uint32_t kfunc) {
+  const isa_module *m = e->m;
+  uint8_t *want = calloc(m->nfuncs ? m->nfuncs : 1, 1);
+  uint32_t *stack = calloc(m->nfuncs ? m->nfuncs : 1, sizeof *stack);
+  if (!want || !stack) { free(want); free(stack); return 0; }
+  uint32_t top = 0;
+  want[kfunc] = 1;
+  stack[top++] = kfunc;
+  int rc = 0;
+  while (top && !rc) {
+    uint32_t fi = stack[--top];
+    if (e->func_base[fi] == UINT32_MAX) continue;
+    for (uint32_t pc = e->func_base[fi]; pc < e->nprog && e->prog[pc].f == &m->funcs[fi]; pc++) {
+      const xinsn *x = &e->prog[pc];
+      const isa_opinfo *oi = &isa_ops[x->in->op];
+      if (oi->min_sm > g->sm_version) {
+        char name[128];
+        isa_format_opname(x->in, name, sizeof name);
+        e->faulted = true;
+        e->fault.kind = FAULT_UNSUPPORTED;
+        e->fault.pc = UINT32_MAX;
+        snprintf(e->fault.msg, sizeof e->fault.msg, "%s:%u: '%s' needs sm_%u or newer; the modelled GPU %s is %s",
+                 m->path ? m->path : "?", x->in->line, name, oi->min_sm, g->name, g->arch);
+        rc = -1;
+        break;
+      }
+      if (x->in->op != OP_CALL) continue;
+      call_ops c = emu_call_operands(x);
+      for (uint32_t f = 0; f < m->nfuncs; f++) {
+        bool callee = c.tgt->kind == OK_FUNC ? f == c.tgt->v : !m->funcs[f].is_entry;
+        if (callee && !want[f]) { want[f] = 1; stack[top++] = f; }
+      }
+    }
+  }
+  free(want);
+  free(stack);
+  return rc;
+}

@@ -1,0 +1,37 @@
+/* emu/timing_insn.h - what the timing model needs to know about each
+ * instruction (timing.c): the register rows it reads and writes, its unit's
+ * latency and issue interval (tensor instructions by shape and type),
+ * register-bank conflicts, what it does to the issuing warp, and whether
+ * the modelled GPU has it at all. */
+#ifndef EMU_TIMING_INSN_H
+#define EMU_TIMING_INSN_H
+#include <stdint.h>
+#include "emu/emu.h"
+#include "gpu/config.h"
+
+#define MAX_DEPS 16
+
+/* What an instruction does to the warp that issues it, besides results. */
+enum dep_kind { DK_PLAIN, DK_BRANCH, DK_MEMBAR, DK_SLEEP, DK_WG_MMA, DK_WG_COMMIT, DK_WG_WAIT };
+
+/* Registers an instruction reads and writes (rows) and its timing class,
+ * computed once per program PC. */
+typedef struct deps {
+  int32_t src[MAX_DEPS], dst[MAX_DEPS];
+  uint8_t nsrc, ndst, unit;
+  uint8_t kind;                       /* enum dep_kind                            */
+  uint8_t bank_extra;                 /* operand-collection cycles lost to bank conflicts */
+  uint8_t result_why;                 /* what a dependent instruction waits for   */
+  uint8_t throttle_why;               /* the reason while its unit is busy        */
+  uint32_t lat, ii;                   /* latency and issue interval of its unit   */
+  uint32_t after;                     /* membar, nanosleep: cycles before the warp's next issue */
+  uint32_t wg_keep;                   /* wgmma.wait_group N                       */
+} deps;
+
+/* Fill dep[0 .. e->nprog). */
+void timing_build_deps(const emu *e, const gpu_config *g, deps *dep);
+/* Every instruction the kernel kfunc can reach (its own, those of the
+ * functions it calls; all functions when it calls indirectly) must exist on
+ * the modelled GPU; otherwise a fault naming the first one, and -1. */
+int timing_check_arch(emu *e, const gpu_config *g, uint32_t kfunc);
+#endif

@@ -1,0 +1,144 @@
+#!/bin/sh
+# tests/timing/timing.sh - the SM side of the timing model: warp-scheduler
+# policies, stall reasons, the timing columns of traces, architecture checks
+# at launch, and the SM block of GPU configurations.  Kernels: timing.ptx.
+. "$srcdir/tests/lib.sh"
+command -v sqlite3 >/dev/null 2>&1 || { echo "SKIP: the sqlite3 command is not installed"; exit 77; }
+d="$srcdir/tests/timing"
+k="$d/timing.ptx"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptxemu-timing.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+q() { sqlite3 -batch "$1" "$2" 2>&1; }
+expect() {   # NAME VALUE: VALUE must be 1 (a SQL condition that held)
+  if [ "$2" = 1 ]; then ok; else bad "$1 (got '$2')"; fi
+}
+trace() {   # DB KERNEL BLOCK BUFFER-BYTES MORE-ARGS...: a timed run with a warp-level trace
+  db=$1; kern=$2; block=$3; bytes=$4; shift 4
+  rm -f "$db"
+  if "$PTXEMU" run -q --timing --trace "$db" --trace-level warp "$k" --kernel "$kern" --block "$block" \
+       -e "buffer b $bytes zero" --arg ptr:b "$@" >"$tmp/out" 2>&1; then ok; else bad "run $kern $*: exit $?"; cat "$tmp/out"; fi
+}
+
+# ---- scheduler policies ------------------------------------------------------
+# 32 warps, 8 per sub-partition (sub-partition 0: warps 0, 4, ..., 28), each
+# with two runs of 24 independent FP32 instructions around a global load.
+for s in gto lrr two_level; do trace "$tmp/$s.db" straight 1024 4096 --sched "$s"; done
+# how often sub-partition 0 switches from one warp to another
+switches() {
+  q "$1" "WITH r AS (SELECT warp, lag(warp) OVER (ORDER BY issue_cycle) AS prev FROM warp_runs WHERE warp % 4 = 0)
+          SELECT sum(warp <> prev) FROM r"
+}
+gto=$(switches "$tmp/gto.db"); lrr=$(switches "$tmp/lrr.db")
+# greedy: a warp keeps issuing while it can; round-robin: ready warps take turns
+if [ "$gto" -gt 0 ] && [ "$lrr" -gt $((4 * gto)) ]; then ok; else bad "gto should switch warps far less often than lrr: gto $gto, lrr $lrr"; fi
+# the first run of FP32 adds: each warp's instructions 3 .. 26 (no branches)
+first_run() {   # DB WARP min|max
+  q "$1" "SELECT $3(issue_cycle) FROM warp_runs WHERE warp = $2 AND wseq BETWEEN 3 AND 26"
+}
+# gto: warp 0 runs ahead: its first run is done before warp 4 starts its own
+expect "gto: warp 0 runs ahead of warp 4" "$([ "$(first_run "$tmp/gto.db" 0 max)" -lt "$(first_run "$tmp/gto.db" 4 min)" ] && echo 1)"
+# lrr: the warps of a sub-partition interleave: warp 4 starts before warp 0 is done
+expect "lrr: warps 0 and 4 interleave" "$([ "$(first_run "$tmp/lrr.db" 4 min)" -lt "$(first_run "$tmp/lrr.db" 0 max)" ] && echo 1)"
+# two_level: only 4 warps per sub-partition are active; the others start when
+# an active one waits for its global load (lrr and gto start all at once)
+pending_late() {
+  q "$1" "SELECT (SELECT min(issue_cycle) FROM warp_runs WHERE warp IN (16, 20, 24, 28))
+               > (SELECT min(issue_cycle) FROM warp_runs r JOIN instructions i USING (insn_id)
+                  WHERE r.warp IN (0, 4, 8, 12) AND i.opname LIKE 'ld.global%')"
+}
+expect "two_level: pending warps start after an active warp's long-latency load" "$(pending_late "$tmp/two_level.db")"
+expect "lrr: every warp starts before the first global load" "$([ "$(pending_late "$tmp/lrr.db")" = 0 ] && echo 1)"
+# the policy is recorded with the run's GPU parameters
+expect "runs.gpu_params names the scheduler" "$(q "$tmp/two_level.db" "SELECT gpu_params LIKE '%scheduler = two_level%' FROM runs")"
+# the same results whatever the order
+for s in lrr two_level; do
+  if [ "$(q "$tmp/gto.db" "SELECT count(*), sum(threads) FROM warp_runs")" = "$(q "$tmp/$s.db" "SELECT count(*), sum(threads) FROM warp_runs")" ]; then ok
+  else bad "$s executed other instructions than gto"; fi
+done
+
+# ---- timing columns of traces ----------------------------------------------------
+t="$tmp/gto.db"
+expect "timing: one row per warp instruction, every one timed" \
+  "$(q "$t" "SELECT count(*) = sum(n * reps) AND max(n) = 1 AND count(issue_cycle) = count(*) AND count(stall_id) = count(*) FROM warp_runs")"
+expect "timing: a warp's issue cycles increase with its instruction count" \
+  "$(q "$t" "SELECT count(*) = 0 FROM (SELECT issue_cycle, lag(issue_cycle) OVER (PARTITION BY block, warp ORDER BY wseq) AS prev FROM warp_runs)
+             WHERE prev IS NOT NULL AND issue_cycle <= prev")"
+expect "timing: complete_cycle > issue_cycle" "$(q "$t" "SELECT count(*) = 0 FROM warp_runs WHERE complete_cycle <= issue_cycle")"
+expect "timing: a dependent instruction issues after its producer completes" \
+  "$(q "$t" "SELECT count(*) = 0 FROM warp_runs a JOIN warp_runs b ON b.warp = a.warp AND b.wseq = a.wseq + 1
+             JOIN instructions i ON i.insn_id = a.insn_id JOIN instructions j ON j.insn_id = b.insn_id
+             WHERE i.opname LIKE 'ld.global%' AND j.opname = 'add.f32' AND b.issue_cycle < a.complete_cycle")"
+expect "timing: one sub-partition issues at most one instruction per cycle" \
+  "$(q "$t" "SELECT count(*) = 0 FROM (SELECT warp % 4 AS sp, issue_cycle FROM warp_runs GROUP BY 1, 2 HAVING count(*) > 1)")"
+expect "timing: blocks have start and end cycles within the launch" \
+  "$(q "$t" "SELECT count(*) = 1 AND min(b.start_cycle) > 0 AND max(b.end_cycle) <= max(l.cycles) AND min(b.end_cycle > b.start_cycle)
+             FROM blocks b JOIN launches l USING (launch_id)")"
+expect "timing: instructions issue while their block is resident" \
+  "$(q "$t" "SELECT count(*) = 0 FROM warp_runs r JOIN blocks b ON b.launch_id = r.launch_id AND b.block = r.block
+             WHERE r.issue_cycle < b.start_cycle OR r.issue_cycle >= b.end_cycle")"
+expect "timing: launches.cycles and max_warps_per_sm" "$(q "$t" "SELECT cycles > 0 AND max_warps_per_sm = 64 FROM launches")"
+expect "timing: sm_samples on the block's SM, 32 warps resident" \
+  "$(q "$t" "SELECT count(*) > 10 AND count(DISTINCT sm) = 1 AND max(active_warps) = 32 AND max(eligible_warps) <= 32 FROM sm_samples")"
+# (at most 32 of 64 warps: 50%; fewer as warps finish)
+expect "timing: achieved occupancy from the samples, ipc from cycles" \
+  "$(q "$t" "SELECT achieved_occupancy > 10 AND achieved_occupancy <= 50
+             AND abs(achieved_occupancy - (SELECT 100.0 * avg(active_warps) / 64 FROM sm_samples)) < 1e-9
+             AND abs(ipc - 1.0 * inst_executed / (SELECT cycles FROM launches)) < 1e-9 FROM launch_metrics")"
+occ=$(q "$t" "SELECT printf('%.2f', achieved_occupancy) FROM launch_metrics")
+if "$PTXEMU" stats "$t" >"$tmp/stats" 2>&1 && grep -q "achieved_occupancy \[%\] *$occ" "$tmp/stats" && grep -q "^ipc  *[0-9]" "$tmp/stats"; then ok
+else bad "ptxemu stats shows achieved_occupancy and ipc"; cat "$tmp/stats"; fi
+# a launch-level trace of a timed run still has blocks, samples and cycles
+rm -f "$tmp/l.db"
+"$PTXEMU" run -q --timing --trace "$tmp/l.db" --trace-level launch "$k" --kernel straight --grid 4 --block 256 -e 'buffer b 4096 zero' --arg ptr:b >/dev/null 2>&1
+expect "timing: level launch: blocks, samples, occupancy" \
+  "$(q "$tmp/l.db" "SELECT (SELECT count(*) FROM blocks WHERE end_cycle > start_cycle) = 4 AND (SELECT count(*) FROM warp_runs) = 0
+                      AND (SELECT achieved_occupancy FROM launch_metrics) > 0")"
+# a functional trace leaves the timing columns NULL
+rm -f "$tmp/f.db"
+"$PTXEMU" run -q --trace "$tmp/f.db" --trace-level warp "$k" --kernel straight --block 64 -e 'buffer b 4096 zero' --arg ptr:b >/dev/null 2>&1
+expect "functional: no timing columns" \
+  "$(q "$tmp/f.db" "SELECT count(issue_cycle) = 0 AND count(stall_id) = 0 AND (SELECT count(*) FROM sm_samples) = 0 FROM warp_runs")"
+
+# ---- stall reasons ------------------------------------------------------------------
+stall_of() {   # DB OPNAME-PATTERN: the most frequent stall reason of those instructions
+  q "$1" "SELECT s.name FROM warp_runs r JOIN instructions i USING (insn_id) JOIN stall_reasons s USING (stall_id)
+          WHERE i.opname LIKE '$2' GROUP BY s.name ORDER BY count(*) DESC, s.name LIMIT 1"
+}
+trace "$tmp/chase.db" chase 32 8 --arg u32:10
+got=$(stall_of "$tmp/chase.db" add.u64)
+if [ "$got" = long_scoreboard ]; then ok; else bad "a dependent global load chain waits on long_scoreboard, got '$got'"; fi
+trace "$tmp/bar.db" barrier 128 512
+got=$(q "$tmp/bar.db" "SELECT count(*) FROM warp_runs r JOIN instructions i USING (insn_id) WHERE i.opname = 'mul.wide.u32' AND stall_id = 6")
+if [ "$got" = 3 ]; then ok; else bad "three warps wait at the barrier for the fourth, got $got barrier stalls"; fi
+got=$(stall_of "$tmp/lrr.db" add.f32)
+if [ "$got" = not_selected ]; then ok; else bad "lrr: ready FP32 instructions mostly wait for their turn, got '$got'"; fi
+got=$(stall_of "$tmp/gto.db" add.f32)
+if [ "$got" = selected ]; then ok; else bad "gto: the greedy warp issues without waiting, got '$got'"; fi
+expect "stall_breakdown sums to 100%" "$(q "$tmp/bar.db" "SELECT round(sum(value)) = 100 FROM stall_breakdown")"
+
+# ---- architecture checks ------------------------------------------------------------
+line=$(grep -n "redux.sync" "$k" | cut -d: -f1)
+"$PTXEMU" run -q --gpu fermi "$k" --kernel newer -e 'buffer b 64 zero' --arg ptr:b >"$tmp/out" 2>&1
+st=$?
+if [ $st -eq 3 ] && grep -q "timing.ptx:$line: 'redux.sync.add.u32' needs sm_80 or newer; the modelled GPU fermi is sm_20" "$tmp/out"; then ok
+else bad "redux on fermi: exit $st"; cat "$tmp/out"; fi
+# only what the launched kernel can reach counts: the module's other kernels run on fermi
+if "$PTXEMU" run -q --gpu fermi "$k" --kernel straight -e 'buffer b 4096 zero' --arg ptr:b >/dev/null 2>&1; then ok; else bad "straight runs on fermi next to redux"; fi
+if "$PTXEMU" run -q --gpu a100 "$k" --kernel newer -e 'buffer b 64 zero' --arg ptr:b >/dev/null 2>&1; then ok; else bad "redux runs on a100 (sm_80)"; fi
+if "$PTXEMU" run -q "$k" --kernel newer -e 'buffer b 64 zero' --arg ptr:b >/dev/null 2>&1; then ok; else bad "redux runs in functional mode"; fi
+
+# ---- command line and configuration --------------------------------------------------
+"$PTXEMU" run -q --sched fifo "$k" --kernel straight -e 'buffer b 64 zero' --arg ptr:b >"$tmp/out" 2>&1
+st=$?
+if [ $st -eq 64 ] && grep -q "gto, lrr or two_level" "$tmp/out"; then ok; else bad "--sched fifo: exit $st"; fi
+sed 's/^scheduler .*/scheduler = oldest/' "$srcdir/configs/h100.gpu" >"$tmp/bad.gpu"
+"$PTXEMU" run -q --gpu "$tmp/bad.gpu" "$k" --kernel straight -e 'buffer b 64 zero' --arg ptr:b >"$tmp/out" 2>&1
+st=$?
+if [ $st -eq 65 ] && grep -q "scheduler must be gto, lrr or two_level" "$tmp/out"; then ok; else bad "scheduler = oldest: exit $st"; cat "$tmp/out"; fi
+# the SM block is optional: a configuration without it gets the defaults
+grep -v -e '^scheduler' -e '^sched_active_warps' -e '^reg_bank' -e '^fetch_cycles' -e '^branch_cycles' -e '^reconverge_cycles' \
+  -e '^membar_cycles' -e '^gpcs' "$srcdir/configs/h100.gpu" >"$tmp/old.gpu"
+if "$PTXEMU" run -q --gpu "$tmp/old.gpu" "$k" --kernel straight -e 'buffer b 64 zero' --arg ptr:b >/dev/null 2>&1; then ok; else bad "a configuration without the SM block"; fi
+
+finish
