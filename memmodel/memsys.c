@@ -161,7 +161,6 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
     *slot = arrive;
     done = dmax(done, arrive);
   }
-  if (getenv("MEMDBG") && getenv("MEMDBG")[0] == '2' ) fprintf(stderr, "sm%u t %llu n %u op %d lat %.0f l1free %.0f\n", smi, (unsigned long long)t, n, op, done - (double)t, s->l1_free);
   return (uint64_t)(done - (double)t + 0.5);
 }
 
