@@ -160,8 +160,8 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
                     : x->in->cache == MOD_CG || x->in->cache == MOD_CV ? MS_BYPASS
                     : x->in->cache == MOD_NC ? MS_READONLY : MS_CACHED;
   enum ms_op op = !atomic ? (store ? MS_STORE : MS_LOAD) : s->uniform_atom[x - e->prog] ? MS_ATOMIC_WARP : MS_ATOMIC;
+  /* a store's latency only bounds the kernel's end: it writes no register */
   s->mem_latency = memsys_global(s->mem, smid, t, a, m, size, op, path);
-  if (store && !atomic) s->mem_latency = 0;           /* stores do not hold a register */
 }
 
 /* The first CTA on an SM fetches the kernel's code (16 bytes per

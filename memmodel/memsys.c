@@ -130,7 +130,11 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
         cache_invalidate(&s->l1, a);
         if (s->has_ro) cache_invalidate(&s->ro, a);
       }
-      l2_access(&m->l2, near, start, a, L2_WRITE, lanes[k]);   /* write-through */
+      /* write-through; the L1 stalls when the slice's queue is longer than
+       * one L2 round trip (stores hold no register, only the queue slows them) */
+      double accepted = l2_access(&m->l2, near, start, a, L2_WRITE, lanes[k]) - g->lat_l2;
+      if (accepted - start > g->lat_l2) s->l1_free = dmax(s->l1_free, accepted - g->lat_l2);
+      done = dmax(done, accepted);   /* the kernel is not over before its stores are in L2 */
       continue;
     }
     double *slot, issue = mshr_take(s, g->l1_mshrs, start, &slot);
