@@ -21,9 +21,12 @@ int dram_init(dram *d, const dram_params *p) {
 void dram_free(dram *d) { free(d->ch); free(d->bank); d->ch = NULL; d->bank = NULL; }
 
 uint32_t dram_channel_of(const dram *d, uint64_t addr) {
-  /* consecutive interleave-sized chunks go to hashed channels, so no
-   * power-of-two stride lands on one channel */
-  return (uint32_t)(mix(addr / d->p.interleave_bytes) % d->p.channels);
+  /* consecutive interleave-sized blocks go to hashed channels, so no
+   * power-of-two stride lands on one channel; without the hash (Fermi,
+   * Kepler) strides of channels * interleave_bytes all hit one channel:
+   * partition camping */
+  uint64_t block = addr / d->p.interleave_bytes;
+  return (uint32_t)((d->p.hash ? mix(block) : block) % d->p.channels);
 }
 
 double dram_access(dram *d, double t, uint64_t addr, bool write) {

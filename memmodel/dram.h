@@ -14,6 +14,7 @@ typedef struct dram_params {
   double bytes_per_cycle;          /* all channels together */
   uint32_t row_miss_cycles, activate_cycles;
   uint32_t latency;                /* unloaded latency of a row miss, request to data */
+  bool hash;                       /* channel = hash of the block, else block mod channels */
 } dram_params;
 
 typedef struct dram_bank { uint64_t row; double free; bool open; } dram_bank;

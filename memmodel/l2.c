@@ -75,7 +75,8 @@ static double lookup(l2sys *l, uint32_t part, uint32_t s, double t, uint64_t add
 
 double l2_access(l2sys *l, uint32_t near, double t, uint64_t addr, enum l2_op op, uint32_t lanes) {
   uint32_t per = l->p.slices / l->p.partitions;
-  uint32_t s = (uint32_t)(mix(addr / l->p.interleave_bytes) % l->p.slices);
+  uint64_t block = addr / l->p.interleave_bytes;
+  uint32_t s = (uint32_t)((l->p.hash ? mix(block) : block) % l->p.slices);
   uint32_t home = s / per;
   near %= l->p.partitions;
   double done;

@@ -19,6 +19,7 @@ typedef struct l2_params {
   uint32_t assoc, line_bytes, slices, partitions, interleave_bytes;
   double slice_bytes_per_cycle, atomic_cycles;
   uint32_t lat_hit, lat_atomic;    /* unloaded round trips from the SM, cycles */
+  bool hash;                       /* slice = hash of the block, else block mod slices */
 } l2_params;
 
 typedef struct l2_slice { double free, atom_free; } l2_slice;

@@ -62,7 +62,7 @@ END_TEST
 
 static dram_params small_dram(void)
 {
-    dram_params p = { 1, 2, 1024, 256, 32.0, 40, 10, 500 };
+    dram_params p = { 1, 2, 1024, 256, 32.0, 40, 10, 500, false };
     return p;
 }
 
@@ -98,13 +98,35 @@ START_TEST(dram_activates_are_rate_limited)
 }
 END_TEST
 
+START_TEST(dram_linear_channels_camp)
+{
+    dram lin, hashed;
+    dram_params p = { 8, 4, 1024, 256, 64.0, 40, 10, 500, false };
+    ck_assert_int_eq(dram_init(&lin, &p), 0);
+    p.hash = true;
+    ck_assert_int_eq(dram_init(&hashed, &p), 0);
+    /* 64 blocks at a stride of channels * interleave_bytes (2 KiB) */
+    uint32_t used_lin = 0, used_hash = 0;
+    for (uint64_t i = 0; i < 64; i++) {
+        used_lin |= 1u << dram_channel_of(&lin, i * 2048);
+        used_hash |= 1u << dram_channel_of(&hashed, i * 2048);
+    }
+    ck_assert_uint_eq(used_lin, 1);                 /* all on channel 0: camping */
+    ck_assert_uint_ge(__builtin_popcount(used_hash), 6);
+    /* consecutive blocks go round the channels without the hash */
+    ck_assert_uint_eq(dram_channel_of(&lin, 256 * 3), 3);
+    dram_free(&lin);
+    dram_free(&hashed);
+}
+END_TEST
+
 /* ---- L2 ------------------------------------------------------------------- */
 
 static void small_l2(l2sys *l, dram *d, uint32_t partitions, uint64_t bytes)
 {
     dram_params dp = small_dram();
     ck_assert_int_eq(dram_init(d, &dp), 0);
-    l2_params p = { bytes, 2, 128, 4, partitions, 512, 32.0, 1.0, 200, 220 };
+    l2_params p = { bytes, 2, 128, 4, partitions, 512, 32.0, 1.0, 200, 220, false };
     ck_assert_int_eq(l2_init(l, &p, d), 0);
 }
 
@@ -307,6 +329,7 @@ static Suite *memsys_suite(void)
     t = tcase_create("dram");
     tcase_add_test(t, dram_row_hit_is_faster);
     tcase_add_test(t, dram_activates_are_rate_limited);
+    tcase_add_test(t, dram_linear_channels_camp);
     suite_add_tcase(s, t);
     t = tcase_create("l2");
     tcase_add_test(t, l2_write_back_on_eviction);
