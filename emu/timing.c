@@ -156,8 +156,11 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
     return;
   }
   bool atomic = x->in->op == OP_ATOM || x->in->op == OP_RED;
+  /* volatile and strong (relaxed/acquire beyond the CTA) loads must see
+   * other SMs' writes: the L1 is not coherent, so they are served by L2 */
+  bool strong = x->in->sem == MOD_VOLATILE || ((x->in->sem == MOD_RELAXED || x->in->sem == MOD_ACQUIRE) && x->in->scope != MOD_CTA);
   enum ms_path path = space == MM_LOCAL ? MS_LOCAL
-                    : x->in->cache == MOD_CG || x->in->cache == MOD_CV ? MS_BYPASS
+                    : x->in->cache == MOD_CG || x->in->cache == MOD_CV || strong ? MS_BYPASS
                     : x->in->cache == MOD_NC ? MS_READONLY : MS_CACHED;
   enum ms_op op = !atomic ? (store ? MS_STORE : MS_LOAD) : s->uniform_atom[x - e->prog] ? MS_ATOMIC_WARP : MS_ATOMIC;
   /* a store's latency only bounds the kernel's end: it writes no register */
