@@ -34,7 +34,7 @@ static const param params[] = {
   U32(l1_assoc, 1, 1024), U32(l2_assoc, 1, 1024),
   U32(l1_caches_global, 0, 1), U32(l1_store_allocate, 0, 1), U32(l1_fill_bytes, 32, 4096), U32(l1_mshrs, 1, 65536),
   U32(l1_sectors_per_cycle, 1, 64), U32(readonly_cache_bytes, 0, 1u << 24), U32(const_cache_bytes, 64, 1u << 24),
-  U32(l2_partitions, 1, 64), U32(l2_interleave_bytes, 32, 1u << 20), U32(l2_slice_bytes_per_cycle, 1, 4096), U32(partition_hash, 0, 1),
+  U32(l2_partitions, 1, 64), U32(l2_interleave_bytes, 32, 1u << 20), U32(l2_slice_bytes_per_cycle, 1, 4096), U32(partition_hash, 0, 1), U32(l2_dirty_ways, 1, 1024),
   DBL(l2_atomic_cycles, 0, 1000), U32(l2_launch_sectors, 0, 1u << 24),
   U32(dram_channels, 1, 4096), U32(dram_banks, 1, 1024), U32(dram_row_bytes, 32, 1u << 20),
   U32(dram_interleave_bytes, 32, 1u << 20), U32(dram_row_miss_cycles, 0, 100000), U32(dram_activate_cycles, 0, 100000),

@@ -67,6 +67,8 @@ bool cache_access(cache *c, uint64_t addr, bool fill) {
   return hit;
 }
 
+cache_line *cache_set(const cache *c, uint64_t addr) { return set_of(c, addr >> c->line_shift); }
+
 void cache_invalidate(cache *c, uint64_t addr) {
   uint64_t lineno = addr >> c->line_shift;
   cache_line *set = set_of(c, lineno);

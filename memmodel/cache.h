@@ -44,6 +44,8 @@ cache_line *cache_ref(cache *c, uint64_t addr, bool fill, bool *hit, cache_evict
 static inline uint32_t cache_sector_bit(const cache *c, uint64_t addr) {
   return 1u << ((addr >> c->sector_shift) & ((1u << (c->line_shift - c->sector_shift)) - 1));
 }
+/* The assoc lines of the set addr maps to. */
+cache_line *cache_set(const cache *c, uint64_t addr);
 /* Drop addr's line (a store on a write-invalidate L1). */
 void cache_invalidate(cache *c, uint64_t addr);
 #endif

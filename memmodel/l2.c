@@ -37,6 +37,24 @@ static void write_back(l2sys *l, double t, const cache_evict *ev) {
     dram_access(l->dram, t, ev->addr + 32u * (uint32_t)__builtin_ctz(m), true);
 }
 
+/* A set holding more than dirty_ways dirty lines writes its least recently
+ * used dirty line back (it stays, clean): the L2 cleans ahead of need, so
+ * at most dirty_ways / assoc of it is ever dirty. */
+static void limit_dirty(l2sys *l, cache *c, double t, uint64_t addr) {
+  if (!l->p.dirty_ways || l->p.dirty_ways >= c->assoc) return;
+  cache_line *set = cache_set(c, addr), *oldest = NULL;
+  uint32_t dirty = 0;
+  for (uint32_t w = 0; w < c->assoc; w++)
+    if (set[w].valid && set[w].dirty) {
+      dirty++;
+      if (!oldest || set[w].lru < oldest->lru) oldest = &set[w];
+    }
+  if (dirty <= l->p.dirty_ways) return;
+  cache_evict ev = { oldest->tag << c->line_shift, oldest->dirty };
+  write_back(l, t, &ev);
+  oldest->dirty = 0;
+}
+
 /* Occupy a slice's data path for one sector; returns when it starts. */
 static double slice_take(l2sys *l, uint32_t s, double t) {
   l2_slice *sl = &l->slice[s];
@@ -60,7 +78,11 @@ static double lookup(l2sys *l, uint32_t part, uint32_t s, double t, uint64_t add
   if (op == L2_WRITE) {
     /* allocate on write without fetching: the profiler counts a hit */
     l->hits++;
-    if (home) ln->dirty |= cache_sector_bit(&l->part[part], addr);
+    if (home && !(ln->dirty & cache_sector_bit(&l->part[part], addr))) {
+      bool was_clean = !ln->dirty;
+      ln->dirty |= cache_sector_bit(&l->part[part], addr);
+      if (was_clean) limit_dirty(l, &l->part[part], start, addr);
+    }
     return done;
   }
   if (hit) {

@@ -20,6 +20,7 @@ typedef struct l2_params {
   double slice_bytes_per_cycle, atomic_cycles;
   uint32_t lat_hit, lat_atomic;    /* unloaded round trips from the SM, cycles */
   bool hash;                       /* slice = hash of the block, else block mod slices */
+  uint32_t dirty_ways;             /* most dirty lines per set (0: no limit) */
 } l2_params;
 
 typedef struct l2_slice { double free, atom_free; } l2_slice;

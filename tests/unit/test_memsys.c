@@ -126,7 +126,7 @@ static void small_l2(l2sys *l, dram *d, uint32_t partitions, uint64_t bytes)
 {
     dram_params dp = small_dram();
     ck_assert_int_eq(dram_init(d, &dp), 0);
-    l2_params p = { bytes, 2, 128, 4, partitions, 512, 32.0, 1.0, 200, 220, false };
+    l2_params p = { bytes, 2, 128, 4, partitions, 512, 32.0, 1.0, 200, 220, false, 0 };
     ck_assert_int_eq(l2_init(l, &p, d), 0);
 }
 
@@ -144,6 +144,29 @@ START_TEST(l2_write_back_on_eviction)
     for (uint64_t a = 0x10000; a < 0x10000 + 64 * 128; a += 128) l2_access(&l, 0, 20, a, L2_READ, 1);
     ck_assert_uint_eq(d.write_bytes, 32);           /* exactly its one dirty sector */
     ck_assert_uint_eq(d.read_bytes, 64 * 32);
+    l2_free(&l);
+    dram_free(&d);
+}
+END_TEST
+
+START_TEST(l2_cleans_beyond_dirty_ways)
+{
+    l2sys l;
+    dram d;
+    dram_params dp = small_dram();
+    ck_assert_int_eq(dram_init(&d, &dp), 0);
+    /* one slice, one set of 4 ways; at most 2 dirty lines */
+    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 2 };
+    ck_assert_int_eq(l2_init(&l, &p, &d), 0);
+    l2_access(&l, 0, 0, 0x000, L2_WRITE, 1);
+    l2_access(&l, 0, 1, 0x080, L2_WRITE, 1);
+    ck_assert_uint_eq(d.write_bytes, 0);
+    l2_access(&l, 0, 2, 0x100, L2_WRITE, 1);        /* a third dirty line: clean the oldest */
+    ck_assert_uint_eq(d.write_bytes, 32);
+    uint64_t hits = l.hits;
+    l2_access(&l, 0, 1000, 0x000, L2_READ, 1);      /* ...which stays resident */
+    ck_assert_uint_eq(l.hits, hits + 1);
+    ck_assert_uint_eq(d.read_bytes, 0);
     l2_free(&l);
     dram_free(&d);
 }
@@ -334,6 +357,7 @@ static Suite *memsys_suite(void)
     t = tcase_create("l2");
     tcase_add_test(t, l2_write_back_on_eviction);
     tcase_add_test(t, l2_far_partition_counts_twice);
+    tcase_add_test(t, l2_cleans_beyond_dirty_ways);
     tcase_add_test(t, l2_atomics_serialise_per_slice);
     suite_add_tcase(s, t);
     t = tcase_create("memsys");
