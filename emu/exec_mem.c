@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 #include "emu/internal.h"
+#include "gpu/config.h"
 #include "memmodel/space.h"
 
 /* ---- addresses ------------------------------------------------------------- */
@@ -147,7 +148,9 @@ void emu_count_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, ui
   } else if (kind[lead] == MM_SHARED) {
     uint64_t off[WARP_SIZE];
     FOR_LANES(i) off[i] = a[i] >= GEN_SHARED_BASE ? a[i] - GEN_SHARED_BASE : a[i];
-    uint32_t ideal, wf = mm_shared_wavefronts(off, m, size, &ideal);
+    /* the timed GPU's bank width (Kepler's 8-byte mode); 4 bytes otherwise */
+    uint32_t bank = w->e->timing_cfg ? w->e->timing_cfg->shared_bank_bytes : 4;
+    uint32_t ideal, wf = mm_shared_wavefronts_banked(off, m, size, bank, &ideal);
     if (atomic) st->shared_atom_requests++;
     else if (store) { st->shared_st_requests++; st->shared_st_wavefronts += wf; st->shared_st_bank_conflicts += wf - ideal; }
     else { st->shared_ld_requests++; st->shared_ld_wavefronts += wf; st->shared_ld_bank_conflicts += wf - ideal; }

@@ -7,18 +7,15 @@
 #include "emu/sched.h"
 #include "emu/timing.h"
 #include "emu/timing_insn.h"
-#include "memmodel/cache.h"
+#include "memmodel/memsys.h"
 #include "memmodel/space.h"
 
 typedef struct tsm {
   uint64_t sched_free[8];             /* per sub-partition: next issue cycle      */
   uint64_t unit_free[8][U_COUNT];     /* per sub-partition and unit               */
-  uint64_t shared_free, l1_free;      /* one wavefront / four sectors per cycle   */
-  cache l1;
   uint32_t ctas;                      /* resident CTAs                            */
   uint64_t first, last;               /* active span                              */
   uint64_t warp_cycles;               /* sum over resident warps of their lifetime */
-  bool code;                          /* has fetched the kernel's code            */
 } tsm;
 
 /* One periodic sample of an SM (sm_samples of traces). */
@@ -29,9 +26,8 @@ typedef struct timing_state {
   emu *e;
   deps *dep;                          /* per program PC                           */
   tsm *sms;
-  cache l2;
-  double dram_free;                   /* fractional: one access can take < 1 cycle */
-  double dram_bytes_per_cycle;
+  memsys *mem;                        /* L1s, L2, DRAM (memmodel/memsys.h)        */
+  bool *uniform_atom;                 /* per PC: one atomic per warp (emu/uniform.c) */
   sched q;                            /* the waiting warps (sched.c)              */
   uint64_t now, mem_latency;
   bool mem_done;
@@ -51,92 +47,38 @@ static uint64_t umax(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, int space, bool store) {
   timing_state *s = e->timing;
-  const gpu_config *g = s->g;
-  tsm *sm = &s->sms[w->cta->smid];
+  uint32_t smid = w->cta->smid;
   uint64_t t = s->now;
   uint16_t isp = x->in->space;
   s->mem_done = true;
   if (isp == MOD_PARAM || isp == MOD_PARAM_ENTRY || isp == MOD_PARAM_FUNC || isp == MOD_CONST) {
-    s->mem_latency = g->lat_l1;                       /* constant cache */
+    s->mem_latency = space == MM_LOCAL ? memsys_global(s->mem, smid, t, a, m, size, store ? MS_STORE : MS_LOAD, MS_LOCAL)
+                                       : memsys_const(s->mem, smid, t, a, m, size);
+    if (store) s->mem_latency = 0;
     return;
   }
   if (space == MM_SHARED) {
     uint64_t off[WARP_SIZE];
     FOR_LANES(i) off[i] = a[i] >= GEN_SHARED_BASE ? a[i] - GEN_SHARED_BASE : a[i];
-    uint32_t ideal, wf = mm_shared_wavefronts(off, m, size, &ideal);
-    uint64_t start = umax(t, sm->shared_free);
-    sm->shared_free = start + wf;
-    s->mem_latency = (start - t) + g->lat_shared + wf - 1;
+    s->mem_latency = memsys_shared(s->mem, smid, t, off, m, size);
     return;
   }
-  if (space == MM_LOCAL) { s->mem_latency = g->lat_l1; return; }
-  /* global: each distinct sector goes to L1 (loads), then L2, then DRAM */
-  uint64_t sec[64];
-  uint32_t n = 0;
-  for (int i = 0; i < WARP_SIZE && n < 64; i++) {
-    if (!(m >> i & 1)) continue;
-    for (uint64_t sc = a[i] >> 5; sc <= (a[i] + size - 1) >> 5 && n < 64; sc++) {
-      uint32_t k = 0;
-      while (k < n && sec[k] != sc) k++;
-      if (k == n) sec[n++] = sc;
-    }
-  }
   bool atomic = x->in->op == OP_ATOM || x->in->op == OP_RED;
-  /* L1 caches loads (not .cg/.cv) and, as measured on the H100, also
-   * allocates the sectors a store writes (write-through to L2) */
-  bool cache_l1 = !atomic && x->in->cache != MOD_CG && x->in->cache != MOD_CV;
-  uint64_t start = umax(t, sm->l1_free);
-  sm->l1_free = start + (n + 3) / 4;
-  uint64_t worst = 0;
-  for (uint32_t k = 0; k < n; k++) {
-    uint64_t addr = sec[k] << 5, lat;
-    if (cache_l1) {
-      s->r.l1_lookups++;
-      bool hit = cache_access(&sm->l1, addr, true);
-      if (hit) s->r.l1_hits++;
-      if (hit && !store) { worst = umax(worst, g->lat_l1); continue; }   /* stores write through */
-    }
-    s->r.l2_lookups++;
-    if (store && !atomic) {
-      /* L2 is write-back and allocates on write without fetching: a store
-       * sector hits (DRAM sees it only on eviction, after the kernel) */
-      cache_access(&s->l2, addr, true);
-      s->r.l2_hits++;
-      lat = g->lat_l2;
-    } else if (cache_access(&s->l2, addr, true)) { s->r.l2_hits++; lat = g->lat_l2; }
-    else {
-      /* DRAM: 64-byte accesses (two sectors) through a bandwidth queue
-       * shared by all SMs */
-      cache_access(&s->l2, addr ^ 32, true);
-      double d0 = s->dram_free > (double)start ? s->dram_free : (double)start;
-      s->dram_free = d0 + 64.0 / s->dram_bytes_per_cycle;
-      lat = (uint64_t)(d0 - (double)start) + g->lat_dram;
-      s->r.dram_read_bytes += 64;
-    }
-    if (atomic) lat = lat + g->lat_atomic > g->lat_l2 ? lat + g->lat_atomic - g->lat_l2 : 1;   /* performed at L2 */
-    worst = umax(worst, lat);
-  }
-  s->mem_latency = (start - t) + worst;
-  if (store && !atomic) s->mem_latency = 0;           /* stores do not hold a register */
+  /* volatile and strong (relaxed/acquire beyond the CTA) loads must see
+   * other SMs' writes: the L1 is not coherent, so they are served by L2 */
+  bool strong = x->in->sem == MOD_VOLATILE || ((x->in->sem == MOD_RELAXED || x->in->sem == MOD_ACQUIRE) && x->in->scope != MOD_CTA);
+  enum ms_path path = space == MM_LOCAL ? MS_LOCAL
+                    : x->in->cache == MOD_CG || x->in->cache == MOD_CV || strong ? MS_BYPASS
+                    : x->in->cache == MOD_NC ? MS_READONLY : MS_CACHED;
+  enum ms_op op = !atomic ? (store ? MS_STORE : MS_LOAD) : s->uniform_atom[x - e->prog] ? MS_ATOMIC_WARP : MS_ATOMIC;
+  /* a store's latency only bounds the kernel's end: it writes no register */
+  s->mem_latency = memsys_global(s->mem, smid, t, a, m, size, op, path);
 }
 
 /* The first CTA on an SM fetches the kernel's code (16 bytes per
- * instruction, as SASS is) and its constant bank through L2: these
- * accesses are most of the L2 traffic of small kernels. */
+ * instruction, as SASS is) and its constant bank through L2. */
 static void fetch_code(timing_state *s, tsm *sm, uint64_t t) {
-  if (sm->code) return;
-  sm->code = true;
-  uint64_t bytes = (uint64_t)s->e->nprog * 16 + 512;
-  for (uint64_t off = 0; off < bytes; off += 32) {
-    uint64_t addr = FUNC_ADDR_BASE - (1ull << 30) + off;
-    s->r.l2_lookups++;
-    if (cache_access(&s->l2, addr, true)) s->r.l2_hits++;
-    else {
-      cache_access(&s->l2, addr ^ 32, true);
-      s->dram_free = (s->dram_free > (double)t ? s->dram_free : (double)t) + 64.0 / s->dram_bytes_per_cycle;
-      s->r.dram_read_bytes += 64;
-    }
-  }
+  memsys_code(s->mem, (uint32_t)(sm - s->sms), t, (uint64_t)s->e->nprog * 16 + 512);
 }
 
 /* ---- sm_samples ------------------------------------------------------------- */
@@ -239,7 +181,6 @@ int emu_run_timed(emu *e, const emu_launch *l) {
   memset(s, 0, sizeof S);
   s->g = g;
   s->e = e;
-  s->dram_bytes_per_cycle = (double)g->dram_bandwidth_gbs * 1e9 / ((double)g->clock_mhz * 1e6);
   const isa_func *k = &e->m->funcs[l->func];
   uint32_t threads = l->block[0] * l->block[1] * l->block[2];
   gpu_occupancy occ;
@@ -274,16 +215,15 @@ int emu_run_timed(emu *e, const emu_launch *l) {
   uint64_t *cta_start_t = calloc(slots, sizeof *cta_start_t);
   uint32_t *slot_sm = calloc(slots, sizeof *slot_sm);
   bool *slot_init = calloc(slots, sizeof *slot_init);
-  if (!s->sms || !s->dep || !res || !tws || !twmem || !cta_start_t || !slot_sm || !slot_init ||
-      sched_init(&s->q, (int)g->sched_policy, nsm * nsp, g->sched_active_warps) ||
-      cache_init(&s->l2, g->l2_bytes, g->l2_assoc, g->l1_line_bytes, g->l1_sector_bytes)) {
+  /* L1 gets what the carve-out for the resident blocks' shared memory leaves */
+  s->mem = memsys_new(g, nsm, (uint64_t)(e->static_shared + l->dyn_shared ? occ.smem_per_cta : 0) * per_sm);
+  s->uniform_atom = emu_uniform_atomics(e);
+  if (!s->sms || !s->dep || !res || !tws || !twmem || !cta_start_t || !slot_sm || !slot_init || !s->mem || !s->uniform_atom ||
+      sched_init(&s->q, (int)g->sched_policy, nsm * nsp, g->sched_active_warps)) {
     fault_oom(e);
     goto out;
   }
-  /* an SM's L1 is set up when it gets its first block: a small launch
-   * does not pay for the SMs it leaves idle */
-  uint64_t l1_size = g->l1_bytes > e->static_shared + l->dyn_shared ? g->l1_bytes - (e->static_shared + l->dyn_shared) * per_sm : g->l1_line_bytes * 64;
-  if ((int64_t)l1_size < (int64_t)g->l1_line_bytes * 64 || l1_size > g->l1_bytes) l1_size = g->l1_line_bytes * 64;
+  memsys_launch(s->mem);
   for (uint32_t i = 0; i < nsm; i++) s->sms[i].first = UINT64_MAX;
   place_slots(g, slots, csize, slot_sm);
   timing_build_deps(e, g, s->dep);
@@ -309,7 +249,6 @@ int emu_run_timed(emu *e, const emu_launch *l) {
         twarp *t_ = &twmem[(size_t)si_ * nwarps]; \
         tws[si_] = t_; \
         tsm *m_ = &s->sms[sm_]; \
-        if (!m_->ctas && cache_init(&m_->l1, l1_size, g->l1_assoc, g->l1_line_bytes, g->l1_sector_bytes)) { fault_oom(e); goto out; } \
         m_->ctas++; \
         fetch_code(s, m_, (when)); \
         if ((when) < m_->first) m_->first = (when); \
@@ -520,13 +459,21 @@ out:
   uint64_t active = 0, wc = 0;
   for (uint32_t i = 0; s->sms && i < nsm; i++) {
     if (s->sms[i].first != UINT64_MAX && s->sms[i].last > s->sms[i].first) { active += s->sms[i].last - s->sms[i].first; wc += s->sms[i].warp_cycles; }
-    cache_free(&s->sms[i].l1);
   }
   s->r.achieved_occupancy = active ? (double)wc / ((double)active * g->max_warps_per_sm) : 0;
   if (want_samples && !e->faulted)
     for (uint32_t i = 0; i < s->nsamples; i++) obs->on_sm_sample(obs->ctx, s->samples[i].sm, s->samples[i].cycle, s->samples[i].active, s->samples[i].eligible);
+  if (s->mem) {
+    s->r.l1_hits = s->mem->l1_hits;
+    s->r.l1_lookups = s->mem->l1_lookups;
+    s->r.l2_hits = s->mem->l2.hits;
+    s->r.l2_lookups = s->mem->l2.lookups;
+    s->r.dram_read_bytes = s->mem->dram.read_bytes + s->mem->launch_dram_bytes;
+    s->r.dram_write_bytes = s->mem->dram.write_bytes;   /* evictions; dirty lines left at the end are not flushed */
+  }
   if (e->timing_out) *e->timing_out = s->r;
-  cache_free(&s->l2);
+  memsys_free(s->mem);
+  free(s->uniform_atom);
   sched_free(&s->q);
   free(s->samples);
   free(s->sms);

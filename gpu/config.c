@@ -7,11 +7,12 @@
 extern const char *const gpu_builtin_configs[][2];   /* builtin_configs.c: {name, text} */
 extern const int gpu_builtin_nconfigs;
 
-enum kind { K_U32, K_U64, K_STR, K_LIST };
+enum kind { K_U32, K_U64, K_STR, K_LIST, K_DBL };
 /* def: the value of a parameter a file leaves out (NULL: it is required) */
 typedef struct param { const char *name; enum kind kind; size_t off, size; uint64_t lo, hi; const char *def; } param;
 
 #define U32(f, lo, hi) { #f, K_U32, offsetof(gpu_config, f), 0, lo, hi, NULL }
+#define DBL(f, lo, hi) { #f, K_DBL, offsetof(gpu_config, f), 0, lo, hi, NULL }
 #define STR(f) { #f, K_STR, offsetof(gpu_config, f), sizeof ((gpu_config *)0)->f, 0, 0, NULL }
 #define OPT_U32(f, lo, hi, d) { #f, K_U32, offsetof(gpu_config, f), 0, lo, hi, d }
 #define OPT_STR(f, d) { #f, K_STR, offsetof(gpu_config, f), sizeof ((gpu_config *)0)->f, 0, 0, d }
@@ -34,6 +35,13 @@ static const param params[] = {
   U32(ii_int, 1, 1000), U32(ii_fp32, 1, 1000), U32(ii_fp16, 1, 1000), U32(ii_fp64, 1, 1000), U32(ii_sfu, 1, 1000),
   U32(ii_lsu, 1, 1000), U32(ii_tensor, 1, 1000),
   U32(l1_assoc, 1, 1024), U32(l2_assoc, 1, 1024),
+  U32(l1_caches_global, 0, 1), U32(l1_store_allocate, 0, 1), U32(l1_fill_bytes, 32, 4096), U32(l1_mshrs, 1, 65536),
+  U32(l1_sectors_per_cycle, 1, 64), U32(readonly_cache_bytes, 0, 1u << 24), U32(const_cache_bytes, 64, 1u << 24),
+  U32(l2_partitions, 1, 64), U32(l2_interleave_bytes, 32, 1u << 20), U32(l2_slice_bytes_per_cycle, 1, 4096), U32(partition_hash, 0, 1), U32(l2_dirty_ways, 1, 1024),
+  DBL(l2_atomic_cycles, 0, 1000), U32(l2_launch_sectors, 0, 1u << 24),
+  U32(dram_channels, 1, 4096), U32(dram_banks, 1, 1024), U32(dram_row_bytes, 32, 1u << 20),
+  U32(dram_interleave_bytes, 32, 1u << 20), U32(dram_row_miss_cycles, 0, 100000), U32(dram_activate_cycles, 0, 100000),
+  U32(dram_launch_bytes, 0, 1u << 24),
   U32(barrier_cycles, 0, 100000), U32(launch_cycles, 0, 10000000), U32(cta_launch_cycles, 0, 100000),
   /* the SM block: optional, so older configuration files keep working */
   OPT_STR(scheduler, "gto"), OPT_U32(sched_active_warps, 1, 64, "4"), OPT_U32(reg_banks, 1, 32, "2"),
@@ -105,6 +113,14 @@ int gpu_config_parse(const char *text, const char *path, gpu_config *c, FILE *er
         c->carveouts_kb[cnt++] = (uint32_t)v;
       }
       c->ncarveouts = cnt;
+    } else if (pr->kind == K_DBL) {
+      char *end;
+      double v = strtod(val, &end);
+      if (!*val || *end || !(v >= (double)pr->lo && v <= (double)pr->hi)) {
+        fprintf(err, "%s:%d: error: '%s' must be a number from %llu to %llu, got '%s'\n", path, line, key,
+                (unsigned long long)pr->lo, (unsigned long long)pr->hi, val);
+        errors++;
+      } else *(double *)base = v;
     } else {
       char *end;
       /* decimal, or hex with 0x (a leading zero is not octal here) */
@@ -135,6 +151,14 @@ int gpu_config_parse(const char *text, const char *path, gpu_config *c, FILE *er
   if (!errors && (sscanf(c->arch, "sm_%u%c", &c->sm_version, &tail) < 1 || (tail && tail != 'a' && tail != 'f'))) { fprintf(err, "%s:%d: error: arch must look like sm_90\n", path, line); errors++; }
   if (!errors && (c->l1_line_bytes % c->l1_sector_bytes || c->l1_line_bytes / c->l1_sector_bytes > 32 || c->l1_sector_bytes != 32)) {
     fprintf(err, "%s:%d: error: caches need 32-byte sectors and at most 32 sectors per line\n", path, line);
+    errors++;
+  }
+  if (!errors && (c->l1_fill_bytes % 32 || c->l1_fill_bytes > c->l1_line_bytes)) {
+    fprintf(err, "%s:%d: error: l1_fill_bytes must be whole sectors of one line\n", path, line);
+    errors++;
+  }
+  if (!errors && (c->l2_slices % c->l2_partitions || c->dram_channels % c->l2_partitions)) {
+    fprintf(err, "%s:%d: error: l2_slices and dram_channels must divide evenly over l2_partitions\n", path, line);
     errors++;
   }
   if (!errors && c->max_warps_per_sm * 32 < c->max_threads_per_sm) { fprintf(err, "%s:%d: error: max_threads_per_sm exceeds max_warps_per_sm * 32\n", path, line); errors++; }
@@ -177,6 +201,7 @@ void gpu_config_write(const gpu_config *c, FILE *out) {
     if (pr->kind == K_STR) fputs(base, out);
     else if (pr->kind == K_U64) fprintf(out, "%llu", (unsigned long long)*(const uint64_t *)base);
     else if (pr->kind == K_U32) fprintf(out, "%u", *(const uint32_t *)base);
+    else if (pr->kind == K_DBL) fprintf(out, "%g", *(const double *)base);
     else for (uint32_t i = 0; i < c->ncarveouts; i++) fprintf(out, "%s%u", i ? "," : "", c->carveouts_kb[i]);
     fputc('\n', out);
   }

@@ -29,6 +29,25 @@ typedef struct gpu_config {
   uint32_t lat_shared, lat_l1, lat_l2, lat_dram, lat_atomic;
   uint32_t ii_int, ii_fp32, ii_fp16, ii_fp64, ii_sfu, ii_lsu, ii_tensor;
   uint32_t l1_assoc, l2_assoc;
+  /* memory hierarchy (memmodel/memsys.h): L1 policy and throughput */
+  uint32_t l1_caches_global;           /* 1: global loads allocate in L1; 0: only local (Kepler) */
+  uint32_t l1_store_allocate;          /* 1: stores allocate in L1 (write-through); 0: stores invalidate */
+  uint32_t l1_fill_bytes;              /* bytes an L1 miss fetches: a sector (32) or a whole line (128) */
+  uint32_t l1_mshrs;                   /* outstanding sector misses per SM */
+  uint32_t l1_sectors_per_cycle;       /* tag/data throughput of L1 */
+  uint32_t readonly_cache_bytes;       /* separate ld.global.nc cache per SM; 0: nc loads use L1 */
+  uint32_t const_cache_bytes;          /* constant cache per SM */
+  /* L2: partitions of slices, a hash of address blocks over slices */
+  uint32_t l2_partitions, l2_interleave_bytes, l2_slice_bytes_per_cycle;
+  uint32_t l2_dirty_ways;               /* most dirty lines per set; more are written back early */
+  uint32_t partition_hash;              /* 1: slices and DRAM channels take a hash of the block; 0: block mod count */
+  double l2_atomic_cycles;             /* one lane's update at its slice's atomic unit */
+  uint32_t l2_launch_sectors;          /* L2 lookups every launch makes besides the SMs' (all hits) */
+  /* DRAM: channels of banks with one open row each */
+  uint32_t dram_channels, dram_banks, dram_row_bytes, dram_interleave_bytes;
+  uint32_t dram_row_miss_cycles;       /* precharge + activate, SM cycles */
+  uint32_t dram_activate_cycles;       /* least SM cycles between two activates of a channel */
+  uint32_t dram_launch_bytes;          /* DRAM bytes read every launch besides the SMs' */
   uint32_t barrier_cycles, launch_cycles, cta_launch_cycles;
   /* SM pipeline (the "SM" block of a configuration; optional, with defaults) */
   char scheduler[16];                  /* gto, lrr or two_level                       */

@@ -22,26 +22,56 @@ int cache_init(cache *c, uint64_t size, uint32_t assoc, uint32_t line, uint32_t 
 void cache_free(cache *c) { free(c->lines); c->lines = NULL; }
 void cache_flush(cache *c) { memset(c->lines, 0, (size_t)c->sets * c->assoc * sizeof *c->lines); }
 
-bool cache_access(cache *c, uint64_t addr, bool fill) {
-  uint64_t lineno = addr >> c->line_shift;
+static cache_line *set_of(const cache *c, uint64_t lineno) {
   /* hash the set index so power-of-two strides spread over sets */
   uint64_t h = lineno ^ (lineno >> 7) ^ (lineno >> 17);
-  cache_line *set = &c->lines[(size_t)(h % c->sets) * c->assoc];
-  uint32_t bit = 1u << ((addr >> c->sector_shift) & ((1u << (c->line_shift - c->sector_shift)) - 1));
+  return &c->lines[(size_t)(h % c->sets) * c->assoc];
+}
+
+cache_line *cache_ref(cache *c, uint64_t addr, bool fill, bool *hit, cache_evict *ev) {
+  uint64_t lineno = addr >> c->line_shift;
+  cache_line *set = set_of(c, lineno);
+  uint32_t bit = cache_sector_bit(c, addr);
+  if (ev) ev->dirty = 0;
   c->tick++;
   cache_line *victim = &set[0];
   for (uint32_t w = 0; w < c->assoc; w++) {
     cache_line *l = &set[w];
     if (l->valid && l->tag == lineno) {
       l->lru = c->tick;
-      if (l->sectors & bit) { c->hits++; return true; }
+      *hit = (l->sectors & bit) != 0;
+      if (*hit) { c->hits++; return l; }
       c->misses++;
-      if (fill) l->sectors |= bit;
-      return false;
+      if (!fill) return NULL;
+      l->sectors |= bit;
+      return l;
     }
-    if (!l->valid || l->lru < victim->lru) victim = l;
+    if (!l->valid || (victim->valid && l->lru < victim->lru)) victim = l;
   }
+  *hit = false;
   c->misses++;
-  if (fill) { victim->valid = true; victim->tag = lineno; victim->sectors = bit; victim->lru = c->tick; }
-  return false;
+  if (!fill) return NULL;
+  if (ev && victim->valid) { ev->addr = victim->tag << c->line_shift; ev->dirty = victim->dirty; }
+  victim->valid = true;
+  victim->tag = lineno;
+  victim->sectors = bit;
+  victim->dirty = 0;
+  victim->ready = 0;
+  victim->lru = c->tick;
+  return victim;
+}
+
+bool cache_access(cache *c, uint64_t addr, bool fill) {
+  bool hit;
+  cache_ref(c, addr, fill, &hit, NULL);
+  return hit;
+}
+
+cache_line *cache_set(const cache *c, uint64_t addr) { return set_of(c, addr >> c->line_shift); }
+
+void cache_invalidate(cache *c, uint64_t addr) {
+  uint64_t lineno = addr >> c->line_shift;
+  cache_line *set = set_of(c, lineno);
+  for (uint32_t w = 0; w < c->assoc; w++)
+    if (set[w].valid && set[w].tag == lineno) { set[w].valid = false; set[w].sectors = set[w].dirty = 0; }
 }

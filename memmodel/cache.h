@@ -1,13 +1,20 @@
 /* memmodel/cache.h - a sectored, set-associative cache with LRU
  * replacement: lines of line_bytes split into sectors of sector_bytes; a
  * lookup hits when its sector is present (a line can be resident with only
- * some of its sectors filled, as in NVIDIA's L1 and L2). */
+ * some of its sectors filled, as in NVIDIA's L1 and L2).  Sectors can be
+ * dirty (write-back caches); a line remembers when its last fill lands, so
+ * a hit on data still in flight waits for it. */
 #ifndef MEMMODEL_CACHE_H
 #define MEMMODEL_CACHE_H
 #include <stdbool.h>
 #include <stdint.h>
 
-typedef struct cache_line { uint64_t tag; uint64_t lru; uint32_t sectors; bool valid; } cache_line;
+typedef struct cache_line {
+  uint64_t tag, lru;
+  double ready;                    /* cycle the line's latest fill arrives */
+  uint32_t sectors, dirty;         /* bit masks of present / dirty sectors */
+  bool valid;
+} cache_line;
 
 typedef struct cache {
   uint32_t sets, assoc, line_bytes, sector_bytes;
@@ -17,11 +24,28 @@ typedef struct cache {
   uint64_t hits, misses;           /* sector accesses */
 } cache;
 
-/* 0 on success; size_bytes is rounded down to whole sets. */
+/* What a fill pushed out: the line's address and its dirty sectors. */
+typedef struct cache_evict { uint64_t addr; uint32_t dirty; } cache_evict;
+
+/* 0 on success; size_bytes is rounded down to whole sets (at least one). */
 int cache_init(cache *c, uint64_t size_bytes, uint32_t assoc, uint32_t line_bytes, uint32_t sector_bytes);
 void cache_free(cache *c);
 void cache_flush(cache *c);
 /* Access one sector (addr anywhere in it); allocate on miss if fill.
  * Returns true on a hit. */
 bool cache_access(cache *c, uint64_t addr, bool fill);
+/* Look up the sector of addr.  *hit says whether it was present.  With
+ * fill, a missing sector is allocated (a missing line evicts the set's LRU
+ * line, reported in *ev when ev is not NULL: ev->dirty = 0 when nothing
+ * dirty left).  Returns the line holding the sector, or NULL when it is
+ * absent and fill is false. */
+cache_line *cache_ref(cache *c, uint64_t addr, bool fill, bool *hit, cache_evict *ev);
+/* Bit of addr's sector within its line. */
+static inline uint32_t cache_sector_bit(const cache *c, uint64_t addr) {
+  return 1u << ((addr >> c->sector_shift) & ((1u << (c->line_shift - c->sector_shift)) - 1));
+}
+/* The assoc lines of the set addr maps to. */
+cache_line *cache_set(const cache *c, uint64_t addr);
+/* Drop addr's line (a store on a write-invalidate L1). */
+void cache_invalidate(cache *c, uint64_t addr);
 #endif

@@ -68,3 +68,33 @@ uint32_t mm_shared_wavefronts(const uint64_t *addr, uint32_t m, uint32_t bytes, 
   *ideal = groups;
   return total;
 }
+
+uint32_t mm_shared_wavefronts_banked(const uint64_t *addr, uint32_t m, uint32_t bytes, uint32_t bank_bytes, uint32_t *ideal) {
+  if (bank_bytes <= 4 || !m) return mm_shared_wavefronts(addr, m, bytes, ideal);
+  /* lanes go in groups that fit one wavefront of 32 * bank_bytes bytes;
+   * within a group each bank serves one distinct bank-wide word */
+  uint32_t span = 32 * bank_bytes, per = bytes <= bank_bytes ? 32 : span / bytes;
+  if (!per) per = 1;
+  uint32_t total = 0, groups = 0;
+  for (uint32_t g = 0; g < 32; g += per) {
+    uint32_t gm = per >= 32 ? m : (m >> g) & ((1u << per) - 1);
+    if (!gm) continue;
+    groups++;
+    uint64_t words[32][32];
+    uint8_t nwords[32] = {0};
+    uint32_t worst = 1;
+    for (uint32_t k = 0; k < per && g + k < 32; k++) {
+      if (!(gm >> k & 1)) continue;
+      uint64_t first = addr[g + k] / bank_bytes, last = (addr[g + k] + (bytes ? bytes : 1) - 1) / bank_bytes;
+      for (uint64_t word = first; word <= last && word < first + 32; word++) {
+        uint32_t bank = (uint32_t)(word & 31), j = 0;
+        while (j < nwords[bank] && words[bank][j] != word) j++;
+        if (j == nwords[bank] && j < 32) words[bank][nwords[bank]++] = word;
+        if (nwords[bank] > worst) worst = nwords[bank];
+      }
+    }
+    total += worst;
+  }
+  *ideal = groups;
+  return total;
+}

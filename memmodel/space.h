@@ -38,4 +38,8 @@ void mm_sectors(const uint64_t *addr, uint32_t m, uint32_t bytes, uint32_t *sect
  * reading the same word share it).  Returns wavefronts; *ideal gets the
  * minimum for that access width, so conflicts = wavefronts - ideal. */
 uint32_t mm_shared_wavefronts(const uint64_t *addr, uint32_t m, uint32_t bytes, uint32_t *ideal);
+/* The same for banks of bank_bytes (4, or 8 as Kepler's eight-byte mode:
+ * 32 banks of 8 bytes serve 256 bytes per wavefront, and lanes reading
+ * either half of one 8-byte word share it).  4 gives mm_shared_wavefronts. */
+uint32_t mm_shared_wavefronts_banked(const uint64_t *addr, uint32_t m, uint32_t bytes, uint32_t bank_bytes, uint32_t *ideal);
 #endif

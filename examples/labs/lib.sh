@@ -55,6 +55,19 @@ lab_gpu_key() { awk -v k="$2" '$1 == k { print $3 }' "$(lab_gpu_file "$1")"; }
 # The clock of a GPU model in MHz (to turn cycles into seconds).
 lab_clock_mhz() { lab_gpu_key "$1" clock_mhz; }
 
+# lab_gpu_with NAME KEY=VALUE...
+# Run bundled GPU model NAME with some parameters changed (a compiler flag
+# of the textbook's runs, e.g. -Xptxas -dlcm=ca); its values keep the tag
+# NAME.  Does nothing when GPUS was given.
+lab_gpu_with() {
+  local name=$1 f="$LAB_WORK/$1.gpu" kv
+  shift
+  [ -n "$LAB_GPUS_GIVEN" ] && return 0
+  cp "$ROOT/configs/$name.gpu" "$f"
+  for kv in "$@"; do sed -i "s/^${kv%%=*} .*/${kv%%=*} = ${kv#*=}/" "$f"; done
+  GPUS=$(for g in $GPUS; do if [ "$g" = "$name" ]; then echo "$f"; else echo "$g"; fi; done | tr '\n' ' ')
+}
+
 # The launch overhead of a GPU model in cycles (an empty kernel's time):
 # subtract it to compare the work of short kernels.
 lab_launch_cycles() { lab_gpu_key "$1" launch_cycles; }
@@ -84,7 +97,7 @@ lab_timed() {
       ok=1
       continue
     fi
-    awk -v tag="$tag" -v src="$g" '$1 == "launch" {
+    awk -v tag="$tag" -v src="$(basename "$g" .gpu)" '$1 == "launch" {
         for (i = 4; i < NF; i += 2) print tag, src, $2, $i, $(i + 1)
         print tag, src, $2, "kernel", $3 }' "$f.stats" >> "$LAB_VALUES"
   done

@@ -45,13 +45,18 @@ lab_check "AoS: 50% load and store efficiency; SoA: 100%" \
   "near($(t 9 gld_efficiency), 50) && near($(t 9 gst_efficiency), 50) && near($(t 10 gld_efficiency), 100) && near($(t 10 gst_efficiency), 100)"
 for g in fermi kepler; do
   lab_check "$g: misaligned loads are slower than aligned ones (offset 11 vs 0, L1)" "$(lab_v co $g 1 cycles) > $(lab_v co $g 0 cycles)"
-  lab_known "$g: ... by more than 5% (textbook: 7% with L1, 27% with .cg)" "$(lab_v co $g 1 cycles) > 1.05 * $(lab_v co $g 0 cycles)" \
-    "L1 misses fetch 32-byte sectors (not 128-byte lines), the fifth sector is an L1/L2 hit fetched by the neighbouring warp, and L2 has no throughput limit: it costs one L1-port cycle"
-  lab_check "$g: misaligned stores are not faster than aligned ones (offset 11 vs 0)" "$(lab_v co $g 7 cycles) >= $(lab_v co $g 6 cycles)"
+  if [ $g = kepler ]; then
+    lab_check "$g: ... by more than 5% (textbook: 7% with L1, 27% with .cg)" "$(lab_v co $g 1 cycles) > 1.05 * $(lab_v co $g 0 cycles)"
+    lab_known "$g: misaligned stores are not faster than aligned ones (offset 11 vs 0)" "$(lab_v co $g 7 cycles) >= $(lab_v co $g 6 cycles)" \
+      "within about 1%: both kernels' time is their loads' DRAM traffic, whose row-buffer hits depend on the order requests arrive in (served first come, first served) more than on one extra store sector"
+  else
+    lab_known "$g: ... by more than 5% (textbook: 7% with L1, 27% with .cg)" "$(lab_v co $g 1 cycles) > 1.05 * $(lab_v co $g 0 cycles)" \
+      "the fifth sector comes in the 128-byte line the neighbouring warp's miss already fetched: one more L1 cycle"
+    lab_check "$g: misaligned stores are not faster than aligned ones (offset 11 vs 0)" "$(lab_v co $g 7 cycles) >= $(lab_v co $g 6 cycles)"
+  fi
   lab_known "$g: misaligned stores more than 5% slower (textbook: 0.184 vs 0.134 ms)" "$(lab_v co $g 7 cycles) > 1.05 * $(lab_v co $g 6 cycles)" \
-    "stores hold no register and never reach DRAM in the model (write-back L2, no eviction traffic): the fifth sector costs one L1-port cycle"
-  lab_known "$g: SoA faster than AoS (textbook: 0.200 vs 0.286 ms)" "$(lab_v co $g 10 cycles) < $(lab_v co $g 9 cycles)" \
-    "PTX order: nvcc puts 'add' between the two loads; ptxemu issues PTX in order, so SoA waits for two DRAM misses in a row while AoS's second load hits L1 (ptxas would hoist the load)"
+    "a store is done when L2 accepts it and the write-back L2 sends nothing to DRAM during the kernel: the fifth sector costs one more slice slot"
+  lab_check "$g: SoA faster than AoS (textbook: 0.200 vs 0.286 ms)" "$(lab_v co $g 10 cycles) < $(lab_v co $g 9 cycles)"
 done
 
 lab_finish "offset 11: gld_efficiency 49.8% with L1 (128-B lines), 80% without (32-B segments), gst_efficiency 80%, and slower than offsets 0/128; AoS 50% vs SoA 100% efficiency, SoA faster"

@@ -41,10 +41,8 @@ for g in $GPUS; do
     "$(c 1) > $(c 0) && $(c 4) < $(c 2)"
 done
 if [[ " $GPUS " == *" kepler "* ]]; then
-  lab_known "kepler (8-byte banks): square ColReadCol 16 per request (textbook K40: 16/16)" "near($(w kepler 1), 16)" \
-    "the model ignores shared_bank_bytes = 8 of kepler.gpu: every GPU gets 4-byte banks"
-  lab_known "kepler (8-byte banks): rectangle ColReadCol 8 per request (textbook K40: 8/8)" "near($(w kepler 7), 8)" \
-    "the model ignores shared_bank_bytes = 8 of kepler.gpu"
+  lab_check "kepler (8-byte banks): square ColReadCol 16 per request (textbook K40: 16/16)" "near($(w kepler 1), 16)"
+  lab_check "kepler (8-byte banks): rectangle ColReadCol 8 per request (textbook K40: 8/8)" "near($(w kepler 7), 8)"
 fi
 
 lab_finish "K40 (8-byte banks): square ColReadCol 16/16, RowReadCol 16/1, Pad 1/1; rectangle ColReadCol 8/8, RowReadCol 8/1, NPAD=1 2, NPAD=2 1; fermi (4-byte banks) 32-way; padded ~ row-major time"

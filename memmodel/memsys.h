@@ -1,0 +1,68 @@
+/* memmodel/memsys.h - the memory hierarchy of the timing model, the one
+ * interface emu/timing.c uses: per SM an L1 (unified with shared memory,
+ * sized by the carve-out the resident blocks need), an optional read-only
+ * cache (Kepler's ld.global.nc path), a constant cache and 32-bank shared
+ * memory; one L2 of slices and partitions (memmodel/l2.h); DRAM channels
+ * with banks and row buffers (memmodel/dram.h).  Every call takes the
+ * cycle a warp's request issues and returns the cycles until its data is
+ * back.  All parameters come from the GPU configuration (ptxemu-gpu(5)). */
+#ifndef MEMMODEL_MEMSYS_H
+#define MEMMODEL_MEMSYS_H
+#include <stdint.h>
+#include "gpu/config.h"
+#include "memmodel/cache.h"
+#include "memmodel/dram.h"
+#include "memmodel/l2.h"
+
+enum ms_op {
+  MS_LOAD, MS_STORE,
+  MS_ATOMIC,                       /* one L2 update per lane                         */
+  MS_ATOMIC_WARP                   /* warp-uniform address: reduced in the SM first,
+                                      one update per warp (what ptxas emits)         */
+};
+/* Which way a global access goes through the SM. */
+enum ms_path {
+  MS_CACHED,                       /* ld/st.global: L1 as the configuration says   */
+  MS_BYPASS,                       /* .cg/.cv: L2 only                             */
+  MS_READONLY,                     /* ld.global.nc: the read-only cache if any     */
+  MS_LOCAL                         /* local memory: always cached in L1            */
+};
+
+typedef struct ms_sm {
+  cache l1, ro, cst;
+  double l1_free, shared_free, const_free;
+  double *mshr;                    /* completion cycle of each MSHR, reused in turn */
+  uint32_t mshr_next;
+  bool has_ro, code;
+} ms_sm;
+
+typedef struct memsys {
+  const gpu_config *g;
+  uint32_t nsm;
+  uint64_t l1_bytes;               /* L1 size left by the carve-out */
+  ms_sm *sm;
+  dram dram;
+  l2sys l2;
+  uint64_t l1_hits, l1_lookups;    /* sectors through L1 (and the read-only cache) */
+  uint64_t launch_dram_bytes;
+} memsys;
+
+/* The L1 bytes an SM has when its resident blocks use shared_used bytes:
+ * the smallest carve-out that fits on sm_70 and later (the driver's
+ * choice), the largest (48 KiB, the default) before. */
+uint64_t memsys_l1_bytes(const gpu_config *g, uint64_t shared_used);
+/* NULL when out of memory. */
+memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used_per_sm);
+void memsys_free(memsys *m);
+/* The traffic every launch makes besides the SMs' (counted, not timed). */
+void memsys_launch(memsys *m);
+/* A warp's global or local access: lanes in mask, `bytes` each at addr[]. */
+uint64_t memsys_global(memsys *m, uint32_t sm, uint64_t t, const uint64_t *addr, uint32_t mask, uint32_t bytes,
+                       enum ms_op op, enum ms_path path);
+/* A warp's shared-memory access (offsets into the CTA's shared memory). */
+uint64_t memsys_shared(memsys *m, uint32_t sm, uint64_t t, const uint64_t *off, uint32_t mask, uint32_t bytes);
+/* A warp's constant or kernel-parameter read: one address per cycle. */
+uint64_t memsys_const(memsys *m, uint32_t sm, uint64_t t, const uint64_t *addr, uint32_t mask, uint32_t bytes);
+/* An SM's first block fetches the kernel's code and constant bank. */
+void memsys_code(memsys *m, uint32_t sm, uint64_t t, uint64_t code_bytes);
+#endif

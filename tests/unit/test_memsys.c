@@ -1,0 +1,380 @@
+/*
+ * Unit tests for the memory hierarchy of the timing model (memmodel/):
+ * the sectored cache (hits, LRU eviction, dirty sectors), DRAM row
+ * buffers and activate limits, L2 write-back, partitions and atomics,
+ * and the per-SM pieces of memsys (L1 policies, MSHR merging, carve-out,
+ * shared-memory banks, constant broadcast), each on small configurations
+ * whose expected figures follow from the mechanism by hand.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gpu/config.h"
+#include "memmodel/cache.h"
+#include "memmodel/dram.h"
+#include "memmodel/l2.h"
+#include "memmodel/memsys.h"
+#include "memmodel/space.h"
+
+/* ---- cache ---------------------------------------------------------------- */
+
+START_TEST(cache_sectors_and_lru)
+{
+    cache c;
+    /* one set of 2 ways, 128-byte lines of 32-byte sectors */
+    ck_assert_int_eq(cache_init(&c, 256, 2, 128, 32), 0);
+    ck_assert_int_eq(c.sets, 1);
+    ck_assert(!cache_access(&c, 0x1000, true));      /* cold */
+    ck_assert(cache_access(&c, 0x1010, true));       /* same sector */
+    ck_assert(!cache_access(&c, 0x1020, true));      /* same line, other sector */
+    ck_assert(!cache_access(&c, 0x2000, true));      /* second way */
+    ck_assert(cache_access(&c, 0x1000, true));       /* line 0x1000 is now most recent */
+    ck_assert(!cache_access(&c, 0x3000, true));      /* evicts 0x2000, the LRU line */
+    ck_assert(cache_access(&c, 0x1020, false));
+    ck_assert(!cache_access(&c, 0x2000, false));
+    cache_invalidate(&c, 0x1000);
+    ck_assert(!cache_access(&c, 0x1000, false));
+    cache_free(&c);
+}
+END_TEST
+
+START_TEST(cache_dirty_eviction)
+{
+    cache c;
+    cache_evict ev;
+    bool hit;
+    ck_assert_int_eq(cache_init(&c, 128, 1, 128, 32), 0);   /* one line */
+    cache_line *l = cache_ref(&c, 0x40, true, &hit, &ev);
+    l->dirty |= cache_sector_bit(&c, 0x40);
+    l = cache_ref(&c, 0x60, true, &hit, &ev);
+    l->dirty |= cache_sector_bit(&c, 0x60);
+    ck_assert_int_eq(ev.dirty, 0);                 /* same line: nothing evicted */
+    cache_ref(&c, 0x1000, true, &hit, &ev);
+    ck_assert(!hit);
+    ck_assert_uint_eq(ev.addr, 0);
+    ck_assert_uint_eq(ev.dirty, (1u << 2) | (1u << 3));   /* sectors 0x40 and 0x60 */
+    cache_free(&c);
+}
+END_TEST
+
+/* ---- DRAM ----------------------------------------------------------------- */
+
+static dram_params small_dram(void)
+{
+    dram_params p = { 1, 2, 1024, 256, 32.0, 40, 10, 500, false };
+    return p;
+}
+
+START_TEST(dram_row_hit_is_faster)
+{
+    dram d;
+    dram_params p = small_dram();
+    ck_assert_int_eq(dram_init(&d, &p), 0);
+    double miss = dram_access(&d, 0, 0, false);
+    ck_assert(miss > 499.0 && miss < 501.0);       /* unloaded row miss = latency */
+    double hit = dram_access(&d, 1000, 32, false) - 1000;
+    ck_assert(hit > 459.0 && hit < 461.0);         /* the open row saves row_miss_cycles */
+    ck_assert_uint_eq(d.row_hits, 1);
+    ck_assert_uint_eq(d.row_misses, 1);
+    ck_assert_uint_eq(d.read_bytes, 64);
+    dram_free(&d);
+}
+END_TEST
+
+START_TEST(dram_activates_are_rate_limited)
+{
+    dram d;
+    dram_params p = small_dram();
+    ck_assert_int_eq(dram_init(&d, &p), 0);
+    /* rows of different windows: each access activates; the channel allows
+     * one activate per 10 cycles, so 8 requests at t=0 spread over 70+ */
+    double last = 0;
+    for (int i = 0; i < 8; i++) last = dram_access(&d, 0, (uint64_t)i * 1024 * 7, true);
+    ck_assert(last >= 500 + 70);
+    ck_assert_uint_eq(d.write_bytes, 8 * 32);
+    ck_assert_uint_eq(d.row_misses, 8);
+    dram_free(&d);
+}
+END_TEST
+
+START_TEST(dram_linear_channels_camp)
+{
+    dram lin, hashed;
+    dram_params p = { 8, 4, 1024, 256, 64.0, 40, 10, 500, false };
+    ck_assert_int_eq(dram_init(&lin, &p), 0);
+    p.hash = true;
+    ck_assert_int_eq(dram_init(&hashed, &p), 0);
+    /* 64 blocks at a stride of channels * interleave_bytes (2 KiB) */
+    uint32_t used_lin = 0, used_hash = 0;
+    for (uint64_t i = 0; i < 64; i++) {
+        used_lin |= 1u << dram_channel_of(&lin, i * 2048);
+        used_hash |= 1u << dram_channel_of(&hashed, i * 2048);
+    }
+    ck_assert_uint_eq(used_lin, 1);                 /* all on channel 0: camping */
+    ck_assert_uint_ge(__builtin_popcount(used_hash), 6);
+    /* consecutive blocks go round the channels without the hash */
+    ck_assert_uint_eq(dram_channel_of(&lin, 256 * 3), 3);
+    dram_free(&lin);
+    dram_free(&hashed);
+}
+END_TEST
+
+/* ---- L2 ------------------------------------------------------------------- */
+
+static void small_l2(l2sys *l, dram *d, uint32_t partitions, uint64_t bytes)
+{
+    dram_params dp = small_dram();
+    ck_assert_int_eq(dram_init(d, &dp), 0);
+    l2_params p = { bytes, 2, 128, 4, partitions, 512, 32.0, 1.0, 200, 220, false, 0 };
+    ck_assert_int_eq(l2_init(l, &p, d), 0);
+}
+
+START_TEST(l2_write_back_on_eviction)
+{
+    l2sys l;
+    dram d;
+    small_l2(&l, &d, 1, 512);                      /* 4 lines in all */
+    l2_access(&l, 0, 0, 0x0, L2_WRITE, 1);          /* allocate without fetching */
+    ck_assert_uint_eq(d.read_bytes, 0);
+    ck_assert_uint_eq(l.hits, 1);
+    double r = l2_access(&l, 0, 10, 0x0, L2_READ, 1);
+    ck_assert(r < 10 + 200 + 2);                   /* a hit */
+    /* fill the set with other lines until the dirty one is evicted */
+    for (uint64_t a = 0x10000; a < 0x10000 + 64 * 128; a += 128) l2_access(&l, 0, 20, a, L2_READ, 1);
+    ck_assert_uint_eq(d.write_bytes, 32);           /* exactly its one dirty sector */
+    ck_assert_uint_eq(d.read_bytes, 64 * 32);
+    l2_free(&l);
+    dram_free(&d);
+}
+END_TEST
+
+START_TEST(l2_cleans_beyond_dirty_ways)
+{
+    l2sys l;
+    dram d;
+    dram_params dp = small_dram();
+    ck_assert_int_eq(dram_init(&d, &dp), 0);
+    /* one slice, one set of 4 ways; at most 2 dirty lines */
+    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 2 };
+    ck_assert_int_eq(l2_init(&l, &p, &d), 0);
+    l2_access(&l, 0, 0, 0x000, L2_WRITE, 1);
+    l2_access(&l, 0, 1, 0x080, L2_WRITE, 1);
+    ck_assert_uint_eq(d.write_bytes, 0);
+    l2_access(&l, 0, 2, 0x100, L2_WRITE, 1);        /* a third dirty line: clean the oldest */
+    ck_assert_uint_eq(d.write_bytes, 32);
+    uint64_t hits = l.hits;
+    l2_access(&l, 0, 1000, 0x000, L2_READ, 1);      /* ...which stays resident */
+    ck_assert_uint_eq(l.hits, hits + 1);
+    ck_assert_uint_eq(d.read_bytes, 0);
+    l2_free(&l);
+    dram_free(&d);
+}
+END_TEST
+
+START_TEST(l2_far_partition_counts_twice)
+{
+    l2sys l;
+    dram d;
+    small_l2(&l, &d, 2, 1 << 20);
+    /* find an address homed in partition 1, read it from partition 0 */
+    uint64_t far = 0;
+    for (uint64_t a = 0; ; a += 512) {
+        uint64_t before = l.lookups;
+        l2_access(&l, 0, 0, a, L2_READ, 1);
+        if (l.lookups - before == 2) { far = a; break; }
+        ck_assert_uint_eq(l.lookups - before, 1);
+    }
+    uint64_t hits = l.hits, lookups = l.lookups;
+    l2_access(&l, 0, 5000, far, L2_READ, 1);       /* the near copy answers */
+    ck_assert_uint_eq(l.lookups - lookups, 1);
+    ck_assert_uint_eq(l.hits - hits, 1);
+    l2_free(&l);
+    dram_free(&d);
+}
+END_TEST
+
+START_TEST(l2_atomics_serialise_per_slice)
+{
+    l2sys l;
+    dram d;
+    small_l2(&l, &d, 1, 1 << 20);
+    l2_access(&l, 0, 0, 0x100, L2_READ, 1);         /* warm the line */
+    double one = l2_access(&l, 0, 10000, 0x100, L2_ATOMIC, 1) - 10000;
+    double many = l2_access(&l, 0, 20000, 0x100, L2_ATOMIC, 32) - 20000;
+    ck_assert(many - one > 30.0 && many - one < 32.0);   /* 31 more lane updates of 1 cycle */
+    /* back-to-back updates queue behind each other at the slice */
+    double a = l2_access(&l, 0, 30000, 0x100, L2_ATOMIC, 32);
+    double b = l2_access(&l, 0, 30000, 0x100, L2_ATOMIC, 32);
+    ck_assert(b - a > 31.0);
+    l2_free(&l);
+    dram_free(&d);
+}
+END_TEST
+
+/* ---- memsys --------------------------------------------------------------- */
+
+static gpu_config cfg(const char *name)
+{
+    gpu_config g;
+    ck_assert_int_eq(gpu_config_load(name, &g, stderr), 0);
+    return g;
+}
+
+static void lanes_stride(uint64_t *a, uint64_t base, uint64_t stride)
+{
+    for (int i = 0; i < 32; i++) a[i] = base + (uint64_t)i * stride;
+}
+
+START_TEST(memsys_l1_policies)
+{
+    uint64_t a[32];
+    lanes_stride(a, 0x7f0000000000ull, 4);          /* one coalesced 128-byte request */
+    /* H100: loads allocate in L1, the second load hits */
+    gpu_config h = cfg("h100");
+    memsys *m = memsys_new(&h, 2, 0);
+    ck_assert_ptr_nonnull(m);
+    uint64_t cold = memsys_global(m, 0, 0, a, ~0u, 4, MS_LOAD, MS_CACHED);
+    uint64_t warm = memsys_global(m, 0, 5000, a, ~0u, 4, MS_LOAD, MS_CACHED);
+    ck_assert_uint_eq(m->l1_lookups, 8);
+    ck_assert_uint_eq(m->l1_hits, 4);
+    ck_assert_uint_lt(warm, cold);
+    ck_assert_uint_eq(warm, h.lat_l1);
+    /* .cg bypasses L1: neither counted nor allocated */
+    memsys_global(m, 1, 0, a, ~0u, 4, MS_LOAD, MS_BYPASS);
+    ck_assert_uint_eq(m->l1_lookups, 8);
+    memsys_free(m);
+    /* Kepler: global loads skip L1, local memory and ld.global.nc do not */
+    gpu_config k = cfg("kepler");
+    m = memsys_new(&k, 1, 0);
+    memsys_global(m, 0, 0, a, ~0u, 4, MS_LOAD, MS_CACHED);
+    memsys_global(m, 0, 5000, a, ~0u, 4, MS_LOAD, MS_CACHED);
+    ck_assert_uint_eq(m->l1_lookups, 0);
+    memsys_global(m, 0, 10000, a, ~0u, 4, MS_LOAD, MS_READONLY);
+    memsys_global(m, 0, 15000, a, ~0u, 4, MS_LOAD, MS_READONLY);
+    /* the first miss filled the whole 128-byte line: 3 + 4 hits */
+    ck_assert_uint_eq(m->l1_lookups, 8);
+    ck_assert_uint_eq(m->l1_hits, 7);
+    memsys_free(m);
+    /* Fermi: a miss fills the whole 128-byte line; a store invalidates it */
+    gpu_config f = cfg("fermi");
+    m = memsys_new(&f, 1, 0);
+    memsys_global(m, 0, 0, a, 1u, 4, MS_LOAD, MS_CACHED);          /* lane 0: one sector */
+    memsys_global(m, 0, 5000, a, ~0u, 4, MS_LOAD, MS_CACHED);      /* the rest came with it */
+    ck_assert_uint_eq(m->l1_hits, 4);
+    memsys_global(m, 0, 10000, a, 1u, 4, MS_STORE, MS_CACHED);
+    memsys_global(m, 0, 15000, a, 1u, 4, MS_LOAD, MS_CACHED);
+    ck_assert_uint_eq(m->l1_hits, 4);                               /* invalidated: a miss */
+    memsys_free(m);
+}
+END_TEST
+
+START_TEST(memsys_mshr_merges_misses)
+{
+    uint64_t a[32];
+    lanes_stride(a, 0x7f0000100000ull, 4);
+    gpu_config h = cfg("h100");
+    memsys *m = memsys_new(&h, 1, 0);
+    uint64_t first = memsys_global(m, 0, 0, a, ~0u, 4, MS_LOAD, MS_CACHED);
+    uint64_t lookups = m->l2.lookups;
+    uint64_t second = memsys_global(m, 0, 10, a, ~0u, 4, MS_LOAD, MS_CACHED);
+    ck_assert_uint_eq(m->l2.lookups, lookups);       /* merged: no new L2 request */
+    ck_assert_uint_ge(second + 10, first);           /* ...but waits for the same data */
+    ck_assert_uint_gt(second, h.lat_l1);
+    memsys_free(m);
+}
+END_TEST
+
+START_TEST(memsys_carveout)
+{
+    gpu_config h = cfg("h100");
+    /* no shared memory: the 0 KiB carve-out, all 256 KiB are L1 */
+    ck_assert_uint_eq(memsys_l1_bytes(&h, 0), 262144);
+    /* 40 KiB of shared: the 64 KiB carve-out */
+    ck_assert_uint_eq(memsys_l1_bytes(&h, 40 * 1024), 262144 - 64 * 1024);
+    /* Fermi keeps its default 48 KiB shared / 16 KiB L1 split */
+    gpu_config f = cfg("fermi");
+    ck_assert_uint_eq(memsys_l1_bytes(&f, 0), 16384);
+}
+END_TEST
+
+START_TEST(memsys_shared_banks)
+{
+    uint64_t a[32];
+    uint32_t ideal;
+    /* 4-byte words at a stride of 2 words: lanes l and l+16 share a bank */
+    lanes_stride(a, 0, 8);
+    ck_assert_uint_eq(mm_shared_wavefronts_banked(a, ~0u, 4, 4, &ideal), 2);
+    /* with 8-byte banks the 32 lanes hit 32 different banks */
+    ck_assert_uint_eq(mm_shared_wavefronts_banked(a, ~0u, 4, 8, &ideal), 1);
+    /* consecutive 4-byte words: two lanes share each 8-byte word */
+    lanes_stride(a, 0, 4);
+    ck_assert_uint_eq(mm_shared_wavefronts_banked(a, ~0u, 4, 8, &ideal), 1);
+    /* 8-byte accesses, consecutive: one 256-byte wavefront in 8-byte mode,
+     * two 128-byte ones with 4-byte banks */
+    lanes_stride(a, 0, 8);
+    ck_assert_uint_eq(mm_shared_wavefronts_banked(a, ~0u, 8, 8, &ideal), 1);
+    ck_assert_uint_eq(mm_shared_wavefronts_banked(a, ~0u, 8, 4, &ideal), 2);
+    /* a column of a 32x32 float tile: 32-way in either mode */
+    lanes_stride(a, 0, 128);
+    ck_assert_uint_eq(mm_shared_wavefronts_banked(a, ~0u, 4, 4, &ideal), 32);
+    ck_assert_uint_eq(mm_shared_wavefronts_banked(a, ~0u, 4, 8, &ideal), 16);
+    /* padded to 33 floats: conflict free with 4-byte banks */
+    lanes_stride(a, 0, 132);
+    ck_assert_uint_eq(mm_shared_wavefronts_banked(a, ~0u, 4, 4, &ideal), 1);
+}
+END_TEST
+
+START_TEST(memsys_constant_broadcast)
+{
+    uint64_t a[32];
+    gpu_config h = cfg("h100");
+    memsys *m = memsys_new(&h, 1, 0);
+    lanes_stride(a, 0x7f0000200000ull, 0);          /* one address: broadcast */
+    memsys_const(m, 0, 0, a, ~0u, 4);               /* warm the constant cache */
+    uint64_t one = memsys_const(m, 0, 5000, a, ~0u, 4);
+    lanes_stride(a, 0x7f0000200000ull, 4);          /* 32 addresses: serialised */
+    memsys_const(m, 0, 10000, a, ~0u, 4);
+    uint64_t many = memsys_const(m, 0, 20000, a, ~0u, 4);
+    ck_assert_uint_eq(one, h.lat_l1);
+    ck_assert_uint_eq(many, h.lat_l1 + 31);
+    memsys_free(m);
+}
+END_TEST
+
+static Suite *memsys_suite(void)
+{
+    Suite *s = suite_create("memsys");
+    TCase *t = tcase_create("cache");
+    tcase_add_test(t, cache_sectors_and_lru);
+    tcase_add_test(t, cache_dirty_eviction);
+    suite_add_tcase(s, t);
+    t = tcase_create("dram");
+    tcase_add_test(t, dram_row_hit_is_faster);
+    tcase_add_test(t, dram_activates_are_rate_limited);
+    tcase_add_test(t, dram_linear_channels_camp);
+    suite_add_tcase(s, t);
+    t = tcase_create("l2");
+    tcase_add_test(t, l2_write_back_on_eviction);
+    tcase_add_test(t, l2_far_partition_counts_twice);
+    tcase_add_test(t, l2_cleans_beyond_dirty_ways);
+    tcase_add_test(t, l2_atomics_serialise_per_slice);
+    suite_add_tcase(s, t);
+    t = tcase_create("memsys");
+    tcase_add_test(t, memsys_l1_policies);
+    tcase_add_test(t, memsys_mshr_merges_misses);
+    tcase_add_test(t, memsys_carveout);
+    tcase_add_test(t, memsys_shared_banks);
+    tcase_add_test(t, memsys_constant_broadcast);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(memsys_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
