@@ -89,6 +89,25 @@ static uint8_t bank_conflicts(const gpu_config *g, const deps *d, int guard_row)
   return cycles > 1 ? (uint8_t)(cycles - 1) : 0;
 }
 
+/* Instructions no GPU has a unit for: ptxas expands them into a mostly
+ * dependent SASS sequence (integer division and remainder around an
+ * MUFU.RCP estimate; IEEE-rounded division with Newton-Raphson steps and a
+ * fix-up), so one PTX instruction costs about that many issue slots and
+ * instruction latencies.  Lengths are those of nvcc's SASS for sm_70..90
+ * (cuobjdump -sass); 0: a single instruction. */
+static uint32_t sass_sequence(const isa_insn *in) {
+  bool wide = in->type == PTX_T_S64 || in->type == PTX_T_U64 || in->type == PTX_T_B64;
+  switch (in->op) {
+  case OP_REM: return wide ? 70 : 20;
+  case OP_DIV:
+    if (in->type == PTX_T_F64) return 20;
+    if (in->type == PTX_T_F32) return in->rnd != RND_NONE ? 10 : 0;   /* div.approx / div.full: MUFU.RCP + FMUL */
+    if (in->type == PTX_T_F16 || in->type == PTX_T_BF16) return 0;
+    return wide ? 70 : 20;
+  default: return 0;
+  }
+}
+
 void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
   for (uint32_t pc = 0; pc < e->nprog; pc++) {
     const xinsn *x = &e->prog[pc];
@@ -117,6 +136,8 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     default: d->result_why = STALL_WAIT; d->throttle_why = STALL_MATH_PIPE_THROTTLE; break;
     }
     if (d->unit == U_TENSOR) tensor_timing(g, in, d);
+    uint32_t seq = sass_sequence(in);
+    if (seq) { d->lat *= seq; d->ii *= seq; }
     switch (in->op) {
     case OP_BRA: case OP_BRX_IDX: case OP_CALL: case OP_RET: d->kind = DK_BRANCH; break;
     case OP_MEMBAR: case OP_FENCE:

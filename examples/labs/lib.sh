@@ -73,15 +73,20 @@ lab_gpu_with() {
 lab_launch_cycles() { lab_gpu_key "$1" launch_cycles; }
 
 # lab_timed TAG LAUNCH [ptxemu options...]
-# Run LAUNCH (relative to the lab folder) with 'ptxemu check -q --gpu G
-# --stats' for every G in $GPUS, in parallel; a run that fails (a wrong
+# Run LAUNCH (relative to the lab folder; NAME.G.launch instead where it
+# exists) with 'ptxemu check -q --gpu G --stats' for every G in $GPUS, in
+# parallel; a run that fails (a wrong
 # result, a fault) counts as a failed check.  Values go to SOURCE = G.
 lab_timed() {
   local tag=$1 launch=$2 g rc ok=0
   shift 2
   local pids=()
   for g in $GPUS; do
-    "$PTXEMU" check -q --gpu "$g" --stats "$LAB_WORK/$tag.$(basename "$g" .gpu).stats" "$@" "$LAB_DIR/$launch" \
+    # NAME.GPU.launch, when there is one, is what that GPU can run (Fermi
+    # has no shfl: its variant leaves those launches out)
+    local lf="$LAB_DIR/$launch" alt="$LAB_DIR/${launch%.launch}.$(basename "$g" .gpu).launch"
+    [ -f "$alt" ] && lf=$alt
+    "$PTXEMU" check -q --gpu "$g" --stats "$LAB_WORK/$tag.$(basename "$g" .gpu).stats" "$@" "$lf" \
       > "$LAB_WORK/$tag.$(basename "$g" .gpu).log" 2>&1 &
     pids+=("$!")
   done
