@@ -734,6 +734,14 @@ static void check_source(actx *c, isa_insn *in, int i, isa_opnd *e, const ptx_op
   if (e->kind == OK_REG) check_reg(c, in, e, o, need, at_least);
 }
 
+/* An operand (or element) that already had its error (undeclared name...). */
+static bool reported(const isa_opnd *e, const isa_opnd *pool) {
+  if (e->kind == OK_NONE) return true;
+  if (e->kind == OK_VEC || e->kind == OK_PAIR)
+    for (uint32_t k = 0; k < e->n; k++) if (reported(&pool[e->v + k], pool)) return true;
+  return false;
+}
+
 /* A destination register of the width. */
 static void check_dest(actx *c, isa_insn *in, int i, const isa_opnd *e, const ptx_opnd *o, int t, int need, bool at_least) {
   if (e->kind == OK_VEC || e->kind == OK_PAIR || e->kind == OK_SINK) return;
@@ -906,7 +914,9 @@ static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
       err(c, ops[i].loc, "undefined label '%s'", opnd_name(&ops[i], nbuf, sizeof nbuf));
     if (role == R_CALL && e.kind != OK_FUNC && e.kind != OK_REG)
       err(c, ops[i].loc, "undefined function '%s'", opnd_name(&ops[i], nbuf, sizeof nbuf));
-    check_operand(c, &in, (int)i, &e, &ops[i], sig);
+    if (i == 0 && isa_writes_first(&in) && !reported(&e, c->pool.v) && !isa_dest_writable(&e, c->pool.v, c->pool.n))
+      err(c, ops[i].loc, "operand 1 of '%s' must be a register", opname_of(&in));
+    else check_operand(c, &in, (int)i, &e, &ops[i], sig);
     c->ops[c->nops++] = e;
   }
   c->insns[c->ninsns++] = in;

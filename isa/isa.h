@@ -327,6 +327,11 @@ void isa_module_free(isa_module *m);
 
 /* Whether the first operand of an instruction is written (a destination). */
 bool isa_writes_first(const isa_insn *insn);
+/* The operand a writing instruction writes (operand 0 when
+ * isa_writes_first) is a register, a sink, or a vector/pair of those: the
+ * assembler and the object loader refuse anything else, so the emulator
+ * never writes through an immediate or an address. */
+bool isa_dest_writable(const isa_opnd *o, const isa_opnd *pool, uint32_t npool);
 
 /* Estimate registers and memory of each function (like ptxas -v). */
 void isa_resources(isa_module *m);

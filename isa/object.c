@@ -323,6 +323,7 @@ static const char *validate(const isa_module *m) {
       const isa_insn *in = &f->insns[i];
       if (in->op >= OP_COUNT) return "opcode";
       if ((uint64_t)in->opi + in->nops > f->nops) return "operand index";
+      if (in->nops && isa_writes_first(in) && !isa_dest_writable(&f->ops[in->opi], f->pool, f->npool)) return "destination operand";
       if (in->guard >= 0 && (uint32_t)in->guard >= f->nregs) return "guard register";
       if (in->loc > f->nlocs) return "source location";
       for (int k = 0; k < in->ncomps; k++) {

@@ -27,6 +27,22 @@ bool isa_writes_first(const isa_insn *in) {
   }
 }
 
+bool isa_dest_writable(const isa_opnd *o, const isa_opnd *pool, uint32_t npool) {
+  switch (o->kind) {
+  case OK_REG: case OK_SINK: return true;
+  case OK_VEC: case OK_PAIR:
+    if ((uint64_t)o->v + o->n > npool) return false;
+    for (uint32_t k = 0; k < o->n; k++) {
+      const isa_opnd *x = &pool[o->v + k];
+      /* a pair holds a vector and a predicate ({a, b}|p); no deeper nesting */
+      bool ok = x->kind == OK_REG || x->kind == OK_SINK || (o->kind == OK_PAIR && x->kind == OK_VEC && isa_dest_writable(x, pool, npool));
+      if (!ok) return false;
+    }
+    return true;
+  default: return false;
+  }
+}
+
 /* 32-bit register units a slot of this type occupies (predicates live in
  * their own file). */
 static unsigned units(uint8_t t) {
