@@ -171,9 +171,16 @@ static void init_leaf(initw *w, const ptx_opnd *o) {
   w->pos += eb;
 }
 
-static void init_walk(initw *w, const ptx_init *in) {
-  if (!in->is_list) { init_leaf(w, &in->u.scalar); return; }
-  for (uint32_t i = 0; i < in->n; i++) init_walk(w, &in->u.items[i]);
+/* A brace level per array dimension, one more for a vector element: deeper
+ * braces ({{1}} for a scalar) are an error, not silently flattened. */
+static bool init_walk(initw *w, const ptx_init *in, int depth) {
+  if (!in->is_list) { init_leaf(w, &in->u.scalar); return true; }
+  if (depth == w->d->ndims + (w->d->vec > 1)) {
+    err(w->c, w->d->loc, "too many levels of braces in the initialiser of '%s'", w->d->name);
+    return false;
+  }
+  for (uint32_t i = 0; i < in->n; i++) if (!init_walk(w, &in->u.items[i], depth + 1)) return false;
+  return true;
 }
 
 /* .texref t = { width = 64, filter_mode = linear }: the fields, in order. */
@@ -229,7 +236,7 @@ static void fill_sym(actx *c, isa_sym *s, const ptx_decl *d) {
     }
     s->init = arena_alloc(c->m->arena, s->size ? s->size : 1);
     initw w = { .c = c, .s = s, .d = d };
-    init_walk(&w, d->init);
+    init_walk(&w, d->init, 0);
     if (w.relocs.n) {
       s->relocs = arena_copy(c, w.relocs.v, w.relocs.n * sizeof *w.relocs.v);
       s->nrelocs = w.relocs.n;
@@ -795,6 +802,9 @@ static int template_for(actx *c, const ptx_insn *pi, ptx_loc loc, isa_insn *out)
                 t.op == OP_WGMMA_WAIT_GROUP || t.op == OP_SETMAXNREG) && has_sm && c->pm->sm_suffix != 'a')
         snprintf(msg, sizeof msg, "'%s' requires sm_%ua (module targets sm_%u%s)", opword(c, t.op), sm < 90 ? 90 : sm, sm,
                  c->pm->sm_suffix == 'f' ? "f" : "");
+      else if ((t.op == OP_ST && t.space == MOD_CONST) ||
+               ((t.op == OP_ATOM || t.op == OP_RED) && (t.space == MOD_CONST || t.space == MOD_PARAM || t.space == MOD_LOCAL)))
+        snprintf(msg, sizeof msg, "'%s' does not allow the .%s state space", opword(c, t.op), isa_mods[t.space].name);
       else if (has_ptx && oi->min_ptx > ver)
         snprintf(msg, sizeof msg, "'%s' requires PTX ISA %u.%u or higher (module is %u.%u)", opword(c, t.op),
                  oi->min_ptx / 10, oi->min_ptx % 10, ver / 10, ver % 10);
@@ -1052,7 +1062,7 @@ static void assemble_func(actx *c, isa_func *f, const ptx_func *pf) {
     isa_opnd *o = &f->ops[in->opi + in->nops - 1];
     if (o->kind != OK_LABEL) continue;
     uint32_t t = 0;
-    while (t < f->ntables && f->tables[t].name != f->labels[o->v]) t++;
+    while (t < f->ntables && (f->tables[t].name != f->labels[o->v] || f->tables[t].calls != (in->op == OP_CALL))) t++;
     if (t < f->ntables) { o->kind = OK_TABLE; o->v = t; }
     else err(c, (ptx_loc){ in->line, in->col }, "'%s' is not a %s table", f->labels[o->v],
              in->op == OP_CALL ? ".calltargets" : ".branchtargets");
@@ -1225,6 +1235,41 @@ static void resolve_fixups(actx *c) {
   }
 }
 
+/* A direct call must pass as many arguments and return values as the
+ * callee declares, each .param as large as the callee's. */
+static void check_calls(actx *c) {
+  for (uint32_t fi = 0; fi < c->fv.n; fi++) {
+    const isa_func *f = &c->fv.v[fi];
+    for (uint32_t i = 0; i < f->ninsns; i++) {
+      const isa_insn *in = &f->insns[i];
+      if (in->op != OP_CALL || !in->nops) continue;
+      const isa_opnd *ops = &f->ops[in->opi];
+      uint32_t k = 0;
+      const isa_opnd *rets = ops[0].kind == OK_LIST ? &ops[k++] : NULL, *tgt = &ops[k++];
+      const isa_opnd *args = k < in->nops && ops[k].kind == OK_LIST ? &ops[k] : NULL;
+      if (tgt->kind != OK_FUNC || tgt->v >= c->fv.n) continue;
+      const isa_func *g = &c->fv.v[tgt->v];
+      ptx_loc at = { in->line, in->col };
+      uint32_t nr = rets ? rets->n : 0, na = args ? args->n : 0;
+      if (nr != g->nrets || na != g->nparams) {
+        err(c, at, "call of '%s' passes %u argument%s and %u return value%s, '%s' takes %u and returns %u", g->name,
+            na, na == 1 ? "" : "s", nr, nr == 1 ? "" : "s", g->name, g->nparams, g->nrets);
+        continue;
+      }
+      for (uint32_t j = 0; j < nr + na; j++) {
+        const isa_opnd *o = j < nr ? &f->pool[rets->v + j] : &f->pool[args->v + j - nr];
+        const isa_sym *want = &g->syms[j];
+        if (o->kind != OK_SYM || (o->flags & (OF_MODSYM | OF_FUNCSYM)) != OF_FUNCSYM || o->v >= f->nsyms) continue;
+        const isa_sym *have = &f->syms[o->v];
+        if (have->size != want->size || have->space != want->space)
+          err(c, at, "call of '%s': %s '%s' is .%s (%llu bytes), the call passes '%s' (.%s, %llu bytes)", g->name,
+              j < nr ? "return value" : "parameter", want->name, ptx_space_names[want->space],
+              (unsigned long long)want->size, have->name, ptx_space_names[have->space], (unsigned long long)have->size);
+      }
+    }
+  }
+}
+
 static isa_module *asm_end(actx *c) {
   isa_module *m = c->m;
   const ptx_module *pm = c->pm;
@@ -1233,6 +1278,7 @@ static isa_module *asm_end(actx *c) {
   for (uint32_t i = 0; i < c->msyms.n; i++) fill_sym(c, &c->msyms.v[i], c->mdecls.v[i]);
   resolve_fixups(c);
   apply_aliases(c);
+  check_calls(c);
   place_hoisted(c);
   m->path = arena_strndup(m->arena, pm->path, strlen(pm->path));
   m->version = pm->version_major * 10 + pm->version_minor;

@@ -30,6 +30,12 @@ static void push_mstmt(ptx_pstate *ps, const ptx_modstmt *m) {
 }
 
 static void set_version(ptx_pstate *ps, ptx_loc loc, uint32_t maj, uint32_t min) {
+  if (ps->mod->has_version) {
+    ptx_error(ps->diag, loc, "duplicate .version directive (first at line %u)", ps->mod->version_loc.line);
+    return;
+  }
+  /* versions are X.Y with one digit each (1.0 .. 9.x): 8.10 would compare as 9.0 */
+  if (maj < 1 || maj > 9 || min > 9) ptx_error(ps->diag, loc, "unsupported PTX ISA version %u.%u", maj, min);
   ps->mod->version_major = maj;
   ps->mod->version_minor = min;
   ps->mod->has_version = true;
@@ -40,6 +46,14 @@ void ptx_b_version(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n) {
   uint32_t maj = 0, min = 0, i = 0;
   for (; i < n && s[i] != '.'; i++) maj = maj * 10 + (uint32_t)(s[i] - '0');
   for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++) min = min * 10 + (uint32_t)(s[i] - '0');
+  if (i < n || strspn(s, "0123456789") != strcspn(s, ".")) {   /* 8.5e1, 1e3 */
+    ptx_error(ps->diag, loc, "invalid .version '%.*s' (want MAJOR.MINOR)", (int)n, s);
+    /* taken as the newest version: no "missing .version" or "requires PTX ISA" errors after this one */
+    ps->mod->version_major = ps->mod->version_minor = 9;
+    ps->mod->has_version = true;
+    ps->mod->version_loc = loc;
+    return;
+  }
   set_version(ps, loc, maj, min);
 }
 
@@ -170,6 +184,10 @@ void ptx_b_param(ptx_pstate *ps, ptx_attrs *a, ptx_decl *d) {
 
 void ptx_b_mod_vars(ptx_pstate *ps, ptx_attrs *a, ptx_decllist *names) {
   if (!check_decl(ps, a, a->loc)) return;
+  if (a->space == PTX_SPACE_REG || a->space == PTX_SPACE_PARAM) {
+    ptx_error(ps->diag, a->loc, ".%s variables must be declared inside a function", ptx_space_names[a->space]);
+    return;
+  }
   for (uint32_t i = 0; i < names->n; i++) {
     ptx_decl *d = names->v[i];
     apply_attrs(d, a);

@@ -360,6 +360,8 @@ atom
 
 static void ptxyyerror(ptx_yyltype *loc, void *scanner, ptx_pstate *ps, const char *msg) {
   (void)scanner;
+  /* the only other message bison has: its stack of YYMAXDEPTH (10000) open rules is full */
+  if (strcmp(msg, "memory exhausted") == 0) msg = "nesting too deep (braces, parentheses or operators): the parser's stack is full";
   ptx_error(ps->diag, L(*loc), "%s", msg);
 }
 
