@@ -387,13 +387,15 @@ static const char *validate(const isa_module *m) {
 }
 
 isa_module *isa_read_object_mem(const uint8_t *data, size_t len, char *err, size_t errlen) {
-  if (len < 24 || memcmp(data, PXO_MAGIC, 4) != 0) { snprintf(err, errlen, "not a ptxemu object file"); return NULL; }
+  if (len < 4 || memcmp(data, PXO_MAGIC, 4) != 0) { snprintf(err, errlen, "not a ptxemu object file"); return NULL; }
+  if (len < 24) { snprintf(err, errlen, "truncated object file: %zu bytes, the header alone is 24", len); return NULL; }
   uint32_t ver = 0;
   uint64_t plen = 0, sum = 0;
   for (int i = 0; i < 4; i++) ver |= (uint32_t)data[4 + i] << (8 * i);
   for (int i = 0; i < 8; i++) { plen |= (uint64_t)data[8 + i] << (8 * i); sum |= (uint64_t)data[16 + i] << (8 * i); }
   if (ver != PXO_VERSION) { snprintf(err, errlen, "object file format %u, this ptxemu reads %u", ver, PXO_VERSION); return NULL; }
-  if (plen != len - 24) { snprintf(err, errlen, "corrupt object file: length %llu, file holds %llu", (unsigned long long)plen, (unsigned long long)(len - 24)); return NULL; }
+  if (plen > len - 24) { snprintf(err, errlen, "truncated object file: the header gives %llu payload bytes, the file holds %llu", (unsigned long long)plen, (unsigned long long)(len - 24)); return NULL; }
+  if (plen < len - 24) { snprintf(err, errlen, "corrupt object file: %llu bytes after the %llu-byte payload", (unsigned long long)(len - 24 - plen), (unsigned long long)plen); return NULL; }
   if (checksum(CHECKSUM_SEED, data + 24, plen) != sum) { snprintf(err, errlen, "corrupt object file: checksum mismatch"); return NULL; }
   isa_module *m = calloc(1, sizeof *m);
   if (!m) { snprintf(err, errlen, "out of memory"); return NULL; }

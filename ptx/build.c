@@ -29,30 +29,34 @@ static void push_mstmt(ptx_pstate *ps, const ptx_modstmt *m) {
   if (ps->cons && m->kind != PM_FUNC) ps->cons->stmt(ps->cons->ctx, ps->mod, &ps->mstmts[ps->nmstmts - 1]);
 }
 
+/* A bad .version is reported once and then taken as the newest version, so
+ * that neither "missing .version" nor "requires PTX ISA" errors follow. */
 static void set_version(ptx_pstate *ps, ptx_loc loc, uint32_t maj, uint32_t min) {
   if (ps->mod->has_version) {
     ptx_error(ps->diag, loc, "duplicate .version directive (first at line %u)", ps->mod->version_loc.line);
     return;
   }
   /* versions are X.Y with one digit each (1.0 .. 9.x): 8.10 would compare as 9.0 */
-  if (maj < 1 || maj > 9 || min > 9) ptx_error(ps->diag, loc, "unsupported PTX ISA version %u.%u", maj, min);
+  if (maj < 1 || maj > 9 || min > 9) {
+    ptx_error(ps->diag, loc, "unsupported PTX ISA version %u.%u", maj, min);
+    maj = min = 9;
+  }
   ps->mod->version_major = maj;
   ps->mod->version_minor = min;
   ps->mod->has_version = true;
   ps->mod->version_loc = loc;
 }
 
+/* MAJOR.MINOR, digits only (not 8.5e1, 1e3 or a word) */
 void ptx_b_version(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n) {
-  uint32_t maj = 0, min = 0, i = 0;
-  for (; i < n && s[i] != '.'; i++) maj = maj * 10 + (uint32_t)(s[i] - '0');
-  for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++) min = min * 10 + (uint32_t)(s[i] - '0');
-  if (i < n || strspn(s, "0123456789") != strcspn(s, ".")) {   /* 8.5e1, 1e3 */
-    ptx_error(ps->diag, loc, "invalid .version '%.*s' (want MAJOR.MINOR)", (int)n, s);
-    /* taken as the newest version: no "missing .version" or "requires PTX ISA" errors after this one */
-    ps->mod->version_major = ps->mod->version_minor = 9;
-    ps->mod->has_version = true;
-    ps->mod->version_loc = loc;
-    return;
+  uint32_t maj = 0, min = 0, i = 0, d1 = 0, d2 = 0;
+  for (; i < n && s[i] >= '0' && s[i] <= '9' && d1 < 3; i++, d1++) maj = maj * 10 + (uint32_t)(s[i] - '0');
+  bool ok = d1 > 0 && i < n && s[i] == '.';
+  for (i++; ok && i < n && s[i] >= '0' && s[i] <= '9' && d2 < 3; i++, d2++) min = min * 10 + (uint32_t)(s[i] - '0');
+  if (!ok || d2 == 0 || i != n) {
+    ptx_error(ps->diag, loc, "invalid .version '%.*s' (want MAJOR.MINOR)", (int)(n > 40 ? 40 : n), s);
+    maj = min = 9;
+    if (ps->mod->has_version) return;
   }
   set_version(ps, loc, maj, min);
 }
@@ -61,13 +65,26 @@ void ptx_b_version_int(ptx_pstate *ps, ptx_loc loc, uint64_t v) {
   set_version(ps, loc, (uint32_t)v, 0);
 }
 
+/* An unknown architecture is reported once; the module then counts as
+ * having a target that allows everything, so no "missing .target" or
+ * "requires sm_XX" errors follow. */
+static void bad_target(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n) {
+  ptx_module *m = ps->mod;
+  ptx_error(ps->diag, loc, "unknown target '%.*s'", (int)(n > 40 ? 40 : n), s);
+  if (m->has_target) return;
+  m->sm = 999;
+  m->sm_suffix = 'a';
+  m->has_target = true;
+  m->target_loc = loc;
+}
+
 void ptx_b_target(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n) {
   ptx_module *m = ps->mod;
   if (n > 3 && memcmp(s, "sm_", 3) == 0) {
     uint32_t v = 0, i = 3;
-    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) v = v * 10 + (uint32_t)(s[i] - '0');
+    for (; i < n && s[i] >= '0' && s[i] <= '9' && v < 10000; i++) v = v * 10 + (uint32_t)(s[i] - '0');
     if (i == 3 || (i < n && !(i + 1 == n && (s[i] == 'a' || s[i] == 'f')))) {
-      ptx_error(ps->diag, loc, "unknown target '%.*s'", (int)n, s);
+      bad_target(ps, loc, s, n);
       return;
     }
     m->sm = v;
@@ -78,7 +95,7 @@ void ptx_b_target(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n) {
   else if (n == 15 && memcmp(s, "texmode_unified", n) == 0) m->texmode_independent = false;
   else if (n == 5 && memcmp(s, "debug", n) == 0) m->debug = true;
   else if (n == 14 && memcmp(s, "map_f64_to_f32", n) == 0) m->map_f64_to_f32 = true;
-  else ptx_error(ps->diag, loc, "unknown target '%.*s'", (int)n, s);
+  else bad_target(ps, loc, s, n);
 }
 
 void ptx_b_file(ptx_pstate *ps, ptx_loc loc, uint32_t id, const char *s, uint32_t n, uint64_t mtime, uint64_t size) {
@@ -608,6 +625,15 @@ void ptx_b_binop(ptx_pstate *ps, ptx_opnd *o, ptx_loc at, int op, const ptx_opnd
     return;
   } else if (op == '|') {
     ptx_b_pair(ps, o, a, b);
+    return;
+  }
+  if ((op == '+' || op == '-') && is_offsettable(a) && is_name(b)) {   /* [%rd1 + %rd2] */
+    char na[96], nb[96];
+    ptx_error(ps->diag, b->loc, "only an integer offset can be added to '%s', not '%s'", ptx_opnd_name(a, na, sizeof na),
+              ptx_opnd_name(b, nb, sizeof nb));
+    memset(o, 0, sizeof *o);
+    o->kind = PO_INT;
+    o->loc = a->loc;
     return;
   }
   bad_expr(ps, o, a->loc, at);

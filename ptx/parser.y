@@ -102,6 +102,7 @@ module
 modstmt
   : D_VERSION FLOATLIT                { ptx_b_version(ps, L(@1), $2.s, $2.n); }
   | D_VERSION INT                     { ptx_b_version_int(ps, L(@1), $2.v); }
+  | D_VERSION IDENT                   { ptx_b_version(ps, L(@1), $2.s, $2.n); }   /* an error */
   | D_TARGET targets
   | D_ADDRSIZE uint                   { ps->mod->address_size = $2; }
   | D_FILE uint STRING                { ptx_b_file(ps, L(@1), $2, $3.s, $3.n, 0, 0); }
