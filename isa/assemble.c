@@ -1055,6 +1055,15 @@ static void assemble_func(actx *c, isa_func *f, const ptx_func *pf) {
   f->ntables = c->tables.n; FINISH(tables, tables);
   f->nlabels = c->labelnames.n; FINISH(labels, labelnames); FINISH(label_pc, labelpc);
   f->local_bytes = c->local_frame;
+  /* the limits of ptxas: 32764 bytes of kernel parameters, 512 KiB of local memory a thread */
+  uint64_t pend = 0;
+  for (uint32_t k = f->nrets; k < f->nrets + f->nparams && k < f->nsyms; k++)
+    if (f->syms[k].space == PTX_SPACE_PARAM && f->syms[k].offset + f->syms[k].size > pend) pend = f->syms[k].offset + f->syms[k].size;
+  if (f->is_entry && pend > 32764)
+    err(c, pf->loc, "kernel '%s' has %llu bytes of parameters, more than 32764", f->name, (unsigned long long)pend);
+  if (c->local_frame > 512 * 1024)
+    err(c, pf->loc, "'%s' needs %llu bytes of local memory a thread, more than 524288 (512 KiB)", f->name,
+        (unsigned long long)c->local_frame);
   /* brx.idx names a .branchtargets table by its label */
   for (uint32_t i = 0; i < f->ninsns; i++) {
     const isa_insn *in = &f->insns[i];

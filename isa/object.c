@@ -374,6 +374,15 @@ static const char *validate(const isa_module *m) {
       if (r->kind > REC_MSYM) return "listing kind";
     }
     for (uint32_t i = 0; i < f->nsyms; i++) if (f->syms[i].nrelocs) return "local relocation";
+    /* frames are laid out in 32 bits (emu/prepare.c): a larger parameter or
+     * local would wrap there */
+    for (uint32_t i = 0; i < f->nsyms; i++)
+      if (f->syms[i].size > UINT32_MAX || f->syms[i].offset > UINT32_MAX - f->syms[i].size) return "local symbol size";
+    uint64_t pend = 0;              /* the assembler's limits (isa/assemble.c) */
+    for (uint32_t i = f->nrets; i < f->nrets + f->nparams && i < f->nsyms; i++)
+      if (f->syms[i].offset + f->syms[i].size > pend) pend = f->syms[i].offset + f->syms[i].size;
+    if (f->is_entry && pend > 32764) return "kernel parameter size";
+    if (f->local_bytes > 512 * 1024) return "local frame size";
   }
   for (uint32_t i = 0; i < m->nsyms; i++) {
     const isa_sym *y = &m->syms[i];
