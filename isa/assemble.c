@@ -782,6 +782,31 @@ static void check_operand(actx *c, isa_insn *in, int i, isa_opnd *e, const ptx_o
 
 /* ---- instructions ------------------------------------------------------------- */
 
+/* ld/st/atom/red with a state space and a variable as the address: the
+ * variable must live in that space (ld.global [a .shared variable] would
+ * read some other memory).  Generic accesses take any variable. */
+static void check_space(actx *c, const isa_insn *in, const isa_opnd *e, const ptx_opnd *o) {
+  if (in->op != OP_LD && in->op != OP_ST && in->op != OP_ATOM && in->op != OP_RED && in->op != OP_LDU) return;
+  int want;
+  switch (in->space) {
+  case MOD_GLOBAL: want = PTX_SPACE_GLOBAL; break;
+  case MOD_SHARED: case MOD_SHARED_CTA: case MOD_SHARED_CLUSTER: want = PTX_SPACE_SHARED; break;
+  case MOD_LOCAL: want = PTX_SPACE_LOCAL; break;
+  case MOD_CONST: want = PTX_SPACE_CONST; break;
+  case MOD_PARAM: case MOD_PARAM_ENTRY: case MOD_PARAM_FUNC: want = PTX_SPACE_PARAM; break;
+  default: return;
+  }
+  const isa_opnd *b = e->kind == OK_ADDRX ? &c->pool.v[e->v] : e;
+  uint32_t which = b->flags & (OF_MODSYM | OF_FUNCSYM);
+  const char *name = NULL;
+  int have = -1;
+  if (which == OF_MODSYM && !(b->v & HOISTED) && b->v < c->mdecls.n) { have = c->mdecls.v[b->v]->space; name = c->mdecls.v[b->v]->name; }
+  else if (which == OF_FUNCSYM && b->v < c->syms.n) { have = c->syms.v[b->v].space; name = c->syms.v[b->v].name; }
+  if (have < 0 || have == want || have == PTX_SPACE_REG || !name) return;
+  err(c, o->loc, "'%s' is a .%s variable, '%s.%s' cannot access it", name, ptx_space_names[have], opname_of(in),
+      ptx_space_names[want]);
+}
+
 /* The decoded instruction of an opname, decoded and checked against the
  * target once; a bad one is reported at every use. */
 static int template_for(actx *c, const ptx_insn *pi, ptx_loc loc, isa_insn *out) {
@@ -890,6 +915,7 @@ static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
     if (role == R_CALL && e.kind != OK_FUNC && e.kind != OK_REG)
       err(c, ops[i].loc, "undefined function '%s'", opnd_name(&ops[i], nbuf, sizeof nbuf));
     check_operand(c, &in, (int)i, &e, &ops[i], sig);
+    if (sig == 'm' && (e.kind == OK_ADDR || e.kind == OK_ADDRX)) check_space(c, &in, &e, &ops[i]);
     c->ops[c->nops++] = e;
   }
   c->insns[c->ninsns++] = in;
