@@ -63,6 +63,7 @@ static void flush(ser *s) {
 }
 
 static void bytes(ser *s, void *p, size_t n) {
+  if (!n) return;                          /* p may be NULL then: an empty array, or one a failure left out */
   if (s->failed) { if (s->reading) memset(p, 0, n); return; }
   if (s->reading) {
     if (s->len - s->pos < n) { fail(s, "truncated"); memset(p, 0, n); return; }
