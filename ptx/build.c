@@ -61,6 +61,23 @@ void ptx_b_version(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n) {
   set_version(ps, loc, maj, min);
 }
 
+void ptx_b_address_size(ptx_pstate *ps, ptx_loc loc, uint32_t bits) {
+  if (bits != 32 && bits != 64) ptx_error(ps->diag, loc, ".address_size must be 32 or 64, not %u", bits);
+  else ps->mod->address_size = bits;
+}
+
+/* .maxntid/.reqntid/.reqnctapercluster X[, Y[, Z]] (in ps->dims): each at
+ * least 1, and no more threads than a block can have (limit, 0: none). */
+void ptx_b_check_dims(ptx_pstate *ps, ptx_loc loc, const char *what, uint32_t limit) {
+  uint64_t prod = 1;
+  for (uint32_t i = 0; i < ps->ndims; i++) {
+    if (!ps->dims[i]) { ptx_error(ps->diag, loc, "'.%s' dimensions must be at least 1", what); return; }
+    prod *= ps->dims[i];
+  }
+  if (limit && prod > limit)
+    ptx_error(ps->diag, loc, "'.%s' of %llu threads, more than %u", what, (unsigned long long)prod, limit);
+}
+
 void ptx_b_version_int(ptx_pstate *ps, ptx_loc loc, uint64_t v) {
   set_version(ps, loc, (uint32_t)v, 0);
 }
@@ -716,7 +733,9 @@ void ptx_b_syntax_error(ptx_pstate *ps, ptx_loc loc) {
   int j = 0;
   for (int i = 0; i < n; i++) buf[j++] = (t[i] >= 32 && t[i] < 127) ? t[i] : '?';
   buf[j] = 0;
-  ptx_error(ps->diag, loc, "syntax error: unexpected '%s'", buf);
+  if (j >= 3 && buf[0] == '.' && buf[1] == 'v' && strspn(buf + 2, "0123456789") == (size_t)j - 2)
+    ptx_error(ps->diag, loc, "invalid vector width '%s'", buf);      /* .reg .v3 .b32 x */
+  else ptx_error(ps->diag, loc, "syntax error: unexpected '%s'", buf);
 }
 
 /* After an error, the operand lists being built are abandoned. */
