@@ -314,15 +314,28 @@ int isa_write_object(const isa_module *m, const char *path, char *err, size_t er
 }
 
 /* Every index in the module points where it may (see isa.h invariants). */
+/* Fields that the disassembler and the emulator use as table indexes. */
+static const char *check_sym(const isa_sym *y) {
+  if (y->space >= PTX_SPACE_COUNT || y->ptr_space >= PTX_SPACE_COUNT) return "symbol space";
+  if (y->type >= PTX_T_COUNT) return "symbol type";
+  return NULL;
+}
+
 static const char *validate(const isa_module *m) {
+  for (uint32_t i = 0; i < m->nsyms; i++) { const char *bad = check_sym(&m->syms[i]); if (bad) return bad; }
   for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
     const isa_func *f = &m->funcs[fi];
     if (f->alias_of > m->nfuncs) return "alias";
-    if ((uint64_t)f->nrets + f->nparams > f->nsyms && f->has_body) return "parameter count";
+    if ((uint64_t)f->nrets + f->nparams > f->nsyms) return "parameter count";
+    for (uint32_t i = 0; i < f->nsyms; i++) { const char *bad = check_sym(&f->syms[i]); if (bad) return bad; }
+    if (f->perf.n_maxntid > 3 || f->perf.n_reqntid > 3 || f->perf.n_reqnctapercluster > 3) return "performance directive";
     for (uint32_t i = 0; i < f->nregs; i++) if (f->regtype[i] >= PTX_T_COUNT) return "register type";
     for (uint32_t i = 0; i < f->ninsns; i++) {
       const isa_insn *in = &f->insns[i];
       if (in->op >= OP_COUNT) return "opcode";
+      if (in->type >= PTX_T_COUNT || in->type2 >= PTX_T_COUNT || in->type3 >= PTX_T_COUNT || in->type4 >= PTX_T_COUNT) return "type";
+      if (in->cmp >= MOD_LIMIT || in->bop >= MOD_LIMIT || in->space >= MOD_LIMIT || in->space2 >= MOD_LIMIT ||
+          in->sem >= MOD_LIMIT || in->scope >= MOD_LIMIT || in->sub >= MOD_LIMIT || in->cache >= MOD_LIMIT) return "modifier";
       if ((uint64_t)in->opi + in->nops > f->nops) return "operand index";
       if (in->guard >= 0 && (uint32_t)in->guard >= f->nregs) return "guard register";
       if (in->loc > f->nlocs) return "source location";
