@@ -333,6 +333,7 @@ static const char *validate(const isa_module *m) {
     for (uint32_t i = 0; i < f->ninsns; i++) {
       const isa_insn *in = &f->insns[i];
       if (in->op >= OP_COUNT) return "opcode";
+      if (in->nops < isa_ops[in->op].nops_min || in->nops > isa_ops[in->op].nops_max) return "operand count";
       if (in->type >= PTX_T_COUNT || in->type2 >= PTX_T_COUNT || in->type3 >= PTX_T_COUNT || in->type4 >= PTX_T_COUNT) return "type";
       if (in->cmp >= MOD_LIMIT || in->bop >= MOD_LIMIT || in->space >= MOD_LIMIT || in->space2 >= MOD_LIMIT ||
           in->sem >= MOD_LIMIT || in->scope >= MOD_LIMIT || in->sub >= MOD_LIMIT || in->cache >= MOD_LIMIT) return "modifier";
