@@ -31,6 +31,9 @@ typedef struct cli_trace cli_trace;
 extern const char cli_trace_usage[];
 /* argv[*i] is a --trace* option: consume it and its value, return 1 (-1 on a
  * bad value, message printed); 0 when it is not one. */
+/* a is one of the options in the blank-separated list opts, given as the
+ * last argument without its value: say so (not "unknown option"), return 1. */
+int cli_missing_value(const char *cmd, const char *a, const char *opts);
 int cli_trace_option(cli_trace **ct, int argc, char **argv, int *i);
 /* Open the trace (when --trace was given) and hook it into the session;
  * 0 or an exit status. */

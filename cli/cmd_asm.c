@@ -31,6 +31,7 @@ int cmd_asm(int argc, char **argv) {
     if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) out = argv[++i];
     else if (strcmp(argv[i], "-v") == 0) verbose = 1;
     else if (strcmp(argv[i], "--check") == 0) check_only = 1;
+    else if (cli_missing_value("asm", argv[i], "-o")) return EXIT_USAGE;
     else if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "ptxemu asm: unknown option '%s'\n", argv[i]); usage(stderr); return EXIT_USAGE; }
     else if (!in) in = argv[i];
     else { fprintf(stderr, "ptxemu asm: more than one input\n"); return EXIT_USAGE; }

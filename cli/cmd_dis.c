@@ -12,6 +12,7 @@ int cmd_dis(int argc, char **argv) {
       return EXIT_OK;
     }
     if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) out = argv[++i];
+    else if (cli_missing_value("dis", argv[i], "-o")) return EXIT_USAGE;
     else if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "ptxemu dis: unknown option '%s'\n", argv[i]); return EXIT_USAGE; }
     else in = argv[i];
   }

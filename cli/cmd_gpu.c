@@ -18,6 +18,7 @@ int cmd_gpus(int argc, char **argv) {
       return EXIT_OK;
     }
     if (strcmp(argv[i], "--params") == 0 && i + 1 < argc) { params = true; one = argv[++i]; }
+    else if (cli_missing_value("gpus", argv[i], "--params")) return EXIT_USAGE;
     else { fprintf(stderr, "ptxemu gpus: unknown argument '%s'\n", argv[i]); return EXIT_USAGE; }
   }
   if (params) {
@@ -75,6 +76,7 @@ int cmd_occupancy(int argc, char **argv) {
       if (*end || end == argv[i] || v < 0) { fprintf(stderr, "ptxemu occupancy: bad %s '%s'\n", a, argv[i]); return EXIT_USAGE; }
       if (a[2] == 's') shared = v; else regs = v;
     }
+    else if (cli_missing_value("occupancy", a, "--kernel --block --gpu --shared --regs")) return EXIT_USAGE;
     else if (a[0] == '-' && a[1]) { fprintf(stderr, "ptxemu occupancy: unknown option '%s'\n", a); occ_usage(stderr); return EXIT_USAGE; }
     else path = a;
   }

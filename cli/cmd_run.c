@@ -107,6 +107,7 @@ static int run_common(int argc, char **argv, bool compare) {
     else if (strcmp(a, "-q") == 0) o.quiet = true;
     else if (strcmp(a, "-v") == 0) o.verbose = true;
     else if ((tr = cli_trace_option(&ct, argc, argv, &i)) != 0) { if (tr < 0) return EXIT_USAGE; }
+    else if (cli_missing_value(argv[0], a, "--out --stats --max-insts --kernel --gpu --grid --block --shared -e --arg")) return EXIT_USAGE;
     else if (a[0] == '-' && a[1]) { fprintf(stderr, "ptxemu %s: unknown option '%s'\n", argv[0], a); usage(stderr, argv[0]); return EXIT_USAGE; }
     else if (!path) path = a;
     else { fprintf(stderr, "ptxemu %s: more than one input\n", argv[0]); return EXIT_USAGE; }

@@ -19,6 +19,13 @@ isa_module *cli_load_module(const char *path, int *status) {
     if (!m) { fprintf(stderr, "%s: error: %s\n", path, err); *status = EXIT_DATAERR; }
     return m;
   }
+  size_t pl = strlen(path);
+  if (pl > 4 && strcmp(path + pl - 4, ".pxo") == 0) {   /* not read as PTX: its errors would say nothing useful */
+    fprintf(stderr, "%s: error: not a ptxemu object file (it does not start with \"PXO\")\n", path);
+    free(text);
+    *status = EXIT_DATAERR;
+    return NULL;
+  }
   ptx_diag diag = { .path = path, .src = text, .src_len = len, .out = stderr, .max_errors = 100 };
   /* one pass: each function is assembled as soon as it is parsed */
   isa_module *m = isa_assemble_ptx(text, len, path, &diag);

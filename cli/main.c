@@ -43,6 +43,16 @@ int cli_parse_size(const char *s, uint64_t *out) {
   return 0;
 }
 
+int cli_missing_value(const char *cmd, const char *a, const char *opts) {
+  size_t n = strlen(a);
+  for (const char *p = opts; *p;) {
+    size_t k = strcspn(p, " ");
+    if (k == n && memcmp(p, a, n) == 0) { fprintf(stderr, "ptxemu %s: %s needs a value\n", cmd, a); return 1; }
+    p += k + (p[k] == ' ');
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) { usage(stderr); return EXIT_USAGE; }
   if (cli_is_help(argv[1])) { usage(stdout); return EXIT_OK; }

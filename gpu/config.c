@@ -1,4 +1,5 @@
 /* gpu/config.c - parse GPU configuration files (see config.h). */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,9 +74,15 @@ static char *trim(char *s) {
   return s;
 }
 
+static size_t param_index(const char *name) {
+  size_t k = 0;
+  while (k < NPARAMS && strcmp(params[k].name, name) != 0) k++;
+  return k;
+}
+
 int gpu_config_parse(const char *text, const char *path, gpu_config *c, FILE *err) {
   memset(c, 0, sizeof *c);
-  char seen[NPARAMS] = {0};
+  int seen[NPARAMS] = {0};           /* the line that set each parameter */
   int errors = 0, line = 0;
   const char *p = text;
   while (*p) {
@@ -98,7 +105,7 @@ int gpu_config_parse(const char *text, const char *path, gpu_config *c, FILE *er
     while (k < NPARAMS && strcmp(params[k].name, key) != 0) k++;
     if (k == NPARAMS) { fprintf(err, "%s:%d: error: unknown parameter '%s'\n", path, line, key); errors++; goto next; }
     if (seen[k]) { fprintf(err, "%s:%d: error: '%s' set twice\n", path, line, key); errors++; goto next; }
-    seen[k] = 1;
+    seen[k] = line;
     const param *pr = &params[k];
     char *base = (char *)c + pr->off;
     if (pr->kind == K_STR) {
@@ -136,32 +143,33 @@ int gpu_config_parse(const char *text, const char *path, gpu_config *c, FILE *er
   next:
     p += n + (nl ? 1 : 0);
   }
+  /* a missing parameter has no line; the checks below point at the line of the value they reject */
   for (size_t k = 0; k < NPARAMS; k++) {
     if (seen[k]) continue;
     const param *pr = &params[k];
-    if (!pr->def) { fprintf(err, "%s:%d: error: missing parameter '%s'\n", path, line, pr->name); errors++; }
+    if (!pr->def) { fprintf(err, "%s: error: missing parameter '%s'\n", path, pr->name); errors++; }
     else if (pr->kind == K_STR) strcpy((char *)c + pr->off, pr->def);
     else *(uint32_t *)((char *)c + pr->off) = (uint32_t)strtoul(pr->def, NULL, 10);
   }
   int sp = gpu_sched_from_name(c->scheduler);
-  if (!errors && sp < 0) { fprintf(err, "%s:%d: error: scheduler must be gto, lrr or two_level, got '%s'\n", path, line, c->scheduler); errors++; }
+  if (!errors && sp < 0) { fprintf(err, "%s:%d: error: scheduler must be gto, lrr or two_level, got '%s'\n", path, seen[param_index("scheduler")], c->scheduler); errors++; }
   c->sched_policy = sp < 0 ? 0 : (uint32_t)sp;
-  if (!errors && c->gpcs > c->sms) { fprintf(err, "%s:%d: error: more gpcs than sms\n", path, line); errors++; }
+  if (!errors && c->gpcs > c->sms) { fprintf(err, "%s:%d: error: more gpcs than sms\n", path, seen[param_index("gpcs")]); errors++; }
   char tail = 0;
-  if (!errors && (sscanf(c->arch, "sm_%u%c", &c->sm_version, &tail) < 1 || (tail && tail != 'a' && tail != 'f'))) { fprintf(err, "%s:%d: error: arch must look like sm_90\n", path, line); errors++; }
+  if (!errors && (sscanf(c->arch, "sm_%u%c", &c->sm_version, &tail) < 1 || (tail && tail != 'a' && tail != 'f'))) { fprintf(err, "%s:%d: error: arch must look like sm_90\n", path, seen[param_index("arch")]); errors++; }
   if (!errors && (c->l1_line_bytes % c->l1_sector_bytes || c->l1_line_bytes / c->l1_sector_bytes > 32 || c->l1_sector_bytes != 32)) {
-    fprintf(err, "%s:%d: error: caches need 32-byte sectors and at most 32 sectors per line\n", path, line);
+    fprintf(err, "%s:%d: error: caches need 32-byte sectors and at most 32 sectors per line\n", path, seen[param_index("l1_sector_bytes")]);
     errors++;
   }
   if (!errors && (c->l1_fill_bytes % 32 || c->l1_fill_bytes > c->l1_line_bytes)) {
-    fprintf(err, "%s:%d: error: l1_fill_bytes must be whole sectors of one line\n", path, line);
+    fprintf(err, "%s:%d: error: l1_fill_bytes must be whole sectors of one line\n", path, seen[param_index("l1_fill_bytes")]);
     errors++;
   }
   if (!errors && (c->l2_slices % c->l2_partitions || c->dram_channels % c->l2_partitions)) {
-    fprintf(err, "%s:%d: error: l2_slices and dram_channels must divide evenly over l2_partitions\n", path, line);
+    fprintf(err, "%s:%d: error: l2_slices and dram_channels must divide evenly over l2_partitions\n", path, seen[param_index("l2_partitions")]);
     errors++;
   }
-  if (!errors && c->max_warps_per_sm * 32 < c->max_threads_per_sm) { fprintf(err, "%s:%d: error: max_threads_per_sm exceeds max_warps_per_sm * 32\n", path, line); errors++; }
+  if (!errors && c->max_warps_per_sm * 32 < c->max_threads_per_sm) { fprintf(err, "%s:%d: error: max_threads_per_sm exceeds max_warps_per_sm * 32\n", path, seen[param_index("max_threads_per_sm")]); errors++; }
   return errors ? -1 : 0;
 }
 
@@ -185,9 +193,18 @@ int gpu_config_load(const char *name, gpu_config *c, FILE *err) {
   }
   char *text = malloc(1 << 20);
   size_t n = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
+  bool unread = ferror(f) || (n == (1 << 20) - 1 && fgetc(f) != EOF);   /* a directory; over 1 MiB */
   fclose(f);
   if (!text) return -1;
   text[n] = 0;
+  if (unread) { fprintf(err, "%s: error: cannot read the GPU configuration (a regular file of at most 1 MiB)\n", name); free(text); return -1; }
+  if (strlen(text) != n) {            /* the parser would stop at the NUL: say so */
+    int line = 1;
+    for (const char *q = text; *q; q++) line += *q == '\n';
+    fprintf(err, "%s:%d: error: NUL byte\n", name, line);
+    free(text);
+    return -1;
+  }
   int rc = gpu_config_parse(text, name, c, err);
   free(text);
   return rc;

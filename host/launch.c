@@ -708,7 +708,8 @@ static void do_buffer(parser *P, char **tok, int n)
     WANT(n >= 4, "buffer NAME BYTES zero|file|random|ramp|fill ...");
     const char *name = tok[1];
     if (!is_buffer_name(name)) {
-        err(P, "bad buffer name %s", q(P, name));
+        if (strlen(name) > 256) err(P, "buffer name of %zu characters, more than 256", strlen(name));
+        else err(P, "bad buffer name %s", q(P, name));
         return;
     }
     int prev = lf_find_buffer(lf, name);

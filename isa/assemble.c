@@ -174,9 +174,16 @@ static void init_leaf(initw *w, const ptx_opnd *o) {
   w->pos += eb;
 }
 
-static void init_walk(initw *w, const ptx_init *in) {
-  if (!in->is_list) { init_leaf(w, &in->u.scalar); return; }
-  for (uint32_t i = 0; i < in->n; i++) init_walk(w, &in->u.items[i]);
+/* A brace level per array dimension, one more for a vector element: deeper
+ * braces ({{1}} for a scalar) are an error, not silently flattened. */
+static bool init_walk(initw *w, const ptx_init *in, int depth) {
+  if (!in->is_list) { init_leaf(w, &in->u.scalar); return true; }
+  if (depth == w->d->ndims + (w->d->vec > 1)) {
+    err(w->c, w->d->loc, "too many levels of braces in the initialiser of '%s'", w->d->name);
+    return false;
+  }
+  for (uint32_t i = 0; i < in->n; i++) if (!init_walk(w, &in->u.items[i], depth + 1)) return false;
+  return true;
 }
 
 /* .texref t = { width = 64, filter_mode = linear }: the fields, in order. */
@@ -232,7 +239,7 @@ static void fill_sym(actx *c, isa_sym *s, const ptx_decl *d) {
     }
     s->init = arena_alloc(c->m->arena, s->size ? s->size : 1);
     initw w = { .c = c, .s = s, .d = d };
-    init_walk(&w, d->init);
+    init_walk(&w, d->init, 0);
     if (w.relocs.n) {
       s->relocs = arena_copy(c, w.relocs.v, w.relocs.n * sizeof *w.relocs.v);
       s->nrelocs = w.relocs.n;
@@ -805,6 +812,31 @@ static void check_operand(actx *c, isa_insn *in, int i, isa_opnd *e, const ptx_o
 
 /* ---- instructions ------------------------------------------------------------- */
 
+/* ld/st/atom/red with a state space and a variable as the address: the
+ * variable must live in that space (ld.global [a .shared variable] would
+ * read some other memory).  Generic accesses take any variable. */
+static void check_space(actx *c, const isa_insn *in, const isa_opnd *e, const ptx_opnd *o) {
+  if (in->op != OP_LD && in->op != OP_ST && in->op != OP_ATOM && in->op != OP_RED && in->op != OP_LDU) return;
+  int want;
+  switch (in->space) {
+  case MOD_GLOBAL: want = PTX_SPACE_GLOBAL; break;
+  case MOD_SHARED: case MOD_SHARED_CTA: case MOD_SHARED_CLUSTER: want = PTX_SPACE_SHARED; break;
+  case MOD_LOCAL: want = PTX_SPACE_LOCAL; break;
+  case MOD_CONST: want = PTX_SPACE_CONST; break;
+  case MOD_PARAM: case MOD_PARAM_ENTRY: case MOD_PARAM_FUNC: want = PTX_SPACE_PARAM; break;
+  default: return;
+  }
+  const isa_opnd *b = e->kind == OK_ADDRX ? &c->pool.v[e->v] : e;
+  uint32_t which = b->flags & (OF_MODSYM | OF_FUNCSYM);
+  const char *name = NULL;
+  int have = -1;
+  if (which == OF_MODSYM && !(b->v & HOISTED) && b->v < c->mdecls.n) { have = c->mdecls.v[b->v]->space; name = c->mdecls.v[b->v]->name; }
+  else if (which == OF_FUNCSYM && b->v < c->syms.n) { have = c->syms.v[b->v].space; name = c->syms.v[b->v].name; }
+  if (have < 0 || have == want || have == PTX_SPACE_REG || !name) return;
+  err(c, o->loc, "'%s' is a .%s variable, '%s.%s' cannot access it", name, ptx_space_names[have], opname_of(in),
+      ptx_space_names[want]);
+}
+
 /* The decoded instruction of an opname, decoded and checked against the
  * target once; a bad one is reported at every use. */
 static int template_for(actx *c, const ptx_insn *pi, ptx_loc loc, isa_insn *out) {
@@ -830,6 +862,9 @@ static int template_for(actx *c, const ptx_insn *pi, ptx_loc loc, isa_insn *out)
         /* the .b8 forms (.m16n16, .m8n16, .m16n8) are sm_100a-family only (ptxas 13 refuses them for sm_90a) */
         snprintf(msg, sizeof msg, "'%s' with .b8 elements or a .m16n16, .m8n16 or .m16n8 shape requires sm_100a (module targets sm_%u%s)",
                  opword(c, t.op), sm, c->pm->sm_suffix == 'a' ? "a" : c->pm->sm_suffix == 'f' ? "f" : "");
+      else if ((t.op == OP_ST && t.space == MOD_CONST) ||
+               ((t.op == OP_ATOM || t.op == OP_RED) && (t.space == MOD_CONST || t.space == MOD_PARAM || t.space == MOD_LOCAL)))
+        snprintf(msg, sizeof msg, "'%s' does not allow the .%s state space", opword(c, t.op), isa_mods[t.space].name);
       else if (has_ptx && oi->min_ptx > ver)
         snprintf(msg, sizeof msg, "'%s' requires PTX ISA %u.%u or higher (module is %u.%u)", opword(c, t.op),
                  oi->min_ptx / 10, oi->min_ptx % 10, ver / 10, ver % 10);
@@ -917,6 +952,7 @@ static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
     if (i == 0 && isa_writes_first(&in) && !reported(&e, c->pool.v) && !isa_dest_writable(&e, c->pool.v, c->pool.n))
       err(c, ops[i].loc, "operand 1 of '%s' must be a register", opname_of(&in));
     else check_operand(c, &in, (int)i, &e, &ops[i], sig);
+    if (sig == 'm' && (e.kind == OK_ADDR || e.kind == OK_ADDRX)) check_space(c, &in, &e, &ops[i]);
     c->ops[c->nops++] = e;
   }
   c->insns[c->ninsns++] = in;
@@ -1087,6 +1123,15 @@ static void assemble_func(actx *c, isa_func *f, const ptx_func *pf) {
   f->ntables = c->tables.n; FINISH(tables, tables);
   f->nlabels = c->labelnames.n; FINISH(labels, labelnames); FINISH(label_pc, labelpc);
   f->local_bytes = c->local_frame;
+  /* the limits of ptxas: 32764 bytes of kernel parameters, 512 KiB of local memory a thread */
+  uint64_t pend = 0;
+  for (uint32_t k = f->nrets; k < f->nrets + f->nparams && k < f->nsyms; k++)
+    if (f->syms[k].space == PTX_SPACE_PARAM && f->syms[k].offset + f->syms[k].size > pend) pend = f->syms[k].offset + f->syms[k].size;
+  if (f->is_entry && pend > 32764)
+    err(c, pf->loc, "kernel '%s' has %llu bytes of parameters, more than 32764", f->name, (unsigned long long)pend);
+  if (c->local_frame > 512 * 1024)
+    err(c, pf->loc, "'%s' needs %llu bytes of local memory a thread, more than 524288 (512 KiB)", f->name,
+        (unsigned long long)c->local_frame);
   /* brx.idx names a .branchtargets table by its label */
   for (uint32_t i = 0; i < f->ninsns; i++) {
     const isa_insn *in = &f->insns[i];
@@ -1094,7 +1139,7 @@ static void assemble_func(actx *c, isa_func *f, const ptx_func *pf) {
     isa_opnd *o = &f->ops[in->opi + in->nops - 1];
     if (o->kind != OK_LABEL) continue;
     uint32_t t = 0;
-    while (t < f->ntables && f->tables[t].name != f->labels[o->v]) t++;
+    while (t < f->ntables && (f->tables[t].name != f->labels[o->v] || f->tables[t].calls != (in->op == OP_CALL))) t++;
     if (t < f->ntables) { o->kind = OK_TABLE; o->v = t; }
     else err(c, (ptx_loc){ in->line, in->col }, "'%s' is not a %s table", f->labels[o->v],
              in->op == OP_CALL ? ".calltargets" : ".branchtargets");
@@ -1267,6 +1312,41 @@ static void resolve_fixups(actx *c) {
   }
 }
 
+/* A direct call must pass as many arguments and return values as the
+ * callee declares, each .param as large as the callee's. */
+static void check_calls(actx *c) {
+  for (uint32_t fi = 0; fi < c->fv.n; fi++) {
+    const isa_func *f = &c->fv.v[fi];
+    for (uint32_t i = 0; i < f->ninsns; i++) {
+      const isa_insn *in = &f->insns[i];
+      if (in->op != OP_CALL || !in->nops) continue;
+      const isa_opnd *ops = &f->ops[in->opi];
+      uint32_t k = 0;
+      const isa_opnd *rets = ops[0].kind == OK_LIST ? &ops[k++] : NULL, *tgt = &ops[k++];
+      const isa_opnd *args = k < in->nops && ops[k].kind == OK_LIST ? &ops[k] : NULL;
+      if (tgt->kind != OK_FUNC || tgt->v >= c->fv.n) continue;
+      const isa_func *g = &c->fv.v[tgt->v];
+      ptx_loc at = { in->line, in->col };
+      uint32_t nr = rets ? rets->n : 0, na = args ? args->n : 0;
+      if (nr != g->nrets || na != g->nparams) {
+        err(c, at, "call of '%s' passes %u argument%s and %u return value%s, '%s' takes %u and returns %u", g->name,
+            na, na == 1 ? "" : "s", nr, nr == 1 ? "" : "s", g->name, g->nparams, g->nrets);
+        continue;
+      }
+      for (uint32_t j = 0; j < nr + na; j++) {
+        const isa_opnd *o = j < nr ? &f->pool[rets->v + j] : &f->pool[args->v + j - nr];
+        const isa_sym *want = &g->syms[j];
+        if (o->kind != OK_SYM || (o->flags & (OF_MODSYM | OF_FUNCSYM)) != OF_FUNCSYM || o->v >= f->nsyms) continue;
+        const isa_sym *have = &f->syms[o->v];
+        if (have->size != want->size || have->space != want->space)
+          err(c, at, "call of '%s': %s '%s' is .%s (%llu bytes), the call passes '%s' (.%s, %llu bytes)", g->name,
+              j < nr ? "return value" : "parameter", want->name, ptx_space_names[want->space],
+              (unsigned long long)want->size, have->name, ptx_space_names[have->space], (unsigned long long)have->size);
+      }
+    }
+  }
+}
+
 static isa_module *asm_end(actx *c) {
   isa_module *m = c->m;
   const ptx_module *pm = c->pm;
@@ -1275,6 +1355,7 @@ static isa_module *asm_end(actx *c) {
   for (uint32_t i = 0; i < c->msyms.n; i++) fill_sym(c, &c->msyms.v[i], c->mdecls.v[i]);
   resolve_fixups(c);
   apply_aliases(c);
+  check_calls(c);
   place_hoisted(c);
   m->path = arena_strndup(m->arena, pm->path, strlen(pm->path));
   m->version = pm->version_major * 10 + pm->version_minor;

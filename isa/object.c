@@ -63,6 +63,7 @@ static void flush(ser *s) {
 }
 
 static void bytes(ser *s, void *p, size_t n) {
+  if (!n) return;                          /* p may be NULL then: an empty array, or one a failure left out */
   if (s->failed) { if (s->reading) memset(p, 0, n); return; }
   if (s->reading) {
     if (s->len - s->pos < n) { fail(s, "truncated"); memset(p, 0, n); return; }
@@ -313,17 +314,30 @@ int isa_write_object(const isa_module *m, const char *path, char *err, size_t er
 }
 
 /* Every index in the module points where it may (see isa.h invariants). */
+/* Fields that the disassembler and the emulator use as table indexes. */
+static const char *check_sym(const isa_sym *y) {
+  if (y->space >= PTX_SPACE_COUNT || y->ptr_space >= PTX_SPACE_COUNT) return "symbol space";
+  if (y->type >= PTX_T_COUNT) return "symbol type";
+  return NULL;
+}
+
 static const char *validate(const isa_module *m) {
+  for (uint32_t i = 0; i < m->nsyms; i++) { const char *bad = check_sym(&m->syms[i]); if (bad) return bad; }
   for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
     const isa_func *f = &m->funcs[fi];
     if (f->alias_of > m->nfuncs) return "alias";
-    if ((uint64_t)f->nrets + f->nparams > f->nsyms && f->has_body) return "parameter count";
+    if ((uint64_t)f->nrets + f->nparams > f->nsyms) return "parameter count";
+    for (uint32_t i = 0; i < f->nsyms; i++) { const char *bad = check_sym(&f->syms[i]); if (bad) return bad; }
+    if (f->perf.n_maxntid > 3 || f->perf.n_reqntid > 3 || f->perf.n_reqnctapercluster > 3) return "performance directive";
     for (uint32_t i = 0; i < f->nregs; i++) if (f->regtype[i] >= PTX_T_COUNT) return "register type";
     for (uint32_t i = 0; i < f->ninsns; i++) {
       const isa_insn *in = &f->insns[i];
       if (in->op >= OP_COUNT) return "opcode";
+      if (in->nops < isa_ops[in->op].nops_min || in->nops > isa_ops[in->op].nops_max) return "operand count";
+      if (in->type >= PTX_T_COUNT || in->type2 >= PTX_T_COUNT || in->type3 >= PTX_T_COUNT || in->type4 >= PTX_T_COUNT) return "type";
+      if (in->cmp >= MOD_LIMIT || in->bop >= MOD_LIMIT || in->space >= MOD_LIMIT || in->space2 >= MOD_LIMIT ||
+          in->sem >= MOD_LIMIT || in->scope >= MOD_LIMIT || in->sub >= MOD_LIMIT || in->cache >= MOD_LIMIT) return "modifier";
       if ((uint64_t)in->opi + in->nops > f->nops) return "operand index";
-      if (in->nops && isa_writes_first(in) && !isa_dest_writable(&f->ops[in->opi], f->pool, f->npool)) return "destination operand";
       if (in->guard >= 0 && (uint32_t)in->guard >= f->nregs) return "guard register";
       if (in->loc > f->nlocs) return "source location";
       for (int k = 0; k < in->ncomps; k++) {
@@ -358,6 +372,10 @@ static const char *validate(const isa_module *m) {
         }
       }
     }
+    /* operands are known well-formed now: what an instruction writes is registers */
+    for (uint32_t i = 0; i < f->ninsns; i++)
+      if (f->insns[i].nops && isa_writes_first(&f->insns[i]) && !isa_dest_writable(&f->ops[f->insns[i].opi], f->pool, f->npool))
+        return "destination operand";
     for (uint32_t i = 0; i < f->nlabels; i++) if (f->label_pc[i] > f->ninsns) return "label";
     for (uint32_t t = 0; t < f->ntables; t++)
       for (uint32_t k = 0; k < f->tables[t].n; k++)
@@ -375,6 +393,15 @@ static const char *validate(const isa_module *m) {
       if (r->kind > REC_MSYM) return "listing kind";
     }
     for (uint32_t i = 0; i < f->nsyms; i++) if (f->syms[i].nrelocs) return "local relocation";
+    /* frames are laid out in 32 bits (emu/prepare.c): a larger parameter or
+     * local would wrap there */
+    for (uint32_t i = 0; i < f->nsyms; i++)
+      if (f->syms[i].size > UINT32_MAX || f->syms[i].offset > UINT32_MAX - f->syms[i].size) return "local symbol size";
+    uint64_t pend = 0;              /* the assembler's limits (isa/assemble.c) */
+    for (uint32_t i = f->nrets; i < f->nrets + f->nparams && i < f->nsyms; i++)
+      if (f->syms[i].offset + f->syms[i].size > pend) pend = f->syms[i].offset + f->syms[i].size;
+    if (f->is_entry && pend > 32764) return "kernel parameter size";
+    if (f->local_bytes > 512 * 1024) return "local frame size";
   }
   for (uint32_t i = 0; i < m->nsyms; i++) {
     const isa_sym *y = &m->syms[i];
@@ -388,13 +415,15 @@ static const char *validate(const isa_module *m) {
 }
 
 isa_module *isa_read_object_mem(const uint8_t *data, size_t len, char *err, size_t errlen) {
-  if (len < 24 || memcmp(data, PXO_MAGIC, 4) != 0) { snprintf(err, errlen, "not a ptxemu object file"); return NULL; }
+  if (len < 4 || memcmp(data, PXO_MAGIC, 4) != 0) { snprintf(err, errlen, "not a ptxemu object file"); return NULL; }
+  if (len < 24) { snprintf(err, errlen, "truncated object file: %zu bytes, the header alone is 24", len); return NULL; }
   uint32_t ver = 0;
   uint64_t plen = 0, sum = 0;
   for (int i = 0; i < 4; i++) ver |= (uint32_t)data[4 + i] << (8 * i);
   for (int i = 0; i < 8; i++) { plen |= (uint64_t)data[8 + i] << (8 * i); sum |= (uint64_t)data[16 + i] << (8 * i); }
   if (ver != PXO_VERSION) { snprintf(err, errlen, "object file format %u, this ptxemu reads %u", ver, PXO_VERSION); return NULL; }
-  if (plen != len - 24) { snprintf(err, errlen, "corrupt object file: length %llu, file holds %llu", (unsigned long long)plen, (unsigned long long)(len - 24)); return NULL; }
+  if (plen > len - 24) { snprintf(err, errlen, "truncated object file: the header gives %llu payload bytes, the file holds %llu", (unsigned long long)plen, (unsigned long long)(len - 24)); return NULL; }
+  if (plen < len - 24) { snprintf(err, errlen, "corrupt object file: %llu bytes after the %llu-byte payload", (unsigned long long)(len - 24 - plen), (unsigned long long)plen); return NULL; }
   if (checksum(CHECKSUM_SEED, data + 24, plen) != sum) { snprintf(err, errlen, "corrupt object file: checksum mismatch"); return NULL; }
   isa_module *m = calloc(1, sizeof *m);
   if (!m) { snprintf(err, errlen, "out of memory"); return NULL; }

@@ -29,31 +29,79 @@ static void push_mstmt(ptx_pstate *ps, const ptx_modstmt *m) {
   if (ps->cons && m->kind != PM_FUNC) ps->cons->stmt(ps->cons->ctx, ps->mod, &ps->mstmts[ps->nmstmts - 1]);
 }
 
+/* A bad .version is reported once and then taken as the newest version, so
+ * that neither "missing .version" nor "requires PTX ISA" errors follow. */
 static void set_version(ptx_pstate *ps, ptx_loc loc, uint32_t maj, uint32_t min) {
+  if (ps->mod->has_version) {
+    ptx_error(ps->diag, loc, "duplicate .version directive (first at line %u)", ps->mod->version_loc.line);
+    return;
+  }
+  /* versions are X.Y with one digit each (1.0 .. 9.x): 8.10 would compare as 9.0 */
+  if (maj < 1 || maj > 9 || min > 9) {
+    ptx_error(ps->diag, loc, "unsupported PTX ISA version %u.%u", maj, min);
+    maj = min = 9;
+  }
   ps->mod->version_major = maj;
   ps->mod->version_minor = min;
   ps->mod->has_version = true;
   ps->mod->version_loc = loc;
 }
 
+/* MAJOR.MINOR, digits only (not 8.5e1, 1e3 or a word) */
 void ptx_b_version(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n) {
-  uint32_t maj = 0, min = 0, i = 0;
-  for (; i < n && s[i] != '.'; i++) maj = maj * 10 + (uint32_t)(s[i] - '0');
-  for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++) min = min * 10 + (uint32_t)(s[i] - '0');
+  uint32_t maj = 0, min = 0, i = 0, d1 = 0, d2 = 0;
+  for (; i < n && s[i] >= '0' && s[i] <= '9' && d1 < 3; i++, d1++) maj = maj * 10 + (uint32_t)(s[i] - '0');
+  bool ok = d1 > 0 && i < n && s[i] == '.';
+  for (i++; ok && i < n && s[i] >= '0' && s[i] <= '9' && d2 < 3; i++, d2++) min = min * 10 + (uint32_t)(s[i] - '0');
+  if (!ok || d2 == 0 || i != n) {
+    ptx_error(ps->diag, loc, "invalid .version '%.*s' (want MAJOR.MINOR)", (int)(n > 40 ? 40 : n), s);
+    maj = min = 9;
+    if (ps->mod->has_version) return;
+  }
   set_version(ps, loc, maj, min);
+}
+
+void ptx_b_address_size(ptx_pstate *ps, ptx_loc loc, uint32_t bits) {
+  if (bits != 32 && bits != 64) ptx_error(ps->diag, loc, ".address_size must be 32 or 64, not %u", bits);
+  else ps->mod->address_size = bits;
+}
+
+/* .maxntid/.reqntid/.reqnctapercluster X[, Y[, Z]] (in ps->dims): each at
+ * least 1, and no more threads than a block can have (limit, 0: none). */
+void ptx_b_check_dims(ptx_pstate *ps, ptx_loc loc, const char *what, uint32_t limit) {
+  uint64_t prod = 1;
+  for (uint32_t i = 0; i < ps->ndims; i++) {
+    if (!ps->dims[i]) { ptx_error(ps->diag, loc, "'.%s' dimensions must be at least 1", what); return; }
+    prod *= ps->dims[i];
+  }
+  if (limit && prod > limit)
+    ptx_error(ps->diag, loc, "'.%s' of %llu threads, more than %u", what, (unsigned long long)prod, limit);
 }
 
 void ptx_b_version_int(ptx_pstate *ps, ptx_loc loc, uint64_t v) {
   set_version(ps, loc, (uint32_t)v, 0);
 }
 
+/* An unknown architecture is reported once; the module then counts as
+ * having a target that allows everything, so no "missing .target" or
+ * "requires sm_XX" errors follow. */
+static void bad_target(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n) {
+  ptx_module *m = ps->mod;
+  ptx_error(ps->diag, loc, "unknown target '%.*s'", (int)(n > 40 ? 40 : n), s);
+  if (m->has_target) return;
+  m->sm = 999;
+  m->sm_suffix = 'a';
+  m->has_target = true;
+  m->target_loc = loc;
+}
+
 void ptx_b_target(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n) {
   ptx_module *m = ps->mod;
   if (n > 3 && memcmp(s, "sm_", 3) == 0) {
     uint32_t v = 0, i = 3;
-    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) v = v * 10 + (uint32_t)(s[i] - '0');
+    for (; i < n && s[i] >= '0' && s[i] <= '9' && v < 10000; i++) v = v * 10 + (uint32_t)(s[i] - '0');
     if (i == 3 || (i < n && !(i + 1 == n && (s[i] == 'a' || s[i] == 'f')))) {
-      ptx_error(ps->diag, loc, "unknown target '%.*s'", (int)n, s);
+      bad_target(ps, loc, s, n);
       return;
     }
     m->sm = v;
@@ -64,7 +112,7 @@ void ptx_b_target(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n) {
   else if (n == 15 && memcmp(s, "texmode_unified", n) == 0) m->texmode_independent = false;
   else if (n == 5 && memcmp(s, "debug", n) == 0) m->debug = true;
   else if (n == 14 && memcmp(s, "map_f64_to_f32", n) == 0) m->map_f64_to_f32 = true;
-  else ptx_error(ps->diag, loc, "unknown target '%.*s'", (int)n, s);
+  else bad_target(ps, loc, s, n);
 }
 
 void ptx_b_file(ptx_pstate *ps, ptx_loc loc, uint32_t id, const char *s, uint32_t n, uint64_t mtime, uint64_t size) {
@@ -170,6 +218,10 @@ void ptx_b_param(ptx_pstate *ps, ptx_attrs *a, ptx_decl *d) {
 
 void ptx_b_mod_vars(ptx_pstate *ps, ptx_attrs *a, ptx_decllist *names) {
   if (!check_decl(ps, a, a->loc)) return;
+  if (a->space == PTX_SPACE_REG || a->space == PTX_SPACE_PARAM) {
+    ptx_error(ps->diag, a->loc, ".%s variables must be declared inside a function", ptx_space_names[a->space]);
+    return;
+  }
   for (uint32_t i = 0; i < names->n; i++) {
     ptx_decl *d = names->v[i];
     apply_attrs(d, a);
@@ -592,6 +644,15 @@ void ptx_b_binop(ptx_pstate *ps, ptx_opnd *o, ptx_loc at, int op, const ptx_opnd
     ptx_b_pair(ps, o, a, b);
     return;
   }
+  if ((op == '+' || op == '-') && is_offsettable(a) && is_name(b)) {   /* [%rd1 + %rd2] */
+    char na[96], nb[96];
+    ptx_error(ps->diag, b->loc, "only an integer offset can be added to '%s', not '%s'", ptx_opnd_name(a, na, sizeof na),
+              ptx_opnd_name(b, nb, sizeof nb));
+    memset(o, 0, sizeof *o);
+    o->kind = PO_INT;
+    o->loc = a->loc;
+    return;
+  }
   bad_expr(ps, o, a->loc, at);
 }
 
@@ -672,7 +733,9 @@ void ptx_b_syntax_error(ptx_pstate *ps, ptx_loc loc) {
   int j = 0;
   for (int i = 0; i < n; i++) buf[j++] = (t[i] >= 32 && t[i] < 127) ? t[i] : '?';
   buf[j] = 0;
-  ptx_error(ps->diag, loc, "syntax error: unexpected '%s'", buf);
+  if (j >= 3 && buf[0] == '.' && buf[1] == 'v' && strspn(buf + 2, "0123456789") == (size_t)j - 2)
+    ptx_error(ps->diag, loc, "invalid vector width '%s'", buf);      /* .reg .v3 .b32 x */
+  else ptx_error(ps->diag, loc, "syntax error: unexpected '%s'", buf);
 }
 
 /* After an error, the operand lists being built are abandoned. */

@@ -16,6 +16,7 @@ typedef struct ptx_lexstate {
   const char *line_start;      /* first character of the current line       */
   int sect_depth;
   ptx_yyltype sect_loc;
+  ptx_yyltype comment_loc;     /* where an open block comment began */
   ptx_diag *diag;
   const char *tok;             /* text of the last token (for syntax errors) */
   int toklen;

@@ -102,8 +102,9 @@ module
 modstmt
   : D_VERSION FLOATLIT                { ptx_b_version(ps, L(@1), $2.s, $2.n); }
   | D_VERSION INT                     { ptx_b_version_int(ps, L(@1), $2.v); }
+  | D_VERSION IDENT                   { ptx_b_version(ps, L(@1), $2.s, $2.n); }   /* an error */
   | D_TARGET targets
-  | D_ADDRSIZE uint                   { ps->mod->address_size = $2; }
+  | D_ADDRSIZE uint                   { ptx_b_address_size(ps, L(@2), $2); }
   | D_FILE uint STRING                { ptx_b_file(ps, L(@1), $2, $3.s, $3.n, 0, 0); }
   | D_FILE uint STRING ',' uint ',' uint { ptx_b_file(ps, L(@1), $2, $3.s, $3.n, $5, $7); }
   | D_PRAGMA STRING ';'               { ptx_b_mod_pragma(ps, L(@1), $2.s, $2.n); }
@@ -211,9 +212,9 @@ param : attrs declname                { $$ = $2; ptx_b_param(ps, &$1, $$); } ;
 
 perfs
   : %empty                            { memset(&ps->perf, 0, sizeof ps->perf); }
-  | perfs D_MAXNTID dims3             { memcpy(ps->perf.maxntid, ps->dims, sizeof ps->dims); ps->perf.n_maxntid = ps->ndims; }
-  | perfs D_REQNTID dims3             { memcpy(ps->perf.reqntid, ps->dims, sizeof ps->dims); ps->perf.n_reqntid = ps->ndims; }
-  | perfs D_REQNCTAPERCLUSTER dims3   { memcpy(ps->perf.reqnctapercluster, ps->dims, sizeof ps->dims); ps->perf.n_reqnctapercluster = ps->ndims; }
+  | perfs D_MAXNTID dims3             { ptx_b_check_dims(ps, L(@2), "maxntid", 1024); memcpy(ps->perf.maxntid, ps->dims, sizeof ps->dims); ps->perf.n_maxntid = ps->ndims; }
+  | perfs D_REQNTID dims3             { ptx_b_check_dims(ps, L(@2), "reqntid", 1024); memcpy(ps->perf.reqntid, ps->dims, sizeof ps->dims); ps->perf.n_reqntid = ps->ndims; }
+  | perfs D_REQNCTAPERCLUSTER dims3   { ptx_b_check_dims(ps, L(@2), "reqnctapercluster", 0); memcpy(ps->perf.reqnctapercluster, ps->dims, sizeof ps->dims); ps->perf.n_reqnctapercluster = ps->ndims; }
   | perfs D_MINNCTAPERSM uint         { ps->perf.minnctapersm = $3; }
   | perfs D_MAXNCTAPERSM uint         { ps->perf.maxnctapersm = $3; }
   | perfs D_MAXNREG uint              { ps->perf.maxnreg = $3; }
@@ -360,6 +361,8 @@ atom
 
 static void ptxyyerror(ptx_yyltype *loc, void *scanner, ptx_pstate *ps, const char *msg) {
   (void)scanner;
+  /* the only other message bison has: its stack of YYMAXDEPTH (10000) open rules is full */
+  if (strcmp(msg, "memory exhausted") == 0) msg = "nesting too deep (braces, parentheses or operators): the parser's stack is full";
   ptx_error(ps->diag, L(*loc), "%s", msg);
 }
 

@@ -1,0 +1,2 @@
+# input: a directory instead of a PTX file
+asm --check other

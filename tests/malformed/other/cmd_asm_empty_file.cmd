@@ -1,0 +1,2 @@
+# input: an empty PTX file
+asm --check /dev/null

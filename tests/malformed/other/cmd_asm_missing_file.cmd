@@ -1,0 +1,2 @@
+# input: a PTX file that does not exist
+asm --check other/nothere.ptx

@@ -1,0 +1,2 @@
+# command line: asm without an input
+asm --check

@@ -1,0 +1,2 @@
+# command line: two inputs to asm
+asm other/gpu_kernel.ptx other/object_base.ptx

@@ -1,0 +1,2 @@
+# command line: an unknown asm option
+asm --fast other/gpu_kernel.ptx

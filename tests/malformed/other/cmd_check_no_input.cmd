@@ -1,0 +1,2 @@
+# command line: check without an input
+check

@@ -1,0 +1,2 @@
+# command line: dis without an input
+dis

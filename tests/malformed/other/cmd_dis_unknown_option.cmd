@@ -1,0 +1,2 @@
+# command line: an unknown dis option
+dis --raw other/gpu_kernel.ptx

@@ -1,0 +1,2 @@
+# command line: gpus with an unknown argument
+gpus --all

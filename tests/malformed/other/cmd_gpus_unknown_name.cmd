@@ -1,0 +1,2 @@
+# command line: gpus --params of an unknown GPU
+gpus --params h999

@@ -1,0 +1,2 @@
+# command line: no command at all
+

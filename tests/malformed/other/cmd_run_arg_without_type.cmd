@@ -1,0 +1,2 @@
+# command line: --arg without TYPE:
+run other/gpu_kernel.ptx --kernel k --arg 5

@@ -1,0 +1,2 @@
+# command line: --max-insts that is not a number
+run launch/ok.launch --max-insts lots

@@ -1,0 +1,2 @@
+# command line: --gpu naming a directory
+run --gpu other launch/ok.launch

@@ -1,0 +1,2 @@
+# command line: --grid with a launch file
+run launch/ok.launch --grid 4

@@ -1,0 +1,2 @@
+# command line: --kernel as the last argument
+run other/gpu_kernel.ptx --kernel

@@ -1,0 +1,2 @@
+# input: a launch file that does not exist
+run launch/nothere.launch

@@ -1,0 +1,2 @@
+# command line: a module without --kernel
+run other/gpu_kernel.ptx

@@ -1,0 +1,2 @@
+# command line: two inputs to run
+run launch/ok.launch launch/ok.launch

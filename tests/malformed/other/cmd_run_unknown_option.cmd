@@ -1,0 +1,2 @@
+# command line: an unknown run option
+run --fast launch/ok.launch

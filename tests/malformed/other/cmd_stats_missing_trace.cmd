@@ -1,0 +1,2 @@
+# input: stats of a trace that does not exist
+stats other/nothere.db

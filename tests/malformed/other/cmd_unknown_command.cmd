@@ -1,0 +1,2 @@
+# command line: an unknown command
+frobnicate other/gpu_kernel.ptx

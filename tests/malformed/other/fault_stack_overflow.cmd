@@ -1,0 +1,2 @@
+# kernel fault: unbounded recursion
+run other/faults.ptx --kernel stack_overflow
