@@ -31,9 +31,12 @@ typedef struct twarp {
   uint8_t wait_why;                   /* ... and its reason (enum timing_stall)     */
   uint8_t blocked_why;                /* blocked (barrier, warp-level wait) since ... */
   uint64_t blocked_at, parked_at;
-  uint64_t wg_open;                   /* wgmma: completion of uncommitted operations */
-  uint64_t wg_done[8];                /* ... and of the committed groups, oldest first */
-  uint8_t wg_n;
+  /* asynchronous groups, per class (enum async_class: wgmma, cp.async):
+   * completion of the uncommitted operations and of the committed groups,
+   * oldest first */
+  uint64_t grp_open[2];
+  uint64_t grp_done[2][8];
+  uint8_t grp_n[2];
   bool queued, active, parked;
   struct twarp *next_parked;
 } twarp;

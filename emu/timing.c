@@ -342,11 +342,13 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     int why = 0;
     for (uint8_t i = 0; i < d->nsrc; i++) if (tw->ready[d->src[i]] > t) { t = tw->ready[d->src[i]]; why = tw->ready_why[d->src[i]]; }
     for (uint8_t i = 0; i < d->ndst; i++) if (tw->ready[d->dst[i]] > t) { t = tw->ready[d->dst[i]]; why = tw->ready_why[d->dst[i]]; }
-    if (d->kind == DK_WG_WAIT && tw->wg_n > d->wg_keep) {
-      /* all but the newest wg_keep committed groups must be complete */
-      uint64_t need = 0;
-      for (uint32_t i = 0; i < tw->wg_n - d->wg_keep; i++) if (tw->wg_done[i] > need) need = tw->wg_done[i];
-      if (need > t) { t = need; why = STALL_SLEEPING; }
+    if (d->kind == DK_ASYNC_WAIT) {
+      /* all but the newest grp_keep committed groups must be complete
+       * (cp.async.wait_all: the uncommitted copies too) */
+      uint64_t need = 0, n = tw->grp_n[d->grp];
+      for (uint32_t i = 0; i + d->grp_keep < n; i++) need = umax(need, tw->grp_done[d->grp][i]);
+      if (w->cur && s->e->prog[w->cur_pc].in->op == OP_CP_ASYNC_WAIT_ALL) need = umax(need, tw->grp_open[d->grp]);
+      if (need > t) { t = need; why = d->grp == AC_CP_ASYNC ? STALL_LONG_SCOREBOARD : STALL_SLEEPING; }
     }
     /* the unit throttles only when it stays busy past the scheduler's
      * next free cycle; until then the warp is eligible, not selected */
@@ -376,22 +378,27 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     uint64_t lat = (s->mem_done ? s->mem_latency : d->lat) + d->bank_extra;
     uint64_t done = t + (lat ? lat : 1);
     uint8_t rwhy = d->result_why;
-    if (d->kind == DK_WG_MMA) {
-      /* asynchronous: the registers are the program's to protect with
-       * wgmma.wait_group; the operation completes in the background */
-      if (done > tw->wg_open) tw->wg_open = done;
+    uint64_t async_done = 0;
+    if (d->kind == DK_ASYNC_OP) {
+      /* asynchronous: a wgmma's registers are the program's to protect with
+       * wgmma.wait_group, a cp.async writes shared memory; either completes
+       * in the background */
+      async_done = done;
+      if (done > tw->grp_open[d->grp]) tw->grp_open[d->grp] = done;
       done = t + 1;
-    } else if (d->kind == DK_WG_COMMIT) {
-      if (tw->wg_n == 8) { memmove(tw->wg_done, tw->wg_done + 1, 7 * sizeof *tw->wg_done); tw->wg_n--; }
-      tw->wg_done[tw->wg_n++] = tw->wg_open;
-      tw->wg_open = 0;
-    } else if (d->kind == DK_WG_WAIT && tw->wg_n > d->wg_keep) {
-      uint32_t drop = tw->wg_n - d->wg_keep;
-      memmove(tw->wg_done, tw->wg_done + drop, d->wg_keep * sizeof *tw->wg_done);
-      tw->wg_n = (uint8_t)d->wg_keep;
+    } else if (d->kind == DK_ASYNC_COMMIT) {
+      uint64_t *g = tw->grp_done[d->grp];
+      if (tw->grp_n[d->grp] == 8) { memmove(g, g + 1, 7 * sizeof *g); tw->grp_n[d->grp]--; }
+      g[tw->grp_n[d->grp]++] = tw->grp_open[d->grp];
+      tw->grp_open[d->grp] = 0;
+    } else if (d->kind == DK_ASYNC_WAIT && tw->grp_n[d->grp] > d->grp_keep) {
+      uint32_t drop = tw->grp_n[d->grp] - d->grp_keep;
+      memmove(tw->grp_done[d->grp], tw->grp_done[d->grp] + drop, d->grp_keep * sizeof tw->grp_done[d->grp][0]);
+      tw->grp_n[d->grp] = (uint8_t)d->grp_keep;
     }
+    if (d->kind == DK_ASYNC_WAIT && pc0 < s->e->nprog && s->e->prog[pc0].in->op == OP_CP_ASYNC_WAIT_ALL) tw->grp_open[d->grp] = 0;
     for (uint8_t i = 0; i < d->ndst; i++) { tw->ready[d->dst[i]] = done; tw->ready_why[d->dst[i]] = rwhy; }
-    if (obs && obs->on_timing) obs->on_timing(obs->ctx, w, t, d->kind == DK_WG_MMA && tw->wg_open > done ? tw->wg_open : done,
+    if (obs && obs->on_timing) obs->on_timing(obs->ctx, w, t, async_done > done ? async_done : done,
                                               tw->wait_len ? tw->wait_why : STALL_SELECTED);
     tw->wait_len = 0;
     if (t + lat > end) end = t + lat;

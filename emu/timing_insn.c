@@ -151,9 +151,21 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
       d->after = (uint32_t)umin(ns * g->clock_mhz / 1000, 1000000);
       break;
     }
-    case OP_WGMMA_MMA_ASYNC: d->kind = DK_WG_MMA; break;
-    case OP_WGMMA_COMMIT_GROUP: d->kind = DK_WG_COMMIT; break;
-    case OP_WGMMA_WAIT_GROUP: d->kind = DK_WG_WAIT; d->wg_keep = ops && ops[0].kind == OK_IMM ? (uint32_t)ops[0].imm : 0; break;
+    case OP_WGMMA_MMA_ASYNC: d->kind = DK_ASYNC_OP; d->grp = AC_WGMMA; break;
+    case OP_WGMMA_COMMIT_GROUP: d->kind = DK_ASYNC_COMMIT; d->grp = AC_WGMMA; break;
+    case OP_WGMMA_WAIT_GROUP:
+      d->kind = DK_ASYNC_WAIT; d->grp = AC_WGMMA;
+      d->grp_keep = ops && ops[0].kind == OK_IMM ? (uint32_t)ops[0].imm : 0;
+      break;
+    /* cp.async: the copy lands in shared memory after its global access;
+     * the thread's wait_group waits for it, not the issue */
+    case OP_CP_ASYNC: d->kind = DK_ASYNC_OP; d->grp = AC_CP_ASYNC; break;
+    case OP_CP_ASYNC_COMMIT_GROUP: d->kind = DK_ASYNC_COMMIT; d->grp = AC_CP_ASYNC; break;
+    case OP_CP_ASYNC_WAIT_GROUP:
+      d->kind = DK_ASYNC_WAIT; d->grp = AC_CP_ASYNC;
+      d->grp_keep = ops && ops[0].kind == OK_IMM ? (uint32_t)ops[0].imm : 0;
+      break;
+    case OP_CP_ASYNC_WAIT_ALL: d->kind = DK_ASYNC_WAIT; d->grp = AC_CP_ASYNC; d->grp_keep = 0; break;
     default: break;
     }
   }

@@ -12,7 +12,11 @@
 #define MAX_DEPS 16
 
 /* What an instruction does to the warp that issues it, besides results. */
-enum dep_kind { DK_PLAIN, DK_BRANCH, DK_MEMBAR, DK_SLEEP, DK_WG_MMA, DK_WG_COMMIT, DK_WG_WAIT };
+enum dep_kind { DK_PLAIN, DK_BRANCH, DK_MEMBAR, DK_SLEEP, DK_ASYNC_OP, DK_ASYNC_COMMIT, DK_ASYNC_WAIT };
+/* Operations that complete in the background, in groups the program
+ * commits and waits for: wgmma (wgmma.commit_group / wait_group) and
+ * cp.async (cp.async.commit_group / wait_group / wait_all). */
+enum async_class { AC_WGMMA, AC_CP_ASYNC };
 
 /* Registers an instruction reads and writes (rows) and its timing class,
  * computed once per program PC. */
@@ -25,7 +29,8 @@ typedef struct deps {
   uint8_t throttle_why;               /* the reason while its unit is busy        */
   uint32_t lat, ii;                   /* latency and issue interval of its unit   */
   uint32_t after;                     /* membar, nanosleep: cycles before the warp's next issue */
-  uint32_t wg_keep;                   /* wgmma.wait_group N                       */
+  uint32_t grp_keep;                  /* wait_group N: the newest N groups may stay pending */
+  uint8_t grp;                        /* enum async_class of DK_ASYNC_*           */
 } deps;
 
 /* Fill dep[0 .. e->nprog). */

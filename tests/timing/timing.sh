@@ -111,6 +111,17 @@ if [ "$got" = long_scoreboard ]; then ok; else bad "a dependent global load chai
 trace "$tmp/bar.db" barrier 128 512
 got=$(q "$tmp/bar.db" "SELECT count(*) FROM warp_runs r JOIN instructions i USING (insn_id) WHERE i.opname = 'mul.wide.u32' AND stall_id = 6")
 if [ "$got" = 3 ]; then ok; else bad "three warps wait at the barrier for the fourth, got $got barrier stalls"; fi
+# cp.async completes in the background: its issue does not wait for the
+# data, the thread's wait_group/wait_all does (at least an L2 round trip)
+rm -f "$tmp/cp.db"
+"$PTXEMU" check -q --gpu h100 --trace "$tmp/cp.db" --trace-level warp "$srcdir/tests/exec/async_cp.launch" >/dev/null 2>&1
+got=$(q "$tmp/cp.db" "WITH c AS (SELECT r.block, r.warp, min(r.issue_cycle) AS t FROM warp_runs r JOIN instructions i USING (insn_id)
+                         WHERE i.opname LIKE 'cp.async.c%.shared.global' GROUP BY 1, 2),
+                      w AS (SELECT r.block, r.warp, min(r.issue_cycle) AS t FROM warp_runs r JOIN instructions i USING (insn_id)
+                         WHERE i.opname LIKE 'cp.async.wait%' GROUP BY 1, 2)
+                 SELECT count(*) > 0 AND min(w.t - c.t) >= $(awk '$1 == "lat_l2" { print $3 }' "$srcdir/configs/h100.gpu")
+                 FROM c JOIN w USING (block, warp)")
+if [ "$got" = 1 ]; then ok; else bad "cp.async.wait waits for the copy's L2 round trip after the cp.async issue, got '$got'"; fi
 got=$(stall_of "$tmp/lrr.db" add.f32)
 if [ "$got" = not_selected ]; then ok; else bad "lrr: ready FP32 instructions mostly wait for their turn, got '$got'"; fi
 got=$(stall_of "$tmp/gto.db" add.f32)
