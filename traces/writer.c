@@ -1151,11 +1151,19 @@ void trace_launch_done(void *ctx, int index, const char *kernel, emu *e, int rc)
     }
     /* a timed run knows how long the launch took on the modelled GPU */
     if (!rc && e->timing_cfg && e->timing_out) {
-      sqlite3_stmt *u = prep(t, "UPDATE launches SET cycles = ?, max_warps_per_sm = ? WHERE launch_id = ?");
+      sqlite3_stmt *u = prep(t, "UPDATE launches SET cycles = ?, max_warps_per_sm = ?, l1_hits = ?, l1_lookups = ?, l2_hits = ?, "
+                                "l2_lookups = ?, dram_read_bytes = ?, dram_write_bytes = ? WHERE launch_id = ?");
       if (u) {
-        sqlite3_bind_int64(u, 1, (int64_t)e->timing_out->cycles);
+        const timing_result *r = e->timing_out;
+        sqlite3_bind_int64(u, 1, (int64_t)r->cycles);
         sqlite3_bind_int64(u, 2, e->timing_cfg->max_warps_per_sm);
-        sqlite3_bind_int64(u, 3, t->launch_id);
+        sqlite3_bind_int64(u, 3, (int64_t)r->l1_hits);
+        sqlite3_bind_int64(u, 4, (int64_t)r->l1_lookups);
+        sqlite3_bind_int64(u, 5, (int64_t)r->l2_hits);
+        sqlite3_bind_int64(u, 6, (int64_t)r->l2_lookups);
+        sqlite3_bind_int64(u, 7, (int64_t)r->dram_read_bytes);
+        sqlite3_bind_int64(u, 8, (int64_t)r->dram_write_bytes);
+        sqlite3_bind_int64(u, 9, t->launch_id);
         step_done(t, u);
         sqlite3_finalize(u);
       }

@@ -111,6 +111,12 @@ if [ "$got" = long_scoreboard ]; then ok; else bad "a dependent global load chai
 trace "$tmp/bar.db" barrier 128 512
 got=$(q "$tmp/bar.db" "SELECT count(*) FROM warp_runs r JOIN instructions i USING (insn_id) WHERE i.opname = 'mul.wide.u32' AND stall_id = 6")
 if [ "$got" = 3 ]; then ok; else bad "three warps wait at the barrier for the fourth, got $got barrier stalls"; fi
+# a timed trace carries the model's hit rates: the same as --stats
+rm -f "$tmp/hit.db"
+"$PTXEMU" check -q --gpu h100 --trace "$tmp/hit.db" --trace-level launch --stats "$tmp/hit.stats" "$srcdir/tests/exec/async_cp.launch" >/dev/null 2>&1
+got=$(q "$tmp/hit.db" "SELECT group_concat(printf('%.2f %d', l2_hit_rate, dram_read_bytes), ' ') FROM (SELECT * FROM launch_metrics ORDER BY launch_id)")
+want=$(awk '{ for (i = 1; i < NF; i++) { if ($i == "l2_hit_pct") h = $(i+1); if ($i == "dram_read_bytes") d = $(i+1) } printf "%s%s %s", (NR > 1 ? " " : ""), h, d }' "$tmp/hit.stats")
+if [ -n "$got" ] && [ "$got" = "$want" ]; then ok; else bad "trace hit rate and DRAM bytes '$got', --stats '$want'"; fi
 # cp.async completes in the background: its issue does not wait for the
 # data, the thread's wait_group/wait_all does (at least an L2 round trip)
 rm -f "$tmp/cp.db"
