@@ -74,6 +74,22 @@ void rep_memory(rep *r, const rep_launch *l) {
     rep_finish(r, s, rc);
     if (rc != SQLITE_ROW) { fputs("</section>\n", f); return; }
   }
+  if (!(have[M_L1S] && v[M_L1S] > 0)) {
+    /* no per-request hits: a timed run's launch totals (launches.l1_hits ...) */
+    sqlite3_stmt *t = rep_prepare(r, "SELECT l1_hits, l1_lookups, l2_hits, l2_lookups, dram_read_bytes FROM launches "
+                                     "WHERE launch_id = ? AND l1_lookups IS NOT NULL");
+    if (t) {
+      sqlite3_bind_int64(t, 1, l->id);
+      int rc = sqlite3_step(t);
+      if (rc == SQLITE_ROW) {
+        v[M_L1H] = sqlite3_column_double(t, 0); v[M_L1S] = sqlite3_column_double(t, 1);
+        v[M_L2H] = sqlite3_column_double(t, 2); v[M_L2S] = sqlite3_column_double(t, 3);
+        v[M_DRAM] = sqlite3_column_double(t, 4) / 32;
+        have[M_L1S] = have[M_L2S] = have[M_DRAM] = true;
+      }
+      rep_finish(r, t, rc);
+    }
+  }
   bool recorded = v[M_REC] != 0, hits = have[M_L1S] && v[M_L1S] > 0;
   double req_bytes = v[M_GLB] + v[M_GSB], sectors = v[M_GLS] + v[M_GSS];
   double l1_rate = hits ? 100 * v[M_L1H] / v[M_L1S] : -1;

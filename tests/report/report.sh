@@ -208,4 +208,10 @@ err usage 64 "usage" -o "$tmp/x.html"
 err bad-launch 64 "bad --launch" "$f" --launch x
 [ -f "$tmp/x.html" ] && bad "a failed report left its output"
 if [ "$(q "$f" 'PRAGMA integrity_check')" = ok ]; then ok; else bad "the trace was damaged"; fi
+# a real timed run (no SQL help): the memory diagram shows the model's hit
+# rates, the ones the trace's launch_metrics gives
+"$PTXEMU" run -q --gpu h100 --trace "$tmp/timed.db" --trace-level warp "$t/memory.launch" >/dev/null 2>&1
+"$PTXEMU" report "$tmp/timed.db" -o "$tmp/timed.html" --launch 1 >/dev/null 2>&1
+want=$(q "$tmp/timed.db" "SELECT printf('L2 hit rate %.1f %%', l2_hit_rate) FROM launch_metrics WHERE launch_id = 1")
+if [ -n "$want" ] && grep -q "$want" "$tmp/timed.html"; then ok; else bad "timed report lacks '$want'"; fi
 finish
