@@ -10,6 +10,7 @@
 #include "emu/emu.h"
 #include "emu/internal.h"
 #include "memmodel/space.h"
+#include "memmodel/memsys.h"
 
 /* Default device-memory cap: half of the machine's physical memory, so a
  * kernel that allocates too much is a clear error, not an OOM kill. */
@@ -164,6 +165,7 @@ void emu_free(emu *e) {
   free(e->shared_sym_off);
   free(e->func_addr);
   emu_unprepare(e);
+  memsys_free(e->memsys_keep);
   free(e->pbuf);
   free(e->heap_blocks);
   free(e);

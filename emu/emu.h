@@ -260,6 +260,7 @@ typedef struct emu {
   uint32_t gridid;
   emu_observer *obs;
   const struct gpu_config *timing_cfg; /* non-NULL: timing mode on this GPU (timing.c) */
+  struct memsys *memsys_keep;    /* timing: the memory system of the last launch, reset and reused */
   struct timing_state *timing;   /* the timing model while a timed launch runs    */
   struct timing_result *timing_out; /* figures of the last timed launch            */
   uint64_t cycle_now;            /* timing mode: the cycle being simulated (for %clock) */

@@ -216,7 +216,10 @@ int emu_run_timed(emu *e, const emu_launch *l) {
   uint32_t *slot_sm = calloc(slots, sizeof *slot_sm);
   bool *slot_init = calloc(slots, sizeof *slot_init);
   /* L1 gets what the carve-out for the resident blocks' shared memory leaves */
-  s->mem = memsys_new(g, nsm, (uint64_t)(e->static_shared + l->dyn_shared ? occ.smem_per_cta : 0) * per_sm);
+  uint64_t shared_used = (uint64_t)(e->static_shared + l->dyn_shared ? occ.smem_per_cta : 0) * per_sm;
+  if (memsys_fits(e->memsys_keep, g, nsm, shared_used)) { s->mem = e->memsys_keep; memsys_reset(s->mem); }
+  else { memsys_free(e->memsys_keep); s->mem = memsys_new(g, nsm, shared_used); }
+  e->memsys_keep = NULL;
   s->uniform_atom = emu_uniform_atomics(e);
   if (!s->sms || !s->dep || !res || !tws || !twmem || !cta_start_t || !slot_sm || !slot_init || !s->mem || !s->uniform_atom ||
       sched_init(&s->q, (int)g->sched_policy, nsm * nsp, g->sched_active_warps)) {
@@ -479,7 +482,7 @@ out:
     s->r.dram_write_bytes = s->mem->dram.write_bytes;   /* evictions; dirty lines left at the end are not flushed */
   }
   if (e->timing_out) *e->timing_out = s->r;
-  memsys_free(s->mem);
+  e->memsys_keep = s->mem;             /* the next launch resets and reuses it */
   free(s->uniform_atom);
   sched_free(&s->q);
   free(s->samples);

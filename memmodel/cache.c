@@ -16,11 +16,18 @@ int cache_init(cache *c, uint64_t size, uint32_t assoc, uint32_t line, uint32_t 
   uint64_t sets = size / ((uint64_t)line * assoc);
   c->sets = sets ? (uint32_t)sets : 1;
   c->lines = calloc((size_t)c->sets * assoc, sizeof *c->lines);
+  c->gen = 1;                      /* the zeroed lines (gen 0) are empty */
   return c->lines ? 0 : -1;
 }
 
 void cache_free(cache *c) { free(c->lines); c->lines = NULL; }
 void cache_flush(cache *c) { memset(c->lines, 0, (size_t)c->sets * c->assoc * sizeof *c->lines); }
+
+void cache_reset(cache *c) {
+  if (++c->gen == 0) { if (c->lines) cache_flush(c); c->gen = 1; }
+  c->tick = 0;
+  c->hits = c->misses = 0;
+}
 
 static cache_line *set_of(const cache *c, uint64_t lineno) {
   /* hash the set index so power-of-two strides spread over sets */
@@ -37,7 +44,7 @@ cache_line *cache_ref(cache *c, uint64_t addr, bool fill, bool *hit, cache_evict
   cache_line *victim = &set[0];
   for (uint32_t w = 0; w < c->assoc; w++) {
     cache_line *l = &set[w];
-    if (l->valid && l->tag == lineno) {
+    if (cache_line_valid(c, l) && l->tag == lineno) {
       l->lru = c->tick;
       *hit = (l->sectors & bit) != 0;
       if (*hit) { c->hits++; return l; }
@@ -46,13 +53,13 @@ cache_line *cache_ref(cache *c, uint64_t addr, bool fill, bool *hit, cache_evict
       l->sectors |= bit;
       return l;
     }
-    if (!l->valid || (victim->valid && l->lru < victim->lru)) victim = l;
+    if (!cache_line_valid(c, l) || (cache_line_valid(c, victim) && l->lru < victim->lru)) victim = l;
   }
   *hit = false;
   c->misses++;
   if (!fill) return NULL;
-  if (ev && victim->valid) { ev->addr = victim->tag << c->line_shift; ev->dirty = victim->dirty; }
-  victim->valid = true;
+  if (ev && cache_line_valid(c, victim)) { ev->addr = victim->tag << c->line_shift; ev->dirty = victim->dirty; }
+  victim->gen = c->gen;
   victim->tag = lineno;
   victim->sectors = bit;
   victim->dirty = 0;
@@ -73,5 +80,5 @@ void cache_invalidate(cache *c, uint64_t addr) {
   uint64_t lineno = addr >> c->line_shift;
   cache_line *set = set_of(c, lineno);
   for (uint32_t w = 0; w < c->assoc; w++)
-    if (set[w].valid && set[w].tag == lineno) { set[w].valid = false; set[w].sectors = set[w].dirty = 0; }
+    if (cache_line_valid(c, &set[w]) && set[w].tag == lineno) { set[w].gen = 0; set[w].sectors = set[w].dirty = 0; }
 }

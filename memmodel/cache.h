@@ -13,7 +13,7 @@ typedef struct cache_line {
   uint64_t tag, lru;
   double ready;                    /* cycle the line's latest fill arrives */
   uint32_t sectors, dirty;         /* bit masks of present / dirty sectors */
-  bool valid;
+  uint32_t gen;                    /* valid when equal to its cache's gen          */
 } cache_line;
 
 typedef struct cache {
@@ -21,6 +21,7 @@ typedef struct cache {
   uint32_t line_shift, sector_shift;
   cache_line *lines;               /* sets * assoc */
   uint64_t tick;
+  uint32_t gen;                    /* lines of another generation are empty: a reset is one increment */
   uint64_t hits, misses;           /* sector accesses */
 } cache;
 
@@ -31,6 +32,9 @@ typedef struct cache_evict { uint64_t addr; uint32_t dirty; } cache_evict;
 int cache_init(cache *c, uint64_t size_bytes, uint32_t assoc, uint32_t line_bytes, uint32_t sector_bytes);
 void cache_free(cache *c);
 void cache_flush(cache *c);
+/* Empty, as after cache_init: lines, LRU clock and counters. */
+void cache_reset(cache *c);
+static inline bool cache_line_valid(const cache *c, const cache_line *l) { return l->gen == c->gen; }
 /* Access one sector (addr anywhere in it); allocate on miss if fill.
  * Returns true on a hit. */
 bool cache_access(cache *c, uint64_t addr, bool fill);

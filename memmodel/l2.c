@@ -45,7 +45,7 @@ static void limit_dirty(l2sys *l, cache *c, double t, uint64_t addr) {
   cache_line *set = cache_set(c, addr), *oldest = NULL;
   uint32_t dirty = 0;
   for (uint32_t w = 0; w < c->assoc; w++)
-    if (set[w].valid && set[w].dirty) {
+    if (cache_line_valid(c, &set[w]) && set[w].dirty) {
       dirty++;
       if (!oldest || set[w].lru < oldest->lru) oldest = &set[w];
     }

@@ -47,6 +47,31 @@ memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
   return m;
 }
 
+void memsys_reset(memsys *m) {
+  for (uint32_t i = 0; i < m->nsm; i++) {
+    ms_sm *s = &m->sm[i];
+    cache_reset(&s->l1);
+    if (s->has_ro) cache_reset(&s->ro);
+    cache_reset(&s->cst);
+    s->l1_free = s->shared_free = s->const_free = 0;
+    memset(s->mshr, 0, m->g->l1_mshrs * sizeof *s->mshr);
+    s->mshr_next = 0;
+    s->code = false;
+  }
+  for (uint32_t p = 0; p < m->l2.p.partitions; p++) cache_reset(&m->l2.part[p]);
+  memset(m->l2.slice, 0, m->l2.p.slices * sizeof *m->l2.slice);
+  m->l2.hits = m->l2.lookups = 0;
+  memset(m->dram.ch, 0, m->dram.p.channels * sizeof *m->dram.ch);
+  memset(m->dram.bank, 0, (size_t)m->dram.p.channels * m->dram.p.banks * sizeof *m->dram.bank);
+  m->dram.read_bytes = m->dram.write_bytes = m->dram.row_hits = m->dram.row_misses = 0;
+  m->l1_hits = m->l1_lookups = 0;
+  m->launch_dram_bytes = 0;
+}
+
+bool memsys_fits(const memsys *m, const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
+  return m && m->g == g && m->nsm == nsm && m->l1_bytes == memsys_l1_bytes(g, shared_used);
+}
+
 void memsys_free(memsys *m) {
   if (!m) return;
   for (uint32_t i = 0; m->sm && i < m->nsm; i++) {

@@ -53,6 +53,12 @@ typedef struct memsys {
 uint64_t memsys_l1_bytes(const gpu_config *g, uint64_t shared_used);
 /* NULL when out of memory. */
 memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used_per_sm);
+/* The same memory system, empty again (caches, queues, DRAM rows,
+ * counters) for the next launch: cheaper than a new one, whose tens of
+ * megabytes of cache state would be faulted in afresh. */
+void memsys_reset(memsys *m);
+/* Whether m was made by memsys_new with these arguments. */
+bool memsys_fits(const memsys *m, const gpu_config *g, uint32_t nsm, uint64_t shared_used);
 void memsys_free(memsys *m);
 /* The traffic every launch makes besides the SMs' (counted, not timed). */
 void memsys_launch(memsys *m);
