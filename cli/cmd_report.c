@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include "cli/cli.h"
 #include "report/report.h"
+#include "util/clock.h"
 
 #define MAX_LAUNCH_OPTS 64
 
@@ -57,10 +58,9 @@ int cmd_report(int argc, char **argv) {
   }
   report_opts o = { .launches = nl ? launches : NULL, .nlaunches = nl, .kernel = kernel, .verbose = verbose };
   char err[600];
-  struct timespec t0, t1;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
+  uint64_t t0 = clock_now_ns();
   int st = report_write(path, out, &o, err, sizeof err);
-  clock_gettime(CLOCK_MONOTONIC, &t1);
+  uint64_t t1 = clock_now_ns();
   int rc = EXIT_OK;
   switch (st) {
   case REPORT_OK: break;
@@ -73,7 +73,7 @@ int cmd_report(int argc, char **argv) {
     struct stat sb;
     long long size = stat(out, &sb) == 0 ? (long long)sb.st_size : -1;
     fprintf(stderr, "ptxemu report: wrote %s: %lld bytes in %.3f s\n", out, size,
-            (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+            (double)(t1 - t0) * 1e-9);
   }
   free(dflt);
   return rc;

@@ -15,6 +15,7 @@
 #include <time.h>
 #include "emu/internal.h"
 #include "memmodel/space.h"
+#include "util/clock.h"
 
 static inline uint64_t key_of(uint16_t depth, uint32_t pc) { return ((uint64_t)(0xffffu - depth) << 32) | pc; }
 
@@ -302,9 +303,7 @@ static void describe_deadlock(emu *e, cta *c) {
 /* A progress line on stderr (only when it is a terminal: the caller
  * decides), for launches that run longer than a second. */
 void emu_progress(emu *e, uint64_t done, uint64_t total, bool last) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  double now = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+  double now = (double)clock_now_ns() * 1e-9;
   if (!e->progress_start) { e->progress_start = now; e->progress_last = now; return; }
   if (!last && now - e->progress_last < 0.25) return;
   if (now - e->progress_start < 1.0) return;
@@ -317,12 +316,6 @@ void emu_progress(emu *e, uint64_t done, uint64_t total, bool last) {
 
 /* Everything a launch needs before its first CTA: the program, the
  * parameters in device memory, a valid cluster shape. */
-static uint64_t monotonic_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 int emu_launch_begin(emu *e, const emu_launch *l) {
   e->launch = *l;
   for (int k = 0; k < 3; k++) { if (!e->launch.cluster[k]) e->launch.cluster[k] = 1; }
@@ -330,7 +323,7 @@ int emu_launch_begin(emu *e, const emu_launch *l) {
   memset(&e->fault, 0, sizeof e->fault);
   e->fault.pc = UINT32_MAX;
   e->warp_insts = 0;
-  e->deadline_ns = e->opt.max_seconds > 0 ? monotonic_ns() + (uint64_t)(e->opt.max_seconds * 1e9) : 0;
+  e->deadline_ns = e->opt.max_seconds > 0 ? clock_now_ns() + (uint64_t)(e->opt.max_seconds * 1e9) : 0;
   e->progress_start = 0;
   e->gridid++;
   if (emu_prepare(e, l->func)) { e->faulted = true; e->fault.kind = FAULT_HEAP; snprintf(e->fault.msg, sizeof e->fault.msg, "out of memory preparing the kernel"); return -1; }
@@ -355,7 +348,7 @@ int emu_launch_begin(emu *e, const emu_launch *l) {
 bool emu_over_budget(emu *e, warp *w) {
   int kind = 0;
   if (e->opt.max_warp_insts && e->warp_insts > e->opt.max_warp_insts) kind = FAULT_BUDGET;
-  else if (e->deadline_ns && monotonic_ns() > e->deadline_ns) kind = FAULT_TIMEOUT;
+  else if (e->deadline_ns && clock_now_ns() > e->deadline_ns) kind = FAULT_TIMEOUT;
   if (!kind) return false;
   const xinsn *x = &e->prog[w->cur ? w->cur_pc : w->pc[__builtin_ctz(~w->exited)]];
   int lane = w->cur ? __builtin_ctz(w->cur) : __builtin_ctz(~w->exited);

@@ -350,7 +350,7 @@ int emu_run_timed(emu *e, const emu_launch *l) {
        * (cp.async.wait_all: the uncommitted copies too) */
       uint64_t need = 0, n = tw->grp_n[d->grp];
       for (uint32_t i = 0; i + d->grp_keep < n; i++) need = umax(need, tw->grp_done[d->grp][i]);
-      if (w->cur && s->e->prog[w->cur_pc].in->op == OP_CP_ASYNC_WAIT_ALL) need = umax(need, tw->grp_open[d->grp]);
+      if (d->grp_open_too) need = umax(need, tw->grp_open[d->grp]);
       if (need > t) { t = need; why = d->grp == AC_CP_ASYNC ? STALL_LONG_SCOREBOARD : STALL_SLEEPING; }
     }
     /* the unit throttles only when it stays busy past the scheduler's
@@ -399,7 +399,7 @@ int emu_run_timed(emu *e, const emu_launch *l) {
       memmove(tw->grp_done[d->grp], tw->grp_done[d->grp] + drop, d->grp_keep * sizeof tw->grp_done[d->grp][0]);
       tw->grp_n[d->grp] = (uint8_t)d->grp_keep;
     }
-    if (d->kind == DK_ASYNC_WAIT && pc0 < s->e->nprog && s->e->prog[pc0].in->op == OP_CP_ASYNC_WAIT_ALL) tw->grp_open[d->grp] = 0;
+    if (d->kind == DK_ASYNC_WAIT && d->grp_open_too) tw->grp_open[d->grp] = 0;
     for (uint8_t i = 0; i < d->ndst; i++) { tw->ready[d->dst[i]] = done; tw->ready_why[d->dst[i]] = rwhy; }
     if (obs && obs->on_timing) obs->on_timing(obs->ctx, w, t, async_done > done ? async_done : done,
                                               tw->wait_len ? tw->wait_why : STALL_SELECTED);

@@ -165,7 +165,7 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
       d->kind = DK_ASYNC_WAIT; d->grp = AC_CP_ASYNC;
       d->grp_keep = ops && ops[0].kind == OK_IMM ? (uint32_t)ops[0].imm : 0;
       break;
-    case OP_CP_ASYNC_WAIT_ALL: d->kind = DK_ASYNC_WAIT; d->grp = AC_CP_ASYNC; d->grp_keep = 0; break;
+    case OP_CP_ASYNC_WAIT_ALL: d->kind = DK_ASYNC_WAIT; d->grp = AC_CP_ASYNC; d->grp_keep = 0; d->grp_open_too = true; break;
     default: break;
     }
   }

@@ -31,6 +31,7 @@ typedef struct deps {
   uint32_t after;                     /* membar, nanosleep: cycles before the warp's next issue */
   uint32_t grp_keep;                  /* wait_group N: the newest N groups may stay pending */
   uint8_t grp;                        /* enum async_class of DK_ASYNC_*           */
+  bool grp_open_too;                  /* cp.async.wait_all: the uncommitted copies as well */
 } deps;
 
 /* Fill dep[0 .. e->nprog). */

@@ -13,6 +13,7 @@
 #include "emu/texobj.h"
 #include "emu/timing.h"
 #include "gpu/config.h"
+#include "util/clock.h"
 
 #define SESSION_MAX_DYN_SHARED 232448u
 
@@ -149,8 +150,6 @@ static void write_stats(FILE *f, int index, const char *kernel, const emu_stats 
           (unsigned long long)wall_ns);
 }
 
-#include <time.h>
-static uint64_t now_ns(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec; }
 
 /* Host pointer and size of a buffer or symbol target. */
 static uint8_t *target_ptr(emu *e, const launch_file *lf, const lf_target *t, const uint64_t *bufaddr, uint64_t *size) {
@@ -256,9 +255,9 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
       el.params = params;
       memset(&e->stats, 0, sizeof e->stats);
       if (o->launch_begin) o->launch_begin(o->observer_ctx, L->index, L->kernel, e, &el);
-      uint64_t t0 = now_ns();
+      uint64_t t0 = clock_now_ns();
       int rc = emu_run(e, &el);
-      uint64_t dt = now_ns() - t0;
+      uint64_t dt = clock_now_ns() - t0;
       free(params);
       if (o->launch_done) o->launch_done(o->observer_ctx, L->index, L->kernel, e, rc);
       if (stats) write_stats(stats, L->index, L->kernel, &e->stats, &m->funcs[k], dt, gcfg ? &tres : NULL);

@@ -19,6 +19,29 @@
 /* warp_runs and mem_accesses declare no NOT NULL: each would be one more
  * instruction per column and row of the inserts (the writer never leaves
  * out a column that ptxemu-trace(5) does not call nullable). */
+/* The memory-request sums of a group of mem_accesses rows m (per launch,
+ * per PTX line). */
+#define MEM_SUMS \
+  "  sum(m.space_id = 0 AND m.kind_id = 0) AS gld_requests,\n" \
+  "  sum(CASE WHEN m.space_id = 0 AND m.kind_id = 0 THEN m.sectors END) AS gld_sectors,\n" \
+  "  sum(CASE WHEN m.space_id = 0 AND m.kind_id = 0 THEN m.bytes END) AS gld_bytes,\n" \
+  "  sum(m.space_id = 0 AND m.kind_id = 1) AS gst_requests,\n" \
+  "  sum(CASE WHEN m.space_id = 0 AND m.kind_id = 1 THEN m.sectors END) AS gst_sectors,\n" \
+  "  sum(CASE WHEN m.space_id = 0 AND m.kind_id = 1 THEN m.bytes END) AS gst_bytes,\n" \
+  "  sum(m.space_id = 1 AND m.kind_id = 0) AS shared_ld_requests,\n" \
+  "  sum(CASE WHEN m.space_id = 1 AND m.kind_id = 0 THEN m.wavefronts END) AS shared_ld_wavefronts,\n" \
+  "  sum(CASE WHEN m.space_id = 1 AND m.kind_id = 0 THEN m.conflicts END) AS shared_ld_bank_conflicts,\n" \
+  "  sum(m.space_id = 1 AND m.kind_id = 1) AS shared_st_requests,\n" \
+  "  sum(CASE WHEN m.space_id = 1 AND m.kind_id = 1 THEN m.wavefronts END) AS shared_st_wavefronts,\n" \
+  "  sum(CASE WHEN m.space_id = 1 AND m.kind_id = 1 THEN m.conflicts END) AS shared_st_bank_conflicts,\n" \
+  "  sum(CASE WHEN m.space_id = 1 AND m.kind_id IN (0, 1) THEN m.bytes END) AS shared_bytes,\n" \
+  "  sum(CASE WHEN m.space_id = 1 AND m.kind_id IN (0, 1) THEN m.wavefronts END) AS shared_wavefronts,\n" \
+  "  sum(m.l1_hit_sectors) AS l1_hit_sectors,\n" \
+  "  sum(CASE WHEN m.l1_hit_sectors IS NOT NULL THEN m.sectors END) AS l1_sectors,\n" \
+  "  sum(m.l2_hit_sectors) AS l2_hit_sectors,\n" \
+  "  sum(CASE WHEN m.l2_hit_sectors IS NOT NULL THEN m.sectors - coalesce(m.l1_hit_sectors, 0) END) AS l2_sectors,\n" \
+  "  sum(CASE WHEN m.kind_id = 0 THEN m.dram_sectors END) AS dram_read_sectors\n"
+
 const char trace_schema_sql[] =
   /* ---- the run and the static program ---------------------------------- */
   "CREATE TABLE runs(\n"
@@ -228,25 +251,7 @@ const char trace_schema_sql[] =
   "GROUP BY l.launch_id;\n"
   "CREATE VIEW launch_mem_stats AS\n"
   "SELECT l.launch_id,\n"
-  "  sum(m.space_id = 0 AND m.kind_id = 0) AS gld_requests,\n"
-  "  sum(CASE WHEN m.space_id = 0 AND m.kind_id = 0 THEN m.sectors END) AS gld_sectors,\n"
-  "  sum(CASE WHEN m.space_id = 0 AND m.kind_id = 0 THEN m.bytes END) AS gld_bytes,\n"
-  "  sum(m.space_id = 0 AND m.kind_id = 1) AS gst_requests,\n"
-  "  sum(CASE WHEN m.space_id = 0 AND m.kind_id = 1 THEN m.sectors END) AS gst_sectors,\n"
-  "  sum(CASE WHEN m.space_id = 0 AND m.kind_id = 1 THEN m.bytes END) AS gst_bytes,\n"
-  "  sum(m.space_id = 1 AND m.kind_id = 0) AS shared_ld_requests,\n"
-  "  sum(CASE WHEN m.space_id = 1 AND m.kind_id = 0 THEN m.wavefronts END) AS shared_ld_wavefronts,\n"
-  "  sum(CASE WHEN m.space_id = 1 AND m.kind_id = 0 THEN m.conflicts END) AS shared_ld_bank_conflicts,\n"
-  "  sum(m.space_id = 1 AND m.kind_id = 1) AS shared_st_requests,\n"
-  "  sum(CASE WHEN m.space_id = 1 AND m.kind_id = 1 THEN m.wavefronts END) AS shared_st_wavefronts,\n"
-  "  sum(CASE WHEN m.space_id = 1 AND m.kind_id = 1 THEN m.conflicts END) AS shared_st_bank_conflicts,\n"
-  "  sum(CASE WHEN m.space_id = 1 AND m.kind_id IN (0, 1) THEN m.bytes END) AS shared_bytes,\n"
-  "  sum(CASE WHEN m.space_id = 1 AND m.kind_id IN (0, 1) THEN m.wavefronts END) AS shared_wavefronts,\n"
-  "  sum(m.l1_hit_sectors) AS l1_hit_sectors,\n"
-  "  sum(CASE WHEN m.l1_hit_sectors IS NOT NULL THEN m.sectors END) AS l1_sectors,\n"
-  "  sum(m.l2_hit_sectors) AS l2_hit_sectors,\n"
-  "  sum(CASE WHEN m.l2_hit_sectors IS NOT NULL THEN m.sectors - coalesce(m.l1_hit_sectors, 0) END) AS l2_sectors,\n"
-  "  sum(CASE WHEN m.kind_id = 0 THEN m.dram_sectors END) AS dram_read_sectors\n"
+  MEM_SUMS
   "FROM launches l JOIN mem_accesses m ON m.id BETWEEN l.first_mem_id AND l.last_mem_id\n"
   "GROUP BY l.launch_id;\n"
   /* ---- every per-launch metric in one row ------------------------------------------ */
@@ -352,25 +357,7 @@ const char trace_schema_sql[] =
   "GROUP BY g.launch_id, i.file_id, i.ptx_line;\n"
   "CREATE VIEW line_mem_stats AS\n"
   "SELECT l.launch_id, i.file_id, i.ptx_line,\n"
-  "  sum(m.space_id = 0 AND m.kind_id = 0) AS gld_requests,\n"
-  "  sum(CASE WHEN m.space_id = 0 AND m.kind_id = 0 THEN m.sectors END) AS gld_sectors,\n"
-  "  sum(CASE WHEN m.space_id = 0 AND m.kind_id = 0 THEN m.bytes END) AS gld_bytes,\n"
-  "  sum(m.space_id = 0 AND m.kind_id = 1) AS gst_requests,\n"
-  "  sum(CASE WHEN m.space_id = 0 AND m.kind_id = 1 THEN m.sectors END) AS gst_sectors,\n"
-  "  sum(CASE WHEN m.space_id = 0 AND m.kind_id = 1 THEN m.bytes END) AS gst_bytes,\n"
-  "  sum(m.space_id = 1 AND m.kind_id = 0) AS shared_ld_requests,\n"
-  "  sum(CASE WHEN m.space_id = 1 AND m.kind_id = 0 THEN m.wavefronts END) AS shared_ld_wavefronts,\n"
-  "  sum(CASE WHEN m.space_id = 1 AND m.kind_id = 0 THEN m.conflicts END) AS shared_ld_bank_conflicts,\n"
-  "  sum(m.space_id = 1 AND m.kind_id = 1) AS shared_st_requests,\n"
-  "  sum(CASE WHEN m.space_id = 1 AND m.kind_id = 1 THEN m.wavefronts END) AS shared_st_wavefronts,\n"
-  "  sum(CASE WHEN m.space_id = 1 AND m.kind_id = 1 THEN m.conflicts END) AS shared_st_bank_conflicts,\n"
-  "  sum(CASE WHEN m.space_id = 1 AND m.kind_id IN (0, 1) THEN m.bytes END) AS shared_bytes,\n"
-  "  sum(CASE WHEN m.space_id = 1 AND m.kind_id IN (0, 1) THEN m.wavefronts END) AS shared_wavefronts,\n"
-  "  sum(m.l1_hit_sectors) AS l1_hit_sectors,\n"
-  "  sum(CASE WHEN m.l1_hit_sectors IS NOT NULL THEN m.sectors END) AS l1_sectors,\n"
-  "  sum(m.l2_hit_sectors) AS l2_hit_sectors,\n"
-  "  sum(CASE WHEN m.l2_hit_sectors IS NOT NULL THEN m.sectors - coalesce(m.l1_hit_sectors, 0) END) AS l2_sectors,\n"
-  "  sum(CASE WHEN m.kind_id = 0 THEN m.dram_sectors END) AS dram_read_sectors\n"
+  MEM_SUMS
   "FROM launches l JOIN mem_accesses m ON m.id BETWEEN l.first_mem_id AND l.last_mem_id\n"
   "  JOIN instructions i ON i.insn_id = m.insn_id\n"
   "GROUP BY l.launch_id, i.file_id, i.ptx_line;\n"

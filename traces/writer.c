@@ -28,6 +28,7 @@
 #include "emu/timing.h"
 #include "gpu/config.h"
 #include "traces/trace.h"
+#include "util/clock.h"
 
 #define RUN_BUF_ROWS (1u << 16)
 #define MEM_BUF_ROWS (1u << 15)
@@ -149,12 +150,6 @@ struct trace {
 };
 
 /* ---- small helpers ---------------------------------------------------------- */
-
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static double thread_cpu(void) {
   struct timespec ts;
@@ -665,7 +660,7 @@ static void trace_free(trace *t) {
 }
 
 trace *trace_open(const trace_opts *o, char *err, size_t errlen) {
-  uint64_t open0 = now_ns();
+  uint64_t open0 = clock_now_ns();
   trace *t = calloc(1, sizeof *t);
   if (!t) { snprintf(err, errlen, "out of memory"); return NULL; }
   t->o = *o;
@@ -790,7 +785,7 @@ trace *trace_open(const trace_opts *o, char *err, size_t errlen) {
   t->thread_ok = pthread_create(&t->thread, NULL, writer_main, t) == 0;   /* else insert inline */
   t->blo = o->block_lo;
   t->bspan = o->block_hi - o->block_lo;
-  if (o->verbose) fprintf(stderr, "ptxemu: trace: opening took %.3f s\n", (double)(now_ns() - open0) * 1e-9);
+  if (o->verbose) fprintf(stderr, "ptxemu: trace: opening took %.3f s\n", (double)(clock_now_ns() - open0) * 1e-9);
   return t;
 fail_msg:
   snprintf(err, errlen, "%s", t->errmsg[0] ? t->errmsg : "cannot set up the trace");
@@ -1063,7 +1058,12 @@ void trace_launch_begin(void *ctx, int index, const char *kernel, emu *e, const 
   t->mem_level = t->level == TRACE_MEM || t->level == TRACE_ALL;
   /* a timed run reports blocks and SM samples at every level */
   if (t->level != TRACE_LAUNCH || t->timed) e->obs = &t->obs;
-  t->t0 = now_ns();
+  t->t0 = clock_now_ns();
+}
+
+/* The last row of a kind this launch has in the file (first - 1: none). */
+static int64_t last_on_disk(const trace *t, int kind, int64_t first) {
+  return t->last_inserted[kind] >= first ? t->last_inserted[kind] : first - 1;
 }
 
 void trace_launch_done(void *ctx, int index, const char *kernel, emu *e, int rc) {
@@ -1071,7 +1071,7 @@ void trace_launch_done(void *ctx, int index, const char *kernel, emu *e, int rc)
   trace *t = ctx;
   e->obs = NULL;
   if (!t->launch_id) return;
-  uint64_t wall = now_ns() - t->t0;
+  uint64_t wall = clock_now_ns() - t->t0;
   if (t->open) close_run(t);
   if (t->pending) flush_pending(t);
   flush_all(t);
@@ -1136,8 +1136,8 @@ void trace_launch_done(void *ctx, int index, const char *kernel, emu *e, int rc)
         if (id) sqlite3_bind_int64(s, c++, id); else sqlite3_bind_null(s, c++);
       } else { sqlite3_bind_null(s, c++); sqlite3_bind_null(s, c++); }
       /* rows dropped at the cap never reached the file */
-      sqlite3_bind_int64(s, c++, lost ? (t->last_inserted[0] >= t->launch_first_run ? t->last_inserted[0] : t->launch_first_run - 1) : t->next_run_id - 1);
-      sqlite3_bind_int64(s, c++, lost ? (t->last_inserted[1] >= t->launch_first_mem ? t->last_inserted[1] : t->launch_first_mem - 1) : t->next_mem_id - 1);
+      sqlite3_bind_int64(s, c++, lost ? last_on_disk(t, BUF_RUNS, t->launch_first_run) : t->next_run_id - 1);
+      sqlite3_bind_int64(s, c++, lost ? last_on_disk(t, BUF_MEM, t->launch_first_mem) : t->next_mem_id - 1);
       const uint64_t v[] = { st->inst_executed, st->thread_inst_executed, st->gld_requests, st->gld_sectors, st->gst_requests,
                              st->gst_sectors, st->shared_ld_requests, st->shared_ld_wavefronts, st->shared_ld_bank_conflicts,
                              st->shared_st_requests, st->shared_st_wavefronts, st->shared_st_bank_conflicts };
@@ -1210,9 +1210,9 @@ int trace_close(trace *t, int exit_status) {
   /* closing the last connection folds the WAL into the database and
    * removes it: one self-contained file */
   for (int k = 0; k < 2; k++) { sqlite3_finalize(t->ins[k]); sqlite3_finalize(t->upd_last[k]); t->ins[k] = t->upd_last[k] = NULL; }
-  double c0 = (double)now_ns();
+  double c0 = (double)clock_now_ns();
   if (sqlite3_close(t->db) == SQLITE_OK) t->db = NULL;
-  if (t->o.verbose) fprintf(stderr, "ptxemu: trace: closing took %.3f s\n", ((double)now_ns() - c0) * 1e-9);
+  if (t->o.verbose) fprintf(stderr, "ptxemu: trace: closing took %.3f s\n", ((double)clock_now_ns() - c0) * 1e-9);
   if (t->thread_ok) {
     pthread_mutex_destroy(&t->mu);
     pthread_cond_destroy(&t->cv_work);
