@@ -21,6 +21,7 @@ static void usage(FILE *f, const char *cmd) {
              "  --strict-async    fault when the async proxy reads shared memory written through the\n"
              "                    generic proxy without a fence.proxy.async by the writing thread\n"
              "  --sched POLICY    warp scheduler instead of the GPU's: gto, lrr or two_level; implies --timing\n"
+             "  --issue-order O   scheduled (ptxas-like order in basic blocks, the default) or ptx; implies --timing\n"
              "  -e LINE           a launch-file line: buffer/symbol lines go before the launch,\n"
              "                    dump/expect/stdout lines after it\n"
              "  --arg TYPE:VALUE  a kernel argument: u32:5, f32:1.5, ptr:BUFFER, ...\n"
@@ -86,6 +87,11 @@ static int run_common(int argc, char **argv, bool compare) {
     else if (strcmp(a, "--sched") == 0 && more) {
       o.sched = argv[++i];
       if (gpu_sched_from_name(o.sched) < 0) { fprintf(stderr, "ptxemu %s: --sched must be gto, lrr or two_level, got '%s'\n", argv[0], o.sched); return EXIT_USAGE; }
+      if (!o.gpu) o.gpu = "h100";
+    }
+    else if (strcmp(a, "--issue-order") == 0 && more) {
+      o.issue_order = argv[++i];
+      if (strcmp(o.issue_order, "scheduled") && strcmp(o.issue_order, "ptx")) { fprintf(stderr, "ptxemu %s: --issue-order must be scheduled or ptx, got '%s'\n", argv[0], o.issue_order); return EXIT_USAGE; }
       if (!o.gpu) o.gpu = "h100";
     }
     else if (strcmp(a, "--grid") == 0 && more) grid = argv[++i];

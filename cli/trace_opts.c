@@ -117,6 +117,7 @@ int cli_trace_start(cli_trace *ct, session_opts *so, int argc, char **argv, cons
     gpu_config g;
     if (gpu_config_load(so->gpu, &g, stderr)) return EXIT_DATAERR;
     if (so->sched) gpu_config_set_scheduler(&g, so->sched);
+    if (so->issue_order) gpu_config_set_issue_order(&g, so->issue_order);
     char *params = NULL;
     size_t plen = 0;
     FILE *mf = open_memstream(&params, &plen);

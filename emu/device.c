@@ -213,7 +213,7 @@ void emu_print_fault(const emu *e, FILE *out) {
   if (x) {
     char name[256];
     isa_format_opname(x->in, name, sizeof name);
-    fprintf(out, "    at %s:%u (pc %u in %s): %s\n", e->m->path, x->in->line, x->pc - e->func_base[x->f - e->m->funcs],
+    fprintf(out, "    at %s:%u (pc %u in %s): %s\n", e->m->path, x->in->line, x->spc - e->func_base[x->f - e->m->funcs],
             x->f->name, name);
   }
 }

@@ -50,7 +50,9 @@ typedef struct xinsn {
   xhandler fn;
   const isa_insn *in;      /* decoded fields: type, rnd, flags, cmp, bop, sub... */
   const isa_func *f;       /* function the instruction belongs to                 */
-  uint32_t pc;             /* global PC                                           */
+  uint32_t pc;             /* global PC: the index in emu.prog                    */
+  uint32_t spc;            /* the instruction's own global PC (traces, messages); differs from pc
+                              where a timed run reorders blocks (reorder.c)       */
   uint32_t target;         /* branch target (global PC) where it has one          */
   int32_t guard;           /* guard row or -1                                     */
   uint8_t guard_neg, nops, tbits, flags;   /* tbits: width of in->type            */

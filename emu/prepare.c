@@ -235,7 +235,7 @@ int emu_prepare(emu *e, int kernel) {
     for (uint32_t i = 0; i <= fn->ninsns; i++) {
       xinsn *x = &e->prog[e->func_base[f] + i];
       x->f = fn;
-      x->pc = e->func_base[f] + i;
+      x->pc = x->spc = e->func_base[f] + i;
       x->guard = -1;
       if (i == fn->ninsns) { x->in = &implicit_ret; prep_one(e, x); continue; }
       const isa_insn *in = &fn->insns[i];

@@ -7,6 +7,7 @@
 #include "emu/sched.h"
 #include "emu/timing.h"
 #include "emu/timing_insn.h"
+#include "emu/reorder.h"
 #include "memmodel/memsys.h"
 #include "memmodel/space.h"
 
@@ -177,6 +178,7 @@ int emu_run_timed(emu *e, const emu_launch *l) {
   const gpu_config *g = e->timing_cfg;
   if (emu_launch_begin(e, l)) return -1;
   if (timing_check_arch(e, g, l->func)) { emu_launch_end(e); return -1; }
+  if (g->reorder && emu_reorder(e, g)) { fault_oom(e); emu_launch_end(e); return -1; }
   timing_state S, *s = &S;
   memset(s, 0, sizeof S);
   s->g = g;
@@ -426,14 +428,19 @@ int emu_run_timed(emu *e, const emu_launch *l) {
         else { mark_blocked(tw, t + 1); if (sched_leave(&s->q, tw, t + 1)) { fault_oom(e); break; } }
       }
     } else if (sched_leave(&s->q, tw, t + 1)) { fault_oom(e); break; }
-    /* threads this instruction released in other warps of the CTA */
-    for (uint32_t wi = 0; wi < c->nwarps; wi++) {
-      warp *o = &c->warps[wi];
-      twarp *ot = &tws[tw->slot][wi];
-      if (ot->queued || !~o->exited || o == w) continue;
-      if (o->next_key == 0 || o->cur) {
-        emu_reschedule(o);
-        if (o->cur && requeue_released(s, ot, t + g->barrier_cycles)) { fault_oom(e); break; }
+    /* threads this instruction released in other warps of the CTA, or of
+     * its cluster (barrier.cluster, mbarriers completed by a multicast copy) */
+    for (uint32_t r = 0, base = tw->slot / csize * csize; r < csize && !e->faulted; r++) {
+      cta *pc = &res[base + r];
+      if (!tws[base + r] || !pc->warps) continue;
+      for (uint32_t wi = 0; wi < pc->nwarps && wi < nwarps; wi++) {
+        warp *o = &pc->warps[wi];
+        twarp *ot = &tws[base + r][wi];
+        if (ot->queued || !~o->exited || o == w) continue;
+        if (o->next_key == 0 || o->cur) {
+          emu_reschedule(o);
+          if (o->cur && requeue_released(s, ot, t + g->barrier_cycles)) { fault_oom(e); break; }
+        }
       }
     }
     if (emu_cta_done(c)) {

@@ -49,6 +49,7 @@ static const param params[] = {
   OPT_U32(reg_bank_ports, 1, 8, "1"),
   OPT_U32(fetch_cycles, 0, 1000, "0"), OPT_U32(branch_cycles, 0, 1000, "0"), OPT_U32(reconverge_cycles, 0, 1000, "0"),
   OPT_U32(membar_cycles, 0, 100000, "0"), OPT_U32(gpcs, 1, 1024, "1"),
+  OPT_STR(issue_order, "scheduled"), OPT_U32(l2_write_bytes_per_cycle, 1, 4096, "128"),
 };
 
 const char *const gpu_sched_names[GPU_SCHED_COUNT] = { "gto", "lrr", "two_level" };
@@ -63,6 +64,12 @@ int gpu_config_set_scheduler(gpu_config *c, const char *name) {
   if (p < 0) return -1;
   c->sched_policy = (uint32_t)p;
   snprintf(c->scheduler, sizeof c->scheduler, "%s", gpu_sched_names[p]);
+  return 0;
+}
+int gpu_config_set_issue_order(gpu_config *c, const char *name) {
+  if (strcmp(name, "ptx") != 0 && strcmp(name, "scheduled") != 0) return -1;
+  if (name != c->issue_order) snprintf(c->issue_order, sizeof c->issue_order, "%s", name);
+  c->reorder = name[0] == 's';
   return 0;
 }
 #define NPARAMS (sizeof params / sizeof params[0])
@@ -154,6 +161,10 @@ int gpu_config_parse(const char *text, const char *path, gpu_config *c, FILE *er
   int sp = gpu_sched_from_name(c->scheduler);
   if (!errors && sp < 0) { fprintf(err, "%s:%d: error: scheduler must be gto, lrr or two_level, got '%s'\n", path, seen[param_index("scheduler")], c->scheduler); errors++; }
   c->sched_policy = sp < 0 ? 0 : (uint32_t)sp;
+  if (!errors && gpu_config_set_issue_order(c, c->issue_order)) {
+    fprintf(err, "%s:%d: error: issue_order must be scheduled or ptx, got '%s'\n", path, seen[param_index("issue_order")], c->issue_order);
+    errors++;
+  }
   if (!errors && c->gpcs > c->sms) { fprintf(err, "%s:%d: error: more gpcs than sms\n", path, seen[param_index("gpcs")]); errors++; }
   char tail = 0;
   if (!errors && (sscanf(c->arch, "sm_%u%c", &c->sm_version, &tail) < 1 || (tail && tail != 'a' && tail != 'f'))) { fprintf(err, "%s:%d: error: arch must look like sm_90\n", path, seen[param_index("arch")]); errors++; }

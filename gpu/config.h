@@ -35,6 +35,7 @@ typedef struct gpu_config {
   uint32_t l1_fill_bytes;              /* bytes an L1 miss fetches: a sector (32) or a whole line (128) */
   uint32_t l1_mshrs;                   /* outstanding sector misses per SM */
   uint32_t l1_sectors_per_cycle;       /* tag/data throughput of L1 */
+  uint32_t l2_write_bytes_per_cycle;   /* an SM's stores into L2 (sectors of 32 bytes) */
   uint32_t readonly_cache_bytes;       /* separate ld.global.nc cache per SM; 0: nc loads use L1 */
   uint32_t const_cache_bytes;          /* constant cache per SM */
   /* L2: partitions of slices, a hash of address blocks over slices */
@@ -60,6 +61,8 @@ typedef struct gpu_config {
   uint32_t reconverge_cycles;          /* extra cost when a warp's active mask changes */
   uint32_t membar_cycles;              /* membar/fence at gpu or system scope          */
   uint32_t gpcs;                       /* graphics processing clusters (SMs split evenly) */
+  char issue_order[16];                /* "scheduled" (ptxas-like, in basic blocks) or "ptx" */
+  uint32_t reorder;                    /* 1 for "scheduled", from issue_order         */
 } gpu_config;
 
 enum gpu_sched { GPU_SCHED_GTO, GPU_SCHED_LRR, GPU_SCHED_TWO_LEVEL, GPU_SCHED_COUNT };
@@ -68,6 +71,8 @@ extern const char *const gpu_sched_names[GPU_SCHED_COUNT];
 int gpu_sched_from_name(const char *name);
 /* Choose the warp scheduler (ptxemu run --sched); -1 if the name is unknown. */
 int gpu_config_set_scheduler(gpu_config *c, const char *name);
+/* Choose the issue order (ptxemu run --issue-order): "scheduled" or "ptx"; -1 otherwise. */
+int gpu_config_set_issue_order(gpu_config *c, const char *name);
 
 /* Load a configuration: a bundled name ("h100") or a file path.  Errors
  * go to err as "FILE:LINE: error: ..." lines; returns 0 on success. */

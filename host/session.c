@@ -207,6 +207,7 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
   if (o->gpu) {
     if (gpu_config_load(o->gpu, &gpuc, stderr)) { isa_module_free(m); lf_free(&lf); free(pout); if (pstream) fclose(pstream); return 65; }
     if (o->sched) gpu_config_set_scheduler(&gpuc, o->sched);   /* checked by the command line */
+    if (o->issue_order) gpu_config_set_issue_order(&gpuc, o->issue_order);
     gcfg = &gpuc;
   }
   emu *e = emu_new(m, &eo);

@@ -20,6 +20,7 @@ typedef struct session_opts {
   const char *gpu;              /* --gpu NAME|FILE: run the timing model of that GPU */
   bool strict_async;            /* --strict-async: check proxy fences (emu/proxy.c) */
   const char *sched;            /* --sched: warp scheduler instead of the GPU's   */
+  const char *issue_order;      /* --issue-order: scheduled or ptx, instead of the GPU's */
   struct emu_observer *observer;/* traces                                          */
   void *observer_ctx;
   void (*launch_done)(void *ctx, int index, const char *kernel, struct emu *e, int rc);

@@ -53,7 +53,7 @@ void memsys_reset(memsys *m) {
     cache_reset(&s->l1);
     if (s->has_ro) cache_reset(&s->ro);
     cache_reset(&s->cst);
-    s->l1_free = s->shared_free = s->const_free = 0;
+    s->l1_free = s->shared_free = s->const_free = s->wport_free = 0;
     memset(s->mshr, 0, m->g->l1_mshrs * sizeof *s->mshr);
     s->mshr_next = 0;
     s->code = false;
@@ -103,6 +103,16 @@ static double mshr_take(ms_sm *s, uint32_t n, double t, double **slot) {
   *slot = &s->mshr[s->mshr_next];
   s->mshr_next = (s->mshr_next + 1) % n;
   return dmax(t, **slot);
+}
+
+/* The SM's write link to L2 takes one sector every 32 /
+ * l2_write_bytes_per_cycle cycles, full or partial (H100: a sector per 2
+ * cycles for coalesced and for scattered 4-byte stores alike); returns
+ * when this one goes. */
+static double port_take(double *free_at, double t, uint32_t bytes_per_cycle) {
+  double at = dmax(t, *free_at);
+  *free_at = at + 32.0 / bytes_per_cycle;
+  return at;
 }
 
 /* Distinct sectors of an access, with the number of lanes in each. */
@@ -155,10 +165,12 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
         cache_invalidate(&s->l1, a);
         if (s->has_ro) cache_invalidate(&s->ro, a);
       }
-      /* write-through; the L1 stalls when the slice's queue is longer than
-       * one L2 round trip (stores hold no register, only the queue slows them) */
-      double accepted = l2_access(&m->l2, near, start, a, L2_WRITE, lanes[k]) - g->lat_l2;
-      if (accepted - start > g->lat_l2) s->l1_free = dmax(s->l1_free, accepted - g->lat_l2);
+      /* write-through over the SM's write link; the L1 stalls when the
+       * link's queue is longer than one L2 round trip (stores hold no
+       * register, only the queue slows them) */
+      double out = port_take(&s->wport_free, start, g->l2_write_bytes_per_cycle);
+      double accepted = l2_access(&m->l2, near, out, a, L2_WRITE, lanes[k]) - g->lat_l2;
+      if (out - start > g->lat_l2) s->l1_free = dmax(s->l1_free, out - g->lat_l2);
       done = dmax(done, accepted);   /* the kernel is not over before its stores are in L2 */
       continue;
     }

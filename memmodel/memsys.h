@@ -31,6 +31,7 @@ enum ms_path {
 typedef struct ms_sm {
   cache l1, ro, cst;
   double l1_free, shared_free, const_free;
+  double wport_free;               /* the SM's write link to L2 is busy until then */
   double *mshr;                    /* completion cycle of each MSHR, reused in turn */
   uint32_t mshr_next;
   bool has_ro, code;

@@ -429,7 +429,7 @@ static void build_map(trace *t, const emu *e) {
   for (uint32_t pc = 0; pc < e->nprog; pc++) {
     const xinsn *x = &e->prog[pc];
     uint32_t fi = (uint32_t)(x->f - e->m->funcs);
-    uint32_t idx = pc - e->func_base[fi];
+    uint32_t idx = x->spc - e->func_base[fi];   /* the instruction's own PC: timed runs reorder blocks */
     if (!t->func_insn_base[fi]) continue;
     t->pcmap[pc] = (uint32_t)(t->func_insn_base[fi] + idx);
     uint8_t fl = 0;
@@ -1131,7 +1131,7 @@ void trace_launch_done(void *ctx, int index, const char *kernel, emu *e, int rc)
         int64_t id = 0;
         if (x && t->mod == e->m) {
           uint32_t fi = (uint32_t)(x->f - e->m->funcs);
-          if (t->func_insn_base[fi]) id = t->func_insn_base[fi] + (x->pc - e->func_base[fi]);
+          if (t->func_insn_base[fi]) id = t->func_insn_base[fi] + (x->spc - e->func_base[fi]);
         }
         if (id) sqlite3_bind_int64(s, c++, id); else sqlite3_bind_null(s, c++);
       } else { sqlite3_bind_null(s, c++); sqlite3_bind_null(s, c++); }

@@ -23,7 +23,8 @@ trace() {   # DB KERNEL BLOCK BUFFER-BYTES MORE-ARGS...: a timed run with a warp
 # ---- scheduler policies ------------------------------------------------------
 # 32 warps, 8 per sub-partition (sub-partition 0: warps 0, 4, ..., 28), each
 # with two runs of 24 independent FP32 instructions around a global load.
-for s in gto lrr two_level; do trace "$tmp/$s.db" straight 1024 4096 --sched "$s"; done
+# (in PTX order: the runs are each warp's instructions 3 .. 26 and 28 .. 51)
+for s in gto lrr two_level; do trace "$tmp/$s.db" straight 1024 4096 --sched "$s" --issue-order ptx; done
 # how often sub-partition 0 switches from one warp to another
 switches() {
   q "$1" "WITH r AS (SELECT warp, lag(warp) OVER (ORDER BY issue_cycle) AS prev FROM warp_runs WHERE warp % 4 = 0)
@@ -56,6 +57,28 @@ for s in lrr two_level; do
   if [ "$(q "$tmp/gto.db" "SELECT count(*), sum(threads) FROM warp_runs")" = "$(q "$tmp/$s.db" "SELECT count(*), sum(threads) FROM warp_runs")" ]; then ok
   else bad "$s executed other instructions than gto"; fi
 done
+
+# ---- issue order ---------------------------------------------------------------------
+# scheduled (the default): ptxas's list scheduling moves straight's global
+# load (PTX instruction 27) above the first run of adds; in PTX order it
+# issues 28th.  Both orders compute the same buffer.
+trace "$tmp/sched.db" straight 32 4096
+trace "$tmp/ptx.db" straight 32 4096 --issue-order ptx
+ldseq() { q "$1" "SELECT r.wseq FROM warp_runs r JOIN instructions i USING (insn_id) WHERE r.warp = 0 AND i.opname LIKE 'ld.global%'"; }
+expect "scheduled: the load issues third" "$([ "$(ldseq "$tmp/sched.db")" = 2 ] && echo 1)"
+expect "ptx order: the load issues 28th" "$([ "$(ldseq "$tmp/ptx.db")" = 27 ] && echo 1)"
+# the trace names each instruction by its own PC, whatever order it issued in
+expect "scheduled: the row of wseq 2 is the instruction at PC 27" \
+  "$(q "$tmp/sched.db" "SELECT i.pc = 27 FROM warp_runs r JOIN instructions i USING (insn_id) WHERE r.warp = 0 AND r.wseq = 2")"
+expect "scheduled: sooner than in PTX order" \
+  "$([ "$(q "$tmp/sched.db" "SELECT cycles FROM launches")" -lt "$(q "$tmp/ptx.db" "SELECT cycles FROM launches")" ] && echo 1)"
+for o in scheduled ptx; do
+  "$PTXEMU" run -q --issue-order $o "$k" --kernel straight --block 256 -e "buffer b 4096 zero" --arg ptr:b \
+    -e "dump b $tmp/$o.bin" >/dev/null 2>&1 || bad "run --issue-order $o"
+done
+if cmp -s "$tmp/scheduled.bin" "$tmp/ptx.bin" && [ -s "$tmp/ptx.bin" ]; then ok; else bad "both issue orders give the same buffer"; fi
+if "$PTXEMU" run -q --issue-order fast "$k" --kernel straight >/dev/null 2>"$tmp/err"; then bad "--issue-order fast accepted"; \
+  elif grep -q "scheduled or ptx" "$tmp/err"; then ok; else bad "--issue-order fast: message"; fi
 
 # ---- timing columns of traces ----------------------------------------------------
 t="$tmp/gto.db"

@@ -1,0 +1,11 @@
+/* emu/reorder.h - ptxas-like list scheduling of basic blocks for timed
+ * runs (see reorder.c). */
+#ifndef EMU_REORDER_H
+#define EMU_REORDER_H
+#include "emu/emu.h"
+#include "gpu/config.h"
+
+/* Permute e->prog inside basic blocks into the issue order ptxas would
+ * give it; 0, or -1 when out of memory (e->prog is then unchanged). */
+int emu_reorder(emu *e, const gpu_config *g);
+#endif
