@@ -11,6 +11,7 @@
 #include "emu/internal.h"
 #include "memmodel/space.h"
 #include "memmodel/memsys.h"
+#include "memmodel/ifetch.h"
 
 /* Default device-memory cap: half of the machine's physical memory, so a
  * kernel that allocates too much is a clear error, not an OOM kill. */
@@ -166,6 +167,7 @@ void emu_free(emu *e) {
   free(e->func_addr);
   emu_unprepare(e);
   memsys_free(e->memsys_keep);
+  ifetch_free(e->ifetch_keep);
   free(e->pbuf);
   free(e->heap_blocks);
   free(e);

@@ -263,6 +263,7 @@ typedef struct emu {
   emu_observer *obs;
   const struct gpu_config *timing_cfg; /* non-NULL: timing mode on this GPU (timing.c) */
   struct memsys *memsys_keep;    /* timing: the memory system of the last launch, reset and reused */
+  struct ifetch *ifetch_keep;    /* timing: the instruction caches of the last launch, likewise */
   struct timing_state *timing;   /* the timing model while a timed launch runs    */
   struct timing_result *timing_out; /* figures of the last timed launch            */
   uint64_t cycle_now;            /* timing mode: the cycle being simulated (for %clock) */

@@ -34,6 +34,7 @@ typedef struct twarp {
   /* asynchronous groups, per class (enum async_class: wgmma, cp.async):
    * completion of the uncommitted operations and of the committed groups,
    * oldest first */
+  uint64_t iline1, iready;            /* 1 + the code line it last fetched, and when that is in L0 */
   uint64_t grp_open[2];
   uint64_t grp_done[2][8];
   uint8_t grp_n[2];

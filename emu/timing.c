@@ -9,6 +9,7 @@
 #include "emu/timing_insn.h"
 #include "emu/reorder.h"
 #include "memmodel/memsys.h"
+#include "memmodel/ifetch.h"
 #include "memmodel/space.h"
 
 typedef struct tsm {
@@ -28,6 +29,7 @@ typedef struct timing_state {
   deps *dep;                          /* per program PC                           */
   tsm *sms;
   memsys *mem;                        /* L1s, L2, DRAM (memmodel/memsys.h)        */
+  ifetch *ic;                         /* instruction caches, NULL: not modelled   */
   bool *uniform_atom;                 /* per PC: one atomic per warp (emu/uniform.c) */
   sched q;                            /* the waiting warps (sched.c)              */
   uint64_t now, mem_latency;
@@ -222,6 +224,12 @@ int emu_run_timed(emu *e, const emu_launch *l) {
   if (memsys_fits(e->memsys_keep, g, nsm, shared_used)) { s->mem = e->memsys_keep; memsys_reset(s->mem); }
   else { memsys_free(e->memsys_keep); s->mem = memsys_new(g, nsm, shared_used); }
   e->memsys_keep = NULL;
+  if (g->icache_l0_bytes) {
+    s->ic = ifetch_fits(e->ifetch_keep, g, nsm) ? e->ifetch_keep : NULL;
+    if (!s->ic) { ifetch_free(e->ifetch_keep); s->ic = ifetch_new(g, nsm); }
+    e->ifetch_keep = NULL;
+    if (!s->ic || ifetch_launch(s->ic, (uint64_t)e->nprog * g->insn_bytes, (uint64_t)e->func_base[l->func] * g->insn_bytes)) { fault_oom(e); goto out; }
+  }
   s->uniform_atom = emu_uniform_atomics(e);
   if (!s->sms || !s->dep || !res || !tws || !twmem || !cta_start_t || !slot_sm || !slot_init || !s->mem || !s->uniform_atom ||
       sched_init(&s->q, (int)g->sched_policy, nsm * nsp, g->sched_active_warps)) {
@@ -347,6 +355,17 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     int why = 0;
     for (uint8_t i = 0; i < d->nsrc; i++) if (tw->ready[d->src[i]] > t) { t = tw->ready[d->src[i]]; why = tw->ready_why[d->src[i]]; }
     for (uint8_t i = 0; i < d->ndst; i++) if (tw->ready[d->dst[i]] > t) { t = tw->ready[d->dst[i]]; why = tw->ready_why[d->dst[i]]; }
+    if (s->ic) {
+      /* the instruction's line must be in the sub-partition's L0 cache;
+       * a warp asks once per line it enters */
+      uint64_t addr = (uint64_t)w->cur_pc * g->insn_bytes, line1 = (addr >> 7) + 1;
+      if (tw->iline1 != line1) {
+        tw->iline1 = line1;
+        double r = ifetch_line(s->ic, tw->sm, tw->sp, (double)he.t, addr);
+        tw->iready = r > (double)he.t ? (uint64_t)(r + 0.5) : he.t;
+      }
+      if (tw->iready > t) { t = tw->iready; why = STALL_NO_INSTRUCTION; }
+    }
     if (d->kind == DK_ASYNC_WAIT) {
       /* all but the newest grp_keep committed groups must be complete
        * (cp.async.wait_all: the uncommitted copies too) */
@@ -490,6 +509,7 @@ out:
   }
   if (e->timing_out) *e->timing_out = s->r;
   e->memsys_keep = s->mem;             /* the next launch resets and reuses it */
+  e->ifetch_keep = s->ic;
   free(s->uniform_atom);
   sched_free(&s->q);
   free(s->samples);

@@ -50,6 +50,9 @@ static const param params[] = {
   OPT_U32(fetch_cycles, 0, 1000, "0"), OPT_U32(branch_cycles, 0, 1000, "0"), OPT_U32(reconverge_cycles, 0, 1000, "0"),
   OPT_U32(membar_cycles, 0, 100000, "0"), OPT_U32(gpcs, 1, 1024, "1"),
   OPT_STR(issue_order, "scheduled"), OPT_U32(l2_write_bytes_per_cycle, 1, 4096, "128"),
+  OPT_U32(insn_bytes, 4, 32, "16"), OPT_U32(icache_l0_bytes, 0, 1u << 24, "0"), OPT_U32(icache_l1_bytes, 128, 1u << 24, "131072"),
+  OPT_U32(icache_l1_cycles, 0, 100000, "0"), OPT_U32(icache_l2_cycles, 0, 100000, "0"), OPT_U32(icache_dram_cycles, 0, 100000, "0"),
+  OPT_U32(icache_launch_bytes, 0, 1u << 24, "0"), OPT_U32(icache_ahead, 0, 64, "0"),
 };
 
 const char *const gpu_sched_names[GPU_SCHED_COUNT] = { "gto", "lrr", "two_level" };

@@ -63,6 +63,12 @@ typedef struct gpu_config {
   uint32_t gpcs;                       /* graphics processing clusters (SMs split evenly) */
   char issue_order[16];                /* "scheduled" (ptxas-like, in basic blocks) or "ptx" */
   uint32_t reorder;                    /* 1 for "scheduled", from issue_order         */
+  /* instruction fetch (memmodel/ifetch.h); icache_l0_bytes 0: not modelled */
+  uint32_t insn_bytes;                 /* bytes of machine code per instruction       */
+  uint32_t icache_l0_bytes, icache_l1_bytes;   /* per sub-partition, per SM          */
+  uint32_t icache_l1_cycles, icache_l2_cycles, icache_dram_cycles;   /* per 128-byte line into L0, L1 */
+  uint32_t icache_launch_bytes;        /* kernel code in every SM's L1 at launch      */
+  uint32_t icache_ahead;               /* lines fetched ahead of a warp               */
 } gpu_config;
 
 enum gpu_sched { GPU_SCHED_GTO, GPU_SCHED_LRR, GPU_SCHED_TWO_LEVEL, GPU_SCHED_COUNT };

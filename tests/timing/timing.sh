@@ -23,8 +23,11 @@ trace() {   # DB KERNEL BLOCK BUFFER-BYTES MORE-ARGS...: a timed run with a warp
 # ---- scheduler policies ------------------------------------------------------
 # 32 warps, 8 per sub-partition (sub-partition 0: warps 0, 4, ..., 28), each
 # with two runs of 24 independent FP32 instructions around a global load.
-# (in PTX order: the runs are each warp's instructions 3 .. 26 and 28 .. 51)
-for s in gto lrr two_level; do trace "$tmp/$s.db" straight 1024 4096 --sched "$s" --issue-order ptx; done
+# (in PTX order: the runs are each warp's instructions 3 .. 26 and 28 .. 51;
+# without instruction caches, whose misses every 8 instructions would make
+# every policy switch warps)
+"$PTXEMU" gpus --params h100 | sed 's/^icache_l0_bytes .*/icache_l0_bytes = 0/' > "$tmp/noic.gpu"
+for s in gto lrr two_level; do trace "$tmp/$s.db" straight 1024 4096 --gpu "$tmp/noic.gpu" --sched "$s" --issue-order ptx; done
 # how often sub-partition 0 switches from one warp to another
 switches() {
   q "$1" "WITH r AS (SELECT warp, lag(warp) OVER (ORDER BY issue_cycle) AS prev FROM warp_runs WHERE warp % 4 = 0)
@@ -79,6 +82,26 @@ done
 if cmp -s "$tmp/scheduled.bin" "$tmp/ptx.bin" && [ -s "$tmp/ptx.bin" ]; then ok; else bad "both issue orders give the same buffer"; fi
 if "$PTXEMU" run -q --issue-order fast "$k" --kernel straight >/dev/null 2>"$tmp/err"; then bad "--issue-order fast accepted"; \
   elif grep -q "scheduled or ptx" "$tmp/err"; then ok; else bad "--issue-order fast: message"; fi
+
+# ---- instruction fetch -----------------------------------------------------------------
+# tests/golden/timing_icache (measured on an H100): 4096 FMAs of straight-line
+# code (64 KiB) once, and 256 FMAs looped 8 times; h100 models L0/L1
+# instruction caches, and a copy with icache_l0_bytes = 0 does not.
+ik="$srcdir/tests/golden/timing_icache/kernel.ptx"
+fcycles() {   # GPU KERNEL REPS
+  "$PTXEMU" run -q --gpu "$1" --stats "$tmp/st" "$ik" --kernel "$2" --block 32 -e "buffer out 128 zero" \
+    --arg ptr:out --arg f32:0.5 --arg f32:0.25 --arg s32:"$3" >/dev/null 2>&1 && awk '{print $5}' "$tmp/st"
+}
+c4=$(fcycles h100 fetch_4k 1); n4=$(fcycles "$tmp/noic.gpu" fetch_4k 1)
+c256=$(fcycles h100 fetch_256 8); n256=$(fcycles "$tmp/noic.gpu" fetch_256 8)
+# cold 64 KiB: about 2.5 cycles per instruction (H100: 13723 cycles in all)
+expect "icache: 64 KiB of cold code costs over 2 cycles per instruction" "$([ -n "$c4" ] && [ "$c4" -gt $((n4 + 4096)) ] && echo 1)"
+# a 4 KiB loop stays in L0: the caches cost no more than the first pass
+expect "icache: a loop that fits L0 pays only its first pass" "$([ -n "$c256" ] && [ $((c256 - n256)) -lt 1000 ] && echo 1)"
+expect "icache: stall reason no_instruction in the trace" \
+  "$(rm -f "$tmp/ic.db"; "$PTXEMU" run -q --gpu h100 --trace "$tmp/ic.db" "$ik" --kernel fetch_1k --block 32 -e "buffer out 128 zero" \
+     --arg ptr:out --arg f32:0.5 --arg f32:0.25 --arg s32:1 >/dev/null 2>&1 &&
+     q "$tmp/ic.db" "SELECT count(*) > 50 FROM warp_runs r JOIN stall_reasons s USING (stall_id) WHERE s.name = 'no_instruction'")"
 
 # ---- timing columns of traces ----------------------------------------------------
 t="$tmp/gto.db"

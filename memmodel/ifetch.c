@@ -1,0 +1,111 @@
+/* memmodel/ifetch.c - instruction fetch (see ifetch.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "memmodel/cache.h"
+#include "memmodel/ifetch.h"
+
+#define LINE_SHIFT 7                   /* 128-byte instruction-cache lines */
+
+struct ifetch {
+  const gpu_config *g;
+  uint32_t nsm, nsp;
+  cache *l0;                           /* per sub-partition (sm * nsp + sp) */
+  cache *l1;                           /* per SM */
+  double *l0_free, *l1_free;           /* each fetch engine is busy until then */
+  double *in_l2;                       /* per code line: cycle it is in L2 (0: not fetched yet) */
+  uint64_t nlines, cap;
+};
+
+static double dmax(double a, double b) { return a > b ? a : b; }
+
+void ifetch_free(ifetch *f) {
+  if (!f) return;
+  for (uint32_t i = 0; f->l0 && i < f->nsm * f->nsp; i++) cache_free(&f->l0[i]);
+  for (uint32_t i = 0; f->l1 && i < f->nsm; i++) cache_free(&f->l1[i]);
+  free(f->l0); free(f->l1); free(f->l0_free); free(f->l1_free); free(f->in_l2);
+  free(f);
+}
+
+ifetch *ifetch_new(const gpu_config *g, uint32_t nsm) {
+  if (!g->icache_l0_bytes) return NULL;
+  ifetch *f = calloc(1, sizeof *f);
+  if (!f) return NULL;
+  f->g = g;
+  f->nsm = nsm;
+  f->nsp = g->sub_partitions;
+  uint32_t n0 = nsm * f->nsp;
+  f->l0 = calloc(n0, sizeof *f->l0);
+  f->l1 = calloc(nsm, sizeof *f->l1);
+  f->l0_free = calloc(n0, sizeof *f->l0_free);
+  f->l1_free = calloc(nsm, sizeof *f->l1_free);
+  if (!f->l0 || !f->l1 || !f->l0_free || !f->l1_free) { ifetch_free(f); return NULL; }
+  for (uint32_t i = 0; i < n0; i++)
+    if (cache_init(&f->l0[i], g->icache_l0_bytes, 4, 1u << LINE_SHIFT, 1u << LINE_SHIFT)) { ifetch_free(f); return NULL; }
+  for (uint32_t i = 0; i < nsm; i++)
+    if (cache_init(&f->l1[i], g->icache_l1_bytes, 8, 1u << LINE_SHIFT, 1u << LINE_SHIFT)) { ifetch_free(f); return NULL; }
+  return f;
+}
+
+bool ifetch_fits(const ifetch *f, const gpu_config *g, uint32_t nsm) {
+  return f && f->g == g && f->nsm == nsm && f->nsp == g->sub_partitions;
+}
+
+int ifetch_launch(ifetch *f, uint64_t code_bytes, uint64_t kernel_start) {
+  uint64_t nl = (code_bytes >> LINE_SHIFT) + 2;
+  if (nl > f->cap) {
+    double *p = realloc(f->in_l2, nl * sizeof *p);
+    if (!p) return -1;
+    f->in_l2 = p;
+    f->cap = nl;
+  }
+  f->nlines = nl;
+  memset(f->in_l2, 0, nl * sizeof *f->in_l2);
+  for (uint32_t i = 0; i < f->nsm * f->nsp; i++) { cache_reset(&f->l0[i]); f->l0_free[i] = 0; }
+  for (uint32_t i = 0; i < f->nsm; i++) {
+    cache_reset(&f->l1[i]);
+    f->l1_free[i] = 0;
+    for (uint64_t a = kernel_start; a < kernel_start + f->g->icache_launch_bytes && a < code_bytes; a += 1u << LINE_SHIFT) {
+      bool hit;
+      cache_line *ln = cache_ref(&f->l1[i], a, true, &hit, NULL);
+      ln->ready = 0;
+      f->in_l2[a >> LINE_SHIFT] = 1;
+    }
+  }
+  return 0;
+}
+
+/* Line addr into SM sm's L1 (asked for at t): when it is there. */
+static double l1_line(ifetch *f, uint32_t sm, double t, uint64_t addr) {
+  const gpu_config *g = f->g;
+  bool hit;
+  cache_line *ln = cache_ref(&f->l1[sm], addr, true, &hit, NULL);
+  if (hit) return ln->ready;
+  uint64_t li = addr >> LINE_SHIFT;
+  double *l2 = li < f->nlines ? &f->in_l2[li] : NULL;
+  double start = dmax(t, f->l1_free[sm]), cost = g->icache_dram_cycles;
+  if (l2 && *l2) { start = dmax(start, *l2); cost = g->icache_l2_cycles; }   /* another SM fetched it */
+  ln->ready = start + cost;
+  f->l1_free[sm] = ln->ready;
+  if (l2 && !*l2) *l2 = ln->ready;
+  return ln->ready;
+}
+
+/* Line addr into L0 of sub-partition spi of SM sm (asked for at t). */
+static double l0_line(ifetch *f, uint32_t sm, uint32_t spi, double t, uint64_t addr) {
+  bool hit;
+  cache_line *ln = cache_ref(&f->l0[spi], addr, true, &hit, NULL);
+  if (hit) return ln->ready;
+  double from_l1 = l1_line(f, sm, t, addr);
+  double start = dmax(t, f->l0_free[spi]);
+  ln->ready = dmax(start + f->g->icache_l1_cycles, from_l1);
+  f->l0_free[spi] = ln->ready;
+  return ln->ready;
+}
+
+double ifetch_line(ifetch *f, uint32_t sm, uint32_t sp, double t, uint64_t addr) {
+  uint32_t spi = sm * f->nsp + sp;
+  addr &= ~(uint64_t)((1u << LINE_SHIFT) - 1);
+  double ready = l0_line(f, sm, spi, t, addr);
+  for (uint32_t k = 1; k <= f->g->icache_ahead; k++) l0_line(f, sm, spi, t, addr + ((uint64_t)k << LINE_SHIFT));
+  return ready;
+}

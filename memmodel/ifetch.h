@@ -1,0 +1,34 @@
+/* memmodel/ifetch.h - instruction fetch: when the code a warp is about to
+ * issue is in its sub-partition's instruction buffer cache.
+ *
+ * Each sub-partition has an L0 instruction cache, each SM an L1
+ * instruction cache behind it, fed from L2 (or DRAM, the first time a line
+ * is fetched in a launch).  Code streams in 128-byte lines: a fetch engine
+ * per sub-partition fills L0 from L1 and one per SM fills L1 from L2 or
+ * DRAM, each taking a fixed number of cycles per line, and both run
+ * ifetch_ahead lines ahead of the warp that asked (the sequential
+ * prefetch that lets straight-line code run at the engines' rate).  The
+ * first icache_launch_bytes of the kernel are in every SM's L1 when the
+ * launch starts.  Every figure comes from the GPU configuration
+ * (icache_* parameters); icache_l0_bytes = 0 turns the model off. */
+#ifndef MEMMODEL_IFETCH_H
+#define MEMMODEL_IFETCH_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "gpu/config.h"
+
+typedef struct ifetch ifetch;
+
+/* NULL when out of memory or when the configuration has no instruction caches. */
+ifetch *ifetch_new(const gpu_config *g, uint32_t nsm);
+/* Whether f was made for this configuration and SM count (reuse it). */
+bool ifetch_fits(const ifetch *f, const gpu_config *g, uint32_t nsm);
+/* A new launch: every cache empty, code_bytes of code of which the kernel
+ * starts at byte kernel_start (its first icache_launch_bytes preloaded). */
+int ifetch_launch(ifetch *f, uint64_t code_bytes, uint64_t kernel_start);
+/* The cycle the line holding code byte addr is in sub-partition sp of SM
+ * sm, for a warp reaching it at cycle t (fetching it and the lines after
+ * it when they are missing). */
+double ifetch_line(ifetch *f, uint32_t sm, uint32_t sp, double t, uint64_t addr);
+void ifetch_free(ifetch *f);
+#endif
