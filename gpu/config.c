@@ -49,6 +49,8 @@ static const param params[] = {
   OPT_U32(reg_bank_ports, 1, 8, "1"),
   OPT_U32(fetch_cycles, 0, 1000, "0"), OPT_U32(branch_cycles, 0, 1000, "0"), OPT_U32(reconverge_cycles, 0, 1000, "0"),
   OPT_U32(membar_cycles, 0, 100000, "0"), OPT_U32(gpcs, 1, 1024, "1"),
+  /* optional memory parameters (their defaults keep older files' behaviour) */
+  OPT_U32(l2_write_granule_bytes, 0, 32, "0"),
 };
 
 const char *const gpu_sched_names[GPU_SCHED_COUNT] = { "gto", "lrr", "two_level" };
@@ -167,6 +169,10 @@ int gpu_config_parse(const char *text, const char *path, gpu_config *c, FILE *er
   }
   if (!errors && (c->l2_slices % c->l2_partitions || c->dram_channels % c->l2_partitions)) {
     fprintf(err, "%s:%d: error: l2_slices and dram_channels must divide evenly over l2_partitions\n", path, seen[param_index("l2_partitions")]);
+    errors++;
+  }
+  if (!errors && (c->l2_write_granule_bytes & (c->l2_write_granule_bytes - 1))) {
+    fprintf(err, "%s:%d: error: l2_write_granule_bytes must be 0 or a power of two up to 32\n", path, seen[param_index("l2_write_granule_bytes")]);
     errors++;
   }
   if (!errors && c->max_warps_per_sm * 32 < c->max_threads_per_sm) { fprintf(err, "%s:%d: error: max_threads_per_sm exceeds max_warps_per_sm * 32\n", path, seen[param_index("max_threads_per_sm")]); errors++; }
