@@ -155,7 +155,7 @@ double l2_access(l2sys *l, uint32_t near, double t, uint64_t addr, enum l2_op op
 }
 
 double l2_write(l2sys *l, uint32_t near, double t, uint64_t addr, uint32_t bytes, double *merged) {
-  double ack = sector_access(l, near, t, addr, L2_WRITE, 1, bytes, merged);
-  if (merged && *merged < ack) *merged = ack;
+  double fetched = 0, ack = sector_access(l, near, t, addr, L2_WRITE, 1, bytes, &fetched);
+  if (merged) *merged = fetched > ack ? fetched : ack;
   return ack;
 }

@@ -163,7 +163,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
       }
       /* write-through; the L1 stalls when the slice's queue is longer than
        * one L2 round trip (stores hold no register, only the queue slows them) */
-      double merged = 0, accepted = l2_write(&m->l2, near, start, a, touched[k], &merged) - g->lat_l2;
+      double merged, accepted = l2_write(&m->l2, near, start, a, touched[k], &merged) - g->lat_l2;
       if (accepted - start > g->lat_l2) s->l1_free = dmax(s->l1_free, accepted - g->lat_l2);
       /* the kernel is not over before its stores are in L2 (a partial
        * write's sector read from DRAM included) */
