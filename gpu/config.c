@@ -53,6 +53,8 @@ static const param params[] = {
   OPT_U32(insn_bytes, 4, 32, "16"), OPT_U32(icache_l0_bytes, 0, 1u << 24, "0"), OPT_U32(icache_l1_bytes, 128, 1u << 24, "131072"),
   OPT_U32(icache_l1_cycles, 0, 100000, "0"), OPT_U32(icache_l2_cycles, 0, 100000, "0"), OPT_U32(icache_dram_cycles, 0, 100000, "0"),
   OPT_U32(icache_launch_bytes, 0, 1u << 24, "0"), OPT_U32(icache_ahead, 0, 64, "0"),
+  /* optional memory parameters (their defaults keep older files' behaviour) */
+  OPT_U32(l2_write_granule_bytes, 0, 32, "0"),
 };
 
 const char *const gpu_sched_names[GPU_SCHED_COUNT] = { "gto", "lrr", "two_level" };
@@ -181,6 +183,10 @@ int gpu_config_parse(const char *text, const char *path, gpu_config *c, FILE *er
   }
   if (!errors && (c->l2_slices % c->l2_partitions || c->dram_channels % c->l2_partitions)) {
     fprintf(err, "%s:%d: error: l2_slices and dram_channels must divide evenly over l2_partitions\n", path, seen[param_index("l2_partitions")]);
+    errors++;
+  }
+  if (!errors && (c->l2_write_granule_bytes & (c->l2_write_granule_bytes - 1))) {
+    fprintf(err, "%s:%d: error: l2_write_granule_bytes must be 0 or a power of two up to 32\n", path, seen[param_index("l2_write_granule_bytes")]);
     errors++;
   }
   if (!errors && c->max_warps_per_sm * 32 < c->max_threads_per_sm) { fprintf(err, "%s:%d: error: max_threads_per_sm exceeds max_warps_per_sm * 32\n", path, seen[param_index("max_threads_per_sm")]); errors++; }

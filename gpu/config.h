@@ -41,6 +41,8 @@ typedef struct gpu_config {
   /* L2: partitions of slices, a hash of address blocks over slices */
   uint32_t l2_partitions, l2_interleave_bytes, l2_slice_bytes_per_cycle;
   uint32_t l2_dirty_ways;               /* most dirty lines per set; more are written back early */
+  uint32_t l2_write_granule_bytes;      /* a write covering part of such a granule of an absent sector
+                                           reads the sector from DRAM first (inline ECC); 0: byte masks */
   uint32_t partition_hash;              /* 1: slices and DRAM channels take a hash of the block; 0: block mod count */
   double l2_atomic_cycles;             /* one lane's update at its slice's atomic unit */
   uint32_t l2_launch_sectors;          /* L2 lookups every launch makes besides the SMs' (all hits) */

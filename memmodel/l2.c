@@ -11,6 +11,7 @@ static uint64_t mix(uint64_t x) {
 int l2_init(l2sys *l, const l2_params *p, dram *d) {
   memset(l, 0, sizeof *l);
   if (!p->slices || !p->partitions || p->slices % p->partitions || !p->interleave_bytes || p->slice_bytes_per_cycle <= 0) return -1;
+  if (p->write_granule > 32 || (p->write_granule & (p->write_granule - 1))) return -1;
   l->p = *p;
   l->dram = d;
   l->part = calloc(p->partitions, sizeof *l->part);
@@ -63,10 +64,22 @@ static double slice_take(l2sys *l, uint32_t s, double t) {
   return start;
 }
 
+bool l2_write_whole(uint32_t granule, uint32_t bytes) {
+  if (!granule) return true;
+  uint32_t all = granule == 32 ? ~0u : (1u << granule) - 1;
+  for (uint32_t o = 0; o < 32; o += granule) {
+    uint32_t g = bytes >> o & all;
+    if (g && g != all) return false;
+  }
+  return true;
+}
+
 /* Look up (and allocate) a sector in partition `part`; reads that miss
- * fetch from DRAM.  Returns the cycle the sector's data is at the slice
- * (as seen from the SM: start + lat_hit for a hit). */
-static double lookup(l2sys *l, uint32_t part, uint32_t s, double t, uint64_t addr, enum l2_op op, bool home, cache_line **out) {
+ * fetch from DRAM, and so do writes of `bytes` that leave part of a write
+ * granule out when the sector is absent.  Returns the cycle the sector's
+ * data is at the slice (as seen from the SM: start + lat_hit for a hit). */
+static double lookup(l2sys *l, uint32_t part, uint32_t s, double t, uint64_t addr, enum l2_op op, bool home, cache_line **out,
+                     uint32_t bytes, double *merged) {
   cache_evict ev;
   bool hit;
   double start = slice_take(l, s, t);
@@ -76,8 +89,14 @@ static double lookup(l2sys *l, uint32_t part, uint32_t s, double t, uint64_t add
   if (ev.dirty) write_back(l, start, &ev);
   double done = start + l->p.lat_hit;
   if (op == L2_WRITE) {
-    /* allocate on write without fetching: the profiler counts a hit */
-    l->hits++;
+    if (!hit && home && !l2_write_whole(l->p.write_granule, bytes)) {
+      /* read-modify-write: the sector comes from DRAM before the write
+       * merges into it (a miss, as the profiler counts it) */
+      double arrive = dram_access(l->dram, start, addr, false);
+      l->write_fetches++;
+      if (arrive > ln->ready) ln->ready = arrive;
+      if (merged) *merged = arrive;
+    } else l->hits++;             /* allocate on write without fetching: the profiler counts a hit */
     if (home && !(ln->dirty & cache_sector_bit(&l->part[part], addr))) {
       bool was_clean = !ln->dirty;
       ln->dirty |= cache_sector_bit(&l->part[part], addr);
@@ -95,7 +114,8 @@ static double lookup(l2sys *l, uint32_t part, uint32_t s, double t, uint64_t add
   return arrive;
 }
 
-double l2_access(l2sys *l, uint32_t near, double t, uint64_t addr, enum l2_op op, uint32_t lanes) {
+static double sector_access(l2sys *l, uint32_t near, double t, uint64_t addr, enum l2_op op, uint32_t lanes, uint32_t bytes,
+                            double *merged) {
   uint32_t per = l->p.slices / l->p.partitions;
   uint64_t block = addr / l->p.interleave_bytes;
   uint32_t s = (uint32_t)((l->p.hash ? mix(block) : block) % l->p.slices);
@@ -108,9 +128,9 @@ double l2_access(l2sys *l, uint32_t near, double t, uint64_t addr, enum l2_op op
     uint32_t ns = near * per + s % per;
     if (op == L2_READ) {
       cache_line *copy;
-      done = lookup(l, near, ns, t, addr, op, false, &copy);
+      done = lookup(l, near, ns, t, addr, op, false, &copy, bytes, NULL);
       if (done >= 0) return done;
-      done = lookup(l, home, s, t, addr, op, true, NULL);
+      done = lookup(l, home, s, t, addr, op, true, NULL, bytes, NULL);
       copy->ready = done;            /* the near copy fills when the answer passes */
       return done;
     }
@@ -119,7 +139,7 @@ double l2_access(l2sys *l, uint32_t near, double t, uint64_t addr, enum l2_op op
     l->hits++;
   }
   cache_line *ln;
-  done = lookup(l, home, s, t, addr, op == L2_ATOMIC ? L2_READ : op, true, &ln);
+  done = lookup(l, home, s, t, addr, op == L2_ATOMIC ? L2_READ : op, true, &ln, bytes, merged);
   if (op != L2_ATOMIC) return done;
   /* the slice's atomic unit performs the lanes' updates one after another
    * once the data is there; the old value returns after lat_atomic */
@@ -128,4 +148,14 @@ double l2_access(l2sys *l, uint32_t near, double t, uint64_t addr, enum l2_op op
   sl->atom_free = begin + lanes * l->p.atomic_cycles;
   ln->dirty |= cache_sector_bit(&l->part[home], addr);
   return sl->atom_free + l->p.lat_atomic;
+}
+
+double l2_access(l2sys *l, uint32_t near, double t, uint64_t addr, enum l2_op op, uint32_t lanes) {
+  return sector_access(l, near, t, addr, op, lanes, ~0u, NULL);
+}
+
+double l2_write(l2sys *l, uint32_t near, double t, uint64_t addr, uint32_t bytes, double *merged) {
+  double fetched = 0, ack = sector_access(l, near, t, addr, L2_WRITE, 1, bytes, &fetched);
+  if (merged) *merged = fetched > ack ? fetched : ack;
+  return ack;
 }

@@ -8,7 +8,15 @@
  * Nsight Compute counts lts__t_sectors.  Each slice serves
  * slice_bytes_per_cycle and performs atomics one lane update after another
  * (atomic_cycles each), so updates of one address, or of addresses sharing
- * a slice, serialise.  Misses and dirty evictions go to DRAM. */
+ * a slice, serialise.  Misses and dirty evictions go to DRAM.
+ *
+ * Writes allocate without fetching.  A write that covers only part of a
+ * write granule (write_granule bytes, e.g. the ECC word of an inline-ECC
+ * GDDR5 part) of a sector the L2 does not hold first reads the sector from
+ * DRAM: the check bits cover the whole granule, so the bytes the write
+ * leaves out are needed to compute them (a read-modify-write).  With
+ * write_granule 0 the L2 keeps byte masks and merges partial writes with
+ * no read. */
 #ifndef MEMMODEL_L2_H
 #define MEMMODEL_L2_H
 #include "memmodel/cache.h"
@@ -21,6 +29,7 @@ typedef struct l2_params {
   uint32_t lat_hit, lat_atomic;    /* unloaded round trips from the SM, cycles */
   bool hash;                       /* slice = hash of the block, else block mod slices */
   uint32_t dirty_ways;             /* most dirty lines per set (0: no limit) */
+  uint32_t write_granule;          /* bytes a write must cover whole not to fetch (0: never fetch) */
 } l2_params;
 
 typedef struct l2_slice { double free, atom_free; } l2_slice;
@@ -33,6 +42,7 @@ typedef struct l2sys {
   l2_slice *slice;
   dram *dram;
   uint64_t hits, lookups;          /* sector lookups, both partitions */
+  uint64_t write_fetches;          /* sectors read from DRAM for partial writes */
 } l2sys;
 
 int l2_init(l2sys *l, const l2_params *p, dram *d);
@@ -41,6 +51,17 @@ void l2_free(l2sys *l);
  * whose near partition is `near`, leaving the SM at cycle t.  Returns the
  * cycle the data (or the atomic's old value) is back at the SM. */
 double l2_access(l2sys *l, uint32_t near, double t, uint64_t addr, enum l2_op op, uint32_t lanes);
+/* A write of the bytes in `bytes` (bit i: byte i of the 32-byte sector at
+ * addr).  Returns the cycle the slice's acknowledgement is back at the SM
+ * (an L2 round trip after the slice takes the write); *merged is when the
+ * write is in the sector: the same, or for a partial write of an absent
+ * sector (see write_granule above) when its DRAM read is back, the write
+ * waiting meanwhile in the slice.  l2_access(..., L2_WRITE, ...) writes the
+ * whole sector. */
+double l2_write(l2sys *l, uint32_t near, double t, uint64_t addr, uint32_t bytes, double *merged);
+/* Whether a write of the bytes in `bytes` covers every write granule of
+ * its sector that it touches (granule 0: always). */
+bool l2_write_whole(uint32_t granule, uint32_t bytes);
 /* Count lookups that hit without timing (launch bookkeeping traffic). */
 void l2_count_hits(l2sys *l, uint64_t n);
 #endif

@@ -34,7 +34,8 @@ memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
                      (double)g->dram_bandwidth_gbs * 1e3 / g->clock_mhz, g->dram_row_miss_cycles,
                      g->dram_activate_cycles, g->lat_dram, g->partition_hash != 0 };
   l2_params lp = { g->l2_bytes, g->l2_assoc, g->l1_line_bytes, g->l2_slices, g->l2_partitions, g->l2_interleave_bytes,
-                   g->l2_slice_bytes_per_cycle, g->l2_atomic_cycles, g->lat_l2, g->lat_atomic, g->partition_hash != 0, g->l2_dirty_ways };
+                   g->l2_slice_bytes_per_cycle, g->l2_atomic_cycles, g->lat_l2, g->lat_atomic, g->partition_hash != 0, g->l2_dirty_ways,
+                   g->l2_write_granule_bytes };
   if (!m->sm || dram_init(&m->dram, &dp) || l2_init(&m->l2, &lp, &m->dram)) { memsys_free(m); return NULL; }
   for (uint32_t i = 0; i < nsm; i++) {
     ms_sm *s = &m->sm[i];
@@ -60,7 +61,7 @@ void memsys_reset(memsys *m) {
   }
   for (uint32_t p = 0; p < m->l2.p.partitions; p++) cache_reset(&m->l2.part[p]);
   memset(m->l2.slice, 0, m->l2.p.slices * sizeof *m->l2.slice);
-  m->l2.hits = m->l2.lookups = 0;
+  m->l2.hits = m->l2.lookups = m->l2.write_fetches = 0;
   memset(m->dram.ch, 0, m->dram.p.channels * sizeof *m->dram.ch);
   memset(m->dram.bank, 0, (size_t)m->dram.p.channels * m->dram.p.banks * sizeof *m->dram.bank);
   m->dram.read_bytes = m->dram.write_bytes = m->dram.row_hits = m->dram.row_misses = 0;
@@ -115,16 +116,21 @@ static double port_take(double *free_at, double t, uint32_t bytes_per_cycle) {
   return at;
 }
 
-/* Distinct sectors of an access, with the number of lanes in each. */
-static uint32_t sectors_of(const uint64_t *addr, uint32_t mask, uint32_t bytes, uint64_t *sec, uint32_t *lanes) {
+/* Distinct sectors of an access, with the number of lanes in each and
+ * the bytes of the sector they touch (bit i: byte i). */
+static uint32_t sectors_of(const uint64_t *addr, uint32_t mask, uint32_t bytes, uint64_t *sec, uint32_t *lanes, uint32_t *touched) {
   uint32_t n = 0;
+  uint64_t len = bytes ? bytes : 1;
   for (int i = 0; i < 32; i++) {
     if (!(mask >> i & 1)) continue;
-    for (uint64_t sc = addr[i] >> 5; sc <= (addr[i] + (bytes ? bytes : 1) - 1) >> 5 && n < 64; sc++) {
+    for (uint64_t sc = addr[i] >> 5; sc <= (addr[i] + len - 1) >> 5 && n < 64; sc++) {
       uint32_t k = 0;
       while (k < n && sec[k] != sc) k++;
-      if (k == n) { sec[n] = sc; lanes[n++] = 0; }
+      if (k == n) { sec[n] = sc; lanes[n] = 0; touched[n++] = 0; }
       lanes[k]++;
+      uint64_t lo = addr[i] > sc << 5 ? addr[i] - (sc << 5) : 0, hi = addr[i] + len - (sc << 5);
+      if (hi > 32) hi = 32;
+      touched[k] |= (uint32_t)(((1ull << hi) - 1) & ~((1ull << lo) - 1));
     }
   }
   return n;
@@ -135,8 +141,8 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
   const gpu_config *g = m->g;
   ms_sm *s = &m->sm[smi];
   uint64_t sec[64];
-  uint32_t lanes[64];
-  uint32_t n = sectors_of(addr, mask, bytes, sec, lanes);
+  uint32_t lanes[64], touched[64];
+  uint32_t n = sectors_of(addr, mask, bytes, sec, lanes, touched);
   if (!n) return 1;
   cache *c = NULL;
   bool atomic = op == MS_ATOMIC || op == MS_ATOMIC_WARP;
@@ -169,9 +175,11 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
        * link's queue is longer than one L2 round trip (stores hold no
        * register, only the queue slows them) */
       double out = port_take(&s->wport_free, start, g->l2_write_bytes_per_cycle);
-      double accepted = l2_access(&m->l2, near, out, a, L2_WRITE, lanes[k]) - g->lat_l2;
+      double merged, accepted = l2_write(&m->l2, near, out, a, touched[k], &merged) - g->lat_l2;
       if (out - start > g->lat_l2) s->l1_free = dmax(s->l1_free, out - g->lat_l2);
-      done = dmax(done, accepted);   /* the kernel is not over before its stores are in L2 */
+      /* the kernel is not over before its stores are in L2 (a partial
+       * write's sector read from DRAM included) */
+      done = dmax(done, dmax(accepted, merged - g->lat_l2));
       continue;
     }
     double *slot, issue = mshr_take(s, g->l1_mshrs, start, &slot);

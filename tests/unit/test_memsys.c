@@ -126,7 +126,7 @@ static void small_l2(l2sys *l, dram *d, uint32_t partitions, uint64_t bytes)
 {
     dram_params dp = small_dram();
     ck_assert_int_eq(dram_init(d, &dp), 0);
-    l2_params p = { bytes, 2, 128, 4, partitions, 512, 32.0, 1.0, 200, 220, false, 0 };
+    l2_params p = { bytes, 2, 128, 4, partitions, 512, 32.0, 1.0, 200, 220, false, 0, 0 };
     ck_assert_int_eq(l2_init(l, &p, d), 0);
 }
 
@@ -156,7 +156,7 @@ START_TEST(l2_cleans_beyond_dirty_ways)
     dram_params dp = small_dram();
     ck_assert_int_eq(dram_init(&d, &dp), 0);
     /* one slice, one set of 4 ways; at most 2 dirty lines */
-    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 2 };
+    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 2, 0 };
     ck_assert_int_eq(l2_init(&l, &p, &d), 0);
     l2_access(&l, 0, 0, 0x000, L2_WRITE, 1);
     l2_access(&l, 0, 1, 0x080, L2_WRITE, 1);
@@ -207,6 +207,47 @@ START_TEST(l2_atomics_serialise_per_slice)
     double a = l2_access(&l, 0, 30000, 0x100, L2_ATOMIC, 32);
     double b = l2_access(&l, 0, 30000, 0x100, L2_ATOMIC, 32);
     ck_assert(b - a > 31.0);
+    l2_free(&l);
+    dram_free(&d);
+}
+END_TEST
+
+START_TEST(l2_partial_writes_fetch_with_a_granule)
+{
+    /* which writes cover their granules whole */
+    ck_assert(l2_write_whole(0, 0x0000f000u));      /* byte masks: any write */
+    ck_assert(l2_write_whole(8, 0x0000ff00u));      /* one whole 8-byte word */
+    ck_assert(!l2_write_whole(8, 0x0000f000u));     /* half of one */
+    ck_assert(l2_write_whole(32, ~0u));
+    ck_assert(!l2_write_whole(32, 0x00ffffffu));
+    l2sys l;
+    dram d;
+    dram_params dp = small_dram();
+    ck_assert_int_eq(dram_init(&d, &dp), 0);
+    l2_params p = { 1 << 20, 2, 128, 4, 1, 512, 32.0, 1.0, 200, 220, false, 0, 8 };
+    ck_assert_int_eq(l2_init(&l, &p, &d), 0);
+    double merged;
+    /* a whole sector, or whole words: allocated without a read */
+    double ack = l2_write(&l, 0, 0, 0x000, ~0u, &merged);
+    ck_assert(merged == ack);
+    l2_write(&l, 0, 0, 0x020, 0x0000ffffu, &merged);
+    ck_assert_uint_eq(d.read_bytes, 0);
+    ck_assert_uint_eq(l.hits, 2);
+    /* half a word of an absent sector: its read comes first (a miss) */
+    ack = l2_write(&l, 0, 0, 0x040, 0x000000f0u, &merged);
+    ck_assert_uint_eq(d.read_bytes, 32);
+    ck_assert_uint_eq(l.write_fetches, 1);
+    ck_assert_uint_eq(l.hits, 2);
+    ck_assert(merged > ack);
+    /* the rest of that word: the sector is there now, no second read */
+    l2_write(&l, 0, 10, 0x040, 0x0000000fu, &merged);
+    ck_assert_uint_eq(d.read_bytes, 32);
+    ck_assert_uint_eq(l.hits, 3);
+    /* a read of the sector waits for its fill */
+    ck_assert(l2_access(&l, 0, 20, 0x040, L2_READ, 1) >= merged);
+    l2_free(&l);
+    p.write_granule = 12;                            /* not a power of two */
+    ck_assert_int_ne(l2_init(&l, &p, &d), 0);
     l2_free(&l);
     dram_free(&d);
 }
@@ -285,6 +326,37 @@ START_TEST(memsys_mshr_merges_misses)
 }
 END_TEST
 
+/* A warp's float store at an offset of 11 words (the textbook's
+ * writeSegment): 5 sectors, the first and last partly.  Fermi's ECC words
+ * make the L2 read those two from DRAM; H100's byte masks do not. */
+START_TEST(memsys_misaligned_store_reads_partial_sectors)
+{
+    uint64_t a[32];
+    lanes_stride(a, 0x7f0000300000ull + 44, 4);
+    gpu_config f = cfg("fermi");
+    memsys *m = memsys_new(&f, 1, 0);
+    memsys_global(m, 0, 0, a, ~0u, 4, MS_STORE, MS_CACHED);
+    ck_assert_uint_eq(m->l2.write_fetches, 2);
+    ck_assert_uint_eq(m->dram.read_bytes, 64);
+    /* the next warp's store completes both sectors it shares: no read */
+    lanes_stride(a, 0x7f0000300000ull + 44 + 128, 4);
+    memsys_global(m, 0, 100, a, ~0u, 4, MS_STORE, MS_CACHED);
+    ck_assert_uint_eq(m->l2.write_fetches, 3);       /* only its own last sector */
+    /* aligned: none */
+    lanes_stride(a, 0x7f0000400000ull, 4);
+    memsys_global(m, 0, 200, a, ~0u, 4, MS_STORE, MS_CACHED);
+    ck_assert_uint_eq(m->l2.write_fetches, 3);
+    memsys_free(m);
+    gpu_config h = cfg("h100");
+    m = memsys_new(&h, 1, 0);
+    lanes_stride(a, 0x7f0000300000ull + 44, 4);
+    memsys_global(m, 0, 0, a, ~0u, 4, MS_STORE, MS_CACHED);
+    ck_assert_uint_eq(m->l2.write_fetches, 0);
+    ck_assert_uint_eq(m->dram.read_bytes, 0);
+    memsys_free(m);
+}
+END_TEST
+
 START_TEST(memsys_carveout)
 {
     gpu_config h = cfg("h100");
@@ -359,10 +431,12 @@ static Suite *memsys_suite(void)
     tcase_add_test(t, l2_far_partition_counts_twice);
     tcase_add_test(t, l2_cleans_beyond_dirty_ways);
     tcase_add_test(t, l2_atomics_serialise_per_slice);
+    tcase_add_test(t, l2_partial_writes_fetch_with_a_granule);
     suite_add_tcase(s, t);
     t = tcase_create("memsys");
     tcase_add_test(t, memsys_l1_policies);
     tcase_add_test(t, memsys_mshr_merges_misses);
+    tcase_add_test(t, memsys_misaligned_store_reads_partial_sectors);
     tcase_add_test(t, memsys_carveout);
     tcase_add_test(t, memsys_shared_banks);
     tcase_add_test(t, memsys_constant_broadcast);
