@@ -14,7 +14,8 @@
  *    control instruction, and keep their place; a branch target (an index
  *    in e->prog) still names its block's first slot.
  *  - Inside a block, only "movable" instructions change places: arithmetic,
- *    moves, conversions, and plain (weak, non-volatile) ld/ldu/st.  Every
+ *    moves, conversions, plain (weak, non-volatile) ld/ldu/st, and the
+ *    warp's matrix loads, stores and products (wmma, ldmatrix, mma).  Every
  *    other instruction (barriers, fences, atomics, warp collectives, async
  *    copies, clock reads, calls...) stays where it is and nothing crosses
  *    it, so reconvergence points, barrier order and the memory model's
@@ -79,6 +80,12 @@ static bool movable(const xinsn *x, const deps *d) {
     return in->op == OP_MOV || in->op == OP_PRMT || in->op == OP_CVTA || in->op == OP_ISSPACEP ||
            in->op == OP_MAPA || in->op == OP_GETCTARANK || in->op == OP_CREATEPOLICY;
   case F_MEM: return (in->op == OP_LD || in->op == OP_LDU || in->op == OP_ST) && plain_memory(in);
+  /* warp-wide matrix loads, stores and products: in SASS, loads (LDG, LDS,
+   * LDSM), stores and HMMAs that ptxas schedules like any other; every lane
+   * of the warp runs the block's instructions in the same order */
+  case F_MMA:
+    return in->op == OP_WMMA_LOAD_A || in->op == OP_WMMA_LOAD_B || in->op == OP_WMMA_LOAD_C || in->op == OP_WMMA_STORE_D ||
+           in->op == OP_LDMATRIX || in->op == OP_WMMA_MMA || in->op == OP_MMA || in->op == OP_MMA_SP;
   default: return false;
   }
 }
@@ -100,9 +107,11 @@ static void make_node(const emu *e, const gpu_config *g, const xinsn *x, const d
   }
   n->weight = d->lat ? d->lat : 1;
   const isa_insn *in = x->in;
-  if (in->op == OP_LD || in->op == OP_LDU || in->op == OP_ST) {
+  bool load = in->op == OP_LD || in->op == OP_LDU || in->op == OP_LDMATRIX ||
+              in->op == OP_WMMA_LOAD_A || in->op == OP_WMMA_LOAD_B || in->op == OP_WMMA_LOAD_C;
+  if (load || in->op == OP_ST || in->op == OP_WMMA_STORE_D) {
     n->mem = mem_class(in->space);
-    n->store = in->op == OP_ST;
+    n->store = !load;
     /* kernel parameters are constant-bank operands in SASS: no latency to hide */
     if (!n->store) n->weight = n->mem & (MC_GLOBAL | MC_LOCAL) ? g->lat_dram : n->mem == MC_SHARED ? g->lat_shared
                              : n->mem == MC_PARAM ? g->lat_int : g->lat_l1;

@@ -16,6 +16,7 @@ typedef struct param { const char *name; enum kind kind; size_t off, size; uint6
 #define DBL(f, lo, hi) { #f, K_DBL, offsetof(gpu_config, f), 0, lo, hi, NULL }
 #define STR(f) { #f, K_STR, offsetof(gpu_config, f), sizeof ((gpu_config *)0)->f, 0, 0, NULL }
 #define OPT_U32(f, lo, hi, d) { #f, K_U32, offsetof(gpu_config, f), 0, lo, hi, d }
+#define OPT_DBL(f, lo, hi, d) { #f, K_DBL, offsetof(gpu_config, f), 0, lo, hi, d }
 #define OPT_STR(f, d) { #f, K_STR, offsetof(gpu_config, f), sizeof ((gpu_config *)0)->f, 0, 0, d }
 static const param params[] = {
   STR(name), STR(description), STR(arch), STR(dram),
@@ -161,6 +162,7 @@ int gpu_config_parse(const char *text, const char *path, gpu_config *c, FILE *er
     const param *pr = &params[k];
     if (!pr->def) { fprintf(err, "%s: error: missing parameter '%s'\n", path, pr->name); errors++; }
     else if (pr->kind == K_STR) strcpy((char *)c + pr->off, pr->def);
+    else if (pr->kind == K_DBL) *(double *)((char *)c + pr->off) = strtod(pr->def, NULL);
     else *(uint32_t *)((char *)c + pr->off) = (uint32_t)strtoul(pr->def, NULL, 10);
   }
   int sp = gpu_sched_from_name(c->scheduler);

@@ -147,7 +147,8 @@ lab_sql() {
 
 # lab_v TAG SOURCE INDEX KEY: one value (NA if missing or NULL)
 lab_v() {
-  awk -v t="$1" -v s="$2" -v i="$3" -v k="$4" '$1 == t && $2 == s && $3 == i && $4 == k { v = $5 }
+  # a GPU given as a configuration file (lab_gpu_with) is tagged by its name
+  awk -v t="$1" -v s="$(basename "$2" .gpu)" -v i="$3" -v k="$4" '$1 == t && $2 == s && $3 == i && $4 == k { v = $5 }
     END { print ((v == "" || v == "-") ? "NA" : v) }' "$LAB_VALUES"
 }
 
@@ -169,7 +170,7 @@ lab_row() {
   shift 2
   printf '%-28s' "$label"
   local x
-  for x in "$@"; do [ "$x" = NA ] && x=-; printf " %${w}s" "$x"; done
+  for x in "$@"; do [ "$x" = NA ] && x=-; case $x in */*.gpu) x=$(basename "$x" .gpu);; esac; printf " %${w}s" "$x"; done
   printf '\n'
 }
 

@@ -46,13 +46,16 @@ for g in fermi kepler; do
   c() { lab_v red "$g" "$1" cycles; }
   lab_check "$g: Neighbored > NeighboredLess > Interleaved (cycles)" "$(c 0) > $(c 1) && $(c 1) > $(c 2)"
   lab_check "$g: Interleaved > Unrolling2 > Unrolling4 (cycles)" "$(c 2) > $(c 3) && $(c 3) > $(c 4)"
+  # (fermi: with its eight loads in flight at once, as ptxas issues them,
+  # Unrolling8 beats Unrolling4 despite 2 blocks of 512 per SM against 3)
+  lab_check "$g: Unrolling8 faster than Unrolling4" "$(c 5) < $(c 4)"
+  lab_check "$g: UnrollWarps8 no slower than Unrolling8" "$(c 6) <= $(c 5)"
   if [ $g = fermi ]; then
-    lab_known "$g: Unrolling8 faster than Unrolling4" "$(c 5) < $(c 4)" \
-      "28 registers/thread (ptxemu's estimate; ptxas -arch=sm_75 says 26) allow 2 blocks of 512 on fermi's 32K registers, Unrolling4's 20 allow 3: occupancy 67% vs 100%"
+    lab_check "$g: CompleteUnrollWarps8 no slower than Unrolling8" "$(c 7) <= $(c 5)"
   else
-    lab_check "$g: Unrolling8 faster than Unrolling4" "$(c 5) < $(c 4)"
+    lab_known "$g: CompleteUnrollWarps8 no slower than Unrolling8" "$(c 7) <= $(c 5)" \
+      "within 1%: the three kernels share the eight-load phase that takes most of their time; the complete unroll saves loop instructions of the in-place tree, whose global loads and stores on kepler wait for L2 round trips that hide them"
   fi
-  lab_check "$g: UnrollWarps8 and CompleteUnrollWarps8 no slower than Unrolling8" "$(c 6) <= $(c 5) && $(c 7) <= $(c 5)"
   lab_check "$g: overall speed-up Neighbored/CompleteUnrollWarps8 > 2" "$(c 0) / $(c 7) > 2"
   lab_known "$g: overall speed-up Neighbored/CompleteUnrollWarps8 > 8 (textbook 9.2x)" "$(c 0) / $(c 7) > 8" \
 "launch overhead is ~30% of these small runs, and the in-place global tree is served by L1 (fermi) or L2 (kepler) without DRAM traffic, so divergence and extra passes cost less than on the M2070"
