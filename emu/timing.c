@@ -446,7 +446,10 @@ int emu_run_timed(emu *e, const emu_launch *l) {
         if (w->cur) { twarp_note_wait(tw, STALL_BARRIER, g->barrier_cycles); if (sched_push(&s->q, tw, t + g->barrier_cycles)) { fault_oom(e); break; } }
         else { mark_blocked(tw, t + 1); if (sched_leave(&s->q, tw, t + 1)) { fault_oom(e); break; } }
       }
-    } else if (sched_leave(&s->q, tw, t + 1)) { fault_oom(e); break; }
+    } else {
+      tw->exit_t = t + 1;                /* active (sm__warps_active) until it exits, not until its block ends */
+      if (sched_leave(&s->q, tw, t + 1)) { fault_oom(e); break; }
+    }
     /* threads this instruction released in other warps of the CTA, or of
      * its cluster (barrier.cluster, mbarriers completed by a multicast copy) */
     for (uint32_t r = 0, base = tw->slot / csize * csize; r < csize && !e->faulted; r++) {
@@ -471,7 +474,10 @@ int emu_run_timed(emu *e, const emu_launch *l) {
       for (uint32_t r = 0; r < csize; r++) {
         cta *cc = &res[base + r];
         tsm *m = &s->sms[cc->smid];
-        m->warp_cycles += (t + 1 - cta_start_t[base + r]) * cc->nwarps;
+        for (uint32_t wi = 0; wi < cc->nwarps && wi < nwarps; wi++) {
+          uint64_t x = tws[base + r][wi].exit_t;
+          m->warp_cycles += (x && x <= t + 1 ? x : t + 1) - cta_start_t[base + r];
+        }
         if (t + 1 > m->last) m->last = t + 1;
         if (obs && obs->on_block_timing) obs->on_block_timing(obs->ctx, cc, cta_start_t[base + r], t + 1);
         tws[base + r] = NULL;
