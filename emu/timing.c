@@ -387,8 +387,10 @@ int emu_run_timed(emu *e, const emu_launch *l) {
       tw->elig = could;
       continue;
     }
-    sm->sched_free[tw->sp] = t + 1;
-    sm->unit_free[tw->sp][d->unit] = t + d->bank_extra + d->ii;
+    if (!d->free) {
+      sm->sched_free[tw->sp] = t + 1;
+      sm->unit_free[tw->sp][d->unit] = t + d->bank_extra + d->ii;
+    }
     s->mem_done = false;
     s->mem_latency = 0;
     uint32_t pc0 = w->cur_pc;
@@ -400,7 +402,7 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     tw->issued1 = t + 1;
     sched_issued(&s->q, tw);
     uint64_t lat = (s->mem_done ? s->mem_latency : d->lat) + d->bank_extra;
-    uint64_t done = t + (lat ? lat : 1);
+    uint64_t done = d->free ? t : t + (lat ? lat : 1);
     uint8_t rwhy = d->result_why;
     uint64_t async_done = 0;
     if (d->kind == DK_ASYNC_OP) {
@@ -431,7 +433,7 @@ int emu_run_timed(emu *e, const emu_launch *l) {
       if (w->cur) {
         /* control flow: the branch resolves, a changed mask reconverges,
          * a jump refills the instruction buffer */
-        uint64_t nt = t + 1;
+        uint64_t nt = d->free ? t : t + 1;
         if (d->kind == DK_BRANCH) { nt += g->branch_cycles; twarp_note_wait(tw, STALL_BRANCH_RESOLVING, g->branch_cycles); }
         if (w->cur != mask0) { nt += g->reconverge_cycles; twarp_note_wait(tw, STALL_BRANCH_RESOLVING, g->reconverge_cycles); }
         if (w->cur_pc != pc0 + 1) { nt += g->fetch_cycles; twarp_note_wait(tw, STALL_NO_INSTRUCTION, g->fetch_cycles); }

@@ -108,6 +108,21 @@ static uint32_t sass_sequence(const isa_insn *in) {
   }
 }
 
+/* PTX instructions that leave no SASS instruction behind: a copy between
+ * registers of one width (register allocation coalesces it) and the
+ * generic <-> global conversions (the identity on sm_20 and later: global
+ * addresses are their own generic addresses).  Guarded copies are kept (a
+ * predicated MOV or SEL). */
+static bool sass_free(const xinsn *x) {
+  const isa_insn *in = x->in;
+  if (x->guard >= 0 || in->nops != 2) return false;
+  const isa_opnd *ops = &x->f->ops[in->opi];
+  if (in->op == OP_CVTA) return in->space == MOD_GLOBAL;
+  if (in->op != OP_MOV) return false;
+  if (ops[0].kind != OK_REG || ops[1].kind != OK_REG || ops[0].n || ops[1].n) return false;
+  return x->f->regtype[ops[0].v] == x->f->regtype[ops[1].v];
+}
+
 void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
   for (uint32_t pc = 0; pc < e->nprog; pc++) {
     const xinsn *x = &e->prog[pc];
@@ -136,6 +151,8 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     default: d->result_why = STALL_WAIT; d->throttle_why = STALL_MATH_PIPE_THROTTLE; break;
     }
     if (d->unit == U_TENSOR) tensor_timing(g, in, d);
+    d->free = sass_free(x);
+    if (d->free) { d->lat = 0; d->bank_extra = 0; }
     uint32_t seq = sass_sequence(in);
     if (seq) { d->lat *= seq; d->ii *= seq; }
     switch (in->op) {

@@ -25,6 +25,8 @@ typedef struct deps {
   uint8_t nsrc, ndst, unit;
   uint8_t kind;                       /* enum dep_kind                            */
   uint8_t bank_extra;                 /* operand-collection cycles lost to bank conflicts */
+  bool free;                          /* ptxas emits no SASS for it (a register copy, a
+                                         global cvta): no issue slot, no latency */
   uint8_t result_why;                 /* what a dependent instruction waits for   */
   uint8_t throttle_why;               /* the reason while its unit is busy        */
   uint32_t lat, ii;                   /* latency and issue interval of its unit   */

@@ -83,6 +83,17 @@ if cmp -s "$tmp/scheduled.bin" "$tmp/ptx.bin" && [ -s "$tmp/ptx.bin" ]; then ok;
 if "$PTXEMU" run -q --issue-order fast "$k" --kernel straight >/dev/null 2>"$tmp/err"; then bad "--issue-order fast accepted"; \
   elif grep -q "scheduled or ptx" "$tmp/err"; then ok; else bad "--issue-order fast: message"; fi
 
+# ---- instructions without SASS ---------------------------------------------------------
+# copies: 8 register copies and a cvta.to.global issue with no cycle of
+# their own; the add after them issues right after the first mov from %tid
+# (without instruction caches: a new code line would cost its fetch)
+trace "$tmp/copies.db" copies 32 64 --gpu "$tmp/noic.gpu"
+expect "register copies take no issue slot" \
+  "$(q "$tmp/copies.db" "SELECT max(issue_cycle) - min(issue_cycle) <= 8 FROM warp_runs r JOIN instructions i USING (insn_id)
+     WHERE r.warp = 0 AND (i.opname LIKE 'mov%' OR i.opname LIKE 'add%')")"
+expect "the copies' rows are in the trace" \
+  "$(q "$tmp/copies.db" "SELECT count(*) = 9 FROM warp_runs r JOIN instructions i USING (insn_id) WHERE r.warp = 0 AND i.opname LIKE 'mov%'")"
+
 # ---- instruction fetch -----------------------------------------------------------------
 # tests/golden/timing_icache (measured on an H100): 4096 FMAs of straight-line
 # code (64 KiB) once, and 256 FMAs looped 8 times; h100 models L0/L1
