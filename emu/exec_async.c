@@ -1464,7 +1464,7 @@ static void h_tmap_replace(warp *w, const xinsn *x, lanemask g) {
       return;
     }
     if (shared) emu_proxy_generic_write(w, x, i, c, off, 128);   /* a weak write of the whole 1024-bit object */
-    emu_tensormap_encode(p, &d);
+    emu_tensormap_reencode(p, &d);
   }
 }
 

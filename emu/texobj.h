@@ -74,5 +74,8 @@ void emu_tensormap_encode(uint8_t out[128], const emu_tmapdesc *d);
  * its new dimensions are written).  Returns 0, or -1 when IN is not a
  * ptxemu tensor map (no "PXTM" magic). */
 int emu_tensormap_decode(const uint8_t in[128], emu_tmapdesc *d);
+/* emu_tensormap_encode that also writes the slots past the rank as D holds
+ * them (after emu_tensormap_decode: the bytes of the unchanged fields stay). */
+void emu_tensormap_reencode(uint8_t out[128], const emu_tmapdesc *d);
 
 #endif
