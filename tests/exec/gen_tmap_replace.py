@@ -19,15 +19,27 @@ The expected boxes follow the PTX ISA, not ptxemu's code:
   - the tiled mode (bounding box, traversal stride: ceil(box / stride)
     elements of a dimension are loaded, the stride of dimension 0 ignored
     without interleave; out-of-bound elements zero, or NaN with the NaN
-    fill for floating-point types: 0x7fffffff, the canonical f32 NaN);
+    fill for floating-point types);
   - the 128B swizzle (16-byte atomicity): in the n-th 128-byte row of the
     box in shared memory, the 16-byte chunk c holds chunk c ^ (n % 8).
-A[y][x] = 32 * y + x (u32), B[y][x] = 1000 + 32 * y + x."""
+A[y][x] = 32 * y + x (u32), B[y][x] = 1000 + 32 * y + x.
+
+The manual does not give the NaN's bits: 0x7ff77ff7 is what an H100 fills an
+.f32 map with (0x7ff7 in every 16-bit half, also for .f16 and .f64 maps).
+These boxes were checked on an H100 (driver 580, CUDA 13.0; the launch
+file played with a copy of tests/triton/hw_record.cu that writes "into"
+maps and compares "expect ... value" lines, one case per run): all ten
+match, the NaN-fill case once its NaN bits were taken from that run (the
+other boxes were written before it, from the manual).  An H100 stops with an illegal instruction on a map whose rank is
+replaced by 1 and loaded with a .1d copy, and on an .f16/.bf16 NaN-fill
+load at x = 28 (a box start that is not 16-byte aligned), so neither is a
+case here.  .swizzle_atomicity needs PTX ISA 8.6 and sm_100a (ptxas refuses
+it for sm_90a), so it has no case here."""
 import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 W, H = 32, 16
-NAN32 = 0x7fffffff
+NAN32 = 0x7ff77ff7
 
 
 def A(y, x):
@@ -62,12 +74,18 @@ cases.append(dict(name="tr_global_address", space="shared",
                   rank=2, coords="%r0, %r0", nbytes=128,
                   expect=tile(4, 8, 4, base=1000),
                   why="the new global address: B's values"))
-# 2. .rank 0 -> a rank-1 map; .1d load from x = 3
+# 2. .rank 2 -> a rank-3 map (A as 32 x 4 x 2: dims 1 and 2 and the stride of
+#    dimension 2 written too); a .3d load of an 8 x 4 x 2 box: rows 0..7
 cases.append(dict(name="tr_rank", space="shared",
-                  rep=["@%p1 tensormap.replace.tile.rank.shared::cta.b1024.b32 [%r2], 0;"],
-                  rank=1, coords="%r15", c15=3, nbytes=32,
-                  expect=[A(0, 3 + k) for k in range(8)],
-                  why="new_val 0 is rank 1 (zero-based): a .1d copy of 8 elements from x = 3"))
+                  rep=["@%p1 tensormap.replace.tile.rank.shared::cta.b1024.b32 [%r2], 2;",
+                       "@%p1 tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%r2], 1, 4;",
+                       "@%p1 tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%r2], 2, 2;",
+                       "@%p1 tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%r2], 2, 2;",
+                       "@%p1 tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [%r2], 1, 512;",
+                       "@%p1 tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [%r2], 2, 1;"],
+                  rank=3, coords="%r0, %r0, %r0", nbytes=256,
+                  expect=[A(4 * z + y, x) for z in range(2) for y in range(4) for x in range(8)],
+                  why="new_val 2 is rank 3 (zero-based): a .3d copy of an 8 x 4 x 2 box of A as 32 x 4 x 2"))
 # 3. .box_dim: 4 x 2 box at {4, 2}
 cases.append(dict(name="tr_box_dim", space="shared",
                   rep=["mov.u32 %r14, 4;",
@@ -108,7 +126,7 @@ cases.append(dict(name="tr_elemtype_bf16", space="shared",
                   rank=2, coords="%r0, %r0", nbytes=64,
                   expect=sum((abytes(0, y, 0, 16) for y in range(4)), []),
                   why=".elemtype 10 is .bf16: 8 elements of 2 bytes a row"))
-# 9. 128B swizzle, 16B atomicity, no interleave: box 32 x 4
+# 9. 128B swizzle (16B atomicity, the only one before sm_100a), no interleave: box 32 x 4
 sw = []
 for n in range(4):
     row = [A(n, k) for k in range(32)]
@@ -117,7 +135,6 @@ for n in range(4):
 cases.append(dict(name="tr_swizzle", space="shared",
                   rep=["@%p1 tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%r2], 0, 32;",
                        "@%p1 tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [%r2], 3;",
-                       "@%p1 tensormap.replace.tile.swizzle_atomicity.shared::cta.b1024.b32 [%r2], 0;",
                        "@%p1 tensormap.replace.tile.interleave_layout.shared::cta.b1024.b32 [%r2], 0;"],
                   rank=2, coords="%r0, %r0", nbytes=512,
                   expect=sw,
