@@ -916,6 +916,32 @@ static void check_tmap_replace(actx *c, isa_insn *in, const ptx_stmt *st, const 
     return;
   }
   const char *fn = isa_mods[fields[f].mod].name;
+  /* targets: sm_90a, sm_100a... (ptxas refuses sm_90); .swizzle_atomicity
+   * PTX 8.6 and sm_100a on; .elemtype 13..15 PTX 8.7 and sm_100a on;
+   * .swizzle_mode 4 (96B) PTX 8.8 and sm_103a */
+  uint32_t sm = c->pm->sm, ver = c->pm->version_major * 10 + c->pm->version_minor;
+  bool has_sm = c->pm->has_target, has_ptx = c->pm->has_version;
+  const char *sfx = c->pm->sm_suffix == 'a' ? "a" : c->pm->sm_suffix == 'f' ? "f" : "";
+  if (has_sm && !*sfx) { err(c, st->loc, "tensormap.replace requires sm_90a or another arch-specific target (module targets sm_%u)", sm); return; }
+  const isa_opnd *vv = &c->ops[in->opi + in->nops - 1];
+  int64_t imm = vv->kind == OK_IMM ? vv->imm : -1;
+  struct { bool when; uint32_t ptx, sm; const char *what, *target; } gate[] = {
+    { fields[f].mod == MOD_SWIZZLE_ATOMICITY, 86, 100, ".swizzle_atomicity", "sm_100a" },
+    { fields[f].mod == MOD_ELEMTYPE && imm >= 13 && imm <= 15, 87, 100, ".elemtype 13..15 (sub-byte types)", "sm_100a" },
+    { fields[f].mod == MOD_SWIZZLE_MODE && imm == 4, 88, 103, ".swizzle_mode 4 (96B)", "sm_103a" },
+  };
+  for (int g = 0; g < 3; g++) {
+    if (!gate[g].when) continue;
+    if (has_ptx && ver < gate[g].ptx) {
+      err(c, st->loc, "tensormap.replace%s requires PTX ISA %u.%u or higher (module is %u.%u)", gate[g].what,
+          gate[g].ptx / 10, gate[g].ptx % 10, ver / 10, ver % 10);
+      return;
+    }
+    if (has_sm && (sm < gate[g].sm || (gate[g].sm == 103 && sm != 103))) {
+      err(c, st->loc, "tensormap.replace%s requires %s (module targets sm_%u%s)", gate[g].what, gate[g].target, sm, sfx);
+      return;
+    }
+  }
   if (!tile) { err(c, st->loc, "tensormap.replace.%s needs the mode .tile", fn); return; }
   if (!b1024) { err(c, st->loc, "tensormap.replace.%s needs the map size .b1024", fn); return; }
   if (in->space && in->space != MOD_GLOBAL && in->space != MOD_SHARED_CTA) {
