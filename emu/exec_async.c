@@ -86,6 +86,7 @@
 #include "emu/internal.h"
 #include "emu/fp.h"
 #include "memmodel/space.h"
+#include "emu/texobj.h"
 
 /* ---- state ------------------------------------------------------------------ */
 
@@ -1116,6 +1117,7 @@ static bool tmap_read(warp *w, const xinsn *x, int lane, uint64_t a, uint8_t sym
   if (t->dtype > 12) return tmap_bad(w, x, lane, a, "unsupported data type");
   if (p[0x6a]) return tmap_bad(w, x, lane, a, "interleaved layouts are not supported");
   if (t->swz > 3) return tmap_bad(w, x, lane, a, "swizzle must be 0..3");
+  if (p[0x74]) return tmap_bad(w, x, lane, a, "a swizzle atomicity other than 16B (sm_100a) is not modelled");
   if (t->addr & 15) return tmap_bad(w, x, lane, a, "global address is not 16-byte aligned");
   t->esize = dsize[t->dtype];
   t->stride[0] = t->esize;
@@ -1229,7 +1231,9 @@ static void h_tensor(warp *w, const xinsn *x, lanemask g) {
     if (load) {
       uint8_t *box = malloc(t.bytes ? t.bytes : 1);
       if (oom(w, x, box)) return;
-      uint64_t nan = t.esize == 2 ? 0x7fff : t.esize == 4 ? 0x7fffffff : 0x7fffffffffffffffull;
+      /* the NaN fill of an H100 is the 16-bit pattern 0x7ff7 in every half
+       * word (measured: f16, f32, f32.ftz, tf32 and f64 maps) */
+      uint64_t nan = 0x7ff77ff77ff77ff7ull;
       bool nanfill = t.fill == 1 && (t.dtype >= 6);
       for (uint64_t k = 0; k < t.count; k++) {
         uint64_t ga;
@@ -1318,32 +1322,151 @@ static void h_tmap_cp(warp *w, const xinsn *x, lanemask g) {
   }
 }
 
-/* tensormap.replace.tile.global_address.{global,shared::cta}.b1024.b64 [map], addr:
- * a new global address in a tensor map (ptxemu's layout: bytes 0..7).  The
- * other fields' encodings are not modelled: they stop the launch. */
+/* tensormap.replace.tile.FIELD{.global,.shared::cta}.b1024.{b32,b64} [map], {ord,} new_val
+ * (PTX ISA 8.3): one field of a tensor map in global or shared memory gets a
+ * new value.  The map (ptxemu's layout, tests/exec/README-async.md) is
+ * decoded, the field changed and the map re-encoded.  Values follow the PTX
+ * manual's numbering (table "Tensormap new_val validity"): .rank is the rank
+ * minus 1; .elemtype has its own numbering (0 .u8, 1 .u16, 2 .u32, 3 .s32,
+ * 4 .u64, 5 .s64, 6 .f16, 7 .f32, 8 .f32.ftz, 9 .f64, 10 .bf16, 11 .tf32,
+ * 12 .tf32.ftz, 13..15 sub-byte types), not CUtensorMapDataType's;
+ * .interleave_layout 0 none, 1 16B, 2 32B; .swizzle_mode 0 none, 1 32B,
+ * 2 64B, 3 128B, 4 96B; .swizzle_atomicity 0 16B, 1 32B, 2 32B + 8B flip,
+ * 3 64B; .fill_mode 0 zeros, 1 NaN (OOB-NaN fill).  ord is the dimension of
+ * .box_dim, .global_dim and .element_stride (0..4) and, for .global_stride,
+ * the index in the driver API's globalStrides (0..3: the stride of dimension
+ * ord + 1; dimension 0's stride is the element size).  A value the manual
+ * leaves undefined stops the launch naming the field and the value, and so
+ * does one ptxemu does not model (sub-byte element types, the 96B swizzle of
+ * sm_103a); limits that involve several fields (the inner box dimension in
+ * bytes, the swizzle span) are checked when a copy uses the map, as a map is
+ * edited one field at a time. */
+enum { TF_ADDR, TF_RANK, TF_BOX, TF_GDIM, TF_GSTRIDE, TF_ESTRIDE, TF_ELEMTYPE, TF_INTERLEAVE, TF_SWIZZLE, TF_ATOMICITY, TF_FILL, TF_N };
+static const struct { uint16_t mod; const char *name; } tmap_fields[TF_N] = {
+  { MOD_GLOBAL_ADDRESS, "global_address" }, { MOD_RANK, "rank" }, { MOD_BOX_DIM, "box_dim" },
+  { MOD_GLOBAL_DIM, "global_dim" }, { MOD_GLOBAL_STRIDE, "global_stride" }, { MOD_ELEMENT_STRIDE, "element_stride" },
+  { MOD_ELEMTYPE, "elemtype" }, { MOD_INTERLEAVE_LAYOUT, "interleave_layout" }, { MOD_SWIZZLE_MODE, "swizzle_mode" },
+  { MOD_SWIZZLE_ATOMICITY, "swizzle_atomicity" }, { MOD_FILL_MODE, "fill_mode" },
+};
+
+/* Apply field F = v (dimension ord) to D; NULL, or why the value is refused. */
+static const char *tmap_apply(emu_tmapdesc *d, int f, uint32_t ord, uint64_t v, char *buf, size_t len) {
+  /* PTX .elemtype -> CUtensorMapDataType (ptxemu's layout) */
+  static const int8_t cu_type[13] = { 0, 1, 2, 3, 4, 5, 6, 7, 10, 8, 9, 11, 12 };
+  switch (f) {
+  case TF_ADDR:
+    if (v & 15) { snprintf(buf, len, "0x%llx is not 16-byte aligned", (unsigned long long)v); return buf; }
+    if (d->interleave == 2 && (v & 31)) { snprintf(buf, len, "0x%llx is not 32-byte aligned (32B interleave)", (unsigned long long)v); return buf; }
+    d->addr = v;
+    return NULL;
+  case TF_RANK:
+    if (v > 4) { snprintf(buf, len, "%llu is out of range: the field holds the rank minus 1, 0..4", (unsigned long long)v); return buf; }
+    d->rank = (int)v + 1;
+    return NULL;
+  case TF_BOX:
+    if (!v || v > 256) { snprintf(buf, len, "%llu (dimension %u) is out of range 1..256", (unsigned long long)v, ord); return buf; }
+    d->box[ord] = (uint32_t)v;
+    return NULL;
+  case TF_GDIM:
+    if (!v) { snprintf(buf, len, "0 (dimension %u): a global dimension is 1..2^32", ord); return buf; }
+    d->dim[ord] = v;
+    return NULL;
+  case TF_GSTRIDE:
+    if ((v & 15) || v >= (1ull << 40)) {
+      snprintf(buf, len, "%llu (dimension %u) is not a multiple of 16 below 2^40", (unsigned long long)v, ord + 1);
+      return buf;
+    }
+    if (d->interleave == 2 && (v & 31)) { snprintf(buf, len, "%llu (dimension %u) is not a multiple of 32 (32B interleave)", (unsigned long long)v, ord + 1); return buf; }
+    d->stride[ord + 1] = v;
+    return NULL;
+  case TF_ESTRIDE:
+    if (!v || v > 8) { snprintf(buf, len, "%llu (dimension %u) is out of range 1..8", (unsigned long long)v, ord); return buf; }
+    d->estride[ord] = (uint32_t)v;
+    return NULL;
+  case TF_ELEMTYPE:
+    if (v >= 13 && v <= 15) { snprintf(buf, len, "%llu (a sub-byte type, sm_100a) is not modelled by ptxemu", (unsigned long long)v); return buf; }
+    if (v > 15) { snprintf(buf, len, "%llu is not an element type (0..15)", (unsigned long long)v); return buf; }
+    d->dtype = cu_type[v];
+    return NULL;
+  case TF_INTERLEAVE:
+    if (v > 2) { snprintf(buf, len, "%llu is not an interleave layout (0 none, 1 16B, 2 32B)", (unsigned long long)v); return buf; }
+    d->interleave = (int)v;
+    return NULL;
+  case TF_SWIZZLE:
+    if (v == 4) { snprintf(buf, len, "4 (96B swizzling, sm_103a) is not modelled by ptxemu"); return buf; }
+    if (v > 4) { snprintf(buf, len, "%llu is not a swizzle mode (0 none, 1 32B, 2 64B, 3 128B, 4 96B)", (unsigned long long)v); return buf; }
+    d->swizzle = (int)v;
+    return NULL;
+  case TF_ATOMICITY:
+    if (v > 3) { snprintf(buf, len, "%llu is not a swizzle atomicity (0 16B, 1 32B, 2 32B + 8B flip, 3 64B)", (unsigned long long)v); return buf; }
+    d->swizzle_atomicity = (int)v;
+    return NULL;
+  default:
+    if (v > 1) { snprintf(buf, len, "%llu is not a fill mode (0 zero fill, 1 OOB-NaN fill)", (unsigned long long)v); return buf; }
+    d->oobfill = (int)v;
+    return NULL;
+  }
+}
+
 static void h_tmap_replace(warp *w, const xinsn *x, lanemask g) {
   if (!g) return;
-  if (!has_mod(x->in, MOD_GLOBAL_ADDRESS)) {
-    emu_fault_at(w, x, __builtin_ctz(g), FAULT_UNSUPPORTED, "tensormap.replace of a field other than .global_address");
+  const isa_insn *in = x->in;
+  int lead = __builtin_ctz(g), f = -1, nf = 0;
+  for (int k = 0; k < TF_N; k++) if (has_mod(in, tmap_fields[k].mod)) { f = k; nf++; }
+  bool field2 = f == TF_BOX || f == TF_GDIM || f == TF_GSTRIDE || f == TF_ESTRIDE;
+  /* the assembler refuses these forms; an object from elsewhere stops here */
+  if (nf != 1 || x->nops != (field2 ? 3 : 2) || (field2 && x->op[1].o->kind != OK_IMM)) {
+    emu_fault_at(w, x, lead, FAULT_UNSUPPORTED, "malformed tensormap.replace (one field; [map], ord, new_val for the dimension fields)");
     return;
   }
+  const char *fname = tmap_fields[f].name;
+  uint32_t ord = 0;
+  if (field2) {
+    uint64_t o = (uint64_t)x->op[1].o->imm;
+    if (o > (f == TF_GSTRIDE ? 3u : 4u)) {
+      emu_fault_at(w, x, lead, FAULT_UNSUPPORTED, "tensormap.replace.%s: ordinal %llu is out of range (0..%d)", fname,
+                   (unsigned long long)o, f == TF_GSTRIDE ? 3 : 4);
+      return;
+    }
+    ord = (uint32_t)o;
+  }
+  bool wide = f == TF_ADDR || f == TF_GSTRIDE;
   uint64_t ma[WARP_SIZE];
   uint8_t msym;
   emu_lane_addrs(w, x, x->op[0].o, g, ma, &msym);
-  bool shared = x->in->space != MOD_GLOBAL && (is_shared_mod(x->in->space) || msym == PTX_SPACE_SHARED ||
-                                               mm_classify(ma[__builtin_ctz(g)]) == MM_SHARED);
+  bool shared = in->space != MOD_GLOBAL && (is_shared_mod(in->space) || msym == PTX_SPACE_SHARED ||
+                                            mm_classify(ma[lead]) == MM_SHARED);
   FOR_LANES(i) {
     if (!(g >> i & 1)) continue;
     uint8_t *p;
+    cta *c = NULL;
+    uint32_t off = 0;
     if (shared) {
-      uint32_t off;
-      cta *c = shared_target(w, x, i, ma[i], x->in->space, msym, 128, 64, true, &off);
+      c = shared_target(w, x, i, ma[i], in->space, msym, 128, 64, true, &off);
       if (!c) return;
       p = c->shared + off;
-      emu_proxy_generic_write(w, x, i, c, off, 8);
     } else if (!(p = global_ptr(w, x, i, ma[i], 128, 64, msym))) return;
-    uint64_t v = opv(w, x, 1, i);
-    memcpy(p, &v, 8);
+    emu_tmapdesc d;
+    if (emu_tensormap_decode(p, &d)) {
+      emu_fault_at(w, x, i, FAULT_UNSUPPORTED, "tensormap.replace.%s: the 128 bytes at 0x%llx are not a ptxemu tensor map (magic 0x4d545850 missing at byte 0x70; tests/exec/README-async.md)",
+                   fname, (unsigned long long)ma[i]);
+      return;
+    }
+    if (d.im2col) {
+      emu_fault_at(w, x, i, FAULT_UNSUPPORTED, "tensormap.replace.tile.%s on an im2col tensor map at 0x%llx (the .tile mode needs a tiled map)",
+                   fname, (unsigned long long)ma[i]);
+      return;
+    }
+    uint64_t v = opv(w, x, field2 ? 2 : 1, i);
+    if (!wide) v &= 0xffffffffu;
+    char why[160];
+    const char *bad = tmap_apply(&d, f, ord, v, why, sizeof why);
+    if (bad) {
+      emu_fault_at(w, x, i, FAULT_UNSUPPORTED, "tensormap.replace.%s: new value %s", fname, bad);
+      return;
+    }
+    if (shared) emu_proxy_generic_write(w, x, i, c, off, 128);   /* a weak write of the whole 1024-bit object */
+    emu_tensormap_reencode(p, &d);
   }
 }
 

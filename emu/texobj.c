@@ -1,5 +1,6 @@
 /* emu/texobj.c - the table of texture and surface objects, texref/surfref
  * binding, and tensor-map encoding (see texobj.h). */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "emu/texobj.h"
@@ -59,10 +60,20 @@ void emu_textures_free(emu *e) {
 static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 static void put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
 
-void emu_tensormap_encode(uint8_t out[128], const emu_tmapdesc *d) {
+/* tail: write the per-dimension slots past the rank as D holds them (the
+ * inverse of emu_tensormap_decode); the driver API leaves them zero. */
+static void encode(uint8_t out[128], const emu_tmapdesc *d, bool tail) {
   memset(out, 0, 128);
   put64(out + 0x00, d->addr);
-  for (int i = 0; i < d->rank && i < 5; i++) {
+  for (int i = 0; i < 5; i++) {
+    if (i >= d->rank) {
+      if (!tail) continue;
+      put32(out + 0x08 + 4 * i, (uint32_t)d->dim[i]);
+      if (i) put64(out + 0x20 + 8 * (i - 1), d->stride[i]);
+      put32(out + 0x40 + 4 * i, d->box[i]);
+      put32(out + 0x54 + 4 * i, d->estride[i]);
+      continue;
+    }
     put32(out + 0x08 + 4 * i, (uint32_t)d->dim[i]);
     if (i) put64(out + 0x20 + 8 * (i - 1), d->stride[i]);
     put32(out + 0x40 + 4 * i, d->box[i]);
@@ -89,4 +100,43 @@ void emu_tensormap_encode(uint8_t out[128], const emu_tmapdesc *d) {
     }
   }
   put32(out + 0x70, 0x4d545850u);     /* "PXTM" */
+  out[0x74] = (uint8_t)d->swizzle_atomicity;
+}
+
+void emu_tensormap_encode(uint8_t out[128], const emu_tmapdesc *d) { encode(out, d, false); }
+void emu_tensormap_reencode(uint8_t out[128], const emu_tmapdesc *d) { encode(out, d, true); }
+
+static uint32_t get32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static uint64_t get64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+
+int emu_tensormap_decode(const uint8_t in[128], emu_tmapdesc *d) {
+  memset(d, 0, sizeof *d);
+  if (get32(in + 0x70) != 0x4d545850u) return -1;
+  d->addr = get64(in);
+  for (int i = 0; i < 5; i++) {
+    d->dim[i] = get32(in + 0x08 + 4 * i);
+    if (i) d->stride[i] = get64(in + 0x20 + 8 * (i - 1));
+    d->box[i] = get32(in + 0x40 + 4 * i);
+    d->estride[i] = get32(in + 0x54 + 4 * i);
+  }
+  d->rank = in[0x68];
+  d->dtype = in[0x69];
+  d->interleave = in[0x6a];
+  d->swizzle = in[0x6b];
+  d->l2promo = in[0x6c];
+  d->oobfill = in[0x6d];
+  d->swizzle_atomicity = in[0x74];
+  if (in[0x6f] == 1) {
+    d->im2col = 1;
+    d->channels = get32(in + 0x40);
+    d->pixels = get32(in + 0x44);
+    for (int i = 0; i < 3; i++) {
+      int16_t lo, hi;
+      memcpy(&lo, in + 0x48 + 2 * i, 2);
+      memcpy(&hi, in + 0x4e + 2 * i, 2);
+      d->lower[i] = lo;
+      d->upper[i] = hi;
+    }
+  }
+  return 0;
 }

@@ -62,10 +62,20 @@ typedef struct emu_tmapdesc {
   int im2col;
   int32_t lower[3], upper[3];
   uint32_t channels, pixels;
+  int swizzle_atomicity;        /* tensormap.replace .swizzle_atomicity (PTX numbering: 0 16B,
+                                   1 32B, 2 32B + 8B flip, 3 64B); the driver API has none: 0 */
 } emu_tmapdesc;
 
 /* The 128 bytes of ptxemu's tensor-map layout ("PXTM", read by
  * cp.async.bulk.tensor in emu/exec_async.c; tests/exec/README-async.md). */
 void emu_tensormap_encode(uint8_t out[128], const emu_tmapdesc *d);
+/* The inverse, for tensormap.replace: every field of IN, including the
+ * per-dimension slots beyond the rank (a map's rank may be raised after
+ * its new dimensions are written).  Returns 0, or -1 when IN is not a
+ * ptxemu tensor map (no "PXTM" magic). */
+int emu_tensormap_decode(const uint8_t in[128], emu_tmapdesc *d);
+/* emu_tensormap_encode that also writes the slots past the rank as D holds
+ * them (after emu_tensormap_decode: the bytes of the unchanged fields stay). */
+void emu_tensormap_reencode(uint8_t out[128], const emu_tmapdesc *d);
 
 #endif

@@ -884,6 +884,100 @@ static const char *opnd_name(const ptx_opnd *o, char *buf, size_t len) {
   return (o->kind == PO_REG || o->kind == PO_SYM) && o->name ? ptx_opnd_name(o, buf, len) : "?";
 }
 
+/* tensormap.replace.tile.FIELD{.global,.shared::cta}.b1024.TYPE [addr], {ord,} new_val
+ * (PTX ISA 8.3): one field; .b64 for .global_address and .global_stride,
+ * .b32 otherwise; an immediate ordinal for the dimension fields (.box_dim,
+ * .global_dim, .element_stride 0..4; .global_stride 0..3); an immediate from
+ * the manual's table for .elemtype, .interleave_layout, .swizzle_mode,
+ * .swizzle_atomicity and .fill_mode. */
+static void check_tmap_replace(actx *c, isa_insn *in, const ptx_stmt *st, const ptx_opnd *ops) {
+  static const struct { uint16_t mod; uint8_t kind; int16_t max; } fields[] = {   /* kind: 1 field1, 2 field2, 3 field3 */
+    { MOD_GLOBAL_ADDRESS, 1, 0 }, { MOD_RANK, 1, 4 }, { MOD_BOX_DIM, 2, 4 }, { MOD_GLOBAL_DIM, 2, 4 },
+    { MOD_GLOBAL_STRIDE, 2, 3 }, { MOD_ELEMENT_STRIDE, 2, 4 }, { MOD_ELEMTYPE, 3, 15 }, { MOD_INTERLEAVE_LAYOUT, 3, 2 },
+    { MOD_SWIZZLE_MODE, 3, 4 }, { MOD_SWIZZLE_ATOMICITY, 3, 3 }, { MOD_FILL_MODE, 3, 1 },
+  };
+  int f = -1, nf = 0;
+  bool tile = false, b1024 = false;
+  for (int i = 0; i < in->ncomps; i++) {
+    uint16_t m = in->comps[i];
+    if (m < ISA_COMP_MOD) continue;
+    m = (uint16_t)((m & ~ISA_COMP_JOINED) - ISA_COMP_MOD);
+    if (m == MOD_TMAP_TILE) tile = true;
+    if (m == MOD_B1024) b1024 = true;
+    for (int k = 0; k < (int)(sizeof fields / sizeof fields[0]); k++)
+      if (fields[k].mod == m) {
+        if (nf++) { err(c, st->loc, "tensormap.replace takes one field, got .%s and .%s", isa_mods[fields[f].mod].name, isa_mods[m].name); return; }
+        f = k;
+      }
+  }
+  if (f < 0) {
+    err(c, st->loc, "tensormap.replace needs a field (.global_address .rank .box_dim .global_dim .global_stride .element_stride "
+                    ".elemtype .interleave_layout .swizzle_mode .swizzle_atomicity .fill_mode)");
+    return;
+  }
+  const char *fn = isa_mods[fields[f].mod].name;
+  /* targets: sm_90a, sm_100a... (ptxas refuses sm_90); .swizzle_atomicity
+   * PTX 8.6 and sm_100a on; .elemtype 13..15 PTX 8.7 and sm_100a on;
+   * .swizzle_mode 4 (96B) PTX 8.8 and sm_103a */
+  uint32_t sm = c->pm->sm, ver = c->pm->version_major * 10 + c->pm->version_minor;
+  bool has_sm = c->pm->has_target, has_ptx = c->pm->has_version;
+  const char *sfx = c->pm->sm_suffix == 'a' ? "a" : c->pm->sm_suffix == 'f' ? "f" : "";
+  if (has_sm && !*sfx) { err(c, st->loc, "tensormap.replace requires sm_90a or another arch-specific target (module targets sm_%u)", sm); return; }
+  const isa_opnd *vv = &c->ops[in->opi + in->nops - 1];
+  int64_t imm = vv->kind == OK_IMM ? vv->imm : -1;
+  struct { bool when; uint32_t ptx, sm; const char *what, *target; } gate[] = {
+    { fields[f].mod == MOD_SWIZZLE_ATOMICITY, 86, 100, ".swizzle_atomicity", "sm_100a" },
+    { fields[f].mod == MOD_ELEMTYPE && imm >= 13 && imm <= 15, 87, 100, ".elemtype 13..15 (sub-byte types)", "sm_100a" },
+    { fields[f].mod == MOD_SWIZZLE_MODE && imm == 4, 88, 103, ".swizzle_mode 4 (96B)", "sm_103a" },
+  };
+  for (int g = 0; g < 3; g++) {
+    if (!gate[g].when) continue;
+    if (has_ptx && ver < gate[g].ptx) {
+      err(c, st->loc, "tensormap.replace%s requires PTX ISA %u.%u or higher (module is %u.%u)", gate[g].what,
+          gate[g].ptx / 10, gate[g].ptx % 10, ver / 10, ver % 10);
+      return;
+    }
+    if (has_sm && (sm < gate[g].sm || (gate[g].sm == 103 && sm != 103))) {
+      err(c, st->loc, "tensormap.replace%s requires %s (module targets sm_%u%s)", gate[g].what, gate[g].target, sm, sfx);
+      return;
+    }
+  }
+  if (!tile) { err(c, st->loc, "tensormap.replace.%s needs the mode .tile", fn); return; }
+  if (!b1024) { err(c, st->loc, "tensormap.replace.%s needs the map size .b1024", fn); return; }
+  if (in->space && in->space != MOD_GLOBAL && in->space != MOD_SHARED_CTA) {
+    err(c, st->loc, "tensormap.replace.%s: the state space is .global or .shared::cta (or none: generic), not .%s", fn, isa_mods[in->space].name);
+    return;
+  }
+  bool wide = fields[f].mod == MOD_GLOBAL_ADDRESS || fields[f].mod == MOD_GLOBAL_STRIDE;
+  if (in->type != (wide ? PTX_T_B64 : PTX_T_B32)) {
+    err(c, st->loc, "tensormap.replace.%s takes .%s, not .%s", fn, wide ? "b64" : "b32", ptx_type_names[in->type]);
+    return;
+  }
+  uint32_t want = fields[f].kind == 2 ? 3 : 2;
+  if (in->nops != want) {
+    err(c, st->loc, "tensormap.replace.%s expects %u operands (%s), got %u", fn, want,
+        want == 3 ? "[addr], ord, new_val" : "[addr], new_val", (unsigned)in->nops);
+    return;
+  }
+  const isa_opnd *o = &c->ops[in->opi];
+  if (want == 3) {
+    if (o[1].kind != OK_IMM || (o[1].flags & (OF_F32 | OF_F64))) { err(c, ops[1].loc, "tensormap.replace.%s: the ordinal must be an integer immediate", fn); return; }
+    if (o[1].imm < 0 || o[1].imm > fields[f].max) {
+      err(c, ops[1].loc, "tensormap.replace.%s: ordinal %lld is out of range (0..%d)", fn, (long long)o[1].imm, fields[f].max);
+      return;
+    }
+  }
+  const isa_opnd *v = &o[want - 1];
+  if (fields[f].kind == 3) {
+    if (v->kind != OK_IMM || (v->flags & (OF_F32 | OF_F64))) { err(c, ops[want - 1].loc, "tensormap.replace.%s: the new value must be an integer immediate", fn); return; }
+    if (v->imm < 0 || v->imm > fields[f].max)
+      err(c, ops[want - 1].loc, "tensormap.replace.%s: %lld is not a valid value (0..%d)", fn, (long long)v->imm, fields[f].max);
+  } else if (fields[f].mod == MOD_RANK && v->kind == OK_IMM && (v->imm < 0 || v->imm > 4))
+    err(c, ops[want - 1].loc, "tensormap.replace.rank: %lld is out of range (the rank minus 1: 0..4)", (long long)v->imm);
+  else if (v->kind == OK_REG) check_reg(c, in, v, &ops[want - 1], wide ? 64 : 32, true);
+  else if (v->kind == OK_ADDR || v->kind == OK_ADDRX || v->kind == OK_VEC || v->kind == OK_LIST) err(c, ops[want - 1].loc, "tensormap.replace.%s: the new value must be a register or an immediate", fn);
+}
+
 static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
   const ptx_insn *pi = &st->u.insn;
   isa_insn in;
@@ -955,6 +1049,7 @@ static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
     if (sig == 'm' && (e.kind == OK_ADDR || e.kind == OK_ADDRX)) check_space(c, &in, &e, &ops[i]);
     c->ops[c->nops++] = e;
   }
+  if (in.op == OP_TENSORMAP_REPLACE) check_tmap_replace(c, &in, st, ops);
   c->insns[c->ninsns++] = in;
 }
 

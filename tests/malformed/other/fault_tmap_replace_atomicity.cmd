@@ -1,0 +1,2 @@
+# kernel fault: tensormap.replace (atomicity in other/tmap_replace_sm100.ptx)
+run other/tmap_replace_sm100.ptx --kernel atomicity -e 'buffer maps 256 zero' -e 'buffer A 2048 zero' -e 'tensormap m0 u32 2 A dims 32 16 strides 128 box 8 4 into maps+0' --arg ptr:maps
