@@ -1084,52 +1084,45 @@ static bool tmap_bad(warp *w, const xinsn *x, int lane, uint64_t a, const char *
   return false;
 }
 
-static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
-static uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
 
 static bool tmap_read(warp *w, const xinsn *x, int lane, uint64_t a, uint8_t symspace, tmap *t) {
   const uint8_t *p = global_ptr(w, x, lane, a, 128, 64, symspace);
   if (!p) return false;
   static const uint8_t dsize[13] = { 1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4 };
   memset(t, 0, sizeof *t);
-  if (rd32(p + 0x70) != TMAP_MAGIC) return tmap_bad(w, x, lane, a, "not a ptxemu tensor map (magic 0x4d545850 missing at byte 0x70)");
-  t->addr = rd64(p);
-  t->rank = p[0x68];
-  t->dtype = p[0x69];
-  t->swz = p[0x6b];
-  t->fill = p[0x6d];
+  emu_tmapdesc d;                      /* the layout is read in one place: texobj.c */
+  if (emu_tensormap_decode(p, &d)) return tmap_bad(w, x, lane, a, "not a ptxemu tensor map (magic 0x4d545850 missing at byte 0x70)");
+  t->addr = d.addr;
+  t->rank = (uint32_t)d.rank;
+  t->dtype = (uint32_t)d.dtype;
+  t->swz = (uint32_t)d.swizzle;
+  t->fill = (uint32_t)d.oobfill;
   if (t->rank < 1 || t->rank > 5) return tmap_bad(w, x, lane, a, "rank must be 1..5");
-  t->im2col = p[0x6f] == 1;
+  t->im2col = d.im2col != 0;
   if (t->im2col) {
-    t->chans = rd32(p + 0x40);
-    t->pixels = rd32(p + 0x44);
-    for (int i = 0; i < 3; i++) {
-      int16_t lo, hi;
-      memcpy(&lo, p + 0x48 + 2 * i, 2);
-      memcpy(&hi, p + 0x4e + 2 * i, 2);
-      t->lower[i] = lo;
-      t->upper[i] = hi;
-    }
+    t->chans = d.channels;
+    t->pixels = d.pixels;
+    for (int i = 0; i < 3; i++) { t->lower[i] = d.lower[i]; t->upper[i] = d.upper[i]; }
     if (t->rank < 3) return tmap_bad(w, x, lane, a, "an im2col map needs rank 3..5");
     if (!t->chans || t->chans > 256 || !t->pixels || t->pixels > 1024)
       return tmap_bad(w, x, lane, a, "im2col channels must be 1..256 and pixels 1..1024");
   }
   if (t->dtype > 12) return tmap_bad(w, x, lane, a, "unsupported data type");
-  if (p[0x6a]) return tmap_bad(w, x, lane, a, "interleaved layouts are not supported");
+  if (d.interleave) return tmap_bad(w, x, lane, a, "interleaved layouts are not supported");
   if (t->swz > 3) return tmap_bad(w, x, lane, a, "swizzle must be 0..3");
-  if (p[0x74]) return tmap_bad(w, x, lane, a, "a swizzle atomicity other than 16B (sm_100a) is not modelled");
+  if (d.swizzle_atomicity) return tmap_bad(w, x, lane, a, "a swizzle atomicity other than 16B (sm_100a) is not modelled");
   if (t->addr & 15) return tmap_bad(w, x, lane, a, "global address is not 16-byte aligned");
   t->esize = dsize[t->dtype];
   t->stride[0] = t->esize;
   t->count = 1;
   for (uint32_t i = 0; i < t->rank; i++) {
-    t->dim[i] = rd32(p + 0x08 + 4 * i);
-    t->box[i] = rd32(p + 0x40 + 4 * i);
-    t->es[i] = rd32(p + 0x54 + 4 * i);
+    t->dim[i] = (uint32_t)d.dim[i];
+    t->box[i] = d.box[i];
+    t->es[i] = d.estride[i];
     /* without interleave TMA has no stride in dimension 0: the first
      * element stride is ignored (cuTensorMapEncodeTiled) */
     if (!t->es[i] || i == 0) t->es[i] = 1;
-    if (i) t->stride[i] = rd64(p + 0x20 + 8 * (i - 1));
+    if (i) t->stride[i] = d.stride[i];
     if (!t->dim[i]) return tmap_bad(w, x, lane, a, "a global dimension is 0");
     if (t->im2col) {
       if (i && (t->stride[i] & 15)) return tmap_bad(w, x, lane, a, "global strides must be multiples of 16");
