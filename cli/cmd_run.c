@@ -91,7 +91,7 @@ static int run_common(int argc, char **argv, bool compare) {
     }
     else if (strcmp(a, "--issue-order") == 0 && more) {
       o.issue_order = argv[++i];
-      if (strcmp(o.issue_order, "scheduled") && strcmp(o.issue_order, "ptx")) { fprintf(stderr, "ptxemu %s: --issue-order must be scheduled or ptx, got '%s'\n", argv[0], o.issue_order); return EXIT_USAGE; }
+      if (gpu_issue_order_from_name(o.issue_order) < 0) { fprintf(stderr, "ptxemu %s: --issue-order must be scheduled or ptx, got '%s'\n", argv[0], o.issue_order); return EXIT_USAGE; }
       if (!o.gpu) o.gpu = "h100";
     }
     else if (strcmp(a, "--grid") == 0 && more) grid = argv[++i];

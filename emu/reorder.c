@@ -169,18 +169,17 @@ static void schedule_run(node *nd, uint32_t n, uint8_t *edge, uint32_t *order) {
   }
 }
 
-int emu_reorder(emu *e, const gpu_config *g) {
+int emu_reorder(emu *e, const gpu_config *g, deps *dep) {
   uint32_t np = e->nprog;
   if (!np) return 0;
-  deps *dep = calloc(np, sizeof *dep);
   uint8_t *leader = calloc(np + 1, 1);
   node *nd = malloc(RUN_MAX * sizeof *nd);
   uint8_t *edge = malloc(RUN_MAX * RUN_MAX);
   uint32_t *order = malloc(RUN_MAX * sizeof *order);
   xinsn *tmp = malloc(RUN_MAX * sizeof *tmp);
+  deps *dtmp = malloc(RUN_MAX * sizeof *dtmp);
   int rc = -1;
-  if (!dep || !leader || !nd || !edge || !order || !tmp) goto out;
-  timing_build_deps(e, g, dep);
+  if (!leader || !nd || !edge || !order || !tmp || !dtmp) goto out;
   /* block leaders: function entries, labels (branch and table targets are
    * labels), and what follows a control instruction */
   const isa_module *m = e->m;
@@ -206,15 +205,17 @@ int emu_reorder(emu *e, const gpu_config *g) {
       for (uint32_t i = 0; i < n; i++) make_node(e, g, &e->prog[lo + i], &dep[lo + i], &nd[i]);
       schedule_run(nd, n, edge, order);
       memcpy(tmp, &e->prog[lo], n * sizeof *tmp);
+      memcpy(dtmp, &dep[lo], n * sizeof *dtmp);
       for (uint32_t k = 0; k < n; k++) {
         e->prog[lo + k] = tmp[order[k]];
         e->prog[lo + k].pc = lo + k;
+        dep[lo + k] = dtmp[order[k]];    /* an instruction's timing class does not depend on its place */
       }
     }
     pc = lo + n;
   }
   rc = 0;
 out:
-  free(dep); free(leader); free(nd); free(edge); free(order); free(tmp);
+  free(leader); free(nd); free(edge); free(order); free(tmp); free(dtmp);
   return rc;
 }

@@ -3,9 +3,11 @@
 #ifndef EMU_REORDER_H
 #define EMU_REORDER_H
 #include "emu/emu.h"
+#include "emu/timing_insn.h"
 #include "gpu/config.h"
 
 /* Permute e->prog inside basic blocks into the issue order ptxas would
- * give it; 0, or -1 when out of memory (e->prog is then unchanged). */
-int emu_reorder(emu *e, const gpu_config *g);
+ * give it, and dep (timing_build_deps of e->prog) with it; 0, or -1 when
+ * out of memory (both are then unchanged). */
+int emu_reorder(emu *e, const gpu_config *g, deps *dep);
 #endif

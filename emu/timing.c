@@ -180,7 +180,6 @@ int emu_run_timed(emu *e, const emu_launch *l) {
   const gpu_config *g = e->timing_cfg;
   if (emu_launch_begin(e, l)) return -1;
   if (timing_check_arch(e, g, l->func)) { emu_launch_end(e); return -1; }
-  if (g->reorder && emu_reorder(e, g)) { fault_oom(e); emu_launch_end(e); return -1; }
   timing_state S, *s = &S;
   memset(s, 0, sizeof S);
   s->g = g;
@@ -211,6 +210,11 @@ int emu_run_timed(emu *e, const emu_launch *l) {
   bool want_samples = obs && obs->on_sm_sample;
   s->sms = calloc(nsm, sizeof *s->sms);
   s->dep = calloc(e->nprog ? e->nprog : 1, sizeof *s->dep);
+  if (s->dep) {
+    timing_build_deps(e, g, s->dep);
+    /* the issue order ptxas would give (before anything keyed by PC) */
+    if (g->reorder && emu_reorder(e, g, s->dep)) { free(s->dep); s->dep = NULL; }
+  }
   cta *res = calloc(slots, sizeof *res);
   /* per slot, kept from one block to the next: its warps' timing state
    * (registers' ready cycles allocated once) */
@@ -239,7 +243,6 @@ int emu_run_timed(emu *e, const emu_launch *l) {
   memsys_launch(s->mem);
   for (uint32_t i = 0; i < nsm; i++) s->sms[i].first = UINT64_MAX;
   place_slots(g, slots, csize, slot_sm);
-  timing_build_deps(e, g, s->dep);
   e->timing = s;
   s->sample_every = 32;
 

@@ -108,6 +108,8 @@ static uint32_t sass_sequence(const isa_insn *in) {
   }
 }
 
+static bool is_wgmma(uint16_t op) { return op == OP_WGMMA_MMA_ASYNC || op == OP_WGMMA_COMMIT_GROUP || op == OP_WGMMA_WAIT_GROUP; }
+
 /* PTX instructions that leave no SASS instruction behind: a copy between
  * registers of one width (register allocation coalesces it) and the
  * generic <-> global conversions (the identity on sm_20 and later: global
@@ -168,23 +170,18 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
       d->after = (uint32_t)umin(ns * g->clock_mhz / 1000, 1000000);
       break;
     }
-    case OP_WGMMA_MMA_ASYNC: d->kind = DK_ASYNC_OP; d->grp = AC_WGMMA; break;
-    case OP_WGMMA_COMMIT_GROUP: d->kind = DK_ASYNC_COMMIT; d->grp = AC_WGMMA; break;
-    case OP_WGMMA_WAIT_GROUP:
-      d->kind = DK_ASYNC_WAIT; d->grp = AC_WGMMA;
+    /* wgmma, and cp.async (the copy lands in shared memory after its
+     * global access; the thread's wait_group waits for it, not the issue) */
+    case OP_WGMMA_MMA_ASYNC: case OP_CP_ASYNC: d->kind = DK_ASYNC_OP; break;
+    case OP_WGMMA_COMMIT_GROUP: case OP_CP_ASYNC_COMMIT_GROUP: d->kind = DK_ASYNC_COMMIT; break;
+    case OP_WGMMA_WAIT_GROUP: case OP_CP_ASYNC_WAIT_GROUP:
+      d->kind = DK_ASYNC_WAIT;
       d->grp_keep = ops && ops[0].kind == OK_IMM ? (uint32_t)ops[0].imm : 0;
       break;
-    /* cp.async: the copy lands in shared memory after its global access;
-     * the thread's wait_group waits for it, not the issue */
-    case OP_CP_ASYNC: d->kind = DK_ASYNC_OP; d->grp = AC_CP_ASYNC; break;
-    case OP_CP_ASYNC_COMMIT_GROUP: d->kind = DK_ASYNC_COMMIT; d->grp = AC_CP_ASYNC; break;
-    case OP_CP_ASYNC_WAIT_GROUP:
-      d->kind = DK_ASYNC_WAIT; d->grp = AC_CP_ASYNC;
-      d->grp_keep = ops && ops[0].kind == OK_IMM ? (uint32_t)ops[0].imm : 0;
-      break;
-    case OP_CP_ASYNC_WAIT_ALL: d->kind = DK_ASYNC_WAIT; d->grp = AC_CP_ASYNC; d->grp_keep = 0; d->grp_open_too = true; break;
+    case OP_CP_ASYNC_WAIT_ALL: d->kind = DK_ASYNC_WAIT; d->grp_keep = 0; d->grp_open_too = true; break;
     default: break;
     }
+    if (d->kind >= DK_ASYNC_OP) d->grp = is_wgmma(in->op) ? AC_WGMMA : AC_CP_ASYNC;
   }
 }
 

@@ -12,7 +12,8 @@
 #define MAX_DEPS 16
 
 /* What an instruction does to the warp that issues it, besides results. */
-enum dep_kind { DK_PLAIN, DK_BRANCH, DK_MEMBAR, DK_SLEEP, DK_ASYNC_OP, DK_ASYNC_COMMIT, DK_ASYNC_WAIT };
+enum dep_kind { DK_PLAIN, DK_BRANCH, DK_MEMBAR, DK_SLEEP,
+                DK_ASYNC_OP, DK_ASYNC_COMMIT, DK_ASYNC_WAIT };   /* the DK_ASYNC_* last: they have a grp */
 /* Operations that complete in the background, in groups the program
  * commits and waits for: wgmma (wgmma.commit_group / wait_group) and
  * cp.async (cp.async.commit_group / wait_group / wait_all). */

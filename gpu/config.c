@@ -72,10 +72,15 @@ int gpu_config_set_scheduler(gpu_config *c, const char *name) {
   snprintf(c->scheduler, sizeof c->scheduler, "%s", gpu_sched_names[p]);
   return 0;
 }
+int gpu_issue_order_from_name(const char *name) {
+  return strcmp(name, "scheduled") == 0 ? 1 : strcmp(name, "ptx") == 0 ? 0 : -1;
+}
+
 int gpu_config_set_issue_order(gpu_config *c, const char *name) {
-  if (strcmp(name, "ptx") != 0 && strcmp(name, "scheduled") != 0) return -1;
+  int r = gpu_issue_order_from_name(name);
+  if (r < 0) return -1;
   if (name != c->issue_order) snprintf(c->issue_order, sizeof c->issue_order, "%s", name);
-  c->reorder = name[0] == 's';
+  c->reorder = (uint32_t)r;
   return 0;
 }
 #define NPARAMS (sizeof params / sizeof params[0])

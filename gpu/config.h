@@ -79,6 +79,8 @@ extern const char *const gpu_sched_names[GPU_SCHED_COUNT];
 int gpu_sched_from_name(const char *name);
 /* Choose the warp scheduler (ptxemu run --sched); -1 if the name is unknown. */
 int gpu_config_set_scheduler(gpu_config *c, const char *name);
+/* "scheduled" -> 1 (reorder), "ptx" -> 0; -1 if the name is unknown. */
+int gpu_issue_order_from_name(const char *name);
 /* Choose the issue order (ptxemu run --issue-order): "scheduled" or "ptx"; -1 otherwise. */
 int gpu_config_set_issue_order(gpu_config *c, const char *name);
 

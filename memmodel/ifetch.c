@@ -61,14 +61,14 @@ int ifetch_launch(ifetch *f, uint64_t code_bytes, uint64_t kernel_start) {
   f->nlines = nl;
   memset(f->in_l2, 0, nl * sizeof *f->in_l2);
   for (uint32_t i = 0; i < f->nsm * f->nsp; i++) { cache_reset(&f->l0[i]); f->l0_free[i] = 0; }
+  uint64_t pre_end = kernel_start + f->g->icache_launch_bytes < code_bytes ? kernel_start + f->g->icache_launch_bytes : code_bytes;
+  for (uint64_t a = kernel_start; a < pre_end; a += 1u << LINE_SHIFT) f->in_l2[a >> LINE_SHIFT] = 1;   /* there from cycle 1 */
   for (uint32_t i = 0; i < f->nsm; i++) {
     cache_reset(&f->l1[i]);
     f->l1_free[i] = 0;
-    for (uint64_t a = kernel_start; a < kernel_start + f->g->icache_launch_bytes && a < code_bytes; a += 1u << LINE_SHIFT) {
+    for (uint64_t a = kernel_start; a < pre_end; a += 1u << LINE_SHIFT) {
       bool hit;
-      cache_line *ln = cache_ref(&f->l1[i], a, true, &hit, NULL);
-      ln->ready = 0;
-      f->in_l2[a >> LINE_SHIFT] = 1;
+      cache_ref(&f->l1[i], a, true, &hit, NULL)->ready = 0;
     }
   }
   return 0;

@@ -12,7 +12,7 @@ for b in "${CHROMIUM:-}" chromium chromium-browser google-chrome; do
 done
 [ -n "$browser" ] || { echo "SKIP: no chromium (apt-get install chromium)"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 is not installed"; exit 77; }
-command -v sqlite3 >/dev/null 2>&1 || { echo "SKIP: the sqlite3 command is not installed"; exit 77; }
+need_sqlite3
 d="$srcdir/tests/report"
 t="$srcdir/tests/traces"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptxemu-browser.XXXXXX") || exit 1

@@ -4,13 +4,12 @@
 # for self-containment, balanced figures, the expected sections, numbers
 # taken from the trace's own views, escaping, budgets and error statuses.
 . "$srcdir/tests/lib.sh"
-command -v sqlite3 >/dev/null 2>&1 || { echo "SKIP: the sqlite3 command is not installed"; exit 77; }
+need_sqlite3
 d="$srcdir/tests/report"
 t="$srcdir/tests/traces"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptxemu-report.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-q() { sqlite3 -batch "$1" "$2" 2>&1; }
 count() { grep -o -- "$2" "$1" | wc -l | tr -d ' '; }   # occurrences of a pattern
 # the cells of PTX line N of launch L in page H, separated by '|', tags and commas removed:
 # line|execs|threads|branch eff|global sectors (per request)|shared wavefronts (conflicts)|stall cycles reason|PTX

@@ -3,13 +3,12 @@
 # policies, stall reasons, the timing columns of traces, architecture checks
 # at launch, and the SM block of GPU configurations.  Kernels: timing.ptx.
 . "$srcdir/tests/lib.sh"
-command -v sqlite3 >/dev/null 2>&1 || { echo "SKIP: the sqlite3 command is not installed"; exit 77; }
+need_sqlite3
 d="$srcdir/tests/timing"
 k="$d/timing.ptx"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptxemu-timing.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-q() { sqlite3 -batch "$1" "$2" 2>&1; }
 expect() {   # NAME VALUE: VALUE must be 1 (a SQL condition that held)
   if [ "$2" = 1 ]; then ok; else bad "$1 (got '$2')"; fi
 }

@@ -4,13 +4,12 @@
 # the kernels alone; crash safety (a kernel fault, SIGKILL mid-run); levels,
 # filters, appending runs, and 'ptxemu stats'.
 . "$srcdir/tests/lib.sh"
-command -v sqlite3 >/dev/null 2>&1 || { echo "SKIP: the sqlite3 command is not installed"; exit 77; }
+need_sqlite3
 d="$srcdir/tests/traces"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptxemu-traces.XXXXXX") || exit 1
 pid=
 trap 'rm -rf "$tmp"; [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null' EXIT
 
-q() { sqlite3 -batch "$1" "$2" 2>&1; }
 line_of() { grep -n -- "$1" "$d/trace_kernels.ptx" | head -1 | cut -d: -f1; }   # PTX line of a pattern
 # check NAME DB SQL EXPECTED: the query's output (rows joined by spaces) must equal EXPECTED
 check() {
