@@ -35,6 +35,7 @@ typedef struct gpu_config {
   uint32_t l1_fill_bytes;              /* bytes an L1 miss fetches: a sector (32) or a whole line (128) */
   uint32_t l1_mshrs;                   /* outstanding sector misses per SM */
   uint32_t l1_sectors_per_cycle;       /* tag/data throughput of L1 */
+  double l1_lines_per_cycle;           /* distinct lines a cycle (tag lookups; 0: no limit) */
   uint32_t l2_write_bytes_per_cycle;   /* an SM's stores into L2 (sectors of 32 bytes) */
   uint32_t readonly_cache_bytes;       /* separate ld.global.nc cache per SM; 0: nc loads use L1 */
   uint32_t const_cache_bytes;          /* constant cache per SM */

@@ -15,10 +15,33 @@ int dram_init(dram *d, const dram_params *p) {
   d->ch = calloc(p->channels, sizeof *d->ch);
   d->bank = calloc((size_t)p->channels * p->banks, sizeof *d->bank);
   d->burst_cycles = 32.0 * p->channels / p->bytes_per_cycle;
-  return d->ch && d->bank ? 0 : -1;
+  if (!d->ch || !d->bank) return -1;
+  /* windows of a few bookings each, over the longest queue worth keeping */
+  for (uint32_t c = 0; c < p->channels; c++)
+    if (timeline_init(&d->ch[c].bus, 8 * d->burst_cycles, DRAM_HORIZON) ||
+        timeline_init(&d->ch[c].act, 2.0 * (p->activate_cycles ? p->activate_cycles : 1), DRAM_HORIZON)) return -1;
+  for (size_t b = 0; b < (size_t)p->channels * p->banks; b++)
+    if (timeline_init(&d->bank[b].busy, 2.0 * (p->row_miss_cycles ? p->row_miss_cycles : 1), DRAM_HORIZON)) return -1;
+  return 0;
 }
 
-void dram_free(dram *d) { free(d->ch); free(d->bank); d->ch = NULL; d->bank = NULL; }
+void dram_reset(dram *d) {
+  for (uint32_t c = 0; c < d->p.channels; c++) { timeline_reset(&d->ch[c].bus); timeline_reset(&d->ch[c].act); }
+  for (size_t b = 0; b < (size_t)d->p.channels * d->p.banks; b++) {
+    timeline_reset(&d->bank[b].busy);
+    memset(d->bank[b].rows, 0, sizeof d->bank[b].rows);
+  }
+  d->read_bytes = d->write_bytes = d->row_hits = d->row_misses = 0;
+}
+
+void dram_free(dram *d) {
+  for (uint32_t c = 0; d->ch && c < d->p.channels; c++) { timeline_free(&d->ch[c].bus); timeline_free(&d->ch[c].act); }
+  for (size_t b = 0; d->bank && b < (size_t)d->p.channels * d->p.banks; b++) timeline_free(&d->bank[b].busy);
+  free(d->ch);
+  free(d->bank);
+  d->ch = NULL;
+  d->bank = NULL;
+}
 
 uint32_t dram_channel_of(const dram *d, uint64_t addr) {
   /* consecutive interleave-sized blocks go to hashed channels, so no
@@ -36,21 +59,33 @@ double dram_access(dram *d, double t, uint64_t addr, bool write) {
    * a window of channels * row_bytes share it */
   uint64_t row = addr / ((uint64_t)d->p.row_bytes * d->p.channels);
   dram_bank *b = &d->bank[(size_t)c * d->p.banks + mix(row ^ c) % d->p.banks];
-  double start = t > b->free ? t : b->free, cas;
-  if (b->open && b->row == row) { cas = start; d->row_hits++; }
-  else {
-    double act = start > ch->act_free ? start : ch->act_free;
-    ch->act_free = act + d->p.activate_cycles;
+  double cas, idle = (double)DRAM_ROW_EARLY * d->p.row_miss_cycles;
+  dram_row *r = NULL, *lru = &b->rows[0];
+  for (int i = 0; i < DRAM_ROWS; i++) {
+    dram_row *o = &b->rows[i];
+    if (o->open && o->row == row && t + idle >= o->first) { r = o; break; }
+    if (!o->open || (lru->open && o->last < lru->last)) lru = o;
+  }
+  if (r) {
+    /* a request served before the one that opened the row (booked first)
+     * would have opened it itself */
+    cas = t > r->ready ? t : r->ready;
+    if (cas > t + d->p.row_miss_cycles) cas = t + d->p.row_miss_cycles;
+    if (t > r->last) r->last = t;
+    if (t < r->first) r->first = t;
+    d->row_hits++;
+  } else {
+    /* the bank precharges and activates (busy row_miss_cycles), after an
+     * activate slot of the channel */
+    double act = timeline_take(&b->busy, t, d->p.row_miss_cycles);
+    act = timeline_take(&ch->act, act, d->p.activate_cycles);
     cas = act + d->p.row_miss_cycles;
-    b->row = row;
-    b->open = true;
-    b->free = cas;
+    *lru = (dram_row){ row, t, t, cas, true };
     d->row_misses++;
   }
-  double burst = cas > ch->bus_free ? cas : ch->bus_free;
-  ch->bus_free = burst + d->burst_cycles;
+  double end = timeline_take(&ch->bus, cas, d->burst_cycles) + d->burst_cycles;
   if (write) d->write_bytes += 32; else d->read_bytes += 32;
   /* unloaded: a row miss takes `latency`, a row hit row_miss_cycles less */
   double rest = (double)d->p.latency - d->p.row_miss_cycles - d->burst_cycles;
-  return ch->bus_free + (rest > 0 ? rest : 0);
+  return end + (rest > 0 ? rest : 0);
 }

@@ -3,11 +3,17 @@
  * one to another row first precharges and activates (row_miss_cycles), and
  * a channel starts at most one activate every activate_cycles (the tRRD /
  * tFAW limits that make random access slower than streaming).  Times are
- * SM cycles, fractional because one 32-byte burst can take under a cycle. */
+ * SM cycles, fractional because one 32-byte burst can take under a cycle.
+ * Buses, activate slots and banks are timelines (timeline.h): requests
+ * come in the order warps issue them, not the order they reach DRAM. */
 #ifndef MEMMODEL_DRAM_H
 #define MEMMODEL_DRAM_H
 #include <stdbool.h>
 #include <stdint.h>
+#include "memmodel/timeline.h"
+
+/* the longest queue, in cycles, a resource keeps track of (timeline.h) */
+#define DRAM_HORIZON 32768.0
 
 typedef struct dram_params {
   uint32_t channels, banks, row_bytes, interleave_bytes;
@@ -17,8 +23,18 @@ typedef struct dram_params {
   bool hash;                       /* channel = hash of the block, else block mod channels */
 } dram_params;
 
-typedef struct dram_bank { uint64_t row; double free; bool open; } dram_bank;
-typedef struct dram_channel { double bus_free, act_free; } dram_channel;
+/* A bank's rows: the controller reorders its queue to serve requests to an
+ * open row together (FR-FCFS), and requests reach this model in the order
+ * warps issue them, not the order they reach the bank, so a bank keeps the
+ * last DRAM_ROWS rows it opened (open page: a row stays until a newer one
+ * replaces it), each with the earliest request cycle it served (first) and
+ * when it opened (ready).  A request to one of them is a row hit unless it
+ * comes more than DRAM_ROW_EARLY row misses before that row's first use. */
+#define DRAM_ROWS 4
+#define DRAM_ROW_EARLY 8
+typedef struct dram_row { uint64_t row; double first, last, ready; bool open; } dram_row;   /* last: the latest request, for replacement */
+typedef struct dram_bank { timeline busy; dram_row rows[DRAM_ROWS]; } dram_bank;
+typedef struct dram_channel { timeline bus, act; } dram_channel;
 
 typedef struct dram {
   dram_params p;
@@ -30,6 +46,8 @@ typedef struct dram {
 
 int dram_init(dram *d, const dram_params *p);
 void dram_free(dram *d);
+/* Forget every booking and open row (a new launch). */
+void dram_reset(dram *d);
 /* Which channel holds addr. */
 uint32_t dram_channel_of(const dram *d, uint64_t addr);
 /* One 32-byte access requested at cycle t: returns the cycle its data

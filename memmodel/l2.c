@@ -19,11 +19,19 @@ int l2_init(l2sys *l, const l2_params *p, dram *d) {
   if (!l->part || !l->slice) return -1;
   for (uint32_t i = 0; i < p->partitions; i++)
     if (cache_init(&l->part[i], p->bytes / p->partitions, p->assoc, p->line_bytes, 32)) return -1;
+  for (uint32_t i = 0; i < p->slices; i++)
+    if (timeline_init(&l->slice[i].path, 8 * 32.0 / p->slice_bytes_per_cycle, DRAM_HORIZON)) return -1;
   return 0;
+}
+
+void l2_reset_timing(l2sys *l) {
+  for (uint32_t i = 0; i < l->p.slices; i++) { timeline_reset(&l->slice[i].path); l->slice[i].atom_free = 0; }
+  l->hits = l->lookups = l->write_fetches = 0;
 }
 
 void l2_free(l2sys *l) {
   for (uint32_t i = 0; l->part && i < l->p.partitions; i++) cache_free(&l->part[i]);
+  for (uint32_t i = 0; l->slice && i < l->p.slices; i++) timeline_free(&l->slice[i].path);
   free(l->part);
   free(l->slice);
   l->part = NULL;
@@ -58,10 +66,7 @@ static void limit_dirty(l2sys *l, cache *c, double t, uint64_t addr) {
 
 /* Occupy a slice's data path for one sector; returns when it starts. */
 static double slice_take(l2sys *l, uint32_t s, double t) {
-  l2_slice *sl = &l->slice[s];
-  double start = t > sl->free ? t : sl->free;
-  sl->free = start + 32.0 / l->p.slice_bytes_per_cycle;
-  return start;
+  return timeline_take(&l->slice[s].path, t, 32.0 / l->p.slice_bytes_per_cycle);
 }
 
 bool l2_write_whole(uint32_t granule, uint32_t bytes) {

@@ -32,7 +32,8 @@ typedef struct l2_params {
   uint32_t write_granule;          /* bytes a write must cover whole not to fetch (0: never fetch) */
 } l2_params;
 
-typedef struct l2_slice { double free, atom_free; } l2_slice;
+/* the data path is a timeline (timeline.h): requests come in issue order */
+typedef struct l2_slice { timeline path; double atom_free; } l2_slice;
 
 enum l2_op { L2_READ, L2_WRITE, L2_ATOMIC };
 
@@ -47,6 +48,8 @@ typedef struct l2sys {
 
 int l2_init(l2sys *l, const l2_params *p, dram *d);
 void l2_free(l2sys *l);
+/* Forget the slices' bookings and the counters (the cache contents stay). */
+void l2_reset_timing(l2sys *l);
 /* One sector request (lanes: the lane updates of an atomic) from a unit
  * whose near partition is `near`, leaving the SM at cycle t.  Returns the
  * cycle the data (or the atomic's old value) is back at the SM. */

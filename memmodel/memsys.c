@@ -60,11 +60,8 @@ void memsys_reset(memsys *m) {
     s->code = false;
   }
   for (uint32_t p = 0; p < m->l2.p.partitions; p++) cache_reset(&m->l2.part[p]);
-  memset(m->l2.slice, 0, m->l2.p.slices * sizeof *m->l2.slice);
-  m->l2.hits = m->l2.lookups = m->l2.write_fetches = 0;
-  memset(m->dram.ch, 0, m->dram.p.channels * sizeof *m->dram.ch);
-  memset(m->dram.bank, 0, (size_t)m->dram.p.channels * m->dram.p.banks * sizeof *m->dram.bank);
-  m->dram.read_bytes = m->dram.write_bytes = m->dram.row_hits = m->dram.row_misses = 0;
+  l2_reset_timing(&m->l2);
+  dram_reset(&m->dram);
   m->l1_hits = m->l1_lookups = 0;
   m->launch_dram_bytes = 0;
 }
@@ -151,8 +148,20 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
     else if (path == MS_READONLY) c = s->has_ro ? &s->ro : &s->l1;
     else if (path == MS_CACHED && g->l1_caches_global) c = &s->l1;
   }
+  /* the L1 takes l1_sectors_per_cycle sectors, but one tag lookup per
+   * line: an access spread over many lines takes a cycle per line or so */
+  double busy = (double)n / g->l1_sectors_per_cycle;
+  if (g->l1_lines_per_cycle > 0) {
+    uint32_t lines = 0, shift = (uint32_t)__builtin_ctz(g->l1_line_bytes > 32 ? g->l1_line_bytes : 32) - 5;
+    for (uint32_t k = 0; k < n; k++) {
+      uint32_t j = 0;
+      while (j < k && sec[j] >> shift != sec[k] >> shift) j++;
+      lines += j == k;
+    }
+    busy = dmax(busy, lines / g->l1_lines_per_cycle);
+  }
   double start = dmax((double)t, s->l1_free);
-  s->l1_free = start + (double)n / g->l1_sectors_per_cycle;
+  s->l1_free = start + busy;
   uint32_t near = near_part(m, smi);
   double done = start + 1;
   for (uint32_t k = 0; k < n; k++) {

@@ -3,11 +3,14 @@
  * the sectored cache (hits, LRU eviction, dirty sectors), DRAM row
  * buffers and activate limits, L2 write-back, partitions and atomics,
  * and the per-SM pieces of memsys (L1 policies, MSHR merging, carve-out,
- * shared-memory banks, constant broadcast), each on small configurations
+ * shared-memory banks, constant broadcast, the L1's per-line rate), the
+ * timelines that book shared resources out of time order, each on small
+ * configurations
  * whose expected figures follow from the mechanism by hand.
  */
 #include <check.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpu/config.h"
@@ -16,6 +19,76 @@
 #include "memmodel/l2.h"
 #include "memmodel/memsys.h"
 #include "memmodel/space.h"
+#include "memmodel/timeline.h"
+
+/* ---- timeline ------------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+START_TEST(timeline_in_order_is_first_come_first_served)
+{
+    timeline tl;
+    ck_assert_int_eq(timeline_init(&tl, 4.0, 1000.0), 0);
+    /* a queue: each starts when the one before it ends, or at its own time */
+    const double t[] = { 0, 0, 0.5, 1, 10, 10, 30 }, want[] = { 0, 1.5, 3, 4.5, 10, 11.5, 30 };
+    for (int i = 0; i < 7; i++) ck_assert(timeline_take(&tl, t[i], 1.5) == want[i]);
+    timeline_free(&tl);
+}
+END_TEST
+
+START_TEST(timeline_later_bookings_do_not_delay_earlier_ones)
+{
+    timeline tl;
+    ck_assert_int_eq(timeline_init(&tl, 4.0, 100000.0), 0);
+    /* a request booked for cycle 5000 first (it waited for an MSHR, say)
+     * leaves the resource free before it */
+    ck_assert(timeline_take(&tl, 5000, 2) == 5000);
+    ck_assert(timeline_take(&tl, 100, 2) == 100);
+    ck_assert(timeline_take(&tl, 100, 2) == 102);
+    ck_assert(timeline_take(&tl, 5001, 2) == 5002);   /* behind the one at 5000 */
+    timeline_free(&tl);
+}
+END_TEST
+
+START_TEST(timeline_never_serves_faster_than_its_rate)
+{
+    timeline tl;
+    ck_assert_int_eq(timeline_init(&tl, 21.5, 32768.0), 0);
+    /* 3000 bookings of 2.7 cycles at scattered times, in no order: none
+     * overlaps another, and none starts before it is requested */
+    static double start[3000];
+    uint64_t x = 1;
+    for (int i = 0; i < 3000; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        double t = 1000 + (double)(x >> 33 & 4095) + i * 0.5;
+        start[i] = timeline_take(&tl, t, 2.7);
+        ck_assert(start[i] >= t);
+    }
+    qsort(start, 3000, sizeof start[0], cmp_double);
+    for (int i = 1; i < 3000; i++) ck_assert(start[i] >= start[i - 1] + 2.7 - 1e-9);
+    timeline_free(&tl);
+}
+END_TEST
+
+START_TEST(timeline_ring_moves_on)
+{
+    timeline tl;
+    ck_assert_int_eq(timeline_init(&tl, 1.0, 64.0), 0);
+    ck_assert_uint_eq(tl.n, 64);
+    for (int i = 0; i < 64; i++) timeline_take(&tl, 0, 1);   /* cycles 0..63 sold */
+    /* a booking far past the ring drops its oldest windows; a request for
+     * a dropped cycle is served from the oldest window kept */
+    ck_assert(timeline_take(&tl, 1000, 1) == 1000);
+    ck_assert(timeline_take(&tl, 5, 1) >= 1000 - 64);
+    timeline_reset(&tl);
+    ck_assert(timeline_take(&tl, 5, 1) == 5);
+    timeline_free(&tl);
+}
+END_TEST
 
 /* ---- cache ---------------------------------------------------------------- */
 
@@ -88,12 +161,38 @@ START_TEST(dram_activates_are_rate_limited)
     dram_params p = small_dram();
     ck_assert_int_eq(dram_init(&d, &p), 0);
     /* rows of different windows: each access activates; the channel allows
-     * one activate per 10 cycles, so 8 requests at t=0 spread over 70+ */
+     * one activate per 10 cycles (and a bank one per row miss, 40), so 8
+     * requests at t=0 finish at least 10 apart, the last after 70+ */
+    double end[8];
+    for (int i = 0; i < 8; i++) end[i] = dram_access(&d, 0, (uint64_t)i * 1024 * 7, true);
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < i; j++) ck_assert(end[i] - end[j] >= 10 - 1e-9 || end[j] - end[i] >= 10 - 1e-9);
     double last = 0;
-    for (int i = 0; i < 8; i++) last = dram_access(&d, 0, (uint64_t)i * 1024 * 7, true);
+    for (int i = 0; i < 8; i++) last = end[i] > last ? end[i] : last;
     ck_assert(last >= 500 + 70);
     ck_assert_uint_eq(d.write_bytes, 8 * 32);
     ck_assert_uint_eq(d.row_misses, 8);
+    dram_free(&d);
+}
+END_TEST
+
+START_TEST(dram_out_of_order_requests)
+{
+    dram d;
+    dram_params p = small_dram();
+    ck_assert_int_eq(dram_init(&d, &p), 0);
+    /* a request booked for cycle 3000 first does not hold up later calls
+     * for earlier cycles: one shortly before it in the same row is a row
+     * hit that pays the activate (it would have opened the row itself);
+     * one long before it opens the row anew; neither queues behind it */
+    double later = dram_access(&d, 3000, 0, false) - 3000;
+    ck_assert(later > 499.0 && later < 501.0);
+    double near = dram_access(&d, 2900, 32, false) - 2900;
+    ck_assert(near > 499.0 && near < 502.0);
+    ck_assert_uint_eq(d.row_hits, 1);
+    double early = dram_access(&d, 0, 64, false);
+    ck_assert(early > 499.0 && early < 502.0);
+    ck_assert_uint_eq(d.row_misses, 2);
     dram_free(&d);
 }
 END_TEST
@@ -329,6 +428,31 @@ END_TEST
 /* A warp's float store at an offset of 11 words (the textbook's
  * writeSegment): 5 sectors, the first and last partly.  Fermi's ECC words
  * make the L2 read those two from DRAM; H100's byte masks do not. */
+START_TEST(memsys_l1_takes_a_line_at_a_time)
+{
+    /* two warp loads back to back at cycle 0 (L1 hits once warm): the
+     * second waits for the L1 to finish the first: at half a line a cycle,
+     * 2 cycles for 4 sectors of one line, 64 for 32 scattered lines */
+    uint64_t one[32], spread[32];
+    lanes_stride(one, 0x7f0000200000ull, 4);
+    lanes_stride(spread, 0x7f0000300000ull, 256);
+    gpu_config h = cfg("h100");
+    h.l1_lines_per_cycle = 0.5;
+    memsys *m = memsys_new(&h, 1, 0);
+    memsys_global(m, 0, 0, one, ~0u, 4, MS_LOAD, MS_CACHED);
+    memsys_global(m, 0, 0, spread, ~0u, 4, MS_LOAD, MS_CACHED);
+    uint64_t t = 100000;                    /* warm: everything hits */
+    memsys_global(m, 0, t, one, ~0u, 4, MS_LOAD, MS_CACHED);
+    uint64_t after_one = memsys_global(m, 0, t, one, ~0u, 4, MS_LOAD, MS_CACHED);
+    ck_assert_uint_eq(after_one, h.lat_l1 + 2);
+    t = 200000;
+    memsys_global(m, 0, t, spread, ~0u, 4, MS_LOAD, MS_CACHED);
+    uint64_t after_spread = memsys_global(m, 0, t, one, ~0u, 4, MS_LOAD, MS_CACHED);
+    ck_assert_uint_eq(after_spread, h.lat_l1 + 64);
+    memsys_free(m);
+}
+END_TEST
+
 START_TEST(memsys_misaligned_store_reads_partial_sectors)
 {
     uint64_t a[32];
@@ -417,13 +541,20 @@ END_TEST
 static Suite *memsys_suite(void)
 {
     Suite *s = suite_create("memsys");
-    TCase *t = tcase_create("cache");
+    TCase *t = tcase_create("timeline");
+    tcase_add_test(t, timeline_in_order_is_first_come_first_served);
+    tcase_add_test(t, timeline_later_bookings_do_not_delay_earlier_ones);
+    tcase_add_test(t, timeline_never_serves_faster_than_its_rate);
+    tcase_add_test(t, timeline_ring_moves_on);
+    suite_add_tcase(s, t);
+    t = tcase_create("cache");
     tcase_add_test(t, cache_sectors_and_lru);
     tcase_add_test(t, cache_dirty_eviction);
     suite_add_tcase(s, t);
     t = tcase_create("dram");
     tcase_add_test(t, dram_row_hit_is_faster);
     tcase_add_test(t, dram_activates_are_rate_limited);
+    tcase_add_test(t, dram_out_of_order_requests);
     tcase_add_test(t, dram_linear_channels_camp);
     suite_add_tcase(s, t);
     t = tcase_create("l2");
@@ -436,6 +567,7 @@ static Suite *memsys_suite(void)
     t = tcase_create("memsys");
     tcase_add_test(t, memsys_l1_policies);
     tcase_add_test(t, memsys_mshr_merges_misses);
+    tcase_add_test(t, memsys_l1_takes_a_line_at_a_time);
     tcase_add_test(t, memsys_misaligned_store_reads_partial_sectors);
     tcase_add_test(t, memsys_carveout);
     tcase_add_test(t, memsys_shared_banks);

@@ -5,7 +5,7 @@
 NAMES=("CopyRow 16x16" "CopyCol 16x16" "NaiveRow 16x16" "NaiveCol 16x16" "Unroll4Row 16x16"
        "Unroll4Col 16x16" "DiagonalRow 16x16" "copyGmem 32x16" "naiveGmem 32x16" "Smem 32x16"
        "SmemPad 32x16" "SmemUnrollPad 32x16")
-BYTES=$((2 * 512 * 512 * 4))     # read + written (effective bandwidth)
+BYTES=$((2 * 1024 * 1024 * 4))   # read + written (effective bandwidth)
 # the textbook times these kernels on the K40 with L1 caching of global loads
 # enabled (-Xptxas -dlcm=ca); kepler.gpu has the default, L2 only
 lab_gpu_with kepler l1_caches_global=1
@@ -19,7 +19,7 @@ lab_sql tr "SELECT l.launch_index, 'st_lines', 1.0 * sum(m.lines) / count(*) FRO
     JOIN launches l USING (launch_id) WHERE m.space_id = 0 AND m.kind_id = 0 GROUP BY l.launch_index"
 
 bw() { lab_calc "$BYTES * $(lab_clock_mhz "$1") / $(lab_v tr "$1" "$2" cycles) / 1000" 1; }
-lab_title "effective bandwidth, GB/s = 2 x 1 MiB / kernel time (cycles)"
+lab_title "effective bandwidth, GB/s = 2 x 4 MiB / kernel time (cycles)"
 lab_row kernel 17 $GPUS
 for i in "${!NAMES[@]}"; do
   cols=()

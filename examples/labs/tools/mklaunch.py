@@ -31,9 +31,11 @@ def partial_sums(data, per_block, count=4):
 
 
 def reduction():
-    # 48 blocks of 512 threads for Unrolling8: one full wave on fermi
-    # (16 SMs x 3 blocks of 512), 0.8 of one on kepler; Neighbored has 384.
-    n, block, seed = 196608, 512, 1
+    # 192 blocks of 512 threads for Unrolling8: four full waves on fermi
+    # (16 SMs x 3 blocks of 512), 3.2 on kepler (15 x 4); Neighbored has
+    # 1536.  Fewer blocks leave the last wave's tail a large share of the
+    # time, and the variants' order then turns on it.
+    n, block, seed = 786432, 512, 1
     data = splitmix.ints(seed, n, 0, 255)
     variants = [("reduceNeighbored", 1), ("reduceNeighboredLess", 1), ("reduceInterleaved", 1),
                 ("reduceUnrolling2", 2), ("reduceUnrolling4", 4), ("reduceUnrolling8", 8),

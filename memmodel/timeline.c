@@ -1,0 +1,90 @@
+/* memmodel/timeline.c - out-of-order bookings of a resource (see timeline.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "memmodel/timeline.h"
+
+int timeline_init(timeline *tl, double width, double horizon) {
+  memset(tl, 0, sizeof *tl);
+  if (!(width > 0)) return -1;
+  uint32_t n = 16;
+  while (n < (1u << 24) && n * width < horizon) n <<= 1;
+  tl->used = malloc(n * sizeof *tl->used);
+  tl->skip = malloc(n * sizeof *tl->skip);
+  tl->n = n;
+  tl->width = width;
+  if (!tl->used || !tl->skip) return -1;
+  timeline_reset(tl);
+  return 0;
+}
+
+void timeline_free(timeline *tl) {
+  free(tl->used);
+  free(tl->skip);
+  tl->used = NULL;
+  tl->skip = NULL;
+}
+
+static void clear(timeline *tl, uint32_t i) { tl->used[i] = 0; tl->skip[i] = 1; }
+
+void timeline_reset(timeline *tl) {
+  for (uint32_t i = 0; i < tl->n; i++) clear(tl, i);
+  tl->lo = 0;
+  tl->tail = 0;
+}
+
+/* Window w's slot, making w part of the ring by dropping the oldest ones. */
+static uint32_t slot(timeline *tl, uint64_t w) {
+  if (w >= tl->lo + tl->n) {
+    uint64_t lo = w - tl->n + 1;
+    if (lo - tl->lo >= tl->n) timeline_reset(tl);
+    else for (uint64_t i = tl->lo; i < lo; i++) clear(tl, (uint32_t)(i & (tl->n - 1)));
+    tl->lo = lo;
+  }
+  return (uint32_t)(w & (tl->n - 1));
+}
+
+static int full(const timeline *tl, uint32_t i) { return tl->used[i] >= tl->width; }
+
+/* The first window from w on with room.  A full window's skip leads to a
+ * later window that had room when it was set; the walk shortens the paths
+ * it takes (windows only fill, so a skip never passes a window with room). */
+static uint64_t first_room(timeline *tl, uint64_t w) {
+  uint32_t i = slot(tl, w);
+  while (full(tl, i)) {
+    uint64_t nx = w + tl->skip[i];
+    if (nx < tl->lo + tl->n) {
+      uint32_t j = (uint32_t)(nx & (tl->n - 1));
+      if (full(tl, j) && nx + tl->skip[j] - w < tl->n) tl->skip[i] = (uint32_t)(nx + tl->skip[j] - w);
+    }
+    w = nx;
+    i = slot(tl, w);
+  }
+  return w;
+}
+
+double timeline_take(timeline *tl, double t, double cost) {
+  uint64_t w = t > 0 ? (uint64_t)(t / tl->width) : 0;
+  if (w < tl->lo) w = tl->lo;
+  double start;
+  uint32_t i;
+  for (;;) {
+    /* the first window from t's with room; in time order (nothing booked
+     * after t) that is t's own */
+    if (t < tl->tail) w = first_room(tl, w);
+    i = slot(tl, w);
+    double base = (double)w * tl->width, open = base + tl->used[i];
+    start = t > open ? t : open;
+    /* within a window bookings queue one after another; one that runs past
+     * the window's end goes on into the next only while that is empty */
+    double end = start - base + cost;
+    if (end <= tl->width) { tl->used[i] = end; break; }
+    uint32_t j = slot(tl, w + 1);
+    i = slot(tl, w);
+    if (tl->used[j] == 0) { tl->used[i] = tl->width; tl->used[j] = end - tl->width; break; }
+    tl->used[i] = tl->width;       /* too little room left here: try further on */
+    w++;
+    if (t < tl->tail) continue;
+  }
+  if (start + cost > tl->tail) tl->tail = start + cost;
+  return start;
+}
