@@ -78,12 +78,10 @@ double timeline_take(timeline *tl, double t, double cost) {
      * the window's end goes on into the next only while that is empty */
     double end = start - base + cost;
     if (end <= tl->width) { tl->used[i] = end; break; }
-    uint32_t j = slot(tl, w + 1);
-    i = slot(tl, w);
+    uint32_t j = slot(tl, w + 1);    /* (w stays in the ring: only the oldest window can leave) */
     if (tl->used[j] == 0) { tl->used[i] = tl->width; tl->used[j] = end - tl->width; break; }
     tl->used[i] = tl->width;       /* too little room left here: try further on */
     w++;
-    if (t < tl->tail) continue;
   }
   if (start + cost > tl->tail) tl->tail = start + cost;
   return start;
