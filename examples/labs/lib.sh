@@ -15,9 +15,10 @@
 #
 # Results are collected in $LAB_VALUES, one line per value:
 #   TAG SOURCE INDEX KEY VALUE
-# TAG names a launch file of the lab, SOURCE is a GPU name (from --stats) or
-# "trace" (from the trace's launch_metrics view or lab_sql), INDEX the launch
-# index (launch lines of the launch file counted from 0).
+# TAG names a launch file of the lab, SOURCE is a GPU name (from --stats),
+# "trace" (from the trace's launch_metrics view or lab_sql) or "H100" (a
+# real H100's counters, lab_hw), INDEX the launch index (launch lines of the
+# launch file counted from 0).
 
 set -u
 LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[1]}")" && pwd)
@@ -53,7 +54,9 @@ lab_gpu_file() { if [ -f "$1" ]; then echo "$1"; else echo "$ROOT/configs/$1.gpu
 lab_gpu_key() { awk -v k="$2" '$1 == k { print $3 }' "$(lab_gpu_file "$1")"; }
 
 # The clock of a GPU model in MHz (to turn cycles into seconds).
-lab_clock_mhz() { lab_gpu_key "$1" clock_mhz; }
+# (H100, the measured machine: the base clock Nsight Compute holds it at,
+# which the h100 model uses)
+lab_clock_mhz() { if [ "$1" = H100 ]; then lab_gpu_key h100 clock_mhz; else lab_gpu_key "$1" clock_mhz; fi; }
 
 # lab_gpu_with NAME KEY=VALUE...
 # Run bundled GPU model NAME with some parameters changed (a compiler flag
@@ -107,6 +110,15 @@ lab_timed() {
         print tag, src, $2, "kernel", $3 }' "$f.stats" >> "$LAB_VALUES"
   done
   return $ok
+}
+
+# lab_hw TAG CASE: what an H100 measured for the lab's launches
+# (tests/golden/CASE/hw.txt, Nsight Compute on the same launch file), as
+# SOURCE = H100: the real machine beside the model's h100 column.
+lab_hw() {
+  local f="$ROOT/tests/golden/$2/hw.txt"
+  [ -f "$f" ] || return 0
+  awk -v tag="$1" '$1 == "launch" { for (i = 4; i < NF; i += 2) print tag, "H100", $2, $i, $(i + 1) }' "$f" >> "$LAB_VALUES"
 }
 
 # lab_trace TAG LAUNCH LEVEL [ptxemu options...]

@@ -7,13 +7,14 @@ NAMES=(Neighbored NeighboredLess Interleaved Unrolling2 Unrolling4 Unrolling8
        UnrollWarps8 CompleteUnrollWarps8 ShflUnroll8)
 N=786432          # ints (see reduce.launch)
 lab_timed red reduce.launch
+lab_hw red lab_reduce
 lab_trace red reduce.launch all --trace-blocks 0-47   # every block does the same: 48 are enough
 
-lab_title "cycles per GPU (speed-up over Neighbored)"
-lab_row variant 18 $(for g in $GPUS; do echo "$g"; done)
+lab_title "cycles per GPU (speed-up over Neighbored); H100 (real): measured, tests/golden/lab_reduce"
+lab_row variant 18 $GPUS "H100 (real)"
 for i in "${!NAMES[@]}"; do
   cols=()
-  for g in $GPUS; do
+  for g in $GPUS H100; do
     c=$(lab_v red "$g" "$i" cycles); c0=$(lab_v red "$g" 0 cycles)
     cols+=("$c ($(lab_calc "$c0 / $c" 2)x)")
   done

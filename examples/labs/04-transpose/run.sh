@@ -10,6 +10,7 @@ BYTES=$((2 * 1024 * 1024 * 4))   # read + written (effective bandwidth)
 # enabled (-Xptxas -dlcm=ca); kepler.gpu has the default, L2 only
 lab_gpu_with kepler l1_caches_global=1
 lab_timed tr transpose.launch
+lab_hw tr lab_transpose
 lab_trace tr transpose.launch mem
 # 128-byte lines per request: the "transactions" of the textbook's
 # Fermi/Kepler stores (1, 2 or 4 segments of one 128-byte region) and L1 loads
@@ -19,11 +20,11 @@ lab_sql tr "SELECT l.launch_index, 'st_lines', 1.0 * sum(m.lines) / count(*) FRO
     JOIN launches l USING (launch_id) WHERE m.space_id = 0 AND m.kind_id = 0 GROUP BY l.launch_index"
 
 bw() { lab_calc "$BYTES * $(lab_clock_mhz "$1") / $(lab_v tr "$1" "$2" cycles) / 1000" 1; }
-lab_title "effective bandwidth, GB/s = 2 x 4 MiB / kernel time (cycles)"
-lab_row kernel 17 $GPUS
+lab_title "effective bandwidth, GB/s = 2 x 4 MiB / kernel time (cycles); H100 (real): measured, tests/golden/lab_transpose"
+lab_row kernel 17 $GPUS "H100 (real)"
 for i in "${!NAMES[@]}"; do
   cols=()
-  for g in $GPUS; do cols+=("$(bw $g $i) ($(lab_v tr $g $i cycles))"); done
+  for g in $GPUS H100; do cols+=("$(bw $g $i) ($(lab_v tr $g $i cycles))"); done
   lab_row "${NAMES[$i]}" 17 "${cols[@]}"
 done
 

@@ -10,6 +10,7 @@ KERNEL=(sumMatrixOnGPU2D sumMatrixOnGPU2D sumMatrixOnGPU2D sumMatrixOnGPU2D sumM
 THREADS=(1024 512 512 256 128 256 256 256 128 128)
 SHARED=(0 0 0 0 0 0 0 0 512 20480)
 lab_timed oc occupancy.launch
+lab_hw oc lab_occupancy
 lab_trace oc occupancy.launch mem
 lab_sql oc "SELECT l.launch_index, 'line_eff', 100.0 * sum(m.bytes) / (128.0 * sum(m.lines)) FROM mem_accesses m
     JOIN launches l USING (launch_id) WHERE m.space_id = 0 AND m.kind_id = 0 GROUP BY l.launch_index"
@@ -34,12 +35,12 @@ for i in "${!NAMES[@]}"; do
   lab_row "${NAMES[$i]}" 22 "${cols[@]}"
 done
 
-lab_title "cycles per GPU, and the load efficiency of 128-byte lines (trace)"
-lab_row launch 10 $GPUS ld_line_eff% regs
+lab_title "cycles per GPU, and the load efficiency of 128-byte lines (trace); H100 (real): measured, tests/golden/lab_occupancy"
+lab_row launch 11 $GPUS "H100 (real)" ld_line_eff% regs
 for i in "${!NAMES[@]}"; do
   cols=()
-  for g in $GPUS; do cols+=("$(lab_v oc $g $i cycles)"); done
-  lab_row "${NAMES[$i]}" 10 "${cols[@]}" "$(lab_fmt "$(lab_v oc trace $i line_eff)" 1)" "$(lab_v oc fermi $i regs_per_thread)"
+  for g in $GPUS H100; do cols+=("$(lab_v oc $g $i cycles)"); done
+  lab_row "${NAMES[$i]}" 11 "${cols[@]}" "$(lab_fmt "$(lab_v oc trace $i line_eff)" 1)" "$(lab_v oc fermi $i regs_per_thread)"
 done
 
 lab_title "direction checks"

@@ -8,6 +8,7 @@ N=256
 FLOP=$((2 * N * N * N))
 NAMES=("FMA, 16x16 smem tiles" "wmma 16x16x16 (tensor)")
 lab_timed gm gemm.launch
+lab_hw gm lab_gemm
 lab_trace gm gemm.launch warp
 lab_sql gm "SELECT l.launch_index, 'mma_insts', sum(r.reps) FROM warp_runs r
     JOIN launches l ON r.id BETWEEN l.first_run_id AND l.last_run_id
@@ -18,11 +19,11 @@ lab_sql gm "SELECT l.launch_index, 'mma_insts', sum(r.reps) FROM warp_runs r
     JOIN instructions i ON i.insn_id BETWEEN r.insn_id AND r.insn_id + r.n - 1
     WHERE i.opname LIKE 'fma.%' GROUP BY l.launch_index"
 
-lab_title "C = A B, $N^3, half in / float out: cycles (GFLOP/s at the model's clock)"
-lab_row kernel 18 $GPUS "warp insts" "fma insts" "mma insts"
+lab_title "C = A B, $N^3, half in / float out: cycles (GFLOP/s at the model's clock); H100 (real): measured, tests/golden/lab_gemm"
+lab_row kernel 18 $GPUS "H100 (real)" "warp insts" "fma insts" "mma insts"
 for i in 0 1; do
   cols=()
-  for g in $GPUS; do
+  for g in $GPUS H100; do
     c=$(lab_v gm $g $i cycles)
     cols+=("$c ($(lab_calc "$FLOP * $(lab_clock_mhz $g) / $c / 1000" 0))")
   done
