@@ -46,4 +46,9 @@ if [ ${#failed[@]} -gt 0 ]; then
   echo "FAILED: ${failed[*]}"
   exit 1
 fi
-echo "all ${#labs[@]} labs reproduce the direction of their checked effects"
+known=$(printf '%s\n' "${summary[@]}" | sed -n 's/.* \([0-9][0-9]*\) textbook effect(s) not reproduced.*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
+if [ "$known" -gt 0 ]; then
+  echo "no lab failed; $known textbook effect(s) not reproduced, marked XFAIL above (known gaps, doc/labs.md)"
+else
+  echo "all ${#labs[@]} labs reproduce the direction of their checked effects"
+fi
