@@ -391,7 +391,7 @@ int emu_run_timed(emu *e, const emu_launch *l) {
       continue;
     }
     if (!d->free) {
-      sm->sched_free[tw->sp] = t + 1;
+      sm->sched_free[tw->sp] = t + d->slots;
       sm->unit_free[tw->sp][d->unit] = t + d->bank_extra + d->ii;
     }
     s->mem_done = false;

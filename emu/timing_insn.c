@@ -155,8 +155,10 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     if (d->unit == U_TENSOR) tensor_timing(g, in, d);
     d->free = sass_free(x);
     if (d->free) { d->lat = 0; d->bank_extra = 0; }
+    /* a SASS sequence takes its scheduler's issue slot once per instruction */
     uint32_t seq = sass_sequence(in);
-    if (seq) { d->lat *= seq; d->ii *= seq; }
+    d->slots = 1;
+    if (seq) { d->lat *= seq; d->ii *= seq; d->slots = seq; }
     switch (in->op) {
     case OP_BRA: case OP_BRX_IDX: case OP_CALL: case OP_RET: d->kind = DK_BRANCH; break;
     case OP_MEMBAR: case OP_FENCE:

@@ -31,6 +31,7 @@ typedef struct deps {
   uint8_t result_why;                 /* what a dependent instruction waits for   */
   uint8_t throttle_why;               /* the reason while its unit is busy        */
   uint32_t lat, ii;                   /* latency and issue interval of its unit   */
+  uint32_t slots;                     /* issue cycles it takes from its scheduler (a SASS sequence: its length) */
   uint32_t after;                     /* membar, nanosleep: cycles before the warp's next issue */
   uint32_t grp_keep;                  /* wait_group N: the newest N groups may stay pending */
   uint8_t grp;                        /* enum async_class of DK_ASYNC_*           */
