@@ -113,6 +113,21 @@ expect "icache: stall reason no_instruction in the trace" \
      --arg ptr:out --arg f32:0.5 --arg f32:0.25 --arg s32:1 >/dev/null 2>&1 &&
      q "$tmp/ic.db" "SELECT count(*) > 50 FROM warp_runs r JOIN stall_reasons s USING (stall_id) WHERE s.name = 'no_instruction'")"
 
+# ---- memory requests out of time order ------------------------------------------------
+# The reduction lab's reduceShflUnroll8 over 6 MiB on kepler: 64 warps per
+# SMX issue eight loads each, most of whose sectors wait for an MSHR and so
+# book L2 and DRAM for later cycles than other SMXs' requests booked after
+# them.  They must not hold those up (memmodel/timeline.c): the stream
+# reaches over half of the K40's 386 bytes per cycle (with one "free from"
+# cycle per resource it fell to a tenth).
+rk="$srcdir/examples/labs/02-reduction/reduce.ptx"
+if "$PTXEMU" run -q --gpu kepler --stats "$tmp/rs" "$rk" --kernel reduceShflUnroll8 --grid 384 --block 512 \
+     -e "buffer in 6291456 random s32 1 0 255" -e "buffer out 1536 zero" --arg ptr:in --arg ptr:out --arg u32:1572864 >/dev/null 2>&1; then
+  expect "a kepler stream booked out of order keeps over half the DRAM bandwidth" \
+    "$(awk '{ for (i = 1; i < NF; i++) { if ($i == "cycles") c = $(i+1); if ($i == "dram_read_bytes") b = $(i+1) } }
+      END { print (c > 0 && b / c > 193) ? 1 : 0 }' "$tmp/rs")"
+else bad "kepler reduceShflUnroll8 run failed"; fi
+
 # ---- timing columns of traces ----------------------------------------------------
 t="$tmp/gto.db"
 expect "timing: one row per warp instruction, every one timed" \
