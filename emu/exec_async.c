@@ -1084,7 +1084,6 @@ static bool tmap_bad(warp *w, const xinsn *x, int lane, uint64_t a, const char *
   return false;
 }
 
-
 static bool tmap_read(warp *w, const xinsn *x, int lane, uint64_t a, uint8_t symspace, tmap *t) {
   const uint8_t *p = global_ptr(w, x, lane, a, 128, 64, symspace);
   if (!p) return false;

@@ -18,10 +18,10 @@ int dram_init(dram *d, const dram_params *p) {
   if (!d->ch || !d->bank) return -1;
   /* windows of a few bookings each, over the longest queue worth keeping */
   for (uint32_t c = 0; c < p->channels; c++)
-    if (timeline_init(&d->ch[c].bus, 8 * d->burst_cycles, DRAM_HORIZON) ||
-        timeline_init(&d->ch[c].act, 2.0 * (p->activate_cycles ? p->activate_cycles : 1), DRAM_HORIZON)) return -1;
+    if (timeline_init(&d->ch[c].bus, 8 * d->burst_cycles, TIMELINE_HORIZON) ||
+        timeline_init(&d->ch[c].act, 2.0 * (p->activate_cycles ? p->activate_cycles : 1), TIMELINE_HORIZON)) return -1;
   for (size_t b = 0; b < (size_t)p->channels * p->banks; b++)
-    if (timeline_init(&d->bank[b].busy, 2.0 * (p->row_miss_cycles ? p->row_miss_cycles : 1), DRAM_HORIZON)) return -1;
+    if (timeline_init(&d->bank[b].busy, 2.0 * (p->row_miss_cycles ? p->row_miss_cycles : 1), TIMELINE_HORIZON)) return -1;
   return 0;
 }
 
@@ -59,11 +59,11 @@ double dram_access(dram *d, double t, uint64_t addr, bool write) {
    * a window of channels * row_bytes share it */
   uint64_t row = addr / ((uint64_t)d->p.row_bytes * d->p.channels);
   dram_bank *b = &d->bank[(size_t)c * d->p.banks + mix(row ^ c) % d->p.banks];
-  double cas, idle = (double)DRAM_ROW_EARLY * d->p.row_miss_cycles;
+  double cas, early = (double)DRAM_ROW_EARLY * d->p.row_miss_cycles;
   dram_row *r = NULL, *lru = &b->rows[0];
   for (int i = 0; i < DRAM_ROWS; i++) {
     dram_row *o = &b->rows[i];
-    if (o->open && o->row == row && t + idle >= o->first) { r = o; break; }
+    if (o->open && o->row == row && t + early >= o->first) { r = o; break; }
     if (!o->open || (lru->open && o->last < lru->last)) lru = o;
   }
   if (r) {

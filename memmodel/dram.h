@@ -12,9 +12,6 @@
 #include <stdint.h>
 #include "memmodel/timeline.h"
 
-/* the longest queue, in cycles, a resource keeps track of (timeline.h) */
-#define DRAM_HORIZON 32768.0
-
 typedef struct dram_params {
   uint32_t channels, banks, row_bytes, interleave_bytes;
   double bytes_per_cycle;          /* all channels together */

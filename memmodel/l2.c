@@ -20,7 +20,7 @@ int l2_init(l2sys *l, const l2_params *p, dram *d) {
   for (uint32_t i = 0; i < p->partitions; i++)
     if (cache_init(&l->part[i], p->bytes / p->partitions, p->assoc, p->line_bytes, 32)) return -1;
   for (uint32_t i = 0; i < p->slices; i++)
-    if (timeline_init(&l->slice[i].path, 8 * 32.0 / p->slice_bytes_per_cycle, DRAM_HORIZON)) return -1;
+    if (timeline_init(&l->slice[i].path, 8 * 32.0 / p->slice_bytes_per_cycle, TIMELINE_HORIZON)) return -1;
   return 0;
 }
 

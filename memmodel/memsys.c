@@ -133,6 +133,17 @@ static uint32_t sectors_of(const uint64_t *addr, uint32_t mask, uint32_t bytes, 
   return n;
 }
 
+/* Distinct lines (of 2^shift sectors) among n distinct sectors. */
+static uint32_t lines_of(const uint64_t *sec, uint32_t n, uint32_t shift) {
+  uint32_t lines = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t j = 0;
+    while (j < k && sec[j] >> shift != sec[k] >> shift) j++;
+    lines += j == k;
+  }
+  return lines;
+}
+
 uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr, uint32_t mask, uint32_t bytes,
                        enum ms_op op, enum ms_path path) {
   const gpu_config *g = m->g;
@@ -151,15 +162,8 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
   /* the L1 takes l1_sectors_per_cycle sectors, but one tag lookup per
    * line: an access spread over many lines takes a cycle per line or so */
   double busy = (double)n / g->l1_sectors_per_cycle;
-  if (g->l1_lines_per_cycle > 0) {
-    uint32_t lines = 0, shift = (uint32_t)__builtin_ctz(g->l1_line_bytes > 32 ? g->l1_line_bytes : 32) - 5;
-    for (uint32_t k = 0; k < n; k++) {
-      uint32_t j = 0;
-      while (j < k && sec[j] >> shift != sec[k] >> shift) j++;
-      lines += j == k;
-    }
-    busy = dmax(busy, lines / g->l1_lines_per_cycle);
-  }
+  if (g->l1_lines_per_cycle > 0)
+    busy = dmax(busy, lines_of(sec, n, s->l1.line_shift > 5 ? s->l1.line_shift - 5 : 0) / g->l1_lines_per_cycle);
   double start = dmax((double)t, s->l1_free);
   s->l1_free = start + busy;
   uint32_t near = near_part(m, smi);

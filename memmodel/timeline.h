@@ -33,6 +33,10 @@ typedef struct timeline {
   double tail;                     /* the end of the latest booking */
 } timeline;
 
+/* How far, in cycles, the memory system's timelines look ahead of the
+ * oldest booking they keep: longer queues than that are not modelled. */
+#define TIMELINE_HORIZON 32768.0
+
 /* A timeline covering about `horizon` cycles in windows of `width`. */
 int timeline_init(timeline *tl, double width, double horizon);
 void timeline_free(timeline *tl);

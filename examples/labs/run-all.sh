@@ -26,6 +26,7 @@ for d in "$here"/[0-9][0-9]-*/; do
 done
 failed=()
 summary=()
+known=0
 t0=$(date +%s)
 for name in "${labs[@]}"; do
   echo "################ $name"
@@ -37,6 +38,7 @@ for name in "${labs[@]}"; do
   [ -n "$verdict" ] || verdict="no verdict (exit status $rc)"
   summary+=("$(printf '%-22s %s' "$name" "$verdict")")
   [ "$rc" -eq 0 ] || failed+=("$name")
+  known=$((known + $(grep -c '^  XFAIL' "$log" || true)))
   rm -f "$log"
 done
 echo
@@ -46,7 +48,6 @@ if [ ${#failed[@]} -gt 0 ]; then
   echo "FAILED: ${failed[*]}"
   exit 1
 fi
-known=$(printf '%s\n' "${summary[@]}" | sed -n 's/.* \([0-9][0-9]*\) textbook effect(s) not reproduced.*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
 if [ "$known" -gt 0 ]; then
   echo "no lab failed; $known textbook effect(s) not reproduced, marked XFAIL above (known gaps, doc/labs.md)"
 else
