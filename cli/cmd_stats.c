@@ -22,7 +22,7 @@ static void usage(FILE *f) {
 
 /* Metrics in print order, with their unit. */
 static const struct { const char *name, *unit; } metric_list[] = {
-  { "inst_executed", "" }, { "thread_inst_executed", "" }, { "inst_per_warp", "" },
+  { "inst_executed", "" }, { "thread_inst_executed", "" }, { "inst_per_warp", "" }, { "sass_inst_per_warp", "" },
   { "branch_efficiency", "%" }, { "warp_execution_efficiency", "%" }, { "warp_nonpred_execution_efficiency", "%" },
   { "gld_efficiency", "%" }, { "gst_efficiency", "%" }, { "gld_transactions_per_request", "" },
   { "gst_transactions_per_request", "" }, { "shared_load_transactions_per_request", "" },

@@ -402,6 +402,7 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     if (e->faulted) break;
     if (!ran) { if (w->cur && sched_push(&s->q, tw, t + 1)) { fault_oom(e); break; } continue; }
     s->r.issued++;
+    s->r.sass_issued += d->free ? 0 : d->slots;
     tw->issued1 = t + 1;
     sched_issued(&s->q, tw);
     uint64_t lat = (s->mem_done ? s->mem_latency : d->lat) + d->bank_extra;

@@ -41,6 +41,7 @@ typedef struct timing_result {
   double achieved_occupancy;        /* active warps / max warps, over active SM cycles */
   double theoretical_occupancy;
   uint64_t issued;                  /* warp instructions issued                       */
+  uint64_t sass_issued;             /* the SASS instructions they stand for (estimate) */
 } timing_result;
 
 #endif

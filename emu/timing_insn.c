@@ -89,41 +89,7 @@ static uint8_t bank_conflicts(const gpu_config *g, const deps *d, int guard_row)
   return cycles > 1 ? (uint8_t)(cycles - 1) : 0;
 }
 
-/* Instructions no GPU has a unit for: ptxas expands them into a mostly
- * dependent SASS sequence (integer division and remainder around an
- * MUFU.RCP estimate; IEEE-rounded division with Newton-Raphson steps and a
- * fix-up), so one PTX instruction costs about that many issue slots and
- * instruction latencies.  Lengths are those of nvcc's SASS for sm_70..90
- * (cuobjdump -sass); 0: a single instruction. */
-static uint32_t sass_sequence(const isa_insn *in) {
-  bool wide = in->type == PTX_T_S64 || in->type == PTX_T_U64 || in->type == PTX_T_B64;
-  switch (in->op) {
-  case OP_REM: return wide ? 70 : 20;
-  case OP_DIV:
-    if (in->type == PTX_T_F64) return 20;
-    if (in->type == PTX_T_F32) return in->rnd != RND_NONE ? 10 : 0;   /* div.approx / div.full: MUFU.RCP + FMUL */
-    if (in->type == PTX_T_F16 || in->type == PTX_T_BF16) return 0;
-    return wide ? 70 : 20;
-  default: return 0;
-  }
-}
-
 static bool is_wgmma(uint16_t op) { return op == OP_WGMMA_MMA_ASYNC || op == OP_WGMMA_COMMIT_GROUP || op == OP_WGMMA_WAIT_GROUP; }
-
-/* PTX instructions that leave no SASS instruction behind: a copy between
- * registers of one width (register allocation coalesces it) and the
- * generic <-> global conversions (the identity on sm_20 and later: global
- * addresses are their own generic addresses).  Guarded copies are kept (a
- * predicated MOV or SEL). */
-static bool sass_free(const xinsn *x) {
-  const isa_insn *in = x->in;
-  if (x->guard >= 0 || in->nops != 2) return false;
-  const isa_opnd *ops = &x->f->ops[in->opi];
-  if (in->op == OP_CVTA) return in->space == MOD_GLOBAL;
-  if (in->op != OP_MOV) return false;
-  if (ops[0].kind != OK_REG || ops[1].kind != OK_REG || ops[0].n || ops[1].n) return false;
-  return x->f->regtype[ops[0].v] == x->f->regtype[ops[1].v];
-}
 
 void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
   for (uint32_t pc = 0; pc < e->nprog; pc++) {
@@ -153,12 +119,14 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     default: d->result_why = STALL_WAIT; d->throttle_why = STALL_MATH_PIPE_THROTTLE; break;
     }
     if (d->unit == U_TENSOR) tensor_timing(g, in, d);
-    d->free = sass_free(x);
+    /* a PTX instruction that leaves no SASS behind takes no issue slot; one
+     * that ptxas expands into a sequence takes a slot, an interval and a
+     * latency per SASS instruction (mostly dependent) */
+    uint32_t sass = isa_sass_count(x->f, in);
+    d->free = sass == 0;
+    d->slots = sass ? sass : 1;
     if (d->free) { d->lat = 0; d->bank_extra = 0; }
-    /* a SASS sequence takes its scheduler's issue slot once per instruction */
-    uint32_t seq = sass_sequence(in);
-    d->slots = 1;
-    if (seq) { d->lat *= seq; d->ii *= seq; d->slots = seq; }
+    else if (sass > 1) { d->lat *= sass; d->ii *= sass; }
     switch (in->op) {
     case OP_BRA: case OP_BRX_IDX: case OP_CALL: case OP_RET: d->kind = DK_BRANCH; break;
     case OP_MEMBAR: case OP_FENCE:

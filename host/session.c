@@ -138,6 +138,7 @@ static void write_stats(FILE *f, int index, const char *kernel, const emu_stats 
     fprintf(f, "dram_read_bytes %llu dram_write_bytes %llu achieved_occupancy_pct %.2f theoretical_occupancy_pct %.2f ",
             (unsigned long long)tr->dram_read_bytes, (unsigned long long)tr->dram_write_bytes,
             100.0 * tr->achieved_occupancy, 100.0 * tr->theoretical_occupancy);
+    fprintf(f, "sass_inst_executed %llu ", (unsigned long long)tr->sass_issued);
   }
   fprintf(f, "inst_executed %llu thread_inst_executed %llu gld_requests %llu gld_sectors %llu "
              "gst_requests %llu gst_sectors %llu shared_ld_bank_conflicts %llu shared_st_bank_conflicts %llu "

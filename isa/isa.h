@@ -314,6 +314,12 @@ int isa_format_opname(const isa_insn *insn, char *buf, size_t len);
 /* Functional unit of an instruction (resolves U_ARITH by type). */
 enum isa_unit isa_unit_of(const isa_insn *insn);
 extern const char *const isa_unit_names[U_COUNT];
+/* How many SASS instructions ptxas makes of a PTX instruction, as far as
+ * the instruction alone tells: 0 for a copy register allocation removes,
+ * about 20 for an integer division (70 for 64 bits), 1 for most.  The
+ * timing model charges issue slots by it; traces record it so that
+ * instruction counts can be compared with a profiler's (SASS) counts. */
+uint32_t isa_sass_count(const isa_func *f, const isa_insn *in);
 
 /* Assemble a parsed module; diagnostics go to diag, in source order.
  * Returns NULL when there were errors (in parsing too). */

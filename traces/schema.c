@@ -103,6 +103,7 @@ const char trace_schema_sql[] =
   "  unit_id INTEGER NOT NULL REFERENCES units,\n"
   "  guarded INTEGER NOT NULL,\n"
   "  branch INTEGER NOT NULL,\n"
+  "  sass_insts INTEGER NOT NULL,\n"
   "  file_id INTEGER REFERENCES files,\n"
   "  ptx_line INTEGER,\n"
   "  src_file_id INTEGER REFERENCES files,\n"
@@ -267,6 +268,9 @@ const char trace_schema_sql[] =
   "       END AS warp_nonpred_execution_efficiency,\n"
   "  CASE WHEN l.trace_level IN ('warp', 'all') THEN 1.0 * w.inst_executed / nullif(w.warps, 0)\n"
   "       ELSE 1.0 * l.inst_executed / (l.grid_x * l.grid_y * l.grid_z * ((l.block_x * l.block_y * l.block_z + 31) / 32)) END AS inst_per_warp,\n"
+  "  CASE WHEN l.trace_level IN ('warp', 'all') THEN 1.0 * (SELECT sum(r.reps * (SELECT sum(i.sass_insts) FROM instructions i\n"
+  "         WHERE i.insn_id BETWEEN r.insn_id AND r.insn_id + r.n - 1))\n"
+  "       FROM warp_runs r WHERE r.id BETWEEN l.first_run_id AND l.last_run_id) / nullif(w.warps, 0) END AS sass_inst_per_warp,\n"
   "  CASE WHEN l.trace_level IN ('mem', 'all') THEN 100.0 * m.gld_bytes / (32.0 * nullif(m.gld_sectors, 0)) END AS gld_efficiency,\n"
   "  CASE WHEN l.trace_level IN ('mem', 'all') THEN 100.0 * m.gst_bytes / (32.0 * nullif(m.gst_sectors, 0)) END AS gst_efficiency,\n"
   "  CASE WHEN l.trace_level IN ('mem', 'all') THEN 1.0 * m.gld_sectors / nullif(m.gld_requests, 0)\n"
@@ -295,6 +299,7 @@ const char trace_schema_sql[] =
   METRIC_VIEW(warp_execution_efficiency)
   METRIC_VIEW(warp_nonpred_execution_efficiency)
   METRIC_VIEW(inst_per_warp)
+  METRIC_VIEW(sass_inst_per_warp)
   METRIC_VIEW(gld_efficiency)
   METRIC_VIEW(gst_efficiency)
   METRIC_VIEW(gld_transactions_per_request)
@@ -316,6 +321,7 @@ const char trace_schema_sql[] =
   METRIC_ARM(warp_execution_efficiency) " UNION ALL\n"
   METRIC_ARM(warp_nonpred_execution_efficiency) " UNION ALL\n"
   METRIC_ARM(inst_per_warp) " UNION ALL\n"
+  METRIC_ARM(sass_inst_per_warp) " UNION ALL\n"
   METRIC_ARM(gld_efficiency) " UNION ALL\n"
   METRIC_ARM(gst_efficiency) " UNION ALL\n"
   METRIC_ARM(gld_transactions_per_request) " UNION ALL\n"
@@ -349,6 +355,7 @@ const char trace_schema_sql[] =
   "           GROUP BY l.launch_id, r.insn_id, r.n)\n"
   "SELECT g.launch_id, i.file_id, i.ptx_line,\n"
   "  sum(g.execs) AS inst_executed,\n"
+  "  sum(g.execs * i.sass_insts) AS sass_inst_executed,\n"
   "  sum(g.threads) AS thread_inst_executed,\n"
   "  sum(CASE WHEN i.insn_id = g.insn_id + g.n - 1 THEN g.last_pred ELSE g.threads END) AS pred_thread_inst_executed,\n"
   "  sum(CASE WHEN i.insn_id = g.insn_id + g.n - 1 THEN g.branches ELSE 0 END) AS branches,\n"

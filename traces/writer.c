@@ -877,7 +877,7 @@ static int register_module(trace *t, const emu *e) {
   sqlite3_stmt *sk = prep(t, "INSERT INTO kernels(module_id, name, entry, registers, shared_bytes, local_bytes, param_bytes, "
                              "file_id, ptx_line, first_insn_id, ninsns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   sqlite3_stmt *si = prep(t, "INSERT INTO instructions(insn_id, kernel_id, pc, opcode_id, opname, text, unit_id, guarded, branch, "
-                             "file_id, ptx_line, src_file_id, src_line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                             "sass_insts, file_id, ptx_line, src_file_id, src_line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   int64_t *src_file = calloc(m->nfiles + 1, sizeof *src_file);
   if (!sf || !sl || !sm || !sk || !si || !src_file || exec(t, "BEGIN")) goto out;
   /* files */
@@ -967,6 +967,7 @@ static int register_module(trace *t, const emu *e) {
       sqlite3_bind_int64(si, c++, t->unit_id[implicit ? U_BRANCH : isa_unit_of(in)]);
       sqlite3_bind_int(si, c++, !implicit && in->guard >= 0);
       sqlite3_bind_int(si, c++, op == OP_BRA || op == OP_BRX_IDX);
+      sqlite3_bind_int64(si, c++, implicit ? 1 : isa_sass_count(f, in));
       sqlite3_bind_int64(si, c++, ptx_file);
       if (!implicit && in->line) sqlite3_bind_int64(si, c++, in->line); else sqlite3_bind_null(si, c++);
       const isa_locinfo *li = !implicit && in->loc && in->loc <= f->nlocs ? &f->locs[in->loc - 1] : NULL;

@@ -138,6 +138,7 @@ lab_trace() {
     return 1
   fi
   lab_sql "$tag" "SELECT launch_index, 'inst_per_warp', inst_per_warp FROM launch_metrics
+    UNION ALL SELECT launch_index, 'sass_inst_per_warp', sass_inst_per_warp FROM launch_metrics
     UNION ALL SELECT launch_index, 'branch_efficiency', branch_efficiency FROM launch_metrics
     UNION ALL SELECT launch_index, 'warp_execution_efficiency', warp_execution_efficiency FROM launch_metrics
     UNION ALL SELECT launch_index, 'gld_efficiency', gld_efficiency FROM launch_metrics
