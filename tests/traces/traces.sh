@@ -28,6 +28,48 @@ run() {   # DB LAUNCH-FILE ARGS...: a traced run that must succeed
   if "$PTXEMU" check -q --trace "$db" "$@" "$lf" >"$tmp/out" 2>&1; then ok; else bad "run $lf $*: exit $?"; cat "$tmp/out"; fi
 }
 
+# ---- SASS instruction estimate (instructions.sass_insts) -----------------
+cat > "$tmp/sass.ptx" <<'PTX'
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry sass_count(.param .u64 out)
+{
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<8>;
+	.reg .b64 	%rd<6>;
+	.reg .f32 	%f<5>;
+	ld.param.u64 	%rd1, [out];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %tid.x;
+	mov.u32 	%r2, %r1;
+	setp.eq.u32 	%p1, %r1, 0;
+	@%p1 mov.u32 	%r2, 7;
+	rem.u32 	%r3, %r2, 3;
+	cvt.u64.u32 	%rd3, %r3;
+	rem.s64 	%rd4, %rd3, 5;
+	cvt.rn.f32.u32 	%f1, %r1;
+	div.rn.f32 	%f2, %f1, 3.0;
+	div.approx.f32 	%f3, %f2, 3.0;
+	cvt.rzi.u32.f32 	%r4, %f3;
+	cvt.u32.u64 	%r5, %rd4;
+	add.u32 	%r6, %r4, %r5;
+	mul.wide.u32 	%rd5, %r1, 4;
+	add.s64 	%rd5, %rd2, %rd5;
+	st.global.u32 	[%rd5], %r6;
+	ret;
+}
+PTX
+s="$tmp/sass.db"
+if "$PTXEMU" run -q --trace "$s" "$tmp/sass.ptx" --kernel sass_count --grid 1 --block 32 -e "buffer o 128 zero" --arg ptr:o >"$tmp/out" 2>&1; then ok
+else bad "run sass.ptx: exit $?"; cat "$tmp/out"; fi
+# copies between registers of one type and cvta to global: 0; rem: 20 (70 for
+# 64 bits); IEEE div.f32: 10; the approximate one, a guarded copy and the rest
+# (the implicit ret after the last instruction too): 1
+check sass-insts "$s" "SELECT group_concat(sass_insts, ' ') FROM (SELECT sass_insts FROM instructions ORDER BY pc)" \
+  "1 0 1 0 1 1 20 1 70 1 10 1 1 1 1 1 1 1 1 1"
+check sass-per-warp "$s" "SELECT inst_per_warp, sass_inst_per_warp FROM launch_metrics" "19.0|114.0"
+
 # ---- branches ------------------------------------------------------------
 b="$tmp/branches.db"
 "$PTXEMU" check -q --trace "$b" "$d/branches.launch" >"$tmp/out" 2>&1
@@ -48,6 +90,8 @@ check_metric ipw-divergent "$b" inst_per_warp 1 16.0
 check_metric ipw-uniform "$b" inst_per_warp 2 14.5
 check_metric wee-divergent "$b" warp_execution_efficiency 1 90.625
 check_metric wee-uniform "$b" warp_execution_efficiency 2 100.0
+# the SASS estimate: cvta.to.global leaves no SASS instruction behind
+check_metric sass-ipw "$b" sass_inst_per_warp 1 15.0
 # per line: the divergent branch never agrees, the jump over the else side always does
 check by-line "$b" "SELECT ptx_line, value FROM branch_efficiency_by_line WHERE launch_id = 1 ORDER BY ptx_line" "$(line_of 'bra 	\$L__EVEN')|0.0 $(line_of 'bra.uni 	\$L__DONE')|100.0"
 check by-line-text "$b" "SELECT i.text FROM instructions i JOIN kernels k USING (kernel_id) WHERE k.name = 'branch_even_odd' AND i.branch ORDER BY i.pc" \
