@@ -44,6 +44,10 @@ typedef struct gpu_config {
   uint32_t l2_dirty_ways;               /* most dirty lines per set; more are written back early */
   uint32_t l2_write_granule_bytes;      /* a write covering part of such a granule of an absent sector
                                            reads the sector from DRAM first (inline ECC); 0: byte masks */
+  uint32_t l2_partial_fill;             /* 1: DRAM takes whole sectors: one left incomplete is read before
+                                           its write-back (or a read) merges it (HBM's ECC) */
+  uint32_t l2_partial_ways;             /* most lines per set with incomplete sectors; more are filled early */
+  double l2_partial_write_cycles;       /* slice cycles of a write of part of a sector (0: as a whole one) */
   uint32_t partition_hash;              /* 1: slices and DRAM channels take a hash of the block; 0: block mod count */
   double l2_atomic_cycles;             /* one lane's update at its slice's atomic unit */
   uint32_t l2_launch_sectors;          /* L2 lookups every launch makes besides the SMs' (all hits) */

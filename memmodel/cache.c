@@ -39,7 +39,7 @@ cache_line *cache_ref(cache *c, uint64_t addr, bool fill, bool *hit, cache_evict
   uint64_t lineno = addr >> c->line_shift;
   cache_line *set = set_of(c, lineno);
   uint32_t bit = cache_sector_bit(c, addr);
-  if (ev) ev->dirty = 0;
+  if (ev) ev->dirty = ev->partial = 0;
   c->tick++;
   cache_line *victim = &set[0];
   for (uint32_t w = 0; w < c->assoc; w++) {
@@ -58,11 +58,16 @@ cache_line *cache_ref(cache *c, uint64_t addr, bool fill, bool *hit, cache_evict
   *hit = false;
   c->misses++;
   if (!fill) return NULL;
-  if (ev && cache_line_valid(c, victim)) { ev->addr = victim->tag << c->line_shift; ev->dirty = victim->dirty; }
+  if (ev && cache_line_valid(c, victim)) {
+    ev->addr = victim->tag << c->line_shift;
+    ev->dirty = victim->dirty;
+    ev->partial = victim->partial;
+  }
   victim->gen = c->gen;
   victim->tag = lineno;
   victim->sectors = bit;
   victim->dirty = 0;
+  victim->partial = 0;
   victim->ready = 0;
   victim->lru = c->tick;
   return victim;

@@ -13,6 +13,7 @@ typedef struct cache_line {
   uint64_t tag, lru;
   double ready;                    /* cycle the line's latest fill arrives */
   uint32_t sectors, dirty;         /* bit masks of present / dirty sectors */
+  uint32_t partial;                /* present sectors holding only the bytes written (L2 byte masks) */
   uint32_t gen;                    /* valid when equal to its cache's gen          */
 } cache_line;
 
@@ -25,8 +26,9 @@ typedef struct cache {
   uint64_t hits, misses;           /* sector accesses */
 } cache;
 
-/* What a fill pushed out: the line's address and its dirty sectors. */
-typedef struct cache_evict { uint64_t addr; uint32_t dirty; } cache_evict;
+/* What a fill pushed out: the line's address, its dirty sectors and which
+ * of them were only partly written. */
+typedef struct cache_evict { uint64_t addr; uint32_t dirty, partial; } cache_evict;
 
 /* 0 on success; size_bytes is rounded down to whole sets (at least one). */
 int cache_init(cache *c, uint64_t size_bytes, uint32_t assoc, uint32_t line_bytes, uint32_t sector_bytes);

@@ -19,6 +19,15 @@ int l2_init(l2sys *l, const l2_params *p, dram *d) {
   if (!l->part || !l->slice) return -1;
   for (uint32_t i = 0; i < p->partitions; i++)
     if (cache_init(&l->part[i], p->bytes / p->partitions, p->assoc, p->line_bytes, 32)) return -1;
+  if (p->partial_fill && !p->write_granule) {
+    l->bytes = calloc(p->partitions, sizeof *l->bytes);
+    if (!l->bytes) return -1;
+    for (uint32_t i = 0; i < p->partitions; i++) {
+      const cache *c = &l->part[i];
+      l->bytes[i] = calloc((size_t)c->sets * c->assoc << (c->line_shift - c->sector_shift), sizeof **l->bytes);
+      if (!l->bytes[i]) return -1;
+    }
+  }
   for (uint32_t i = 0; i < p->slices; i++)
     if (timeline_init(&l->slice[i].path, 8 * 32.0 / p->slice_bytes_per_cycle, TIMELINE_HORIZON)) return -1;
   return 0;
@@ -32,6 +41,9 @@ void l2_reset_timing(l2sys *l) {
 void l2_free(l2sys *l) {
   for (uint32_t i = 0; l->part && i < l->p.partitions; i++) cache_free(&l->part[i]);
   for (uint32_t i = 0; l->slice && i < l->p.slices; i++) timeline_free(&l->slice[i].path);
+  for (uint32_t i = 0; l->bytes && i < l->p.partitions; i++) free(l->bytes[i]);
+  free(l->bytes);
+  l->bytes = NULL;
   free(l->part);
   free(l->slice);
   l->part = NULL;
@@ -40,17 +52,40 @@ void l2_free(l2sys *l) {
 
 void l2_count_hits(l2sys *l, uint64_t n) { l->hits += n; l->lookups += n; }
 
-/* Write a victim's dirty sectors back to DRAM. */
-static void write_back(l2sys *l, double t, const cache_evict *ev) {
-  for (uint32_t m = ev->dirty; m; m &= m - 1)
-    dram_access(l->dram, t, ev->addr + 32u * (uint32_t)__builtin_ctz(m), true);
+/* Write a victim's dirty sectors back to DRAM; one only partly written is
+ * first read and merged (partial_fill).  Returns when DRAM has taken the
+ * last of them, its first access for a read and merge (t, or later when
+ * DRAM's queue is longer than its latency): the L2 cannot hold more
+ * write-backs than that, so the write that needed the room waits. */
+static double write_back(l2sys *l, double t, const cache_evict *ev) {
+  double taken = t, lat = l->dram->p.latency;
+  for (uint32_t m = ev->dirty; m; m &= m - 1) {
+    uint64_t a = ev->addr + 32u * (uint32_t)__builtin_ctz(m);
+    double in;
+    if (ev->partial & m & -m) {
+      double r = dram_access(l->dram, t, a, false);
+      l->write_fetches++;
+      dram_access(l->dram, r, a, true);
+      in = r - lat;
+    } else in = dram_access(l->dram, t, a, true) - lat;
+    if (in > taken) taken = in;
+  }
+  return taken;
+}
+
+/* The byte mask of the sector of addr in line ln of partition part. */
+static uint32_t *bytes_of(l2sys *l, uint32_t part, const cache_line *ln, uint64_t addr) {
+  const cache *c = &l->part[part];
+  uint32_t spl_shift = c->line_shift - c->sector_shift;
+  size_t sector = (addr >> c->sector_shift) & ((1u << spl_shift) - 1);
+  return &l->bytes[part][((size_t)(ln - c->lines) << spl_shift) + sector];
 }
 
 /* A set holding more than dirty_ways dirty lines writes its least recently
  * used dirty line back (it stays, clean): the L2 cleans ahead of need, so
  * at most dirty_ways / assoc of it is ever dirty. */
-static void limit_dirty(l2sys *l, cache *c, double t, uint64_t addr) {
-  if (!l->p.dirty_ways || l->p.dirty_ways >= c->assoc) return;
+static double limit_dirty(l2sys *l, cache *c, double t, uint64_t addr) {
+  if (!l->p.dirty_ways || l->p.dirty_ways >= c->assoc) return t;
   cache_line *set = cache_set(c, addr), *oldest = NULL;
   uint32_t dirty = 0;
   for (uint32_t w = 0; w < c->assoc; w++)
@@ -58,15 +93,39 @@ static void limit_dirty(l2sys *l, cache *c, double t, uint64_t addr) {
       dirty++;
       if (!oldest || set[w].lru < oldest->lru) oldest = &set[w];
     }
-  if (dirty <= l->p.dirty_ways) return;
-  cache_evict ev = { oldest->tag << c->line_shift, oldest->dirty };
-  write_back(l, t, &ev);
+  if (dirty <= l->p.dirty_ways) return t;
+  cache_evict ev = { oldest->tag << c->line_shift, oldest->dirty, oldest->partial };
+  double taken = write_back(l, t, &ev);
   oldest->dirty = 0;
+  oldest->partial = 0;             /* the write-back merged them with DRAM's bytes */
+  return taken;
 }
 
-/* Occupy a slice's data path for one sector; returns when it starts. */
-static double slice_take(l2sys *l, uint32_t s, double t) {
-  return timeline_take(&l->slice[s].path, t, 32.0 / l->p.slice_bytes_per_cycle);
+/* A set holding more than partial_ways lines with partly written sectors
+ * completes those of its least recently used one: read from DRAM, merged
+ * and written back (the L2 has byte masks for a few lines only). */
+static double limit_partial(l2sys *l, cache *c, double t, uint64_t addr) {
+  if (!l->p.partial_ways) return t;
+  cache_line *set = cache_set(c, addr), *oldest = NULL;
+  uint32_t n = 0;
+  for (uint32_t w = 0; w < c->assoc; w++)
+    if (cache_line_valid(c, &set[w]) && set[w].partial) {
+      n++;
+      if (!oldest || set[w].lru < oldest->lru) oldest = &set[w];
+    }
+  if (n <= l->p.partial_ways) return t;
+  cache_evict ev = { oldest->tag << c->line_shift, oldest->partial, oldest->partial };
+  double taken = write_back(l, t, &ev);
+  oldest->dirty &= ~oldest->partial;
+  oldest->partial = 0;
+  return taken;
+}
+
+/* Occupy a slice's data path for one sector (a partial write: for
+ * partial_write_cycles); returns when it starts. */
+static double slice_take(l2sys *l, uint32_t s, double t, bool partial) {
+  double w = partial && l->p.partial_write_cycles > 0 ? l->p.partial_write_cycles : 32.0 / l->p.slice_bytes_per_cycle;
+  return timeline_take(&l->slice[s].path, t, w);
 }
 
 bool l2_write_whole(uint32_t granule, uint32_t bytes) {
@@ -87,12 +146,29 @@ static double lookup(l2sys *l, uint32_t part, uint32_t s, double t, uint64_t add
                      uint32_t bytes, double *merged) {
   cache_evict ev;
   bool hit;
-  double start = slice_take(l, s, t);
+  bool whole = bytes == ~0u;
+  double start = slice_take(l, s, t, op == L2_WRITE && home && !whole);
   cache_line *ln = cache_ref(&l->part[part], addr, true, &hit, &ev);
   if (out) *out = ln;
   l->lookups++;
-  if (ev.dirty) write_back(l, start, &ev);
+  double room = ev.dirty ? write_back(l, start, &ev) : start;   /* when the victim has left */
   double done = start + l->p.lat_hit;
+  uint32_t bit = cache_sector_bit(&l->part[part], addr);
+  if (l->bytes && home && op == L2_WRITE && (!hit || (ln->partial & bit))) {
+    /* byte masks: a write to an absent or partial sector adds its bytes;
+     * the sector is whole again once they cover it */
+    uint32_t *m = bytes_of(l, part, ln, addr), had = ln->partial;
+    *m = (hit ? *m : 0) | bytes;
+    if (*m == ~0u) ln->partial &= ~bit; else ln->partial |= bit;
+    if (!had && ln->partial) { double r = limit_partial(l, &l->part[part], start, addr); if (r > room) room = r; }
+  } else if (l->bytes && home && op == L2_READ && hit && (ln->partial & bit)) {
+    /* a read needs the bytes nobody wrote: the sector is read from DRAM and merged */
+    double arrive = dram_access(l->dram, start, addr, false);
+    l->write_fetches++;
+    ln->partial &= ~bit;
+    if (arrive > ln->ready) ln->ready = arrive;
+    return arrive;
+  }
   if (op == L2_WRITE) {
     if (!hit && home && !l2_write_whole(l->p.write_granule, bytes)) {
       /* read-modify-write: the sector comes from DRAM before the write
@@ -105,8 +181,10 @@ static double lookup(l2sys *l, uint32_t part, uint32_t s, double t, uint64_t add
     if (home && !(ln->dirty & cache_sector_bit(&l->part[part], addr))) {
       bool was_clean = !ln->dirty;
       ln->dirty |= cache_sector_bit(&l->part[part], addr);
-      if (was_clean) limit_dirty(l, &l->part[part], start, addr);
+      if (was_clean) { double r = limit_dirty(l, &l->part[part], start, addr); if (r > room) room = r; }
     }
+    /* the write is in once the write-backs it caused have left */
+    if (merged && room + l->p.lat_hit > *merged) *merged = room + l->p.lat_hit;
     return done;
   }
   if (hit) {
@@ -139,7 +217,7 @@ static double sector_access(l2sys *l, uint32_t near, double t, uint64_t addr, en
       copy->ready = done;            /* the near copy fills when the answer passes */
       return done;
     }
-    slice_take(l, ns, t);
+    slice_take(l, ns, t, false);
     l->lookups++;
     l->hits++;
   }

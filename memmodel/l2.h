@@ -16,7 +16,12 @@
  * DRAM: the check bits cover the whole granule, so the bytes the write
  * leaves out are needed to compute them (a read-modify-write).  With
  * write_granule 0 the L2 keeps byte masks and merges partial writes with
- * no read. */
+ * no read; with partial_fill (a DRAM that only takes whole sectors, as
+ * HBM's ECC does) a sector still incomplete when it is written back, or
+ * when a read wants it, is then read from DRAM and merged; a set keeps
+ * such sectors in at most partial_ways lines.  A partial write
+ * occupies its slice for partial_write_cycles (the data array's ECC makes
+ * it a read-modify-write) where a whole sector takes 32 bytes' worth. */
 #ifndef MEMMODEL_L2_H
 #define MEMMODEL_L2_H
 #include "memmodel/cache.h"
@@ -30,6 +35,9 @@ typedef struct l2_params {
   bool hash;                       /* slice = hash of the block, else block mod slices */
   uint32_t dirty_ways;             /* most dirty lines per set (0: no limit) */
   uint32_t write_granule;          /* bytes a write must cover whole not to fetch (0: never fetch) */
+  bool partial_fill;               /* write_granule 0: fill incomplete sectors before write-back or a read */
+  uint32_t partial_ways;           /* most lines per set with incomplete sectors (0: no limit) */
+  double partial_write_cycles;     /* slice cycles of a write of part of a sector (0: as a whole one) */
 } l2_params;
 
 /* the data path is a timeline (timeline.h): requests come in issue order */
@@ -44,6 +52,7 @@ typedef struct l2sys {
   dram *dram;
   uint64_t hits, lookups;          /* sector lookups, both partitions */
   uint64_t write_fetches;          /* sectors read from DRAM for partial writes */
+  uint32_t **bytes;                /* per partition, per line and sector: bytes written of a partial sector */
 } l2sys;
 
 int l2_init(l2sys *l, const l2_params *p, dram *d);

@@ -59,16 +59,49 @@ cat > "$tmp/sass.ptx" <<'PTX'
 	st.global.u32 	[%rd5], %r6;
 	ret;
 }
+.visible .entry sass_loop(.param .u64 out, .param .u32 d)
+{
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<8>;
+	.reg .b64 	%rd<4>;
+	ld.param.u64 	%rd1, [out];
+	ld.param.u32 	%r1, [d];
+	mov.u32 	%r2, %tid.x;
+	mov.u32 	%r3, 3;
+	mov.u32 	%r4, 0;
+$L_loop:
+	rem.u32 	%r5, %r2, %r1;
+	rem.u32 	%r6, %r2, %r3;
+	add.s32 	%r2, %r2, %r5;
+	add.s32 	%r3, %r3, %r6;
+	add.s32 	%r4, %r4, 1;
+	setp.lt.u32 	%p1, %r4, 4;
+	@%p1 bra 	$L_loop;
+	rem.u32 	%r7, %r2, %r1;
+	cvta.to.global.u64 	%rd2, %rd1;
+	mul.wide.u32 	%rd3, %r4, 0;
+	add.s64 	%rd2, %rd2, %rd3;
+	st.global.u32 	[%rd2], %r7;
+	ret;
+}
 PTX
 s="$tmp/sass.db"
 if "$PTXEMU" run -q --trace "$s" "$tmp/sass.ptx" --kernel sass_count --grid 1 --block 32 -e "buffer o 128 zero" --arg ptr:o >"$tmp/out" 2>&1; then ok
 else bad "run sass.ptx: exit $?"; cat "$tmp/out"; fi
-# copies between registers of one type and cvta to global: 0; rem: 20 (70 for
-# 64 bits); IEEE div.f32: 10; the approximate one, a guarded copy and the rest
-# (the implicit ret after the last instruction too): 1
-check sass-insts "$s" "SELECT group_concat(sass_insts, ' ') FROM (SELECT sass_insts FROM instructions ORDER BY pc)" \
-  "1 0 1 0 1 1 20 1 70 1 10 1 1 1 1 1 1 1 1 1"
-check sass-per-warp "$s" "SELECT inst_per_warp, sass_inst_per_warp FROM launch_metrics" "19.0|114.0"
+# copies between registers of one type and cvta to global: 0; rem by a
+# constant: a multiplication (4, 10 for 64 bits); IEEE div.f32: 10; the
+# approximate one, a guarded copy and the rest (the implicit ret after the
+# last instruction too): 1
+check sass-insts "$s" "SELECT group_concat(sass_insts, ' ') FROM (SELECT i.sass_insts FROM instructions i
+  JOIN kernels k USING (kernel_id) WHERE k.name = 'sass_count' ORDER BY pc)" "1 0 1 0 1 1 4 1 10 1 10 1 1 1 1 1 1 1 1 1"
+check sass-per-warp "$s" "SELECT inst_per_warp, sass_inst_per_warp FROM launch_metrics" "19.0|38.0"
+# in a loop: a divisor the loop leaves alone has its reciprocal computed
+# before the loop (8), one it changes does not (20), nor one outside any loop
+s2="$tmp/sass2.db"
+if "$PTXEMU" run -q --trace "$s2" "$tmp/sass.ptx" --kernel sass_loop --grid 1 --block 32 -e "buffer o 128 zero" --arg ptr:o --arg u32:7 >"$tmp/out" 2>&1; then ok
+else bad "run sass.ptx sass_loop: exit $?"; cat "$tmp/out"; fi
+check sass-loop "$s2" "SELECT group_concat(sass_insts, ' ') FROM (SELECT i.sass_insts FROM instructions i
+  JOIN kernels k USING (kernel_id) WHERE k.name = 'sass_loop' AND i.opname LIKE 'rem%' ORDER BY pc)" "8 20 20"
 
 # ---- branches ------------------------------------------------------------
 b="$tmp/branches.db"

@@ -352,6 +352,62 @@ START_TEST(l2_partial_writes_fetch_with_a_granule)
 }
 END_TEST
 
+START_TEST(l2_byte_masks_fill_incomplete_sectors)
+{
+    l2sys l;
+    dram d;
+    dram_params dp = small_dram();
+    ck_assert_int_eq(dram_init(&d, &dp), 0);
+    /* one slice, one set of 4 ways; byte masks for at most 2 lines */
+    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 0, 0, true, 2, 0 };
+    ck_assert_int_eq(l2_init(&l, &p, &d), 0);
+    double merged;
+    /* four 8-byte writes complete a sector: nothing is read */
+    for (uint32_t k = 0; k < 4; k++) l2_write(&l, 0, k, 0x000, 0xffu << (8 * k), &merged);
+    ck_assert_uint_eq(d.read_bytes, 0);
+    ck_assert_uint_eq(l.write_fetches, 0);
+    /* a sector left at 4 bytes is read (and merged) when a read wants it */
+    l2_write(&l, 0, 10, 0x020, 0xfu, &merged);
+    ck_assert_uint_eq(d.read_bytes, 0);
+    uint64_t hits = l.hits;
+    double r = l2_access(&l, 0, 20, 0x020, L2_READ, 1);
+    ck_assert_uint_eq(d.read_bytes, 32);
+    ck_assert_uint_eq(l.hits, hits);               /* a miss, as the profiler counts it */
+    ck_assert(r > 20 + 200 + 2);
+    l2_access(&l, 0, 30, 0x020, L2_READ, 1);       /* whole now: a hit */
+    ck_assert_uint_eq(l.hits, hits + 1);
+    ck_assert_uint_eq(d.read_bytes, 32);
+    /* a third line with an incomplete sector: the oldest of the others is
+     * read, merged and written back */
+    l2_write(&l, 0, 40, 0x080, 0xfu, &merged);
+    l2_write(&l, 0, 41, 0x100, 0xfu, &merged);
+    ck_assert_uint_eq(d.read_bytes, 32);
+    l2_write(&l, 0, 42, 0x180, 0xfu, &merged);
+    ck_assert_uint_eq(d.read_bytes, 64);
+    ck_assert_uint_eq(d.write_bytes, 32);
+    ck_assert_uint_eq(l.write_fetches, 2);
+    l2_free(&l);
+    /* without partial_fill an incomplete sector is written back as it is */
+    p.partial_fill = false;
+    ck_assert_int_eq(l2_init(&l, &p, &d), 0);
+    dram_reset(&d);
+    l2_write(&l, 0, 0, 0x000, 0xfu, &merged);
+    for (uint64_t a = 0x1000; a < 0x1000 + 8 * 128; a += 128) l2_access(&l, 0, 10, a, L2_READ, 1);
+    ck_assert_uint_eq(d.write_bytes, 32);
+    ck_assert_uint_eq(d.read_bytes, 8 * 32);
+    l2_free(&l);
+    /* a partial write occupies the slice for partial_write_cycles, a whole one for 1 */
+    p.partial_write_cycles = 5;
+    ck_assert_int_eq(l2_init(&l, &p, &d), 0);
+    double a1 = l2_write(&l, 0, 0, 0x000, 0xfu, &merged), a2 = l2_write(&l, 0, 0, 0x040, ~0u, &merged);
+    ck_assert(a2 - a1 > 4.9 && a2 - a1 < 5.1);
+    double a3 = l2_write(&l, 0, 0, 0x060, ~0u, &merged);
+    ck_assert(a3 - a2 > 0.9 && a3 - a2 < 1.1);
+    l2_free(&l);
+    dram_free(&d);
+}
+END_TEST
+
 /* ---- memsys --------------------------------------------------------------- */
 
 static gpu_config cfg(const char *name)
@@ -563,6 +619,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(t, l2_cleans_beyond_dirty_ways);
     tcase_add_test(t, l2_atomics_serialise_per_slice);
     tcase_add_test(t, l2_partial_writes_fetch_with_a_granule);
+    tcase_add_test(t, l2_byte_masks_fill_incomplete_sectors);
     suite_add_tcase(s, t);
     t = tcase_create("memsys");
     tcase_add_test(t, memsys_l1_policies);
