@@ -48,8 +48,8 @@ for g in fermi kepler; do
   if [ $g = kepler ]; then
     lab_check "$g: ... by more than 5% (textbook: 7% with L1, 27% with .cg)" "$(lab_v co $g 1 cycles) > 1.05 * $(lab_v co $g 0 cycles)"
   else
-    lab_known "$g: ... by more than 5% (textbook: 7% with L1, 27% with .cg)" "$(lab_v co $g 1 cycles) > 1.05 * $(lab_v co $g 0 cycles)" \
-      "the fifth sector comes in the 128-byte line the neighbouring warp's miss already fetched: one more L1 cycle"
+    lab_size "$g: ... by more than 5% (textbook: 7% with L1, 27% with .cg)" "$(lab_v co $g 1 cycles) > 1.05 * $(lab_v co $g 0 cycles)" \
+      "slower, but by about 1%: the fifth sector comes in the 128-byte line the neighbouring warp's miss already fetched, one more L1 cycle"
   fi
   lab_check "$g: misaligned stores are not faster than aligned ones (offset 11 vs 0)" "$(lab_v co $g 7 cycles) >= $(lab_v co $g 6 cycles)"
   # ECC on (the Tesla default): a store of part of a check word of a sector
@@ -57,8 +57,8 @@ for g in fermi kepler; do
   if [ $g = fermi ]; then
     lab_check "$g: misaligned stores more than 5% slower (textbook: 0.184 vs 0.134 ms)" "$(lab_v co $g 7 cycles) > 1.05 * $(lab_v co $g 6 cycles)"
   else
-    lab_known "$g: misaligned stores more than 5% slower (textbook, on the Fermi M2070: 0.184 vs 0.134 ms)" "$(lab_v co $g 7 cycles) > 1.05 * $(lab_v co $g 6 cycles)" \
-      "kepler leaves ECC's read of partly written sectors out (l2_write_granule_bytes = 0): read at the write, it costs the diagonal transpose its partition-camping gain (lab 4)"
+    lab_size "$g: misaligned stores more than 5% slower (textbook, on the Fermi M2070: 0.184 vs 0.134 ms)" "$(lab_v co $g 7 cycles) > 1.05 * $(lab_v co $g 6 cycles)" \
+      "slower, but by less: kepler leaves ECC's read of partly written sectors out (l2_write_granule_bytes = 0); read at the write, it costs the diagonal transpose its partition-camping gain (lab 4)"
   fi
   lab_check "$g: SoA faster than AoS (textbook: 0.200 vs 0.286 ms)" "$(lab_v co $g 10 cycles) < $(lab_v co $g 9 cycles)"
 done
