@@ -6,6 +6,7 @@
 #include "ptx/ast.h"
 
 static uint64_t umin(uint64_t a, uint64_t b) { return a < b ? a : b; }
+static uint64_t umax(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 static void add_row(int32_t *v, uint8_t *n, int row) { if (row >= 0 && *n < MAX_DEPS) v[(*n)++] = row; }
 
@@ -107,6 +108,10 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     }
     d->lat = unit_latency(g, d->unit);
     d->ii = unit_interval(g, d->unit);
+    uint32_t ii_imul = g->ii_imul ? g->ii_imul : g->ii_int;
+    bool imul = d->unit == U_INT && (in->op == OP_MUL || in->op == OP_MAD || in->op == OP_MADC ||
+                                     in->op == OP_MUL24 || in->op == OP_MAD24);
+    if (imul) d->ii = ii_imul;
     d->bank_extra = d->unit == U_TENSOR ? 0 : bank_conflicts(g, d, x->guard);
     bool shared = is_shared_space(in->space);
     switch (d->unit) {
@@ -119,14 +124,24 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     default: d->result_why = STALL_WAIT; d->throttle_why = STALL_MATH_PIPE_THROTTLE; break;
     }
     if (d->unit == U_TENSOR) tensor_timing(g, in, d);
-    /* a PTX instruction that leaves no SASS behind takes no issue slot; one
-     * that ptxas expands into a sequence takes a slot, an interval and a
-     * latency per SASS instruction (mostly dependent) */
+    /* a PTX instruction that leaves no SASS behind takes no issue slot; a
+     * sequence takes a slot per SASS instruction, holds its pipe as long as
+     * the busiest of the pipes its instructions use, and takes the
+     * latencies of its dependent path.  Before Volta (sm_70) an integer
+     * sequence's multiply-adds and ALU instructions share the same cores. */
     uint32_t sass = isa_sass_count(x->f, in);
+    const isa_sass_seq *sq = isa_sass_sequence(x->f, in);
     d->free = sass == 0;
     d->slots = sass ? sass : 1;
     if (d->free) { d->lat = 0; d->bank_extra = 0; }
-    else if (sass > 1) { d->lat *= sass; d->ii *= sass; }
+    else if (sq) {
+      bool integer = d->unit == U_INT;
+      uint32_t alu = sq->alu * g->ii_int, math = sq->math * (integer ? ii_imul : d->ii);
+      if (integer && g->sm_version < 70) { alu += math; math = 0; }
+      uint32_t ii = umax(sq->n, umax(alu, umax(math, sq->xu * g->ii_sfu)));
+      d->lat = sq->chain * d->lat + sq->xu_chain * g->lat_sfu;
+      d->ii = ii;
+    }
     switch (in->op) {
     case OP_BRA: case OP_BRX_IDX: case OP_CALL: case OP_RET: d->kind = DK_BRANCH; break;
     case OP_MEMBAR: case OP_FENCE:

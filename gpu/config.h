@@ -28,6 +28,7 @@ typedef struct gpu_config {
   uint32_t lat_int, lat_fp32, lat_fp16, lat_fp64, lat_sfu, lat_cvt, lat_branch, lat_tensor;
   uint32_t lat_shared, lat_l1, lat_l2, lat_dram, lat_atomic;
   uint32_t ii_int, ii_fp32, ii_fp16, ii_fp64, ii_sfu, ii_lsu, ii_tensor;
+  uint32_t ii_imul;                    /* integer multiply(-add); 0: ii_int */
   uint32_t l1_assoc, l2_assoc;
   /* memory hierarchy (memmodel/memsys.h): L1 policy and throughput */
   uint32_t l1_caches_global;           /* 1: global loads allocate in L1; 0: only local (Kepler) */

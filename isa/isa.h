@@ -320,6 +320,13 @@ extern const char *const isa_unit_names[U_COUNT];
  * timing model charges issue slots by it; traces record it so that
  * instruction counts can be compared with a profiler's (SASS) counts. */
 uint32_t isa_sass_count(const isa_func *f, const isa_insn *in);
+/* The SASS sequence ptxas makes of an instruction no GPU has a unit for
+ * (integer division and remainder, IEEE-rounded division), or NULL: its
+ * n instructions, how many of them run on the integer ALU, on the
+ * instruction's own pipe and on the quarter-rate unit (MUFU, conversions),
+ * and how many of each of the last two lie on its dependent path. */
+typedef struct isa_sass_seq { uint8_t n, alu, math, xu, chain, xu_chain; } isa_sass_seq;
+const isa_sass_seq *isa_sass_sequence(const isa_func *f, const isa_insn *in);
 
 /* Assemble a parsed module; diagnostics go to diag, in source order.
  * Returns NULL when there were errors (in parsing too). */

@@ -76,32 +76,46 @@ static enum divisor divisor_of(const isa_func *f, const isa_insn *in) {
   return hi != UINT32_MAX && !writes_reg(f, lo, hi, d->v) ? DIV_INVARIANT : DIV_RUNTIME;
 }
 
-/* Instructions no GPU has a unit for: ptxas expands them into a mostly
- * dependent SASS sequence (integer division and remainder around an
- * MUFU.RCP estimate; IEEE-rounded division with Newton-Raphson steps and a
- * fix-up).  Lengths are those of nvcc's SASS for sm_70..90 (cuobjdump
- * -sass; the H100's inst_executed of reduceNeighbored, timing_divrem);
- * 0: not a sequence.  A 32-bit divisor that a loop does not change has its
- * reciprocal computed once before the loop, leaving about 8 instructions
- * in it (timing_divrem: 7.6 per rem.u32); a constant one becomes a
- * multiplication by its reciprocal (a shift or mask for a power of two). */
-static uint32_t sass_sequence(const isa_func *f, const isa_insn *in) {
+/* Instructions no GPU has a unit for: ptxas expands them into a SASS
+ * sequence (integer division and remainder around an MUFU.RCP estimate of
+ * the divisor's reciprocal; IEEE-rounded division with Newton-Raphson steps
+ * and a check).  What each sequence is made of, from nvcc's SASS for
+ * sm_70..90 (cuobjdump -sass) and the H100's figures (inst_executed of
+ * reduceNeighbored; tests/golden/timing_divrem: 7.6 instructions and ~59
+ * cycles of latency a rem.u32 with a loop-invariant divisor, 11.8 and ~57
+ * a div.rn.f32): n instructions, of which alu on the integer ALU, math on
+ * the instruction's own pipe (IMAD, FFMA, DFMA) and xu on the quarter-rate
+ * unit (I2F, F2I, MUFU, FCHK); on the dependent path, chain of the own
+ * pipe's latency and xu_chain of the XU's.
+ * A 32-bit divisor that a loop does not change has its reciprocal computed
+ * once before the loop; a constant one becomes a multiplication by its
+ * reciprocal (a shift or a mask for a power of two).  The 64-bit ones are
+ * a called subroutine, none of whose work ptxas hoists. */
+static const isa_sass_seq seq_rem32 = { 20, 10, 7, 3, 14, 3 };
+static const isa_sass_seq seq_rem32_hoisted = { 8, 5, 3, 0, 15, 0 };
+static const isa_sass_seq seq_rem32s_hoisted = { 10, 7, 3, 0, 17, 0 };
+static const isa_sass_seq seq_rem32_const = { 4, 2, 2, 0, 4, 0 };
+static const isa_sass_seq seq_rem32s_const = { 6, 4, 2, 0, 6, 0 };
+static const isa_sass_seq seq_rems_pow2 = { 4, 4, 0, 0, 4, 0 };
+static const isa_sass_seq seq_rem64 = { 70, 70, 0, 0, 89, 0 };
+static const isa_sass_seq seq_rem64_const = { 10, 5, 5, 0, 10, 0 };
+static const isa_sass_seq seq_div_f32 = { 10, 3, 5, 2, 5, 2 };
+static const isa_sass_seq seq_div_f64 = { 20, 6, 8, 1, 10, 1 };
+
+const isa_sass_seq *isa_sass_sequence(const isa_func *f, const isa_insn *in) {
   bool wide = in->type == PTX_T_S64 || in->type == PTX_T_U64 || in->type == PTX_T_B64;
   bool sgn = in->type == PTX_T_S32 || in->type == PTX_T_S64;
-  switch (in->op) {
-  case OP_REM: case OP_DIV:
-    if (in->type == PTX_T_F64) return 20;
-    if (in->type == PTX_T_F32) return in->rnd != RND_NONE ? 10 : 0;   /* div.approx / div.full: MUFU.RCP + FMUL */
-    if (in->type == PTX_T_F16 || in->type == PTX_T_BF16) return 0;
-    switch (divisor_of(f, in)) {
-    case DIV_POW2: return sgn ? 4 : 0;
-    case DIV_CONST: return wide ? 10 : sgn ? 6 : 4;
-    case DIV_INVARIANT: if (!wide) return sgn ? 10 : 8; break;
-    case DIV_RUNTIME: break;
-    }
-    return wide ? 70 : 20;
-  default: return 0;
+  if (in->op != OP_REM && in->op != OP_DIV) return NULL;
+  if (in->type == PTX_T_F64) return &seq_div_f64;
+  if (in->type == PTX_T_F32) return in->rnd != RND_NONE ? &seq_div_f32 : NULL;   /* div.approx / div.full: MUFU.RCP + FMUL */
+  if (in->type == PTX_T_F16 || in->type == PTX_T_BF16) return NULL;
+  switch (divisor_of(f, in)) {
+  case DIV_POW2: return sgn ? &seq_rems_pow2 : NULL;
+  case DIV_CONST: return wide ? &seq_rem64_const : sgn ? &seq_rem32s_const : &seq_rem32_const;
+  case DIV_INVARIANT: if (!wide) return sgn ? &seq_rem32s_hoisted : &seq_rem32_hoisted; break;
+  case DIV_RUNTIME: break;
   }
+  return wide ? &seq_rem64 : &seq_rem32;
 }
 
 /* PTX instructions that leave no SASS instruction behind: an unguarded
@@ -120,6 +134,6 @@ static bool sass_free(const isa_func *f, const isa_insn *in) {
 
 uint32_t isa_sass_count(const isa_func *f, const isa_insn *in) {
   if (sass_free(f, in)) return 0;
-  uint32_t seq = sass_sequence(f, in);
-  return seq ? seq : 1;
+  const isa_sass_seq *seq = isa_sass_sequence(f, in);
+  return seq ? seq->n : 1;
 }
