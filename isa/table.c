@@ -57,14 +57,33 @@ static bool writes_reg(const isa_func *f, uint32_t lo, uint32_t hi, uint32_t reg
   return false;
 }
 
+/* Whether register slot reg is written once in the whole function, by a
+ * mov of an immediate (as nvcc writes WARP_SZ): ptxas propagates it. */
+static bool constant_reg(const isa_func *f, uint32_t reg, int64_t *imm) {
+  const isa_insn *def = NULL;
+  for (uint32_t pc = 0; pc < f->ninsns; pc++)
+    if (writes_reg(f, pc, pc, reg)) {
+      if (def) return false;
+      def = &f->insns[pc];
+    }
+  if (!def || def->op != OP_MOV || def->guard >= 0 || def->nops != 2) return false;
+  const isa_opnd *src = &f->ops[def->opi + 1];
+  if (src->kind != OK_IMM) return false;
+  *imm = src->imm;
+  return true;
+}
+
 /* The divisor of an integer division: a runtime value, one that the
  * innermost loop around the instruction (the pcs from a backward branch's
- * target to the branch) never writes, or an immediate. */
+ * target to the branch) never writes, or a constant (an immediate, or a
+ * register that only ever holds one). */
 enum divisor { DIV_RUNTIME, DIV_INVARIANT, DIV_CONST, DIV_POW2 };
 static enum divisor divisor_of(const isa_func *f, const isa_insn *in) {
   if (in->nops < 3) return DIV_RUNTIME;
   const isa_opnd *d = &f->ops[in->opi + 2];
-  if (d->kind == OK_IMM) return d->imm > 0 && !(d->imm & (d->imm - 1)) ? DIV_POW2 : DIV_CONST;
+  int64_t imm = d->imm;
+  if (d->kind == OK_IMM || (d->kind == OK_REG && !d->n && constant_reg(f, d->v, &imm)))
+    return imm > 0 && !(imm & (imm - 1)) ? DIV_POW2 : DIV_CONST;
   if (d->kind != OK_REG || d->n) return DIV_RUNTIME;
   uint32_t pc = (uint32_t)(in - f->insns), lo = 0, hi = UINT32_MAX;
   for (uint32_t b = pc; b < f->ninsns; b++) {

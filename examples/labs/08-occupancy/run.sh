@@ -66,7 +66,7 @@ lab_check "fermi: (32,32) is slower than (32,16) (textbook 60 ms vs 38 ms)" \
   "$(lab_v oc fermi 0 cycles) > $(lab_v oc fermi 1 cycles)"
 lab_size "fermi: (32,32) is the slowest block shape (textbook 60 ms, (16,16) 46 ms)" \
   "$(lab_v oc fermi 0 cycles) > $(lab_v oc fermi 3 cycles)" \
-  "both effects keep their direction ((32,32) and (16,16) are slower than (32,16)), but one 1024-thread block per SM costs 18% here against the book's 58%: the model's Fermi streams this kernel at ~134 GB/s (76% of the M2090's peak), where the book's M2070 reached ~80 GB/s, so the half-used 128-byte lines of (16,16) cost more"
+  "both effects keep their direction ((32,32) and (16,16) are slower than (32,16)), but one 1024-thread block per SM costs $(lab_calc "100 * $(lab_v oc fermi 0 cycles) / $(lab_v oc fermi 1 cycles) - 100" 0)% here against the book's 58%: the model's Fermi streams this kernel at $(lab_calc "($(lab_v oc fermi 1 dram_read_bytes) + $(lab_v oc fermi 1 dram_write_bytes)) * $(lab_clock_mhz fermi) / $(lab_v oc fermi 1 cycles) / 1000" 0) GB/s (the M2090's peak: 177), where the book's M2070 reached ~80 GB/s, so the half-used 128-byte lines of (16,16) cost more"
 lab_check "block.x = 16 halves the load efficiency of 128-byte lines (textbook 49.8% vs 100%)" \
   "near($(lab_v oc trace 3 line_eff), 50) && near($(lab_v oc trace 1 line_eff), 100)"
 lab_check "manyRegs is register-limited on every GPU" \
@@ -77,7 +77,10 @@ for g in fermi kepler; do
 done
 # a warp is active from its block's start until it exits (sm__warps_active):
 # in bigger blocks more warps wait for their block's last one
-lab_check "fermi: highest achieved occupancy is not the fastest (textbook: (16,16) 0.81 but (32,16) fastest)" \
-  "$(lab_v oc fermi 3 achieved_occupancy_pct) > $(lab_v oc fermi 1 achieved_occupancy_pct) && $(lab_v oc fermi 1 cycles) < $(lab_v oc fermi 3 cycles)"
+# the shapes of 100% theoretical occupancy come within half a point of each
+# other in the model (the book's spread over 7), so the book's (16,16)
+# against (32,16) is no test of it; (64,2), limited to 8 blocks, is
+lab_check "fermi: higher achieved occupancy is not faster (textbook: (16,16) 0.81 46 ms, (64,2) 0.55 33.6 ms)" \
+  "$(lab_v oc fermi 3 achieved_occupancy_pct) > $(lab_v oc fermi 4 achieved_occupancy_pct) + 10 && $(lab_v oc fermi 4 cycles) < $(lab_v oc fermi 3 cycles)"
 
 lab_finish "sumMatrix on M2070: (32,32) 60 ms, occupancy 0.50 (1 block/SM); (32,16) 38 ms fastest; (16,16) highest occupancy 0.81 but gld_efficiency 49.8%; (64,2) limited by 8 blocks/SM; more registers or shared memory per block -> fewer resident warps"
