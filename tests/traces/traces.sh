@@ -62,7 +62,7 @@ cat > "$tmp/sass.ptx" <<'PTX'
 .visible .entry sass_loop(.param .u64 out, .param .u32 d)
 {
 	.reg .pred 	%p<2>;
-	.reg .b32 	%r<8>;
+	.reg .b32 	%r<9>;
 	.reg .b64 	%rd<4>;
 	ld.param.u64 	%rd1, [out];
 	ld.param.u32 	%r1, [d];
@@ -78,6 +78,8 @@ $L_loop:
 	setp.lt.u32 	%p1, %r4, 4;
 	@%p1 bra 	$L_loop;
 	rem.u32 	%r7, %r2, %r1;
+	mov.u32 	%r8, WARP_SZ;
+	div.u32 	%r7, %r7, %r8;
 	cvta.to.global.u64 	%rd2, %rd1;
 	mul.wide.u32 	%rd3, %r4, 0;
 	add.s64 	%rd2, %rd2, %rd3;
@@ -96,12 +98,13 @@ check sass-insts "$s" "SELECT group_concat(sass_insts, ' ') FROM (SELECT i.sass_
   JOIN kernels k USING (kernel_id) WHERE k.name = 'sass_count' ORDER BY pc)" "1 0 1 0 1 1 4 1 10 1 10 1 1 1 1 1 1 1 1 1"
 check sass-per-warp "$s" "SELECT inst_per_warp, sass_inst_per_warp FROM launch_metrics" "19.0|38.0"
 # in a loop: a divisor the loop leaves alone has its reciprocal computed
-# before the loop (8), one it changes does not (20), nor one outside any loop
+# before the loop (8), one it changes does not (20), nor one outside any
+# loop; a register only ever set to WARP_SZ is a constant power of two (1)
 s2="$tmp/sass2.db"
 if "$PTXEMU" run -q --trace "$s2" "$tmp/sass.ptx" --kernel sass_loop --grid 1 --block 32 -e "buffer o 128 zero" --arg ptr:o --arg u32:7 >"$tmp/out" 2>&1; then ok
 else bad "run sass.ptx sass_loop: exit $?"; cat "$tmp/out"; fi
 check sass-loop "$s2" "SELECT group_concat(sass_insts, ' ') FROM (SELECT i.sass_insts FROM instructions i
-  JOIN kernels k USING (kernel_id) WHERE k.name = 'sass_loop' AND i.opname LIKE 'rem%' ORDER BY pc)" "8 20 20"
+  JOIN kernels k USING (kernel_id) WHERE k.name = 'sass_loop' AND (i.opname LIKE 'rem%' OR i.opname LIKE 'div%') ORDER BY pc)" "8 20 20 1"
 
 # ---- branches ------------------------------------------------------------
 b="$tmp/branches.db"
