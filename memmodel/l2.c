@@ -81,19 +81,28 @@ static uint32_t *bytes_of(l2sys *l, uint32_t part, const cache_line *ln, uint64_
   return &l->bytes[part][((size_t)(ln - c->lines) << spl_shift) + sector];
 }
 
-/* A set holding more than dirty_ways dirty lines writes its least recently
- * used dirty line back (it stays, clean): the L2 cleans ahead of need, so
- * at most dirty_ways / assoc of it is ever dirty. */
-static double limit_dirty(l2sys *l, cache *c, double t, uint64_t addr) {
-  if (!l->p.dirty_ways || l->p.dirty_ways >= c->assoc) return t;
+/* The least recently used line of addr's set among those with dirty
+ * sectors (with partial: incomplete ones), when there are more than `most`
+ * of them; else NULL. */
+static cache_line *oldest_beyond(cache *c, uint64_t addr, bool partial, uint32_t most) {
   cache_line *set = cache_set(c, addr), *oldest = NULL;
-  uint32_t dirty = 0;
+  uint32_t n = 0;
   for (uint32_t w = 0; w < c->assoc; w++)
-    if (cache_line_valid(c, &set[w]) && set[w].dirty) {
-      dirty++;
+    if (cache_line_valid(c, &set[w]) && (partial ? set[w].partial : set[w].dirty)) {
+      n++;
       if (!oldest || set[w].lru < oldest->lru) oldest = &set[w];
     }
-  if (dirty <= l->p.dirty_ways) return t;
+  return n > most ? oldest : NULL;
+}
+
+/* A set holding more than dirty_ways dirty lines writes its least recently
+ * used dirty line back (it stays, clean): the L2 cleans ahead of need, so
+ * at most dirty_ways / assoc of it is ever dirty.  Returns when DRAM has
+ * taken the write-back (see write_back). */
+static double limit_dirty(l2sys *l, cache *c, double t, uint64_t addr) {
+  if (!l->p.dirty_ways || l->p.dirty_ways >= c->assoc) return t;
+  cache_line *oldest = oldest_beyond(c, addr, false, l->p.dirty_ways);
+  if (!oldest) return t;
   cache_evict ev = { oldest->tag << c->line_shift, oldest->dirty, oldest->partial };
   double taken = write_back(l, t, &ev);
   oldest->dirty = 0;
@@ -106,14 +115,8 @@ static double limit_dirty(l2sys *l, cache *c, double t, uint64_t addr) {
  * and written back (the L2 has byte masks for a few lines only). */
 static double limit_partial(l2sys *l, cache *c, double t, uint64_t addr) {
   if (!l->p.partial_ways) return t;
-  cache_line *set = cache_set(c, addr), *oldest = NULL;
-  uint32_t n = 0;
-  for (uint32_t w = 0; w < c->assoc; w++)
-    if (cache_line_valid(c, &set[w]) && set[w].partial) {
-      n++;
-      if (!oldest || set[w].lru < oldest->lru) oldest = &set[w];
-    }
-  if (n <= l->p.partial_ways) return t;
+  cache_line *oldest = oldest_beyond(c, addr, true, l->p.partial_ways);
+  if (!oldest) return t;
   cache_evict ev = { oldest->tag << c->line_shift, oldest->partial, oldest->partial };
   double taken = write_back(l, t, &ev);
   oldest->dirty &= ~oldest->partial;
