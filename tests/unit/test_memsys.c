@@ -225,7 +225,7 @@ static void small_l2(l2sys *l, dram *d, uint32_t partitions, uint64_t bytes)
 {
     dram_params dp = small_dram();
     ck_assert_int_eq(dram_init(d, &dp), 0);
-    l2_params p = { bytes, 2, 128, 4, partitions, 512, 32.0, 1.0, 200, 220, false, 0, 0 };
+    l2_params p = { bytes, 2, 128, 4, partitions, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0 };
     ck_assert_int_eq(l2_init(l, &p, d), 0);
 }
 
@@ -255,7 +255,7 @@ START_TEST(l2_cleans_beyond_dirty_ways)
     dram_params dp = small_dram();
     ck_assert_int_eq(dram_init(&d, &dp), 0);
     /* one slice, one set of 4 ways; at most 2 dirty lines */
-    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 2, 0 };
+    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 2, 0, false, 0, 0 };
     ck_assert_int_eq(l2_init(&l, &p, &d), 0);
     l2_access(&l, 0, 0, 0x000, L2_WRITE, 1);
     l2_access(&l, 0, 1, 0x080, L2_WRITE, 1);
@@ -323,7 +323,7 @@ START_TEST(l2_partial_writes_fetch_with_a_granule)
     dram d;
     dram_params dp = small_dram();
     ck_assert_int_eq(dram_init(&d, &dp), 0);
-    l2_params p = { 1 << 20, 2, 128, 4, 1, 512, 32.0, 1.0, 200, 220, false, 0, 8 };
+    l2_params p = { 1 << 20, 2, 128, 4, 1, 512, 32.0, 1.0, 200, 220, false, 0, 8, false, 0, 0 };
     ck_assert_int_eq(l2_init(&l, &p, &d), 0);
     double merged;
     /* a whole sector, or whole words: allocated without a read */
