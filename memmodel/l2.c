@@ -150,13 +150,15 @@ static double lookup(l2sys *l, uint32_t part, uint32_t s, double t, uint64_t add
   cache_evict ev;
   bool hit;
   bool whole = bytes == ~0u;
-  double start = slice_take(l, s, t, op == L2_WRITE && home && !whole);
   cache_line *ln = cache_ref(&l->part[part], addr, true, &hit, &ev);
+  uint32_t bit = cache_sector_bit(&l->part[part], addr);
+  /* a partial write merging into a whole sector is a plain write; one
+   * into an absent or incomplete sector goes through the byte masks */
+  double start = slice_take(l, s, t, op == L2_WRITE && home && !whole && (!hit || (ln->partial & bit)));
   if (out) *out = ln;
   l->lookups++;
   double room = ev.dirty ? write_back(l, start, &ev) : start;   /* when the victim has left */
   double done = start + l->p.lat_hit;
-  uint32_t bit = cache_sector_bit(&l->part[part], addr);
   if (l->bytes && home && op == L2_WRITE && (!hit || (ln->partial & bit))) {
     /* byte masks: a write to an absent or partial sector adds its bytes;
      * the sector is whole again once they cover it */

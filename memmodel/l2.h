@@ -19,9 +19,9 @@
  * no read; with partial_fill (a DRAM that only takes whole sectors, as
  * HBM's ECC does) a sector still incomplete when it is written back, or
  * when a read wants it, is then read from DRAM and merged; a set keeps
- * such sectors in at most partial_ways lines.  A partial write
- * occupies its slice for partial_write_cycles (the data array's ECC makes
- * it a read-modify-write) where a whole sector takes 32 bytes' worth. */
+ * such sectors in at most partial_ways lines.  A partial write into an
+ * absent or incomplete sector occupies its slice for partial_write_cycles
+ * where a whole sector takes 32 bytes' worth. */
 #ifndef MEMMODEL_L2_H
 #define MEMMODEL_L2_H
 #include "memmodel/cache.h"
