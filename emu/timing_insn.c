@@ -129,8 +129,8 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
      * the busiest of the pipes its instructions use, and takes the
      * latencies of its dependent path.  Before Volta (sm_70) an integer
      * sequence's multiply-adds and ALU instructions share the same cores. */
-    uint32_t sass = isa_sass_count(x->f, in);
-    const isa_sass_seq *sq = isa_sass_sequence(x->f, in);
+    const isa_sass_seq *sq;
+    uint32_t sass = isa_sass_count(x->f, in, &sq);
     d->free = sass == 0;
     d->slots = sass ? sass : 1;
     if (d->free) { d->lat = 0; d->bank_extra = 0; }

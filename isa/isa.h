@@ -314,19 +314,19 @@ int isa_format_opname(const isa_insn *insn, char *buf, size_t len);
 /* Functional unit of an instruction (resolves U_ARITH by type). */
 enum isa_unit isa_unit_of(const isa_insn *insn);
 extern const char *const isa_unit_names[U_COUNT];
-/* How many SASS instructions ptxas makes of a PTX instruction, as far as
- * the instruction alone tells: 0 for a copy register allocation removes,
- * about 20 for an integer division (70 for 64 bits), 1 for most.  The
- * timing model charges issue slots by it; traces record it so that
- * instruction counts can be compared with a profiler's (SASS) counts. */
-uint32_t isa_sass_count(const isa_func *f, const isa_insn *in);
 /* The SASS sequence ptxas makes of an instruction no GPU has a unit for
- * (integer division and remainder, IEEE-rounded division), or NULL: its
- * n instructions, how many of them run on the integer ALU, on the
+ * (integer division and remainder, IEEE-rounded division): its n
+ * instructions, how many of them run on the integer ALU, on the
  * instruction's own pipe and on the quarter-rate unit (MUFU, conversions),
  * and how many of each of the last two lie on its dependent path. */
 typedef struct isa_sass_seq { uint8_t n, alu, math, xu, chain, xu_chain; } isa_sass_seq;
-const isa_sass_seq *isa_sass_sequence(const isa_func *f, const isa_insn *in);
+/* How many SASS instructions ptxas makes of a PTX instruction of f: 0 for
+ * a copy register allocation removes, a sequence's length for a division
+ * (which depends on whether its divisor is constant or loop-invariant in
+ * f), 1 for most.  *seq (when seq is not NULL) gets the sequence, or NULL.
+ * The timing model charges issue slots by it; traces record it so that
+ * instruction counts can be compared with a profiler's (SASS) counts. */
+uint32_t isa_sass_count(const isa_func *f, const isa_insn *in, const isa_sass_seq **seq);
 
 /* Assemble a parsed module; diagnostics go to diag, in source order.
  * Returns NULL when there were errors (in parsing too). */

@@ -121,7 +121,7 @@ static const isa_sass_seq seq_rem64_const = { 10, 5, 5, 0, 10, 0 };
 static const isa_sass_seq seq_div_f32 = { 10, 3, 5, 2, 5, 2 };
 static const isa_sass_seq seq_div_f64 = { 20, 6, 8, 1, 10, 1 };
 
-const isa_sass_seq *isa_sass_sequence(const isa_func *f, const isa_insn *in) {
+static const isa_sass_seq *sass_sequence(const isa_func *f, const isa_insn *in) {
   bool wide = in->type == PTX_T_S64 || in->type == PTX_T_U64 || in->type == PTX_T_B64;
   bool sgn = in->type == PTX_T_S32 || in->type == PTX_T_S64;
   if (in->op != OP_REM && in->op != OP_DIV) return NULL;
@@ -151,8 +151,9 @@ static bool sass_free(const isa_func *f, const isa_insn *in) {
   return f->regtype[ops[0].v] == f->regtype[ops[1].v];
 }
 
-uint32_t isa_sass_count(const isa_func *f, const isa_insn *in) {
-  if (sass_free(f, in)) return 0;
-  const isa_sass_seq *seq = isa_sass_sequence(f, in);
-  return seq ? seq->n : 1;
+uint32_t isa_sass_count(const isa_func *f, const isa_insn *in, const isa_sass_seq **seq) {
+  bool none = sass_free(f, in);
+  const isa_sass_seq *s = none ? NULL : sass_sequence(f, in);
+  if (seq) *seq = s;
+  return none ? 0 : s ? s->n : 1;
 }

@@ -149,23 +149,24 @@ static double lookup(l2sys *l, uint32_t part, uint32_t s, double t, uint64_t add
                      uint32_t bytes, double *merged) {
   cache_evict ev;
   bool hit;
-  bool whole = bytes == ~0u;
-  cache_line *ln = cache_ref(&l->part[part], addr, true, &hit, &ev);
-  uint32_t bit = cache_sector_bit(&l->part[part], addr);
-  /* a partial write merging into a whole sector is a plain write; one
-   * into an absent or incomplete sector goes through the byte masks */
-  double start = slice_take(l, s, t, op == L2_WRITE && home && !whole && (!hit || (ln->partial & bit)));
+  cache *c = &l->part[part];
+  cache_line *ln = cache_ref(c, addr, true, &hit, &ev);
+  uint32_t bit = cache_sector_bit(c, addr);
+  /* a write into an absent or incomplete sector goes through the byte
+   * masks; a partial one into a whole sector is a plain write */
+  bool masked = op == L2_WRITE && home && (!hit || (ln->partial & bit));
+  double start = slice_take(l, s, t, masked && bytes != ~0u);
   if (out) *out = ln;
   l->lookups++;
   double room = ev.dirty ? write_back(l, start, &ev) : start;   /* when the victim has left */
   double done = start + l->p.lat_hit;
-  if (l->bytes && home && op == L2_WRITE && (!hit || (ln->partial & bit))) {
+  if (l->bytes && masked) {
     /* byte masks: a write to an absent or partial sector adds its bytes;
      * the sector is whole again once they cover it */
     uint32_t *m = bytes_of(l, part, ln, addr), had = ln->partial;
     *m = (hit ? *m : 0) | bytes;
     if (*m == ~0u) ln->partial &= ~bit; else ln->partial |= bit;
-    if (!had && ln->partial) { double r = limit_partial(l, &l->part[part], start, addr); if (r > room) room = r; }
+    if (!had && ln->partial) { double r = limit_partial(l, c, start, addr); if (r > room) room = r; }
   } else if (l->bytes && home && op == L2_READ && hit && (ln->partial & bit)) {
     /* a read needs the bytes nobody wrote: the sector is read from DRAM and merged */
     double arrive = dram_access(l->dram, start, addr, false);
@@ -183,10 +184,10 @@ static double lookup(l2sys *l, uint32_t part, uint32_t s, double t, uint64_t add
       if (arrive > ln->ready) ln->ready = arrive;
       if (merged) *merged = arrive;
     } else l->hits++;             /* allocate on write without fetching: the profiler counts a hit */
-    if (home && !(ln->dirty & cache_sector_bit(&l->part[part], addr))) {
+    if (home && !(ln->dirty & bit)) {
       bool was_clean = !ln->dirty;
-      ln->dirty |= cache_sector_bit(&l->part[part], addr);
-      if (was_clean) { double r = limit_dirty(l, &l->part[part], start, addr); if (r > room) room = r; }
+      ln->dirty |= bit;
+      if (was_clean) { double r = limit_dirty(l, c, start, addr); if (r > room) room = r; }
     }
     /* the write is in once the write-backs it caused have left */
     if (merged && room + l->p.lat_hit > *merged) *merged = room + l->p.lat_hit;

@@ -967,7 +967,7 @@ static int register_module(trace *t, const emu *e) {
       sqlite3_bind_int64(si, c++, t->unit_id[implicit ? U_BRANCH : isa_unit_of(in)]);
       sqlite3_bind_int(si, c++, !implicit && in->guard >= 0);
       sqlite3_bind_int(si, c++, op == OP_BRA || op == OP_BRX_IDX);
-      sqlite3_bind_int64(si, c++, implicit ? 1 : isa_sass_count(f, in));
+      sqlite3_bind_int64(si, c++, implicit ? 1 : isa_sass_count(f, in, NULL));
       sqlite3_bind_int64(si, c++, ptx_file);
       if (!implicit && in->line) sqlite3_bind_int64(si, c++, in->line); else sqlite3_bind_null(si, c++);
       const isa_locinfo *li = !implicit && in->loc && in->loc <= f->nlocs ? &f->locs[in->loc - 1] : NULL;

@@ -214,11 +214,16 @@ lab_check() {
   fi
 }
 
+# lab_holds AWK-CONDITION: whether it holds (no value missing)
+lab_holds() {
+  ! printf '%s' "$1" | grep -q NA && awk "$LAB_AWK_FUNCS BEGIN { exit !($1) }" 2>/dev/null
+}
+
 # lab_known DESCRIPTION AWK-CONDITION REASON: a textbook effect that ptxemu's
 # model is known not to reproduce; reported (XFAIL, or XPASS once it does),
 # never counted as a failure.
 lab_known() {
-  if ! printf '%s' "$2" | grep -q NA && awk "$LAB_AWK_FUNCS BEGIN { exit !($2) }" 2>/dev/null; then
+  if lab_holds "$2"; then
     echo "  XPASS $1  (now reproduced: update this lab)"
   else
     echo "  XFAIL $1   [$2]  -- $3"
@@ -232,7 +237,7 @@ lab_known() {
 # known to make it smaller.  Reported (SIZE, or "ok" once it is reached),
 # never counted as a failure.
 lab_size() {
-  if ! printf '%s' "$2" | grep -q NA && awk "$LAB_AWK_FUNCS BEGIN { exit !($2) }" 2>/dev/null; then
+  if lab_holds "$2"; then
     echo "  ok    $1"
     LAB_PASSES=$((LAB_PASSES + 1))
   else

@@ -221,12 +221,18 @@ END_TEST
 
 /* ---- L2 ------------------------------------------------------------------- */
 
-static void small_l2(l2sys *l, dram *d, uint32_t partitions, uint64_t bytes)
+/* An L2 of parameters p over a small DRAM. */
+static void l2_over_dram(l2sys *l, dram *d, const l2_params *p)
 {
     dram_params dp = small_dram();
     ck_assert_int_eq(dram_init(d, &dp), 0);
+    ck_assert_int_eq(l2_init(l, p, d), 0);
+}
+
+static void small_l2(l2sys *l, dram *d, uint32_t partitions, uint64_t bytes)
+{
     l2_params p = { bytes, 2, 128, 4, partitions, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0 };
-    ck_assert_int_eq(l2_init(l, &p, d), 0);
+    l2_over_dram(l, d, &p);
 }
 
 START_TEST(l2_write_back_on_eviction)
@@ -252,11 +258,9 @@ START_TEST(l2_cleans_beyond_dirty_ways)
 {
     l2sys l;
     dram d;
-    dram_params dp = small_dram();
-    ck_assert_int_eq(dram_init(&d, &dp), 0);
     /* one slice, one set of 4 ways; at most 2 dirty lines */
     l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 2, 0, false, 0, 0 };
-    ck_assert_int_eq(l2_init(&l, &p, &d), 0);
+    l2_over_dram(&l, &d, &p);
     l2_access(&l, 0, 0, 0x000, L2_WRITE, 1);
     l2_access(&l, 0, 1, 0x080, L2_WRITE, 1);
     ck_assert_uint_eq(d.write_bytes, 0);
@@ -321,10 +325,8 @@ START_TEST(l2_partial_writes_fetch_with_a_granule)
     ck_assert(!l2_write_whole(32, 0x00ffffffu));
     l2sys l;
     dram d;
-    dram_params dp = small_dram();
-    ck_assert_int_eq(dram_init(&d, &dp), 0);
     l2_params p = { 1 << 20, 2, 128, 4, 1, 512, 32.0, 1.0, 200, 220, false, 0, 8, false, 0, 0 };
-    ck_assert_int_eq(l2_init(&l, &p, &d), 0);
+    l2_over_dram(&l, &d, &p);
     double merged;
     /* a whole sector, or whole words: allocated without a read */
     double ack = l2_write(&l, 0, 0, 0x000, ~0u, &merged);
@@ -356,11 +358,9 @@ START_TEST(l2_byte_masks_fill_incomplete_sectors)
 {
     l2sys l;
     dram d;
-    dram_params dp = small_dram();
-    ck_assert_int_eq(dram_init(&d, &dp), 0);
     /* one slice, one set of 4 ways; byte masks for at most 2 lines */
     l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 0, 0, true, 2, 0 };
-    ck_assert_int_eq(l2_init(&l, &p, &d), 0);
+    l2_over_dram(&l, &d, &p);
     double merged;
     /* four 8-byte writes complete a sector: nothing is read */
     for (uint32_t k = 0; k < 4; k++) l2_write(&l, 0, k, 0x000, 0xffu << (8 * k), &merged);
