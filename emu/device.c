@@ -35,29 +35,92 @@ void emu_default_options(emu_options *o) {
   o->counters = true;
 }
 
-uint64_t emu_alloc(emu *e, uint64_t size, const char *name) {
-  if (size > e->opt.mem_cap || e->mem_used + size > e->opt.mem_cap) return 0;
+/* Insert a region keeping the table sorted by base; NULL on no memory. */
+static mem_region *insert_region(emu *e, uint64_t base) {
   if (e->nregions == e->capregions) {
     uint32_t nc = e->capregions ? e->capregions * 2 : 16;
     mem_region *nr = realloc(e->regions, nc * sizeof *nr);
-    if (!nr) return 0;
+    if (!nr) return NULL;
     e->regions = nr;
     e->capregions = nc;
   }
-  uint8_t *data = calloc(1, size ? size : 1);
-  if (!data) return 0;
+  uint32_t lo = 0, hi = e->nregions;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    if (e->regions[mid].base < base) lo = mid + 1; else hi = mid;
+  }
+  memmove(&e->regions[lo + 1], &e->regions[lo], (e->nregions - lo) * sizeof *e->regions);
+  e->nregions++;
+  e->last_region = 0;
+  mem_region *r = &e->regions[lo];
+  memset(r, 0, sizeof *r);
+  r->base = base;
+  return r;
+}
+
+uint64_t emu_alloc(emu *e, uint64_t size, const char *name) {
+  if (size > e->opt.mem_cap || e->mem_used + size > e->opt.mem_cap) return 0;
   /* 256-byte aligned like cudaMalloc, with a gap so that running off the end
    * of one allocation faults instead of landing in the next */
   uint64_t base = (e->next_base + 255) & ~255ull;
+  if (size > UINT64_MAX - base - 4096) return 0;
+  uint8_t *data = calloc(1, size ? size : 1);
+  if (!data) return 0;
+  mem_region *r = insert_region(e, base);
+  if (!r) { free(data); return 0; }
   e->next_base = base + size + 4096;
-  mem_region *r = &e->regions[e->nregions++];
-  r->base = base;
   r->size = size;
   r->data = data;
   r->name = name;
-  r->readonly = false;
   e->mem_used += size;
   return base;
+}
+
+/* The emulator's own address windows (generic shared/local, functions)
+ * and the range emu_alloc hands out. */
+bool emu_in_windows(const emu *e, uint64_t a, uint64_t n) {
+  uint64_t end = a + n;
+  if (end < a) return true;
+  if (a < GEN_WINDOW_SIZE) return true;
+  const uint64_t lo[] = { FUNC_ADDR_BASE, GEN_LOCAL_BASE, GEN_SHARED_BASE, GLOBAL_BASE };
+  const uint64_t hi[] = { FUNC_ADDR_BASE + GEN_WINDOW_SIZE, GEN_LOCAL_BASE + GEN_WINDOW_SIZE,
+                          GEN_SHARED_BASE + GEN_WINDOW_SIZE, e->next_base + (1ull << 32) };
+  for (int i = 0; i < 4; i++) if (a < hi[i] && end > lo[i]) return true;
+  return false;
+}
+
+int emu_map_host(emu *e, uint64_t base, void *data, uint64_t size, const char *name) {
+  if (!size || emu_in_windows(e, base, size)) return -1;
+  for (uint32_t i = 0; i < e->nregions; i++) {
+    const mem_region *r = &e->regions[i];
+    if (base < r->base + r->size && base + size > r->base) return -1;
+  }
+  mem_region *r = insert_region(e, base);
+  if (!r) return -1;
+  r->size = size;
+  r->data = data;
+  r->name = name;
+  r->external = true;
+  return 0;
+}
+
+int emu_free_region(emu *e, uint64_t base) {
+  for (uint32_t i = 0; i < e->nregions; i++) {
+    mem_region *r = &e->regions[i];
+    if (r->base != base) continue;
+    if (!r->external) { free(r->data); e->mem_used -= r->size; }
+    memmove(r, r + 1, (e->nregions - i - 1) * sizeof *r);
+    e->nregions--;
+    e->last_region = 0;
+    return 0;
+  }
+  return -1;
+}
+
+const mem_region *emu_region_of(const emu *e, uint64_t addr) {
+  for (uint32_t i = 0; i < e->nregions; i++)
+    if (addr >= e->regions[i].base && addr - e->regions[i].base < e->regions[i].size) return &e->regions[i];
+  return NULL;
 }
 
 /* Region holding [a, a+n), or NULL.  Regions are sorted by base. */
@@ -114,30 +177,31 @@ uint8_t *mm_local_ptr(warp *w, int lane, uint64_t a, uint32_t n) {
 
 /* Module variables: one region per symbol so each is bounds-checked alone;
  * initialisers are copied and address initialisers patched. */
-static int place_module_symbols(emu *e) {
-  isa_module *m = e->m;
-  e->sym_addr = calloc(m->nsyms ? m->nsyms : 1, sizeof *e->sym_addr);
-  e->shared_sym_off = calloc(m->nsyms ? m->nsyms : 1, sizeof *e->shared_sym_off);
-  e->func_addr = calloc(m->nfuncs ? m->nfuncs : 1, sizeof *e->func_addr);
-  if (!e->sym_addr || !e->shared_sym_off || !e->func_addr) return -1;
-  for (uint32_t i = 0; i < m->nfuncs; i++) e->func_addr[i] = FUNC_ADDR_BASE + 16ull * i;
+static int place_module_symbols(emu *e, emu_module *md) {
+  isa_module *m = md->m;
+  md->sym_addr = calloc(m->nsyms ? m->nsyms : 1, sizeof *md->sym_addr);
+  md->shared_sym_off = calloc(m->nsyms ? m->nsyms : 1, sizeof *md->shared_sym_off);
+  md->func_addr = calloc(m->nfuncs ? m->nfuncs : 1, sizeof *md->func_addr);
+  if (!md->sym_addr || !md->shared_sym_off || !md->func_addr) return -1;
+  for (uint32_t i = 0; i < m->nfuncs; i++) md->func_addr[i] = FUNC_ADDR_BASE + 16ull * (e->next_func_index + i);
+  e->next_func_index += m->nfuncs;
   for (uint32_t i = 0; i < m->nsyms; i++) {
     const isa_sym *s = &m->syms[i];
     if (s->space != PTX_SPACE_GLOBAL && s->space != PTX_SPACE_CONST) continue;   /* shared: laid out per kernel */
     uint64_t addr = emu_alloc(e, s->size, s->name);
     if (!addr) return -1;
-    e->sym_addr[i] = addr;
+    md->sym_addr[i] = addr;
     if (s->init) memcpy(emu_host_ptr(e, addr, s->size), s->init, s->size);
   }
   for (uint32_t i = 0; i < m->nsyms; i++) {
     const isa_sym *s = &m->syms[i];
-    if (!e->sym_addr[i]) continue;
-    uint8_t *p = emu_host_ptr(e, e->sym_addr[i], s->size);
+    if (!md->sym_addr[i]) continue;
+    uint8_t *p = emu_host_ptr(e, md->sym_addr[i], s->size);
     for (uint32_t k = 0; k < s->nrelocs; k++) {
       const isa_reloc *r = &s->relocs[k];
-      uint64_t v = r->sym < m->nsyms ? e->sym_addr[r->sym] : e->func_addr[UINT32_MAX - r->sym];
+      uint64_t v = r->sym < m->nsyms ? md->sym_addr[r->sym] : md->func_addr[UINT32_MAX - r->sym];
       if (r->sym < m->nsyms && m->syms[r->sym].space == PTX_SPACE_SHARED)
-        v = e->shared_sym_off[r->sym] + (r->generic ? GEN_SHARED_BASE : 0);
+        v = md->shared_sym_off[r->sym] + (r->generic ? GEN_SHARED_BASE : 0);
       v += (uint64_t)r->addend;
       memcpy(p + r->offset, &v, 8);
     }
@@ -145,13 +209,36 @@ static int place_module_symbols(emu *e) {
   return 0;
 }
 
+int emu_module_add(emu *e, isa_module *m) {
+  emu_module *nm = realloc(e->mods, (e->nmods + 1) * sizeof *nm);
+  if (!nm) return -1;
+  e->mods = nm;
+  emu_module *md = &e->mods[e->nmods];
+  memset(md, 0, sizeof *md);
+  md->m = m;
+  e->nmods++;
+  if (place_module_symbols(e, md)) return -1;
+  return (int)e->nmods - 1;
+}
+
+void emu_module_select(emu *e, int idx) {
+  emu_module *md = &e->mods[idx];
+  e->m = md->m;
+  e->sym_addr = md->sym_addr;
+  e->shared_sym_off = md->shared_sym_off;
+  e->func_addr = md->func_addr;
+}
+
 emu *emu_new(isa_module *m, const emu_options *opt) {
   emu *e = calloc(1, sizeof *e);
   if (!e) return NULL;
-  e->m = m;
   if (opt) e->opt = *opt; else emu_default_options(&e->opt);
   e->next_base = GLOBAL_BASE;
-  if (place_module_symbols(e)) { emu_free(e); return NULL; }
+  if (m) {
+    int idx = emu_module_add(e, m);
+    if (idx < 0) { emu_free(e); return NULL; }
+    emu_module_select(e, idx);
+  }
   e->heap_size = e->opt.heap_bytes;
   e->heap_base = emu_alloc(e, e->heap_size, "device heap");
   emu_heap_init(e);
@@ -160,11 +247,14 @@ emu *emu_new(isa_module *m, const emu_options *opt) {
 
 void emu_free(emu *e) {
   if (!e) return;
-  for (uint32_t i = 0; i < e->nregions; i++) free(e->regions[i].data);
+  for (uint32_t i = 0; i < e->nregions; i++) if (!e->regions[i].external) free(e->regions[i].data);
   free(e->regions);
-  free(e->sym_addr);
-  free(e->shared_sym_off);
-  free(e->func_addr);
+  for (uint32_t i = 0; i < e->nmods; i++) {
+    free(e->mods[i].sym_addr);
+    free(e->mods[i].shared_sym_off);
+    free(e->mods[i].func_addr);
+  }
+  free(e->mods);
   emu_unprepare(e);
   memsys_free(e->memsys_keep);
   ifetch_free(e->ifetch_keep);
@@ -174,6 +264,7 @@ void emu_free(emu *e) {
 }
 
 uint64_t emu_symbol_addr(emu *e, const char *name, uint64_t *size) {
+  if (!e->m) return 0;
   for (uint32_t i = 0; i < e->m->nsyms; i++)
     if (strcmp(e->m->syms[i].name, name) == 0 && e->sym_addr[i]) {
       if (size) *size = e->m->syms[i].size;
@@ -202,6 +293,27 @@ void emu_fault_at(warp *w, const xinsn *x, int lane, int kind, const char *fmt, 
   va_end(ap);
 }
 
+/* Which allocation a bad global access ran off (the nearest one below or
+ * above it), so the report says "N bytes past the end of 'x'". */
+static void describe_overrun(const emu *e, uint64_t a, uint32_t n, FILE *out) {
+  const mem_region *below = NULL, *above = NULL;
+  for (uint32_t i = 0; i < e->nregions; i++) {
+    const mem_region *r = &e->regions[i];
+    if (r->base <= a) below = r;
+    else if (!above) above = r;
+  }
+  uint64_t past = below ? a + n - (below->base + below->size) : UINT64_MAX;
+  uint64_t before = above ? above->base - a : UINT64_MAX;
+  if (below && past <= before && past < (1ull << 32))
+    fprintf(out, "    the access ends %llu byte%s past the end of '%s' (%llu bytes at 0x%llx)\n", (unsigned long long)past,
+            past == 1 ? "" : "s", below->name ? below->name : "an allocation", (unsigned long long)below->size,
+            (unsigned long long)below->base);
+  else if (above && before < (1ull << 32))
+    fprintf(out, "    the access starts %llu byte%s before '%s' (%llu bytes at 0x%llx)\n", (unsigned long long)before,
+            before == 1 ? "" : "s", above->name ? above->name : "an allocation", (unsigned long long)above->size,
+            (unsigned long long)above->base);
+}
+
 void emu_print_fault(const emu *e, FILE *out) {
   const emu_fault *f = &e->fault;
   static const char *const kinds[] = { "", "out-of-bounds access", "misaligned access", "trap", "assertion failed",
@@ -210,6 +322,7 @@ void emu_print_fault(const emu *e, FILE *out) {
   const xinsn *x = f->pc < e->nprog ? &e->prog[f->pc] : NULL;
   fprintf(out, "ptxemu: kernel fault: %s\n", f->kind < (int)(sizeof kinds / sizeof *kinds) ? kinds[f->kind] : "fault");
   if (f->msg[0]) fprintf(out, "    %s\n", f->msg);
+  if (f->kind == FAULT_OOB && f->space == PTX_SPACE_GLOBAL) describe_overrun(e, f->addr, f->size, out);
   if (f->kind != FAULT_DEADLOCK && f->pc != UINT32_MAX)
     fprintf(out, "    by thread (%u,%u,%u) in block (%u,%u,%u)\n", f->tid[0], f->tid[1], f->tid[2], f->cta[0], f->cta[1], f->cta[2]);
   if (x) {

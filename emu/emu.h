@@ -163,6 +163,7 @@ typedef struct mem_region {
   uint8_t *data;
   const char *name;
   bool readonly;
+  bool external;                 /* host memory mapped in (not freed by the emu)  */
 } mem_region;
 
 typedef struct emu_stats {
@@ -215,8 +216,15 @@ typedef struct emu_observer {
   void (*on_sm_sample)(void *ctx, uint32_t sm, uint64_t cycle, uint32_t active, uint32_t eligible);
 } emu_observer;
 
-typedef struct emu {
+/* A module loaded into the device: its variables' addresses (a CUDA
+ * context holds several modules over one device memory). */
+typedef struct emu_module {
   isa_module *m;
+  uint64_t *sym_addr, *shared_sym_off, *func_addr;
+} emu_module;
+
+typedef struct emu {
+  isa_module *m;                 /* the selected module (emu_module_select)       */
   emu_options opt;
   /* device memory */
   mem_region *regions;
@@ -277,10 +285,32 @@ typedef struct emu {
   char *pbuf;
   size_t plen, pcap;
   void *textures;                /* texture/surface objects (texobj.c)             */
+  emu_module *mods;              /* every module loaded, in load order            */
+  uint32_t nmods;
+  uint32_t next_func_index;      /* function "addresses" are unique across modules */
 } emu;
 
-/* ---- life cycle (emu/launch.c) ---- */
+/* ---- life cycle (emu/device.c) ---- */
+/* A device with module m loaded and selected (m may be NULL: none yet). */
 emu *emu_new(isa_module *m, const emu_options *opt);
+/* Load another module into the same device memory (its variables get
+ * their own regions, initialised); returns its index, or -1 (memory cap).
+ * The emu does not own m. */
+int emu_module_add(emu *e, isa_module *m);
+/* Make module idx the one whose kernels launch and whose symbols
+ * emu_symbol_addr finds. */
+void emu_module_select(emu *e, int idx);
+/* Map host memory into the device at device address base (NULL data: the
+ * device owns none of it).  0, or -1 if the range overlaps a region or the
+ * emulator's own windows. */
+int emu_map_host(emu *e, uint64_t base, void *data, uint64_t size, const char *name);
+/* Whether [a, a+n) touches the emulator's own address windows (device
+ * allocations, generic shared/local, functions, the null page). */
+bool emu_in_windows(const emu *e, uint64_t a, uint64_t n);
+/* Remove the region that starts at base (a buffer freed); 0 or -1. */
+int emu_free_region(emu *e, uint64_t base);
+/* The region holding addr, or NULL (messages name the allocation). */
+const mem_region *emu_region_of(const emu *e, uint64_t addr);
 void emu_free(emu *e);
 void emu_default_options(emu_options *o);
 uint64_t emu_default_mem_cap(void);

@@ -89,8 +89,9 @@ static int callee_of(warp *w, const xinsn *x, const call_ops *c, int lane) {
   if (c->tgt->kind == OK_FUNC) return (int)c->tgt->v;
   int row = emu_row_of(w->e, x, c->tgt);
   uint64_t a = row >= 0 ? w->r[row][lane] : 0;
-  uint64_t fi = (a - FUNC_ADDR_BASE) / 16;
-  if (a < FUNC_ADDR_BASE || (a - FUNC_ADDR_BASE) % 16 || fi >= w->e->m->nfuncs || w->e->func_base[fi] == UINT32_MAX) {
+  uint64_t first = w->e->m->nfuncs ? w->e->func_addr[0] : FUNC_ADDR_BASE;   /* this module's functions */
+  uint64_t fi = (a - first) / 16;
+  if (a < first || (a - first) % 16 || fi >= w->e->m->nfuncs || w->e->func_base[fi] == UINT32_MAX) {
     emu_fault_at(w, x, lane, FAULT_BAD_ADDRESS_SPACE, "indirect call through 0x%llx, which is not a function", (unsigned long long)a);
     return -1;
   }

@@ -9,11 +9,11 @@
 #include <sys/stat.h>
 #include "host/session.h"
 #include "host/launch.h"
+#include "host/launcher.h"
 #include "emu/emu.h"
 #include "emu/texobj.h"
 #include "emu/timing.h"
 #include "gpu/config.h"
-#include "util/clock.h"
 
 #define SESSION_MAX_DYN_SHARED 232448u
 
@@ -128,30 +128,6 @@ static int build_params(const launch_file *lf, const lf_launch *L, int line, con
   return 0;
 }
 
-static void write_stats(FILE *f, int index, const char *kernel, const emu_stats *s, const isa_func *k, uint64_t wall_ns,
-                        const timing_result *tr) {
-  fprintf(f, "launch %d %s ", index, kernel);
-  if (tr) {
-    fprintf(f, "cycles %llu ", (unsigned long long)tr->cycles);
-    if (tr->l1_lookups) fprintf(f, "l1_hit_pct %.2f ", 100.0 * (double)tr->l1_hits / (double)tr->l1_lookups);
-    if (tr->l2_lookups) fprintf(f, "l2_hit_pct %.2f ", 100.0 * (double)tr->l2_hits / (double)tr->l2_lookups);
-    fprintf(f, "dram_read_bytes %llu dram_write_bytes %llu achieved_occupancy_pct %.2f theoretical_occupancy_pct %.2f ",
-            (unsigned long long)tr->dram_read_bytes, (unsigned long long)tr->dram_write_bytes,
-            100.0 * tr->achieved_occupancy, 100.0 * tr->theoretical_occupancy);
-    fprintf(f, "sass_inst_executed %llu ", (unsigned long long)tr->sass_issued);
-  }
-  fprintf(f, "inst_executed %llu thread_inst_executed %llu gld_requests %llu gld_sectors %llu "
-             "gst_requests %llu gst_sectors %llu shared_ld_bank_conflicts %llu shared_st_bank_conflicts %llu "
-             "shared_ld_wavefronts %llu warp_exec_efficiency %.2f regs_per_thread %u emu_wall_ns %llu\n",
-          (unsigned long long)s->inst_executed, (unsigned long long)s->thread_inst_executed,
-          (unsigned long long)s->gld_requests, (unsigned long long)s->gld_sectors, (unsigned long long)s->gst_requests,
-          (unsigned long long)s->gst_sectors, (unsigned long long)s->shared_ld_bank_conflicts,
-          (unsigned long long)s->shared_st_bank_conflicts, (unsigned long long)s->shared_ld_wavefronts,
-          s->inst_executed ? (double)s->thread_inst_executed / (double)s->inst_executed : 0.0, k->regs_used,
-          (unsigned long long)wall_ns);
-}
-
-
 /* Host pointer and size of a buffer or symbol target. */
 static uint8_t *target_ptr(emu *e, const launch_file *lf, const lf_target *t, const uint64_t *bufaddr, uint64_t *size) {
   if (t->buffer >= 0) {
@@ -230,6 +206,7 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
     stats = fopen(o->stats_path, "w");
     if (!stats) { fprintf(stderr, "ptxemu: cannot write '%s'\n", o->stats_path); status = 73; }
   }
+  host_launcher hl = { .o = o, .stats = stats, .gcfg = gcfg, .tres = &tres };
   for (int si = 0; si < lf.nsteps && !status; si++) {
     const lf_step *st = &lf.steps[si];
     if (st->kind == LF_LAUNCH) {
@@ -255,24 +232,11 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
       uint8_t *params = NULL;
       if (build_params(&lf, L, st->line, &m->funcs[k], bufaddr, &so, &params, &el.param_size)) { status = 65; break; }
       el.params = params;
-      memset(&e->stats, 0, sizeof e->stats);
-      if (o->launch_begin) o->launch_begin(o->observer_ctx, L->index, L->kernel, e, &el);
-      uint64_t t0 = clock_now_ns();
-      int rc = emu_run(e, &el);
-      uint64_t dt = clock_now_ns() - t0;
+      char where[64 + 4096];
+      snprintf(where, sizeof where, "%s:%d", lf.path, st->line);
+      int rc = host_launch(&hl, e, &el, L->index, L->kernel, where);
       free(params);
-      if (o->launch_done) o->launch_done(o->observer_ctx, L->index, L->kernel, e, rc);
-      if (stats) write_stats(stats, L->index, L->kernel, &e->stats, &m->funcs[k], dt, gcfg ? &tres : NULL);
-      if (gcfg && !o->quiet) fprintf(stderr, "ptxemu: launch %d %s: %llu cycles on %s\n", L->index, L->kernel, (unsigned long long)tres.cycles, gcfg->name);
-      if (!o->quiet && o->verbose)
-        fprintf(stderr, "ptxemu: launch %d %s: %llu warp instructions, %llu thread instructions in %.3f s (%.1f M thread-inst/s)\n",
-                L->index, L->kernel, (unsigned long long)e->stats.inst_executed, (unsigned long long)e->stats.thread_inst_executed,
-                (double)dt / 1e9, (double)e->stats.thread_inst_executed / ((double)dt / 1e9) / 1e6);
-      if (rc) {
-        fprintf(stderr, "%s:%d: launch of '%s' failed\n", lf.path, st->line, L->kernel);
-        emu_print_fault(e, stderr);
-        status = e->fault.kind == FAULT_BUDGET || e->fault.kind == FAULT_TIMEOUT || e->fault.kind == FAULT_HEAP ? 4 : 3;
-      }
+      if (rc) status = rc;
     } else if (st->kind == LF_DUMP) {
       uint64_t n;
       uint8_t *p = target_ptr(e, &lf, &st->dump.target, bufaddr, &n);

@@ -1,0 +1,159 @@
+/* cudart/drv.h - the state behind libcuda.so.1, ptxemu's CUDA driver:
+ * one emulated device per process, shared by every context, module and
+ * stream, and by the runtime library built on top of it.
+ *
+ * Invariants:
+ * - Every entry point takes drv_lock() before touching this state (the
+ *   lock is recursive: host callbacks may call back in) and the library
+ *   is thread-safe because of it.
+ * - Work is executed when it is submitted, in submission order, which is a
+ *   valid schedule of every CUDA ordering rule (stream order, the legacy
+ *   stream's implicit synchronisation, events).  A stream that is being
+ *   captured records its work into a graph instead (drv_submit).
+ * - A kernel fault makes the context's error sticky: the launch call
+ *   itself succeeds, and every later call that synchronises returns the
+ *   error, as the CUDA driver does.  The fault report goes to stderr when
+ *   the fault happens.
+ * - Device printf output is kept until a synchronising call (or the end
+ *   of the process), as CUDA flushes it.
+ * - Device memory lives in the emulator's checked address space; host
+ *   memory that kernels may reach (pinned, mapped, registered, managed)
+ *   is mapped into it at its own address, so host and device see the same
+ *   bytes at the same pointer, and nothing else of the host is reachable. */
+#ifndef CUDART_DRV_H
+#define CUDART_DRV_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "cudart/cuda_abi.h"
+#include "emu/emu.h"
+#include "gpu/config.h"
+
+#define DRV_EXPORT __attribute__((visibility("default")))
+
+struct CUctx_st { unsigned flags; int refs; bool primary; };
+
+struct CUmod_st {
+  isa_module *m;
+  int idx;                       /* the emulator's module index                  */
+  struct CUfunc_st *funcs;       /* one per function of m (entries usable)       */
+  struct CUmod_st *next;
+};
+
+struct CUfunc_st {
+  struct CUmod_st *mod;
+  int func;                      /* index in mod->m                              */
+  uint32_t max_dyn_shared;       /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
+  int carveout;
+  uint32_t cluster[3];           /* required cluster shape set by attribute       */
+  bool nonportable_cluster;
+};
+
+struct CUstream_st {
+  unsigned flags;
+  int priority;
+  struct CUgraph_st *capture;    /* non-NULL while the stream is captured        */
+  int capture_mode;
+  uint64_t capture_id;
+};
+
+struct CUevent_st {
+  unsigned flags;
+  bool recorded;
+  double t_ms;                   /* the device clock when it was recorded        */
+};
+
+/* A unit of stream work (what a graph node holds). */
+enum drv_op_kind { OP_KERNEL, OP_MEMCPY, OP_MEMSET, OP_HOST, OP_EVENT_RECORD, OP_EMPTY, OP_GRAPH };
+typedef struct drv_op {
+  enum drv_op_kind kind;
+  /* OP_KERNEL */
+  struct CUfunc_st *f;
+  uint32_t grid[3], block[3], cluster[3], shared;
+  uint8_t *params;
+  uint32_t param_size;
+  bool cooperative;
+  /* OP_MEMCPY / OP_MEMSET: 2-D regions (height 1 for plain copies) */
+  uint64_t dst, src;             /* addresses as the program sees them           */
+  uint64_t dpitch, spitch, width, height;
+  uint32_t value, elem;          /* memset: value of elem bytes                  */
+  /* OP_HOST */
+  CUhostFn fn;
+  void *user;
+  /* OP_EVENT_RECORD */
+  struct CUevent_st *event;
+  /* OP_GRAPH (a child graph node) */
+  struct CUgraph_st *graph;
+} drv_op;
+
+typedef struct drv_state {
+  bool inited;
+  emu *e;
+  gpu_config cfg;                /* the modelled GPU (properties; timing if on)  */
+  bool timing;
+  struct CUctx_st primary;
+  struct CUmod_st *modules;
+  CUresult sticky;               /* a kernel fault: the context is unusable      */
+  FILE *printf_stream;           /* device printf, until the next synchronisation */
+  char *printf_buf;
+  size_t printf_len;
+  double clock_ms;               /* the device clock: modelled time in timing mode */
+  int launches;
+  bool quiet, verbose;
+} drv_state;
+
+extern drv_state drv;
+
+void drv_lock(void);
+void drv_unlock(void);
+/* Initialise on first use (options from PTXEMU_* variables); returns the
+ * init error, if any. */
+CUresult drv_init(void);
+/* lock + init: the prologue of every entry point; unlock on error. */
+CUresult drv_enter(void);
+/* Return r after unlocking (the epilogue of every entry point). */
+static inline CUresult drv_leave(CUresult r) { drv_unlock(); return r; }
+/* Flush device printf output: synchronisation points call it. */
+void drv_flush_printf(void);
+/* A synchronising call: printf flushed; the sticky error, if any. */
+CUresult drv_sync(void);
+
+/* Run (or, while the stream is captured, record) one unit of work. */
+CUresult drv_submit(CUstream s, drv_op *op);
+/* Execute an operation now. */
+CUresult drv_execute(drv_op *op);
+/* Release what an operation owns (kernel parameters). */
+void drv_op_release(drv_op *op);
+
+/* A function handle's launch checks and parameter layout. */
+CUresult drv_kernel_op(struct CUfunc_st *f, const uint32_t grid[3], const uint32_t block[3], uint32_t shared,
+                       void **params, void **extra, drv_op *op);
+/* Add the attributes of a launch (cluster shape, cooperative) to op. */
+CUresult drv_launch_attrs(drv_op *op, const CUlaunchAttribute *attrs, unsigned n);
+
+/* Host address or device region: the host pointer behind a device
+ * address range (NULL when it is not all inside one region). */
+uint8_t *drv_device_ptr(uint64_t addr, uint64_t n);
+/* The bytes at addr for n bytes, device or host memory (UVA); NULL when
+ * addr is neither a device range nor readable host memory. */
+uint8_t *drv_any_ptr(uint64_t addr, uint64_t n);
+
+/* Stream work */
+CUresult drv_memcpy2d(uint64_t dst, uint64_t dpitch, uint64_t src, uint64_t spitch, uint64_t width, uint64_t height,
+                      CUstream s, bool async);
+CUresult drv_memset2d(uint64_t dst, uint64_t pitch, uint32_t value, uint32_t elem, uint64_t width, uint64_t height,
+                      CUstream s, bool async);
+
+/* Say that fn is not supported (once per function, on stderr). */
+CUresult drv_unsupported(const char *fn);
+/* The message of an error code, or NULL. */
+const char *drv_error_string(int code);
+const char *drv_error_name(int code, bool runtime);
+/* Map an emulator fault to the CUDA error a real device reports. */
+CUresult drv_fault_error(const emu *e);
+/* A stream handle as the program passed it: NULL and the legacy and
+ * per-thread handles all mean the default stream. */
+static inline bool drv_is_default_stream(CUstream s) { return !s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD; }
+/* The module of a loaded image (PTX text, fatbinary or fatbin wrapper). */
+CUresult drv_module_load(const void *image, size_t max_bytes, CUmodule *out);
+#endif

@@ -1,0 +1,346 @@
+/* cudart/drv_graph.c - CUDA graphs: stream capture and the explicit graph
+ * API.  A graph is a list of operations (drv_op) with dependencies; an
+ * instantiated graph is a copy of them in a topological order, and a
+ * launch runs them in that order on the stream (or records them, when the
+ * stream is itself being captured). */
+#include <stdlib.h>
+#include <string.h>
+#include "cudart/drv.h"
+
+struct CUgraphNode_st {
+  drv_op op;
+  struct CUgraph_st *graph;
+  struct CUgraphNode_st **deps;
+  size_t ndeps;
+  size_t index;
+};
+
+struct CUgraph_st {
+  struct CUgraphNode_st **nodes;
+  size_t n, cap;
+  struct CUgraphNode_st *last;   /* capture: the node the next one depends on */
+};
+
+struct CUgraphExec_st { drv_op *ops; size_t n; };
+
+static uint64_t next_capture_id = 1;
+
+static struct CUgraphNode_st *add_node(struct CUgraph_st *g, const drv_op *op, struct CUgraphNode_st *const *deps,
+                                       size_t ndeps) {
+  if (g->n == g->cap) {
+    size_t nc = g->cap ? g->cap * 2 : 16;
+    struct CUgraphNode_st **nn = realloc(g->nodes, nc * sizeof *nn);
+    if (!nn) return NULL;
+    g->nodes = nn;
+    g->cap = nc;
+  }
+  struct CUgraphNode_st *n = calloc(1, sizeof *n);
+  if (!n) return NULL;
+  n->op = *op;
+  n->graph = g;
+  if (ndeps) {
+    n->deps = malloc(ndeps * sizeof *n->deps);
+    if (!n->deps) { free(n); return NULL; }
+    memcpy(n->deps, deps, ndeps * sizeof *n->deps);
+    n->ndeps = ndeps;
+  }
+  n->index = g->n;
+  g->nodes[g->n++] = n;
+  return n;
+}
+
+CUresult drv_graph_record(struct CUgraph_st *g, const drv_op *op) {
+  struct CUgraphNode_st *n = add_node(g, op, g->last ? &g->last : NULL, g->last ? 1 : 0);
+  if (!n) return CUDA_ERROR_OUT_OF_MEMORY;
+  g->last = n;
+  return CUDA_SUCCESS;
+}
+
+static void free_graph(struct CUgraph_st *g) {
+  for (size_t i = 0; i < g->n; i++) {
+    drv_op_release(&g->nodes[i]->op);
+    free(g->nodes[i]->deps);
+    free(g->nodes[i]);
+  }
+  free(g->nodes);
+  free(g);
+}
+
+/* ---- capture ---- */
+
+DRV_EXPORT CUresult cuStreamBeginCapture_v2(CUstream s, int mode) {
+  CUresult r = drv_enter();
+  if (r) return r;
+  if (drv_is_default_stream(s)) return drv_leave(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+  if (s->capture) return drv_leave(CUDA_ERROR_INVALID_VALUE);
+  s->capture = calloc(1, sizeof *s->capture);
+  if (!s->capture) return drv_leave(CUDA_ERROR_OUT_OF_MEMORY);
+  s->capture_mode = mode;
+  s->capture_id = next_capture_id++;
+  return drv_leave(CUDA_SUCCESS);
+}
+DRV_EXPORT CUresult cuStreamBeginCapture(CUstream s) { return cuStreamBeginCapture_v2(s, 0); }
+
+DRV_EXPORT CUresult cuStreamEndCapture(CUstream s, CUgraph *g) {
+  CUresult r = drv_enter();
+  if (r) return r;
+  if (!g) return drv_leave(CUDA_ERROR_INVALID_VALUE);
+  if (drv_is_default_stream(s) || !s->capture) return drv_leave(CUDA_ERROR_ILLEGAL_STATE);
+  *g = s->capture;
+  s->capture = NULL;
+  return drv_leave(CUDA_SUCCESS);
+}
+
+DRV_EXPORT CUresult cuStreamIsCapturing(CUstream s, int *status) {
+  if (!status) return CUDA_ERROR_INVALID_VALUE;
+  *status = !drv_is_default_stream(s) && s->capture ? 1 : 0;   /* CU_STREAM_CAPTURE_STATUS_ACTIVE */
+  return CUDA_SUCCESS;
+}
+
+DRV_EXPORT CUresult cuStreamGetCaptureInfo_v3(CUstream s, int *status, uint64_t *id, CUgraph *graph,
+                                              const CUgraphNode **deps, const void **edges, size_t *ndeps) {
+  bool on = !drv_is_default_stream(s) && s->capture;
+  if (status) *status = on;
+  if (id) *id = on ? s->capture_id : 0;
+  if (graph) *graph = on ? s->capture : NULL;
+  if (deps) *deps = on && s->capture->last ? (const CUgraphNode *)&s->capture->last : NULL;
+  if (edges) *edges = NULL;
+  if (ndeps) *ndeps = on && s->capture->last ? 1 : 0;
+  return CUDA_SUCCESS;
+}
+DRV_EXPORT CUresult cuStreamGetCaptureInfo_v2(CUstream s, int *status, uint64_t *id, CUgraph *graph,
+                                              const CUgraphNode **deps, size_t *ndeps) {
+  return cuStreamGetCaptureInfo_v3(s, status, id, graph, deps, NULL, ndeps);
+}
+
+/* ---- explicit graphs ---- */
+
+DRV_EXPORT CUresult cuGraphCreate(CUgraph *g, unsigned flags) {
+  if (!g || flags) return CUDA_ERROR_INVALID_VALUE;
+  *g = calloc(1, sizeof **g);
+  return *g ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+DRV_EXPORT CUresult cuGraphDestroy(CUgraph g) {
+  if (!g) return CUDA_ERROR_INVALID_VALUE;
+  drv_lock();
+  free_graph(g);
+  drv_unlock();
+  return CUDA_SUCCESS;
+}
+
+static CUresult add(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps, const drv_op *op) {
+  if (!out || !g || (ndeps && !deps)) return CUDA_ERROR_INVALID_VALUE;
+  for (size_t i = 0; i < ndeps; i++) if (!deps[i] || deps[i]->graph != g) return CUDA_ERROR_INVALID_VALUE;
+  struct CUgraphNode_st *n = add_node(g, op, deps, ndeps);
+  if (!n) return CUDA_ERROR_OUT_OF_MEMORY;
+  *out = n;
+  return CUDA_SUCCESS;
+}
+
+typedef struct CUDA_KERNEL_NODE_PARAMS {
+  CUfunction func;
+  unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
+  void **kernelParams;
+  void **extra;
+  CUkernel kern;
+  CUcontext ctx;
+} CUDA_KERNEL_NODE_PARAMS;
+
+DRV_EXPORT CUresult cuGraphAddKernelNode_v2(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                                            const CUDA_KERNEL_NODE_PARAMS *p) {
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  CUresult r = drv_enter();
+  if (r) return r;
+  uint32_t grid[3] = { p->gridDimX, p->gridDimY, p->gridDimZ }, block[3] = { p->blockDimX, p->blockDimY, p->blockDimZ };
+  drv_op op;
+  if ((r = drv_kernel_op(p->func ? p->func : p->kern, grid, block, p->sharedMemBytes, p->kernelParams, p->extra, &op)))
+    return drv_leave(r);
+  r = add(out, g, deps, ndeps, &op);
+  if (r) drv_op_release(&op);
+  return drv_leave(r);
+}
+
+typedef struct CUDA_MEMSET_NODE_PARAMS {
+  CUdeviceptr dst;
+  size_t pitch;
+  unsigned value, elementSize;
+  size_t width, height;
+} CUDA_MEMSET_NODE_PARAMS;
+
+DRV_EXPORT CUresult cuGraphAddMemsetNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                                         const CUDA_MEMSET_NODE_PARAMS *p, CUcontext ctx) {
+  (void)ctx;
+  if (!p || (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4) || !p->width || !p->height)
+    return CUDA_ERROR_INVALID_VALUE;
+  drv_op op = { .kind = OP_MEMSET, .dst = p->dst, .dpitch = p->height > 1 ? p->pitch : p->width * p->elementSize,
+                .value = p->value, .elem = p->elementSize, .width = p->width, .height = p->height };
+  drv_lock();
+  CUresult r = add(out, g, deps, ndeps, &op);
+  drv_unlock();
+  return r;
+}
+
+typedef struct CUDA_HOST_NODE_PARAMS { CUhostFn fn; void *userData; } CUDA_HOST_NODE_PARAMS;
+
+DRV_EXPORT CUresult cuGraphAddHostNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                                       const CUDA_HOST_NODE_PARAMS *p) {
+  if (!p || !p->fn) return CUDA_ERROR_INVALID_VALUE;
+  drv_op op = { .kind = OP_HOST, .fn = p->fn, .user = p->userData };
+  drv_lock();
+  CUresult r = add(out, g, deps, ndeps, &op);
+  drv_unlock();
+  return r;
+}
+
+DRV_EXPORT CUresult cuGraphAddEmptyNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps) {
+  drv_op op = { .kind = OP_EMPTY };
+  drv_lock();
+  CUresult r = add(out, g, deps, ndeps, &op);
+  drv_unlock();
+  return r;
+}
+
+DRV_EXPORT CUresult cuGraphAddChildGraphNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                                             CUgraph child) {
+  if (!child) return CUDA_ERROR_INVALID_VALUE;
+  drv_op op = { .kind = OP_GRAPH, .graph = child };
+  drv_lock();
+  CUresult r = add(out, g, deps, ndeps, &op);
+  drv_unlock();
+  return r;
+}
+
+/* A 1-D or 2-D copy node (the runtime's cudaGraphAddMemcpyNode1D and
+ * captured copies use it). */
+DRV_EXPORT CUresult ptxemu_graph_add_copy(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                                          uint64_t dst, uint64_t dpitch, uint64_t src, uint64_t spitch, uint64_t width,
+                                          uint64_t height) {
+  drv_op op = { .kind = OP_MEMCPY, .dst = dst, .src = src, .dpitch = dpitch, .spitch = spitch, .width = width, .height = height };
+  drv_lock();
+  CUresult r = add(out, g, deps, ndeps, &op);
+  drv_unlock();
+  return r;
+}
+
+DRV_EXPORT CUresult cuGraphAddDependencies_v2(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,
+                                              const void *edges, size_t n) {
+  (void)edges;
+  if (!g || (n && (!from || !to))) return CUDA_ERROR_INVALID_VALUE;
+  for (size_t i = 0; i < n; i++) {
+    struct CUgraphNode_st *t = to[i];
+    struct CUgraphNode_st **nd = realloc(t->deps, (t->ndeps + 1) * sizeof *nd);
+    if (!nd) return CUDA_ERROR_OUT_OF_MEMORY;
+    t->deps = nd;
+    t->deps[t->ndeps++] = from[i];
+  }
+  return CUDA_SUCCESS;
+}
+DRV_EXPORT CUresult cuGraphAddDependencies(CUgraph g, const CUgraphNode *from, const CUgraphNode *to, size_t n) {
+  return cuGraphAddDependencies_v2(g, from, to, NULL, n);
+}
+
+DRV_EXPORT CUresult cuGraphGetNodes(CUgraph g, CUgraphNode *nodes, size_t *n) {
+  if (!g || !n) return CUDA_ERROR_INVALID_VALUE;
+  if (nodes) for (size_t i = 0; i < *n && i < g->n; i++) nodes[i] = g->nodes[i];
+  else *n = g->n;
+  if (nodes && *n > g->n) *n = g->n;
+  return CUDA_SUCCESS;
+}
+
+/* Depth-first post-order over dependencies: a topological order; a cycle
+ * is an error (CUDA rejects it at instantiation). */
+static int visit(struct CUgraphNode_st *n, uint8_t *mark, drv_op *out, size_t *k) {
+  if (mark[n->index] == 2) return 0;
+  if (mark[n->index] == 1) return -1;
+  mark[n->index] = 1;
+  for (size_t i = 0; i < n->ndeps; i++) if (visit(n->deps[i], mark, out, k)) return -1;
+  mark[n->index] = 2;
+  drv_op op = n->op;
+  if (op.kind == OP_KERNEL && op.params) {          /* the executable owns a copy */
+    op.params = malloc(op.param_size ? op.param_size : 1);
+    if (!op.params) return -1;
+    memcpy(op.params, n->op.params, op.param_size);
+  }
+  out[(*k)++] = op;
+  return 0;
+}
+
+DRV_EXPORT CUresult cuGraphInstantiateWithFlags(CUgraphExec *exec, CUgraph g, unsigned long long flags) {
+  (void)flags;
+  if (!exec || !g) return CUDA_ERROR_INVALID_VALUE;
+  drv_lock();
+  struct CUgraphExec_st *x = calloc(1, sizeof *x);
+  uint8_t *mark = calloc(g->n + 1, 1);
+  if (x) x->ops = calloc(g->n + 1, sizeof *x->ops);
+  CUresult r = CUDA_SUCCESS;
+  if (!x || !mark || !x->ops) r = CUDA_ERROR_OUT_OF_MEMORY;
+  for (size_t i = 0; !r && i < g->n; i++) if (visit(g->nodes[i], mark, x->ops, &x->n)) r = CUDA_ERROR_INVALID_VALUE;
+  free(mark);
+  if (r) {
+    if (x) { for (size_t i = 0; i < x->n; i++) drv_op_release(&x->ops[i]); free(x->ops); free(x); }
+    drv_unlock();
+    return r;
+  }
+  *exec = x;
+  drv_unlock();
+  return CUDA_SUCCESS;
+}
+DRV_EXPORT CUresult cuGraphInstantiate_v2(CUgraphExec *exec, CUgraph g, CUgraphNode *err_node, char *log, size_t n) {
+  (void)err_node;
+  if (log && n) log[0] = 0;
+  return cuGraphInstantiateWithFlags(exec, g, 0);
+}
+
+/* Run a graph's operations now (a child graph node). */
+CUresult drv_execute_graph(struct CUgraph_st *g) {
+  struct CUgraphExec_st *x;
+  CUresult r = cuGraphInstantiateWithFlags(&x, g, 0);
+  if (r) return r;
+  for (size_t i = 0; i < x->n && !r; i++) r = drv_execute(&x->ops[i]);
+  for (size_t i = 0; i < x->n; i++) drv_op_release(&x->ops[i]);
+  free(x->ops);
+  free(x);
+  return r;
+}
+
+DRV_EXPORT CUresult cuGraphLaunch(CUgraphExec x, CUstream s) {
+  CUresult r = drv_enter();
+  if (r) return r;
+  if (!x) return drv_leave(CUDA_ERROR_INVALID_VALUE);
+  if (drv.sticky) return drv_leave(drv.sticky);
+  for (size_t i = 0; i < x->n && !r; i++) {
+    drv_op op = x->ops[i];
+    if (op.kind == OP_KERNEL) {      /* drv_submit releases what it is given */
+      op.params = malloc(op.param_size ? op.param_size : 1);
+      if (!op.params) return drv_leave(CUDA_ERROR_OUT_OF_MEMORY);
+      memcpy(op.params, x->ops[i].params, op.param_size);
+    }
+    r = drv_submit(s, &op);
+  }
+  return drv_leave(r);
+}
+
+DRV_EXPORT CUresult cuGraphExecDestroy(CUgraphExec x) {
+  if (!x) return CUDA_ERROR_INVALID_VALUE;
+  for (size_t i = 0; i < x->n; i++) drv_op_release(&x->ops[i]);
+  free(x->ops);
+  free(x);
+  return CUDA_SUCCESS;
+}
+
+/* Update: the new graph must have the same shape; its parameters replace
+ * the executable's. */
+DRV_EXPORT CUresult cuGraphExecUpdate_v2(CUgraphExec x, CUgraph g, void *result) {
+  if (!x || !g) return CUDA_ERROR_INVALID_VALUE;
+  struct CUgraphExec_st *nx;
+  CUresult r = cuGraphInstantiateWithFlags(&nx, g, 0);
+  if (r) return r;
+  if (nx->n != x->n) { cuGraphExecDestroy(nx); if (result) memset(result, 0, 16); return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE; }
+  for (size_t i = 0; i < x->n; i++) drv_op_release(&x->ops[i]);
+  free(x->ops);
+  x->ops = nx->ops;
+  free(nx);
+  if (result) memset(result, 0, 16);
+  return CUDA_SUCCESS;
+}

@@ -1,0 +1,264 @@
+/* cudart/drv_state.c - the process's emulated device (drv.h): options from
+ * the environment, the lock, synchronisation points, device printf, the
+ * trace and --stats file, and the end of the process. */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cudart/drv.h"
+#include "cudart/options.h"
+#include "emu/timing.h"
+#include "host/launcher.h"
+#include "traces/trace.h"
+
+drv_state drv;
+
+static pthread_mutex_t lock;
+static pthread_once_t lock_once = PTHREAD_ONCE_INIT;
+static CUresult init_error;
+
+/* what the launch path needs (host/launcher.h) */
+static session_opts sopts;
+static host_launcher launcher;
+static timing_result tres;
+static trace *the_trace;
+static FILE *stats_file;
+static drv_options opts;
+
+static void make_lock(void) {
+  pthread_mutexattr_t a;
+  pthread_mutexattr_init(&a);
+  pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+  pthread_mutex_init(&lock, &a);
+  pthread_mutexattr_destroy(&a);
+}
+
+void drv_lock(void) { pthread_once(&lock_once, make_lock); pthread_mutex_lock(&lock); }
+void drv_unlock(void) { pthread_mutex_unlock(&lock); }
+
+CUresult drv_enter(void) {
+  drv_lock();
+  CUresult r = drv_init();
+  if (r) drv_unlock();
+  return r;
+}
+
+void drv_flush_printf(void) {
+  if (!drv.printf_stream) return;
+  fflush(drv.printf_stream);
+  if (drv.printf_len) {
+    fwrite(drv.printf_buf, 1, drv.printf_len, stdout);
+    fflush(stdout);
+  }
+  fclose(drv.printf_stream);
+  free(drv.printf_buf);
+  drv.printf_buf = NULL;
+  drv.printf_len = 0;
+  drv.printf_stream = open_memstream(&drv.printf_buf, &drv.printf_len);
+  if (drv.e) drv.e->opt.printf_out = drv.printf_stream ? drv.printf_stream : stdout;
+}
+
+CUresult drv_sync(void) {
+  drv_flush_printf();
+  return drv.sticky;
+}
+
+/* The end of the process: what was printed, the trace's runs row. */
+static void __attribute__((destructor)) drv_fini(void) {
+  if (!drv.inited) return;
+  drv_lock();
+  drv_flush_printf();
+  if (stats_file) { if (fclose(stats_file) != 0) fprintf(stderr, "ptxemu: cannot write '%s'\n", opts.stats); stats_file = NULL; }
+  if (the_trace) {
+    /* the program's exit status is not known here: ptxemu exec records it */
+    int rc = drv.sticky ? 3 : 0;
+    trace_close(the_trace, rc);
+    the_trace = NULL;
+  }
+  drv_unlock();
+}
+
+CUresult drv_init(void) {
+  if (drv.inited) return init_error;
+  drv.inited = true;
+  if (drv_options_from_env(&opts)) exit(64);     /* a bad PTXEMU_* value: message printed */
+  drv.quiet = opts.quiet;
+  drv.verbose = opts.verbose;
+  if (gpu_config_load(opts.gpu ? opts.gpu : "h100", &drv.cfg, stderr)) exit(65);
+  if (opts.sched && gpu_config_set_scheduler(&drv.cfg, opts.sched) < 0) {
+    fprintf(stderr, "ptxemu: PTXEMU_SCHED: unknown scheduler '%s'\n", opts.sched);
+    exit(64);
+  }
+  if (opts.issue_order && gpu_config_set_issue_order(&drv.cfg, opts.issue_order) < 0) {
+    fprintf(stderr, "ptxemu: PTXEMU_ISSUE_ORDER: unknown issue order '%s'\n", opts.issue_order);
+    exit(64);
+  }
+  drv.timing = opts.timing;
+  emu_options eo;
+  emu_default_options(&eo);
+  if (opts.max_insts) eo.max_warp_insts = opts.max_insts;
+  if (opts.max_seconds > 0) eo.max_seconds = opts.max_seconds;
+  if (opts.max_memory) eo.mem_cap = opts.max_memory;
+  eo.strict_async = opts.strict_async;
+  eo.counters = opts.stats || opts.trace || drv.timing;
+  eo.progress = !opts.quiet && isatty(2);
+  eo.nsm = drv.cfg.sms;
+  drv.printf_stream = open_memstream(&drv.printf_buf, &drv.printf_len);
+  eo.printf_out = drv.printf_stream ? drv.printf_stream : stdout;
+  drv.e = emu_new(NULL, &eo);
+  if (!drv.e) { fprintf(stderr, "ptxemu: cannot set up the emulated device (memory)\n"); init_error = CUDA_ERROR_OUT_OF_MEMORY; return init_error; }
+  drv.primary.primary = true;
+  sopts.quiet = opts.quiet;
+  sopts.verbose = opts.verbose;
+  sopts.stats_path = opts.stats;
+  sopts.gpu = drv.timing ? drv.cfg.name : NULL;
+  if (drv.timing) { drv.e->timing_cfg = &drv.cfg; drv.e->timing_out = &tres; }
+  if (opts.stats) {
+    stats_file = fopen(opts.stats, "w");
+    if (!stats_file) { fprintf(stderr, "ptxemu: cannot write '%s': %s\n", opts.stats, strerror(errno)); exit(73); }
+  }
+  if (opts.trace) {
+    trace_opts to = opts.trace_opts;
+    to.path = opts.trace;
+    to.command_line = opts.command_line;
+    to.verbose = opts.verbose;
+    static char gpu_name[32];
+    char *params = NULL;
+    size_t plen = 0;
+    if (drv.timing) {
+      FILE *mf = open_memstream(&params, &plen);
+      if (mf) { gpu_config_write(&drv.cfg, mf); fclose(mf); }
+      snprintf(gpu_name, sizeof gpu_name, "%s", drv.cfg.name);
+      to.config_name = gpu_name;
+      to.config_params = params;
+    }
+    char err[600];
+    the_trace = trace_open(&to, err, sizeof err);
+    free(params);
+    if (!the_trace) { fprintf(stderr, "ptxemu: trace: %s\n", err); exit(73); }
+    sopts.observer_ctx = the_trace;
+    sopts.launch_begin = trace_launch_begin;
+    sopts.launch_done = trace_launch_done;
+  }
+  launcher.o = &sopts;
+  launcher.stats = stats_file;
+  launcher.gcfg = drv.timing ? &drv.cfg : NULL;
+  launcher.tres = &tres;
+  return CUDA_SUCCESS;
+}
+
+CUresult drv_fault_error(const emu *e) {
+  switch (e->fault.kind) {
+  case FAULT_OOB: case FAULT_BAD_ADDRESS_SPACE: case FAULT_STACK: return CUDA_ERROR_ILLEGAL_ADDRESS;
+  case FAULT_MISALIGNED: return CUDA_ERROR_MISALIGNED_ADDRESS;
+  case FAULT_ASSERT: return CUDA_ERROR_ASSERT;
+  case FAULT_BUDGET: case FAULT_TIMEOUT: return CUDA_ERROR_LAUNCH_TIMEOUT;
+  case FAULT_HEAP: return CUDA_ERROR_ILLEGAL_ADDRESS;
+  case FAULT_UNSUPPORTED: return CUDA_ERROR_ILLEGAL_INSTRUCTION;
+  default: return CUDA_ERROR_LAUNCH_FAILED;   /* trap, deadlock, proxy */
+  }
+}
+
+/* ---- executing work ---- */
+
+static CUresult run_kernel(drv_op *op) {
+  emu *e = drv.e;
+  struct CUfunc_st *f = op->f;
+  emu_module_select(e, f->mod->idx);
+  emu_launch el = { .func = f->func, .dyn_shared = op->shared, .params = op->params, .param_size = op->param_size };
+  memcpy(el.grid, op->grid, sizeof el.grid);
+  memcpy(el.block, op->block, sizeof el.block);
+  memcpy(el.cluster, op->cluster, sizeof el.cluster);
+  int index = ++drv.launches;
+  const char *name = f->mod->m->funcs[f->func].name;
+  int rc = host_launch(&launcher, e, &el, index, name, NULL);
+  if (drv.timing) drv.clock_ms += (double)tres.cycles / ((double)drv.cfg.clock_mhz * 1e3);
+  else drv.clock_ms += (double)launcher.last_wall_ns / 1e6;
+  if (rc) {
+    drv.sticky = drv_fault_error(e);
+    if (!drv.quiet)
+      fprintf(stderr, "ptxemu: the program will see %s from its next synchronising call\n", drv_error_name(drv.sticky, true));
+  }
+  return CUDA_SUCCESS;
+}
+
+static CUresult run_memcpy(const drv_op *op) {
+  for (uint64_t r = 0; r < op->height; r++) {
+    uint64_t d = op->dst + r * op->dpitch, s = op->src + r * op->spitch;
+    uint8_t *dp = drv_any_ptr(d, op->width), *sp = drv_any_ptr(s, op->width);
+    if (!dp || !sp) return CUDA_ERROR_INVALID_VALUE;
+    memmove(dp, sp, op->width);
+  }
+  return CUDA_SUCCESS;
+}
+
+static CUresult run_memset(const drv_op *op) {
+  for (uint64_t r = 0; r < op->height; r++) {
+    uint64_t d = op->dst + r * op->dpitch;
+    uint8_t *dp = drv_any_ptr(d, op->width * op->elem);
+    if (!dp) return CUDA_ERROR_INVALID_VALUE;
+    for (uint64_t i = 0; i < op->width; i++) memcpy(dp + i * op->elem, &op->value, op->elem);
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult drv_execute_graph(struct CUgraph_st *g);
+
+CUresult drv_execute(drv_op *op) {
+  if (drv.sticky) return drv.sticky;
+  switch (op->kind) {
+  case OP_KERNEL: return run_kernel(op);
+  case OP_MEMCPY: return run_memcpy(op);
+  case OP_MEMSET: return run_memset(op);
+  case OP_HOST: drv_flush_printf(); op->fn(op->user); return CUDA_SUCCESS;
+  case OP_EVENT_RECORD: op->event->recorded = true; op->event->t_ms = drv.clock_ms; return CUDA_SUCCESS;
+  case OP_GRAPH: return drv_execute_graph(op->graph);
+  case OP_EMPTY: return CUDA_SUCCESS;
+  }
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
+void drv_op_release(drv_op *op) {
+  free(op->params);
+  op->params = NULL;
+}
+
+CUresult drv_graph_record(struct CUgraph_st *g, const drv_op *op);
+
+CUresult drv_submit(CUstream s, drv_op *op) {
+  if (!drv_is_default_stream(s) && s->capture) {
+    CUresult r = drv_graph_record(s->capture, op);   /* the graph owns op's parameters now */
+    if (r) drv_op_release(op);
+    return r;
+  }
+  CUresult r = drv_execute(op);
+  drv_op_release(op);
+  return r;
+}
+
+/* ---- messages ---- */
+
+CUresult drv_unsupported(const char *fn) {
+  fprintf(stderr, "ptxemu: %s is not supported by ptxemu's CUDA libraries (returning an error)\n", fn);
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static const struct { int code; const char *rt, *drv, *msg; } errors[] = {
+#define ERR(num, rt, drv, msg) { num, rt, drv, msg },
+#include "cudart/errors.def"
+#undef ERR
+};
+
+const char *drv_error_string(int code) {
+  for (size_t i = 0; i < sizeof errors / sizeof *errors; i++) if (errors[i].code == code) return errors[i].msg;
+  return NULL;
+}
+
+const char *drv_error_name(int code, bool runtime) {
+  for (size_t i = 0; i < sizeof errors / sizeof *errors; i++)
+    if (errors[i].code == code) return runtime ? errors[i].rt : errors[i].drv;
+  return NULL;
+}

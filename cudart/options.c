@@ -1,0 +1,141 @@
+/* cudart/options.c - PTXEMU_* environment variables, parsed strictly: a
+ * value out of range or with trailing characters is an error that names
+ * the variable, never a silent default. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cudart/options.h"
+
+static int bad(const char *var, const char *val, const char *want) {
+  fprintf(stderr, "ptxemu: %s='%s': expected %s\n", var, val, want);
+  return -1;
+}
+
+static int flag(const char *var, bool *out) {
+  const char *v = getenv(var);
+  if (!v || !*v) return 0;
+  if (strcmp(v, "1") == 0 || strcmp(v, "yes") == 0) *out = true;
+  else if (strcmp(v, "0") == 0 || strcmp(v, "no") == 0) *out = false;
+  else return bad(var, v, "1 or 0");
+  return 0;
+}
+
+/* A whole decimal number in [lo, hi]. */
+static int integer(const char *var, uint64_t lo, uint64_t hi, uint64_t *out) {
+  const char *v = getenv(var);
+  if (!v || !*v) return 0;
+  char *end;
+  errno = 0;
+  unsigned long long x = strtoull(v, &end, 10);
+  if (*v == '-' || *end || errno || x < lo || x > hi) {
+    char want[80];
+    snprintf(want, sizeof want, "a whole number from %llu to %llu", (unsigned long long)lo, (unsigned long long)hi);
+    return bad(var, v, want);
+  }
+  *out = x;
+  return 0;
+}
+
+/* A byte count with an optional K/M/G/T suffix (powers of 1024). */
+static int size(const char *var, uint64_t *out) {
+  const char *v = getenv(var);
+  if (!v || !*v) return 0;
+  char *end;
+  errno = 0;
+  unsigned long long x = strtoull(v, &end, 10);
+  unsigned shift = 0;
+  switch (*end) {
+  case 'K': case 'k': shift = 10; end++; break;
+  case 'M': case 'm': shift = 20; end++; break;
+  case 'G': case 'g': shift = 30; end++; break;
+  case 'T': case 't': shift = 40; end++; break;
+  }
+  if (*end == 'B') end++;
+  if (*v == '-' || end == v || *end || errno || (shift && x > (UINT64_MAX >> shift)))
+    return bad(var, v, "a size such as 512M or 2G");
+  *out = (uint64_t)x << shift;
+  return 0;
+}
+
+static int range(const char *var, uint32_t *lo, uint32_t *hi) {
+  const char *v = getenv(var);
+  if (!v || !*v) return 0;
+  char *end;
+  errno = 0;
+  unsigned long long a = strtoull(v, &end, 10), b = a;
+  if (end == v || *v == '-') return bad(var, v, "A-B or A");
+  if (*end == '-') {
+    const char *q = end + 1;
+    b = strtoull(q, &end, 10);
+    if (end == q) return bad(var, v, "A-B or A");
+  }
+  if (*end || errno || a > b || b > UINT32_MAX) return bad(var, v, "A-B or A, A <= B < 2^32");
+  *lo = (uint32_t)a;
+  *hi = (uint32_t)b;
+  return 0;
+}
+
+static const char *str(const char *var) {
+  const char *v = getenv(var);
+  return v && *v ? v : NULL;
+}
+
+int drv_options_from_env(drv_options *o) {
+  memset(o, 0, sizeof *o);
+  o->trace_opts.level = TRACE_WARP;
+  o->trace_opts.block_hi = UINT32_MAX;
+  o->trace_opts.pc_hi = UINT32_MAX;
+  o->trace_opts.max_bytes = 4ull << 30;
+  o->gpu = str("PTXEMU_GPU");
+  o->sched = str("PTXEMU_SCHED");
+  o->issue_order = str("PTXEMU_ISSUE_ORDER");
+  o->stats = str("PTXEMU_STATS");
+  o->trace = str("PTXEMU_TRACE");
+  o->cache_dir = str("PTXEMU_CACHE");
+  o->command_line = str("PTXEMU_COMMAND");
+  if (flag("PTXEMU_TIMING", &o->timing) || flag("PTXEMU_STRICT_ASYNC", &o->strict_async) ||
+      flag("PTXEMU_QUIET", &o->quiet) || flag("PTXEMU_VERBOSE", &o->verbose))
+    return -1;
+  if (o->gpu || o->sched || o->issue_order) o->timing = true;
+  if (integer("PTXEMU_MAX_INSTS", 1, UINT64_MAX / 2, &o->max_insts) || size("PTXEMU_MAX_MEMORY", &o->max_memory)) return -1;
+  const char *ms = getenv("PTXEMU_MAX_SECONDS");
+  if (ms && *ms) {
+    char *end;
+    errno = 0;
+    double d = strtod(ms, &end);
+    if (*end || errno || !isfinite(d) || d <= 0 || d > 1e9) return bad("PTXEMU_MAX_SECONDS", ms, "seconds, more than 0 and at most 1e9");
+    o->max_seconds = d;
+  }
+  if (o->max_memory && o->max_memory < (1u << 20)) return bad("PTXEMU_MAX_MEMORY", getenv("PTXEMU_MAX_MEMORY"), "at least 1M");
+  const char *lv = str("PTXEMU_TRACE_LEVEL");
+  if (lv) {
+    int l = trace_level_from_name(lv);
+    if (l < 0) return bad("PTXEMU_TRACE_LEVEL", lv, "launch, warp, mem or all");
+    o->trace_opts.level = (enum trace_level)l;
+  }
+  /* kernel names, comma-separated */
+  const char *ks = str("PTXEMU_TRACE_KERNEL");
+  if (ks) {
+    static const char *names[64];
+    static char buf[4096];
+    snprintf(buf, sizeof buf, "%s", ks);
+    int n = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+      if (n == 64) return bad("PTXEMU_TRACE_KERNEL", ks, "at most 64 kernel names");
+      names[n++] = t;
+    }
+    o->trace_opts.kernels = names;
+    o->trace_opts.nkernels = n;
+  }
+  if (range("PTXEMU_TRACE_BLOCKS", &o->trace_opts.block_lo, &o->trace_opts.block_hi) ||
+      range("PTXEMU_TRACE_PCS", &o->trace_opts.pc_lo, &o->trace_opts.pc_hi) ||
+      size("PTXEMU_TRACE_MAX_SIZE", &o->trace_opts.max_bytes))
+    return -1;
+  if ((o->trace_opts.kernels || getenv("PTXEMU_TRACE_LEVEL") || getenv("PTXEMU_TRACE_BLOCKS")) && !o->trace) {
+    fprintf(stderr, "ptxemu: the PTXEMU_TRACE_* variables need PTXEMU_TRACE\n");
+    return -1;
+  }
+  return 0;
+}

@@ -1,0 +1,82 @@
+/* cudart/rt_graph.c - CUDA graphs in the Runtime API: stream capture and
+ * the explicit graph calls, over the driver's graphs. */
+#include <string.h>
+#include "cudart/rt.h"
+
+typedef struct cudaKernelNodeParams {
+  void *func;
+  dim3 gridDim, blockDim;
+  unsigned sharedMemBytes;
+  void **kernelParams;
+  void **extra;
+} cudaKernelNodeParams;
+typedef struct cudaMemsetParams {
+  void *dst;
+  size_t pitch;
+  unsigned value, elementSize;
+  size_t width, height;
+} cudaMemsetParams;
+typedef struct cudaHostNodeParams { CUhostFn fn; void *userData; } cudaHostNodeParams;
+
+/* the driver's node parameter layouts */
+typedef struct { CUfunction func; unsigned gx, gy, gz, bx, by, bz, shared; void **params, **extra; void *kern, *ctx; } drv_kernel_params;
+typedef struct { uint64_t dst; size_t pitch; unsigned value, elem; size_t width, height; } drv_memset_params;
+CUresult cuGraphAddKernelNode_v2(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, const drv_kernel_params *);
+CUresult cuGraphAddMemsetNode(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, const drv_memset_params *, CUcontext);
+CUresult cuGraphAddHostNode(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, const cudaHostNodeParams *);
+
+RT_EXPORT cudaError_t cudaStreamBeginCapture(cudaStream_t s, int mode) { return rt_from(cuStreamBeginCapture_v2(s, mode)); }
+RT_EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t s, CUgraph *g) { return rt_from(cuStreamEndCapture(s, g)); }
+RT_EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t s, int *status) { return rt_from(cuStreamIsCapturing(s, status)); }
+
+RT_EXPORT cudaError_t cudaGraphCreate(CUgraph *g, unsigned flags) { return rt_from(cuGraphCreate(g, flags)); }
+RT_EXPORT cudaError_t cudaGraphDestroy(CUgraph g) { return rt_from(cuGraphDestroy(g)); }
+RT_EXPORT cudaError_t cudaGraphInstantiate(CUgraphExec *x, CUgraph g, unsigned long long flags) {
+  return rt_from(cuGraphInstantiateWithFlags(x, g, flags));
+}
+RT_EXPORT cudaError_t cudaGraphInstantiateWithFlags(CUgraphExec *x, CUgraph g, unsigned long long flags) {
+  return rt_from(cuGraphInstantiateWithFlags(x, g, flags));
+}
+RT_EXPORT cudaError_t cudaGraphLaunch(CUgraphExec x, cudaStream_t s) { return rt_from(cuGraphLaunch(x, s)); }
+RT_EXPORT cudaError_t cudaGraphExecDestroy(CUgraphExec x) { return rt_from(cuGraphExecDestroy(x)); }
+RT_EXPORT cudaError_t cudaGraphExecUpdate(CUgraphExec x, CUgraph g, void *info) { return rt_from(cuGraphExecUpdate_v2(x, g, info)); }
+RT_EXPORT cudaError_t cudaGraphGetNodes(CUgraph g, CUgraphNode *nodes, size_t *n) { return rt_from(cuGraphGetNodes(g, nodes, n)); }
+RT_EXPORT cudaError_t cudaGraphAddDependencies(CUgraph g, const CUgraphNode *from, const CUgraphNode *to, size_t n) {
+  return rt_from(cuGraphAddDependencies(g, from, to, n));
+}
+RT_EXPORT cudaError_t cudaGraphAddEmptyNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd) {
+  return rt_from(cuGraphAddEmptyNode(n, g, deps, nd));
+}
+RT_EXPORT cudaError_t cudaGraphAddChildGraphNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd, CUgraph child) {
+  return rt_from(cuGraphAddChildGraphNode(n, g, deps, nd, child));
+}
+
+RT_EXPORT cudaError_t cudaGraphAddKernelNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd,
+                                             const cudaKernelNodeParams *p) {
+  if (!p) return rt_error(CUDA_ERROR_INVALID_VALUE);
+  cudaError_t e = 0;
+  rt_func *f = rt_func_find(p->func, &e);
+  if (!f) return rt_error(e);
+  drv_kernel_params k = { f->f, p->gridDim.x, p->gridDim.y, p->gridDim.z, p->blockDim.x, p->blockDim.y, p->blockDim.z,
+                          p->sharedMemBytes, p->kernelParams, p->extra, NULL, NULL };
+  return rt_from(cuGraphAddKernelNode_v2(n, g, deps, nd, &k));
+}
+
+RT_EXPORT cudaError_t cudaGraphAddMemsetNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd,
+                                             const cudaMemsetParams *p) {
+  if (!p) return rt_error(CUDA_ERROR_INVALID_VALUE);
+  drv_memset_params m = { (uint64_t)(uintptr_t)p->dst, p->pitch, p->value, p->elementSize, p->width, p->height };
+  return rt_from(cuGraphAddMemsetNode(n, g, deps, nd, &m, NULL));
+}
+
+RT_EXPORT cudaError_t cudaGraphAddHostNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd,
+                                           const cudaHostNodeParams *p) {
+  return rt_from(cuGraphAddHostNode(n, g, deps, nd, p));
+}
+
+RT_EXPORT cudaError_t cudaGraphAddMemcpyNode1D(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd, void *dst,
+                                               const void *src, size_t count, int kind) {
+  (void)kind;
+  return rt_from(ptxemu_graph_add_copy(n, g, deps, nd, (uint64_t)(uintptr_t)dst, count, (uint64_t)(uintptr_t)src, count,
+                                       count, 1));
+}

@@ -1,0 +1,60 @@
+/* host/launcher.c - one kernel launch with its trace hooks, stats line,
+ * messages and fault report (see launcher.h). */
+#include <stdio.h>
+#include <string.h>
+#include "host/launcher.h"
+#include "emu/emu.h"
+#include "emu/timing.h"
+#include "gpu/config.h"
+#include "util/clock.h"
+
+static void write_stats(FILE *f, int index, const char *kernel, const emu_stats *s, const isa_func *k, uint64_t wall_ns,
+                        const timing_result *tr) {
+  fprintf(f, "launch %d %s ", index, kernel);
+  if (tr) {
+    fprintf(f, "cycles %llu ", (unsigned long long)tr->cycles);
+    if (tr->l1_lookups) fprintf(f, "l1_hit_pct %.2f ", 100.0 * (double)tr->l1_hits / (double)tr->l1_lookups);
+    if (tr->l2_lookups) fprintf(f, "l2_hit_pct %.2f ", 100.0 * (double)tr->l2_hits / (double)tr->l2_lookups);
+    fprintf(f, "dram_read_bytes %llu dram_write_bytes %llu achieved_occupancy_pct %.2f theoretical_occupancy_pct %.2f ",
+            (unsigned long long)tr->dram_read_bytes, (unsigned long long)tr->dram_write_bytes,
+            100.0 * tr->achieved_occupancy, 100.0 * tr->theoretical_occupancy);
+    fprintf(f, "sass_inst_executed %llu ", (unsigned long long)tr->sass_issued);
+  }
+  fprintf(f, "inst_executed %llu thread_inst_executed %llu gld_requests %llu gld_sectors %llu "
+             "gst_requests %llu gst_sectors %llu shared_ld_bank_conflicts %llu shared_st_bank_conflicts %llu "
+             "shared_ld_wavefronts %llu warp_exec_efficiency %.2f regs_per_thread %u emu_wall_ns %llu\n",
+          (unsigned long long)s->inst_executed, (unsigned long long)s->thread_inst_executed,
+          (unsigned long long)s->gld_requests, (unsigned long long)s->gld_sectors, (unsigned long long)s->gst_requests,
+          (unsigned long long)s->gst_sectors, (unsigned long long)s->shared_ld_bank_conflicts,
+          (unsigned long long)s->shared_st_bank_conflicts, (unsigned long long)s->shared_ld_wavefronts,
+          s->inst_executed ? (double)s->thread_inst_executed / (double)s->inst_executed : 0.0, k->regs_used,
+          (unsigned long long)wall_ns);
+}
+
+int host_fault_status(const emu *e) {
+  int k = e->fault.kind;
+  return k == FAULT_BUDGET || k == FAULT_TIMEOUT || k == FAULT_HEAP ? 4 : 3;
+}
+
+int host_launch(host_launcher *hl, emu *e, const emu_launch *el, int index, const char *kernel, const char *where) {
+  const session_opts *o = hl->o;
+  memset(&e->stats, 0, sizeof e->stats);
+  if (o->launch_begin) o->launch_begin(o->observer_ctx, index, kernel, e, el);
+  uint64_t t0 = clock_now_ns();
+  int rc = emu_run(e, el);
+  uint64_t dt = clock_now_ns() - t0;
+  hl->last_wall_ns = dt;
+  if (o->launch_done) o->launch_done(o->observer_ctx, index, kernel, e, rc);
+  if (hl->stats) write_stats(hl->stats, index, kernel, &e->stats, &e->m->funcs[el->func], dt, hl->gcfg ? hl->tres : NULL);
+  if (hl->gcfg && !o->quiet)
+    fprintf(stderr, "ptxemu: launch %d %s: %llu cycles on %s\n", index, kernel, (unsigned long long)hl->tres->cycles, hl->gcfg->name);
+  if (!o->quiet && o->verbose)
+    fprintf(stderr, "ptxemu: launch %d %s: %llu warp instructions, %llu thread instructions in %.3f s (%.1f M thread-inst/s)\n",
+            index, kernel, (unsigned long long)e->stats.inst_executed, (unsigned long long)e->stats.thread_inst_executed,
+            (double)dt / 1e9, (double)e->stats.thread_inst_executed / ((double)dt / 1e9) / 1e6);
+  if (!rc) return 0;
+  if (where) fprintf(stderr, "%s: launch of '%s' failed\n", where, kernel);
+  else fprintf(stderr, "ptxemu: launch %d of '%s' failed\n", index, kernel);
+  emu_print_fault(e, stderr);
+  return host_fault_status(e);
+}
