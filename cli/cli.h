@@ -24,6 +24,7 @@ int cmd_gpus(int argc, char **argv);
 int cmd_occupancy(int argc, char **argv);
 int cmd_stats(int argc, char **argv);      /* cli/cmd_stats.c: metrics of a trace */
 int cmd_report(int argc, char **argv);     /* cli/cmd_report.c: HTML report of a trace */
+int cmd_exec(int argc, char **argv);       /* cli/cmd_exec.c: a CUDA program on ptxemu's libraries */
 
 /* --trace options of run/check (cli/trace_opts.c). */
 struct session_opts;

@@ -11,6 +11,7 @@ static const struct { const char *name; int (*fn)(int, char **); const char *wha
   { "dis", cmd_dis, "print a .pxo object (or PTX) as PTX" },
   { "run", cmd_run, "execute a launch file or a kernel" },
   { "check", cmd_check, "execute a launch file and compare its expected outputs" },
+  { "exec", cmd_exec, "run a CUDA program (nvcc -cudart shared) on the emulated GPU" },
   { "gpus", cmd_gpus, "list the bundled GPU configurations" },
   { "occupancy", cmd_occupancy, "theoretical occupancy of a kernel and what limits it" },
   { "stats", cmd_stats, "print the metrics of an execution trace (run --trace FILE)" },
@@ -56,6 +57,7 @@ int cli_missing_value(const char *cmd, const char *a, const char *opts) {
 int main(int argc, char **argv) {
   if (argc < 2) { usage(stderr); return EXIT_USAGE; }
   if (cli_is_help(argv[1])) { usage(stdout); return EXIT_OK; }
+  if (strcmp(argv[1], "--libdir") == 0) { char *a[] = { "exec", "--libdir", NULL }; return cmd_exec(2, a); }
   if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
     printf("ptxemu %s\n", PACKAGE_VERSION);
     return EXIT_OK;

@@ -71,6 +71,10 @@ void trace_launch_done(void *t, int index, const char *kernel, struct emu *e, in
  * (message on stderr). */
 int trace_close(trace *t, int exit_status);
 
+/* Set exit_status of the newest runs row of command_line (a program run
+ * by ptxemu exec); 0, or -1 with a message. */
+int trace_record_exit(const char *path, const char *command_line, int status);
+
 /* Parse "launch|warp|mem|all"; -1 if unknown. */
 int trace_level_from_name(const char *s);
 extern const char *const trace_level_names[4];
