@@ -58,6 +58,7 @@ build() {
   done
   [ "$src/common.h" -nt "$bin" ] && stale=yes
   [ $stale = no ] && return 0
+  rm -f "$bin"  # a failed build leaves no binary that looks up to date
   # shellcheck disable=SC2046,SC2086
   "$NVCC" -cudart shared -arch=sm_90 -I"$src" -o "$bin" $paths $(flags_for "$name") >"$build/$name.build.log" 2>&1
 }
