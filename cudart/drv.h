@@ -6,10 +6,15 @@
  * - Every entry point takes drv_lock() before touching this state (the
  *   lock is recursive: host callbacks may call back in) and the library
  *   is thread-safe because of it.
- * - Work is executed when it is submitted, in submission order, which is a
- *   valid schedule of every CUDA ordering rule (stream order, the legacy
- *   stream's implicit synchronisation, events).  A stream that is being
- *   captured records its work into a graph instead (drv_submit).
+ * - Work is executed when it is submitted if what it depends on is done
+ *   (the stream's previous work; for the legacy default stream, the work
+ *   of every blocking stream, and the other way round; events waited on),
+ *   else it waits in submission order and runs as soon as it can
+ *   (drv_drain).  Host functions run on threads of their own, so one that
+ *   blocks holds up its stream and what depends on it, nothing else.  This
+ *   is a schedule CUDA allows, deterministic whenever no host function
+ *   blocks.  A stream that is being captured records its work into a graph
+ *   instead (drv_submit).
  * - A kernel fault makes the context's error sticky: the launch call
  *   itself succeeds, and every later call that synchronises returns the
  *   error, as the CUDA driver does.  The fault report goes to stderr when
@@ -50,8 +55,11 @@ struct CUfunc_st {
 };
 
 struct CUstream_st {
-  unsigned flags;
+  unsigned flags;                /* CU_STREAM_NON_BLOCKING (1): no legacy ordering */
   int priority;
+  uint64_t submitted, completed; /* work items: completed ones are a prefix     */
+  uint64_t legacy_seen;          /* blocking streams: legacy work ordered before ours */
+  struct CUstream_st *next_live; /* every stream, for the legacy ordering       */
   struct CUgraph_st *capture;    /* non-NULL while the stream is captured        */
   int capture_mode;
   uint64_t capture_id;
@@ -59,12 +67,14 @@ struct CUstream_st {
 
 struct CUevent_st {
   unsigned flags;
-  bool recorded;
+  bool recorded;                 /* its record ran                               */
+  struct CUstream_st *stream;    /* the last record: done when stream->completed */
+  uint64_t seq;                  /*   reaches seq                                */
   double t_ms;                   /* the device clock when it was recorded        */
 };
 
 /* A unit of stream work (what a graph node holds). */
-enum drv_op_kind { OP_KERNEL, OP_MEMCPY, OP_MEMSET, OP_HOST, OP_EVENT_RECORD, OP_EMPTY, OP_GRAPH };
+enum drv_op_kind { OP_KERNEL, OP_MEMCPY, OP_MEMSET, OP_HOST, OP_EVENT_RECORD, OP_EMPTY, OP_GRAPH, OP_WAIT_EVENT };
 typedef struct drv_op {
   enum drv_op_kind kind;
   /* OP_KERNEL */
@@ -82,6 +92,11 @@ typedef struct drv_op {
   void *user;
   /* OP_EVENT_RECORD */
   struct CUevent_st *event;
+  /* OP_WAIT_EVENT: done once wait_stream->completed reaches wait_seq */
+  struct CUstream_st *wait_stream;
+  uint64_t wait_seq;
+  /* OP_MEMCPY from pageable host memory while it had to wait: a copy */
+  uint8_t *staged;
   /* OP_GRAPH (a child graph node) */
   struct CUgraph_st *graph;
 } drv_op;
@@ -100,6 +115,12 @@ typedef struct drv_state {
   double clock_ms;               /* the device clock: modelled time in timing mode */
   int launches;
   bool quiet, verbose;
+  struct CUstream_st legacy;     /* the NULL / legacy default stream             */
+  struct CUstream_st per_thread; /* cudaStreamPerThread                          */
+  struct CUstream_st *live;      /* every stream (legacy and per_thread first)   */
+  struct pending *pending;       /* work waiting for what it depends on          */
+  size_t npending, cappending;
+  unsigned host_running;         /* host functions on their threads              */
 } drv_state;
 
 extern drv_state drv;
@@ -118,8 +139,18 @@ void drv_flush_printf(void);
 /* A synchronising call: printf flushed; the sticky error, if any. */
 CUresult drv_sync(void);
 
-/* Run (or, while the stream is captured, record) one unit of work. */
+/* Run (or, while the stream is captured, record) one unit of work; queue
+ * it when what it depends on is not done. */
 CUresult drv_submit(CUstream s, drv_op *op);
+/* The stream object a handle names (NULL: the legacy default stream). */
+struct CUstream_st *drv_stream(CUstream s);
+/* Run queued work whose dependencies are done, until none is left that can. */
+void drv_drain(void);
+/* Wait (unlocking while waiting) until stream s (NULL: every stream) has
+ * done everything submitted to it so far. */
+void drv_wait_stream(struct CUstream_st *s);
+/* Wait until stream s has done its work up to seq. */
+void drv_wait_seq(struct CUstream_st *s, uint64_t seq);
 /* Execute an operation now. */
 CUresult drv_execute(drv_op *op);
 /* Release what an operation owns (kernel parameters). */
@@ -154,6 +185,8 @@ CUresult drv_fault_error(const emu *e);
 /* A stream handle as the program passed it: NULL and the legacy and
  * per-thread handles all mean the default stream. */
 static inline bool drv_is_default_stream(CUstream s) { return !s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD; }
+/* A stream handle created by cuStreamCreate and not destroyed. */
+bool drv_stream_valid(CUstream s);
 /* The module of a loaded image (PTX text, fatbinary or fatbin wrapper). */
 CUresult drv_module_load(const void *image, size_t max_bytes, CUmodule *out);
 #endif

@@ -72,6 +72,7 @@ DRV_EXPORT CUresult cuStreamBeginCapture_v2(CUstream s, int mode) {
   CUresult r = drv_enter();
   if (r) return r;
   if (drv_is_default_stream(s)) return drv_leave(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+  if (!drv_stream_valid(s)) return drv_leave(CUDA_ERROR_INVALID_HANDLE);
   if (s->capture) return drv_leave(CUDA_ERROR_INVALID_VALUE);
   s->capture = calloc(1, sizeof *s->capture);
   if (!s->capture) return drv_leave(CUDA_ERROR_OUT_OF_MEMORY);
@@ -93,13 +94,13 @@ DRV_EXPORT CUresult cuStreamEndCapture(CUstream s, CUgraph *g) {
 
 DRV_EXPORT CUresult cuStreamIsCapturing(CUstream s, int *status) {
   if (!status) return CUDA_ERROR_INVALID_VALUE;
-  *status = !drv_is_default_stream(s) && s->capture ? 1 : 0;   /* CU_STREAM_CAPTURE_STATUS_ACTIVE */
+  *status = drv_stream(s)->capture ? 1 : 0;   /* CU_STREAM_CAPTURE_STATUS_ACTIVE */
   return CUDA_SUCCESS;
 }
 
 DRV_EXPORT CUresult cuStreamGetCaptureInfo_v3(CUstream s, int *status, uint64_t *id, CUgraph *graph,
                                               const CUgraphNode **deps, const void **edges, size_t *ndeps) {
-  bool on = !drv_is_default_stream(s) && s->capture;
+  bool on = drv_stream(s)->capture != NULL;
   if (status) *status = on;
   if (id) *id = on ? s->capture_id : 0;
   if (graph) *graph = on ? s->capture : NULL;

@@ -74,6 +74,7 @@ CUresult drv_kernel_op(struct CUfunc_st *f, const uint32_t grid[3], const uint32
   for (int i = 0; i < 3; i++) {
     op->cluster[i] = i < k->perf.n_reqnctapercluster ? k->perf.reqnctapercluster[i] : f->cluster[i];
     if (!op->cluster[i]) op->cluster[i] = 1;
+    if (grid[i] % op->cluster[i]) return CUDA_ERROR_INVALID_CLUSTER_SIZE;
   }
   return build_params(k, params, extra, &op->params, &op->param_size);
 }
@@ -88,10 +89,10 @@ CUresult drv_launch_attrs(drv_op *op, const CUlaunchAttribute *attrs, unsigned n
     case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION: {
       unsigned d[3] = { a->value.clusterDim.x, a->value.clusterDim.y, a->value.clusterDim.z };
       for (int k = 0; k < 3; k++) {
-        if (!d[k] || op->grid[k] % d[k]) return CUDA_ERROR_INVALID_VALUE;   /* CUDA: invalid cluster size */
+        if (!d[k] || op->grid[k] % d[k]) return CUDA_ERROR_INVALID_CLUSTER_SIZE;
         op->cluster[k] = d[k];
       }
-      if ((uint64_t)d[0] * d[1] * d[2] > 16) return CUDA_ERROR_INVALID_VALUE;
+      if ((uint64_t)d[0] * d[1] * d[2] > 16) return CUDA_ERROR_INVALID_CLUSTER_SIZE;
       break;
     }
     default:

@@ -268,13 +268,20 @@ CUresult drv_memcpy2d(uint64_t dst, uint64_t dpitch, uint64_t src, uint64_t spit
                       CUstream s, bool async) {
   CUresult r = drv_enter();
   if (r) return r;
-  if (!async && (r = drv_sync())) return drv_leave(r);
   if (drv.sticky) return drv_leave(drv.sticky);
   if ((r = check_copy(dst, dpitch, src, spitch, width, height))) return drv_leave(r);
   if (!width || !height) return drv_leave(CUDA_SUCCESS);
   drv_op op = { .kind = OP_MEMCPY, .dst = dst, .src = src, .dpitch = dpitch, .spitch = spitch, .width = width, .height = height };
+  struct CUstream_st *st = drv_stream(s);
+  bool capturing = st->capture != NULL;
   r = drv_submit(s, &op);
-  if (!async && !r) r = drv_sync();
+  /* a synchronous copy returns when it is done; so does an asynchronous
+   * one into pageable host memory, as CUDA documents */
+  if (!r && !capturing && (!async || !drv_device_ptr(dst, width))) {
+    drv_wait_seq(st, st->submitted);
+    if (!async) drv_flush_printf();
+    r = drv.sticky;
+  }
   return drv_leave(r);
 }
 

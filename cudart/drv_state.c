@@ -16,8 +16,11 @@
 
 drv_state drv;
 
-static pthread_mutex_t lock;
-static pthread_once_t lock_once = PTHREAD_ONCE_INIT;
+/* The lock: recursive for the thread that holds it (host callbacks may
+ * call back in), released whole while a caller waits for a host function. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t done = PTHREAD_COND_INITIALIZER;
+static __thread int depth;
 static CUresult init_error;
 
 /* what the launch path needs (host/launcher.h) */
@@ -28,16 +31,23 @@ static trace *the_trace;
 static FILE *stats_file;
 static drv_options opts;
 
-static void make_lock(void) {
-  pthread_mutexattr_t a;
-  pthread_mutexattr_init(&a);
-  pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
-  pthread_mutex_init(&lock, &a);
-  pthread_mutexattr_destroy(&a);
+void drv_lock(void) {
+  if (depth++) return;
+  pthread_mutex_lock(&lock);
+}
+void drv_unlock(void) {
+  if (--depth == 0) pthread_mutex_unlock(&lock);
 }
 
-void drv_lock(void) { pthread_once(&lock_once, make_lock); pthread_mutex_lock(&lock); }
-void drv_unlock(void) { pthread_mutex_unlock(&lock); }
+/* Wait until a host function finishes (the lock is let go meanwhile). */
+void drv_wait_done(void) {
+  if (!drv.host_running) return;
+  int d = depth;
+  depth = 0;
+  pthread_cond_wait(&done, &lock);
+  depth = d;
+}
+void drv_signal_done(void) { pthread_cond_broadcast(&done); }
 
 CUresult drv_enter(void) {
   drv_lock();
@@ -62,6 +72,7 @@ void drv_flush_printf(void) {
 }
 
 CUresult drv_sync(void) {
+  drv_wait_stream(NULL);
   drv_flush_printf();
   return drv.sticky;
 }
@@ -70,6 +81,7 @@ CUresult drv_sync(void) {
 static void __attribute__((destructor)) drv_fini(void) {
   if (!drv.inited) return;
   drv_lock();
+  drv_drain();
   drv_flush_printf();
   if (stats_file) { if (fclose(stats_file) != 0) fprintf(stderr, "ptxemu: cannot write '%s'\n", opts.stats); stats_file = NULL; }
   if (the_trace) {
@@ -111,6 +123,9 @@ CUresult drv_init(void) {
   drv.e = emu_new(NULL, &eo);
   if (!drv.e) { fprintf(stderr, "ptxemu: cannot set up the emulated device (memory)\n"); init_error = CUDA_ERROR_OUT_OF_MEMORY; return init_error; }
   drv.primary.primary = true;
+  drv.per_thread.next_live = NULL;
+  drv.legacy.next_live = &drv.per_thread;
+  drv.live = &drv.legacy;
   sopts.quiet = opts.quiet;
   sopts.verbose = opts.verbose;
   sopts.stats_path = opts.stats;
@@ -216,27 +231,16 @@ CUresult drv_execute(drv_op *op) {
   case OP_HOST: drv_flush_printf(); op->fn(op->user); return CUDA_SUCCESS;
   case OP_EVENT_RECORD: op->event->recorded = true; op->event->t_ms = drv.clock_ms; return CUDA_SUCCESS;
   case OP_GRAPH: return drv_execute_graph(op->graph);
-  case OP_EMPTY: return CUDA_SUCCESS;
+  case OP_EMPTY: case OP_WAIT_EVENT: return CUDA_SUCCESS;
   }
   return CUDA_ERROR_INVALID_VALUE;
 }
 
 void drv_op_release(drv_op *op) {
   free(op->params);
+  free(op->staged);
   op->params = NULL;
-}
-
-CUresult drv_graph_record(struct CUgraph_st *g, const drv_op *op);
-
-CUresult drv_submit(CUstream s, drv_op *op) {
-  if (!drv_is_default_stream(s) && s->capture) {
-    CUresult r = drv_graph_record(s->capture, op);   /* the graph owns op's parameters now */
-    if (r) drv_op_release(op);
-    return r;
-  }
-  CUresult r = drv_execute(op);
-  drv_op_release(op);
-  return r;
+  op->staged = NULL;
 }
 
 /* ---- messages ---- */

@@ -1,12 +1,11 @@
 /* cudart/drv_stream.c - cuStream*, cuEvent*, host functions and context
- * synchronisation.  Work runs when it is submitted (drv.h), so a stream
- * is always idle when asked and an event is complete once recorded; the
- * device clock that events read is the modelled time in timing mode. */
+ * synchronisation over the ordered work of drv_queue.c.  The device clock
+ * that events read is the modelled time in timing mode. */
 #include <stdlib.h>
 #include <string.h>
 #include "cudart/drv.h"
 
-static bool stream_ok(CUstream s) { return drv_is_default_stream(s) || s != NULL; }
+static bool stream_ok(CUstream s) { return drv_stream_valid(s); }
 
 DRV_EXPORT CUresult cuStreamCreate(CUstream *s, unsigned flags) {
   CUresult r = drv_enter();
@@ -15,6 +14,8 @@ DRV_EXPORT CUresult cuStreamCreate(CUstream *s, unsigned flags) {
   struct CUstream_st *n = calloc(1, sizeof *n);
   if (!n) return drv_leave(CUDA_ERROR_OUT_OF_MEMORY);
   n->flags = flags;
+  n->next_live = drv.live;
+  drv.live = n;
   *s = n;
   return drv_leave(CUDA_SUCCESS);
 }
@@ -28,7 +29,10 @@ DRV_EXPORT CUresult cuStreamCreateWithPriority(CUstream *s, unsigned flags, int 
 DRV_EXPORT CUresult cuStreamDestroy_v2(CUstream s) {
   CUresult r = drv_enter();
   if (r) return r;
-  if (drv_is_default_stream(s)) return drv_leave(CUDA_ERROR_INVALID_HANDLE);
+  if (drv_is_default_stream(s) || !drv_stream_valid(s)) return drv_leave(CUDA_ERROR_INVALID_HANDLE);
+  drv_wait_stream(s);            /* its work still runs, as CUDA lets it */
+  for (struct CUstream_st **p = &drv.live; *p; p = &(*p)->next_live)
+    if (*p == s) { *p = s->next_live; break; }
   free(s);
   return drv_leave(CUDA_SUCCESS);
 }
@@ -37,25 +41,32 @@ DRV_EXPORT CUresult cuStreamSynchronize(CUstream s) {
   CUresult r = drv_enter();
   if (r) return r;
   if (!stream_ok(s)) return drv_leave(CUDA_ERROR_INVALID_HANDLE);
-  if (!drv_is_default_stream(s) && s->capture) return drv_leave(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
-  return drv_leave(drv_sync());
+  struct CUstream_st *st = drv_stream(s);
+  if (st->capture) return drv_leave(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+  drv_wait_stream(st);
+  drv_flush_printf();
+  return drv_leave(drv.sticky);
 }
 
 DRV_EXPORT CUresult cuStreamQuery(CUstream s) {
   CUresult r = drv_enter();
   if (r) return r;
-  return drv_leave(drv.sticky);
+  if (!stream_ok(s)) return drv_leave(CUDA_ERROR_INVALID_HANDLE);
+  drv_drain();
+  if (drv.sticky) return drv_leave(drv.sticky);
+  struct CUstream_st *st = drv_stream(s);
+  return drv_leave(st->completed == st->submitted ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY);
 }
 
 DRV_EXPORT CUresult cuStreamGetFlags(CUstream s, unsigned *flags) {
   if (!flags) return CUDA_ERROR_INVALID_VALUE;
-  *flags = drv_is_default_stream(s) ? 0 : s->flags;
+  *flags = drv_stream(s)->flags;
   return CUDA_SUCCESS;
 }
 
 DRV_EXPORT CUresult cuStreamGetPriority(CUstream s, int *priority) {
   if (!priority) return CUDA_ERROR_INVALID_VALUE;
-  *priority = drv_is_default_stream(s) ? 0 : s->priority;
+  *priority = drv_stream(s)->priority;
   return CUDA_SUCCESS;
 }
 
@@ -70,11 +81,10 @@ DRV_EXPORT CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned flags) {
   if (r) return r;
   if (!e || !stream_ok(s)) return drv_leave(CUDA_ERROR_INVALID_HANDLE);
   (void)flags;
-  if (!drv_is_default_stream(s) && s->capture) {
-    drv_op op = { .kind = OP_EMPTY };
-    return drv_leave(drv_submit(s, &op));
-  }
-  return drv_leave(drv.sticky);   /* the event's work has run already */
+  if (!e->stream) return drv_leave(CUDA_SUCCESS);   /* never recorded: nothing to wait for */
+  drv_op op = { .kind = OP_WAIT_EVENT, .wait_stream = e->stream, .wait_seq = e->seq };
+  if (drv_stream(s)->capture) op.kind = OP_EMPTY;
+  return drv_leave(drv_submit(s, &op));
 }
 
 DRV_EXPORT CUresult cuLaunchHostFunc(CUstream s, CUhostFn fn, void *user) {
@@ -103,7 +113,7 @@ DRV_EXPORT CUresult cuStreamAddCallback(CUstream s, CUstreamCallback cb, void *u
   if (r) { free(c); return r; }
   drv_op op = { .kind = OP_HOST, .fn = run_callback, .user = c };
   /* unlike host functions, callbacks run (with the error) after a fault */
-  if (drv.sticky && (drv_is_default_stream(s) || !s->capture)) { run_callback(c); return drv_leave(CUDA_SUCCESS); }
+  if (drv.sticky && !drv_stream(s)->capture) { run_callback(c); return drv_leave(CUDA_SUCCESS); }
   r = drv_submit(s, &op);
   return drv_leave(r);
 }
@@ -123,7 +133,11 @@ DRV_EXPORT CUresult cuEventCreate(CUevent *e, unsigned flags) {
 
 DRV_EXPORT CUresult cuEventDestroy_v2(CUevent e) {
   if (!e) return CUDA_ERROR_INVALID_HANDLE;
+  drv_lock();
+  /* a record still queued would write into it: let it run first */
+  if (e->stream) drv_wait_seq(e->stream, e->seq);
   free(e);
+  drv_unlock();
   return CUDA_SUCCESS;
 }
 
@@ -143,14 +157,18 @@ DRV_EXPORT CUresult cuEventQuery(CUevent e) {
   CUresult r = drv_enter();
   if (r) return r;
   if (!e) return drv_leave(CUDA_ERROR_INVALID_HANDLE);
-  return drv_leave(drv.sticky);
+  drv_drain();
+  if (drv.sticky) return drv_leave(drv.sticky);
+  return drv_leave(!e->stream || e->stream->completed >= e->seq ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY);
 }
 
 DRV_EXPORT CUresult cuEventSynchronize(CUevent e) {
   CUresult r = drv_enter();
   if (r) return r;
   if (!e) return drv_leave(CUDA_ERROR_INVALID_HANDLE);
-  return drv_leave(drv_sync());
+  if (e->stream) drv_wait_seq(e->stream, e->seq);
+  drv_flush_printf();
+  return drv_leave(drv.sticky);
 }
 
 DRV_EXPORT CUresult cuEventElapsedTime_v2(float *ms, CUevent a, CUevent b) {
@@ -159,8 +177,11 @@ DRV_EXPORT CUresult cuEventElapsedTime_v2(float *ms, CUevent a, CUevent b) {
   if (!ms) return drv_leave(CUDA_ERROR_INVALID_VALUE);
   if (!a || !b) return drv_leave(CUDA_ERROR_INVALID_HANDLE);
   if ((a->flags | b->flags) & 2) return drv_leave(CUDA_ERROR_INVALID_HANDLE);   /* CU_EVENT_DISABLE_TIMING */
-  if (!a->recorded || !b->recorded) return drv_leave(CUDA_ERROR_INVALID_HANDLE);
+  if (!a->stream || !b->stream) return drv_leave(CUDA_ERROR_INVALID_HANDLE);
+  drv_drain();
   if (drv.sticky) return drv_leave(drv.sticky);
+  if (!a->recorded || !b->recorded || a->stream->completed < a->seq || b->stream->completed < b->seq)
+    return drv_leave(CUDA_ERROR_NOT_READY);
   *ms = (float)(b->t_ms - a->t_ms);
   return drv_leave(CUDA_SUCCESS);
 }

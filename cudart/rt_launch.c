@@ -3,16 +3,17 @@
 #include <string.h>
 #include "cudart/rt.h"
 
-/* The checks CUDA makes of a configuration before the launch. */
+/* The checks CUDA makes of a configuration before the launch (CUDA 13
+ * reports them as cudaErrorInvalidValue, as the driver does). */
 static cudaError_t check_config(dim3 grid, dim3 block) {
   int v[6];
   for (int i = 0; i < 6; i++) ptxemu_device_attribute(&v[i], 2 + i);   /* max block x,y,z, grid x,y,z */
   int maxt;
   ptxemu_device_attribute(&maxt, 1);
-  if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z) return cudaErrorInvalidConfiguration;
+  if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z) return CUDA_ERROR_INVALID_VALUE;
   if (block.x > (unsigned)v[0] || block.y > (unsigned)v[1] || block.z > (unsigned)v[2] || grid.x > (unsigned)v[3] ||
       grid.y > (unsigned)v[4] || grid.z > (unsigned)v[5] || (uint64_t)block.x * block.y * block.z > (uint64_t)maxt)
-    return cudaErrorInvalidConfiguration;
+    return CUDA_ERROR_INVALID_VALUE;
   return 0;
 }
 

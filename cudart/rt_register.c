@@ -34,7 +34,7 @@ RT_EXPORT cudaError_t cudaPeekAtLastError(void) { return last_error; }
 
 RT_EXPORT const char *cudaGetErrorName(cudaError_t e) {
   const char *s = ptxemu_error_name(e);
-  return s ? s : "cudaErrorUnknown";
+  return s ? s : "unrecognized error code";
 }
 RT_EXPORT const char *cudaGetErrorString(cudaError_t e) {
   const char *s = ptxemu_error_string(e);

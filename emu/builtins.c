@@ -222,7 +222,8 @@ int emu_builtin_call(warp *w, const xinsn *x, lanemask m, const isa_func *callee
       const char *fn = dev_string(w, i, arg_u64(w, i, x, &c, 3, 8), func, sizeof func);
       uint32_t t = w->id * WARP_SIZE + (uint32_t)i;
       const emu_launch *l = &e->launch;
-      outf(e, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", fs ? fs : "?", line,
+      /* on stderr, where CUDA prints it (device printf output is stdout's) */
+      fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", fs ? fs : "?", line,
            fn ? fn : "?", w->cta->id[0], w->cta->id[1], w->cta->id[2], t % l->block[0], t / l->block[0] % l->block[1],
            t / (l->block[0] * l->block[1]), ms ? ms : "?");
     }

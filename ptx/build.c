@@ -95,6 +95,14 @@ static void bad_target(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n) {
   m->target_loc = loc;
 }
 
+/* .attribute(.managed) / .attribute(.unified(...)): accepted, nothing to
+ * keep (the emulator's memory serves host and device alike). */
+void ptx_b_var_attribute(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n) {
+  if (n && *s == '.') { s++; n--; }
+  if ((n == 7 && memcmp(s, "managed", 7) == 0) || (n == 7 && memcmp(s, "unified", 7) == 0)) return;
+  ptx_error(ps->diag, loc, "unknown variable attribute '.%.*s' (PTX has .managed and .unified)", (int)(n > 40 ? 40 : n), s);
+}
+
 void ptx_b_target(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n) {
   ptx_module *m = ps->mod;
   if (n > 3 && memcmp(s, "sm_", 3) == 0) {

@@ -15,6 +15,7 @@ void ptx_b_version_int(ptx_pstate *ps, ptx_loc loc, uint64_t v);
 void ptx_b_address_size(ptx_pstate *ps, ptx_loc loc, uint32_t bits);
 void ptx_b_check_dims(ptx_pstate *ps, ptx_loc loc, const char *what, uint32_t limit);
 void ptx_b_target(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n);
+void ptx_b_var_attribute(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n);
 void ptx_b_file(ptx_pstate *ps, ptx_loc loc, uint32_t id, const char *s, uint32_t n, uint64_t mtime, uint64_t size);
 void ptx_b_mod_pragma(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n);
 void ptx_b_section(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n);

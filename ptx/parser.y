@@ -66,7 +66,7 @@ static void ptxyyerror(ptx_yyltype *loc, void *scanner, ptx_pstate *ps, const ch
 %token D_CALLPROTOTYPE D_BRANCHTARGETS D_CALLTARGETS D_MAXNTID D_REQNTID
 %token D_MINNCTAPERSM D_MAXNCTAPERSM D_MAXNREG D_EXPLICITCLUSTER
 %token D_REQNCTAPERCLUSTER D_MAXCLUSTERRANK D_NORETURN D_ALIGN D_PTR
-%token D_ABI_PRESERVE D_ABI_PRESERVE_CONTROL D_ALIAS
+%token D_ABI_PRESERVE D_ABI_PRESERVE_CONTROL D_ALIAS D_ATTRIBUTE
 %token SHL SHR LE GE EQ NE ANDAND OROR
 
 %right '?' ':'
@@ -141,7 +141,7 @@ skiptok
   | D_CALLPROTOTYPE | D_BRANCHTARGETS | D_CALLTARGETS | D_MAXNTID | D_REQNTID
   | D_MINNCTAPERSM | D_MAXNCTAPERSM | D_MAXNREG | D_EXPLICITCLUSTER
   | D_REQNCTAPERCLUSTER | D_MAXCLUSTERRANK | D_NORETURN | D_ALIGN | D_PTR
-  | D_ABI_PRESERVE | D_ABI_PRESERVE_CONTROL | D_ALIAS
+  | D_ABI_PRESERVE | D_ABI_PRESERVE_CONTROL | D_ALIAS | D_ATTRIBUTE
   | SHL | SHR | LE | GE | EQ | NE | ANDAND | OROR
   | ';' | ',' | ':' | '[' | ']' | '(' | ')' | '<' | '>' | '+' | '-' | '@' | '!' | '|' | '='
   | '*' | '/' | '%' | '~' | '&' | '^' | '?'
@@ -162,6 +162,15 @@ attrs
   | attrs D_ALIGN uint                { $$ = $1; if ($$.after_ptr) $$.ptr_align = $3; else $$.align = $3; }
   | attrs D_PTR                       { $$ = $1; $$.is_ptr = $$.after_ptr = true; }
   | attrs D_NORETURN                  { $$ = $1; $$.noreturn = true; }
+  | attrs D_ATTRIBUTE '(' var_attribute ')'  { $$ = $1; }
+  ;
+
+/* .attribute(.managed) and .attribute(.unified(UUID1, UUID2)) of a .global
+ * variable: where the memory lives, which the CUDA libraries decide from
+ * their own registration; the emulator's memory is one */
+var_attribute
+  : D_UNKNOWN                         { ptx_b_var_attribute(ps, L(@1), $1.s, $1.n); }
+  | D_UNKNOWN '(' INT ',' INT ')'     { ptx_b_var_attribute(ps, L(@1), $1.s, $1.n); }
   ;
 
 declnames
