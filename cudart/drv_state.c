@@ -187,9 +187,22 @@ static CUresult run_kernel(drv_op *op) {
   memcpy(el.grid, op->grid, sizeof el.grid);
   memcpy(el.block, op->block, sizeof el.block);
   memcpy(el.cluster, op->cluster, sizeof el.cluster);
+  uint32_t resident = e->opt.resident_ctas;
+  if (op->cooperative) {
+    /* grid.sync() counts arrivals in a zeroed word the driver hands the
+     * kernel in %envreg1:%envreg2; every block must be resident at once */
+    static uint64_t workspace;
+    if (!workspace) workspace = emu_alloc(e, 64, "grid-sync workspace");
+    if (!workspace) { drv.sticky = CUDA_ERROR_OUT_OF_MEMORY; return drv.sticky; }
+    memset(emu_host_ptr(e, workspace, 64), 0, 64);
+    el.envreg[1] = (uint32_t)(workspace >> 32);
+    el.envreg[2] = (uint32_t)workspace;
+    e->opt.resident_ctas = op->grid[0] * op->grid[1] * op->grid[2];
+  }
   int index = ++drv.launches;
   const char *name = f->mod->m->funcs[f->func].name;
   int rc = host_launch(&launcher, e, &el, index, name, NULL);
+  e->opt.resident_ctas = resident;
   if (drv.timing) drv.clock_ms += (double)tres.cycles / ((double)drv.cfg.clock_mhz * 1e3);
   else drv.clock_ms += (double)launcher.last_wall_ns / 1e6;
   if (rc) {

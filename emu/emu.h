@@ -76,7 +76,8 @@ enum {
   SR_CLUSTER_CTAID_X, SR_CLUSTER_CTAID_Y, SR_CLUSTER_CTAID_Z,
   SR_CLUSTER_NCTAID_X, SR_CLUSTER_NCTAID_Y, SR_CLUSTER_NCTAID_Z,
   SR_CLUSTER_CTARANK, SR_CLUSTER_NCTARANK, SR_IS_EXPLICIT_CLUSTER,
-  SR_ZERO,                 /* %pm*, %envreg*, reserved offsets: read as 0         */
+  SR_ENVREG0,              /* %envreg0..31: what the driver passes a launch       */
+  SR_ZERO = SR_ENVREG0 + 32, /* %pm*, reserved offsets: read as 0                  */
   SR_CC,                   /* carry flag of add.cc/addc/madc... (bit 0 per lane)  */
   SR_COUNT
 };
@@ -183,6 +184,8 @@ typedef struct emu_launch {
   uint32_t dyn_shared;
   const uint8_t *params;         /* kernel parameter bytes, laid out as the params */
   uint32_t param_size;
+  uint32_t envreg[32];           /* %envreg0..31 (a cooperative launch's grid-sync
+                                    workspace is in 1 and 2, as CUDA's driver puts it) */
 } emu_launch;
 
 typedef struct emu_options {

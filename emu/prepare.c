@@ -43,6 +43,7 @@ static int sr_row(uint32_t sreg, uint32_t comp) {
   case SREG_CLUSTER_CTARANK: return SR_CLUSTER_CTARANK;
   case SREG_CLUSTER_NCTARANK: return SR_CLUSTER_NCTARANK;
   case SREG_IS_EXPLICIT_CLUSTER: return SR_IS_EXPLICIT_CLUSTER;
+  case SREG_ENVREG: return comp < 32 ? SR_ENVREG0 + (int)comp : SR_ZERO;
   default: return SR_ZERO;
   }
 }
