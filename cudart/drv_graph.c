@@ -21,7 +21,7 @@ struct CUgraph_st {
   struct CUgraphNode_st *last;   /* capture: the node the next one depends on */
 };
 
-struct CUgraphExec_st { drv_op *ops; size_t n; };
+struct CUgraphExec_st { drv_op *ops; struct CUgraphNode_st **nodes; size_t n; };
 
 static uint64_t next_capture_id = 1;
 
@@ -251,11 +251,11 @@ DRV_EXPORT CUresult cuGraphGetNodes(CUgraph g, CUgraphNode *nodes, size_t *n) {
 
 /* Depth-first post-order over dependencies: a topological order; a cycle
  * is an error (CUDA rejects it at instantiation). */
-static int visit(struct CUgraphNode_st *n, uint8_t *mark, drv_op *out, size_t *k) {
+static int visit(struct CUgraphNode_st *n, uint8_t *mark, drv_op *out, struct CUgraphNode_st **nodes, size_t *k) {
   if (mark[n->index] == 2) return 0;
   if (mark[n->index] == 1) return -1;
   mark[n->index] = 1;
-  for (size_t i = 0; i < n->ndeps; i++) if (visit(n->deps[i], mark, out, k)) return -1;
+  for (size_t i = 0; i < n->ndeps; i++) if (visit(n->deps[i], mark, out, nodes, k)) return -1;
   mark[n->index] = 2;
   drv_op op = n->op;
   if (op.kind == OP_KERNEL && op.params) {          /* the executable owns a copy */
@@ -263,8 +263,16 @@ static int visit(struct CUgraphNode_st *n, uint8_t *mark, drv_op *out, size_t *k
     if (!op.params) return -1;
     memcpy(op.params, n->op.params, op.param_size);
   }
+  nodes[*k] = n;
   out[(*k)++] = op;
   return 0;
+}
+
+static void free_exec(struct CUgraphExec_st *x) {
+  for (size_t i = 0; i < x->n; i++) drv_op_release(&x->ops[i]);
+  free(x->ops);
+  free(x->nodes);
+  free(x);
 }
 
 DRV_EXPORT CUresult cuGraphInstantiateWithFlags(CUgraphExec *exec, CUgraph g, unsigned long long flags) {
@@ -273,13 +281,13 @@ DRV_EXPORT CUresult cuGraphInstantiateWithFlags(CUgraphExec *exec, CUgraph g, un
   drv_lock();
   struct CUgraphExec_st *x = calloc(1, sizeof *x);
   uint8_t *mark = calloc(g->n + 1, 1);
-  if (x) x->ops = calloc(g->n + 1, sizeof *x->ops);
+  if (x) { x->ops = calloc(g->n + 1, sizeof *x->ops); x->nodes = calloc(g->n + 1, sizeof *x->nodes); }
   CUresult r = CUDA_SUCCESS;
-  if (!x || !mark || !x->ops) r = CUDA_ERROR_OUT_OF_MEMORY;
-  for (size_t i = 0; !r && i < g->n; i++) if (visit(g->nodes[i], mark, x->ops, &x->n)) r = CUDA_ERROR_INVALID_VALUE;
+  if (!x || !mark || !x->ops || !x->nodes) r = CUDA_ERROR_OUT_OF_MEMORY;
+  for (size_t i = 0; !r && i < g->n; i++) if (visit(g->nodes[i], mark, x->ops, x->nodes, &x->n)) r = CUDA_ERROR_INVALID_VALUE;
   free(mark);
   if (r) {
-    if (x) { for (size_t i = 0; i < x->n; i++) drv_op_release(&x->ops[i]); free(x->ops); free(x); }
+    if (x) free_exec(x);
     drv_unlock();
     return r;
   }
@@ -324,10 +332,43 @@ DRV_EXPORT CUresult cuGraphLaunch(CUgraphExec x, CUstream s) {
 
 DRV_EXPORT CUresult cuGraphExecDestroy(CUgraphExec x) {
   if (!x) return CUDA_ERROR_INVALID_VALUE;
-  for (size_t i = 0; i < x->n; i++) drv_op_release(&x->ops[i]);
-  free(x->ops);
-  free(x);
+  free_exec(x);
   return CUDA_SUCCESS;
+}
+
+/* New kernel parameters for a node (of a graph, or of an executable made
+ * from it): the same checks as a launch. */
+static CUresult kernel_op_of(const CUDA_KERNEL_NODE_PARAMS *p, drv_op *op) {
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  uint32_t grid[3] = { p->gridDimX, p->gridDimY, p->gridDimZ }, block[3] = { p->blockDimX, p->blockDimY, p->blockDimZ };
+  return drv_kernel_op(p->func ? p->func : p->kern, grid, block, p->sharedMemBytes, p->kernelParams, p->extra, op);
+}
+
+DRV_EXPORT CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode n, const CUDA_KERNEL_NODE_PARAMS *p) {
+  if (!n || n->op.kind != OP_KERNEL) return CUDA_ERROR_INVALID_VALUE;
+  CUresult r = drv_enter();
+  if (r) return r;
+  drv_op op;
+  if ((r = kernel_op_of(p, &op))) return drv_leave(r);
+  drv_op_release(&n->op);
+  n->op = op;
+  return drv_leave(CUDA_SUCCESS);
+}
+
+DRV_EXPORT CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec x, CUgraphNode n, const CUDA_KERNEL_NODE_PARAMS *p) {
+  if (!x || !n) return CUDA_ERROR_INVALID_VALUE;
+  CUresult r = drv_enter();
+  if (r) return r;
+  for (size_t i = 0; i < x->n; i++) {
+    if (x->nodes[i] != n) continue;
+    if (x->ops[i].kind != OP_KERNEL) return drv_leave(CUDA_ERROR_INVALID_VALUE);
+    drv_op op;
+    if ((r = kernel_op_of(p, &op))) return drv_leave(r);
+    drv_op_release(&x->ops[i]);
+    x->ops[i] = op;
+    return drv_leave(CUDA_SUCCESS);
+  }
+  return drv_leave(CUDA_ERROR_INVALID_VALUE);
 }
 
 /* Update: the new graph must have the same shape; its parameters replace
@@ -340,7 +381,9 @@ DRV_EXPORT CUresult cuGraphExecUpdate_v2(CUgraphExec x, CUgraph g, void *result)
   if (nx->n != x->n) { cuGraphExecDestroy(nx); if (result) memset(result, 0, 16); return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE; }
   for (size_t i = 0; i < x->n; i++) drv_op_release(&x->ops[i]);
   free(x->ops);
+  free(x->nodes);
   x->ops = nx->ops;
+  x->nodes = nx->nodes;
   free(nx);
   if (result) memset(result, 0, 16);
   return CUDA_SUCCESS;

@@ -24,6 +24,19 @@ typedef struct { uint64_t dst; size_t pitch; unsigned value, elem; size_t width,
 CUresult cuGraphAddKernelNode_v2(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, const drv_kernel_params *);
 CUresult cuGraphAddMemsetNode(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, const drv_memset_params *, CUcontext);
 CUresult cuGraphAddHostNode(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, const cudaHostNodeParams *);
+CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode, const drv_kernel_params *);
+CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec, CUgraphNode, const drv_kernel_params *);
+
+/* The driver's parameters of runtime kernel-node parameters. */
+static cudaError_t kernel_params(const cudaKernelNodeParams *p, drv_kernel_params *k) {
+  if (!p) return rt_error(CUDA_ERROR_INVALID_VALUE);
+  cudaError_t e = 0;
+  rt_func *f = rt_func_find(p->func, &e);
+  if (!f) return rt_error(e);
+  *k = (drv_kernel_params){ f->f, p->gridDim.x, p->gridDim.y, p->gridDim.z, p->blockDim.x, p->blockDim.y, p->blockDim.z,
+                            p->sharedMemBytes, p->kernelParams, p->extra, NULL, NULL };
+  return 0;
+}
 
 RT_EXPORT cudaError_t cudaStreamBeginCapture(cudaStream_t s, int mode) { return rt_from(cuStreamBeginCapture_v2(s, mode)); }
 RT_EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t s, CUgraph *g) { return rt_from(cuStreamEndCapture(s, g)); }
@@ -53,13 +66,21 @@ RT_EXPORT cudaError_t cudaGraphAddChildGraphNode(CUgraphNode *n, CUgraph g, cons
 
 RT_EXPORT cudaError_t cudaGraphAddKernelNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd,
                                              const cudaKernelNodeParams *p) {
-  if (!p) return rt_error(CUDA_ERROR_INVALID_VALUE);
-  cudaError_t e = 0;
-  rt_func *f = rt_func_find(p->func, &e);
-  if (!f) return rt_error(e);
-  drv_kernel_params k = { f->f, p->gridDim.x, p->gridDim.y, p->gridDim.z, p->blockDim.x, p->blockDim.y, p->blockDim.z,
-                          p->sharedMemBytes, p->kernelParams, p->extra, NULL, NULL };
-  return rt_from(cuGraphAddKernelNode_v2(n, g, deps, nd, &k));
+  drv_kernel_params k;
+  cudaError_t e = kernel_params(p, &k);
+  return e ? e : rt_from(cuGraphAddKernelNode_v2(n, g, deps, nd, &k));
+}
+
+RT_EXPORT cudaError_t cudaGraphKernelNodeSetParams(CUgraphNode n, const cudaKernelNodeParams *p) {
+  drv_kernel_params k;
+  cudaError_t e = kernel_params(p, &k);
+  return e ? e : rt_from(cuGraphKernelNodeSetParams_v2(n, &k));
+}
+
+RT_EXPORT cudaError_t cudaGraphExecKernelNodeSetParams(CUgraphExec x, CUgraphNode n, const cudaKernelNodeParams *p) {
+  drv_kernel_params k;
+  cudaError_t e = kernel_params(p, &k);
+  return e ? e : rt_from(cuGraphExecKernelNodeSetParams_v2(x, n, &k));
 }
 
 RT_EXPORT cudaError_t cudaGraphAddMemsetNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd,
