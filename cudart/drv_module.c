@@ -40,6 +40,15 @@ CUresult drv_module_load(const void *image, size_t max_bytes, CUmodule *out) {
   memcpy(&magic, b, 4);
   char err[600];
   if (magic == FATBIN_WRAPPER_MAGIC) {
+    uint32_t version;
+    memcpy(&version, b + 4, 4);
+    if (version == 2) {
+      /* the device-linked image of a program built with -rdc=true: its PTX
+       * is in the relocatable fatbins, which would need linking */
+      fprintf(stderr, "ptxemu: this program was built with -rdc=true (separate compilation and device linking), "
+                      "which ptxemu's CUDA libraries do not support yet: rebuild it without -rdc\n");
+      return CUDA_ERROR_NOT_SUPPORTED;
+    }
     image = fatbin_from_wrapper(image);
     if (!image) { fprintf(stderr, "ptxemu: a fatbinary wrapper that does not point to a fatbinary\n"); return CUDA_ERROR_INVALID_IMAGE; }
     max_bytes = FATBIN_SIZE_UNKNOWN;
