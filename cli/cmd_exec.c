@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "config.h"
 #include "cli/cli.h"
 #include "cudart/fatbin.h"
 #include "cudart/options.h"
@@ -190,6 +191,12 @@ int cmd_exec(int argc, char **argv) {
   set("LD_LIBRARY_PATH", lp);
   free(lp);
   set("PTXEMU_COMMAND", cmdline);
+#ifdef PTXEMU_SAN_PRELOAD
+  /* this ptxemu (and its libraries) is built with sanitizers: their runtime
+   * must be loaded before the program's own libraries */
+  set("LD_PRELOAD", PTXEMU_SAN_PRELOAD);
+  if (!getenv("ASAN_OPTIONS")) set("ASAN_OPTIONS", "detect_leaks=0");
+#endif
 
   fflush(stdout);
   pid_t pid = fork();

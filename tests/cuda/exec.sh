@@ -1,0 +1,54 @@
+#!/bin/sh
+# ptxemu exec around a program: traces (launches and the runs row), --stats,
+# events reading the modelled clock under --timing, bad options, and
+# programs that cannot run (a statically linked runtime, SASS only) refused
+# with the nvcc flag that fixes them.  Skipped (77) without nvcc.
+. "$srcdir/tests/lib.sh"
+need_sqlite3
+if command -v nvcc >/dev/null 2>&1; then NVCC=nvcc
+elif [ -x /usr/local/cuda/bin/nvcc ]; then NVCC=/usr/local/cuda/bin/nvcc
+else echo "SKIP: nvcc not found"; exit 77; fi
+src="$srcdir/tests/cuda"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptxemu-exec.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export PTXEMU_CACHE="$tmp/cache"
+"$NVCC" -cudart shared -arch=sm_90 -o "$tmp/events" "$src/event_timing.cu" >"$tmp/nvcc.log" 2>&1 || { bad "nvcc failed"; cat "$tmp/nvcc.log"; finish; }
+
+# a trace of every launch, with the program's command line and exit status
+"$PTXEMU" exec -q --trace "$tmp/run.db" "$tmp/events" >/dev/null 2>"$tmp/err"
+st=$?
+if [ $st -eq 0 ]; then
+  launches=$(q "$tmp/run.db" "SELECT count(*) FROM launches")
+  row=$(q "$tmp/run.db" "SELECT exit_status || ' ' || (command_line LIKE 'ptxemu exec -q --trace %events') FROM runs")
+  if [ "$launches" = 1 ] && [ "$row" = "0 1" ]; then ok; else bad "trace: launches '$launches', runs row '$row'"; fi
+  "$PTXEMU" stats "$tmp/run.db" >"$tmp/stats.txt" 2>&1 && grep -q "_Z4busyPfi" "$tmp/stats.txt" && ok || bad "ptxemu stats on an exec trace"
+elif [ $st -ne 0 ]; then bad "exec --trace: exit status $st"; cat "$tmp/err"; fi
+
+# --timing: the events measure the modelled time, cycles at the GPU's clock
+out=$("$PTXEMU" exec -q --timing --stats "$tmp/s.txt" "$tmp/events" 2>"$tmp/err")
+cycles=$(awk '{ for (i = 1; i < NF; i++) if ($i == "cycles") print $(i + 1) }' "$tmp/s.txt")
+clock=$("$PTXEMU" gpus --params h100 | awk '$1 == "clock_mhz" { print $3 }')
+ms=$(echo "$out" | awk '$1 == "elapsed_ms" { print $2 }')
+if [ -n "$cycles" ] && [ -n "$clock" ] && awk -v c="$cycles" -v f="$clock" -v m="$ms" 'BEGIN { e = c / (f * 1000); exit !(m > 0 && (m - e) / e < 1e-4 && (e - m) / e < 1e-4) }'; then ok
+else bad "--timing: elapsed '$ms' ms, stats cycles '$cycles' at '$clock' MHz"; cat "$tmp/err"; fi
+
+# options are checked before the program starts
+"$PTXEMU" exec --max-insts nan "$tmp/events" >/dev/null 2>"$tmp/err"; st=$?
+[ $st -eq 64 ] && grep -q "PTXEMU_MAX_INSTS" "$tmp/err" && ok || { bad "bad --max-insts: exit $st"; cat "$tmp/err"; }
+"$PTXEMU" exec --gpu nosuchgpu "$tmp/events" >/dev/null 2>"$tmp/err"; st=$?
+[ $st -eq 65 ] && ok || { bad "unknown --gpu: exit $st"; cat "$tmp/err"; }
+"$PTXEMU" exec "$tmp/no-such-program" >/dev/null 2>"$tmp/err"; st=$?
+[ $st -eq 66 ] && ok || { bad "missing program: exit $st"; cat "$tmp/err"; }
+
+# programs that cannot run here say how to rebuild them
+"$NVCC" -arch=sm_90 -o "$tmp/static" "$src/event_timing.cu" >"$tmp/nvcc.log" 2>&1 || { bad "nvcc (static) failed"; cat "$tmp/nvcc.log"; }
+"$PTXEMU" exec "$tmp/static" >/dev/null 2>"$tmp/err"; st=$?
+[ $st -eq 65 ] && grep -q -- "-cudart shared" "$tmp/err" && ok || { bad "static runtime: exit $st"; cat "$tmp/err"; }
+"$NVCC" -cudart shared -gencode arch=compute_90,code=sm_90 -o "$tmp/sass" "$src/event_timing.cu" >"$tmp/nvcc.log" 2>&1 || { bad "nvcc (sass) failed"; cat "$tmp/nvcc.log"; }
+"$PTXEMU" exec "$tmp/sass" >/dev/null 2>"$tmp/err"; st=$?
+[ $st -eq 65 ] && grep -q -- "compute_90" "$tmp/err" && ok || { bad "SASS only: exit $st"; cat "$tmp/err"; }
+
+# the exit status of a program killed by a signal is 128 + the signal
+"$PTXEMU" exec sh -c 'kill -TERM $$' 2>/dev/null; st=$?
+[ $st -eq 143 ] && ok || bad "killed program: exit $st, want 143"
+finish
