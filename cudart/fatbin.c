@@ -281,8 +281,13 @@ int fatbin_entry_data(const fatbin_entry *e, uint8_t **data, uint64_t *len, char
   /* Zstandard: stream into a buffer that grows with what actually comes out
      (a declared size never allocates more than the data produces) and
      refuse anything beyond the declared size */
-  ZSTD_DStream *ds = ZSTD_createDStream();
+  ZSTD_DCtx *ds = ZSTD_createDCtx();
   if (!ds) { seterr(err, errlen, "out of memory"); return -1; }
+  /* the window never needs to exceed the output: a frame asking for more
+     (up to 128 MiB by default) is refused instead of allocated */
+  int wlog = 10;
+  while (wlog < 30 && ((uint64_t)1 << wlog) < want) wlog++;
+  ZSTD_DCtx_setParameter(ds, ZSTD_d_windowLogMax, wlog + 1); /* one step of slack */
   size_t cap = want < 65536 ? (size_t)want : 65536;
   uint8_t *buf = malloc(cap + 1);
   ZSTD_inBuffer in = { e->payload, (size_t)e->payload_size, 0 };
@@ -330,7 +335,7 @@ int fatbin_entry_data(const fatbin_entry *e, uint8_t **data, uint64_t *len, char
   rc = 0;
 out:
   free(buf);
-  ZSTD_freeDStream(ds);
+  ZSTD_freeDCtx(ds);
   return rc;
 }
 

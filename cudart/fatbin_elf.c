@@ -32,6 +32,7 @@ typedef struct {
   uint64_t size;
   Elf64_Shdr *sh;   /* copies of the section headers */
   unsigned nsh;
+  unsigned shstrndx; /* the section names' string table */
   const char *path;
 } elf_file;
 
@@ -101,14 +102,13 @@ static int read_headers(elf_file *f, char *err, size_t errlen)
     seterr(err, errlen, "%s: corrupt ELF section name table index", f->path);
     return -1;
   }
-  /* section names are looked up through sh_name below; stash the index */
-  f->sh[0].sh_info = shstr;
+  f->shstrndx = shstr;
   return 0;
 }
 
 static const char *section_name(const elf_file *f, unsigned i)
 {
-  return str_at(f, f->sh[0].sh_info, f->sh[i].sh_name);
+  return str_at(f, f->shstrndx, f->sh[i].sh_name);
 }
 
 /* Add the entries of one fatbin section to the summary. */
