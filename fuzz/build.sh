@@ -14,11 +14,13 @@ out="$here/out"
 obj="$out/obj"
 mkdir -p "$obj"
 CFLAGS="-std=gnu11 -g -O1 -fno-omit-frame-pointer -I$top -w"
-LIBS="-lsqlite3 -lm"
+LIBS="-lsqlite3 -lzstd -llz4 -lm"
 
 # the library sources, exactly as Makefile.am lists them (.c only)
 srcs=$(sed -n '/^libptxemu_a_SOURCES *=/,/[^\\]$/p' "$top/Makefile.am" | tr ' \t\\' '\n\n\n' | grep '\.c$')
 srcs="$srcs ptx/parser.c ptx/lexer.c gpu/config.c gpu/builtin_configs.c"
+# and those added with "libptxemu_a_SOURCES +=" lines (each once)
+srcs=$(printf '%s\n' $srcs $(sed -n 's/^libptxemu_a_SOURCES *+= *//p' "$top/Makefile.am" | tr ' \t' '\n\n' | grep '\.c$') | awk '!seen[$0]++')
 for g in ptx/parser.c ptx/lexer.c gpu/builtin_configs.c; do
   [ -f "$top/$g" ] || { echo "fuzz/build.sh: $g missing: run ./configure && make first" >&2; exit 1; }
 done
@@ -40,7 +42,7 @@ for s in $srcs; do
 done
 for p in $pids; do wait "$p"; done
 
-for h in fuzz_ptx fuzz_object fuzz_launch fuzz_emu; do
+for h in fuzz_ptx fuzz_object fuzz_launch fuzz_emu fuzz_fatbin; do
   $CC $CFLAGS -fsanitize=fuzzer,$SAN "$here/$h.c" $objs $LIBS -o "$out/$h"
   echo "built $out/$h"
 done

@@ -11,7 +11,7 @@ secs=${1:-60}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 out="$here/out"
-targets=${FUZZ_TARGETS:-"fuzz_ptx fuzz_object fuzz_launch fuzz_emu"}
+targets=${FUZZ_TARGETS:-"fuzz_ptx fuzz_object fuzz_launch fuzz_emu fuzz_fatbin"}
 for t in $targets; do
   [ -x "$out/$t" ] || { echo "fuzz/run.sh: $out/$t missing: run fuzz/build.sh" >&2; exit 1; }
 done
@@ -28,6 +28,7 @@ launch=$(find tests examples -name '*.launch' -o -name 'case.txt' | sort)
 seed "$out/corpus_fuzz_ptx" $ptx
 seed "$out/corpus_fuzz_emu" $exec_ptx
 seed "$out/corpus_fuzz_launch" $launch
+seed "$out/corpus_fuzz_fatbin" $(find tests/unit/data/fatbin -type f -size -16k ! -name '*.c*' ! -name '*.sh' | sort)
 mkdir -p "$out/corpus_fuzz_object"
 if [ -x "$top/ptxemu" ]; then   # objects of the small hand-written PTX files
   for f in $(find tests/exec tests/corpus/hand -name '*.ptx' -size -8k | sort | head -40); do
