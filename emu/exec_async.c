@@ -212,7 +212,7 @@ static bool is_shared_mod(uint16_t s) { return s == MOD_SHARED || s == MOD_SHARE
  * other CTAs of the cluster.  NULL after a fault. */
 static cta *shared_target(warp *w, const xinsn *x, int lane, uint64_t a, uint16_t space, uint8_t symspace,
                           uint64_t size, uint32_t align, bool own_only, uint32_t *off) {
-  uint64_t sa = a;
+  uint64_t sa = a & 0xffffffffull;        /* shared addresses are 32 bits wide (wider registers truncate) */
   if (symspace != PTX_SPACE_SHARED && !is_shared_mod(space)) {
     if (symspace != PTX_SPACE_NONE || mm_classify(a) != MM_SHARED) {
       emu_fault_at(w, x, lane, FAULT_BAD_ADDRESS_SPACE, "address 0x%llx is not in shared memory", (unsigned long long)a);
