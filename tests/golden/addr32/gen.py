@@ -1,5 +1,14 @@
 #!/usr/bin/env python3
-"""addr32: inputs and case.txt (kernel.ptx is hand-written).  gen.py DIR [--device]."""
+"""addr32: inputs and case.txt (kernel.ptx is hand-written).
+
+    gen.py DIR                  the case as committed (expected dp.bin, out.bin)
+    gen.py DIR --device         one output file per buffer, for the golden runner
+    gen.py DIR --device --no-trunc   without the trunc64 launch, which the
+                                hardware run took as a case of its own (a fault
+                                there would have lost the other results)
+
+dp.bin and out.bin are what an H100 (driver 580.159.04) wrote: out.bin's words
+704..735 from the trunc64 run, the rest from dp_tile + forms."""
 import os, random, sys
 OUT = sys.argv[1]
 DEVICE = '--device' in sys.argv[2:]
