@@ -82,10 +82,13 @@ bool emu_translate(warp *w, const xinsn *x, uint16_t space_mod, uint8_t symspace
   /* shared and local addresses are 32 bits wide: a wider register is
    * truncated (PTX ISA, "Addresses as Operands"), as the GPU's LDS/LDL do */
   if (sp == MM_SHARED || sp == MM_LOCAL) FOR_LANES(i) a[i] &= 0xffffffffull;
-  /* a 32-bit .const address (mov.u32 %r, var) is an offset in the constant
-   * window, which starts at GLOBAL_BASE: module variables are placed there
-   * first, so their addresses differ from the offsets only in bits 63..32 */
-  else if (space_mod == MOD_CONST) FOR_LANES(i) if (!(a[i] >> 32)) a[i] |= GLOBAL_BASE;
+  /* a 32-bit .const or kernel .param address (mov.u32 %r, var) is an offset
+   * in its window: module variables are placed first from GLOBAL_BASE and a
+   * launch's parameters in one block, so the offsets lack only bits 63..32 */
+  else if (sp == MM_GLOBAL && space_mod != MOD_GLOBAL && space_mod != 0) {
+    uint64_t hi = space_mod == MOD_CONST ? GLOBAL_BASE : e->param_addr & ~0xffffffffull;
+    FOR_LANES(i) if (!(a[i] >> 32)) a[i] |= hi;
+  }
   uint64_t anyaddr = 0, lo = UINT64_MAX, hi = 0;
   bool dense = true;                     /* inactive lanes repeat an active address */
   FOR_LANES(i) if (!(m >> i & 1) && a[i] != a[__builtin_ctz(m | 0x80000000u)]) { dense = false; break; }
