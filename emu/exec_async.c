@@ -1609,7 +1609,7 @@ static void h_getctarank(warp *w, const xinsn *x, lanemask g) {
   bool generic = !is_shared_mod(x->in->space) && sym != PTX_SPACE_SHARED;
   FOR_LANES(i) {
     if (!(g >> i & 1)) continue;
-    uint64_t v = a[i];
+    uint64_t v = generic ? a[i] : a[i] & 0xffffffffull;   /* shared addresses are 32 bits */
     if (generic) {
       if (mm_classify(v) != MM_SHARED) {
         emu_fault_at(w, x, i, FAULT_BAD_ADDRESS_SPACE, "getctarank of 0x%llx, which is not a shared address", (unsigned long long)v);
