@@ -331,6 +331,12 @@ static void h_atom(warp *w, const xinsn *x, lanemask g) {
   uint8_t *p[WARP_SIZE], kind[WARP_SIZE], symspace;
   emu_lane_addrs(w, x, x->op[ak].o, g, a, &symspace);
   if (!emu_translate(w, x, in->space, symspace, a, g, size, p, kind)) return;
+  /* vector forms exist for global memory only (a generic address must point there) */
+  if (nv > 1) FOR_LANES(i) if ((g >> i & 1) && kind[i] != MM_GLOBAL) {
+    emu_fault_at(w, x, i, FAULT_BAD_ADDRESS_SPACE, "vector %s at 0x%llx, which is not a global address", is_red ? "red" : "atom",
+                 (unsigned long long)a[i]);
+    return;
+  }
   emu_count_access(w, x, a, g, size, kind, is_red);
   if (w->e->opt.strict_async) FOR_LANES(i) if ((g >> i & 1) && kind[i] == MM_SHARED) emu_proxy_generic_ptr(w, x, i, p[i], size);
   /* vector atomics (sm_90: atom/red .v2/.v4 .f32, .f16x2 ...) apply the
