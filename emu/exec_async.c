@@ -212,7 +212,7 @@ static bool is_shared_mod(uint16_t s) { return s == MOD_SHARED || s == MOD_SHARE
  * other CTAs of the cluster.  NULL after a fault. */
 static cta *shared_target(warp *w, const xinsn *x, int lane, uint64_t a, uint16_t space, uint8_t symspace,
                           uint64_t size, uint32_t align, bool own_only, uint32_t *off) {
-  uint64_t sa = a;
+  uint64_t sa = a & 0xffffffffull;        /* shared addresses are 32 bits wide (wider registers truncate) */
   if (symspace != PTX_SPACE_SHARED && !is_shared_mod(space)) {
     if (symspace != PTX_SPACE_NONE || mm_classify(a) != MM_SHARED) {
       emu_fault_at(w, x, lane, FAULT_BAD_ADDRESS_SPACE, "address 0x%llx is not in shared memory", (unsigned long long)a);
@@ -1609,7 +1609,7 @@ static void h_getctarank(warp *w, const xinsn *x, lanemask g) {
   bool generic = !is_shared_mod(x->in->space) && sym != PTX_SPACE_SHARED;
   FOR_LANES(i) {
     if (!(g >> i & 1)) continue;
-    uint64_t v = a[i];
+    uint64_t v = generic ? a[i] : a[i] & 0xffffffffull;   /* shared addresses are 32 bits */
     if (generic) {
       if (mm_classify(v) != MM_SHARED) {
         emu_fault_at(w, x, i, FAULT_BAD_ADDRESS_SPACE, "getctarank of 0x%llx, which is not a shared address", (unsigned long long)v);

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 #include "emu/internal.h"
+#include "emu/fp.h"
 #include "gpu/config.h"
 #include "memmodel/space.h"
 
@@ -40,7 +41,11 @@ void emu_lane_addrs(warp *w, const xinsn *x, const isa_opnd *o, lanemask m, uint
      * over all 32 lanes need no mask tests (and vectorise) */
     const uint64_t *r = w->r[emu_reg_row(w->e, x, o->v)];
     uint64_t first = r[__builtin_ctz(m | 0x80000000u)];
-    FOR_LANES(i) a[i] = ((m >> i & 1) ? r[i] : first) + (uint64_t)o->imm;
+    /* an address is as wide as its register (PTX ISA, "Addresses as
+     * Operands"): [%r+imm] with a 32-bit %r wraps modulo 2^32, as the GPU's
+     * 32-bit address arithmetic does (%r = 0xffffffc0, [%r+64] is 0) */
+    uint64_t wrap = ptx_type_bits((enum ptx_type)x->f->regtype[o->v]) <= 32 ? 0xffffffffull : ~0ull;
+    FOR_LANES(i) a[i] = (((m >> i & 1) ? r[i] : first) + (uint64_t)o->imm) & wrap;
     return;
   }
   if (o->flags & (OF_MODSYM | OF_FUNCSYM)) {
@@ -54,7 +59,7 @@ void emu_lane_addrs(warp *w, const xinsn *x, const isa_opnd *o, lanemask m, uint
 
 /* Resolve which space each access goes to and return host pointers; false
  * after a fault. */
-bool emu_translate(warp *w, const xinsn *x, uint16_t space_mod, uint8_t symspace, const uint64_t *a, lanemask m,
+bool emu_translate(warp *w, const xinsn *x, uint16_t space_mod, uint8_t symspace, uint64_t *a, lanemask m,
                       uint32_t size, uint8_t **p, uint8_t *kind) {
   emu *e = w->e;
   enum mm_space sp;
@@ -73,6 +78,16 @@ bool emu_translate(warp *w, const xinsn *x, uint16_t space_mod, uint8_t symspace
     /* generic access through a symbol: the symbol's own space */
     sp = symspace == PTX_SPACE_SHARED ? MM_SHARED : symspace == PTX_SPACE_LOCAL ? MM_LOCAL : MM_GLOBAL;
     symspace = PTX_SPACE_NONE;
+  }
+  /* shared and local addresses are 32 bits wide: a wider register is
+   * truncated (PTX ISA, "Addresses as Operands"), as the GPU's LDS/LDL do */
+  if (sp == MM_SHARED || sp == MM_LOCAL) FOR_LANES(i) a[i] &= 0xffffffffull;
+  /* a 32-bit .const or kernel .param address (mov.u32 %r, var) is an offset
+   * in its window: module variables are placed first from GLOBAL_BASE and a
+   * launch's parameters in one block, so the offsets lack only bits 63..32 */
+  else if (sp == MM_GLOBAL && space_mod != MOD_GLOBAL && space_mod != 0) {
+    uint64_t hi = space_mod == MOD_CONST ? GLOBAL_BASE : e->param_addr & ~0xffffffffull;
+    FOR_LANES(i) if (!(a[i] >> 32)) a[i] |= hi;
   }
   uint64_t anyaddr = 0, lo = UINT64_MAX, hi = 0;
   bool dense = true;                     /* inactive lanes repeat an active address */
@@ -255,30 +270,15 @@ static uint64_t bits_of_f64(double f) { uint64_t b; memcpy(&b, &f, 8); return b;
 static uint32_t ftz32(uint32_t b) { return (b & 0x7f800000u) == 0 ? b & 0x80000000u : b; }
 static uint32_t canon32(uint32_t b) { return (b & 0x7fffffffu) > 0x7f800000u ? 0x7fffffffu : b; }
 
-/* half <-> float for f16/bf16 atomics (round to nearest even) */
-static float h2f(uint16_t h) {
-  uint32_t s = (uint32_t)(h >> 15) << 31, ex = (h >> 10) & 31, mt = h & 1023;
-  if (ex == 31) return f32_of(s | 0x7f800000u | (mt << 13));
-  if (ex == 0) { float v = (float)mt * 0x1p-24f; return s ? -v : v; }
-  return f32_of(s | ((ex + 112) << 23) | (mt << 13));
-}
-static uint16_t f2h(float f) {
-  uint32_t b = bits_of_f32(f), s = (b >> 16) & 0x8000u;
-  float a = fabsf(f);
-  if (a != a) return 0x7fff;
-  if (a >= 65520.0f) return (uint16_t)(s | 0x7c00);
-  if (a < 0x1p-14f) { uint32_t v = (uint32_t)lrintf(a * 0x1p24f); return (uint16_t)(s | v); }
-  uint32_t e = ((b >> 23) & 255) - 112, m = b & 0x7fffff;
-  uint32_t r = (e << 10) | (m >> 13), rem = m & 0x1fff;
-  if (rem > 0x1000 || (rem == 0x1000 && (r & 1))) r++;
-  return (uint16_t)(s | r);
-}
-static float bf2f(uint16_t h) { return f32_of((uint32_t)h << 16); }
-static uint16_t f2bf(float f) {
-  uint32_t b = bits_of_f32(f);
-  if ((b & 0x7fffffffu) > 0x7f800000u) return 0x7fff;
-  b += 0x7fff + ((b >> 16) & 1);
-  return (uint16_t)(b >> 16);
+/* One f16/bf16 element of atom/red .add/.min/.max .noftz (sm_90 vector
+ * atomics, and the scalar .add.noftz forms): .add rounds to nearest even and
+ * keeps subnormal inputs and results; .min/.max return the other operand
+ * when one is NaN (canonical NaN when both are) and order -0 below +0, as
+ * min/max.f16 do. */
+static uint16_t atom_half(bool bf, uint16_t op, uint16_t a, uint16_t b) {
+  if (op == MOD_ADD) return bf ? bf16_add(a, b, FP_RN, 0, 0) : f16_add(a, b, FP_RN, 0, 0);
+  if (op == MOD_MIN) return bf ? bf16_min(a, b, 0, 0) : f16_min(a, b, 0, 0, 0);
+  return bf ? bf16_max(a, b, 0, 0) : f16_max(a, b, 0, 0, 0);
 }
 
 static uint64_t atom_apply(const isa_insn *in, uint64_t old, uint64_t b, uint64_t c, bool *ok) {
@@ -287,6 +287,13 @@ static uint64_t atom_apply(const isa_insn *in, uint64_t old, uint64_t b, uint64_
   uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
   bool sg = signed_type(t);
   *ok = true;
+  if (t == PTX_T_F16 || t == PTX_T_BF16 || t == PTX_T_F16X2 || t == PTX_T_BF16X2) {
+    bool bf = t == PTX_T_BF16 || t == PTX_T_BF16X2;
+    if (in->bop != MOD_ADD && in->bop != MOD_MIN && in->bop != MOD_MAX) { *ok = false; return old; }
+    uint64_t r = atom_half(bf, in->bop, (uint16_t)old, (uint16_t)b);
+    if (bits == 32) r |= (uint64_t)atom_half(bf, in->bop, (uint16_t)(old >> 16), (uint16_t)(b >> 16)) << 16;
+    return r;
+  }
   switch (in->bop) {
   case MOD_ADD:
     if (t == PTX_T_F32) {   /* atom/red .add.f32 flush subnormal inputs and results */
@@ -294,10 +301,6 @@ static uint64_t atom_apply(const isa_insn *in, uint64_t old, uint64_t b, uint64_
       return canon32(ftz32(r));
     }
     if (t == PTX_T_F64) { uint64_t r = bits_of_f64(f64_of(old) + f64_of(b)); return (r & 0x7fffffffffffffffull) > 0x7ff0000000000000ull ? 0x7fffffffffffffffull : r; }
-    if (t == PTX_T_F16) return f2h(h2f((uint16_t)old) + h2f((uint16_t)b));
-    if (t == PTX_T_BF16) return f2bf(bf2f((uint16_t)old) + bf2f((uint16_t)b));
-    if (t == PTX_T_F16X2) return f2h(h2f((uint16_t)old) + h2f((uint16_t)b)) | (uint64_t)f2h(h2f((uint16_t)(old >> 16)) + h2f((uint16_t)(b >> 16))) << 16;
-    if (t == PTX_T_BF16X2) return f2bf(bf2f((uint16_t)old) + bf2f((uint16_t)b)) | (uint64_t)f2bf(bf2f((uint16_t)(old >> 16)) + bf2f((uint16_t)(b >> 16))) << 16;
     return (old + b) & mask;
   case MOD_MIN:
     if (t == PTX_T_F32) { float x = f32_of((uint32_t)old), y = f32_of((uint32_t)b); return bits_of_f32(fminf(x, y)); }
@@ -328,6 +331,12 @@ static void h_atom(warp *w, const xinsn *x, lanemask g) {
   uint8_t *p[WARP_SIZE], kind[WARP_SIZE], symspace;
   emu_lane_addrs(w, x, x->op[ak].o, g, a, &symspace);
   if (!emu_translate(w, x, in->space, symspace, a, g, size, p, kind)) return;
+  /* vector forms exist for global memory only (a generic address must point there) */
+  if (nv > 1) FOR_LANES(i) if ((g >> i & 1) && kind[i] != MM_GLOBAL) {
+    emu_fault_at(w, x, i, FAULT_BAD_ADDRESS_SPACE, "vector %s at 0x%llx, which is not a global address", is_red ? "red" : "atom",
+                 (unsigned long long)a[i]);
+    return;
+  }
   emu_count_access(w, x, a, g, size, kind, is_red);
   if (w->e->opt.strict_async) FOR_LANES(i) if ((g >> i & 1) && kind[i] == MM_SHARED) emu_proxy_generic_ptr(w, x, i, p[i], size);
   /* vector atomics (sm_90: atom/red .v2/.v4 .f32, .f16x2 ...) apply the

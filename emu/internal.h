@@ -40,9 +40,10 @@ void emu_reschedule(warp *w);
 /* memory access (exec_mem.c): per-lane addresses of a memory operand
  * (symspace: the space of a symbol base, PTX_SPACE_NONE otherwise), their
  * translation to host pointers for an instruction space (a MOD_* value, or
- * 0 for generic) with bounds/alignment faults, and the access counters. */
+ * 0 for generic) with bounds/alignment faults (shared and local addresses
+ * are narrowed to 32 bits in a[]), and the access counters. */
 void emu_lane_addrs(warp *w, const xinsn *x, const isa_opnd *o, lanemask m, uint64_t *a, uint8_t *symspace);
-bool emu_translate(warp *w, const xinsn *x, uint16_t space_mod, uint8_t symspace, const uint64_t *a, lanemask m,
+bool emu_translate(warp *w, const xinsn *x, uint16_t space_mod, uint8_t symspace, uint64_t *a, lanemask m,
                    uint32_t size, uint8_t **p, uint8_t *kind);
 void emu_count_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, const uint8_t *kind, bool store);
 

@@ -837,6 +837,36 @@ static void check_space(actx *c, const isa_insn *in, const isa_opnd *e, const pt
       ptx_space_names[want]);
 }
 
+/* Floating-point and vector forms of atom/red, as the PTX ISA lists them
+ * (and ptxas 13 accepts them): NULL, or why the form does not exist.  Vector
+ * forms (sm_90, PTX 8.1) are .global or generic: .add .v2/.v4 .f32, and
+ * .add/.min/.max .noftz .v2/.v4/.v8 .f16/.bf16 or .v2/.v4 .f16x2/.bf16x2;
+ * scalar f16/bf16 forms are .add.noftz only; nothing else takes .noftz. */
+static const char *atom_form_error(const isa_insn *t, uint32_t sm, uint32_t ver, bool has_sm, bool has_ptx) {
+  bool half = t->type == PTX_T_F16 || t->type == PTX_T_BF16, packed = t->type == PTX_T_F16X2 || t->type == PTX_T_BF16X2;
+  bool noftz = (t->flags & IF_NOFTZ) != 0, minmax = t->bop == MOD_MIN || t->bop == MOD_MAX;
+  if (t->flags & IF_FTZ) return "does not take .ftz";
+  if (t->vec > 1) {
+    if (has_sm && sm < 90) return "with a vector type requires sm_90 or higher";
+    if (has_ptx && ver < 81) return "with a vector type requires PTX ISA 8.1 or higher";
+    if (t->space != 0 && t->space != MOD_GLOBAL) return "with a vector type takes only .global or generic addresses";
+    if (t->type == PTX_T_F32) {
+      if (t->bop != MOD_ADD) return "with a vector .f32 type takes only .add";
+      if (t->vec > 4) return "takes .v2 or .v4 with .f32";
+    } else if (half || packed) {
+      if (t->bop != MOD_ADD && !minmax) return "with a vector f16/bf16 type takes only .add, .min or .max";
+      if (packed && t->vec > 4) return "takes .v2 or .v4 with .f16x2/.bf16x2 (.v8 is for .f16/.bf16)";
+    } else return "with a vector type takes only .f32, .f16, .bf16, .f16x2 or .bf16x2";
+  } else if (half || packed) {
+    if (t->bop != MOD_ADD) return minmax ? "with .min/.max on f16/bf16 types requires a vector type (.v2, .v4, .v8)"
+                                         : "with an f16/bf16 type takes only .add";
+    if (has_sm && sm < 90 && (t->type == PTX_T_BF16 || t->type == PTX_T_BF16X2)) return "with a bf16 type requires sm_90 or higher";
+  } else if (minmax && (t->type == PTX_T_F32 || t->type == PTX_T_F64)) return "has no .min/.max on .f32/.f64";
+  if ((half || packed) && !noftz) return "with an f16/bf16 type requires .noftz";
+  if (!(half || packed) && noftz) return "takes .noftz only with f16/bf16 types";
+  return NULL;
+}
+
 /* The decoded instruction of an opname, decoded and checked against the
  * target once; a bad one is reported at every use. */
 static int template_for(actx *c, const ptx_insn *pi, ptx_loc loc, isa_insn *out) {
@@ -850,6 +880,7 @@ static int template_for(actx *c, const ptx_insn *pi, ptx_loc loc, isa_insn *out)
       const isa_opinfo *oi = &isa_ops[t.op];
       uint32_t sm = c->pm->sm, ver = c->pm->version_major * 10 + c->pm->version_minor;
       bool has_sm = c->pm->has_target, has_ptx = c->pm->has_version;
+      const char *why;
       ok = false;
       if (has_sm && oi->min_sm > sm)
         snprintf(msg, sizeof msg, "'%s' requires sm_%u or higher (module targets sm_%u)", opword(c, t.op), oi->min_sm, sm);
@@ -865,6 +896,8 @@ static int template_for(actx *c, const ptx_insn *pi, ptx_loc loc, isa_insn *out)
       else if ((t.op == OP_ST && t.space == MOD_CONST) ||
                ((t.op == OP_ATOM || t.op == OP_RED) && (t.space == MOD_CONST || t.space == MOD_PARAM || t.space == MOD_LOCAL)))
         snprintf(msg, sizeof msg, "'%s' does not allow the .%s state space", opword(c, t.op), isa_mods[t.space].name);
+      else if ((t.op == OP_ATOM || t.op == OP_RED) && (why = atom_form_error(&t, sm, ver, has_sm, has_ptx)))
+        snprintf(msg, sizeof msg, "'%s' %s", opword(c, t.op), why);
       else if (has_ptx && oi->min_ptx > ver)
         snprintf(msg, sizeof msg, "'%s' requires PTX ISA %u.%u or higher (module is %u.%u)", opword(c, t.op),
                  oi->min_ptx / 10, oi->min_ptx % 10, ver / 10, ver % 10);
