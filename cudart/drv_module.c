@@ -7,6 +7,7 @@
 #include "cudart/drv.h"
 #include "cudart/fatbin.h"
 #include "cudart/modcache.h"
+#include "cudart/ptxlink.h"
 #include "ptx/ast.h"
 
 static unsigned target_sm(void) { return drv.cfg.sm_version; }
@@ -33,6 +34,43 @@ static CUresult module_from_ptx(char *text, size_t len, const char *origin, CUmo
   return CUDA_SUCCESS;
 }
 
+/* A program built with -rdc=true registers the device-linked image (a v2
+ * wrapper) whose last field lists its units' relocatable fatbinaries, in
+ * a NULL-terminated array: their PTX, linked (ptxlink.c), is the module. */
+static CUresult load_linked(const uint8_t *wrapper, CUmodule *out) {
+  const void *const *units;
+  memcpy(&units, wrapper + 16, sizeof units);
+  if (!units) { fprintf(stderr, "ptxemu: a device-linked fatbinary without its units\n"); return CUDA_ERROR_INVALID_IMAGE; }
+  char *texts[256];
+  size_t lens[256];
+  int n = 0;
+  CUresult r = CUDA_SUCCESS;
+  char err[600];
+  for (; units[n] && !r; n++) {
+    if (n == 256) { fprintf(stderr, "ptxemu: more than 256 translation units\n"); r = CUDA_ERROR_NOT_SUPPORTED; break; }
+    uint64_t len;
+    unsigned arch;
+    if (fatbin_select_ptx(units[n], FATBIN_SIZE_UNKNOWN, target_sm(), &texts[n], &len, &arch, err, sizeof err)) {
+      fprintf(stderr, "ptxemu: translation unit %d of the program: %s\n", n + 1, err);
+      r = CUDA_ERROR_NO_BINARY_FOR_GPU;
+      break;
+    }
+    lens[n] = (size_t)len;
+  }
+  if (!r) {
+    size_t len;
+    char *linked = ptxlink(texts, lens, n, &len, err, sizeof err);
+    if (!linked) { fprintf(stderr, "ptxemu: %s\n", err); r = CUDA_ERROR_OUT_OF_MEMORY; }
+    else {
+      char *t = realloc(linked, len + 2);
+      if (t) { t[len] = t[len + 1] = 0; r = module_from_ptx(t, len, "linked PTX of the program's units", out); free(t); }
+      else { free(linked); r = CUDA_ERROR_OUT_OF_MEMORY; }
+    }
+  }
+  for (int i = 0; i < n; i++) free(texts[i]);
+  return r;
+}
+
 CUresult drv_module_load(const void *image, size_t max_bytes, CUmodule *out) {
   if (!image || !out) return CUDA_ERROR_INVALID_VALUE;
   const uint8_t *b = image;
@@ -42,13 +80,7 @@ CUresult drv_module_load(const void *image, size_t max_bytes, CUmodule *out) {
   if (magic == FATBIN_WRAPPER_MAGIC) {
     uint32_t version;
     memcpy(&version, b + 4, 4);
-    if (version == 2) {
-      /* the device-linked image of a program built with -rdc=true: its PTX
-       * is in the relocatable fatbins, which would need linking */
-      fprintf(stderr, "ptxemu: this program was built with -rdc=true (separate compilation and device linking), "
-                      "which ptxemu's CUDA libraries do not support yet: rebuild it without -rdc\n");
-      return CUDA_ERROR_NOT_SUPPORTED;
-    }
+    if (version == 2) return load_linked(b, out);
     image = fatbin_from_wrapper(image);
     if (!image) { fprintf(stderr, "ptxemu: a fatbinary wrapper that does not point to a fatbinary\n"); return CUDA_ERROR_INVALID_IMAGE; }
     max_bytes = FATBIN_SIZE_UNKNOWN;

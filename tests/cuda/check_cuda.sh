@@ -47,7 +47,6 @@ flags_for() {
 # on stderr, until the feature exists (then it moves to the table's checks).
 unsupported_message() {
   case $1 in
-    symbols_rdc) echo "built with -rdc=true (separate compilation and device linking)" ;;
   esac
 }
 wanted() { [ -z "${CUDA_TESTS:-}" ] && return 0; case " $CUDA_TESTS " in *" $1 "*) return 0;; esac; return 1; }
