@@ -34,6 +34,25 @@ static CUresult module_from_ptx(char *text, size_t len, const char *origin, CUmo
   return CUDA_SUCCESS;
 }
 
+/* Whether a unit is CUDA's device runtime (libcudadevrt, linked into
+ * programs that launch kernels from kernels): its calls are the emulator's
+ * own, and its PTX is for another architecture anyway. */
+static bool is_device_runtime(const void *fatbin) {
+  fatbin_entry ent[64];
+  char err[256];
+  int n = fatbin_parse(fatbin, FATBIN_SIZE_UNKNOWN, ent, 64, err, sizeof err);
+  for (int i = 0; i < n; i++) {
+    if (ent[i].kind != FATBIN_PTX) continue;
+    uint8_t *text;
+    uint64_t len;
+    if (fatbin_entry_data(&ent[i], &text, &len, err, sizeof err)) continue;
+    bool yes = strstr((char *)text, "__cudaCDP2LaunchDeviceV2(") && strstr((char *)text, ".visible .func");
+    free(text);
+    if (yes) return true;
+  }
+  return false;
+}
+
 /* A program built with -rdc=true registers the device-linked image (a v2
  * wrapper) whose last field lists its units' relocatable fatbinaries, in
  * a NULL-terminated array: their PTX, linked (ptxlink.c), is the module. */
@@ -50,6 +69,7 @@ static CUresult load_linked(const uint8_t *wrapper, CUmodule *out) {
     if (n == 256) { fprintf(stderr, "ptxemu: more than 256 translation units\n"); r = CUDA_ERROR_NOT_SUPPORTED; break; }
     uint64_t len;
     unsigned arch;
+    if (is_device_runtime(units[n])) { units++; n--; continue; }
     if (fatbin_select_ptx(units[n], FATBIN_SIZE_UNKNOWN, target_sm(), &texts[n], &len, &arch, err, sizeof err)) {
       fprintf(stderr, "ptxemu: translation unit %d of the program: %s\n", n + 1, err);
       r = CUDA_ERROR_NO_BINARY_FOR_GPU;

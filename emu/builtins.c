@@ -73,6 +73,15 @@ static const uint8_t *dev_bytes(warp *w, int lane, uint64_t a, uint32_t n) {
   }
 }
 
+/* Store n bytes at generic address a for lane; false when it is not memory
+ * the thread can write (read-only module data included). */
+static bool store_generic(warp *w, int lane, uint64_t a, const void *v, uint32_t n) {
+  uint8_t *p = (uint8_t *)dev_bytes(w, lane, a, n);
+  if (!p) return false;
+  memcpy(p, v, n);
+  return true;
+}
+
 /* A NUL-terminated string of at most max bytes, or NULL if unreadable. */
 static const char *dev_string(warp *w, int lane, uint64_t a, char *buf, size_t max) {
   size_t i = 0;
@@ -211,6 +220,45 @@ int emu_builtin_call(warp *w, const xinsn *x, lanemask m, const isa_func *callee
       uint64_t a = arg_u64(w, i, x, &c, 0, 8);
       if (!heap_free(e, a)) { emu_fault_at(w, x, i, FAULT_BAD_ADDRESS_SPACE, "free of 0x%llx, which malloc did not return", (unsigned long long)a); return 1; }
     }
+    return 1;
+  }
+  if (strcmp(n, "__cudaCDP2GetParameterBufferV2") == 0 || strcmp(n, "cudaGetParameterBufferV2") == 0) {
+    FOR_LANES(i) if (m >> i & 1) {
+      uint32_t dims[2][3] = { { 1, 1, 1 }, { 1, 1, 1 } };
+      for (uint32_t k = 0; k < 2 && c.args && k + 1 < c.args->n; k++) {
+        const uint8_t *p = emu_param_ptr(w, i, x, &x->f->pool[c.args->v + k + 1], 12);
+        if (p) memcpy(dims[k], p, 12);
+      }
+      uint64_t buf = emu_cdp_param_buffer(e, arg_u64(w, i, x, &c, 0, 8), dims[0], dims[1], (uint32_t)arg_u64(w, i, x, &c, 3, 4));
+      set_ret(w, i, x, &c, buf, 8);
+    }
+    return 1;
+  }
+  /* the device runtime's queries: one device, CUDA 13, streams and events
+   * that order nothing beyond what running children in launch order gives */
+  if (strcmp(n, "__cudaCDP2GetLastError") == 0 || strcmp(n, "__cudaCDP2PeekAtLastError") == 0 ||
+      strcmp(n, "__cudaCDP2StreamDestroy") == 0 || strcmp(n, "__cudaCDP2EventDestroy") == 0 ||
+      strcmp(n, "__cudaCDP2EventRecord") == 0 || strcmp(n, "__cudaCDP2EventRecord_ptsz") == 0 ||
+      strcmp(n, "__cudaCDP2StreamWaitEvent") == 0 || strcmp(n, "__cudaCDP2StreamWaitEvent_ptsz") == 0) {
+    FOR_LANES(i) if (m >> i & 1) set_ret(w, i, x, &c, 0, 4);
+    return 1;
+  }
+  if (strcmp(n, "__cudaCDP2GetDevice") == 0 || strcmp(n, "__cudaCDP2GetDeviceCount") == 0 ||
+      strcmp(n, "__cudaCDP2RuntimeGetVersion") == 0 || strcmp(n, "__cudaCDP2StreamCreateWithFlags") == 0 ||
+      strcmp(n, "__cudaCDP2EventCreateWithFlags") == 0) {
+    /* the value goes through the pointer argument; streams and events are handle 1 */
+    uint64_t v = strstr(n, "Count") ? 1 : strstr(n, "Version") ? 13000 : strstr(n, "Device") ? 0 : 1;
+    uint32_t size = strstr(n, "Create") ? 8 : 4;
+    FOR_LANES(i) if (m >> i & 1) {
+      uint64_t a = arg_u64(w, i, x, &c, 0, 8);
+      int rc = store_generic(w, i, a, &v, size) ? 0 : 1;
+      set_ret(w, i, x, &c, (uint32_t)rc, 4);
+    }
+    return 1;
+  }
+  if (strcmp(n, "__cudaCDP2LaunchDeviceV2") == 0 || strcmp(n, "__cudaCDP2LaunchDeviceV2_ptsz") == 0 ||
+      strcmp(n, "cudaLaunchDeviceV2") == 0) {
+    FOR_LANES(i) if (m >> i & 1) set_ret(w, i, x, &c, (uint32_t)emu_cdp_launch(e, arg_u64(w, i, x, &c, 0, 8)), 4);
     return 1;
   }
   if (strcmp(n, "__assertfail") == 0 || strcmp(n, "__assert_fail") == 0) {

@@ -255,6 +255,7 @@ void emu_free(emu *e) {
     free(e->mods[i].func_addr);
   }
   free(e->mods);
+  emu_cdp_free(e);
   emu_unprepare(e);
   memsys_free(e->memsys_keep);
   ifetch_free(e->ifetch_keep);

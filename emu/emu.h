@@ -288,6 +288,7 @@ typedef struct emu {
   char *pbuf;
   size_t plen, pcap;
   void *textures;                /* texture/surface objects (texobj.c)             */
+  void *cdp;                     /* device-side launches (cdp.c)                  */
   emu_module *mods;              /* every module loaded, in load order            */
   uint32_t nmods;
   uint32_t next_func_index;      /* function "addresses" are unique across modules */
@@ -322,6 +323,18 @@ uint64_t emu_alloc(emu *e, uint64_t size, const char *name);
 uint8_t *emu_host_ptr(emu *e, uint64_t addr, uint64_t size);
 /* Address of a module symbol by name (global/const variables), or 0. */
 uint64_t emu_symbol_addr(emu *e, const char *name, uint64_t *size);
+/* A grid a kernel launched (CUDA dynamic parallelism): it runs after the
+ * launching grid, in launch order (emu/cdp.c). */
+typedef struct emu_child {
+  int func;                      /* kernel of the launching grid's module        */
+  uint32_t grid[3], block[3], dyn_shared;
+  uint8_t *params;               /* malloc'd: the caller of emu_child_pop frees it */
+  uint32_t param_size;
+} emu_child;
+/* The next queued child grid, or false when none is left. */
+bool emu_child_pop(emu *e, emu_child *out);
+/* Drop queued children and the parameter buffers (after a host launch). */
+void emu_cdp_reset(emu *e);
 /* Run one launch to completion.  Returns 0, or -1 with e->fault set. */
 int emu_run(emu *e, const emu_launch *l);
 /* Print the fault like a memory checker would (file:line, thread, block). */

@@ -75,6 +75,10 @@ void emu_proxy_release(cta *c);
 void emu_heap_init(emu *e);
 /* Calls to bodiless functions the runtime provides; returns 1 if handled. */
 int emu_builtin_call(warp *w, const xinsn *x, lanemask m, const isa_func *callee);
+/* emu/cdp.c: the device runtime's launch calls (0: NULL / an error code) */
+uint64_t emu_cdp_param_buffer(emu *e, uint64_t func_addr, const uint32_t grid[3], const uint32_t block[3], uint32_t shared);
+int emu_cdp_launch(emu *e, uint64_t buf);
+void emu_cdp_free(emu *e);
 
 /* guard mask of an instruction for the lanes of m */
 static inline lanemask emu_guard(const warp *w, const xinsn *x, lanemask m) {

@@ -1,6 +1,7 @@
 /* host/launcher.c - one kernel launch with its trace hooks, stats line,
  * messages and fault report (see launcher.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "host/launcher.h"
 #include "emu/emu.h"
@@ -36,7 +37,26 @@ int host_fault_status(const emu *e) {
   return k == FAULT_BUDGET || k == FAULT_TIMEOUT || k == FAULT_HEAP ? 4 : 3;
 }
 
+static int host_launch_one(host_launcher *hl, emu *e, const emu_launch *el, int index, const char *kernel, const char *where);
+
+/* The grid, then the grids it launched (dynamic parallelism) and theirs,
+ * in launch order, until one fails. */
 int host_launch(host_launcher *hl, emu *e, const emu_launch *el, int index, const char *kernel, const char *where) {
+  int status = host_launch_one(hl, e, el, index, kernel, where);
+  emu_child c;
+  while (!status && emu_child_pop(e, &c)) {
+    emu_launch cl = { .func = c.func, .dyn_shared = c.dyn_shared, .params = c.params, .param_size = c.param_size };
+    memcpy(cl.grid, c.grid, sizeof cl.grid);
+    memcpy(cl.block, c.block, sizeof cl.block);
+    status = host_launch_one(hl, e, &cl, 100000 + ++hl->children, e->m->funcs[c.func].name, where);
+    free(c.params);
+  }
+  emu_cdp_reset(e);
+  return status;
+}
+
+/* One grid. */
+static int host_launch_one(host_launcher *hl, emu *e, const emu_launch *el, int index, const char *kernel, const char *where) {
   const session_opts *o = hl->o;
   memset(&e->stats, 0, sizeof e->stats);
   if (o->launch_begin) o->launch_begin(o->observer_ctx, index, kernel, e, el);

@@ -19,6 +19,9 @@ typedef struct host_launcher {
   const struct gpu_config *gcfg;     /* timing mode: the GPU, else NULL         */
   struct timing_result *tres;        /* timing mode: the launch's figures       */
   uint64_t last_wall_ns;             /* emulator wall time of the last launch   */
+  int children;                      /* device-launched grids run so far (their
+                                        numbers in traces and stats follow the
+                                        host launches': 100000 + n)             */
 } host_launcher;
 
 /* Run launch el (index numbers it in traces and stats) of kernel on e.

@@ -36,11 +36,13 @@ device_query   0 device_query.cu
 errors         0 errors.cu
 host_threads   0 host_threads.cu
 memory_ops     0 memory_ops.cu
+dynamic_parallelism 0 dynamic_parallelism.cu
 '
 flags_for() {
   case $1 in
     driver_api) echo "-lcuda" ;;        # the driver API alone
     symbols_rdc) echo "-rdc=true" ;;    # separate compilation, device link
+    dynamic_parallelism) echo "-rdc=true" ;;  # kernels launching kernels need it
   esac
 }
 # Programs ptxemu cannot run yet: each must fail clearly, with this message
