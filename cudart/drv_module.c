@@ -423,3 +423,79 @@ DRV_EXPORT CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dyn, CUfunct
   *dyn = per > k->shared_bytes ? per - k->shared_bytes : 0;
   return CUDA_SUCCESS;
 }
+
+/* ---- cuLink*: JIT linking of PTX; the "cubin" it completes is the
+ * linked PTX itself, which cuModuleLoadData accepts ---- */
+
+struct CUlinkState_st { char **texts; size_t *lens; int n; char *out; };
+enum { CU_JIT_INPUT_CUBIN = 0, CU_JIT_INPUT_PTX = 1, CU_JIT_INPUT_FATBINARY = 2, CU_JIT_INPUT_OBJECT = 3,
+       CU_JIT_INPUT_LIBRARY = 4 };
+
+DRV_EXPORT CUresult cuLinkCreate_v2(unsigned nopts, int *opts, void **vals, CUlinkState *state) {
+  (void)nopts; (void)opts; (void)vals;
+  if (!state) return CUDA_ERROR_INVALID_VALUE;
+  *state = calloc(1, sizeof **state);
+  return *state ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+DRV_EXPORT CUresult cuLinkAddData_v2(CUlinkState st, int type, void *data, size_t size, const char *name, unsigned nopts,
+                                     int *opts, void **vals) {
+  (void)name; (void)nopts; (void)opts; (void)vals;
+  if (!st || !data) return CUDA_ERROR_INVALID_VALUE;
+  char *text = NULL;
+  uint64_t len = 0;
+  if (type == CU_JIT_INPUT_PTX) {
+    len = strnlen(data, size);
+    text = malloc(len + 1);
+    if (text) { memcpy(text, data, len); text[len] = 0; }
+  } else if (type == CU_JIT_INPUT_FATBINARY) {
+    char err[600];
+    unsigned arch;
+    if (fatbin_select_ptx(data, size, target_sm(), &text, &len, &arch, err, sizeof err)) {
+      fprintf(stderr, "ptxemu: cuLinkAddData: %s\n", err);
+      return CUDA_ERROR_NO_BINARY_FOR_GPU;
+    }
+  } else {
+    return drv_unsupported("cuLinkAddData of a cubin, object or library (ptxemu links PTX)");
+  }
+  if (!text) return CUDA_ERROR_OUT_OF_MEMORY;
+  char **nt = realloc(st->texts, (size_t)(st->n + 1) * sizeof *nt);
+  size_t *nl = nt ? realloc(st->lens, (size_t)(st->n + 1) * sizeof *nl) : NULL;
+  if (nt) st->texts = nt;
+  if (!nt || !nl) { free(text); return CUDA_ERROR_OUT_OF_MEMORY; }
+  st->lens = nl;
+  st->texts[st->n] = text;
+  st->lens[st->n++] = (size_t)len;
+  return CUDA_SUCCESS;
+}
+
+DRV_EXPORT CUresult cuLinkAddFile_v2(CUlinkState st, int type, const char *path, unsigned nopts, int *opts, void **vals) {
+  size_t len;
+  char *data = path ? ptx_read_file(path, &len) : NULL;
+  if (!data) return CUDA_ERROR_FILE_NOT_FOUND;
+  CUresult r = cuLinkAddData_v2(st, type, data, len, path, nopts, opts, vals);
+  free(data);
+  return r;
+}
+
+DRV_EXPORT CUresult cuLinkComplete(CUlinkState st, void **image, size_t *size) {
+  if (!st || !image || !st->n) return CUDA_ERROR_INVALID_VALUE;
+  char err[256];
+  size_t len;
+  free(st->out);
+  st->out = ptxlink(st->texts, st->lens, st->n, &len, err, sizeof err);
+  if (!st->out) { fprintf(stderr, "ptxemu: %s\n", err); return CUDA_ERROR_OUT_OF_MEMORY; }
+  *image = st->out;
+  if (size) *size = len + 1;
+  return CUDA_SUCCESS;
+}
+
+DRV_EXPORT CUresult cuLinkDestroy(CUlinkState st) {
+  if (!st) return CUDA_ERROR_INVALID_VALUE;
+  for (int i = 0; i < st->n; i++) free(st->texts[i]);
+  free(st->texts);
+  free(st->lens);
+  free(st->out);
+  free(st);
+  return CUDA_SUCCESS;
+}
