@@ -278,3 +278,34 @@ DRV_EXPORT CUresult cuTensorMapEncodeTiled(void *map, int dtype, unsigned rank, 
   emu_tensormap_encode(map, &d);
   return CUDA_SUCCESS;
 }
+
+DRV_EXPORT CUresult cuTensorMapEncodeIm2col(void *map, int dtype, unsigned rank, void *addr, const uint64_t *dims,
+                                            const uint64_t *strides, const int *lower, const int *upper,
+                                            unsigned channels, unsigned pixels, const unsigned *estrides,
+                                            int interleave, int swizzle, int l2promo, int oobfill) {
+  if (!map || !addr || !dims || !lower || !upper || rank < 3 || rank > 5 || dtype < 0 || dtype > 12 || !strides ||
+      ((uintptr_t)addr & 15) || !channels || channels > 256 || !pixels || pixels > 1024)
+    return CUDA_ERROR_INVALID_VALUE;
+  emu_tmapdesc d = { .addr = (uint64_t)(uintptr_t)addr, .dtype = dtype, .rank = (int)rank, .interleave = interleave,
+                     .swizzle = swizzle, .l2promo = l2promo, .oobfill = oobfill, .im2col = 1,
+                     .channels = channels, .pixels = pixels };
+  for (unsigned i = 0; i < rank; i++) {
+    if (!dims[i] || dims[i] > (1ull << 32)) return CUDA_ERROR_INVALID_VALUE;
+    d.dim[i] = dims[i];
+    d.estride[i] = estrides ? estrides[i] : 1;
+    if (d.estride[i] < 1 || d.estride[i] > 8) return CUDA_ERROR_INVALID_VALUE;
+    if (i) {
+      if (strides[i - 1] % 16 || strides[i - 1] >= (1ull << 40)) return CUDA_ERROR_INVALID_VALUE;
+      d.stride[i] = strides[i - 1];
+    }
+  }
+  /* the bounding box's corners: one per spatial dimension (1 .. rank-2) */
+  for (unsigned i = 0; i + 2 < rank; i++) {
+    int lim = rank == 3 ? 32768 : rank == 4 ? 128 : 16;
+    if (lower[i] < -lim || lower[i] >= lim || upper[i] < -lim || upper[i] >= lim) return CUDA_ERROR_INVALID_VALUE;
+    d.lower[i] = lower[i];
+    d.upper[i] = upper[i];
+  }
+  emu_tensormap_encode(map, &d);
+  return CUDA_SUCCESS;
+}
