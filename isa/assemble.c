@@ -21,7 +21,7 @@
 #include "util/vec.h"
 
 typedef struct undo { const void *key; uint32_t old; uint8_t which; } undo;
-typedef struct range { uint32_t first, count; uint16_t depth; } range;
+typedef struct range { uint32_t first, count; uint16_t depth; uint8_t vec; } range;   /* vec: slots a member */
 
 /* An operand naming something not declared yet, resolved at the end. */
 typedef struct fixup {
@@ -62,6 +62,7 @@ typedef struct actx {
   uint8_t pend_role;
   bool pend_addr;
   uint32_t cur_func;               /* index of the function being assembled   */
+  int in_list;                     /* PO_VEC/PO_LIST/PO_PAIR whose elements are encoded, or 0 */
   /* per function */
   isa_func *f;
   ptrmap regs;                     /* name -> slot (scoped)                    */
@@ -84,6 +85,8 @@ typedef struct actx {
   VEC(isa_opnd) pool;
   VEC(uint8_t) regtype;
   VEC(const char *) regname;
+  VEC(uint8_t) regvec;             /* per slot: elements of the vector register it starts
+                                      (1: a scalar; 0: a later element of a vector) */
   VEC(isa_sym) syms;
   VEC(isa_rec) recs;
   VEC(isa_locinfo) locs;
@@ -316,6 +319,16 @@ static uint32_t new_reg(actx *c, const char *name, uint8_t type) {
   VEC_PUSH(c->regtype, type);
   VEC_PUSH(c->regname, name);
   VEC_PUSH(c->regdepth, depth(c));
+  VEC_PUSH(c->regvec, 1);
+  return slot;
+}
+
+/* .reg .v4 .f32 %v: one slot per element, consecutive (%v.x is the first) */
+static uint32_t new_vreg(actx *c, const char *name, uint8_t type, uint32_t vec) {
+  uint32_t slot = new_reg(c, name, type);
+  if (vec <= 1) return slot;
+  c->regvec.v[slot] = (uint8_t)vec;
+  for (uint32_t i = 1; i < vec; i++) c->regvec.v[new_reg(c, name, type)] = 0;
   return slot;
 }
 
@@ -354,19 +367,16 @@ static void declare_regs(actx *c, const ptx_decl *d, bool listed) {
   }
   if (d->has_range) {
     if (d->range > (1u << 24)) { err(c, d->loc, "register range %%%u too large", d->range); return; }
-    range r = { c->regtype.n, d->range, depth(c) };
-    for (uint32_t i = 0; i < d->range; i++) new_reg(c, d->name, d->type);
+    uint32_t vec = d->vec > 1 ? d->vec : 1;
+    range r = { c->regtype.n, d->range, depth(c), (uint8_t)vec };
+    for (uint32_t i = 0; i < d->range; i++) new_vreg(c, d->name, d->type, vec);
     scoped_put(c, W_RANGE, d->name, c->rangev.n);
     VEC_PUSH(c->rangev, r);
-    rec(c, REC_REGS, r.first, d->range, d->loc.line, d->name);
-    c->recs.v[c->recs.n - 1].b |= 0x80000000u;   /* marks a %r<N> range */
+    rec(c, REC_REGS, r.first, d->range | ISA_REGS_RANGE | (vec - 1) << ISA_REGS_VEC_SHIFT, d->loc.line, d->name);
   } else {
-    uint32_t slot = new_reg(c, d->name, d->type);
+    uint32_t slot = new_vreg(c, d->name, d->type, d->vec);
     size_t nl = strlen(d->name);
     if (nl && d->name[nl - 1] >= '0' && d->name[nl - 1] <= '9') c->digit_singles++;
-    if (d->vec > 1) {             /* .reg .v4 .f32 %v: consecutive slots for .x .y .z .w */
-      for (uint32_t i = 1; i < d->vec; i++) new_reg(c, d->name, d->type);
-    }
     scoped_put(c, W_REG, d->name, slot);
     if (listed) rec(c, REC_REGS, slot, d->vec > 1 ? d->vec : 1, d->loc.line, d->name);
   }
@@ -483,7 +493,7 @@ static uint32_t find_range_reg(actx *c, const char *name) {
   if (ri == PTRMAP_ABSENT) return PTRMAP_ABSENT;
   uint64_t idx = strtoull(name + k, NULL, 10);
   if (idx >= c->rangev.v[ri].count) return PTRMAP_ABSENT;
-  return c->rangev.v[ri].first + (uint32_t)idx;
+  return c->rangev.v[ri].first + (uint32_t)idx * c->rangev.v[ri].vec;
 }
 
 /* What a name operand may be: anything; a label (bra); a function (call);
@@ -495,6 +505,28 @@ static uint32_t func_target(const actx *c, uint32_t fi) {
   return fi < c->alias.n && c->alias.v[fi] != PTRMAP_ABSENT ? c->alias.v[fi] : fi;
 }
 
+static const char *reg_display(actx *c, uint32_t slot);
+
+/* A register named without an element: a vector register stands for the
+ * brace list of its elements ("ld.v4.f32 %v, [a]" is "ld.v4.f32 {%v.x,
+ * %v.y, %v.z, %v.w}, [a]"), which is how the emulator and the
+ * disassembler see it. */
+static int whole_reg(actx *c, const ptx_opnd *o, uint32_t slot, isa_opnd *out) {
+  out->kind = OK_REG; out->v = slot;
+  uint32_t vec = c->regvec.v[slot];
+  /* in a call's argument list a vector register stays one operand (its
+   * first slot, as the parameter it binds is one) */
+  if (vec <= 1 || c->in_list == PO_LIST) return 0;
+  if (c->in_list) {
+    char buf[96];
+    err(c, o->loc, "vector register '%s' cannot be an element of a vector operand", ptx_opnd_name(o, buf, sizeof buf));
+    return -1;
+  }
+  out->kind = OK_VEC; out->n = (uint16_t)vec; out->v = c->pool.n;
+  for (uint32_t i = 0; i < vec; i++) { isa_opnd e = { .kind = OK_REG, .v = slot + i }; VEC_PUSH(c->pool, e); }
+  return 0;
+}
+
 /* Resolve a name operand: register, special register, symbol, label, function. */
 static int resolve_name(actx *c, const ptx_opnd *o, isa_opnd *out, int role) {
   const char *name = o->name;
@@ -504,18 +536,15 @@ static int resolve_name(actx *c, const ptx_opnd *o, isa_opnd *out, int role) {
     /* %r12: a member of the range %r<N>, unless a single %r12 is declared */
     if (!c->digit_singles) {
       uint32_t ri = ptrmap_get(&c->ranges, name);
-      if (ri != PTRMAP_ABSENT && o->idx < c->rangev.v[ri].count) {
-        out->kind = OK_REG;
-        out->v = c->rangev.v[ri].first + o->idx;
-        return 0;
-      }
+      if (ri != PTRMAP_ABSENT && o->idx < c->rangev.v[ri].count)
+        return whole_reg(c, o, c->rangev.v[ri].first + o->idx * c->rangev.v[ri].vec, out);
     }
     char buf[96];
     const char *full = ptx_opnd_name(o, buf, sizeof buf);
     name = strtab_intern(c->names, full, strlen(full));
   }
   slot = find_reg(c, name);
-  if (slot != PTRMAP_ABSENT) { out->kind = OK_REG; out->v = slot; return 0; }
+  if (slot != PTRMAP_ABSENT) return whole_reg(c, o, slot, out);
   const char *dot = strchr(name, '.');
   if (dot) {
     const char *base = strtab_intern(c->names, name, (size_t)(dot - name));
@@ -524,9 +553,14 @@ static int resolve_name(actx *c, const ptx_opnd *o, isa_opnd *out, int role) {
     slot = find_reg(c, base);
     if (slot != PTRMAP_ABSENT && comp) {
       out->kind = OK_REG; out->v = slot; out->n = comp; out->imm = sel;
-      if (comp >= 1 && comp <= 4 && c->regtype.v[slot] && slot + comp - 1 < c->regtype.n &&
-          c->regname.v[slot + comp - 1] == c->regname.v[slot] && comp > 1) {
-        out->v = slot + comp - 1;  /* component of a .v4 register */
+      uint32_t vec = c->regvec.v[slot];
+      if (vec > 1 && comp >= 1 && comp <= 4) {   /* an element of a vector register: its own slot */
+        if (comp > vec) {
+          /* ptxas 13 takes %v.z of a .v2 register without a word; what it reads is not defined */
+          err(c, o->loc, "register '%s' is a .v%u vector: it has no element .%s", base, vec, dot + 1);
+          return -1;
+        }
+        out->v = slot + comp - 1;
         out->n = 0;
       }
       return 0;
@@ -656,7 +690,10 @@ static int encode(actx *c, const ptx_opnd *o, isa_opnd *out, int role) {
   case PO_VEC: case PO_LIST: case PO_PAIR:
     out->kind = o->kind == PO_VEC ? OK_VEC : o->kind == PO_LIST ? OK_LIST : OK_PAIR;
     out->n = o->nsub;
+    int outer = c->in_list;
+    c->in_list = o->kind;
     out->v = encode_list(c, o->sub, o->nsub, role == R_CALL ? R_ANY : role);
+    c->in_list = outer;
     return 0;
   }
   return -1;
@@ -676,11 +713,16 @@ static const char *opword(actx *c, int op) {
 /* Spelling of a register for messages: range members print as prefix+index. */
 static const char *reg_display(actx *c, uint32_t slot) {
   static char buf[300];
-  for (uint32_t i = 0; i < c->rangev.n; i++)
-    if (slot >= c->rangev.v[i].first && slot < c->rangev.v[i].first + c->rangev.v[i].count) {
-      snprintf(buf, sizeof buf, "%s%u", c->regname.v[slot], slot - c->rangev.v[i].first);
+  static const char comps[] = "xyzw";
+  for (uint32_t i = 0; i < c->rangev.n; i++) {
+    const range *r = &c->rangev.v[i];
+    if (slot >= r->first && slot - r->first < r->count * r->vec) {
+      uint32_t k = slot - r->first;
+      if (r->vec > 1) snprintf(buf, sizeof buf, "%s%u.%c", c->regname.v[slot], k / r->vec, comps[k % r->vec & 3]);
+      else snprintf(buf, sizeof buf, "%s%u", c->regname.v[slot], k);
       return buf;
     }
+  }
   return c->regname.v[slot];
 }
 
@@ -802,6 +844,11 @@ static void check_operand(actx *c, isa_insn *in, int i, isa_opnd *e, const ptx_o
       for (uint32_t k = 0; k < e->n && k < o->nsub; k++) {
         const isa_opnd *x = &c->pool.v[e->v + k];
         if (x->kind == OK_REG) check_reg(c, in, x, &o->sub[k], bits, true);
+      }
+    else if (e->kind == OK_VEC && in->op != OP_MOV)       /* ld.v4 %v (a .v4 register): each element */
+      for (uint32_t k = 0; k < e->n; k++) {
+        const isa_opnd *x = &c->pool.v[e->v + k];
+        if (x->kind == OK_REG) check_reg(c, in, x, o, bits, true);
       }
     return;
   default:
@@ -1079,7 +1126,7 @@ static void reset_func(actx *c) {
   ptrmap_clear(&c->labels); ptrmap_clear(&c->protos);
   c->undos.n = c->scope_marks.n = c->rangev.n = 0;
   c->blocks.n = c->nblocks = 0;
-  c->ninsns = c->nops = c->pool.n = c->regtype.n = c->regname.n = 0;
+  c->ninsns = c->nops = c->pool.n = c->regtype.n = c->regname.n = c->regvec.n = 0;
   c->syms.n = c->recs.n = c->locs.n = c->tables.n = c->labelnames.n = c->labelpc.n = 0;
   c->regdepth.n = c->symdepth.n = 0;
   c->digit_singles = 0;
@@ -1473,7 +1520,7 @@ static isa_module *asm_end(actx *c) {
   VEC_FREE(c->mpragmas); VEC_FREE(c->aliases); VEC_FREE(c->fixups);
   VEC_FREE(c->templates); VEC_FREE(c->template_err); VEC_FREE(c->alias);
   VEC_FREE(c->undos); VEC_FREE(c->scope_marks); VEC_FREE(c->rangev);
-  VEC_FREE(c->pool); VEC_FREE(c->regtype); VEC_FREE(c->regname); VEC_FREE(c->syms);
+  VEC_FREE(c->pool); VEC_FREE(c->regtype); VEC_FREE(c->regname); VEC_FREE(c->regvec); VEC_FREE(c->syms);
   VEC_FREE(c->recs); VEC_FREE(c->locs); VEC_FREE(c->tables); VEC_FREE(c->labelnames); VEC_FREE(c->labelpc); VEC_FREE(c->blocks);
   VEC_FREE(c->regdepth); VEC_FREE(c->symdepth); VEC_FREE(c->hoistdepth);
   ptrmap_fini(&c->modsyms); ptrmap_fini(&c->funcs); ptrmap_fini(&c->opcache);
