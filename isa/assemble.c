@@ -643,7 +643,10 @@ static int encode(actx *c, const ptx_opnd *o, isa_opnd *out, int role) {
     }
     if (o->ival && out->kind == OK_REG) {
       char buf[96];
-      err(c, o->loc, "register '%s' cannot take an offset", ptx_opnd_name(o, buf, sizeof buf));
+      /* ptxas reads a source r+imm as r plus imm, computed before the
+       * instruction; ptxemu does that for mov (assemble_insn) and addresses */
+      err(c, o->loc, "register '%s' cannot take an offset outside an address or a mov (ptxas reads it as the register plus %lld; write the add)",
+          ptx_opnd_name(o, buf, sizeof buf), (long long)o->ival);
       return -1;
     }
     return 0;
@@ -739,21 +742,27 @@ static void check_reg(actx *c, const isa_insn *in, const isa_opnd *e, const ptx_
 }
 
 /* An integer immediate must fit the instruction type, read as signed or as
- * unsigned (ptxas truncates silently; ptxemu reports). */
+ * unsigned.  Literals are 64-bit two's complement values (PTX manual,
+ * "Integer Constants"): 0xffffffffffffffffU is -1, which a .u32 operand
+ * takes as 0xffffffff, like ptxas.  A value that no n-bit number extends
+ * to is reported: ptxas keeps its low n bits, which silently changes the
+ * number written (70000 in a .u16 operand becomes 4464). */
 static void check_imm(actx *c, const isa_opnd *e, const ptx_opnd *o, enum ptx_type t) {
   if (e->kind != OK_IMM || (e->flags & (OF_F32 | OF_F64))) return;
   int bits = ptx_type_bits(t);
   if (bits <= 1 || t == PTX_T_F16 || t == PTX_T_BF16 || t == PTX_T_F32 || t == PTX_T_F64) return;
   if (o->kind == PO_INT && (o->flags & POF_OVERFLOW)) {
-    err(c, o->loc, "immediate value %s out of range for .%s", o->name, ptx_type_names[t]);
+    err(c, o->loc, "immediate value %s out of range for .%s (more than 64 bits: ptxas would keep the low 64)", o->name, ptx_type_names[t]);
     return;
   }
   if (bits >= 64) return;
   int64_t v = e->imm;
   int64_t lo = -((int64_t)1 << (bits - 1)), hi = (int64_t)((1ull << bits) - 1);
-  if (v < lo || v > hi || ((o->flags & POF_UNSIGNED) && (uint64_t)v > (uint64_t)hi))
-    err(c, o->loc, "immediate value %s%llu out of range for .%s", v < 0 && !(o->flags & POF_UNSIGNED) ? "-" : "",
-        v < 0 && !(o->flags & POF_UNSIGNED) ? 0ull - (unsigned long long)v : (unsigned long long)v, ptx_type_names[t]);
+  if (v < lo || v > hi)
+    err(c, o->loc, "immediate value %s%llu out of range for .%s (ptxas would keep its low %d bits, %llu)",
+        v < 0 && !(o->flags & POF_UNSIGNED) ? "-" : "",
+        v < 0 && !(o->flags & POF_UNSIGNED) ? 0ull - (unsigned long long)v : (unsigned long long)v, ptx_type_names[t],
+        bits, (unsigned long long)v & ((1ull << bits) - 1));
 }
 
 static bool is_float_type(int t) { return t == PTX_T_F32 || t == PTX_T_F64; }
@@ -1025,10 +1034,48 @@ static void check_tmap_replace(actx *c, isa_insn *in, const ptx_stmt *st, const 
   else if (v->kind == OK_ADDR || v->kind == OK_ADDRX || v->kind == OK_VEC || v->kind == OK_LIST) err(c, ops[want - 1].loc, "tensormap.replace.%s: the new value must be a register or an immediate", fn);
 }
 
+/* mov d, r+imm: ptxas reads the source as r plus imm and makes of it the
+ * code of add d, r, imm (the same cubin); the source operand, or NULL. */
+static const ptx_opnd *mov_offset(const ptx_insn *pi) {
+  if (pi->nops != 2 || (pi->ops[1].kind != PO_REG && pi->ops[1].kind != PO_SYM) || !pi->ops[1].ival || pi->ops[1].nsub) return NULL;
+  const char *n = pi->opname;
+  return strncmp(n, "mov.", 4) == 0 && strchr(n + 4, '.') == NULL ? &pi->ops[1] : NULL;
+}
+
 static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
   const ptx_insn *pi = &st->u.insn;
   isa_insn in;
   if (template_for(c, pi, st->loc, &in)) return;
+  const ptx_opnd *ops = pi->ops;
+  uint32_t nops = pi->nops;
+  ptx_opnd addops[3];
+  const ptx_opnd *off = mov_offset(pi);
+  char rbuf[96];
+  if (off && in.op == OP_MOV && find_reg(c, strtab_intern(c->names, ptx_opnd_name(off, rbuf, sizeof rbuf),
+                                                          strlen(ptx_opnd_name(off, rbuf, sizeof rbuf)))) != PTRMAP_ABSENT) {
+    static const uint8_t as_u[] = { [PTX_T_B16] = PTX_T_U16, [PTX_T_U16] = PTX_T_U16, [PTX_T_S16] = PTX_T_U16,
+                                    [PTX_T_B32] = PTX_T_U32, [PTX_T_U32] = PTX_T_U32, [PTX_T_S32] = PTX_T_U32,
+                                    [PTX_T_B64] = PTX_T_U64, [PTX_T_U64] = PTX_T_U64, [PTX_T_S64] = PTX_T_U64 };
+    uint8_t t = in.type < sizeof as_u ? as_u[in.type] : 0;
+    if (t) {
+      char name[16], e[128];
+      snprintf(name, sizeof name, "add.%s", ptx_type_names[t]);
+      isa_insn add;
+      if (isa_decode_opname(name, &add, e, sizeof e) == 0) {
+        add.guard = in.guard;
+        in = add;
+        addops[0] = ops[0];
+        addops[1] = *off;
+        addops[1].ival = 0;
+        memset(&addops[2], 0, sizeof addops[2]);
+        addops[2].kind = PO_INT;
+        addops[2].ival = off->ival;
+        addops[2].loc = off->loc;
+        ops = addops;
+        nops = 3;
+      }
+    }
+  }
   const isa_opinfo *oi = &isa_ops[in.op];
   in.line = st->loc.line;
   in.col = (uint16_t)(st->loc.col > 65535 ? 65535 : st->loc.col);
@@ -1043,14 +1090,13 @@ static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
       in.guard_neg = (pi->guard.flags & POF_NEG) != 0;
     }
   }
-  if (pi->nops < oi->nops_min || pi->nops > oi->nops_max) {
+  if (nops < oi->nops_min || nops > oi->nops_max) {
     err(c, st->loc, "'%s' expects %u operands, got %u", opword(c, in.op),
-        pi->nops < oi->nops_min ? oi->nops_min : oi->nops_max, pi->nops);
+        nops < oi->nops_min ? oi->nops_min : oi->nops_max, nops);
     return;
   }
-  in.nops = (uint8_t)pi->nops;
+  in.nops = (uint8_t)nops;
   in.opi = c->nops;
-  const ptx_opnd *ops = pi->ops;
   ptx_opnd callops[4];
   uint32_t target = 0;
   if (in.op == OP_CALL) {
@@ -1069,10 +1115,10 @@ static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
     target = ops[0].kind == PO_LIST ? 1 : 0;
   }
   size_t siglen = strlen(oi->sig);
-  for (uint32_t i = 0; i < pi->nops; i++) {
+  for (uint32_t i = 0; i < nops; i++) {
     int role = R_ANY;
     char sig = i < siglen ? oi->sig[i] : 'x';
-    if ((in.flags & IF_CACHE_HINT) && i + 1 == pi->nops && i > 0) sig = 'x';   /* the .L2::cache_hint policy */
+    if ((in.flags & IF_CACHE_HINT) && i + 1 == nops && i > 0) sig = 'x';   /* the .L2::cache_hint policy */
     if (sig == 'l') role = R_LABEL;
     if (in.op == OP_CALL) {
       if (i == target) role = R_CALL;
@@ -1150,7 +1196,7 @@ static void assemble_func(actx *c, isa_func *f, const ptx_func *pf) {
   /* room for every instruction and operand (fewer when some are refused) */
   uint32_t ni = 0, no = 0;
   for (uint32_t i = 0; i < pf->nstmts; i++)
-    if (pf->stmts[i].kind == PS_INSN) { ni++; no += pf->stmts[i].u.insn.nops; }
+    if (pf->stmts[i].kind == PS_INSN) { ni++; no += pf->stmts[i].u.insn.nops + (mov_offset(&pf->stmts[i].u.insn) != NULL); }
   c->insns = arena_alloc(c->m->arena, (ni ? ni : 1) * sizeof *c->insns);
   c->ops = arena_alloc(c->m->arena, (no ? no : 1) * sizeof *c->ops);
   /* labels first: branches may jump forward */
