@@ -514,12 +514,11 @@ static const char *reg_display(actx *c, uint32_t slot);
 static int whole_reg(actx *c, const ptx_opnd *o, uint32_t slot, isa_opnd *out) {
   out->kind = OK_REG; out->v = slot;
   uint32_t vec = c->regvec.v[slot];
-  /* in a call's argument list a vector register stays one operand (its
-   * first slot, as the parameter it binds is one) */
-  if (vec <= 1 || c->in_list == PO_LIST) return 0;
-  if (c->in_list) {
+  if (vec <= 1) return 0;
+  if (c->in_list) {   /* calls bind one register a parameter */
     char buf[96];
-    err(c, o->loc, "vector register '%s' cannot be an element of a vector operand", ptx_opnd_name(o, buf, sizeof buf));
+    err(c, o->loc, "vector register '%s' cannot be %s", ptx_opnd_name(o, buf, sizeof buf),
+        c->in_list == PO_LIST ? "a call argument (not supported yet)" : "an element of a vector operand");
     return -1;
   }
   out->kind = OK_VEC; out->n = (uint16_t)vec; out->v = c->pool.n;
@@ -808,6 +807,29 @@ static void check_dest(actx *c, isa_insn *in, int i, const isa_opnd *e, const pt
   check_reg(c, in, e, o, need, at_least);
 }
 
+/* A brace list (or a whole vector register) has as many elements as the
+ * instruction's .vN; mov packs or unpacks elements of one width that fill
+ * its type (mov.b64 {lo, hi}: two 32-bit registers).  ptxas refuses both
+ * mismatches. */
+static void check_vec_count(actx *c, const isa_insn *in, int i, const isa_opnd *e, const ptx_opnd *o, int bits) {
+  if (in->op != OP_MOV || in->vec > 1) {    /* ld.v4, mov.v4.b32 ... */
+    if (in->vec > 1 && e->n != in->vec)
+      err(c, o->loc, "operand %d of '%s' has %u elements, .v%u needs %u", i + 1, opname_of(in), e->n, in->vec, in->vec);
+    return;
+  }
+  int w = 0;
+  for (uint32_t k = 0; k < e->n; k++) {
+    const isa_opnd *x = &c->pool.v[e->v + k];
+    if (x->kind != OK_REG || x->n) continue;
+    int xb = reg_bits(c, x->v);
+    if (!w) w = xb;
+    else if (xb != w) { err(c, o->loc, "operand %d of '%s' mixes registers of %d and %d bits", i + 1, opname_of(in), w, xb); return; }
+  }
+  if (w && (uint32_t)w * e->n != (uint32_t)bits)
+    err(c, o->loc, "operand %d of '%s' has %u elements of %d bits, .%s needs %d bits", i + 1, opname_of(in), e->n, w,
+        ptx_type_names[in->type], bits);
+}
+
 /* Operand signature letters (opcodes.def):
  *   d  destination register of the type         D  ... of twice the type
  *   e  destination, twice the type with .wide   w  destination at least as wide
@@ -859,6 +881,7 @@ static void check_operand(actx *c, isa_insn *in, int i, isa_opnd *e, const ptx_o
         const isa_opnd *x = &c->pool.v[e->v + k];
         if (x->kind == OK_REG) check_reg(c, in, x, o, bits, true);
       }
+    if (e->kind == OK_VEC) check_vec_count(c, in, i, e, o, bits);
     return;
   default:
     if (e->kind == OK_IMM && is_float_type(t1) && (in->op == OP_FMA)) normalise_imm(e, t1);
@@ -1152,6 +1175,10 @@ static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
  * ones (the pre-ABI convention) are registers with a symbol for the listing. */
 static void declare_param(actx *c, const ptx_decl *d, uint64_t *frame) {
   if (d->space != PTX_SPACE_REG) { declare_fsym(c, d, frame); return; }
+  if (d->vec > 1) {   /* calls copy one register a parameter */
+    err(c, d->loc, "a vector .reg parameter ('%s') is not supported yet: declare it .param", d->name);
+    return;
+  }
   declare_regs(c, d, false);            /* the header lists it */
   isa_sym s = { .name = d->name, .space = PTX_SPACE_REG, .type = d->type, .vec = d->vec, .size = elem_bytes(d) };
   VEC_PUSH(c->syms, s);

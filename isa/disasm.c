@@ -15,8 +15,6 @@ typedef struct dctx {
   FILE *out;
   uint32_t line;            /* line number the next output line will have */
   const char **regprint;    /* printed name of each register slot        */
-  const char **vecname;     /* name of the vector register a slot starts   */
-  bool in_args;             /* printing a call's argument list            */
   char *namebuf;
   const char **pclabel;     /* first label at each pc                     */
   /* labels of { } blocks are local to them: a label operand is printed
@@ -163,15 +161,12 @@ static void label_scopes(dctx *d) {
 }
 
 static void print_list(dctx *d, const isa_opnd *o, const char *open, const char *sep, const char *close) {
-  bool outer = d->in_args;
-  d->in_args = o->kind == OK_LIST;
   fputs(open, d->out);
   for (uint32_t i = 0; i < o->n; i++) {
     if (i) fputs(sep, d->out);
     print_opnd(d, &d->f->pool[o->v + i]);
   }
   fputs(close, d->out);
-  d->in_args = outer;
 }
 
 static const char *sym_name(dctx *d, const isa_opnd *o) {
@@ -186,7 +181,7 @@ static void print_opnd(dctx *d, const isa_opnd *o) {
   switch (o->kind) {
   case OK_REG:
     fprintf(out, "%s%s%s%s", o->flags & OF_NEG ? "!" : "", o->imm & ISA_REG_MINUS ? "-" : "",
-            d->in_args && d->vecname[o->v] ? d->vecname[o->v] : d->regprint[o->v],
+            d->regprint[o->v],
             o->n < ISA_COMP_SEL ? comps[o->n] : "");
     if (o->n == ISA_COMP_SEL) {
       fprintf(out, ".%c", ISA_SEL_KIND(o->imm));
@@ -258,8 +253,7 @@ static void print_params(dctx *d, const isa_func *f, uint32_t first, uint32_t n,
     if (i) fputc(',', d->out);
     if (sep_lines) { nl(d); fputc('\t', d->out); }
     const isa_sym *s = &f->syms[first + i];
-    if (s->space == PTX_SPACE_REG && s->vec > 1) fprintf(d->out, ".reg .v%u .%s %s", s->vec, ptx_type_names[s->type], s->name);
-    else if (s->space == PTX_SPACE_REG) fprintf(d->out, ".reg .%s %s", ptx_type_names[s->type], s->name);
+    if (s->space == PTX_SPACE_REG) fprintf(d->out, ".reg .%s %s", ptx_type_names[s->type], s->name);
     else print_decl(d, s, true);
   }
   fputc(')', d->out);
@@ -325,36 +319,20 @@ static void print_func(dctx *d, const isa_func *f) {
   d->f = f;
   /* printable register names: ranges print as prefix+index */
   d->regprint = calloc(f->nregs ? f->nregs : 1, sizeof *d->regprint);
-  d->vecname = calloc(f->nregs ? f->nregs : 1, sizeof *d->vecname);
   /* and elements of vector registers as name.x name.y ... */
   static const char elem[] = "xyzw";
   size_t need = 1;
   for (uint32_t i = 0; i < f->nrecs; i++)
     if (f->recs[i].kind == REC_REGS) need += (strlen(f->recs[i].name) + 14) * (ISA_REGS_SLOTS(f->recs[i].b) + ISA_REGS_COUNT(f->recs[i].b));
-  for (uint32_t i = 0; i < f->nrets + f->nparams && i < f->nsyms; i++)
-    if (f->syms[i].space == PTX_SPACE_REG && f->syms[i].vec > 1) need += (strlen(f->syms[i].name) + 3) * f->syms[i].vec;
   d->namebuf = malloc(need);
   char *p = d->namebuf;
   for (uint32_t i = 0; i < f->nregs; i++) d->regprint[i] = f->regname[i];
-  /* .reg parameters take the first slots, in order */
-  for (uint32_t i = 0, slot = 0; i < f->nrets + f->nparams && i < f->nsyms; i++) {
-    const isa_sym *s = &f->syms[i];
-    if (s->space != PTX_SPACE_REG) continue;
-    if (s->vec > 1 && slot < f->nregs) d->vecname[slot] = s->name;
-    for (uint32_t k = 0; s->vec > 1 && k < s->vec && k < 4 && slot + k < f->nregs; k++) {
-      d->regprint[slot + k] = p;
-      p += sprintf(p, "%s.%c", s->name, elem[k]) + 1;
-    }
-    slot += s->vec > 1 ? s->vec : 1;
-  }
   for (uint32_t i = 0; i < f->nrecs; i++) {
     const isa_rec *r = &f->recs[i];
     if (r->kind != REC_REGS || (!(r->b & ISA_REGS_RANGE) && r->b <= 1)) continue;
     uint32_t vec = (r->b & ISA_REGS_RANGE) ? ISA_REGS_VEC(r->b) : r->b, n = ISA_REGS_COUNT(r->b);
     if (!(r->b & ISA_REGS_RANGE)) n = 1;
-    if (!(r->b & ISA_REGS_RANGE)) d->vecname[r->a] = r->name;
     for (uint32_t k = 0; k < n; k++) {
-      if ((r->b & ISA_REGS_RANGE) && vec > 1) { d->vecname[r->a + k * vec] = p; p += sprintf(p, "%s%u", r->name, k) + 1; }
       for (uint32_t e = 0; e < vec; e++) {
         d->regprint[r->a + k * vec + e] = p;
         if (!(r->b & ISA_REGS_RANGE)) p += sprintf(p, "%s.%c", r->name, elem[e & 3]) + 1;
@@ -403,7 +381,6 @@ static void print_func(dctx *d, const isa_func *f) {
   nl(d);
 done:
   free(d->regprint);
-  free(d->vecname);
   free(d->namebuf);
   free(d->pclabel);
   free(d->lblock); free(d->lnext); free(d->ldup); free(d->bparent); free(d->bstack); free(d->pcfirst);
