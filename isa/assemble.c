@@ -644,8 +644,11 @@ static int encode(actx *c, const ptx_opnd *o, isa_opnd *out, int role) {
       char buf[96];
       /* ptxas reads a source r+imm as r plus imm, computed before the
        * instruction; ptxemu does that for mov (assemble_insn) and addresses */
-      err(c, o->loc, "register '%s' cannot take an offset outside an address or a mov (ptxas reads it as the register plus %lld; write the add)",
-          ptx_opnd_name(o, buf, sizeof buf), (long long)o->ival);
+      if (o->ival < 0)   /* ptxas: a syntax error */
+        err(c, o->loc, "register '%s' cannot take a negative offset outside an address", ptx_opnd_name(o, buf, sizeof buf));
+      else
+        err(c, o->loc, "register '%s' cannot take an offset outside an address or a mov (ptxas reads it as the register plus %lld; write the add)",
+            ptx_opnd_name(o, buf, sizeof buf), (long long)o->ival);
       return -1;
     }
     return 0;
@@ -728,16 +731,38 @@ static const char *reg_display(actx *c, uint32_t slot) {
   return c->regname.v[slot];
 }
 
-static void check_reg(actx *c, const isa_insn *in, const isa_opnd *e, const ptx_opnd *o, int need, bool at_least) {
-  if (e->kind != OK_REG || e->n || need <= 1) return;
+/* Whether it reported a register of the wrong width. */
+static bool check_reg(actx *c, const isa_insn *in, const isa_opnd *e, const ptx_opnd *o, int need, bool at_least) {
+  if (e->kind != OK_REG || e->n || need <= 1) return false;
   int have = reg_bits(c, e->v);
   if (have == 1 && need > 1) {
     err(c, o->loc, "register '%s' is .pred, '%s' needs a %d-bit register", reg_display(c, e->v), opname_of(in), need);
-    return;
+    return true;
   }
-  if (at_least ? have < need : have != need)
+  if (at_least ? have < need : have != need) {
     err(c, o->loc, "register '%s' is .%s, '%s' needs a %d-bit register", reg_display(c, e->v),
         ptx_type_names[c->regtype.v[e->v]], opname_of(in), need);
+    return true;
+  }
+  return false;
+}
+
+/* Integer and floating-point operands do not mix (PTX manual, "Operand
+ * Type Information"): an operand of a .uN/.sN type takes an integer or
+ * bit-size register, one of a .fN type a .fN or bit-size register (a
+ * wider .f64 is no place for an .f32 either).  ptxas refuses the rest
+ * ("Arguments mismatch"). */
+static bool int_type(int t) { return (t >= PTX_T_U8 && t <= PTX_T_U64) || (t >= PTX_T_S8 && t <= PTX_T_S64); }
+static bool flt_type(int t) { return t == PTX_T_F16 || t == PTX_T_F32 || t == PTX_T_F64; }
+static void check_class(actx *c, const isa_insn *in, const isa_opnd *e, const ptx_opnd *o, int t) {
+  if (e->kind != OK_REG || e->n) return;
+  int rt = c->regtype.v[e->v];
+  bool bad = (int_type(t) && flt_type(rt)) || (flt_type(t) && int_type(rt)) ||
+             (flt_type(t) && flt_type(rt) && rt != t);
+  if (bad)
+    err(c, o->loc, "register '%s' is .%s, a .%s operand of '%s' needs %s%s or bit-size register", reg_display(c, e->v),
+        ptx_type_names[rt], ptx_type_names[t], opname_of(in), int_type(t) ? "an integer" : "a .",
+        int_type(t) ? "" : ptx_type_names[t]);
 }
 
 /* An integer immediate must fit the instruction type, read as signed or as
@@ -788,7 +813,7 @@ static void check_source(actx *c, isa_insn *in, int i, isa_opnd *e, const ptx_op
     err(c, o->loc, "operand %d of '%s' must be a predicate", i + 1, opname_of(in));
     return;
   }
-  if (e->kind == OK_REG) check_reg(c, in, e, o, need, at_least);
+  if (e->kind == OK_REG) { if (!check_reg(c, in, e, o, need, at_least)) check_class(c, in, e, o, t); }
 }
 
 /* An operand (or element) that already had its error (undeclared name...). */
@@ -804,7 +829,7 @@ static void check_dest(actx *c, isa_insn *in, int i, const isa_opnd *e, const pt
   if (e->kind == OK_VEC || e->kind == OK_PAIR || e->kind == OK_SINK) return;
   if (e->kind != OK_REG) { err(c, o->loc, "operand %d of '%s' must be a register", i + 1, opname_of(in)); return; }
   if (t == PTX_T_PRED && reg_bits(c, e->v) != 1) { err(c, o->loc, "operand %d of '%s' must be a predicate", i + 1, opname_of(in)); return; }
-  check_reg(c, in, e, o, need, at_least);
+  if (!check_reg(c, in, e, o, need, at_least)) check_class(c, in, e, o, t);
 }
 
 /* A brace list (or a whole vector register) has as many elements as the
@@ -870,16 +895,18 @@ static void check_operand(actx *c, isa_insn *in, int i, isa_opnd *e, const ptx_o
   case 'v':
     if (e->kind == OK_ADDR || e->kind == OK_ADDRX) { err(c, o->loc, "operand %d of '%s' must be a register", i + 1, opname_of(in)); return; }
     if (e->kind == OK_IMM) { normalise_imm(e, t1); check_imm(c, e, o, (enum ptx_type)t1); return; }
-    if (e->kind == OK_REG && t1 != PTX_T_PRED) check_reg(c, in, e, o, bits, true);
+    /* ld/st take a register wider than the type; mov one of its width */
+    if (e->kind == OK_REG && t1 != PTX_T_PRED) { if (!check_reg(c, in, e, o, bits, in->op != OP_MOV)) check_class(c, in, e, o, t1); }
+    else if (e->kind == OK_REG && reg_bits(c, e->v) != 1) err(c, o->loc, "operand %d of '%s' must be a predicate", i + 1, opname_of(in));
     else if (e->kind == OK_VEC && in->op != OP_MOV)       /* ld.v4 {a, b, c, d}: each element */
       for (uint32_t k = 0; k < e->n && k < o->nsub; k++) {
         const isa_opnd *x = &c->pool.v[e->v + k];
-        if (x->kind == OK_REG) check_reg(c, in, x, &o->sub[k], bits, true);
+        if (x->kind == OK_REG) { if (!check_reg(c, in, x, &o->sub[k], bits, true)) check_class(c, in, x, &o->sub[k], t1); }
       }
     else if (e->kind == OK_VEC && in->op != OP_MOV)       /* ld.v4 %v (a .v4 register): each element */
       for (uint32_t k = 0; k < e->n; k++) {
         const isa_opnd *x = &c->pool.v[e->v + k];
-        if (x->kind == OK_REG) check_reg(c, in, x, o, bits, true);
+        if (x->kind == OK_REG) { if (!check_reg(c, in, x, o, bits, true)) check_class(c, in, x, o, t1); }
       }
     if (e->kind == OK_VEC) check_vec_count(c, in, i, e, o, bits);
     return;
@@ -1060,7 +1087,7 @@ static void check_tmap_replace(actx *c, isa_insn *in, const ptx_stmt *st, const 
 /* mov d, r+imm: ptxas reads the source as r plus imm and makes of it the
  * code of add d, r, imm (the same cubin); the source operand, or NULL. */
 static const ptx_opnd *mov_offset(const ptx_insn *pi) {
-  if (pi->nops != 2 || (pi->ops[1].kind != PO_REG && pi->ops[1].kind != PO_SYM) || !pi->ops[1].ival || pi->ops[1].nsub) return NULL;
+  if (pi->nops != 2 || (pi->ops[1].kind != PO_REG && pi->ops[1].kind != PO_SYM) || pi->ops[1].ival <= 0 || pi->ops[1].nsub) return NULL;
   const char *n = pi->opname;
   return strncmp(n, "mov.", 4) == 0 && strchr(n + 4, '.') == NULL ? &pi->ops[1] : NULL;
 }
