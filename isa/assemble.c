@@ -647,7 +647,7 @@ static int encode(actx *c, const ptx_opnd *o, isa_opnd *out, int role) {
       if (o->ival < 0)   /* ptxas: a syntax error */
         err(c, o->loc, "register '%s' cannot take a negative offset outside an address", ptx_opnd_name(o, buf, sizeof buf));
       else
-        err(c, o->loc, "register '%s' cannot take an offset outside an address or a mov (ptxas reads it as the register plus %lld; write the add)",
+        err(c, o->loc, "register '%s' cannot take an offset outside an address or an integer mov (ptxas reads it as the register plus %lld; write the add)",
             ptx_opnd_name(o, buf, sizeof buf), (long long)o->ival);
       return -1;
     }
