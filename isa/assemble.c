@@ -365,6 +365,14 @@ static void declare_regs(actx *c, const ptx_decl *d, bool listed) {
     err(c, d->loc, "redeclaration of '%s'", d->name);
     return;
   }
+  if (d->vec > 1 && d->vec != 2 && d->vec != 4) {   /* ptxas: a syntax error */
+    err(c, d->loc, "register '%s': a register vector is .v2 or .v4, not .v%u", d->name, d->vec);
+    return;
+  }
+  if (d->vec > 1 && (uint32_t)ptx_type_bits((enum ptx_type)d->type) * d->vec > 128) {
+    err(c, d->loc, "register '%s': .v%u .%s exceeds the 128 bits of a register vector", d->name, d->vec, ptx_type_names[d->type]);
+    return;
+  }
   if (d->has_range) {
     if (d->range > (1u << 24)) { err(c, d->loc, "register range %%%u too large", d->range); return; }
     uint32_t vec = d->vec > 1 ? d->vec : 1;
