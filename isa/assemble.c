@@ -1092,6 +1092,13 @@ static void check_tmap_replace(actx *c, isa_insn *in, const ptx_stmt *st, const 
   else if (v->kind == OK_ADDR || v->kind == OK_ADDRX || v->kind == OK_VEC || v->kind == OK_LIST) err(c, ops[want - 1].loc, "tensormap.replace.%s: the new value must be a register or an immediate", fn);
 }
 
+/* The types ld/st/ldu move (PTX manual, ld: .b, .u, .s of 8..64 bits,
+ * .b128, .f32, .f64); half, 8-bit float and predicate data go as .bN. */
+static bool ldst_type(int t) {
+  return (t >= PTX_T_B8 && t <= PTX_T_B128) || (t >= PTX_T_U8 && t <= PTX_T_U64) ||
+         (t >= PTX_T_S8 && t <= PTX_T_S64) || t == PTX_T_F32 || t == PTX_T_F64;
+}
+
 /* mov d, r+imm: ptxas reads the source as r plus imm and makes of it the
  * code of add d, r, imm (the same cubin); the source operand, or NULL. */
 static const ptx_opnd *mov_offset(const ptx_insn *pi) {
@@ -1201,6 +1208,13 @@ static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
     c->ops[c->nops++] = e;
   }
   if (in.op == OP_TENSORMAP_REPLACE) check_tmap_replace(c, &in, st, ops);
+  if ((in.op == OP_LD || in.op == OP_ST || in.op == OP_LDU) && !ldst_type(in.type)) {
+    int b = ptx_type_bits((enum ptx_type)in.type);
+    if (b > 1)
+      err(c, st->loc, "'%s' does not move .%s data: write .b%d (ptxas refuses the type)", opname_of(&in), ptx_type_names[in.type], b);
+    else
+      err(c, st->loc, "'%s' does not move .%s data (ptxas refuses the type)", opname_of(&in), ptx_type_names[in.type]);
+  }
   c->insns[c->ninsns++] = in;
 }
 
