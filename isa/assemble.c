@@ -21,7 +21,7 @@
 #include "util/vec.h"
 
 typedef struct undo { const void *key; uint32_t old; uint8_t which; } undo;
-typedef struct range { uint32_t first, count; uint16_t depth; } range;
+typedef struct range { uint32_t first, count; uint16_t depth; uint8_t vec; } range;   /* vec: slots a member */
 
 /* An operand naming something not declared yet, resolved at the end. */
 typedef struct fixup {
@@ -62,6 +62,7 @@ typedef struct actx {
   uint8_t pend_role;
   bool pend_addr;
   uint32_t cur_func;               /* index of the function being assembled   */
+  int in_list;                     /* PO_VEC/PO_LIST/PO_PAIR whose elements are encoded, or 0 */
   /* per function */
   isa_func *f;
   ptrmap regs;                     /* name -> slot (scoped)                    */
@@ -84,6 +85,8 @@ typedef struct actx {
   VEC(isa_opnd) pool;
   VEC(uint8_t) regtype;
   VEC(const char *) regname;
+  VEC(uint8_t) regvec;             /* per slot: elements of the vector register it starts
+                                      (1: a scalar; 0: a later element of a vector) */
   VEC(isa_sym) syms;
   VEC(isa_rec) recs;
   VEC(isa_locinfo) locs;
@@ -316,6 +319,16 @@ static uint32_t new_reg(actx *c, const char *name, uint8_t type) {
   VEC_PUSH(c->regtype, type);
   VEC_PUSH(c->regname, name);
   VEC_PUSH(c->regdepth, depth(c));
+  VEC_PUSH(c->regvec, 1);
+  return slot;
+}
+
+/* .reg .v4 .f32 %v: one slot per element, consecutive (%v.x is the first) */
+static uint32_t new_vreg(actx *c, const char *name, uint8_t type, uint32_t vec) {
+  uint32_t slot = new_reg(c, name, type);
+  if (vec <= 1) return slot;
+  c->regvec.v[slot] = (uint8_t)vec;
+  for (uint32_t i = 1; i < vec; i++) c->regvec.v[new_reg(c, name, type)] = 0;
   return slot;
 }
 
@@ -352,21 +365,26 @@ static void declare_regs(actx *c, const ptx_decl *d, bool listed) {
     err(c, d->loc, "redeclaration of '%s'", d->name);
     return;
   }
+  if (d->vec > 1 && d->vec != 2 && d->vec != 4) {   /* ptxas: a syntax error */
+    err(c, d->loc, "register '%s': a register vector is .v2 or .v4, not .v%u", d->name, d->vec);
+    return;
+  }
+  if (d->vec > 1 && (uint32_t)ptx_type_bits((enum ptx_type)d->type) * d->vec > 128) {
+    err(c, d->loc, "register '%s': .v%u .%s exceeds the 128 bits of a register vector", d->name, d->vec, ptx_type_names[d->type]);
+    return;
+  }
   if (d->has_range) {
     if (d->range > (1u << 24)) { err(c, d->loc, "register range %%%u too large", d->range); return; }
-    range r = { c->regtype.n, d->range, depth(c) };
-    for (uint32_t i = 0; i < d->range; i++) new_reg(c, d->name, d->type);
+    uint32_t vec = d->vec > 1 ? d->vec : 1;
+    range r = { c->regtype.n, d->range, depth(c), (uint8_t)vec };
+    for (uint32_t i = 0; i < d->range; i++) new_vreg(c, d->name, d->type, vec);
     scoped_put(c, W_RANGE, d->name, c->rangev.n);
     VEC_PUSH(c->rangev, r);
-    rec(c, REC_REGS, r.first, d->range, d->loc.line, d->name);
-    c->recs.v[c->recs.n - 1].b |= 0x80000000u;   /* marks a %r<N> range */
+    rec(c, REC_REGS, r.first, d->range | ISA_REGS_RANGE | (vec - 1) << ISA_REGS_VEC_SHIFT, d->loc.line, d->name);
   } else {
-    uint32_t slot = new_reg(c, d->name, d->type);
+    uint32_t slot = new_vreg(c, d->name, d->type, d->vec);
     size_t nl = strlen(d->name);
     if (nl && d->name[nl - 1] >= '0' && d->name[nl - 1] <= '9') c->digit_singles++;
-    if (d->vec > 1) {             /* .reg .v4 .f32 %v: consecutive slots for .x .y .z .w */
-      for (uint32_t i = 1; i < d->vec; i++) new_reg(c, d->name, d->type);
-    }
     scoped_put(c, W_REG, d->name, slot);
     if (listed) rec(c, REC_REGS, slot, d->vec > 1 ? d->vec : 1, d->loc.line, d->name);
   }
@@ -483,7 +501,7 @@ static uint32_t find_range_reg(actx *c, const char *name) {
   if (ri == PTRMAP_ABSENT) return PTRMAP_ABSENT;
   uint64_t idx = strtoull(name + k, NULL, 10);
   if (idx >= c->rangev.v[ri].count) return PTRMAP_ABSENT;
-  return c->rangev.v[ri].first + (uint32_t)idx;
+  return c->rangev.v[ri].first + (uint32_t)idx * c->rangev.v[ri].vec;
 }
 
 /* What a name operand may be: anything; a label (bra); a function (call);
@@ -495,6 +513,27 @@ static uint32_t func_target(const actx *c, uint32_t fi) {
   return fi < c->alias.n && c->alias.v[fi] != PTRMAP_ABSENT ? c->alias.v[fi] : fi;
 }
 
+static const char *reg_display(actx *c, uint32_t slot);
+
+/* A register named without an element: a vector register stands for the
+ * brace list of its elements ("ld.v4.f32 %v, [a]" is "ld.v4.f32 {%v.x,
+ * %v.y, %v.z, %v.w}, [a]"), which is how the emulator and the
+ * disassembler see it. */
+static int whole_reg(actx *c, const ptx_opnd *o, uint32_t slot, isa_opnd *out) {
+  out->kind = OK_REG; out->v = slot;
+  uint32_t vec = c->regvec.v[slot];
+  if (vec <= 1) return 0;
+  if (c->in_list) {   /* calls bind one register a parameter */
+    char buf[96];
+    err(c, o->loc, "vector register '%s' cannot be %s", ptx_opnd_name(o, buf, sizeof buf),
+        c->in_list == PO_LIST ? "a call argument (not supported yet)" : "an element of a vector operand");
+    return -1;
+  }
+  out->kind = OK_VEC; out->n = (uint16_t)vec; out->v = c->pool.n;
+  for (uint32_t i = 0; i < vec; i++) { isa_opnd e = { .kind = OK_REG, .v = slot + i }; VEC_PUSH(c->pool, e); }
+  return 0;
+}
+
 /* Resolve a name operand: register, special register, symbol, label, function. */
 static int resolve_name(actx *c, const ptx_opnd *o, isa_opnd *out, int role) {
   const char *name = o->name;
@@ -504,18 +543,15 @@ static int resolve_name(actx *c, const ptx_opnd *o, isa_opnd *out, int role) {
     /* %r12: a member of the range %r<N>, unless a single %r12 is declared */
     if (!c->digit_singles) {
       uint32_t ri = ptrmap_get(&c->ranges, name);
-      if (ri != PTRMAP_ABSENT && o->idx < c->rangev.v[ri].count) {
-        out->kind = OK_REG;
-        out->v = c->rangev.v[ri].first + o->idx;
-        return 0;
-      }
+      if (ri != PTRMAP_ABSENT && o->idx < c->rangev.v[ri].count)
+        return whole_reg(c, o, c->rangev.v[ri].first + o->idx * c->rangev.v[ri].vec, out);
     }
     char buf[96];
     const char *full = ptx_opnd_name(o, buf, sizeof buf);
     name = strtab_intern(c->names, full, strlen(full));
   }
   slot = find_reg(c, name);
-  if (slot != PTRMAP_ABSENT) { out->kind = OK_REG; out->v = slot; return 0; }
+  if (slot != PTRMAP_ABSENT) return whole_reg(c, o, slot, out);
   const char *dot = strchr(name, '.');
   if (dot) {
     const char *base = strtab_intern(c->names, name, (size_t)(dot - name));
@@ -524,9 +560,14 @@ static int resolve_name(actx *c, const ptx_opnd *o, isa_opnd *out, int role) {
     slot = find_reg(c, base);
     if (slot != PTRMAP_ABSENT && comp) {
       out->kind = OK_REG; out->v = slot; out->n = comp; out->imm = sel;
-      if (comp >= 1 && comp <= 4 && c->regtype.v[slot] && slot + comp - 1 < c->regtype.n &&
-          c->regname.v[slot + comp - 1] == c->regname.v[slot] && comp > 1) {
-        out->v = slot + comp - 1;  /* component of a .v4 register */
+      uint32_t vec = c->regvec.v[slot];
+      if (vec > 1 && comp >= 1 && comp <= 4) {   /* an element of a vector register: its own slot */
+        if (comp > vec) {
+          /* ptxas 13 takes %v.z of a .v2 register without a word; what it reads is not defined */
+          err(c, o->loc, "register '%s' is a .v%u vector: it has no element .%s", base, vec, dot + 1);
+          return -1;
+        }
+        out->v = slot + comp - 1;
         out->n = 0;
       }
       return 0;
@@ -609,7 +650,13 @@ static int encode(actx *c, const ptx_opnd *o, isa_opnd *out, int role) {
     }
     if (o->ival && out->kind == OK_REG) {
       char buf[96];
-      err(c, o->loc, "register '%s' cannot take an offset", ptx_opnd_name(o, buf, sizeof buf));
+      /* ptxas reads a source r+imm as r plus imm, computed before the
+       * instruction; ptxemu does that for mov (assemble_insn) and addresses */
+      if (o->ival < 0)   /* ptxas: a syntax error */
+        err(c, o->loc, "register '%s' cannot take a negative offset outside an address", ptx_opnd_name(o, buf, sizeof buf));
+      else
+        err(c, o->loc, "register '%s' cannot take an offset outside an address or an integer mov (ptxas reads it as the register plus %lld; write the add)",
+            ptx_opnd_name(o, buf, sizeof buf), (long long)o->ival);
       return -1;
     }
     return 0;
@@ -656,7 +703,10 @@ static int encode(actx *c, const ptx_opnd *o, isa_opnd *out, int role) {
   case PO_VEC: case PO_LIST: case PO_PAIR:
     out->kind = o->kind == PO_VEC ? OK_VEC : o->kind == PO_LIST ? OK_LIST : OK_PAIR;
     out->n = o->nsub;
+    int outer = c->in_list;
+    c->in_list = o->kind;
     out->v = encode_list(c, o->sub, o->nsub, role == R_CALL ? R_ANY : role);
+    c->in_list = outer;
     return 0;
   }
   return -1;
@@ -676,42 +726,75 @@ static const char *opword(actx *c, int op) {
 /* Spelling of a register for messages: range members print as prefix+index. */
 static const char *reg_display(actx *c, uint32_t slot) {
   static char buf[300];
-  for (uint32_t i = 0; i < c->rangev.n; i++)
-    if (slot >= c->rangev.v[i].first && slot < c->rangev.v[i].first + c->rangev.v[i].count) {
-      snprintf(buf, sizeof buf, "%s%u", c->regname.v[slot], slot - c->rangev.v[i].first);
+  static const char comps[] = "xyzw";
+  for (uint32_t i = 0; i < c->rangev.n; i++) {
+    const range *r = &c->rangev.v[i];
+    if (slot >= r->first && slot - r->first < r->count * r->vec) {
+      uint32_t k = slot - r->first;
+      if (r->vec > 1) snprintf(buf, sizeof buf, "%s%u.%c", c->regname.v[slot], k / r->vec, comps[k % r->vec & 3]);
+      else snprintf(buf, sizeof buf, "%s%u", c->regname.v[slot], k);
       return buf;
     }
+  }
   return c->regname.v[slot];
 }
 
-static void check_reg(actx *c, const isa_insn *in, const isa_opnd *e, const ptx_opnd *o, int need, bool at_least) {
-  if (e->kind != OK_REG || e->n || need <= 1) return;
+/* Whether it reported a register of the wrong width. */
+static bool check_reg(actx *c, const isa_insn *in, const isa_opnd *e, const ptx_opnd *o, int need, bool at_least) {
+  if (e->kind != OK_REG || e->n || need <= 1) return false;
   int have = reg_bits(c, e->v);
   if (have == 1 && need > 1) {
     err(c, o->loc, "register '%s' is .pred, '%s' needs a %d-bit register", reg_display(c, e->v), opname_of(in), need);
-    return;
+    return true;
   }
-  if (at_least ? have < need : have != need)
+  if (at_least ? have < need : have != need) {
     err(c, o->loc, "register '%s' is .%s, '%s' needs a %d-bit register", reg_display(c, e->v),
         ptx_type_names[c->regtype.v[e->v]], opname_of(in), need);
+    return true;
+  }
+  return false;
+}
+
+/* Integer and floating-point operands do not mix (PTX manual, "Operand
+ * Type Information"): an operand of a .uN/.sN type takes an integer or
+ * bit-size register, one of a .fN type a .fN or bit-size register (a
+ * wider .f64 is no place for an .f32 either).  ptxas refuses the rest
+ * ("Arguments mismatch"). */
+static bool int_type(int t) { return (t >= PTX_T_U8 && t <= PTX_T_U64) || (t >= PTX_T_S8 && t <= PTX_T_S64); }
+static bool flt_type(int t) { return t == PTX_T_F16 || t == PTX_T_F32 || t == PTX_T_F64; }
+static void check_class(actx *c, const isa_insn *in, const isa_opnd *e, const ptx_opnd *o, int t) {
+  if (e->kind != OK_REG || e->n) return;
+  int rt = c->regtype.v[e->v];
+  bool bad = (int_type(t) && flt_type(rt)) || (flt_type(t) && int_type(rt)) ||
+             (flt_type(t) && flt_type(rt) && rt != t);
+  if (bad)
+    err(c, o->loc, "register '%s' is .%s, a .%s operand of '%s' needs %s%s or bit-size register", reg_display(c, e->v),
+        ptx_type_names[rt], ptx_type_names[t], opname_of(in), int_type(t) ? "an integer" : "a .",
+        int_type(t) ? "" : ptx_type_names[t]);
 }
 
 /* An integer immediate must fit the instruction type, read as signed or as
- * unsigned (ptxas truncates silently; ptxemu reports). */
+ * unsigned.  Literals are 64-bit two's complement values (PTX manual,
+ * "Integer Constants"): 0xffffffffffffffffU is -1, which a .u32 operand
+ * takes as 0xffffffff, like ptxas.  A value that no n-bit number extends
+ * to is reported: ptxas keeps its low n bits, which silently changes the
+ * number written (70000 in a .u16 operand becomes 4464). */
 static void check_imm(actx *c, const isa_opnd *e, const ptx_opnd *o, enum ptx_type t) {
   if (e->kind != OK_IMM || (e->flags & (OF_F32 | OF_F64))) return;
   int bits = ptx_type_bits(t);
   if (bits <= 1 || t == PTX_T_F16 || t == PTX_T_BF16 || t == PTX_T_F32 || t == PTX_T_F64) return;
   if (o->kind == PO_INT && (o->flags & POF_OVERFLOW)) {
-    err(c, o->loc, "immediate value %s out of range for .%s", o->name, ptx_type_names[t]);
+    err(c, o->loc, "immediate value %s out of range for .%s (more than 64 bits: ptxas would keep the low 64)", o->name, ptx_type_names[t]);
     return;
   }
   if (bits >= 64) return;
   int64_t v = e->imm;
   int64_t lo = -((int64_t)1 << (bits - 1)), hi = (int64_t)((1ull << bits) - 1);
-  if (v < lo || v > hi || ((o->flags & POF_UNSIGNED) && (uint64_t)v > (uint64_t)hi))
-    err(c, o->loc, "immediate value %s%llu out of range for .%s", v < 0 && !(o->flags & POF_UNSIGNED) ? "-" : "",
-        v < 0 && !(o->flags & POF_UNSIGNED) ? 0ull - (unsigned long long)v : (unsigned long long)v, ptx_type_names[t]);
+  if (v < lo || v > hi)
+    err(c, o->loc, "immediate value %s%llu out of range for .%s (ptxas would keep its low %d bits, %llu)",
+        v < 0 && !(o->flags & POF_UNSIGNED) ? "-" : "",
+        v < 0 && !(o->flags & POF_UNSIGNED) ? 0ull - (unsigned long long)v : (unsigned long long)v, ptx_type_names[t],
+        bits, (unsigned long long)v & ((1ull << bits) - 1));
 }
 
 static bool is_float_type(int t) { return t == PTX_T_F32 || t == PTX_T_F64; }
@@ -738,7 +821,7 @@ static void check_source(actx *c, isa_insn *in, int i, isa_opnd *e, const ptx_op
     err(c, o->loc, "operand %d of '%s' must be a predicate", i + 1, opname_of(in));
     return;
   }
-  if (e->kind == OK_REG) check_reg(c, in, e, o, need, at_least);
+  if (e->kind == OK_REG) { if (!check_reg(c, in, e, o, need, at_least)) check_class(c, in, e, o, t); }
 }
 
 /* An operand (or element) that already had its error (undeclared name...). */
@@ -754,7 +837,30 @@ static void check_dest(actx *c, isa_insn *in, int i, const isa_opnd *e, const pt
   if (e->kind == OK_VEC || e->kind == OK_PAIR || e->kind == OK_SINK) return;
   if (e->kind != OK_REG) { err(c, o->loc, "operand %d of '%s' must be a register", i + 1, opname_of(in)); return; }
   if (t == PTX_T_PRED && reg_bits(c, e->v) != 1) { err(c, o->loc, "operand %d of '%s' must be a predicate", i + 1, opname_of(in)); return; }
-  check_reg(c, in, e, o, need, at_least);
+  if (!check_reg(c, in, e, o, need, at_least)) check_class(c, in, e, o, t);
+}
+
+/* A brace list (or a whole vector register) has as many elements as the
+ * instruction's .vN; mov packs or unpacks elements of one width that fill
+ * its type (mov.b64 {lo, hi}: two 32-bit registers).  ptxas refuses both
+ * mismatches. */
+static void check_vec_count(actx *c, const isa_insn *in, int i, const isa_opnd *e, const ptx_opnd *o, int bits) {
+  if (in->op != OP_MOV || in->vec > 1) {    /* ld.v4, mov.v4.b32 ... */
+    if (in->vec > 1 && e->n != in->vec)
+      err(c, o->loc, "operand %d of '%s' has %u elements, .v%u needs %u", i + 1, opname_of(in), e->n, in->vec, in->vec);
+    return;
+  }
+  int w = 0;
+  for (uint32_t k = 0; k < e->n; k++) {
+    const isa_opnd *x = &c->pool.v[e->v + k];
+    if (x->kind != OK_REG || x->n) continue;
+    int xb = reg_bits(c, x->v);
+    if (!w) w = xb;
+    else if (xb != w) { err(c, o->loc, "operand %d of '%s' mixes registers of %d and %d bits", i + 1, opname_of(in), w, xb); return; }
+  }
+  if (w && (uint32_t)w * e->n != (uint32_t)bits)
+    err(c, o->loc, "operand %d of '%s' has %u elements of %d bits, .%s needs %d bits", i + 1, opname_of(in), e->n, w,
+        ptx_type_names[in->type], bits);
 }
 
 /* Operand signature letters (opcodes.def):
@@ -797,12 +903,20 @@ static void check_operand(actx *c, isa_insn *in, int i, isa_opnd *e, const ptx_o
   case 'v':
     if (e->kind == OK_ADDR || e->kind == OK_ADDRX) { err(c, o->loc, "operand %d of '%s' must be a register", i + 1, opname_of(in)); return; }
     if (e->kind == OK_IMM) { normalise_imm(e, t1); check_imm(c, e, o, (enum ptx_type)t1); return; }
-    if (e->kind == OK_REG && t1 != PTX_T_PRED) check_reg(c, in, e, o, bits, true);
+    /* ld/st take a register wider than the type; mov one of its width */
+    if (e->kind == OK_REG && t1 != PTX_T_PRED) { if (!check_reg(c, in, e, o, bits, in->op != OP_MOV)) check_class(c, in, e, o, t1); }
+    else if (e->kind == OK_REG && reg_bits(c, e->v) != 1) err(c, o->loc, "operand %d of '%s' must be a predicate", i + 1, opname_of(in));
     else if (e->kind == OK_VEC && in->op != OP_MOV)       /* ld.v4 {a, b, c, d}: each element */
       for (uint32_t k = 0; k < e->n && k < o->nsub; k++) {
         const isa_opnd *x = &c->pool.v[e->v + k];
-        if (x->kind == OK_REG) check_reg(c, in, x, &o->sub[k], bits, true);
+        if (x->kind == OK_REG) { if (!check_reg(c, in, x, &o->sub[k], bits, true)) check_class(c, in, x, &o->sub[k], t1); }
       }
+    else if (e->kind == OK_VEC && in->op != OP_MOV)       /* ld.v4 %v (a .v4 register): each element */
+      for (uint32_t k = 0; k < e->n; k++) {
+        const isa_opnd *x = &c->pool.v[e->v + k];
+        if (x->kind == OK_REG) { if (!check_reg(c, in, x, o, bits, true)) check_class(c, in, x, o, t1); }
+      }
+    if (e->kind == OK_VEC) check_vec_count(c, in, i, e, o, bits);
     return;
   default:
     if (e->kind == OK_IMM && is_float_type(t1) && (in->op == OP_FMA)) normalise_imm(e, t1);
@@ -1011,10 +1125,55 @@ static void check_tmap_replace(actx *c, isa_insn *in, const ptx_stmt *st, const 
   else if (v->kind == OK_ADDR || v->kind == OK_ADDRX || v->kind == OK_VEC || v->kind == OK_LIST) err(c, ops[want - 1].loc, "tensormap.replace.%s: the new value must be a register or an immediate", fn);
 }
 
+/* The types ld/st/ldu move (PTX manual, ld: .b, .u, .s of 8..64 bits,
+ * .b128, .f32, .f64); half, 8-bit float and predicate data go as .bN. */
+static bool ldst_type(int t) {
+  return (t >= PTX_T_B8 && t <= PTX_T_B128) || (t >= PTX_T_U8 && t <= PTX_T_U64) ||
+         (t >= PTX_T_S8 && t <= PTX_T_S64) || t == PTX_T_F32 || t == PTX_T_F64;
+}
+
+/* mov d, r+imm: ptxas reads the source as r plus imm and makes of it the
+ * code of add d, r, imm (the same cubin); the source operand, or NULL. */
+static const ptx_opnd *mov_offset(const ptx_insn *pi) {
+  if (pi->nops != 2 || (pi->ops[1].kind != PO_REG && pi->ops[1].kind != PO_SYM) || pi->ops[1].ival <= 0 || pi->ops[1].nsub) return NULL;
+  const char *n = pi->opname;
+  return strncmp(n, "mov.", 4) == 0 && strchr(n + 4, '.') == NULL ? &pi->ops[1] : NULL;
+}
+
 static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
   const ptx_insn *pi = &st->u.insn;
   isa_insn in;
   if (template_for(c, pi, st->loc, &in)) return;
+  const ptx_opnd *ops = pi->ops;
+  uint32_t nops = pi->nops;
+  ptx_opnd addops[3];
+  const ptx_opnd *off = mov_offset(pi);
+  char rbuf[96];
+  if (off && in.op == OP_MOV && find_reg(c, strtab_intern(c->names, ptx_opnd_name(off, rbuf, sizeof rbuf),
+                                                          strlen(ptx_opnd_name(off, rbuf, sizeof rbuf)))) != PTRMAP_ABSENT) {
+    static const uint8_t as_u[] = { [PTX_T_B16] = PTX_T_U16, [PTX_T_U16] = PTX_T_U16, [PTX_T_S16] = PTX_T_U16,
+                                    [PTX_T_B32] = PTX_T_U32, [PTX_T_U32] = PTX_T_U32, [PTX_T_S32] = PTX_T_U32,
+                                    [PTX_T_B64] = PTX_T_U64, [PTX_T_U64] = PTX_T_U64, [PTX_T_S64] = PTX_T_U64 };
+    uint8_t t = in.type < sizeof as_u ? as_u[in.type] : 0;
+    if (t) {
+      char name[16], e[128];
+      snprintf(name, sizeof name, "add.%s", ptx_type_names[t]);
+      isa_insn add;
+      if (isa_decode_opname(name, &add, e, sizeof e) == 0) {
+        add.guard = in.guard;
+        in = add;
+        addops[0] = ops[0];
+        addops[1] = *off;
+        addops[1].ival = 0;
+        memset(&addops[2], 0, sizeof addops[2]);
+        addops[2].kind = PO_INT;
+        addops[2].ival = off->ival;
+        addops[2].loc = off->loc;
+        ops = addops;
+        nops = 3;
+      }
+    }
+  }
   const isa_opinfo *oi = &isa_ops[in.op];
   in.line = st->loc.line;
   in.col = (uint16_t)(st->loc.col > 65535 ? 65535 : st->loc.col);
@@ -1029,14 +1188,13 @@ static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
       in.guard_neg = (pi->guard.flags & POF_NEG) != 0;
     }
   }
-  if (pi->nops < oi->nops_min || pi->nops > oi->nops_max) {
+  if (nops < oi->nops_min || nops > oi->nops_max) {
     err(c, st->loc, "'%s' expects %u operands, got %u", opword(c, in.op),
-        pi->nops < oi->nops_min ? oi->nops_min : oi->nops_max, pi->nops);
+        nops < oi->nops_min ? oi->nops_min : oi->nops_max, nops);
     return;
   }
-  in.nops = (uint8_t)pi->nops;
+  in.nops = (uint8_t)nops;
   in.opi = c->nops;
-  const ptx_opnd *ops = pi->ops;
   ptx_opnd callops[4];
   uint32_t target = 0;
   if (in.op == OP_CALL) {
@@ -1055,10 +1213,10 @@ static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
     target = ops[0].kind == PO_LIST ? 1 : 0;
   }
   size_t siglen = strlen(oi->sig);
-  for (uint32_t i = 0; i < pi->nops; i++) {
+  for (uint32_t i = 0; i < nops; i++) {
     int role = R_ANY;
     char sig = i < siglen ? oi->sig[i] : 'x';
-    if ((in.flags & IF_CACHE_HINT) && i + 1 == pi->nops && i > 0) sig = 'x';   /* the .L2::cache_hint policy */
+    if ((in.flags & IF_CACHE_HINT) && i + 1 == nops && i > 0) sig = 'x';   /* the .L2::cache_hint policy */
     if (sig == 'l') role = R_LABEL;
     if (in.op == OP_CALL) {
       if (i == target) role = R_CALL;
@@ -1083,6 +1241,13 @@ static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
     c->ops[c->nops++] = e;
   }
   if (in.op == OP_TENSORMAP_REPLACE) check_tmap_replace(c, &in, st, ops);
+  if ((in.op == OP_LD || in.op == OP_ST || in.op == OP_LDU) && !ldst_type(in.type)) {
+    int b = ptx_type_bits((enum ptx_type)in.type);
+    if (b > 1)
+      err(c, st->loc, "'%s' does not move .%s data: write .b%d (ptxas refuses the type)", opname_of(&in), ptx_type_names[in.type], b);
+    else
+      err(c, st->loc, "'%s' does not move .%s data (ptxas refuses the type)", opname_of(&in), ptx_type_names[in.type]);
+  }
   c->insns[c->ninsns++] = in;
 }
 
@@ -1092,6 +1257,10 @@ static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
  * ones (the pre-ABI convention) are registers with a symbol for the listing. */
 static void declare_param(actx *c, const ptx_decl *d, uint64_t *frame) {
   if (d->space != PTX_SPACE_REG) { declare_fsym(c, d, frame); return; }
+  if (d->vec > 1) {   /* calls copy one register a parameter */
+    err(c, d->loc, "a vector .reg parameter ('%s') is not supported yet: declare it .param", d->name);
+    return;
+  }
   declare_regs(c, d, false);            /* the header lists it */
   isa_sym s = { .name = d->name, .space = PTX_SPACE_REG, .type = d->type, .vec = d->vec, .size = elem_bytes(d) };
   VEC_PUSH(c->syms, s);
@@ -1112,7 +1281,7 @@ static void reset_func(actx *c) {
   ptrmap_clear(&c->labels); ptrmap_clear(&c->protos);
   c->undos.n = c->scope_marks.n = c->rangev.n = 0;
   c->blocks.n = c->nblocks = 0;
-  c->ninsns = c->nops = c->pool.n = c->regtype.n = c->regname.n = 0;
+  c->ninsns = c->nops = c->pool.n = c->regtype.n = c->regname.n = c->regvec.n = 0;
   c->syms.n = c->recs.n = c->locs.n = c->tables.n = c->labelnames.n = c->labelpc.n = 0;
   c->regdepth.n = c->symdepth.n = 0;
   c->digit_singles = 0;
@@ -1136,7 +1305,7 @@ static void assemble_func(actx *c, isa_func *f, const ptx_func *pf) {
   /* room for every instruction and operand (fewer when some are refused) */
   uint32_t ni = 0, no = 0;
   for (uint32_t i = 0; i < pf->nstmts; i++)
-    if (pf->stmts[i].kind == PS_INSN) { ni++; no += pf->stmts[i].u.insn.nops; }
+    if (pf->stmts[i].kind == PS_INSN) { ni++; no += pf->stmts[i].u.insn.nops + (mov_offset(&pf->stmts[i].u.insn) != NULL); }
   c->insns = arena_alloc(c->m->arena, (ni ? ni : 1) * sizeof *c->insns);
   c->ops = arena_alloc(c->m->arena, (no ? no : 1) * sizeof *c->ops);
   /* labels first: branches may jump forward */
@@ -1506,7 +1675,7 @@ static isa_module *asm_end(actx *c) {
   VEC_FREE(c->mpragmas); VEC_FREE(c->aliases); VEC_FREE(c->fixups);
   VEC_FREE(c->templates); VEC_FREE(c->template_err); VEC_FREE(c->alias);
   VEC_FREE(c->undos); VEC_FREE(c->scope_marks); VEC_FREE(c->rangev);
-  VEC_FREE(c->pool); VEC_FREE(c->regtype); VEC_FREE(c->regname); VEC_FREE(c->syms);
+  VEC_FREE(c->pool); VEC_FREE(c->regtype); VEC_FREE(c->regname); VEC_FREE(c->regvec); VEC_FREE(c->syms);
   VEC_FREE(c->recs); VEC_FREE(c->locs); VEC_FREE(c->tables); VEC_FREE(c->labelnames); VEC_FREE(c->labelpc); VEC_FREE(c->blocks);
   VEC_FREE(c->regdepth); VEC_FREE(c->symdepth); VEC_FREE(c->hoistdepth);
   ptrmap_fini(&c->modsyms); ptrmap_fini(&c->funcs); ptrmap_fini(&c->opcache);

@@ -136,6 +136,45 @@ static void apply_mod(isa_insn *in, int mod) {
  * an instruction by it ('mbarrier' for mbarrier.init.shared.b64). */
 int isa_opcode_word_len(const char *name) { return (int)strcspn(name, "."); }
 
+/* The instructions ptxemu knows but does not support yet (opcodes.def). */
+static const struct unsupported { const char *spelling, *target; } unsupported[] = {
+#define UNSUPPORTED(spelling, target, ptx) { spelling, target },
+#include "isa/opcodes.def"
+#undef UNSUPPORTED
+};
+
+/* Whether written modifier c[0..n) is w (up to a '::' in c). */
+static bool mod_is(const char *c, size_t n, const char *w, size_t wn) {
+  const char *j = c;
+  while (j + 1 < c + n && !(j[0] == ':' && j[1] == ':')) j++;
+  size_t cn = j + 1 < c + n ? (size_t)(j - c) : n;
+  return cn == wn && memcmp(c, w, wn) == 0;
+}
+
+/* The longest spelling of the table an instruction matches, or NULL. */
+static const struct unsupported *find_unsupported(const char *const *cs, const size_t *cl, int nc) {
+  const struct unsupported *best = NULL;
+  int bestn = 0;
+  for (size_t u = 0; u < sizeof unsupported / sizeof unsupported[0]; u++) {
+    const char *w[8];
+    size_t wl[8];
+    int nw = 0;
+    for (const char *p = unsupported[u].spelling; nw < 8;) {
+      w[nw] = p;
+      wl[nw] = strcspn(p, ".");
+      p += wl[nw++];
+      if (!*p++) break;
+    }
+    if (nw < 2 || !mod_is(cs[0], cl[0], w[0], wl[0]) || nw <= bestn) continue;
+    for (int i = 1; i + nw - 1 <= nc; i++) {
+      int k = 1;
+      while (k < nw && mod_is(cs[i + k - 1], cl[i + k - 1], w[k], wl[k])) k++;
+      if (k == nw) { best = &unsupported[u]; bestn = nw; break; }
+    }
+  }
+  return best;
+}
+
 int isa_decode_opname(const char *s, isa_insn *in, char *err, size_t errlen) {
   if (!tables_ready) build_tables();
   size_t len = strlen(s);
@@ -168,6 +207,8 @@ int isa_decode_opname(const char *s, isa_insn *in, char *err, size_t errlen) {
       }
   }
   if (op < 0) { snprintf(err, errlen, "unknown opcode '%.*s'", (int)cl[0], cs[0]); return -1; }
+  const struct unsupported *u = find_unsupported(cs, cl, nc);
+  if (u) { snprintf(err, errlen, "%s is not supported yet (%s)", u->spelling, u->target); return -1; }
   memset(in, 0, sizeof *in);
   in->op = (uint16_t)op;
   in->guard = -1;

@@ -17,6 +17,16 @@ typedef struct dctx {
   const char **regprint;    /* printed name of each register slot        */
   char *namebuf;
   const char **pclabel;     /* first label at each pc                     */
+  /* labels of { } blocks are local to them: a label operand is printed
+   * with a name that means the same pc where the instruction stands */
+  uint32_t *lblock;         /* block each label is declared in (0: the body) */
+  uint32_t *bparent;        /* enclosing block of each block                 */
+  uint32_t *pcfirst;        /* first label at each pc, in listing order (+1)  */
+  uint32_t *lnext;          /* next label at the same pc (+1; 0: none)       */
+  uint8_t *ldup;            /* another label of the function has its name    */
+  uint32_t block, nblocks;  /* the block being printed, blocks opened so far */
+  uint32_t *bstack;
+  uint32_t bdepth;
 } dctx;
 
 static void nl(dctx *d) { fputc('\n', d->out); d->line++; }
@@ -92,6 +102,64 @@ static void print_init(dctx *d, const isa_sym *s) {
 
 static void print_opnd(dctx *d, const isa_opnd *o);
 
+/* Whether label l is what its name means in the current block: declared
+ * there or in an enclosing block, and no closer block declares the name. */
+static bool label_visible(const dctx *d, uint32_t l) {
+  uint32_t b = d->block;
+  while (b != d->lblock[l]) {
+    if (!b) return false;
+    if (d->ldup[l])
+      for (uint32_t k = 0; k < d->f->nlabels; k++)
+        if (k != l && d->lblock[k] == b && strcmp(d->f->labels[k], d->f->labels[l]) == 0) return false;
+    b = d->bparent[b];
+  }
+  return true;
+}
+
+static const char *label_name(const dctx *d, uint32_t pc) {
+  if (pc > d->f->ninsns) return "?";
+  for (uint32_t l = d->pcfirst[pc]; l; l = d->lnext[l - 1])
+    if (label_visible(d, l - 1)) return d->f->labels[l - 1];
+  return d->pclabel[pc] ? d->pclabel[pc] : "?";
+}
+
+static int cmp_names(const void *a, const void *b) { return strcmp(**(const char *const *const *)a, **(const char *const *const *)b); }
+
+/* Blocks of labels, labels at each pc, and which label names repeat. */
+static void label_scopes(dctx *d) {
+  const isa_func *f = d->f;
+  uint32_t nl = f->nlabels, nb = 1;
+  for (uint32_t i = 0; i < f->nrecs; i++) nb += f->recs[i].kind == REC_OPEN;
+  d->lblock = calloc(nl + 1, sizeof *d->lblock);
+  d->lnext = calloc(nl + 1, sizeof *d->lnext);
+  d->ldup = calloc(nl + 1, 1);
+  d->bparent = calloc(nb, sizeof *d->bparent);
+  d->bstack = calloc(nb + 1, sizeof *d->bstack);
+  d->pcfirst = calloc(f->ninsns + 1, sizeof *d->pcfirst);
+  uint32_t *last = calloc(f->ninsns + 1, sizeof *last);
+  const char **sorted = malloc((nl + 1) * sizeof *sorted);
+  uint32_t depth = 0, blocks = 0, cur = 0;
+  for (uint32_t i = 0; i < f->nrecs; i++) {
+    const isa_rec *r = &f->recs[i];
+    if (r->kind == REC_OPEN) { d->bstack[depth++] = cur; cur = ++blocks; d->bparent[cur] = d->bstack[depth - 1]; }
+    else if (r->kind == REC_CLOSE && depth) cur = d->bstack[--depth];
+    else if (r->kind == REC_LABEL) {
+      uint32_t l = r->a, pc = f->label_pc[l];
+      d->lblock[l] = cur;
+      if (last[pc]) d->lnext[last[pc] - 1] = l + 1; else d->pcfirst[pc] = l + 1;
+      last[pc] = l + 1;
+    }
+  }
+  for (uint32_t i = 0; i < nl; i++) sorted[i] = (const char *)&f->labels[i];
+  qsort(sorted, nl, sizeof *sorted, cmp_names);
+  for (uint32_t i = 1; i < nl; i++)
+    if (strcmp(*(const char *const *)sorted[i - 1], *(const char *const *)sorted[i]) == 0)
+      d->ldup[(const char *const *)sorted[i - 1] - f->labels] = d->ldup[(const char *const *)sorted[i] - f->labels] = 1;
+  free(sorted);
+  free(last);
+  d->block = d->nblocks = d->bdepth = 0;
+}
+
 static void print_list(dctx *d, const isa_opnd *o, const char *open, const char *sep, const char *close) {
   fputs(open, d->out);
   for (uint32_t i = 0; i < o->n; i++) {
@@ -112,7 +180,8 @@ static void print_opnd(dctx *d, const isa_opnd *o) {
   FILE *out = d->out;
   switch (o->kind) {
   case OK_REG:
-    fprintf(out, "%s%s%s%s", o->flags & OF_NEG ? "!" : "", o->imm & ISA_REG_MINUS ? "-" : "", d->regprint[o->v],
+    fprintf(out, "%s%s%s%s", o->flags & OF_NEG ? "!" : "", o->imm & ISA_REG_MINUS ? "-" : "",
+            d->regprint[o->v],
             o->n < ISA_COMP_SEL ? comps[o->n] : "");
     if (o->n == ISA_COMP_SEL) {
       fprintf(out, ".%c", ISA_SEL_KIND(o->imm));
@@ -152,7 +221,7 @@ static void print_opnd(dctx *d, const isa_opnd *o) {
     fputs(sym_name(d, o), out);
     if (o->imm) fprintf(out, "%+" PRId64, o->imm);
     break;
-  case OK_LABEL: fputs(o->v < d->f->ninsns + 1 && d->pclabel[o->v] ? d->pclabel[o->v] : "?", out); break;
+  case OK_LABEL: fputs(label_name(d, o->v), out); break;
   case OK_FUNC: fputs(d->m->funcs[o->v].name, out); break;
   case OK_VEC: print_list(d, o, "{", ", ", "}"); break;
   case OK_LIST: print_list(d, o, "(", ", ", ")"); break;
@@ -197,8 +266,9 @@ static void print_record(dctx *d, const isa_rec *r) {
   case REC_LABEL: fprintf(o, "%s:", f->labels[r->a]); nl(d); break;
   case REC_REGS: {
     uint8_t t = f->regtype[r->a];
-    uint32_t n = r->b & 0x7fffffffu;
-    if (r->b & 0x80000000u) fprintf(o, "\t.reg .%s %s<%u>;", ptx_type_names[t], r->name, n);
+    uint32_t n = ISA_REGS_COUNT(r->b), vec = ISA_REGS_VEC(r->b);
+    if ((r->b & ISA_REGS_RANGE) && vec > 1) fprintf(o, "\t.reg .v%u .%s %s<%u>;", vec, ptx_type_names[t], r->name, n);
+    else if (r->b & ISA_REGS_RANGE) fprintf(o, "\t.reg .%s %s<%u>;", ptx_type_names[t], r->name, n);
     else if (n > 1) fprintf(o, "\t.reg .v%u .%s %s;", n, ptx_type_names[t], r->name);
     else fprintf(o, "\t.reg .%s %s;", ptx_type_names[t], r->name);
     nl(d);
@@ -206,8 +276,8 @@ static void print_record(dctx *d, const isa_rec *r) {
   }
   case REC_SYM: fputc('\t', o); print_decl(d, &f->syms[r->a], true); fputc(';', o); nl(d); break;
   case REC_MSYM: fputc('\t', o); print_decl(d, &d->m->syms[r->a], true); print_init(d, &d->m->syms[r->a]); fputc(';', o); nl(d); break;
-  case REC_OPEN: fputc('{', o); nl(d); break;
-  case REC_CLOSE: fputc('}', o); nl(d); break;
+  case REC_OPEN: d->bstack[d->bdepth++] = d->block; d->block = ++d->nblocks; fputc('{', o); nl(d); break;
+  case REC_CLOSE: if (d->bdepth) d->block = d->bstack[--d->bdepth]; fputc('}', o); nl(d); break;
   case REC_LOC: {
     const isa_locinfo *l = &f->locs[r->a];
     fprintf(o, "\t.loc %u %u %u", l->file, l->line, l->col);
@@ -222,7 +292,7 @@ static void print_record(dctx *d, const isa_rec *r) {
     fprintf(o, "%s: %s ", r->name, t->calls ? ".calltargets" : ".branchtargets");
     for (uint32_t k = 0; k < t->n; k++) {
       if (k) fputs(", ", o);
-      fputs(t->calls ? d->m->funcs[t->pcs[k]].name : (d->pclabel[t->pcs[k]] ? d->pclabel[t->pcs[k]] : "?"), o);
+      fputs(t->calls ? d->m->funcs[t->pcs[k]].name : label_name(d, t->pcs[k]), o);
     }
     fputc(';', o);
     nl(d);
@@ -249,18 +319,26 @@ static void print_func(dctx *d, const isa_func *f) {
   d->f = f;
   /* printable register names: ranges print as prefix+index */
   d->regprint = calloc(f->nregs ? f->nregs : 1, sizeof *d->regprint);
+  /* and elements of vector registers as name.x name.y ... */
+  static const char elem[] = "xyzw";
   size_t need = 1;
   for (uint32_t i = 0; i < f->nrecs; i++)
-    if (f->recs[i].kind == REC_REGS && (f->recs[i].b & 0x80000000u)) need += (strlen(f->recs[i].name) + 12) * (f->recs[i].b & 0x7fffffffu);
+    if (f->recs[i].kind == REC_REGS) need += (strlen(f->recs[i].name) + 14) * (ISA_REGS_SLOTS(f->recs[i].b) + ISA_REGS_COUNT(f->recs[i].b));
   d->namebuf = malloc(need);
   char *p = d->namebuf;
   for (uint32_t i = 0; i < f->nregs; i++) d->regprint[i] = f->regname[i];
   for (uint32_t i = 0; i < f->nrecs; i++) {
     const isa_rec *r = &f->recs[i];
-    if (r->kind != REC_REGS || !(r->b & 0x80000000u)) continue;
-    for (uint32_t k = 0; k < (r->b & 0x7fffffffu); k++) {
-      d->regprint[r->a + k] = p;
-      p += sprintf(p, "%s%u", r->name, k) + 1;
+    if (r->kind != REC_REGS || (!(r->b & ISA_REGS_RANGE) && r->b <= 1)) continue;
+    uint32_t vec = (r->b & ISA_REGS_RANGE) ? ISA_REGS_VEC(r->b) : r->b, n = ISA_REGS_COUNT(r->b);
+    if (!(r->b & ISA_REGS_RANGE)) n = 1;
+    for (uint32_t k = 0; k < n; k++) {
+      for (uint32_t e = 0; e < vec; e++) {
+        d->regprint[r->a + k * vec + e] = p;
+        if (!(r->b & ISA_REGS_RANGE)) p += sprintf(p, "%s.%c", r->name, elem[e & 3]) + 1;
+        else if (vec > 1) p += sprintf(p, "%s%u.%c", r->name, k, elem[e & 3]) + 1;
+        else p += sprintf(p, "%s%u", r->name, k) + 1;
+      }
     }
   }
   d->pclabel = calloc(f->ninsns + 1, sizeof *d->pclabel);
@@ -270,6 +348,7 @@ static void print_func(dctx *d, const isa_func *f) {
   for (uint32_t i = 0; i <= f->ninsns; i++) d->pclabel[i] = NULL;
   for (uint32_t i = 0; i < f->nrecs; i++)
     if (f->recs[i].kind == REC_LABEL && !d->pclabel[f->label_pc[f->recs[i].a]]) d->pclabel[f->label_pc[f->recs[i].a]] = f->labels[f->recs[i].a];
+  label_scopes(d);
 
   fputs(linkage(f->linkage), o);
   fputs(f->is_entry ? ".entry " : ".func ", o);
@@ -304,6 +383,7 @@ done:
   free(d->regprint);
   free(d->namebuf);
   free(d->pclabel);
+  free(d->lblock); free(d->lnext); free(d->ldup); free(d->bparent); free(d->bstack); free(d->pcfirst);
 }
 
 void isa_disassemble(const isa_module *m, FILE *out) {

@@ -225,6 +225,15 @@ enum isa_rec_kind { REC_LABEL, REC_REGS, REC_SYM, REC_OPEN, REC_CLOSE, REC_LOC, 
                     REC_MSYM     /* a: module symbol declared in this body (static .shared,
                                     .global, .const: the module's variables list the
                                     module-scope ones first, then these in body order) */ };
+/* REC_REGS b: the registers declared.  A single register: its slots (a
+ * .v4 one has 4, the elements in order).  A range %r<N> has ISA_REGS_RANGE
+ * set, N in the low 24 bits and the vector length of each member less one
+ * above (".reg .v2 .b32 %v<3>": 3 members of 2 slots). */
+#define ISA_REGS_RANGE 0x80000000u
+#define ISA_REGS_VEC_SHIFT 24
+#define ISA_REGS_COUNT(b) ((b) & ISA_REGS_RANGE ? (b) & 0xffffffu : (b))
+#define ISA_REGS_VEC(b) ((b) & ISA_REGS_RANGE ? (((b) >> ISA_REGS_VEC_SHIFT) & 0x7fu) + 1 : 1)
+#define ISA_REGS_SLOTS(b) ((uint64_t)ISA_REGS_COUNT(b) * ISA_REGS_VEC(b))
 typedef struct isa_rec {
   uint8_t kind;
   uint32_t pc;              /* printed before instruction pc                   */

@@ -383,7 +383,7 @@ static const char *validate(const isa_module *m) {
     for (uint32_t i = 0; i < f->nrecs; i++) {
       const isa_rec *r = &f->recs[i];
       if (r->pc > f->ninsns) return "listing";
-      if (r->kind == REC_REGS && (uint64_t)r->a + (r->b & 0x7fffffffu) > f->nregs) return "listing registers";
+      if (r->kind == REC_REGS && (uint64_t)r->a + ISA_REGS_SLOTS(r->b) > f->nregs) return "listing registers";
       if (r->kind == REC_SYM && r->a >= f->nsyms) return "listing symbol";
       if (r->kind == REC_LABEL && r->a >= f->nlabels) return "listing label";
       if (r->kind == REC_LOC && r->a >= f->nlocs) return "listing location";

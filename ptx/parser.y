@@ -201,8 +201,11 @@ inititem
   | IDENT '=' expr                    { $$ = ptx_b_init_scalar(ps, &$3); $$->field = ptx_b_intern(ps, $1.s, $1.n); $$->field_loc = L(@1); }
   ;
 
+/* "()" is an empty return list: nvcc writes prototypes of calls that
+ * return nothing as ".callprototype ()_ (...)" */
 rets_opt
   : %empty                            { memset(&$$, 0, sizeof $$); }
+  | '(' ')'                           { memset(&$$, 0, sizeof $$); }
   | '(' params ')'                    { $$ = $2; }
   ;
 

@@ -28,6 +28,7 @@ v8_sm100.ptx                | -arch=sm_100    | ok
 textures_surfaces.ptx       | -arch=sm_80     | ok
 textures_independent.ptx    | -arch=sm_80     | ok
 lexical_crlf.ptx            | -arch=sm_80     | ok
+scopes_vectors.ptx          | -arch=sm_90     | ok
 "
 
 fail=0
