@@ -203,6 +203,12 @@ static CUresult run_kernel(drv_op *op) {
   const char *name = f->mod->m->funcs[f->func].name;
   int rc = host_launch(&launcher, e, &el, index, name, NULL);
   e->opt.resident_ctas = resident;
+  /* printf output waits for a synchronisation, but not without bound: past
+   * the size of CUDA's printf buffer (1 MiB) it goes out now */
+  if (drv.printf_stream) {
+    fflush(drv.printf_stream);
+    if (drv.printf_len > (1u << 20)) drv_flush_printf();
+  }
   if (drv.timing) drv.clock_ms += (double)tres.cycles / ((double)drv.cfg.clock_mhz * 1e3);
   else drv.clock_ms += (double)launcher.last_wall_ns / 1e6;
   if (rc) {
