@@ -363,7 +363,7 @@ bool emu_over_budget(emu *e, warp *w) {
 /* After the last CTA: device printf output, in execution order. */
 void emu_launch_end(emu *e) {
   while (e->npool) { e->npool--; free(e->pool_regs[e->npool]); free(e->pool_local[e->npool]); }
-  if (e->plen) { fwrite(e->pbuf, 1, e->plen, e->opt.printf_out ? e->opt.printf_out : stdout); e->plen = 0; }
+  emu_printf_flush(e);
 }
 
 int emu_run(emu *e, const emu_launch *l) {
