@@ -275,6 +275,7 @@ typedef struct emu {
   uint64_t (*pool_regs[EMU_POOL])[WARP_SIZE];
   uint8_t *pool_local[EMU_POOL];
   uint32_t npool;
+  uint64_t warp_bytes;           /* host memory of the launch's warp buffers (counted against mem_cap) */
   /* device printf buffer (builtins.c: written out when full and after each launch) */
   char *pbuf;
   size_t plen, pcap;

@@ -165,6 +165,9 @@ static void init_sregs(emu *e, cta *c, warp *w) {
   fill_row(r[SR_AGGR_SMEM_SIZE], c->shared_size);
 }
 
+/* Host memory of one warp's register rows and local memory. */
+static uint64_t warp_bytes(const emu *e) { return (uint64_t)e->nrows * WARP_SIZE * 8 + (uint64_t)WARP_SIZE * e->local_per_thread; }
+
 /* Start the CTA number seq of the launch, counted cluster by cluster (all
  * CTAs of a cluster run together: they share memory and barriers). */
 int emu_cta_start(emu *e, cta *c, uint64_t seq, cta *peers) {
@@ -208,8 +211,11 @@ int emu_cta_start(emu *e, cta *c, uint64_t seq, cta *peers) {
       memset(w->r, 0, e->nrows * sizeof *w->r);
       memset(w->local, 0, (size_t)WARP_SIZE * w->local_stride);
     } else {
+      /* registers and local memory of resident warps count against the cap */
+      if (e->mem_used + e->warp_bytes + warp_bytes(e) > e->opt.mem_cap) return -1;
       w->r = calloc(e->nrows, sizeof *w->r);
       w->local = calloc(WARP_SIZE, w->local_stride);
+      if (w->r && w->local) e->warp_bytes += warp_bytes(e);
     }
     if (!w->r || !w->local) return -1;
     FOR_LANES(i) {
@@ -235,6 +241,7 @@ void emu_cta_free(cta *c) {
       e->pool_regs[e->npool] = c->warps[i].r;
       e->pool_local[e->npool++] = c->warps[i].local;
     } else {
+      if (c->warps[i].r && c->warps[i].local) e->warp_bytes -= warp_bytes(e);
       free(c->warps[i].r);
       free(c->warps[i].local);
     }
@@ -362,7 +369,8 @@ bool emu_over_budget(emu *e, warp *w) {
 
 /* After the last CTA: device printf output, in execution order. */
 void emu_launch_end(emu *e) {
-  while (e->npool) { e->npool--; free(e->pool_regs[e->npool]); free(e->pool_local[e->npool]); }
+  while (e->npool) { e->npool--; free(e->pool_regs[e->npool]); free(e->pool_local[e->npool]); e->warp_bytes -= warp_bytes(e); }
+  e->warp_bytes = 0;
   emu_printf_flush(e);
 }
 
