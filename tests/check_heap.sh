@@ -50,7 +50,7 @@ if (ulimit -v 45000 && "$PTXEMU" --version) >/dev/null 2>&1; then
 fi
 # a failed write is exit status 73, in both modes
 for mode in "" "--gpu h100"; do
-  if [ -w /dev/full ]; then
+  if [ -c /dev/full ] && [ -w /dev/full ]; then
     out=$(run_talk $mode 2>&1 >/dev/full); st=$?
     if [ $st -eq 73 ] && echo "$out" | grep -q "cannot write device printf output"; then ok
     else bad "printf to a full device ($mode): exit status $st"; echo "$out" | head -5; fi
