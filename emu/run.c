@@ -437,6 +437,7 @@ int emu_run(emu *e, const emu_launch *l) {
   free(live);
   if (e->opt.progress) emu_progress(e, total, total, true);
   emu_launch_end(e);
-  if (rc) { e->faulted = true; e->fault.kind = FAULT_HEAP; snprintf(e->fault.msg, sizeof e->fault.msg, "out of memory starting a block"); }
+  if (rc) { e->faulted = true; e->fault.kind = FAULT_HEAP; snprintf(e->fault.msg, sizeof e->fault.msg, "out of memory starting a block (each warp's registers and local memory take %llu KiB, counted against --max-memory)",
+                    (unsigned long long)(warp_bytes(e) >> 10)); }
   return e->faulted ? -1 : 0;
 }

@@ -36,6 +36,8 @@ expect "run doubling" 4 "instruction budget" "$PTXEMU" run "$tmp/doubling.ptx" -
 expect "run doubling, timed" 4 "instruction budget" "$PTXEMU" run "$tmp/doubling.ptx" --kernel k --max-insts 100000 --gpu h100
 expect "run chain" 0 "" "$PTXEMU" run "$tmp/chain.ptx" --kernel k
 expect "run chain, timed" 0 "cycles on h100" "$PTXEMU" run "$tmp/chain.ptx" --kernel k --gpu h100
+# 50,001 frames of 16 bytes a thread: 25 MB of local memory a warp, counted against the cap
+expect "run chain, capped" 4 "out of memory starting a block (each warp's registers and local memory take 250" "$PTXEMU" run "$tmp/chain.ptx" --kernel k --max-memory 30M --grid 8 --block 64
 expect "run ladder" 0 "o: ok" "$PTXEMU" check "$tmp/ladder.ptx" --kernel k -e 'buffer o 4 zero' --arg ptr:o --arg u32:5 -e 'expect o value u32 50001'
 expect "run ladder, timed" 0 "o: ok" "$PTXEMU" check "$tmp/ladder.ptx" --kernel k -e 'buffer o 4 zero' --arg ptr:o --arg u32:5 -e 'expect o value u32 50001' --gpu h100
 expect "run straight" 0 "o: ok" "$PTXEMU" check "$tmp/straight.ptx" --kernel k -e 'buffer o 4 zero' --arg ptr:o -e 'expect o value u32 1250025000'
