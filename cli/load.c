@@ -1,4 +1,5 @@
 /* cli/load.c - read a module from PTX or from a .pxo object. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,8 +9,14 @@ isa_module *cli_load_module(const char *path, int *status) {
   size_t len;
   char *text = ptx_read_file(path, &len);
   if (!text) {
-    fprintf(stderr, "ptxemu: cannot read '%s'\n", path);
-    *status = EXIT_NOINPUT;
+    if (errno == EFBIG) {
+      fprintf(stderr, "ptxemu: '%s' is larger than the input limit of %llu bytes (PTXEMU_MAX_INPUT)\n", path,
+              (unsigned long long)ptx_input_cap());
+      *status = EXIT_DATAERR;
+    } else {
+      fprintf(stderr, "ptxemu: cannot read '%s'\n", path);
+      *status = EXIT_NOINPUT;
+    }
     return NULL;
   }
   char err[256];

@@ -56,6 +56,13 @@ int cli_missing_value(const char *cmd, const char *a, const char *opts) {
 
 int main(int argc, char **argv) {
   if (argc < 2) { usage(stderr); return EXIT_USAGE; }
+  /* the size cap on input files (PTX, objects), for every command */
+  const char *cap = getenv("PTXEMU_MAX_INPUT");
+  if (cap && *cap) {
+    uint64_t v;
+    if (cli_parse_size(cap, &v) || !v) { fprintf(stderr, "ptxemu: bad PTXEMU_MAX_INPUT '%s' (bytes, or with K, M, G)\n", cap); return EXIT_USAGE; }
+    ptx_set_input_cap(v);
+  }
   if (cli_is_help(argv[1])) { usage(stdout); return EXIT_OK; }
   if (strcmp(argv[1], "--libdir") == 0) { char *a[] = { "exec", "--libdir", NULL }; return cmd_exec(2, a); }
   if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {

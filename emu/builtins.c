@@ -1,6 +1,7 @@
 /* emu/builtins.c - the device runtime functions PTX calls but does not
  * define: vprintf (device printf), malloc/free (the device heap) and
  * __assertfail.  Arguments arrive as the caller's .param symbols. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -8,59 +9,158 @@
 #include "emu/internal.h"
 #include "memmodel/space.h"
 
-/* ---- heap: first fit over a block list kept outside device memory, so a
- * kernel that scribbles over the heap cannot corrupt the allocator ---- */
-typedef struct hblock { uint64_t off, size; bool used; } hblock;
-static hblock *heap_blocks(emu *e) { return (hblock *)e->heap_blocks; }
+/* ---- heap: segregated free lists over 16-byte granules (two-level size
+ * classes, like TLSF), with boundary tags and immediate coalescing.  Every
+ * operation takes constant time.  The tags and links live in host arrays,
+ * outside device memory, so a kernel that scribbles over the heap cannot
+ * corrupt the allocator, and a free of anything but a live block's start
+ * is caught. ---- */
+#define H_USED 0x80000000u        /* tag of a block's first granule: in use      */
+#define H_PREV_FREE 0x40000000u   /* ... and the block before it is free         */
+#define H_SIZE 0x3fffffffu        /* its size in granules; a free block's last granule holds the size too */
+#define H_NIL UINT32_MAX
+#define H_EXACT 64                /* sizes below this many granules have a class each */
+#define H_CLASSES (H_EXACT + 4 * 32)
 
+typedef struct heap {
+  uint32_t ngran;
+  uint32_t *tag, *next, *prev;    /* per granule */
+  uint32_t first[H_CLASSES];      /* free list of each class */
+  uint64_t nonempty[(H_CLASSES + 63) / 64];
+} heap;
+
+/* Class of a block of k granules: exact below H_EXACT, then four classes
+ * per power of two. */
+static uint32_t h_class(uint32_t k) {
+  if (k < H_EXACT) return k;
+  uint32_t fl = 31u - (uint32_t)__builtin_clz(k);
+  return H_EXACT + (fl - 6) * 4 + ((k >> (fl - 2)) & 3);
+}
+
+static void h_link(heap *h, uint32_t g, uint32_t size) {
+  uint32_t c = h_class(size);
+  h->prev[g] = H_NIL;
+  h->next[g] = h->first[c];
+  if (h->first[c] != H_NIL) h->prev[h->first[c]] = g;
+  h->first[c] = g;
+  h->nonempty[c / 64] |= 1ull << (c % 64);
+}
+
+static void h_unlink(heap *h, uint32_t g, uint32_t size) {
+  uint32_t c = h_class(size);
+  if (h->prev[g] != H_NIL) h->next[h->prev[g]] = h->next[g]; else h->first[c] = h->next[g];
+  if (h->next[g] != H_NIL) h->prev[h->next[g]] = h->prev[g];
+  if (h->first[c] == H_NIL) h->nonempty[c / 64] &= ~(1ull << (c % 64));
+}
+
+/* Make [g, g+size) one free block (its neighbours are in use or absent). */
+static void h_put_free(heap *h, uint32_t g, uint32_t size) {
+  h->tag[g] = size;
+  h->tag[g + size - 1] = size;
+  h_link(h, g, size);
+  if (g + size < h->ngran) h->tag[g + size] |= H_PREV_FREE;
+}
+
+void emu_heap_free(emu *e) {
+  heap *h = e->heap_blocks;
+  if (!h) return;
+  free(h->tag); free(h->next); free(h->prev); free(h);
+  e->heap_blocks = NULL;
+}
+
+/* The allocator's arrays count against the device memory cap like the heap
+ * itself (12 bytes per 16-byte granule, taken from the OS as they are touched). */
 void emu_heap_init(emu *e) {
-  free(e->heap_blocks);
-  e->heap_blocks = calloc(1, sizeof(hblock));
-  e->nheap = e->heap_blocks ? 1 : 0;
-  if (e->nheap) heap_blocks(e)[0] = (hblock){ 0, e->heap_size, false };
+  emu_heap_free(e);
+  e->nheap = 0;
+  uint64_t g = e->heap_base ? e->heap_size / 16 : 0;
+  if (!g || g > H_SIZE) return;
+  uint64_t meta = g * 12 + sizeof(heap);
+  if (e->mem_used + meta > e->opt.mem_cap) return;
+  heap *h = calloc(1, sizeof *h);
+  if (!h) return;
+  h->ngran = (uint32_t)g;
+  h->tag = calloc(g, 4); h->next = calloc(g, 4); h->prev = calloc(g, 4);
+  e->heap_blocks = h;
+  if (!h->tag || !h->next || !h->prev) { emu_heap_free(e); return; }
+  e->mem_used += meta;
+  for (uint32_t c = 0; c < H_CLASSES; c++) h->first[c] = H_NIL;
+  h_put_free(h, 0, h->ngran);
 }
 
 static uint64_t heap_malloc(emu *e, uint64_t n) {
-  if (!e->heap_base || n == 0) return 0;
-  n = (n + 15) & ~15ull;
-  hblock *b = heap_blocks(e);
-  for (uint32_t i = 0; i < e->nheap; i++) {
-    if (b[i].used || b[i].size < n) continue;
-    if (b[i].size > n) {
-      hblock *nb = realloc(e->heap_blocks, (e->nheap + 1) * sizeof *nb);
-      if (!nb) return 0;
-      e->heap_blocks = nb;
-      b = nb;
-      memmove(&b[i + 2], &b[i + 1], (e->nheap - i - 1) * sizeof *b);
-      b[i + 1] = (hblock){ b[i].off + n, b[i].size - n, false };
-      b[i].size = n;
-      e->nheap++;
-    }
-    b[i].used = true;
-    return e->heap_base + b[i].off;
+  heap *h = e->heap_blocks;
+  /* sizes are checked before any rounding: malloc(2^64 - 1) gets NULL */
+  if (!h || n == 0 || n > (uint64_t)h->ngran * 16) return 0;
+  uint32_t k = (uint32_t)((n + 15) / 16), c = h_class(k), g = H_NIL;
+  /* a block of the request's own class fits when the class is exact; in
+   * the wider classes look at a few, then take one from a larger class */
+  uint32_t look = 0;
+  for (uint32_t b = h->first[c]; b != H_NIL && look < 8; b = h->next[b], look++)
+    if ((h->tag[b] & H_SIZE) >= k) { g = b; break; }
+  for (uint32_t cc = c + 1; g == H_NIL && cc < H_CLASSES;) {
+    uint64_t w = h->nonempty[cc / 64] >> (cc % 64);
+    if (w) { g = h->first[cc + (uint32_t)__builtin_ctzll(w)]; break; }
+    cc = (cc / 64 + 1) * 64;
   }
-  return 0;
+  if (g == H_NIL) return 0;
+  uint32_t size = h->tag[g] & H_SIZE;
+  h_unlink(h, g, size);
+  h->tag[g] = k | H_USED;
+  if (size > k) h_put_free(h, g + k, size - k);
+  else if (g + k < h->ngran) h->tag[g + k] &= ~H_PREV_FREE;
+  e->nheap++;
+  return e->heap_base + (uint64_t)g * 16;
 }
 
 static bool heap_free(emu *e, uint64_t a) {
   if (!a) return true;
-  hblock *b = heap_blocks(e);
-  for (uint32_t i = 0; i < e->nheap; i++) {
-    if (e->heap_base + b[i].off != a || !b[i].used) continue;
-    b[i].used = false;
-    if (i + 1 < e->nheap && !b[i + 1].used) {
-      b[i].size += b[i + 1].size;
-      memmove(&b[i + 1], &b[i + 2], (e->nheap - i - 2) * sizeof *b);
-      e->nheap--;
-    }
-    if (i > 0 && !b[i - 1].used) {
-      b[i - 1].size += b[i].size;
-      memmove(&b[i], &b[i + 1], (e->nheap - i - 1) * sizeof *b);
-      e->nheap--;
-    }
-    return true;
+  heap *h = e->heap_blocks;
+  if (!h || a < e->heap_base || (a - e->heap_base) % 16 || (a - e->heap_base) / 16 >= h->ngran) return false;
+  uint32_t g = (uint32_t)((a - e->heap_base) / 16);
+  if (!(h->tag[g] & H_USED)) return false;              /* not a live block: double or bad free */
+  uint32_t size = h->tag[g] & H_SIZE;
+  bool prev_free = h->tag[g] & H_PREV_FREE;
+  h->tag[g] = 0;
+  if (g + size < h->ngran && !(h->tag[g + size] & H_USED)) {   /* merge the next block */
+    uint32_t ns = h->tag[g + size] & H_SIZE;
+    h_unlink(h, g + size, ns);
+    h->tag[g + size] = 0;
+    size += ns;
   }
-  return false;
+  if (prev_free) {                                      /* and the previous one */
+    uint32_t ps = h->tag[g - 1] & H_SIZE;
+    h_unlink(h, g - ps, ps);
+    g -= ps;
+    size += ps;
+  }
+  h_put_free(h, g, size);
+  e->nheap--;
+  return true;
+}
+
+/* ---- device printf output ---- */
+
+/* Write n bytes of printf output; a failed write (a full disk, a closed
+ * pipe) stops the launch with an output fault (exit status 73). */
+void emu_printf_write(emu *e, const char *s, size_t n) {
+  FILE *f = e->opt.printf_out ? e->opt.printf_out : stdout;
+  if (e->fault.kind == FAULT_OUTPUT || !n) return;
+  errno = 0;
+  if (fwrite(s, 1, n, f) == n && fflush(f) == 0) return;
+  int err = errno;
+  if (e->faulted) return;                   /* the kernel fault is reported (and stops the run) */
+  e->faulted = true;
+  e->fault.kind = FAULT_OUTPUT;
+  e->fault.pc = UINT32_MAX;
+  snprintf(e->fault.msg, sizeof e->fault.msg, "cannot write device printf output%s%s%s", err ? " (" : "", err ? strerror(err) : "",
+           err ? ")" : "");
+}
+
+void emu_printf_flush(emu *e) {
+  size_t n = e->plen;
+  e->plen = 0;
+  emu_printf_write(e, e->pbuf, n);
 }
 
 /* ---- reading device memory from the host side of a builtin ---------------- */
@@ -95,14 +195,21 @@ static const char *dev_string(warp *w, int lane, uint64_t a, char *buf, size_t m
   return buf;
 }
 
+/* Device printf output goes through a buffer of at most PRINTF_CHUNK bytes
+ * (counted against the device memory cap), written out in execution order
+ * whenever it fills: a kernel that prints gigabytes streams them. */
+#define PRINTF_CHUNK (64u << 10)
+
 static void out(emu *e, const char *s, size_t n) {
-  if (e->plen + n + 1 > e->pcap) {
-    size_t nc = e->pcap ? e->pcap * 2 : 4096;
-    while (nc < e->plen + n + 1) nc *= 2;
-    char *nb = realloc(e->pbuf, nc);
-    if (!nb) return;
-    e->pbuf = nb;
-    e->pcap = nc;
+  if (e->fault.kind == FAULT_OUTPUT) return;
+  if (e->plen + n > PRINTF_CHUNK) emu_printf_flush(e);
+  if (!e->pbuf && e->mem_used + PRINTF_CHUNK <= e->opt.mem_cap && (e->pbuf = malloc(PRINTF_CHUNK))) {
+    e->pcap = PRINTF_CHUNK;
+    e->mem_used += PRINTF_CHUNK;
+  }
+  if (!e->pbuf || n > e->pcap - e->plen) {          /* no room for a buffer: write through */
+    emu_printf_write(e, s, n);
+    return;
   }
   memcpy(e->pbuf + e->plen, s, n);
   e->plen += n;

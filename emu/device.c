@@ -260,7 +260,7 @@ void emu_free(emu *e) {
   memsys_free(e->memsys_keep);
   ifetch_free(e->ifetch_keep);
   free(e->pbuf);
-  free(e->heap_blocks);
+  emu_heap_free(e);
   free(e);
 }
 
@@ -319,7 +319,7 @@ void emu_print_fault(const emu *e, FILE *out) {
   const emu_fault *f = &e->fault;
   static const char *const kinds[] = { "", "out-of-bounds access", "misaligned access", "trap", "assertion failed",
     "barrier deadlock", "instruction budget exhausted", "stack overflow", "unsupported instruction",
-    "bad address space", "device heap", "wall-time budget exhausted", "missing proxy fence" };
+    "bad address space", "device heap", "wall-time budget exhausted", "missing proxy fence", "output error" };
   const xinsn *x = f->pc < e->nprog ? &e->prog[f->pc] : NULL;
   fprintf(out, "ptxemu: kernel fault: %s\n", f->kind < (int)(sizeof kinds / sizeof *kinds) ? kinds[f->kind] : "fault");
   if (f->msg[0]) fprintf(out, "    %s\n", f->msg);

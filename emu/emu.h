@@ -99,7 +99,7 @@ typedef struct emu_fault {
 enum emu_fault_kind {
   FAULT_NONE, FAULT_OOB, FAULT_MISALIGNED, FAULT_TRAP, FAULT_ASSERT, FAULT_DEADLOCK,
   FAULT_BUDGET, FAULT_STACK, FAULT_UNSUPPORTED, FAULT_BAD_ADDRESS_SPACE, FAULT_HEAP,
-  FAULT_TIMEOUT, FAULT_PROXY
+  FAULT_TIMEOUT, FAULT_PROXY, FAULT_OUTPUT
 };
 
 typedef struct warp {
@@ -244,6 +244,8 @@ typedef struct emu {
   uint32_t *row_base;            /* first register row of each function           */
   uint64_t (*konst)[WARP_SIZE];  /* constant rows                                  */
   uint32_t nkonst, capkonst;
+  uint32_t *konst_index;         /* open-addressing hash of the rows: 1 + row, 0 free */
+  uint32_t konst_icap;           /* its size, a power of two (2 x capkonst)       */
   uint32_t *frame_size;          /* per function: local frame bytes               */
   uint32_t *params_off;          /* per function: offset of formal params in frame */
   uint32_t *rets_off;
@@ -260,10 +262,10 @@ typedef struct emu {
   uint32_t param_cap;            /* and the size of that region                   */
   uint32_t static_shared;
   uint64_t *shared_sym_off;      /* per module symbol: offset in shared memory    */
-  /* heap (builtins.c): blocks kept outside device memory */
+  /* heap (builtins.c): the allocator's state, kept outside device memory */
   uint64_t heap_base, heap_size;
   void *heap_blocks;
-  uint32_t nheap;
+  uint32_t nheap;                /* live blocks                                   */
   /* results */
   emu_stats stats;
   emu_fault fault;
@@ -284,7 +286,8 @@ typedef struct emu {
   uint64_t (*pool_regs[EMU_POOL])[WARP_SIZE];
   uint8_t *pool_local[EMU_POOL];
   uint32_t npool;
-  /* device printf buffer (flushed after each launch in execution order) */
+  uint64_t warp_bytes;           /* host memory of the launch's warp buffers (counted against mem_cap) */
+  /* device printf buffer (builtins.c: written out when full and after each launch) */
   char *pbuf;
   size_t plen, pcap;
   void *textures;                /* texture/surface objects (texobj.c)             */

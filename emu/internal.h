@@ -73,6 +73,11 @@ void emu_proxy_release(cta *c);
 
 /* builtins: device printf, malloc/free, assert (builtins.c) */
 void emu_heap_init(emu *e);
+void emu_heap_free(emu *e);
+/* Device printf output (builtins.c): write through, or flush the buffer;
+ * a failed write is a FAULT_OUTPUT fault. */
+void emu_printf_write(emu *e, const char *s, size_t n);
+void emu_printf_flush(emu *e);
 /* Calls to bodiless functions the runtime provides; returns 1 if handled. */
 int emu_builtin_call(warp *w, const xinsn *x, lanemask m, const isa_func *callee);
 /* emu/cdp.c: the device runtime's launch calls (0: NULL / an error code) */

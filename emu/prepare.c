@@ -54,41 +54,144 @@ int emu_row_of(const emu *e, const xinsn *x, const isa_opnd *o) {
   return -1;
 }
 
+static uint32_t konst_slot(uint64_t v, uint32_t cap) { return (uint32_t)((v * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1); }
+
+/* The constant row holding v in every lane (found through a hash: a kernel
+ * may have tens of thousands of distinct immediates); 0 when out of memory. */
 int32_t emu_konst_row(emu *e, uint64_t v) {
-  for (uint32_t i = 0; i < e->nkonst; i++)      /* few distinct constants per kernel */
-    if (e->konst[i][0] == v) return -(int32_t)i - 1;
+  if (e->konst_icap) {
+    for (uint32_t h = konst_slot(v, e->konst_icap); e->konst_index[h]; h = (h + 1) & (e->konst_icap - 1))
+      if (e->konst[e->konst_index[h] - 1][0] == v) return -(int32_t)e->konst_index[h];
+  }
   if (e->nkonst == e->capkonst) {
+    if (e->capkonst >= (1u << 26)) return 0;
     uint32_t nc = e->capkonst ? e->capkonst * 2 : 64;
     void *nk = realloc(e->konst, nc * sizeof *e->konst);
-    if (!nk) return 0;
+    uint32_t *ni = calloc((size_t)nc * 2, sizeof *ni);
+    if (!nk || !ni) { if (nk) e->konst = nk; free(ni); return 0; }
     e->konst = nk;
     e->capkonst = nc;
+    free(e->konst_index);
+    e->konst_index = ni;
+    e->konst_icap = nc * 2;
+    for (uint32_t i = 0; i < e->nkonst; i++) {
+      uint32_t h = konst_slot(e->konst[i][0], e->konst_icap);
+      while (ni[h]) h = (h + 1) & (e->konst_icap - 1);
+      ni[h] = i + 1;
+    }
   }
   FOR_LANES(i) e->konst[e->nkonst][i] = v;
-  e->nkonst++;
+  uint32_t h = konst_slot(v, e->konst_icap);
+  while (e->konst_index[h]) h = (h + 1) & (e->konst_icap - 1);
+  e->konst_index[h] = ++e->nkonst;
   return -(int32_t)e->nkonst;
 }
 
 /* Functions the kernel can reach: direct calls, call tables, and every
- * function whose address is taken anywhere (indirect calls). */
-static void reach(emu *e, uint32_t f, uint8_t *mark) {
-  if (mark[f]) return;
-  mark[f] = 1;
-  const isa_func *fn = &e->m->funcs[f];
-  for (uint32_t i = 0; i < fn->nops; i++) if (fn->ops[i].kind == OK_FUNC && !e->m->funcs[fn->ops[i].v].is_proto) reach(e, fn->ops[i].v, mark);
-  for (uint32_t i = 0; i < fn->npool; i++) if (fn->pool[i].kind == OK_FUNC && !e->m->funcs[fn->pool[i].v].is_proto) reach(e, fn->pool[i].v, mark);
-  for (uint32_t t = 0; t < fn->ntables; t++)
-    if (fn->tables[t].calls) for (uint32_t k = 0; k < fn->tables[t].n; k++) reach(e, fn->tables[t].pcs[k], mark);
+ * function whose address is taken anywhere (indirect calls).  An explicit
+ * stack, not recursion: a call chain may be 50,000 functions long. */
+static void reach(emu *e, uint32_t root, uint8_t *mark, uint32_t *stack) {
+  uint32_t sp = 0, nf = e->m->nfuncs;
+  if (root >= nf || mark[root]) return;
+  mark[root] = 1;
+  stack[sp++] = root;
+#define PUSH(g) do { uint32_t g_ = (g); if (g_ < nf && !mark[g_]) { mark[g_] = 1; stack[sp++] = g_; } } while (0)
+  while (sp) {
+    const isa_func *fn = &e->m->funcs[stack[--sp]];
+    for (uint32_t i = 0; i < fn->nops; i++) if (fn->ops[i].kind == OK_FUNC && fn->ops[i].v < nf && !e->m->funcs[fn->ops[i].v].is_proto) PUSH(fn->ops[i].v);
+    for (uint32_t i = 0; i < fn->npool; i++) if (fn->pool[i].kind == OK_FUNC && fn->pool[i].v < nf && !e->m->funcs[fn->pool[i].v].is_proto) PUSH(fn->pool[i].v);
+    for (uint32_t t = 0; t < fn->ntables; t++)
+      if (fn->tables[t].calls) for (uint32_t k = 0; k < fn->tables[t].n; k++) PUSH(fn->tables[t].pcs[k]);
+  }
+#undef PUSH
 }
 
-static bool calls_into(const emu *e, uint32_t from, uint32_t to, uint8_t *seen) {
-  if (seen[from]) return false;
-  seen[from] = 1;
-  const isa_func *fn = &e->m->funcs[from];
-  for (uint32_t i = 0; i < fn->nops; i++)
-    if (fn->ops[i].kind == OK_FUNC && !e->m->funcs[fn->ops[i].v].is_proto &&
-        (fn->ops[i].v == to || calls_into(e, fn->ops[i].v, to, seen))) return true;
-  return false;
+/* Direct calls between functions with bodies (a function's operands that
+ * name one), as lists: the graph recursion and stack depth are read from. */
+typedef struct calls { uint32_t *off, *to; } calls;
+
+static int calls_build(const emu *e, calls *c) {
+  const isa_module *m = e->m;
+  uint32_t nf = m->nfuncs;
+  c->off = calloc((size_t)nf + 1, sizeof *c->off);
+  c->to = NULL;
+  if (!c->off) return -1;
+  uint64_t n = 0;
+  for (int fill = 0; fill < 2; fill++) {
+    n = 0;
+    for (uint32_t f = 0; f < nf; f++) {
+      const isa_func *fn = &m->funcs[f];
+      c->off[f] = (uint32_t)n;
+      for (uint32_t i = 0; i < fn->nops; i++) {
+        const isa_opnd *o = &fn->ops[i];
+        if (o->kind == OK_FUNC && o->v < nf && m->funcs[o->v].has_body && !m->funcs[o->v].is_proto) { if (fill) c->to[n] = o->v; n++; }
+      }
+      if (n > UINT32_MAX / 2) return -1;
+    }
+    c->off[nf] = (uint32_t)n;
+    if (!fill && !(c->to = malloc((n ? n : 1) * sizeof *c->to))) return -1;
+  }
+  return 0;
+}
+
+/* Strongly connected components of the call graph among the reached
+ * functions (Tarjan's algorithm without recursion), each found after every
+ * component it calls into: a function is recursive when its component has
+ * more than one member or it calls itself, and the deepest chain of frames
+ * below a component is its own frames plus the deepest of the components
+ * it calls (all of its frames: a bound on the longest path through it).
+ * Linear in the number of functions and calls. */
+static int call_depths(emu *e, const calls *c, const uint8_t *reached, uint32_t kernel, uint64_t *need_out) {
+  uint32_t nf = e->m->nfuncs, idx = 0, sp = 0, cp = 0, ncomp = 0;
+  uint32_t *index = malloc((size_t)nf * sizeof *index), *low = malloc((size_t)nf * sizeof *low);
+  uint32_t *comp = malloc((size_t)nf * sizeof *comp), *stack = malloc((size_t)nf * sizeof *stack);
+  uint32_t *cnode = malloc((size_t)nf * sizeof *cnode), *cedge = malloc((size_t)nf * sizeof *cedge);
+  uint64_t *need = malloc((size_t)nf * sizeof *need);
+  int rc = -1;
+  if (!index || !low || !comp || !stack || !cnode || !cedge || !need) goto out;
+  for (uint32_t f = 0; f < nf; f++) { index[f] = UINT32_MAX; comp[f] = UINT32_MAX; }
+  for (uint32_t root = 0; root < nf; root++) {
+    if (!reached[root] || index[root] != UINT32_MAX) continue;
+    cnode[cp] = root; cedge[cp++] = c->off[root];
+    index[root] = low[root] = idx++;
+    stack[sp++] = root;
+    while (cp) {
+      uint32_t v = cnode[cp - 1];
+      if (cedge[cp - 1] < c->off[v + 1]) {
+        uint32_t w = c->to[cedge[cp - 1]++];
+        if (index[w] == UINT32_MAX) {
+          index[w] = low[w] = idx++;
+          stack[sp++] = w;
+          cnode[cp] = w; cedge[cp++] = c->off[w];
+        } else if (comp[w] == UINT32_MAX && index[w] < low[v]) low[v] = index[w];   /* w is on the stack */
+        continue;
+      }
+      cp--;
+      if (cp && low[v] < low[cnode[cp - 1]]) low[cnode[cp - 1]] = low[v];
+      if (low[v] != index[v]) continue;
+      /* v roots a component: pop it, then its depth from the components below */
+      uint32_t top = sp;
+      do comp[stack[--sp]] = ncomp; while (stack[sp] != v);
+      uint64_t frames = 0, below = 0;
+      for (uint32_t k = sp; k < top; k++) {
+        uint32_t f = stack[k];
+        frames += e->frame_size[f];
+        for (uint32_t j = c->off[f]; j < c->off[f + 1]; j++) {
+          uint32_t g = c->to[j];
+          if (comp[g] == ncomp) { e->recursive[f] = 1; continue; }
+          if (need[g] > below) below = need[g];
+        }
+      }
+      if (top - sp > 1) for (uint32_t k = sp; k < top; k++) e->recursive[stack[k]] = 1;
+      for (uint32_t k = sp; k < top; k++) need[stack[k]] = frames + below;
+      ncomp++;
+    }
+  }
+  *need_out = need[kernel];
+  rc = 0;
+out:
+  free(index); free(low); free(comp); free(stack); free(cnode); free(cedge); free(need);
+  return rc;
 }
 
 static uint64_t al(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
@@ -153,23 +256,10 @@ static void layout_shared(emu *e, const uint8_t *reached) {
   free(used);
 }
 
-static uint64_t stack_need(emu *e, uint32_t fi, uint8_t *onpath) {
-  if (onpath[fi]) return 0;
-  onpath[fi] = 1;
-  uint64_t best = 0;
-  const isa_func *f = &e->m->funcs[fi];
-  for (uint32_t i = 0; i < f->nops; i++)
-    if (f->ops[i].kind == OK_FUNC && e->m->funcs[f->ops[i].v].has_body && !e->m->funcs[f->ops[i].v].is_proto) {
-      uint64_t n = stack_need(e, f->ops[i].v, onpath);
-      if (n > best) best = n;
-    }
-  onpath[fi] = 0;
-  return e->frame_size[fi] + best;
-}
-
 void emu_unprepare(emu *e) {
   free(e->prog); e->prog = NULL; e->nprog = 0;
   free(e->konst); e->konst = NULL; e->nkonst = e->capkonst = 0;
+  free(e->konst_index); e->konst_index = NULL; e->konst_icap = 0;
   free(e->func_base); free(e->row_base); free(e->frame_size); free(e->params_off); free(e->rets_off);
   free(e->scoped_param_off); free(e->local_off); free(e->regsave_off); free(e->recursive);
   e->func_base = e->row_base = e->frame_size = e->params_off = e->rets_off = NULL;
@@ -195,7 +285,9 @@ int emu_prepare(emu *e, int kernel) {
   emu_unprepare(e);
   isa_module *m = e->m;
   uint32_t nf = m->nfuncs;
-  uint8_t *mark = calloc(nf, 1), *seen = calloc(nf, 1);
+  uint8_t *mark = calloc(nf ? nf : 1, 1);
+  uint32_t *stack = malloc((nf ? nf : 1) * sizeof *stack);
+  calls cg = { NULL, NULL };
   e->func_base = calloc(nf, sizeof *e->func_base);
   e->row_base = calloc(nf, sizeof *e->row_base);
   e->frame_size = calloc(nf, sizeof *e->frame_size);
@@ -205,12 +297,14 @@ int emu_prepare(emu *e, int kernel) {
   e->local_off = calloc(nf, sizeof *e->local_off);
   e->regsave_off = calloc(nf, sizeof *e->regsave_off);
   e->recursive = calloc(nf, 1);
-  if (!mark || !seen || !e->func_base || !e->row_base || !e->frame_size || !e->recursive) { free(mark); free(seen); return -1; }
-  reach(e, (uint32_t)kernel, mark);
+  if (!mark || !stack || !e->func_base || !e->row_base || !e->frame_size || !e->recursive || calls_build(e, &cg)) goto fail;
+  reach(e, (uint32_t)kernel, mark, stack);
   /* functions whose address is taken by module variables can be called indirectly */
   for (uint32_t i = 0; i < m->nsyms; i++)
     for (uint32_t k = 0; k < m->syms[i].nrelocs; k++)
-      if (m->syms[i].relocs[k].sym >= m->nsyms) reach(e, UINT32_MAX - m->syms[i].relocs[k].sym, mark);
+      if (m->syms[i].relocs[k].sym >= m->nsyms) reach(e, UINT32_MAX - m->syms[i].relocs[k].sym, mark, stack);
+  uint64_t need = 0;
+  if (call_depths(e, &cg, mark, (uint32_t)kernel, &need)) goto fail;    /* the recursive functions */
   uint32_t pc = 0, rows = 0;
   for (uint32_t f = 0; f < nf; f++) {
     e->func_base[f] = UINT32_MAX;
@@ -219,15 +313,13 @@ int emu_prepare(emu *e, int kernel) {
     pc += m->funcs[f].ninsns + 1;                /* + the implicit return at the end */
     e->row_base[f] = rows;
     rows += m->funcs[f].nregs;
-    memset(seen, 0, nf);
-    e->recursive[f] = calls_into(e, f, f, seen);
     layout_frame(e, f);
   }
   e->sr_base = rows;
   e->nrows = rows + SR_COUNT;
   e->nprog = pc;
   e->prog = calloc(pc ? pc : 1, sizeof *e->prog);
-  if (!e->prog) { free(mark); free(seen); return -1; }
+  if (!e->prog) goto fail;
   bool any_recursive = false;
   for (uint32_t f = 0; f < nf; f++) {
     if (e->func_base[f] == UINT32_MAX) continue;
@@ -273,17 +365,20 @@ int emu_prepare(emu *e, int kernel) {
   }
   layout_shared(e, mark);
   /* local memory per thread: the deepest chain of frames (plus a stack for recursion) */
-  memset(seen, 0, nf);
-  uint64_t need = stack_need(e, (uint32_t)kernel, seen);
+  if (call_depths(e, &cg, mark, (uint32_t)kernel, &need)) goto fail;      /* now with the frames laid out */
   if (any_recursive) need += (uint64_t)e->opt.stack_bytes * 16;
   /* alloca takes memory from the top of the thread's local memory */
   e->alloca_bytes = 0;
   for (uint32_t pc = 0; pc < e->nprog; pc++) if (e->prog[pc].in->op == OP_ALLOCA) e->alloca_bytes = e->opt.stack_bytes * 4;
   need += e->alloca_bytes;
+  free(mark); free(stack); free(cg.off); free(cg.to);
+  /* a thread's local memory is addressed with 32 bits */
+  if (need > UINT32_MAX - 16) return -1;
   e->local_per_thread = (uint32_t)al(need ? need : 16, 16);
-  free(mark);
-  free(seen);
   return 0;
+fail:
+  free(mark); free(stack); free(cg.off); free(cg.to);
+  return -1;
 }
 
 /* Spare operand slots (past the instruction's own operands) let handlers

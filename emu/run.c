@@ -166,6 +166,9 @@ static void init_sregs(emu *e, cta *c, warp *w) {
   for (int k = 0; k < 32; k++) fill_row(r[SR_ENVREG0 + k], l->envreg[k]);
 }
 
+/* Host memory of one warp's register rows and local memory. */
+static uint64_t warp_bytes(const emu *e) { return (uint64_t)e->nrows * WARP_SIZE * 8 + (uint64_t)WARP_SIZE * e->local_per_thread; }
+
 /* Start the CTA number seq of the launch, counted cluster by cluster (all
  * CTAs of a cluster run together: they share memory and barriers). */
 int emu_cta_start(emu *e, cta *c, uint64_t seq, cta *peers) {
@@ -209,8 +212,11 @@ int emu_cta_start(emu *e, cta *c, uint64_t seq, cta *peers) {
       memset(w->r, 0, e->nrows * sizeof *w->r);
       memset(w->local, 0, (size_t)WARP_SIZE * w->local_stride);
     } else {
+      /* registers and local memory of resident warps count against the cap */
+      if (e->mem_used + e->warp_bytes + warp_bytes(e) > e->opt.mem_cap) return -1;
       w->r = calloc(e->nrows, sizeof *w->r);
       w->local = calloc(WARP_SIZE, w->local_stride);
+      if (w->r && w->local) e->warp_bytes += warp_bytes(e);
     }
     if (!w->r || !w->local) return -1;
     FOR_LANES(i) {
@@ -236,6 +242,7 @@ void emu_cta_free(cta *c) {
       e->pool_regs[e->npool] = c->warps[i].r;
       e->pool_local[e->npool++] = c->warps[i].local;
     } else {
+      if (c->warps[i].r && c->warps[i].local) e->warp_bytes -= warp_bytes(e);
       free(c->warps[i].r);
       free(c->warps[i].local);
     }
@@ -363,8 +370,9 @@ bool emu_over_budget(emu *e, warp *w) {
 
 /* After the last CTA: device printf output, in execution order. */
 void emu_launch_end(emu *e) {
-  while (e->npool) { e->npool--; free(e->pool_regs[e->npool]); free(e->pool_local[e->npool]); }
-  if (e->plen) { fwrite(e->pbuf, 1, e->plen, e->opt.printf_out ? e->opt.printf_out : stdout); e->plen = 0; }
+  while (e->npool) { e->npool--; free(e->pool_regs[e->npool]); free(e->pool_local[e->npool]); e->warp_bytes -= warp_bytes(e); }
+  e->warp_bytes = 0;
+  emu_printf_flush(e);
 }
 
 int emu_run(emu *e, const emu_launch *l) {
@@ -430,6 +438,7 @@ int emu_run(emu *e, const emu_launch *l) {
   free(live);
   if (e->opt.progress) emu_progress(e, total, total, true);
   emu_launch_end(e);
-  if (rc) { e->faulted = true; e->fault.kind = FAULT_HEAP; snprintf(e->fault.msg, sizeof e->fault.msg, "out of memory starting a block"); }
+  if (rc) { e->faulted = true; e->fault.kind = FAULT_HEAP; snprintf(e->fault.msg, sizeof e->fault.msg, "out of memory starting a block (each warp's registers and local memory take %llu KiB, counted against --max-memory)",
+                    (unsigned long long)(warp_bytes(e) >> 10)); }
   return e->faulted ? -1 : 0;
 }

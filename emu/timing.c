@@ -208,6 +208,22 @@ int emu_run_timed(emu *e, const emu_launch *l) {
   uint32_t nwarps = (threads + WARP_SIZE - 1) / WARP_SIZE;
   emu_observer *obs = e->obs;
   bool want_samples = obs && obs->on_sm_sample;
+  /* L1 gets what the carve-out for the resident blocks' shared memory leaves */
+  uint64_t shared_used = (uint64_t)(e->static_shared + l->dyn_shared ? occ.smem_per_cta : 0) * per_sm;
+  /* the model's host memory grows with the configuration's geometry and
+   * the resident blocks: checked against the memory cap before building */
+  uint64_t per_warp = sizeof(twarp) + (uint64_t)e->nrows * (sizeof(uint64_t) + 1) + (uint64_t)e->nrows * WARP_SIZE * 8 +
+                      (uint64_t)WARP_SIZE * e->local_per_thread;
+  uint64_t need = memsys_host_bytes(g, nsm, shared_used) + ifetch_host_bytes(g, nsm) + (uint64_t)nsm * sizeof(tsm) +
+                  (uint64_t)e->nprog * sizeof *s->dep + (uint64_t)slots * (sizeof(cta) + 32) + (uint64_t)slots * nwarps * per_warp;
+  if (e->mem_used + need > e->opt.mem_cap || need > e->opt.mem_cap) {
+    e->faulted = true;
+    e->fault.kind = FAULT_HEAP;
+    snprintf(e->fault.msg, sizeof e->fault.msg, "the timing model of %s needs %llu MiB of host memory for this launch (%u resident blocks), "
+             "more than the memory cap leaves (--max-memory)", g->name, (unsigned long long)(need >> 20), slots);
+    emu_launch_end(e);
+    return -1;
+  }
   s->sms = calloc(nsm, sizeof *s->sms);
   s->dep = calloc(e->nprog ? e->nprog : 1, sizeof *s->dep);
   if (s->dep) {
@@ -223,8 +239,6 @@ int emu_run_timed(emu *e, const emu_launch *l) {
   uint64_t *cta_start_t = calloc(slots, sizeof *cta_start_t);
   uint32_t *slot_sm = calloc(slots, sizeof *slot_sm);
   bool *slot_init = calloc(slots, sizeof *slot_init);
-  /* L1 gets what the carve-out for the resident blocks' shared memory leaves */
-  uint64_t shared_used = (uint64_t)(e->static_shared + l->dyn_shared ? occ.smem_per_cta : 0) * per_sm;
   if (memsys_fits(e->memsys_keep, g, nsm, shared_used)) { s->mem = e->memsys_keep; memsys_reset(s->mem); }
   else { memsys_free(e->memsys_keep); s->mem = memsys_new(g, nsm, shared_used); }
   e->memsys_keep = NULL;

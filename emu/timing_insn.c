@@ -179,6 +179,7 @@ int timing_check_arch(emu *e, const gpu_config *g, uint32_t kfunc) {
   uint32_t *stack = calloc(m->nfuncs ? m->nfuncs : 1, sizeof *stack);
   if (!want || !stack) { free(want); free(stack); return 0; }
   uint32_t top = 0;
+  bool indirect = false;
   want[kfunc] = 1;
   stack[top++] = kfunc;
   int rc = 0;
@@ -201,10 +202,16 @@ int timing_check_arch(emu *e, const gpu_config *g, uint32_t kfunc) {
       }
       if (x->in->op != OP_CALL) continue;
       call_ops c = emu_call_operands(x);
-      for (uint32_t f = 0; f < m->nfuncs; f++) {
-        bool callee = c.tgt->kind == OK_FUNC ? f == c.tgt->v : !m->funcs[f].is_entry;
-        if (callee && !want[f]) { want[f] = 1; stack[top++] = f; }
+      if (c.tgt->kind == OK_FUNC) {
+        if (c.tgt->v < m->nfuncs && !want[c.tgt->v]) { want[c.tgt->v] = 1; stack[top++] = c.tgt->v; }
+        continue;
       }
+      /* an indirect call may reach any device function: queue them all once,
+       * not once per call (linear in the module) */
+      if (indirect) continue;
+      indirect = true;
+      for (uint32_t f = 0; f < m->nfuncs; f++)
+        if (!m->funcs[f].is_entry && !want[f]) { want[f] = 1; stack[top++] = f; }
     }
   }
   free(want);

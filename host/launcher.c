@@ -34,6 +34,7 @@ static void write_stats(FILE *f, int index, const char *kernel, const emu_stats 
 
 int host_fault_status(const emu *e) {
   int k = e->fault.kind;
+  if (k == FAULT_OUTPUT) return 73;                    /* device printf could not be written */
   return k == FAULT_BUDGET || k == FAULT_TIMEOUT || k == FAULT_HEAP ? 4 : 3;
 }
 

@@ -1,6 +1,7 @@
 /* host/session.c - play a launch file on the emulator, like the host
  * program of a CUDA application: allocate and fill buffers, launch kernels
  * with their arguments, dump, and compare the expected results. */
+#define _GNU_SOURCE                      /* fopencookie */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,6 +161,18 @@ int session_run_text(const char *text, const char *virtual_path, const session_o
   return play(&lf, o, load);
 }
 
+/* check: device printf output is compared with the expected bytes as it
+ * streams, so no copy of it is kept, however much a kernel prints. */
+typedef struct out_cmp { const char *want; size_t nwant, n, diff; bool differs; } out_cmp;
+
+static ssize_t out_cmp_write(void *cookie, const char *buf, size_t n) {
+  out_cmp *c = cookie;
+  for (size_t i = 0; i < n && !c->differs; i++)
+    if (c->n + i >= c->nwant || buf[i] != c->want[c->n + i]) { c->differs = true; c->diff = c->n + i; }
+  c->n += n;
+  return (ssize_t)n;
+}
+
 static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(const char *, int *)) {
   launch_file lf = *lfp;
   int status = 0;
@@ -174,15 +187,18 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
   eo.counters = o->stats_path || o->observer || o->launch_done || o->gpu;
   eo.progress = !o->quiet && isatty(2);
   eo.strict_async = o->strict_async;
-  char *pout = NULL;
-  size_t poutlen = 0;
+  out_cmp pcmp = { (const char *)lf.stdout_data, lf.stdout_size, 0, 0, false };
   FILE *pstream = NULL;
-  if (o->compare && lf.stdout_path) { pstream = open_memstream(&pout, &poutlen); eo.printf_out = pstream; }
+  if (o->compare && lf.stdout_path) {
+    pstream = fopencookie(&pcmp, "w", (cookie_io_functions_t){ .write = out_cmp_write });
+    if (!pstream) { fprintf(stderr, "ptxemu: out of memory\n"); isa_module_free(m); lf_free(&lf); return 70; }
+    eo.printf_out = pstream;
+  }
   gpu_config gpuc, *gcfg = NULL;
   timing_result tres;
   memset(&tres, 0, sizeof tres);
   if (o->gpu) {
-    if (gpu_config_load(o->gpu, &gpuc, stderr)) { isa_module_free(m); lf_free(&lf); free(pout); if (pstream) fclose(pstream); return 65; }
+    if (gpu_config_load(o->gpu, &gpuc, stderr)) { isa_module_free(m); lf_free(&lf); if (pstream) fclose(pstream); return 65; }
     if (o->sched) gpu_config_set_scheduler(&gpuc, o->sched);   /* checked by the command line */
     if (o->issue_order) gpu_config_set_issue_order(&gpuc, o->issue_order);
     gcfg = &gpuc;
@@ -288,17 +304,15 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
       if (!ok) mismatches++;
     }
     if (lf.stdout_path) {
-      bool ok = poutlen == lf.stdout_size && (poutlen == 0 || memcmp(pout, lf.stdout_data, poutlen) == 0);
-      if (ok) { if (!o->quiet) printf("stdout: ok (%zu bytes)\n", poutlen); }
+      bool ok = !pcmp.differs && pcmp.n == lf.stdout_size;
+      if (ok) { if (!o->quiet) printf("stdout: ok (%zu bytes)\n", pcmp.n); }
       else {
-        size_t k = 0;
-        while (k < poutlen && k < lf.stdout_size && pout[k] == (char)lf.stdout_data[k]) k++;
-        printf("stdout: MISMATCH at byte %zu (expected %zu bytes, got %zu)\n", k, lf.stdout_size, poutlen);
+        size_t k = pcmp.differs ? pcmp.diff : pcmp.n < lf.stdout_size ? pcmp.n : lf.stdout_size;
+        printf("stdout: MISMATCH at byte %zu (expected %zu bytes, got %zu)\n", k, lf.stdout_size, pcmp.n);
         mismatches++;
       }
     }
   }
-  free(pout);
   free(bufaddr);
   free(so.handle);
   free(so.map);

@@ -50,27 +50,6 @@ static unsigned units(uint8_t t) {
   return b <= 1 ? 0 : b <= 32 ? 1 : (unsigned)b / 32;
 }
 
-/* Live-out of block b: the live-in of its successors. */
-static void live_out(const isa_func *f, uint32_t b, uint32_t nb, uint32_t W, const uint32_t *first,
-                     const uint32_t *block, const uint64_t *in, uint64_t *out) {
-  uint32_t n = f->ninsns, last = first[b + 1] - 1;
-  const isa_insn *x = &f->insns[last];
-  memset(out, 0, W * 8);
-#define OR_IN(pc) do { const uint64_t *s_ = &in[(size_t)block[pc] * W]; for (uint32_t j_ = 0; j_ < W; j_++) out[j_] |= s_[j_]; } while (0)
-  if (!((x->op == OP_RET || x->op == OP_EXIT || x->op == OP_TRAP) || (x->op == OP_BRA && x->guard < 0)) && last + 1 < n)
-    OR_IN(last + 1);
-  if (x->op == OP_BRA || x->op == OP_BRX_IDX || x->op == OP_CALL)
-    for (uint32_t k = 0; k < x->nops; k++) {
-      const isa_opnd *o = &f->ops[x->opi + k];
-      if (o->kind == OK_LABEL && o->v < n) OR_IN(o->v);
-    }
-  if (x->op == OP_BRX_IDX)
-    for (uint32_t t = 0; t < f->ntables; t++)
-      for (uint32_t k = 0; k < f->tables[t].n; k++) if (f->tables[t].pcs[k] < n) OR_IN(f->tables[t].pcs[k]);
-#undef OR_IN
-  (void)nb;
-}
-
 /* Registers an operand reads or writes: itself, an address base, the
  * elements of vectors, lists, pairs and texture coordinates. */
 /* A set of registers and the 32-bit units they occupy (ru: per register). */
@@ -126,6 +105,107 @@ static bool has_targets(const isa_func *f, const isa_insn *in) {
   return false;
 }
 
+/* The control-flow graph of a function's basic blocks, both ways (CSR).
+ * Node nb is a hub for the .branchtargets tables: every brx.idx block
+ * flows into it and it flows into every table target, so a function with
+ * many indirect branches still has edges linear in its size. */
+typedef struct cfg { uint32_t nb, *soff, *succ, *poff, *pred; } cfg;
+
+static void cfg_free(cfg *g) { free(g->soff); free(g->succ); free(g->poff); free(g->pred); }
+
+/* Successors of block b (b < nb) into out (when not NULL); returns their number. */
+static uint32_t block_succs(const isa_func *f, uint32_t b, uint32_t nb, const uint32_t *first, const uint32_t *block, uint32_t *out) {
+  uint32_t n = f->ninsns, last = first[b + 1] - 1, k = 0;
+  const isa_insn *x = &f->insns[last];
+  if (!(ends_flow(x) || (x->op == OP_BRA && x->guard < 0)) && last + 1 < n) { if (out) out[k] = block[last + 1]; k++; }
+  if (may_branch(x))
+    for (uint32_t i = 0; i < x->nops; i++) {
+      const isa_opnd *o = &f->ops[x->opi + i];
+      if (o->kind == OK_LABEL && o->v < n) { if (out) out[k] = block[o->v]; k++; }
+    }
+  if (x->op == OP_BRX_IDX) { if (out) out[k] = nb; k++; }
+  return k;
+}
+
+static int cfg_build(const isa_func *f, uint32_t nb, const uint32_t *first, const uint32_t *block, cfg *g) {
+  uint32_t n = f->ninsns, nn = nb + 1;
+  memset(g, 0, sizeof *g);
+  g->nb = nb;
+  g->soff = calloc((size_t)nn + 1, sizeof *g->soff);
+  g->poff = calloc((size_t)nn + 2, sizeof *g->poff);
+  if (!g->soff || !g->poff) return -1;
+  uint64_t ne = 0;
+  for (uint32_t b = 0; b < nb; b++) { g->soff[b] = (uint32_t)ne; ne += block_succs(f, b, nb, first, block, NULL); if (ne > UINT32_MAX / 2) return -1; }
+  g->soff[nb] = (uint32_t)ne;
+  for (uint32_t t = 0; t < f->ntables; t++)
+    if (!f->tables[t].calls) { ne += f->tables[t].n; if (ne > UINT32_MAX / 2) return -1; }
+  g->soff[nn] = (uint32_t)ne;
+  g->succ = malloc((ne ? ne : 1) * sizeof *g->succ);
+  g->pred = malloc((ne ? ne : 1) * sizeof *g->pred);
+  if (!g->succ || !g->pred) return -1;
+  for (uint32_t b = 0; b < nb; b++) block_succs(f, b, nb, first, block, &g->succ[g->soff[b]]);
+  uint32_t k = g->soff[nb];
+  for (uint32_t t = 0; t < f->ntables; t++)
+    if (!f->tables[t].calls)
+      for (uint32_t i = 0; i < f->tables[t].n; i++) g->succ[k++] = f->tables[t].pcs[i] < n ? block[f->tables[t].pcs[i]] : nb;
+  /* predecessors: count, prefix sums, fill */
+  for (uint32_t b = 0; b < nn; b++)
+    for (uint32_t e = g->soff[b]; e < g->soff[b + 1]; e++) g->poff[g->succ[e] + 2]++;
+  for (uint32_t b = 0; b < nn; b++) g->poff[b + 2] += g->poff[b + 1];
+  for (uint32_t b = 0; b < nn; b++)
+    for (uint32_t e = g->soff[b]; e < g->soff[b + 1]; e++) g->pred[g->poff[g->succ[e] + 1]++] = b;
+  return 0;
+}
+
+/* Live-out of block b: the live-in of its successors. */
+static void live_out(const cfg *g, uint32_t b, uint32_t W, const uint64_t *in, uint64_t *out) {
+  memset(out, 0, W * 8);
+  for (uint32_t e = g->soff[b]; e < g->soff[b + 1]; e++) {
+    const uint64_t *s = &in[(size_t)g->succ[e] * W];
+    for (uint32_t j = 0; j < W; j++) out[j] |= s[j];
+  }
+}
+
+/* Live-in of every node: in = use | (out & ~def), the least fixed point.
+ * Solved one word of 64 registers at a time by pushing newly live bits
+ * to predecessors from a work queue: a node is queued again only when it
+ * gains a bit, at most 64 times per word, so the work is bounded by
+ * 64 x edges x words however the loops nest (a round-robin sweep needs
+ * one pass per back edge on a chain of overlapping loops). */
+static int solve_live_in(const cfg *g, uint32_t W, const uint64_t *use, const uint64_t *def, uint64_t *in) {
+  uint32_t nn = g->nb + 1;
+  uint64_t *pend = calloc(nn, 8);
+  uint32_t *queue = malloc((size_t)nn * sizeof *queue);
+  uint8_t *queued = calloc(nn, 1);
+  if (!pend || !queue || !queued) { free(pend); free(queue); free(queued); return -1; }
+  for (uint32_t j = 0; j < W; j++) {
+    uint32_t head = 0, count = 0;
+    for (uint32_t b = 0; b < nn; b++) {
+      uint64_t u = use[(size_t)b * W + j];
+      in[(size_t)b * W + j] = u;
+      if (u) { pend[b] = u; queue[(head + count++) % nn] = b; queued[b] = 1; }
+    }
+    while (count) {
+      uint32_t b = queue[head];
+      head = (head + 1) % nn;
+      count--;
+      queued[b] = 0;
+      uint64_t bits = pend[b];
+      pend[b] = 0;
+      for (uint32_t e = g->poff[b]; e < g->poff[b + 1]; e++) {
+        uint32_t p = g->pred[e];
+        uint64_t add = bits & ~def[(size_t)p * W + j] & ~in[(size_t)p * W + j];
+        if (!add) continue;
+        in[(size_t)p * W + j] |= add;
+        pend[p] |= add;
+        if (!queued[p]) { queued[p] = 1; queue[(head + count++) % nn] = p; }
+      }
+    }
+  }
+  free(pend); free(queue); free(queued);
+  return 0;
+}
+
 /* Physical registers a function needs, like a register allocator would:
  * the most 32-bit units live at once (liveness over basic blocks, then
  * one backward walk per block), plus the destination being written. */
@@ -158,14 +238,18 @@ static unsigned estimate_regs(const isa_func *f) {
   uint32_t nb = 0;
   for (uint32_t i = 0; i < n; i++) { if (leader[i] & LEADER) nb++; block[i] = nb - 1; }
   uint32_t *first = malloc((nb + 1) * sizeof *first);
-  if (!first || (uint64_t)nb * W > (1u << 23)) { free(block); free(leader); free(first); free(ru); return declared; }
+  /* the live sets are nb x W words: past 32 MiB of them, the declared registers */
+  if (!first || ((uint64_t)nb + 1) * W > (1u << 22)) { free(block); free(leader); free(first); free(ru); return declared; }
   for (uint32_t i = 0, b = 0; i < n; i++) if (leader[i] & LEADER) first[b++] = i;
   first[nb] = n;
-  /* use/def of each block, then live-in to a fixed point */
-  uint64_t *use = calloc((size_t)nb * W, 8), *def = calloc((size_t)nb * W, 8), *in = calloc((size_t)nb * W, 8);
+  /* use/def of each block (node nb, the tables' hub, has neither), then live-in */
+  size_t words = ((size_t)nb + 1) * W;
+  uint64_t *use = calloc(words, 8), *def = calloc(words, 8), *in = calloc(words, 8);
   uint64_t *tmp = calloc(W, 8);
   unsigned best = 0;
-  if (!use || !def || !in || !tmp) { best = declared; goto out; }
+  cfg cfg;
+  int built = cfg_build(f, nb, first, block, &cfg);
+  if (built || !use || !def || !in || !tmp) { best = declared; goto out; }
   for (uint32_t b = 0; b < nb; b++) {
     regset u = { &use[(size_t)b * W], 0, ru }, d = { &def[(size_t)b * W], 0, ru };
     for (uint32_t i = first[b + 1]; i-- > first[b];) {
@@ -176,20 +260,10 @@ static unsigned estimate_regs(const isa_func *f) {
       if (x->guard >= 0 && (uint32_t)x->guard < f->nregs) set_reg(&u, (uint32_t)x->guard);
     }
   }
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (uint32_t b = nb; b-- > 0;) {
-      live_out(f, b, nb, W, first, block, in, tmp);
-      uint64_t *bi = &in[(size_t)b * W], *u = &use[(size_t)b * W], *d = &def[(size_t)b * W];
-      for (uint32_t j = 0; j < W; j++) {
-        uint64_t v = u[j] | (tmp[j] & ~d[j]);
-        if (v != bi[j]) { bi[j] = v; changed = true; }
-      }
-    }
-  }
+  if (solve_live_in(&cfg, W, use, def, in)) { best = declared; goto out; }
   /* pressure: walk each block backwards from its live-out set */
   for (uint32_t b = 0; b < nb; b++) {
-    live_out(f, b, nb, W, first, block, in, tmp);
+    live_out(&cfg, b, W, in, tmp);
     regset s = { tmp, 0, ru };
     for (uint32_t j = 0; j < W; j++)
       for (uint64_t x = tmp[j]; x; x &= x - 1) s.units += ru[j * 64 + (uint32_t)__builtin_ctzll(x)];
@@ -204,37 +278,78 @@ static unsigned estimate_regs(const isa_func *f) {
     }
   }
 out:
+  cfg_free(&cfg);
   free(block); free(leader); free(first); free(use); free(def); free(in); free(tmp); free(ru);
   return best;
 }
 
-/* Mark the module's .shared variables that function fi or its callees name. */
-static void mark_shared(const isa_module *m, uint32_t fi, uint8_t *seen, uint8_t *used) {
-  if (seen[fi]) return;
-  seen[fi] = 1;
-  const isa_func *f = &m->funcs[fi];
-  for (uint32_t pass = 0; pass < 2; pass++) {
-    const isa_opnd *v = pass ? f->pool : f->ops;
-    uint32_t n = pass ? f->npool : f->nops;
-    for (uint32_t i = 0; i < n; i++) {
-      if (v[i].kind == OK_FUNC && v[i].v < m->nfuncs) mark_shared(m, v[i].v, seen, used);
-      else if ((v[i].kind == OK_ADDR || v[i].kind == OK_SYM) && (v[i].flags & (OF_MODSYM | OF_FUNCSYM)) == OF_MODSYM &&
-               v[i].v < m->nsyms && m->syms[v[i].v].space == PTX_SPACE_SHARED)
-        used[v[i].v] = 1;
+/* Who calls whom and which .shared variables each function names itself,
+ * gathered once from the operands (CSR lists, function by function). */
+typedef struct callgraph { uint32_t *coff, *callee, *voff, *var; } callgraph;
+
+static int callgraph_build(const isa_module *m, callgraph *g) {
+  uint32_t nf = m->nfuncs;
+  memset(g, 0, sizeof *g);
+  g->coff = calloc((size_t)nf + 1, sizeof *g->coff);
+  g->voff = calloc((size_t)nf + 1, sizeof *g->voff);
+  if (!g->coff || !g->voff) return -1;
+  uint64_t nc = 0, nv = 0;
+  for (int fill = 0; fill < 2; fill++) {
+    nc = nv = 0;
+    for (uint32_t fi = 0; fi < nf; fi++) {
+      const isa_func *f = &m->funcs[fi];
+      g->coff[fi] = (uint32_t)nc;
+      g->voff[fi] = (uint32_t)nv;
+      for (uint32_t pass = 0; pass < 2; pass++) {
+        const isa_opnd *v = pass ? f->pool : f->ops;
+        uint32_t n = pass ? f->npool : f->nops;
+        for (uint32_t i = 0; i < n; i++) {
+          if (v[i].kind == OK_FUNC && v[i].v < nf) { if (fill) g->callee[nc] = v[i].v; nc++; }
+          else if ((v[i].kind == OK_ADDR || v[i].kind == OK_SYM) && (v[i].flags & (OF_MODSYM | OF_FUNCSYM)) == OF_MODSYM &&
+                   v[i].v < m->nsyms && m->syms[v[i].v].space == PTX_SPACE_SHARED) { if (fill) g->var[nv] = v[i].v; nv++; }
+        }
+      }
+      if (nc > UINT32_MAX / 2 || nv > UINT32_MAX / 2) return -1;
+    }
+    g->coff[nf] = (uint32_t)nc;
+    g->voff[nf] = (uint32_t)nv;
+    if (!fill) {
+      g->callee = malloc((nc ? nc : 1) * sizeof *g->callee);
+      g->var = malloc((nv ? nv : 1) * sizeof *g->var);
+      if (!g->callee || !g->var) return -1;
     }
   }
+  return 0;
 }
 
+static void callgraph_free(callgraph *g) { free(g->coff); free(g->callee); free(g->voff); free(g->var); }
+
+static int cmp_u32(const void *a, const void *b) { uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b; return x < y ? -1 : x > y; }
+
 /* Static shared memory of a kernel: the variables it (or a callee) names,
- * laid out in module order, as the emulator does. */
-static uint64_t kernel_shared(const isa_module *m, uint32_t fi, uint8_t *seen, uint8_t *used) {
-  memset(seen, 0, m->nfuncs ? m->nfuncs : 1);
-  memset(used, 0, m->nsyms ? m->nsyms : 1);
-  mark_shared(m, fi, seen, used);
+ * laid out in module order, as the emulator does.  One walk over the
+ * functions it reaches (callees: false, its own alone) without recursion,
+ * as call chains may be long; seen[f] ==
+ * stamp marks those visited by this walk, stack and vars have room for
+ * every function and every variable reference. */
+static uint64_t kernel_shared(const isa_module *m, const callgraph *g, uint32_t fi, bool callees, uint32_t *seen,
+                              uint32_t stamp, uint32_t *stack, uint32_t *vars, uint8_t *used) {
+  uint32_t sp = 0, nv = 0;
+  stack[sp++] = fi;
+  seen[fi] = stamp;
+  while (sp) {
+    uint32_t f = stack[--sp];
+    for (uint32_t k = g->voff[f]; k < g->voff[f + 1]; k++)
+      if (!used[g->var[k]]) { used[g->var[k]] = 1; vars[nv++] = g->var[k]; }
+    for (uint32_t k = g->coff[f]; k < g->coff[f + 1] && callees; k++)
+      if (seen[g->callee[k]] != stamp) { seen[g->callee[k]] = stamp; stack[sp++] = g->callee[k]; }
+  }
+  qsort(vars, nv, sizeof *vars, cmp_u32);
   uint64_t shared = 0;
-  for (uint32_t i = 0; i < m->nsyms; i++) {
-    const isa_sym *s = &m->syms[i];
-    if (!used[i] || s->dim_open || (s->linkage & PTX_LINK_EXTERN)) continue;
+  for (uint32_t i = 0; i < nv; i++) {
+    const isa_sym *s = &m->syms[vars[i]];
+    used[vars[i]] = 0;
+    if (s->dim_open || (s->linkage & PTX_LINK_EXTERN)) continue;
     uint64_t a = s->align ? s->align : 1;
     shared = (shared + a - 1) / a * a + s->size;
   }
@@ -242,8 +357,14 @@ static uint64_t kernel_shared(const isa_module *m, uint32_t fi, uint8_t *seen, u
 }
 
 void isa_resources(isa_module *m) {
-  uint8_t *seen = calloc(m->nfuncs ? m->nfuncs : 1, 1), *used = calloc(m->nsyms ? m->nsyms : 1, 1);
-  for (uint32_t i = 0; i < m->nfuncs; i++) {
+  callgraph g;
+  uint32_t nf = m->nfuncs;
+  int ok = callgraph_build(m, &g) == 0;
+  uint32_t *seen = calloc(nf ? nf : 1, sizeof *seen), *stack = malloc((nf ? nf : 1) * sizeof *stack);
+  uint32_t *vars = ok ? malloc(((size_t)g.voff[nf] + 1) * sizeof *vars) : NULL;
+  uint8_t *used = calloc(m->nsyms ? m->nsyms : 1, 1);
+  ok = ok && seen && stack && vars && used;
+  for (uint32_t i = 0; i < nf; i++) {
     isa_func *f = &m->funcs[i];
     if (f->is_proto || !f->has_body) continue;
     unsigned r = estimate_regs(f);
@@ -260,8 +381,12 @@ void isa_resources(isa_module *m) {
         if (end > params) params = end;
       }
     f->param_bytes = params;
-    f->shared_bytes = seen && used ? kernel_shared(m, i, seen, used) : 0;
+    /* kernels: what they reach (a walk per kernel); a device function's own
+     * figure (only the variables it names itself) keeps the work linear */
+    f->shared_bytes = 0;
+    if (ok && (f->is_entry || g.voff[i] < g.voff[i + 1]))
+      f->shared_bytes = kernel_shared(m, &g, i, f->is_entry, seen, i + 1, stack, vars, used);
   }
-  free(seen);
-  free(used);
+  callgraph_free(&g);
+  free(seen); free(stack); free(vars); free(used);
 }

@@ -26,6 +26,14 @@ void ifetch_free(ifetch *f) {
   free(f);
 }
 
+uint64_t ifetch_host_bytes(const gpu_config *g, uint32_t nsm) {
+  if (!g->icache_l0_bytes) return 0;
+  uint64_t line = 1u << LINE_SHIFT, s0 = g->icache_l0_bytes / (line * 4), s1 = g->icache_l1_bytes / (line * 8);
+  uint64_t n0 = (uint64_t)nsm * g->sub_partitions;
+  return sizeof(ifetch) + n0 * (sizeof(cache) + sizeof(double) + (s0 ? s0 : 1) * 4 * sizeof(cache_line))
+         + nsm * (sizeof(cache) + sizeof(double) + (s1 ? s1 : 1) * 8 * sizeof(cache_line));
+}
+
 ifetch *ifetch_new(const gpu_config *g, uint32_t nsm) {
   if (!g->icache_l0_bytes) return NULL;
   ifetch *f = calloc(1, sizeof *f);

@@ -21,6 +21,8 @@ typedef struct ifetch ifetch;
 
 /* NULL when out of memory or when the configuration has no instruction caches. */
 ifetch *ifetch_new(const gpu_config *g, uint32_t nsm);
+/* The host memory ifetch_new would take (checked against the memory cap). */
+uint64_t ifetch_host_bytes(const gpu_config *g, uint32_t nsm);
 /* Whether f was made for this configuration and SM count (reuse it). */
 bool ifetch_fits(const ifetch *f, const gpu_config *g, uint32_t nsm);
 /* A new launch: every cache empty, code_bytes of code of which the kernel

@@ -23,6 +23,31 @@ uint64_t memsys_l1_bytes(const gpu_config *g, uint64_t used) {
   return g->l1_bytes > carve + min ? g->l1_bytes - carve : min;
 }
 
+static uint64_t cache_host_bytes(uint64_t size, uint32_t assoc, uint32_t line) {
+  uint64_t sets = assoc && line ? size / ((uint64_t)line * assoc) : 0;
+  return (sets ? sets : 1) * assoc * sizeof(cache_line);
+}
+
+static uint64_t timeline_host_bytes(double width) {
+  return width > 0 ? timeline_windows(width, TIMELINE_HORIZON) * (uint64_t)TIMELINE_WINDOW_BYTES : 0;
+}
+
+uint64_t memsys_host_bytes(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
+  uint64_t sm = sizeof(ms_sm) + (uint64_t)g->l1_mshrs * sizeof(double)
+              + cache_host_bytes(memsys_l1_bytes(g, shared_used), g->l1_assoc, g->l1_line_bytes)
+              + (g->readonly_cache_bytes ? cache_host_bytes(g->readonly_cache_bytes, g->l1_assoc, g->l1_line_bytes) : 0)
+              + cache_host_bytes(g->const_cache_bytes, 4, 64);
+  uint64_t parts = g->l2_partitions ? g->l2_partitions : 1, part = cache_host_bytes(g->l2_bytes / parts, g->l2_assoc, g->l1_line_bytes);
+  uint64_t l2 = parts * part + (uint64_t)g->l2_slices * (sizeof(l2_slice) + timeline_host_bytes(8 * 32.0 / g->l2_slice_bytes_per_cycle));
+  if (g->l2_partial_fill && !g->l2_write_granule_bytes && g->l1_line_bytes >= 32)
+    l2 += parts * part / sizeof(cache_line) * (g->l1_line_bytes / 32) * sizeof(uint32_t);
+  double bpc = (double)g->dram_bandwidth_gbs * 1e3 / (g->clock_mhz ? g->clock_mhz : 1);
+  uint64_t ch = sizeof(dram_channel) + timeline_host_bytes(8 * 32.0 * g->dram_channels / bpc)
+              + timeline_host_bytes(2.0 * (g->dram_activate_cycles ? g->dram_activate_cycles : 1));
+  uint64_t bank = sizeof(dram_bank) + timeline_host_bytes(2.0 * (g->dram_row_miss_cycles ? g->dram_row_miss_cycles : 1));
+  return sizeof(memsys) + nsm * sm + l2 + (uint64_t)g->dram_channels * (ch + (uint64_t)g->dram_banks * bank);
+}
+
 memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
   memsys *m = calloc(1, sizeof *m);
   if (!m) return NULL;

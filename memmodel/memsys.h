@@ -54,6 +54,9 @@ typedef struct memsys {
 uint64_t memsys_l1_bytes(const gpu_config *g, uint64_t shared_used);
 /* NULL when out of memory. */
 memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used_per_sm);
+/* The host memory memsys_new would take (caches, queues), from the
+ * configuration alone: checked against the memory cap before building. */
+uint64_t memsys_host_bytes(const gpu_config *g, uint32_t nsm, uint64_t shared_used_per_sm);
 /* The same memory system, empty again (caches, queues, DRAM rows,
  * counters) for the next launch: cheaper than a new one, whose tens of
  * megabytes of cache state would be faulted in afresh. */

@@ -3,11 +3,26 @@
 #include <string.h>
 #include "memmodel/timeline.h"
 
+/* At most TIMELINE_MAX_WINDOWS windows, whatever the rate: a resource so
+ * fast that its windows would be narrower gets wider ones (bookings queue
+ * within a window for at most its width), so memory does not grow with a
+ * configuration's clock or bandwidth. */
+static double clamp_width(double width, double horizon) {
+  return width * TIMELINE_MAX_WINDOWS < horizon ? horizon / TIMELINE_MAX_WINDOWS : width;
+}
+
+uint32_t timeline_windows(double width, double horizon) {
+  width = clamp_width(width, horizon);
+  uint32_t n = 16;
+  while (n < TIMELINE_MAX_WINDOWS && n * width < horizon) n <<= 1;
+  return n;
+}
+
 int timeline_init(timeline *tl, double width, double horizon) {
   memset(tl, 0, sizeof *tl);
   if (!(width > 0)) return -1;
-  uint32_t n = 16;
-  while (n < (1u << 24) && n * width < horizon) n <<= 1;
+  uint32_t n = timeline_windows(width, horizon);
+  width = clamp_width(width, horizon);
   tl->used = malloc(n * sizeof *tl->used);
   tl->skip = malloc(n * sizeof *tl->skip);
   tl->n = n;

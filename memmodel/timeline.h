@@ -36,9 +36,14 @@ typedef struct timeline {
 /* How far, in cycles, the memory system's timelines look ahead of the
  * oldest booking they keep: longer queues than that are not modelled. */
 #define TIMELINE_HORIZON 32768.0
+/* The most windows a timeline keeps (12 bytes each). */
+#define TIMELINE_MAX_WINDOWS 8192u
 
 /* A timeline covering about `horizon` cycles in windows of `width`. */
 int timeline_init(timeline *tl, double width, double horizon);
+/* The windows such a timeline keeps (each takes TIMELINE_WINDOW_BYTES). */
+uint32_t timeline_windows(double width, double horizon);
+#define TIMELINE_WINDOW_BYTES (sizeof(double) + sizeof(uint32_t))
 void timeline_free(timeline *tl);
 void timeline_reset(timeline *tl);
 /* Book `cost` cycles of service for a request ready at cycle t; returns the

@@ -279,7 +279,12 @@ void ptx_diag_hold(ptx_diag *d);
 const char *ptx_opnd_name(const ptx_opnd *o, char *buf, size_t len);
 
 /* Read a file whole; returns a malloc'd buffer followed by two NUL bytes
- * (len does not count them), or NULL. */
+ * (len does not count them), or NULL with errno set: EFBIG for a file
+ * (or the stream from a pipe or device) larger than the input cap. */
 char *ptx_read_file(const char *path, size_t *len);
+/* The input cap: 512 MiB unless set (ptxemu: PTXEMU_MAX_INPUT). */
+#define PTX_DEFAULT_INPUT_CAP (512ull << 20)
+void ptx_set_input_cap(uint64_t bytes);
+uint64_t ptx_input_cap(void);
 
 #endif

@@ -1,5 +1,7 @@
 /* ptx/parse.c - entry point of the front end: runs scanner and parser over
  * one text and checks the module-level must-haves. */
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,13 +150,22 @@ static void prepare_pages(void *p, size_t n) {
 #endif
 }
 
+static uint64_t input_cap = PTX_DEFAULT_INPUT_CAP;
+void ptx_set_input_cap(uint64_t bytes) { input_cap = bytes; }
+uint64_t ptx_input_cap(void) { return input_cap; }
+
 char *ptx_read_file(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
-  /* a regular file is read in one go into a buffer of its size; a pipe
-   * grows the buffer as it comes */
+  size_t limit = input_cap < SIZE_MAX / 4 ? (size_t)input_cap : SIZE_MAX / 4;
+  /* a regular file is read in one go into a buffer of its size; a pipe or
+   * a device grows the buffer as it comes, up to the input cap (so
+   * /dev/zero is refused, not read until memory runs out) */
   struct stat st;
-  size_t cap = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1 : 1 << 16;
+  bool reg = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+  if (reg && (uint64_t)st.st_size > limit) { fclose(f); errno = EFBIG; return NULL; }
+  size_t cap = reg && st.st_size > 0 ? (size_t)st.st_size + 1 : 1 << 16;
+  if (cap > limit + 1) cap = limit + 1;
   size_t n = 0;
   char *buf = malloc(cap + 2);
   if (buf) prepare_pages(buf, cap + 2);
@@ -163,7 +174,8 @@ char *ptx_read_file(const char *path, size_t *len) {
     size_t r = fread(buf + n, 1, cap - n, f);
     n += r;
     if (n < cap) break;
-    cap *= 2;
+    if (n > limit) { free(buf); fclose(f); errno = EFBIG; return NULL; }
+    cap = cap > limit / 2 ? limit + 1 : cap * 2;
     char *nb = realloc(buf, cap + 2);
     if (!nb) { free(buf); fclose(f); return NULL; }
     buf = nb;
