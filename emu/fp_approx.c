@@ -76,7 +76,7 @@ __extension__ typedef __int128 i128;
 static inline uint32_t interp(const int64_t (*t)[3], uint32_t u) {
   const int64_t *c = t[u >> 16];
   i128 xl = u & 0xFFFFu;
-  i128 p = ((i128)c[0] << 32) + (i128)c[1] * xl * 65536 + (i128)c[2] * xl * xl;
+  i128 p = (i128)c[0] * ((i128)1 << 32) + (i128)c[1] * xl * 65536 + (i128)c[2] * xl * xl;
   return (uint32_t)((p + ((i128)1 << 47)) >> 48);
 }
 /* The same quadratic unrounded, in units of 2^-48 of the last place, for
@@ -87,7 +87,7 @@ static inline i128 interp_fix(const int64_t (*t)[3], uint32_t u, int g) {
   const int64_t *c = t[u >> 16];
   i128 xl = u & 0xFFFFu, sq = (i128)c[2] * xl * xl;
   sq = sq < 0 ? -((-sq >> g) << g) : (sq >> g) << g;
-  return ((i128)c[0] << 32) + (i128)c[1] * xl * 65536 + sq;
+  return (i128)c[0] * ((i128)1 << 32) + (i128)c[1] * xl * 65536 + sq;
 }
 /* sign | Y * 2^k as an f32; results below 2^-126 flush to zero, 2^128 and up are inf. */
 static inline uint32_t scaled(uint32_t sign, uint32_t y, int k) {
@@ -140,7 +140,7 @@ static inline uint32_t mufu_lg2(uint32_t a) {          /* +-0 -> -inf, negative 
   int e = (int)(a >> 23) - 127;
   uint32_t m = a & 0x7FFFFFu, s = 0;
   if (a == 0x3F800000u) return 0;            /* the table's value at 1.0 is not 0: lg2(0.5) = -1 + 2^-23 */
-  i128 v = ((i128)e << 72) + interp_fix(tab_lg2[0], m, 36);   /* grid 2^-36 */         /* units of 2^-72 */
+  i128 v = (i128)e * ((i128)1 << 72) + interp_fix(tab_lg2[0], m, 36);   /* units of 2^-72; grid 2^-36 */
   if (v < 0) { s = 0x80000000u; v = -v; }
   return s | rz_fix(v, 72);
 }
@@ -157,7 +157,7 @@ static inline uint32_t mufu_ex2(uint32_t a) {          /* -inf -> +0, +inf -> +i
   int64_t g = (int64_t)(ax * 0x1p23), fx = (a >> 31) ? -g - 1 : g;
   if ((a >> 31) && (g & 0x7FFFFF) == 0) return scaled(0, 1, (int)-(g >> 23));   /* 2^-n exactly */
   uint32_t f = (uint32_t)(fx & 0x7FFFFF);
-  int i = (int)(fx >> 23);                                  /* floor */
+  int i = (int)((fx - (int64_t)f) / 0x800000);              /* floor(fx / 2^23) */
   return scaled(0, f ? interp(tab_ex2[0], f) : 1u << 23, i - 23);
 }
 /* MUFU.SIN/COS: a is in revolutions (the PTX sequence multiplies by 1/2pi
