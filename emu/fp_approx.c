@@ -98,8 +98,8 @@ static inline uint32_t scaled(uint32_t sign, uint32_t y, int k) {
 }
 /* v * 2^-frac truncated toward zero to an f32 (v > 0, a normal result). */
 static inline uint32_t rz_fix(i128 v, int frac) {
-  int top = 0;
-  while (top < 126 && (v >> (top + 1)) != 0) top++;
+  uint64_t hi = (uint64_t)(v >> 64), lo = (uint64_t)v;
+  int top = hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll(lo);     /* the leading bit */
   uint32_t mant = (uint32_t)(v >> (top - 23));
   return (uint32_t)(top - frac + 127) << 23 | (mant & 0x7FFFFFu);
 }
