@@ -60,7 +60,7 @@ static inline uint32_t f32_from_double(double d) { return fp_f32_bits((float)d);
 /* ---- the MUFU model ------------------------------------------------------------
  * Input: an f32 bit pattern; subnormal inputs count as zero of the same sign,
  * subnormal results are flushed to zero of the same sign, a NaN result is the
- * canonical NaN.  Finite results are the exact value rounded to nearest. */
+ * canonical NaN.  Finite results: see each function below. */
 static inline uint32_t mufu_out(uint32_t r) { return f32_isnan(r) ? FP32_CANON_NAN : f32_flush(r); }
 
 /* The interpolation of the MUFU unit: the 23-bit fixed-point argument u in
@@ -146,8 +146,8 @@ static inline uint32_t mufu_lg2(uint32_t a) {          /* +-0 -> -inf, negative 
 }
 /* MUFU.EX2 takes x in fixed point with 23 fraction bits, |x| truncated; a
  * negative x is its ones' complement (measured: -G - 1 for G = trunc(|x| * 2^23),
- * except that a whole G gives 2^-G exactly), whose integer part scales and
- * whose fraction goes through the table. */
+ * except that a G with no fraction bits gives 2^(-G / 2^23) exactly), whose
+ * integer part scales and whose fraction goes through the table. */
 static inline uint32_t mufu_ex2(uint32_t a) {          /* -inf -> +0, +inf -> +inf, +-0 -> 1 */
   a = f32_flush(a);
   if (f32_isnan(a)) return FP32_CANON_NAN;
