@@ -10,45 +10,7 @@
  * into an fpm before the lane loop.  The common .rn forms without .ftz/.sat
  * of add/sub/mul/fma.f32 have their own handlers with constant modifiers.
  *
- * Approximate instructions are emulated as the SASS that ptxas (CUDA 13.0,
- * sm_90) emits for them, read with cuobjdump:
- *   rcp.approx.ftz.f32    MUFU.RCP
- *   rcp.approx.f32        s = |a| < 2^-126 ? 2^24 : |a| > 2^126 ? 0.25 : 1;
- *                         d = s * MUFU.RCP(a * s)
- *   div.approx.ftz.f32    d = FMUL.FTZ(a, MUFU.RCP(b))
- *   div.approx.f32        if |b| < 2^-126: a *= 2^24, b *= 2^24;  d = MUFU.RCP(b) * a
- *   div.full.ftz.f32      if |b| > 2^126: a *= 0.25, b *= 0.25 (FTZ);  d = FMUL.FTZ(MUFU.RCP(b), a)
- *   div.full.f32          if |b| > 2^126: a, b *= 0.25;  if |b| < 2^-126: a, b *= 2^24;
- *                         d = MUFU.RCP(b) * a
- *   sqrt.approx{.ftz}.f32 MUFU.SQRT (non-ftz: |a| < 2^-126 -> MUFU.SQRT(a * 2^24) * 2^-12)
- *   rsqrt.approx{.ftz}.f32 MUFU.RSQ (non-ftz: |a| < 2^-126 -> MUFU.RSQ(a * 2^24) * 2^12)
- *   lg2.approx{.ftz}.f32  MUFU.LG2 (non-ftz: |a| < 2^-126 -> MUFU.LG2(a * 2^24) - 24)
- *   ex2.approx.ftz.f32    MUFU.EX2 (non-ftz: !(a >= -126) -> r = MUFU.EX2(a * 0.5), d = r * r)
- *   sin/cos.approx{.ftz}.f32  MUFU.SIN/COS(FMUL.RZ(a, 0x3e22f983 = 1/2pi)), .ftz or not
- *   tanh.approx.f32       MUFU.TANH;  ex2/tanh on f16/bf16: MUFU.EX2/TANH.F16/.BF16
- *   rcp.approx.ftz.f64    hi = MUFU.RCP64H(hi word of a), lo = 0 (the low word of a is not read)
- *   rsqrt.approx.ftz.f64  hi = MUFU.RSQ64H(hi word of a), lo = 0
- *   rsqrt.approx.f64      one Newton step on that: r2 = r*r; e = fma(a, -r2, 1);
- *                         d = fma(fma(e, 0.375, 0.5), r*e, r); special cases and
- *                         subnormals (a * 2^54, result * 2^27) on a slow path.
- * The MUFU units themselves (mufu_* below) are modelled as the exact
- * function rounded to nearest, with subnormal inputs and results flushed to
- * zero (MUFU.TANH keeps subnormals); special values (zeros, infinities,
- * NaN -> 7fffffff) match the hardware.  The hardware's interpolation
- * tables are not public, so finite results can differ from the H100 in the
- * last bits.  Measured over all 2^32 inputs (the .ftz forms; the non-.ftz
- * sequences above only rescale), the model equals the H100 in
- *   rcp 86.9%, rsqrt 78.5%, sqrt 83.3%, ex2 95.6% of the inputs, every
- *   other one within 1 ulp (ex2: 0.02% at 2 ulp);
- *   lg2 50.1%, 99.5% within 1 ulp (the rest near x = 1, where lg2 is
- *   small and the hardware's error is absolute, about 2^-22);
- *   sin/cos: the hardware reduces the angle in fixed point, so its error is
- *   absolute (about 2^-21) and in ulps large near the zeros of sin/cos;
- *   tanh 94.0% (its documented relative error is 2^-11);
- *   rcp/rsqrt.approx.ftz.f64: the high word within 1 (93.0%, 97.1% equal).
- * The PTX manual's error bounds hold for the model, which is correctly
- * rounded; the golden case transcendental passes with it.  The 16-bit
- * forms are modelled closer, see mufu_ex2_h.
+ * The approximate instructions (.approx, div.full) are emu/fp_approx.c's.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -91,188 +53,6 @@ static inline fpm mods_of(const isa_insn *in) {
   return p;
 }
 
-/* ---- f32 building blocks of the SASS sequences ------------------------------ */
-
-#define F32_2P126 0x7E800000u    /* 2^126  */
-#define F32_2PM126 0x00800000u   /* 2^-126 */
-#define F32_2P24 0x4B800000u
-#define F32_QUARTER 0x3E800000u
-static inline uint32_t fmul(uint32_t a, uint32_t b) { return f32_mul_rn(a, b, 0, 0); }      /* FMUL     */
-static inline uint32_t fmul_ftz(uint32_t a, uint32_t b) { return f32_mul_rn(a, b, 1, 0); }  /* FMUL.FTZ */
-static inline uint32_t fabs_bits(uint32_t a) { return a & 0x7FFFFFFFu; }
-/* FSETP.GEU |a|, 2^-126: false only for zeros and subnormals (NaN is unordered: true) */
-static inline int tiny32(uint32_t a) { return fabs_bits(a) < F32_2PM126; }
-/* FSETP.GT |a|, 2^126: NaN false */
-static inline int huge32(uint32_t a) { return fabs_bits(a) > F32_2P126 && !f32_isnan(a); }
-static inline uint32_t f32_of(float f) { return fp_f32_bits(f); }
-static inline uint32_t f32_from_double(double d) { return fp_f32_bits((float)d); }
-
-/* ---- the MUFU model ------------------------------------------------------------
- * Input: an f32 bit pattern; subnormal inputs count as zero of the same sign,
- * subnormal results are flushed to zero of the same sign, a NaN result is the
- * canonical NaN.  Finite results are the exact value rounded to nearest. */
-static inline uint32_t mufu_out(uint32_t r) { return f32_isnan(r) ? FP32_CANON_NAN : f32_flush(r); }
-
-static inline uint32_t mufu_rcp(uint32_t a) {          /* +-0 -> +-inf, +-inf -> +-0 */
-  a = f32_flush(a);
-  return mufu_out(f32_of(1.0f / fp_f32_val(a)));
-}
-static inline uint32_t mufu_sqrt(uint32_t a) {         /* -0 -> -0, negative -> NaN */
-  a = f32_flush(a);
-  return mufu_out(f32_of(sqrtf(fp_f32_val(a))));
-}
-static inline uint32_t mufu_rsq(uint32_t a) {          /* +-0 -> +-inf, +inf -> +0, negative -> NaN */
-  a = f32_flush(a);
-  if ((a & 0x7FFFFFFFu) == 0) return a | 0x7F800000u;
-  return mufu_out(f32_from_double(1.0 / sqrt((double)fp_f32_val(a))));
-}
-static inline uint32_t mufu_lg2(uint32_t a) {          /* +-0 -> -inf, negative -> NaN, +inf -> +inf */
-  a = f32_flush(a);
-  if ((a & 0x7FFFFFFFu) == 0) return 0xFF800000u;
-  return mufu_out(f32_from_double(log2((double)fp_f32_val(a))));
-}
-static inline uint32_t mufu_ex2(uint32_t a) {          /* -inf -> +0, +inf -> +inf, +-0 -> 1 */
-  a = f32_flush(a);
-  return mufu_out(f32_from_double(exp2((double)fp_f32_val(a))));
-}
-/* a is in revolutions (the PTX sequence multiplies by 1/2pi first); the
- * whole turns are dropped exactly before the angle is formed in double. */
-static inline double turns_frac(uint32_t a) {
-  double y = (double)fp_f32_val(a);
-  return y - trunc(y);
-}
-static inline uint32_t mufu_sin(uint32_t a) {          /* +-inf -> NaN, +-0 -> +-0 */
-  a = f32_flush(a);
-  if (f32_isnan(a) || f32_isinf(a)) return FP32_CANON_NAN;
-  if ((a & 0x7FFFFFFFu) == 0) return a;
-  return mufu_out(f32_from_double(sin(2.0 * M_PI * turns_frac(a))));
-}
-static inline uint32_t mufu_cos(uint32_t a) {
-  a = f32_flush(a);
-  if (f32_isnan(a) || f32_isinf(a)) return FP32_CANON_NAN;
-  return mufu_out(f32_from_double(cos(2.0 * M_PI * turns_frac(a))));
-}
-/* MUFU.TANH keeps subnormal inputs (tanh(x) = x there: measured). */
-static inline uint32_t mufu_tanh(uint32_t a) {         /* +-inf -> +-1 */
-  if (f32_isnan(a)) return FP32_CANON_NAN;
-  if (f32_issub(a) || (a & 0x7FFFFFFFu) == 0) return a;
-  return f32_from_double(tanh((double)fp_f32_val(a)));
-}
-/* 16-bit forms (MUFU.EX2/TANH.F16/.BF16): an f32 result (the exact value
- * rounded to nearest f32) truncated toward zero to the 16-bit format, with
- * overflow to inf; ex2 of a tiny negative x (-2^-23 < x <= 0) is exactly
- * 1.  Measured on every one of the 65536 inputs of each form:
- * ex2.approx.f16 and ex2.approx.ftz.bf16 match the H100 everywhere; tanh.approx.f16 in 88.4% and tanh.approx.bf16 in 98.6% of
- * the inputs, the others one unit in the last place below the hardware
- * (its f32 tanh is itself approximate).  f16 keeps subnormals; bf16 ex2
- * (.ftz) flushes them. */
-static inline double h_val(int bf, uint16_t h) {
-  return bf ? (double)fp_f32_val(cvt_bf16_to_f32(h)) : (double)fp_f32_val(cvt_f16_to_f32(h));
-}
-static inline uint16_t h_trunc(int bf, double v) {
-  uint32_t r = f32_from_double(v);
-  if (!bf && fabsf(fp_f32_val(r)) >= 65536.0f) return (uint16_t)(((r >> 16) & 0x8000u) | 0x7C00u);
-  return (uint16_t)fp_cvt(r, FP_F32, bf ? FP_BF16 : FP_F16, FP_RZ, 0);
-}
-static inline uint16_t h_nan(int bf) { return bf ? BF16_CANON_NAN : FP16_CANON_NAN; }
-static inline int h_isnan(int bf, uint16_t h) { return bf ? bf16_isnan(h) : f16_isnan(h); }
-static inline uint16_t mufu_ex2_h(int bf, uint16_t a) {
-  if (h_isnan(bf, a)) return h_nan(bf);
-  if (bf && bf16_issub(a)) a &= 0x8000u;
-  double x = h_val(bf, a);
-  uint16_t r = h_trunc(bf, (x <= 0.0 && x > -0x1p-23) ? 1.0 : exp2(x));
-  if (bf && bf16_issub(r)) r &= 0x8000u;
-  return r;
-}
-static inline uint16_t mufu_tanh_h(int bf, uint16_t a) {
-  if (h_isnan(bf, a)) return h_nan(bf);
-  if ((a & 0x7FFFu) == 0) return a;
-  return h_trunc(bf, tanh(h_val(bf, a)));
-}
-/* MUFU.RCP64H / RSQ64H: the high word of the result from the high word of
- * the input (low word taken as zero, subnormals as zero). */
-static inline uint32_t mufu_rcp64h(uint32_t hi) {
-  uint64_t a = (uint64_t)hi << 32;
-  if (f64_issub(a)) a &= 0x8000000000000000ull;
-  if (f64_isnan(a)) return (uint32_t)(FP64_CANON_NAN >> 32);
-  uint64_t r = fp_f64_bits(1.0 / fp_f64_val(a));
-  if (f64_issub(r)) r &= 0x8000000000000000ull;
-  return (uint32_t)(r >> 32);
-}
-static inline uint32_t mufu_rsq64h(uint32_t hi) {
-  uint64_t a = (uint64_t)hi << 32;
-  if (f64_issub(a)) a &= 0x8000000000000000ull;
-  if ((a & 0x7FFFFFFFFFFFFFFFull) == 0) return (uint32_t)(a >> 32) | 0x7FF00000u;
-  if (f64_isnan(a) || (a >> 63)) return (uint32_t)(FP64_CANON_NAN >> 32);
-  return (uint32_t)(fp_f64_bits(1.0 / sqrt(fp_f64_val(a))) >> 32);
-}
-
-/* ---- the PTX-level sequences ------------------------------------------------ */
-
-static inline uint32_t rcp_approx(uint32_t a, int ftz) {
-  if (ftz) return mufu_rcp(a);
-  uint32_t s = tiny32(a) ? F32_2P24 : 0x3F800000u;
-  if (huge32(a)) s = F32_QUARTER;
-  return fmul(s, mufu_rcp(fmul(a, s)));
-}
-static inline uint32_t div_approx(uint32_t a, uint32_t b, int ftz) {
-  if (ftz) return fmul_ftz(a, mufu_rcp(b));
-  if (tiny32(b)) { b = fmul(b, F32_2P24); a = fmul(a, F32_2P24); }
-  return fmul(mufu_rcp(b), a);
-}
-static inline uint32_t div_full(uint32_t a, uint32_t b, int ftz) {
-  if (ftz) {
-    if (huge32(b)) { b = fmul_ftz(b, F32_QUARTER); a = fmul_ftz(a, F32_QUARTER); }
-    return fmul_ftz(mufu_rcp(b), a);
-  }
-  int big = huge32(b), small = tiny32(b);
-  if (big) { b = fmul(b, F32_QUARTER); a = fmul(a, F32_QUARTER); }
-  if (small) { b = fmul(b, F32_2P24); a = fmul(a, F32_2P24); }
-  return fmul(mufu_rcp(b), a);
-}
-static inline uint32_t sqrt_approx(uint32_t a, int ftz) {
-  if (ftz || !tiny32(a)) return mufu_sqrt(a);
-  return fmul(mufu_sqrt(fmul(a, F32_2P24)), 0x39800000u);      /* * 2^-12 */
-}
-static inline uint32_t rsqrt_approx(uint32_t a, int ftz) {
-  if (ftz || !tiny32(a)) return mufu_rsq(a);
-  return fmul(mufu_rsq(fmul(a, F32_2P24)), 0x45800000u);       /* * 2^12 */
-}
-static inline uint32_t lg2_approx(uint32_t a, int ftz) {
-  if (ftz || !tiny32(a)) return mufu_lg2(a);
-  return f32_add_rn(mufu_lg2(fmul(a, F32_2P24)), 0xC1C00000u, 0, 0);   /* - 24 */
-}
-static inline uint32_t ex2_approx(uint32_t a, int ftz) {
-  if (ftz) return mufu_ex2(a);
-  int ge = !f32_isnan(a) && fp_f32_val(a) >= -126.0f;
-  if (ge) return mufu_ex2(a);
-  uint32_t r = mufu_ex2(fmul(a, 0x3F000000u));
-  return fmul(r, r);
-}
-static inline uint32_t turns(uint32_t a) { return fp32_mul_dir(a, 0x3E22F983u, FP_RZ, 0, 0); }
-
-/* rsqrt.approx.f64 without .ftz: a Newton step on MUFU.RSQ64H. */
-static inline uint64_t rsq64_newton(uint64_t a) {
-  uint64_t r = (uint64_t)mufu_rsq64h((uint32_t)(a >> 32)) << 32;
-  uint64_t r2 = f64_mul_rn(r, r);
-  uint64_t e = f64_fma_rn(a, r2 ^ 0x8000000000000000ull, 0x3FF0000000000000ull);
-  uint64_t c = f64_fma_rn(e, 0x3FD8000000000000ull, 0x3FE0000000000000ull);
-  uint64_t q = f64_mul_rn(r, e);
-  return f64_fma_rn(c, q, r);
-}
-static uint64_t rsqrt_approx_f64(uint64_t a, int ftz) {
-  if (ftz) return (uint64_t)mufu_rsq64h((uint32_t)(a >> 32)) << 32;
-  uint32_t hi = (uint32_t)(a >> 32);
-  if (hi - 0x100000u < 0x7FE00000u) return rsq64_newton(a);
-  /* slow path: zeros, subnormals, negatives, inf and NaN */
-  if ((a & 0x7FFFFFFFFFFFFFFFull) == 0) return ((uint64_t)(hi & 0x80000000u) | 0x7FF00000u) << 32;
-  if (f64_isnan(a)) return a | FP64_QUIET_BIT;                              /* a + a */
-  if (hi & 0x80000000u) return FP64_CANON_NAN;
-  if (f64_isinf(a)) return 0;
-  uint64_t s = f64_mul_rn(a, 0x4350000000000000ull);                         /* * 2^54 */
-  return f64_mul_rn(rsq64_newton(s), 0x41A0000000000000ull);                 /* * 2^27 */
-}
-
 /* ---- the operations --------------------------------------------------------- */
 
 enum { O_ADD, O_SUB, O_MUL, O_FMA, O_FMA_OOB, O_MIN, O_MAX, O_MIN3, O_MAX3, O_ABS, O_NEG, O_COPYSIGN,
@@ -293,18 +73,18 @@ static inline uint32_t op_f32(int op, uint32_t a, uint32_t b, uint32_t c, fpm p)
   case O_NEG: return f32_neg(a, p.ftz);
   case O_COPYSIGN: return f32_copysign(a, b);
   case O_DIV: return f32_div(a, b, p.rnd, p.ftz);
-  case O_DIVAPX: return div_approx(a, b, p.ftz);
-  case O_DIVFULL: return div_full(a, b, p.ftz);
+  case O_DIVAPX: return fp_div_approx_f32(a, b, p.ftz);
+  case O_DIVFULL: return fp_div_full_f32(a, b, p.ftz);
   case O_RCP: return f32_rcp(a, p.rnd, p.ftz);
-  case O_RCPAPX: return rcp_approx(a, p.ftz);
+  case O_RCPAPX: return fp_approx_f32(FPA_RCP, a, p.ftz);
   case O_SQRT: return f32_sqrt(a, p.rnd, p.ftz);
-  case O_SQRTAPX: return sqrt_approx(a, p.ftz);
-  case O_RSQRT: return rsqrt_approx(a, p.ftz);
-  case O_SIN: return mufu_sin(turns(a));
-  case O_COS: return mufu_cos(turns(a));
-  case O_LG2: return lg2_approx(a, p.ftz);
-  case O_EX2: return ex2_approx(a, p.ftz);
-  case O_TANH: return mufu_tanh(a);
+  case O_SQRTAPX: return fp_approx_f32(FPA_SQRT, a, p.ftz);
+  case O_RSQRT: return fp_approx_f32(FPA_RSQRT, a, p.ftz);
+  case O_SIN: return fp_approx_f32(FPA_SIN, a, p.ftz);
+  case O_COS: return fp_approx_f32(FPA_COS, a, p.ftz);
+  case O_LG2: return fp_approx_f32(FPA_LG2, a, p.ftz);
+  case O_EX2: return fp_approx_f32(FPA_EX2, a, p.ftz);
+  case O_TANH: return fp_approx_f32(FPA_TANH, a, p.ftz);
   default: return FP32_CANON_NAN;
   }
 }
@@ -322,12 +102,15 @@ static inline uint64_t op_f64(int op, uint64_t a, uint64_t b, uint64_t c, fpm p)
   case O_COPYSIGN: return f64_copysign(a, b);
   case O_DIV: return f64_div(a, b, p.rnd);
   case O_RCP: return f64_rcp(a, p.rnd);
-  case O_RCPAPX: return (uint64_t)mufu_rcp64h((uint32_t)(a >> 32)) << 32;
+  case O_RCPAPX: return fp_rcp_approx_f64(a);
   case O_SQRT: return f64_sqrt(a, p.rnd);
-  case O_RSQRT: return rsqrt_approx_f64(a, p.ftz);
+  case O_RSQRT: return fp_rsqrt_approx_f64(a, p.ftz);
   default: return FP64_CANON_NAN;
   }
 }
+
+static inline uint16_t h_nan(int bf) { return bf ? BF16_CANON_NAN : FP16_CANON_NAN; }
+static inline int h_isnan(int bf, uint16_t h) { return bf ? bf16_isnan(h) : f16_isnan(h); }
 
 /* .relu on a 16-bit result: negative and -0 -> +0, NaN -> canonical NaN. */
 static inline uint16_t h_relu(int bf, uint16_t r) {
@@ -351,8 +134,8 @@ static inline uint16_t op_h(int op, int bf, uint16_t a, uint16_t b, uint16_t c, 
   case O_MAX: r = bf ? bf16_max(a, b, p.nan, p.xabs) : f16_max(a, b, p.ftz, p.nan, p.xabs); break;
   case O_ABS: return bf ? bf16_abs(a) : f16_abs(a, p.ftz);
   case O_NEG: return bf ? bf16_neg(a) : f16_neg(a, p.ftz);
-  case O_EX2: return mufu_ex2_h(bf, a);
-  case O_TANH: return mufu_tanh_h(bf, a);
+  case O_EX2: return fp_approx_h(FPA_EX2, bf, a);
+  case O_TANH: return fp_approx_h(FPA_TANH, bf, a);
   default: return h_nan(bf);
   }
   return p.relu ? h_relu(bf, r) : r;

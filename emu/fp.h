@@ -434,6 +434,17 @@ int fp_testp(uint64_t bits, int fmt, int op);
 static inline uint32_t f32_copysign(uint32_t a, uint32_t b) { return (b & 0x7FFFFFFFu) | (a & 0x80000000u); }
 static inline uint64_t f64_copysign(uint64_t a, uint64_t b) { return (b & 0x7FFFFFFFFFFFFFFFull) | (a & 0x8000000000000000ull); }
 
+/* ---- approximate functions (emu/fp_approx.c) --------------------------------
+ * The .approx instructions as the H100's MUFU unit and the SASS sequences
+ * that ptxas wraps around it compute them.  ftz = the .ftz modifier. */
+enum fp_approx_fn { FPA_RCP, FPA_SQRT, FPA_RSQRT, FPA_LG2, FPA_EX2, FPA_SIN, FPA_COS, FPA_TANH };
+uint32_t fp_approx_f32(int fn, uint32_t a, int ftz);
+uint16_t fp_approx_h(int fn, int bf, uint16_t a);       /* FPA_EX2, FPA_TANH; bf = bfloat16 */
+uint32_t fp_div_approx_f32(uint32_t a, uint32_t b, int ftz);
+uint32_t fp_div_full_f32(uint32_t a, uint32_t b, int ftz);
+uint64_t fp_rcp_approx_f64(uint64_t a);                 /* rcp.approx.ftz.f64 */
+uint64_t fp_rsqrt_approx_f64(uint64_t a, int ftz);
+
 #ifdef __cplusplus
 }
 #endif

@@ -868,6 +868,46 @@ START_TEST(testp_copysign)
 }
 END_TEST
 
+/* The .approx functions (emu/fp_approx.c) on inputs where a correctly
+ * rounded model differs from the H100, and on the unit's edges.  H100: every
+ * expected value was read from an H100 (tools/approx-sweep, sm_90, driver 580). */
+START_TEST(approx_h100)
+{
+    static const struct { int fn, ftz; uint32_t a, want; } c[] = {
+        /* rcp/rsqrt/sqrt: the interpolation's rounding, not the exact one */
+        {FPA_RCP, 1, 0x010005a9, 0x7dfff4ae}, {FPA_RCP, 1, 0x010005aa, 0x7dfff4ac},
+        {FPA_RCP, 0, 0x2d600215, 0x519247c8}, {FPA_RCP, 0, 0xc5700025, 0xb9888874},
+        {FPA_RCP, 1, 0x3f800000, 0x3f800000}, {FPA_RCP, 1, 0x3f800001, 0x3f7ffffe},
+        {FPA_RSQRT, 0, 0x00000001, 0x64b504f2}, {FPA_RSQRT, 0, 0x00000003, 0x645105eb},
+        {FPA_RSQRT, 1, 0x01000002, 0x5eb504f1}, {FPA_RSQRT, 1, 0x7dd0001c, 0x2048d29d},
+        {FPA_RSQRT, 1, 0x40000000, 0x3f3504f2}, {FPA_RSQRT, 1, 0x3f800001, 0x3f7ffffe},
+        {FPA_SQRT, 0, 0x00000003, 0x1a9cc470}, {FPA_SQRT, 0, 0x5e600000, 0x4eef7750},
+        {FPA_SQRT, 1, 0x01000002, 0x203504f4}, {FPA_SQRT, 1, 0x4220001c, 0x40ca62d3},
+        {FPA_SQRT, 1, 0x40000000, 0x3fb504f3}, {FPA_SQRT, 1, 0x40000001, 0x3fb504f4},
+        /* ex2: x in fixed point with 23 fraction bits, negative x in ones' complement */
+        {FPA_EX2, 1, 0xbc400000, 0x3f7dedd0}, {FPA_EX2, 1, 0xbc400001, 0x3f7dedd0},
+        {FPA_EX2, 0, 0x3d100000, 0x3f832851}, {FPA_EX2, 0, 0x42f00003, 0x7b800086},
+        {FPA_EX2, 1, 0x3f000000, 0x3fb504f3}, {FPA_EX2, 1, 0x3f000001, 0x3fb504f3},
+        {FPA_EX2, 1, 0x3fffffff, 0x407fffff}, {FPA_EX2, 1, 0xc2800000, 0x1f800000},
+        /* lg2: a fixed-point sum truncated toward zero */
+        {FPA_LG2, 1, 0x3f800001, 0x3495f600}, {FPA_LG2, 1, 0x3f800002, 0x34f24a00},
+        {FPA_LG2, 0, 0x0fa0000d, 0xc2bf5b2b}, {FPA_LG2, 1, 0x4f80000d, 0x42000000},
+        {FPA_LG2, 1, 0x3f800000, 0x00000000}, {FPA_LG2, 1, 0x3f000000, 0xbf7ffffe},
+        {FPA_LG2, 1, 0x20000000, 0xc27bffff}, {FPA_LG2, 0, 0x3e500002, 0xc0132bfd},
+        /* sin/cos: the angle in fixed point (2^-25 turn), exact at whole quadrants */
+        {FPA_SIN, 0, 0x34400001, 0x00000000}, {FPA_SIN, 1, 0xb4400001, 0x80000000},
+        {FPA_SIN, 1, 0x34500001, 0x34491200}, {FPA_SIN, 1, 0x35000000, 0x34c91200},
+        {FPA_SIN, 1, 0x4b100009, 0xbf800000}, {FPA_SIN, 1, 0xc8500009, 0x3f800000},
+        {FPA_COS, 0, 0x4b000003, 0x00000000}, {FPA_COS, 1, 0x4af00001, 0xbf3504f2},
+        {FPA_COS, 1, 0x00000000, 0x3f800000}, {FPA_COS, 1, 0x37400001, 0x3f7fffff},
+        {FPA_COS, 1, 0xcb200000, 0xbf3504f2}, {FPA_COS, 0, 0xc1b00001, 0xbf7ffd70},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
+        ck_assert_msg(fp_approx_f32(c[i].fn, c[i].a, c[i].ftz) == c[i].want, "fn %d ftz %d %08x -> %08x, H100 %08x",
+                      c[i].fn, c[i].ftz, c[i].a, fp_approx_f32(c[i].fn, c[i].a, c[i].ftz), c[i].want);
+}
+END_TEST
+
 /* The round-to-nearest fast paths must agree with the general code paths:
  * a + b == fma(a, 1, b) and a * b == fma(a, b, -0) exactly (the fma path
  * is the general one), and the bit-trick f32 -> f16/bf16 conversions equal
@@ -1056,6 +1096,7 @@ static Suite *fp_suite(void)
     tcase_add_test(t, half_arith);
     tcase_add_test(t, half_minmax_abs);
     tcase_add_test(t, half_fast_paths);
+    tcase_add_test(t, approx_h100);
     suite_add_tcase(s, t);
     t = tcase_create("cvt");
     tcase_add_test(t, cvt_f32_f16);
