@@ -8,6 +8,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "traces/trace.h"
+#include "util/num.h"
 
 static void usage(FILE *f) {
   fputs("usage: ptxemu stats [options] TRACE.db\n"
@@ -209,10 +210,10 @@ int cmd_stats(int argc, char **argv) {
     if (cli_is_help(a)) { usage(stdout); return EXIT_OK; }
     else if (strcmp(a, "--run") == 0 && i + 1 < argc) run = argv[++i];
     else if (strcmp(a, "--launch") == 0 && i + 1 < argc) {
-      char *end;
-      long long id = strtoll(argv[++i], &end, 10);
-      if (*end || id < 1 || ll > sizeof launches - 32) { fprintf(stderr, "ptxemu stats: bad --launch '%s'\n", argv[i]); return EXIT_USAGE; }
-      ll += (size_t)snprintf(launches + ll, sizeof launches - ll, "%s%lld", ll ? ", " : "", id);
+      int64_t id;
+      if (num_s64(argv[++i], 1, INT64_MAX, &id)) { fprintf(stderr, "ptxemu stats: --launch must be a launch id from 1 to 2^63-1, got '%s'\n", argv[i]); return EXIT_USAGE; }
+      if (ll > sizeof launches - 32) { fprintf(stderr, "ptxemu stats: too many --launch options\n"); return EXIT_USAGE; }
+      ll += (size_t)snprintf(launches + ll, sizeof launches - ll, "%s%lld", ll ? ", " : "", (long long)id);
     }
     else if (strcmp(a, "--csv") == 0) csv = true;
     else if (strcmp(a, "--by-line") == 0) by_line = true;
@@ -249,9 +250,9 @@ int cmd_stats(int argc, char **argv) {
   else if (run && strcmp(run, "all") == 0) snprintf(where, sizeof where, "1");
   else {
     if (run) {
-      char *end;
-      run_id = strtoll(run, &end, 10);
-      if (*end || run_id < 1) { fprintf(stderr, "ptxemu stats: bad --run '%s'\n", run); sqlite3_close(db); return EXIT_USAGE; }
+      int64_t id;
+      if (num_s64(run, 1, INT64_MAX, &id)) { fprintf(stderr, "ptxemu stats: --run must be a run id from 1 to 2^63-1 or 'all', got '%s'\n", run); sqlite3_close(db); return EXIT_USAGE; }
+      run_id = id;
     } else if (sqlite3_prepare_v2(db, "SELECT max(run_id) FROM runs", -1, &s, NULL) == SQLITE_OK) {
       if (sqlite3_step(s) == SQLITE_ROW) run_id = sqlite3_column_int64(s, 0);
       sqlite3_finalize(s);

@@ -10,6 +10,7 @@
 #include "report/report.h"
 #include "report/internal.h"
 #include "traces/trace.h"
+#include "util/outfile.h"
 
 #define REP_MAX_LAUNCHES 64      /* columns of the metric table              */
 #define REP_MAX_DETAILED 8       /* launches drawn in detail                 */
@@ -308,24 +309,17 @@ int report_write(const char *db_path, const char *out_path, const report_opts *o
   load_stall_names(&r);
   rep_lap(&r, "open", 0);
 
-  size_t len = strlen(out_path);
-  char *tmp = malloc(len + 8);
-  if (!tmp) { snprintf(err, errlen, "out of memory"); free(r.l); sqlite3_close(r.db); return REPORT_CANTCREAT; }
-  snprintf(tmp, len + 8, "%s.tmp~", out_path);
-  r.f = fopen(tmp, "w");
-  if (!r.f) {
+  outfile of;
+  if (outfile_open(&of, out_path)) {
     snprintf(err, errlen, "cannot write '%s': %s", out_path, strerror(errno));
     status = REPORT_CANTCREAT;
   } else {
+    r.f = of.f;
     write_page(&r, db_path);
-    bool bad_write = ferror(r.f) != 0;
-    if (fclose(r.f) != 0) bad_write = true;
+    int ok = !r.failed && !ferror(r.f);
+    if (outfile_close(&of, ok) && !r.failed) { snprintf(err, errlen, "cannot write '%s': %s", out_path, strerror(errno)); status = REPORT_CANTCREAT; }
     if (r.failed) { snprintf(err, errlen, "reading the trace failed: %s", r.err); status = REPORT_BAD_TRACE; }
-    else if (bad_write) { snprintf(err, errlen, "cannot write '%s': %s", out_path, strerror(errno)); status = REPORT_CANTCREAT; }
-    else if (rename(tmp, out_path) != 0) { snprintf(err, errlen, "cannot write '%s': %s", out_path, strerror(errno)); status = REPORT_CANTCREAT; }
-    if (status != REPORT_OK) remove(tmp);
   }
-  free(tmp);
   free(r.l);
   sqlite3_close(r.db);
   return status;
