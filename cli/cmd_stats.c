@@ -222,13 +222,10 @@ int cmd_stats(int argc, char **argv) {
     else { fprintf(stderr, "ptxemu stats: more than one trace\n"); return EXIT_USAGE; }
   }
   if (!path) { usage(stderr); return EXIT_USAGE; }
-  sqlite3 *db;
-  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-    fprintf(stderr, "ptxemu stats: cannot open '%s': %s\n", path, sqlite3_errmsg(db));
-    sqlite3_close(db);
-    return EXIT_NOINPUT;
-  }
-  sqlite3_busy_timeout(db, 5000);
+  char err[600];
+  bool unreadable;
+  sqlite3 *db = trace_open_read(path, err, sizeof err, &unreadable);
+  if (!db) { fprintf(stderr, "ptxemu stats: %s\n", err); return unreadable ? EXIT_NOINPUT : EXIT_DATAERR; }
   sqlite3_stmt *s;
   long long appid = -1, version = -1;
   if (sqlite3_prepare_v2(db, "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version)",

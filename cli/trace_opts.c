@@ -140,8 +140,13 @@ int cli_trace_start(cli_trace *ct, session_opts *so, int argc, char **argv, cons
 
 int cli_trace_finish(cli_trace *ct, int rc) {
   if (!ct) return rc;
-  int tr = ct->t ? trace_close(ct->t, rc) : 0;
-  if (tr && rc == 0) rc = tr == -2 ? EXIT_LIMIT : EXIT_CANTCREAT;
+  /* the runs row records the status the process exits with, the trace's
+   * own failure included */
+  int tr = ct->t ? trace_drain(ct->t) : 0;
+  if (tr == -1 && (rc == 0 || rc == EXIT_LIMIT)) rc = EXIT_CANTCREAT;
+  else if (tr == -2 && rc == 0) rc = EXIT_LIMIT;
+  if (ct->t && trace_close(ct->t, rc) && rc == 0) rc = EXIT_CANTCREAT;
+  ct->t = NULL;
   free(ct->cmdline);
   free(ct->gpu_params);
   ct->cmdline = ct->gpu_params = NULL;

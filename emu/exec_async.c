@@ -166,7 +166,7 @@ static cta *cluster_cta(cta *c, uint32_t r) { return &c->peers[r]; }
 
 static bool oom(warp *w, const xinsn *x, void *p) {
   if (p) return false;
-  emu_fault_at(w, x, 0, FAULT_HEAP, "out of host memory for asynchronous copies");
+  emu_fault_at(w, x, 0, FAULT_MEMORY, "out of host memory for asynchronous copies");
   return true;
 }
 

@@ -143,7 +143,7 @@ static int take_sample(timing_state *s, twarp **tws, const cta *res, uint32_t sl
 
 static void fault_oom(emu *e) {
   e->faulted = true;
-  e->fault.kind = FAULT_HEAP;
+  e->fault.kind = FAULT_MEMORY;
   snprintf(e->fault.msg, sizeof e->fault.msg, "out of memory in the timing model");
 }
 
@@ -190,7 +190,7 @@ int emu_run_timed(emu *e, const emu_launch *l) {
   gpu_occupancy_calc(g, threads, k->regs_used, e->static_shared + l->dyn_shared, &occ);
   if (!occ.active_ctas) {
     e->faulted = true;
-    e->fault.kind = FAULT_HEAP;
+    e->fault.kind = FAULT_MEMORY;
     snprintf(e->fault.msg, sizeof e->fault.msg, "the block cannot run on %s: %s (%u threads, %u registers, %u bytes shared)",
              g->name, occ.error ? occ.error : occ.limiter, threads, k->regs_used, e->static_shared + l->dyn_shared);
     emu_launch_end(e);

@@ -264,7 +264,9 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
       if (rc) {
         fprintf(stderr, "%s:%d: launch of '%s' failed\n", lf.path, st->line, L->kernel);
         emu_print_fault(e, stderr);
-        status = e->fault.kind == FAULT_BUDGET || e->fault.kind == FAULT_TIMEOUT || e->fault.kind == FAULT_HEAP ? 4 : 3;
+        /* limits are 4, an output that cannot be written 73, kernel faults 3 */
+        status = e->fault.kind == FAULT_BUDGET || e->fault.kind == FAULT_TIMEOUT || e->fault.kind == FAULT_MEMORY ? 4
+               : e->fault.kind == FAULT_STOPPED ? 73 : 3;
       }
     } else if (st->kind == LF_DUMP) {
       uint64_t n;

@@ -297,12 +297,9 @@ int report_write(const char *db_path, const char *out_path, const report_opts *o
   struct stat st;
   if (stat(db_path, &st) != 0) { snprintf(err, errlen, "cannot open '%s': %s", db_path, strerror(errno)); return REPORT_NOINPUT; }
   if (same_file(db_path, out_path)) { snprintf(err, errlen, "the output '%s' is the trace itself", out_path); return REPORT_CANTCREAT; }
-  if (sqlite3_open_v2(db_path, &r.db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-    snprintf(err, errlen, "cannot open '%s': %s", db_path, sqlite3_errmsg(r.db));
-    sqlite3_close(r.db);
-    return REPORT_NOINPUT;
-  }
-  sqlite3_busy_timeout(r.db, 5000);
+  bool unreadable;
+  r.db = trace_open_read(db_path, err, errlen, &unreadable);
+  if (!r.db) return unreadable ? REPORT_NOINPUT : REPORT_NOT_TRACE;
   int status = check_trace(&r, db_path, err, errlen);
   if (status == REPORT_OK) status = select_launches(&r, o, err, errlen);
   if (status != REPORT_OK) { free(r.l); sqlite3_close(r.db); return status; }
