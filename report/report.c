@@ -1,6 +1,7 @@
 /* report/report.c - open and check the trace, choose the launches, set
  * the budgets and write the page (through a temporary file). */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,15 @@ void rep_finish(rep *r, sqlite3_stmt *s, int rc) {
 
 long long rep_int(sqlite3_stmt *s, int col, long long dflt) {
   return sqlite3_column_type(s, col) == SQLITE_NULL ? dflt : sqlite3_column_int64(s, col);
+}
+
+long long rep_count(sqlite3_stmt *s, int col, long long dflt, long long lo, long long hi) {
+  long long v = rep_int(s, col, dflt);
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+void rep_add(long long *x, long long v) {
+  if (__builtin_add_overflow(*x, v, x)) *x = LLONG_MAX;
 }
 
 double rep_real(sqlite3_stmt *s, int col, double dflt) {
