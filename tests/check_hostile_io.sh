@@ -41,12 +41,17 @@ if mkfifo "$tmp/fifo" 2>/dev/null; then
   if [ -p "$tmp/fifo" ] && head -c 3 "$tmp/fifo.out" | grep -q PXO; then ok; else bad "asm -o replaced the FIFO or wrote nothing into it"; fi
 fi
 # every write and close is checked: a full device is exit 73
-if [ -w /dev/full ]; then
-  status "--stats /dev/full" 73 "cannot write '/dev/full'" "$PTXEMU" run "$k" --kernel shape -e 'buffer o 24 zero' --arg ptr:o --stats /dev/full
-  status "dump /dev/full" 73 "cannot write '/dev/full'" "$PTXEMU" run "$k" --kernel shape -e 'buffer o 24 zero' --arg ptr:o -e 'dump o /dev/full'
-  status "dis -o /dev/full" 73 "cannot write '/dev/full'" "$PTXEMU" dis -o /dev/full "$k"
-  status "asm -o /dev/full" 73 "cannot write '/dev/full'" "$PTXEMU" asm -o /dev/full "$k"
-  status "dis to a full stdout" 73 "standard output" sh -c '"$0" dis "$1" > /dev/full' "$PTXEMU" "$k"
+# (a private /dev/full when root, as for /dev/null)
+full=/dev/full
+if [ "$(id -u)" = 0 ] && mknod -m 666 "$tmp/full" c 1 7 2>/dev/null; then full=$tmp/full; fi
+if [ -c "$full" ] && [ -w "$full" ]; then
+  status "--stats to a full device" 73 "cannot write '$full'" "$PTXEMU" run "$k" --kernel shape -e 'buffer o 24 zero' --arg ptr:o --stats "$full"
+  status "dump to a full device" 73 "cannot write '$full'" "$PTXEMU" run "$k" --kernel shape -e 'buffer o 24 zero' --arg ptr:o -e "dump o $full"
+  status "dis -o a full device" 73 "cannot write '$full'" "$PTXEMU" dis -o "$full" "$k"
+  status "asm -o a full device" 73 "cannot write '$full'" "$PTXEMU" asm -o "$full" "$k"
+  "$PTXEMU" run "$k" --kernel shape -e 'buffer o 24 zero' --arg ptr:o --trace "$tmp/full.db" -q
+  status "report -o a full device" 73 "cannot write '$full'" "$PTXEMU" report -o "$full" "$tmp/full.db"
+  status "dis to a full stdout" 73 "standard output" sh -c '"$0" dis "$1" > "$2"' "$PTXEMU" "$k" "$full"
 fi
 status "output is a folder" 73 "cannot write" "$PTXEMU" asm -o "$tmp" "$k"
 
@@ -155,12 +160,20 @@ if command -v sqlite3 >/dev/null 2>&1; then
   q "$tmp/c.db" "UPDATE warp_runs SET n = 9223372036854775807, reps = 9223372036854775807, threads = 9223372036854775807,
                    pred_threads = -9223372036854775807, issue_cycle = -9223372036854775807 WHERE id = (SELECT min(id) FROM warp_runs);
                  UPDATE warp_runs SET issue_cycle = 9223372036854775807, insn_id = 9223372036854775807 WHERE id = (SELECT max(id) FROM warp_runs);
-                 UPDATE mem_accesses SET sectors = 9223372036854775807, bytes = 9223372036854775807, wavefronts = -9223372036854775807;
-                 UPDATE blocks SET inst_executed = 9223372036854775807;" >/dev/null
-  out=$(timeout 60 "$PTXEMU" report -o "$tmp/c.html" "$tmp/c.db" 2>&1); st=$?
-  case $st in 0|65) ok ;; *) bad "report of a crafted trace: exit status $st"; echo "$out" | head -5 ;; esac
-  out=$(timeout 60 "$PTXEMU" stats --by-line "$tmp/c.db" 2>&1); st=$?
-  case $st in 0|65) ok ;; *) bad "stats of a crafted trace: exit status $st"; echo "$out" | head -5 ;; esac
+                 UPDATE mem_accesses SET sectors = 9223372036854775807, bytes = 9223372036854775807, wavefronts = -9223372036854775807;" >/dev/null
+  cp "$tmp/c2.db" "$tmp/c3.db"
+  q "$tmp/c3.db" "UPDATE blocks SET inst_executed = 9223372036854775807" >/dev/null
+  # values SQL's own sums take, whose products and differences in C overflowed
+  cp "$tmp/c2.db" "$tmp/c4.db"
+  q "$tmp/c4.db" "UPDATE warp_runs SET reps = 4611686018427387904, threads = 32, issue_cycle = -9223372036854775807 WHERE id = (SELECT min(id) FROM warp_runs);
+                  UPDATE warp_runs SET issue_cycle = 9223372036854775807 WHERE id = (SELECT min(id) + 1 FROM warp_runs);
+                  UPDATE mem_accesses SET sectors = 4611686018427387904 WHERE id = (SELECT min(id) FROM mem_accesses);" >/dev/null
+  for c in c c3 c4; do
+    out=$(timeout 60 "$PTXEMU" report -o "$tmp/c.html" "$tmp/$c.db" 2>&1); st=$?
+    case $st in 0|65) ok ;; *) bad "report of crafted trace $c: exit status $st"; echo "$out" | head -5 ;; esac
+    out=$(timeout 60 "$PTXEMU" stats --by-line "$tmp/$c.db" 2>&1); st=$?
+    case $st in 0|65) ok ;; *) bad "stats of crafted trace $c: exit status $st"; echo "$out" | head -5 ;; esac
+  done
   q "$tmp/c2.db" "UPDATE instructions SET insn_id = insn_id + 4611686018427387904 WHERE insn_id = (SELECT max(insn_id) FROM instructions)" >/dev/null
   status "report of a trace with scattered instruction ids" 65 "damaged trace" timeout 60 "$PTXEMU" report -o "$tmp/c.html" "$tmp/c2.db"
 fi
