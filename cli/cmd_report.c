@@ -36,7 +36,7 @@ int cmd_report(int argc, char **argv) {
     else if (strcmp(a, "--kernel") == 0 && i + 1 < argc) kernel = argv[++i];
     else if (strcmp(a, "--launch") == 0 && i + 1 < argc) {
       int64_t id;
-      if (num_s64(argv[++i], 1, INT64_MAX, &id)) { fprintf(stderr, "ptxemu report: --launch must be a launch id from 1 to 2^63-1, got '%s'\n", argv[i]); return EXIT_USAGE; }
+      if (num_s64(argv[++i], 1, INT64_MAX, &id)) { fprintf(stderr, "ptxemu report: bad --launch '%s': a launch id from 1 to 2^63-1\n", argv[i]); return EXIT_USAGE; }
       if (nl == MAX_LAUNCH_OPTS) { fprintf(stderr, "ptxemu report: more than %d --launch options\n", MAX_LAUNCH_OPTS); return EXIT_USAGE; }
       launches[nl++] = id;
     }

@@ -10,7 +10,7 @@
 
 static void usage(FILE *f, const char *cmd) {
   fprintf(f, "usage: ptxemu %s [options] LAUNCH.txt\n"
-             "       ptxemu %s [options] KERNEL.ptx --kernel NAME [--grid X[,Y,Z]] [--block X[,Y,Z]]\n"
+             "       ptxemu %s [options] KERNEL.ptx --kernel NAME [--grid X[,Y[,Z]]|XxYxZ] [--block ...]\n"
              "              [--shared BYTES] [-e 'LAUNCH-FILE LINE']... [--arg TYPE:VALUE]...\n"
              "  --out DIR         write every expected buffer to DIR/NAME.bin\n"
              "  --stats FILE      write per-launch counters (hw.txt layout) to FILE\n"

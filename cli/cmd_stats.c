@@ -211,7 +211,7 @@ int cmd_stats(int argc, char **argv) {
     else if (strcmp(a, "--run") == 0 && i + 1 < argc) run = argv[++i];
     else if (strcmp(a, "--launch") == 0 && i + 1 < argc) {
       int64_t id;
-      if (num_s64(argv[++i], 1, INT64_MAX, &id)) { fprintf(stderr, "ptxemu stats: --launch must be a launch id from 1 to 2^63-1, got '%s'\n", argv[i]); return EXIT_USAGE; }
+      if (num_s64(argv[++i], 1, INT64_MAX, &id)) { fprintf(stderr, "ptxemu stats: bad --launch '%s': a launch id from 1 to 2^63-1\n", argv[i]); return EXIT_USAGE; }
       if (ll > sizeof launches - 32) { fprintf(stderr, "ptxemu stats: too many --launch options\n"); return EXIT_USAGE; }
       ll += (size_t)snprintf(launches + ll, sizeof launches - ll, "%s%lld", ll ? ", " : "", (long long)id);
     }
@@ -248,7 +248,7 @@ int cmd_stats(int argc, char **argv) {
   else {
     if (run) {
       int64_t id;
-      if (num_s64(run, 1, INT64_MAX, &id)) { fprintf(stderr, "ptxemu stats: --run must be a run id from 1 to 2^63-1 or 'all', got '%s'\n", run); sqlite3_close(db); return EXIT_USAGE; }
+      if (num_s64(run, 1, INT64_MAX, &id)) { fprintf(stderr, "ptxemu stats: bad --run '%s': a run id from 1 to 2^63-1, or all\n", run); sqlite3_close(db); return EXIT_USAGE; }
       run_id = id;
     } else if (sqlite3_prepare_v2(db, "SELECT max(run_id) FROM runs", -1, &s, NULL) == SQLITE_OK) {
       if (sqlite3_step(s) == SQLITE_ROW) run_id = sqlite3_column_int64(s, 0);

@@ -79,7 +79,7 @@ int cli_trace_option(cli_trace **ctp, int argc, char **argv, int *i) {
   } else if (strcmp(a, "--trace-blocks") == 0) {
     if (range(v, &ct->o.block_lo, &ct->o.block_hi)) { fprintf(stderr, "ptxemu %s: --trace-blocks wants A-B (whole numbers from 0 to 4294967295, A <= B), got '%s'\n", argv[0], v); return -1; }
   } else if (strcmp(a, "--trace-max-size") == 0) {
-    if (num_size(v, 0, 1ull << 50, &ct->o.max_bytes)) { fprintf(stderr, "ptxemu %s: --trace-max-size must be a size from 0 (no cap) to 1024T, such as 500M, got '%s'\n", argv[0], v); return -1; }
+    if (num_size(v, 0, 1ull << 50, &ct->o.max_bytes)) { fprintf(stderr, "ptxemu %s: --trace-max-size wants a size such as 500M, from 0 (no cap) to 1024T, got '%s'\n", argv[0], v); return -1; }
   } else if (strcmp(a, "--trace-pcs") == 0) {
     if (range(v, &ct->o.pc_lo, &ct->o.pc_hi)) { fprintf(stderr, "ptxemu %s: --trace-pcs wants A-B (whole numbers from 0 to 4294967295, A <= B), got '%s'\n", argv[0], v); return -1; }
   } else {

@@ -66,13 +66,13 @@ done
 for v in nan inf -1 0 1e300 64Q 1.5 9999999T; do
   status "--max-memory '$v'" 64 "--max-memory must be a size" "$PTXEMU" run "$k" --kernel shape --max-memory "$v"
 done
-status "--trace-max-size nan" 64 "--trace-max-size must be a size" "$PTXEMU" run "$k" --kernel shape --trace "$tmp/t.db" --trace-max-size nan
+status "--trace-max-size nan" 64 "--trace-max-size wants a size such as 500M, from 0 (no cap) to 1024T" "$PTXEMU" run "$k" --kernel shape --trace "$tmp/t.db" --trace-max-size nan
 status "--trace-blocks -1" 64 "--trace-blocks wants A-B" "$PTXEMU" run "$k" --kernel shape --trace "$tmp/t.db" --trace-blocks -1
 status "--trace-pcs 4294967296" 64 "--trace-pcs wants A-B" "$PTXEMU" run "$k" --kernel shape --trace "$tmp/t.db" --trace-pcs 4294967296
 status "--shared 1e300" 64 "--shared must be a byte count from 0 to 232448" "$PTXEMU" run "$k" --kernel shape --shared 1e300
 status "occupancy --regs -1" 64 "--regs must be a whole number" "$PTXEMU" occupancy "$k" --kernel shape --block 32 --regs -1
 status "occupancy --block 32x33" 64 "--block wants" "$PTXEMU" occupancy "$k" --kernel shape --block 32x33
-status "stats --launch 1e300" 64 "--launch must be" "$PTXEMU" stats --launch 1e300 "$tmp/none.db"
+status "stats --launch 1e300" 64 "bad --launch '1e300': a launch id from 1 to 2^63-1" "$PTXEMU" stats --launch 1e300 "$tmp/none.db"
 # GPU configuration files: the same parser rules
 "$PTXEMU" gpus --params h100 > "$tmp/base.gpu"
 for bad in "clock_mhz = nan" "clock_mhz = 1e300" "clock_mhz = -1" "clock_mhz = 5 MHz" "l2_atomic_cycles = nan" \

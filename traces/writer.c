@@ -86,6 +86,7 @@ struct trace {
   bool failed;                   /* recording stopped after an error         */
   emu *emu;                      /* the launch being recorded: stopped when a write fails */
   bool reported, cap_reported;   /* the failure, the size cap were printed   */
+  bool write_failed;             /* set (atomically) by the writer thread when an insert failed */
   /* size cap (--trace-max-size): once the file reaches it, warp and memory
    * rows are dropped; launches keep their row and counters, marked
    * 'truncated'.  capped is set by the writer thread, read by the emulator. */
@@ -331,6 +332,7 @@ static void insert_buffer(trace *t, tbuf *b) {
     if (t->failed) sqlite3_exec(t->db, "ROLLBACK", NULL, NULL, NULL);
     else if (exec(t, "COMMIT") == 0) t->last_inserted[k] = b->first_id + b->n - 1;
   }
+  if (t->failed) __atomic_store_n(&t->write_failed, true, __ATOMIC_RELEASE);   /* errmsg is written */
   if (!t->failed && t->o.max_bytes && (uint64_t)scalar(t, "PRAGMA page_count") * t->page_size >= t->o.max_bytes) t->capped = true;
   t->inserting = NULL;
   t->rows_written[k] += b->n;
@@ -462,6 +464,8 @@ static void build_map(trace *t, const emu *e) {
 
 /* Append the pending row to the buffer: it gets the next rowid. */
 static void flush_pending(trace *t) {
+  /* a failed insert stops the launch at the next row, not the next buffer */
+  if (__builtin_expect(__atomic_load_n(&t->write_failed, __ATOMIC_ACQUIRE), 0) && t->emu && !t->emu->stop_reason) stop_launch(t);
   t->pending = false;
   tbuf *b = t->cur[BUF_RUNS];
   int64_t id = t->next_run_id++;
