@@ -100,6 +100,8 @@ static void count_run(rep *r, long long insn, long long n, long long reps, long 
 /* One pass over the warp instructions of blocks lo .. hi - 1: their counts
  * per instruction and, timed, their issues (cap: the expected number). */
 static void collect_pass(rep *r, const rep_launch *l, long long lo, long long hi, size_t cap) {
+  /* cap comes from blocks.inst_executed: the rows themselves decide beyond a pass */
+  if (cap > ISSUES_PER_PASS + 1024) cap = ISSUES_PER_PASS + 1024;
   issue *v = l->timed ? malloc((cap ? cap : 1) * sizeof *v) : NULL;
   sqlite3_stmt *s = rep_prepare(r, "SELECT block, warp, issue_cycle, insn_id, n, reps, threads, pred_threads, taken, active, stall_id\n"
                                    "FROM warp_runs WHERE id BETWEEN ?1 AND ?2 AND block >= ?3 AND block < ?4");
