@@ -149,6 +149,11 @@ fi
 if $as_reader "$PTXEMU" --version >/dev/null 2>&1; then
   status "stats in a read-only folder" 0 "run 1:" $as_reader "$PTXEMU" stats "$tmp/ro/t.db"
   status "report in a read-only folder" 0 "" $as_reader "$PTXEMU" report -o "$null" "$tmp/ro/t.db"
+  # a writable file in that folder is written in place (no temporary name there)
+  : > "$tmp/ro/out.bin"; chmod 666 "$tmp/ro/out.bin"
+  status "dump to a writable file in a read-only folder" 0 "" $as_reader "$PTXEMU" run "$k" --kernel shape -e 'buffer o 24 zero' --arg ptr:o -e "dump o $tmp/ro/out.bin"
+  if [ "$(wc -c < "$tmp/ro/out.bin")" -eq 24 ]; then ok; else bad "dump in a read-only folder wrote $(wc -c < "$tmp/ro/out.bin") bytes"; fi
+  status "dump to a new file in a read-only folder" 73 "Permission denied" $as_reader "$PTXEMU" run "$k" --kernel shape -e 'buffer o 24 zero' --arg ptr:o -e "dump o $tmp/ro/new.bin"
 else
   echo "(ptxemu cannot run as another user here: the read-only folder case is not tested)"
 fi

@@ -50,6 +50,13 @@ int outfile_open(outfile *o, const char *path) {
     if (!o->tmp) { free(o->path); o->path = NULL; errno = ENOMEM; return -1; }
     snprintf(o->tmp, n + 16, "%s.tmp%u~", o->path, (unsigned)getpid() % 100000u);
     o->f = fopen(o->tmp, "wb");
+    int e = errno;
+    if (!o->f && (e == EACCES || e == EROFS || e == EPERM) && access(o->path, W_OK) == 0) {
+      /* a writable file in a folder we may not create files in: in place */
+      free(o->tmp);
+      o->tmp = NULL;
+      o->f = fopen(o->path, "wb");
+    } else errno = e;
   }
   if (!o->f) {
     int e = errno;
