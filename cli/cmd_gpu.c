@@ -56,13 +56,13 @@ int cmd_occupancy(int argc, char **argv) {
     if (cli_is_help(a)) { occ_usage(stdout); return EXIT_OK; }
     else if (strcmp(a, "--kernel") == 0 && more) kernel = argv[++i];
     else if (strcmp(a, "--block") == 0 && more) {
-      /* X, X,Y, X,Y,Z or XxYxZ (the hardware limits) */
-      static const uint64_t bmax[3] = { 1024, 1024, 64 };
+      /* X, X,Y, X,Y,Z or XxYxZ; the GPU decides how many threads fit */
+      static const uint64_t bmax[3] = { 65536, 65536, 65536 };
       uint32_t v[3];
       int which;
       i++;
-      if (num_dims3(argv[i], bmax, v, &which) || (uint64_t)v[0] * v[1] * v[2] > 1024) {
-        fprintf(stderr, "ptxemu occupancy: --block wants X, X,Y, X,Y,Z or XxYxZ (x, y to 1024, z to 64, 1024 threads in all), got '%s'\n", argv[i]);
+      if (num_dims3(argv[i], bmax, v, &which) || (uint64_t)v[0] * v[1] * v[2] > 65536) {
+        fprintf(stderr, "ptxemu occupancy: bad --block '%s': X, X,Y, X,Y,Z or XxYxZ, whole numbers from 1, at most 65536 threads\n", argv[i]);
         return EXIT_USAGE;
       }
       block = (long)v[0] * v[1] * v[2];
@@ -73,7 +73,7 @@ int cmd_occupancy(int argc, char **argv) {
       bool sh = a[2] == 's';
       i++;
       if (num_u64(argv[i], 0, sh ? 1u << 30 : 1024, &v)) {
-        fprintf(stderr, "ptxemu occupancy: %s must be a whole number from 0 to %u, got '%s'\n", a, sh ? 1u << 30 : 1024, argv[i]);
+        fprintf(stderr, "ptxemu occupancy: bad %s '%s': a whole number from 0 to %u\n", a, argv[i], sh ? 1u << 30 : 1024);
         return EXIT_USAGE;
       }
       if (sh) shared = (long)v; else regs = (long)v;

@@ -42,13 +42,13 @@ static int dims(const char *cmd, const char *opt, const char *s, char *out, size
   int which;
   int rc = num_dims3(s, grid ? grid_max : block_max, v, &which);
   if (rc == NUM_OUT_OF_RANGE) {
-    fprintf(stderr, "ptxemu %s: %s '%s': %c must be 1 to %llu\n", cmd, opt, s, "xyz"[which],
+    fprintf(stderr, "ptxemu %s: bad %s '%s': %c must be 1 to %llu\n", cmd, opt, s, "xyz"[which],
             (unsigned long long)(grid ? grid_max : block_max)[which]);
     return -1;
   }
-  if (rc) { fprintf(stderr, "ptxemu %s: %s wants X, X,Y, X,Y,Z or XxYxZ (whole numbers), got '%s'\n", cmd, opt, s); return -1; }
+  if (rc) { fprintf(stderr, "ptxemu %s: bad %s '%s': X, X,Y, X,Y,Z or XxYxZ (whole numbers)\n", cmd, opt, s); return -1; }
   if (!grid && (uint64_t)v[0] * v[1] * v[2] > 1024) {
-    fprintf(stderr, "ptxemu %s: --block '%s' has %llu threads, more than 1024\n", cmd, s, (unsigned long long)v[0] * v[1] * v[2]);
+    fprintf(stderr, "ptxemu %s: bad --block '%s': %llu threads, more than 1024\n", cmd, s, (unsigned long long)v[0] * v[1] * v[2]);
     return -1;
   }
   snprintf(out, n, "%u %u %u", v[0], v[1], v[2]);
@@ -58,7 +58,7 @@ static int dims(const char *cmd, const char *opt, const char *s, char *out, size
 /* A number option; 0, or a message naming the option and its range and -1. */
 static int num_opt(const char *cmd, const char *opt, int rc, const char *v, const char *range) {
   if (!rc) return 0;
-  fprintf(stderr, "ptxemu %s: %s must be %s, got '%s'\n", cmd, opt, range, v);
+  fprintf(stderr, "ptxemu %s: bad %s '%s': %s\n", cmd, opt, v, range);
   return -1;
 }
 

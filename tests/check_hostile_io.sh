@@ -54,24 +54,27 @@ if [ -c "$full" ] && [ -w "$full" ]; then
   status "dis to a full stdout" 73 "standard output" sh -c '"$0" dis "$1" > "$2"' "$PTXEMU" "$k" "$full"
 fi
 status "output is a folder" 73 "cannot write" "$PTXEMU" asm -o "$tmp" "$k"
+# /dev/stdout is the caller's stream, written in place even when it is a file
+"$PTXEMU" run "$k" --kernel shape -e 'buffer o 24 zero' --arg ptr:o --stats /dev/stdout > "$tmp/stdout.txt" 2>/dev/null
+if grep -q "^launch 0 shape " "$tmp/stdout.txt"; then ok; else bad "--stats /dev/stdout into a file wrote '$(head -c 80 "$tmp/stdout.txt")'"; fi
 
 # ---- numbers: strict, with the option and its range in the message
 for v in nan inf -inf 1e19 1e300 -1 0 5x 1.5 0x "" " 5" 2e9x; do
-  status "--max-insts '$v'" 64 "--max-insts must be a whole number from 1 to 1e15" "$PTXEMU" run "$k" --kernel shape -e 'buffer o 24 zero' --arg ptr:o --max-insts "$v"
+  status "--max-insts '$v'" 64 "bad --max-insts '$v': a whole number from 1 to 1e15" "$PTXEMU" run "$k" --kernel shape -e 'buffer o 24 zero' --arg ptr:o --max-insts "$v"
 done
 status "--max-insts 2e9" 0 "" "$PTXEMU" run "$k" --kernel shape -e 'buffer o 24 zero' --arg ptr:o --max-insts 2e9
 for v in nan inf 0 1e300 -1 0.0001 1s; do
-  status "--max-seconds '$v'" 64 "--max-seconds must be a number of seconds from 0.001 to 1e7" "$PTXEMU" run "$k" --kernel shape --max-seconds "$v"
+  status "--max-seconds '$v'" 64 "bad --max-seconds '$v': a number of seconds from 0.001 to 1e7" "$PTXEMU" run "$k" --kernel shape --max-seconds "$v"
 done
 for v in nan inf -1 0 1e300 64Q 1.5 9999999T; do
-  status "--max-memory '$v'" 64 "--max-memory must be a size" "$PTXEMU" run "$k" --kernel shape --max-memory "$v"
+  status "--max-memory '$v'" 64 "bad --max-memory '$v': a size from 1 byte to 16T" "$PTXEMU" run "$k" --kernel shape --max-memory "$v"
 done
 status "--trace-max-size nan" 64 "--trace-max-size wants a size such as 500M, from 0 (no cap) to 1024T" "$PTXEMU" run "$k" --kernel shape --trace "$tmp/t.db" --trace-max-size nan
 status "--trace-blocks -1" 64 "--trace-blocks wants A-B" "$PTXEMU" run "$k" --kernel shape --trace "$tmp/t.db" --trace-blocks -1
 status "--trace-pcs 4294967296" 64 "--trace-pcs wants A-B" "$PTXEMU" run "$k" --kernel shape --trace "$tmp/t.db" --trace-pcs 4294967296
-status "--shared 1e300" 64 "--shared must be a byte count from 0 to 232448" "$PTXEMU" run "$k" --kernel shape --shared 1e300
-status "occupancy --regs -1" 64 "--regs must be a whole number" "$PTXEMU" occupancy "$k" --kernel shape --block 32 --regs -1
-status "occupancy --block 32x33" 64 "--block wants" "$PTXEMU" occupancy "$k" --kernel shape --block 32x33
+status "--shared 1e300" 64 "bad --shared '1e300': a byte count from 0 to 232448" "$PTXEMU" run "$k" --kernel shape --shared 1e300
+status "occupancy --regs -1" 64 "bad --regs '-1': a whole number from 0 to 1024" "$PTXEMU" occupancy "$k" --kernel shape --block 32 --regs -1
+status "occupancy --block 32x33x65" 64 "bad --block" "$PTXEMU" occupancy "$k" --kernel shape --block 32x33x65
 status "stats --launch 1e300" 64 "bad --launch '1e300': a launch id from 1 to 2^63-1" "$PTXEMU" stats --launch 1e300 "$tmp/none.db"
 # GPU configuration files: the same parser rules
 "$PTXEMU" gpus --params h100 > "$tmp/base.gpu"

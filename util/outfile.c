@@ -1,6 +1,7 @@
 /* util/outfile.c - output files: a temporary name and a rename for regular
  * files, in place for devices and FIFOs, links followed (see outfile.h). */
 #include <errno.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,11 +39,15 @@ static char *resolve(const char *path) {
 
 int outfile_open(outfile *o, const char *path) {
   memset(o, 0, sizeof *o);
-  o->path = resolve(path);
-  if (!o->path) return -1;
   struct stat st;
-  if (stat(o->path, &st) == 0 && !S_ISREG(st.st_mode)) {
-    if (S_ISDIR(st.st_mode)) { free(o->path); o->path = NULL; errno = EISDIR; return -1; }
+  bool exists = stat(path, &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) { errno = EISDIR; return -1; }
+  /* /dev/stdout, /dev/fd/N, /proc/self/fd/N: the stream the caller was
+   * given, which may be a file that others still write through: in place */
+  bool special = strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
+  o->path = exists && (special || !S_ISREG(st.st_mode)) ? strdup(path) : exists ? realpath(path, NULL) : resolve(path);
+  if (!o->path) return -1;
+  if (exists && (special || !S_ISREG(st.st_mode))) {
     o->f = fopen(o->path, "wb");             /* a device or FIFO: in place */
   } else {
     size_t n = strlen(o->path);
