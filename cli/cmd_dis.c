@@ -1,7 +1,9 @@
 /* cli/cmd_dis.c - "ptxemu dis": print an object (or PTX) as PTX. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "util/outfile.h"
 
 int cmd_dis(int argc, char **argv) {
   const char *in = NULL, *out = NULL;
@@ -20,10 +22,14 @@ int cmd_dis(int argc, char **argv) {
   int status = EXIT_OK;
   isa_module *m = cli_load_module(in, &status);
   if (!m) return status;
-  FILE *f = out ? fopen(out, "w") : stdout;
-  if (!f) { fprintf(stderr, "ptxemu dis: cannot write '%s'\n", out); isa_module_free(m); return EXIT_CANTCREAT; }
-  isa_disassemble(m, f);
-  if (out && fclose(f) != 0) status = EXIT_CANTCREAT;
+  outfile of;
+  if (out && outfile_open(&of, out)) {
+    fprintf(stderr, "ptxemu dis: cannot write '%s': %s\n", out, strerror(errno));
+    isa_module_free(m);
+    return EXIT_CANTCREAT;
+  }
+  isa_disassemble(m, out ? of.f : stdout);
+  if (out && outfile_close(&of, 1)) { fprintf(stderr, "ptxemu dis: cannot write '%s': %s\n", out, strerror(errno)); status = EXIT_CANTCREAT; }
   isa_module_free(m);
   return status;
 }

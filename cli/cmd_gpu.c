@@ -6,6 +6,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "gpu/config.h"
+#include "util/num.h"
 
 int cmd_gpus(int argc, char **argv) {
   bool params = false;
@@ -55,26 +56,27 @@ int cmd_occupancy(int argc, char **argv) {
     if (cli_is_help(a)) { occ_usage(stdout); return EXIT_OK; }
     else if (strcmp(a, "--kernel") == 0 && more) kernel = argv[++i];
     else if (strcmp(a, "--block") == 0 && more) {
-      /* X or X,Y or X,Y,Z */
-      const char *q = argv[++i];
-      block = 1;
-      for (int d = 0; d < 3; d++) {
-        char *end;
-        long v = strtol(q, &end, 10);
-        if (end == q || v <= 0) { block = -1; break; }
-        block *= v;
-        if (!*end) break;
-        if (*end != ',' || d == 2) { block = -1; break; }
-        q = end + 1;
+      /* X, X,Y, X,Y,Z or XxYxZ; the GPU decides how many threads fit */
+      static const uint64_t bmax[3] = { 65536, 65536, 65536 };
+      uint32_t v[3];
+      int which;
+      i++;
+      if (num_dims3(argv[i], bmax, v, &which) || (uint64_t)v[0] * v[1] * v[2] > 65536) {
+        fprintf(stderr, "ptxemu occupancy: bad --block '%s': X, X,Y, X,Y,Z or XxYxZ, whole numbers from 1, at most 65536 threads\n", argv[i]);
+        return EXIT_USAGE;
       }
-      if (block <= 0) { fprintf(stderr, "ptxemu occupancy: bad --block '%s'\n", argv[i]); return EXIT_USAGE; }
+      block = (long)v[0] * v[1] * v[2];
     }
     else if (strcmp(a, "--gpu") == 0 && more) gpu = argv[++i];
     else if ((strcmp(a, "--shared") == 0 || strcmp(a, "--regs") == 0) && more) {
-      char *end;
-      long v = strtol(argv[++i], &end, 10);
-      if (*end || end == argv[i] || v < 0) { fprintf(stderr, "ptxemu occupancy: bad %s '%s'\n", a, argv[i]); return EXIT_USAGE; }
-      if (a[2] == 's') shared = v; else regs = v;
+      uint64_t v;
+      bool sh = a[2] == 's';
+      i++;
+      if (num_u64(argv[i], 0, sh ? 1u << 30 : 1024, &v)) {
+        fprintf(stderr, "ptxemu occupancy: bad %s '%s': a whole number from 0 to %u\n", a, argv[i], sh ? 1u << 30 : 1024);
+        return EXIT_USAGE;
+      }
+      if (sh) shared = (long)v; else regs = (long)v;
     }
     else if (cli_missing_value("occupancy", a, "--kernel --block --gpu --shared --regs")) return EXIT_USAGE;
     else if (a[0] == '-' && a[1]) { fprintf(stderr, "ptxemu occupancy: unknown option '%s'\n", a); occ_usage(stderr); return EXIT_USAGE; }

@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "report/report.h"
 #include "util/clock.h"
+#include "util/num.h"
 
 #define MAX_LAUNCH_OPTS 64
 
@@ -34,9 +35,8 @@ int cmd_report(int argc, char **argv) {
     else if (strcmp(a, "-o") == 0 && i + 1 < argc) out = argv[++i];
     else if (strcmp(a, "--kernel") == 0 && i + 1 < argc) kernel = argv[++i];
     else if (strcmp(a, "--launch") == 0 && i + 1 < argc) {
-      char *end;
-      long long id = strtoll(argv[++i], &end, 10);
-      if (*end || id < 1 || !*argv[i]) { fprintf(stderr, "ptxemu report: bad --launch '%s'\n", argv[i]); return EXIT_USAGE; }
+      int64_t id;
+      if (num_s64(argv[++i], 1, INT64_MAX, &id)) { fprintf(stderr, "ptxemu report: bad --launch '%s': a launch id from 1 to 2^63-1\n", argv[i]); return EXIT_USAGE; }
       if (nl == MAX_LAUNCH_OPTS) { fprintf(stderr, "ptxemu report: more than %d --launch options\n", MAX_LAUNCH_OPTS); return EXIT_USAGE; }
       launches[nl++] = id;
     }

@@ -6,10 +6,11 @@
 #include "cli/cli.h"
 #include "gpu/config.h"
 #include "host/session.h"
+#include "util/num.h"
 
 static void usage(FILE *f, const char *cmd) {
   fprintf(f, "usage: ptxemu %s [options] LAUNCH.txt\n"
-             "       ptxemu %s [options] KERNEL.ptx --kernel NAME [--grid X[,Y,Z]] [--block X[,Y,Z]]\n"
+             "       ptxemu %s [options] KERNEL.ptx --kernel NAME [--grid X[,Y[,Z]]|XxYxZ] [--block ...]\n"
              "              [--shared BYTES] [-e 'LAUNCH-FILE LINE']... [--arg TYPE:VALUE]...\n"
              "  --out DIR         write every expected buffer to DIR/NAME.bin\n"
              "  --stats FILE      write per-launch counters (hw.txt layout) to FILE\n"
@@ -32,13 +33,33 @@ static void usage(FILE *f, const char *cmd) {
              "Runs the launch file (see ptxemu-launch(5)); device printf goes to stdout.\n");
 }
 
-/* "4" or "4,2,1" -> "4 2 1" */
-static int dims(const char *s, char *out, size_t n) {
-  unsigned a = 1, b = 1, c = 1;
-  int k = sscanf(s, "%u,%u,%u", &a, &b, &c);
-  if (k < 1) return -1;
-  snprintf(out, n, "%u %u %u", a, b, c);
+/* --grid/--block "X[,Y[,Z]]" or "XxYxZ" within the hardware limits ->
+ * "X Y Z"; 0, or a message and -1. */
+static int dims(const char *cmd, const char *opt, const char *s, char *out, size_t n) {
+  static const uint64_t grid_max[3] = { 0x7fffffff, 65535, 65535 }, block_max[3] = { 1024, 1024, 64 };
+  bool grid = strcmp(opt, "--grid") == 0;
+  uint32_t v[3];
+  int which;
+  int rc = num_dims3(s, grid ? grid_max : block_max, v, &which);
+  if (rc == NUM_OUT_OF_RANGE) {
+    fprintf(stderr, "ptxemu %s: bad %s '%s': %c must be 1 to %llu\n", cmd, opt, s, "xyz"[which],
+            (unsigned long long)(grid ? grid_max : block_max)[which]);
+    return -1;
+  }
+  if (rc) { fprintf(stderr, "ptxemu %s: bad %s '%s': X, X,Y, X,Y,Z or XxYxZ (whole numbers)\n", cmd, opt, s); return -1; }
+  if (!grid && (uint64_t)v[0] * v[1] * v[2] > 1024) {
+    fprintf(stderr, "ptxemu %s: bad --block '%s': %llu threads, more than 1024\n", cmd, s, (unsigned long long)v[0] * v[1] * v[2]);
+    return -1;
+  }
+  snprintf(out, n, "%u %u %u", v[0], v[1], v[2]);
   return 0;
+}
+
+/* A number option; 0, or a message naming the option and its range and -1. */
+static int num_opt(const char *cmd, const char *opt, int rc, const char *v, const char *range) {
+  if (!rc) return 0;
+  fprintf(stderr, "ptxemu %s: bad %s '%s': %s\n", cmd, opt, v, range);
+  return -1;
 }
 
 typedef struct sbuf { char *p; size_t n, cap; } sbuf;
@@ -66,19 +87,16 @@ static int run_common(int argc, char **argv, bool compare) {
     else if (strcmp(a, "--out") == 0 && more) o.out_dir = argv[++i];
     else if (strcmp(a, "--stats") == 0 && more) o.stats_path = argv[++i];
     else if (strcmp(a, "--max-insts") == 0 && more) {
-      char *end;
-      double v = strtod(argv[++i], &end);
-      if (*end || v < 1) { fprintf(stderr, "ptxemu %s: bad --max-insts '%s'\n", argv[0], argv[i]); return EXIT_USAGE; }
-      o.max_insts = (uint64_t)v;
+      i++;
+      if (num_opt(argv[0], a, num_u64(argv[i], 1, 1000000000000000ull, &o.max_insts), argv[i], "a whole number from 1 to 1e15")) return EXIT_USAGE;
     }
     else if (strcmp(a, "--max-seconds") == 0 && more) {
-      char *end;
-      double v = strtod(argv[++i], &end);
-      if (*end || !(v > 0)) { fprintf(stderr, "ptxemu %s: bad --max-seconds '%s'\n", argv[0], argv[i]); return EXIT_USAGE; }
-      o.max_seconds = v;
+      i++;
+      if (num_opt(argv[0], a, num_f64(argv[i], 0.001, 1e7, &o.max_seconds), argv[i], "a number of seconds from 0.001 to 1e7")) return EXIT_USAGE;
     }
     else if (strcmp(a, "--max-memory") == 0 && more) {
-      if (cli_parse_size(argv[++i], &o.mem_cap) || !o.mem_cap) { fprintf(stderr, "ptxemu %s: bad --max-memory '%s' (bytes, or with K, M, G)\n", argv[0], argv[i]); return EXIT_USAGE; }
+      i++;
+      if (num_opt(argv[0], a, num_size(argv[i], 1, 1ull << 44, &o.mem_cap), argv[i], "a size from 1 byte to 16T (bytes, or with K, M, G, T)")) return EXIT_USAGE;
     }
     else if (strcmp(a, "--kernel") == 0 && more) kernel = argv[++i];
     else if (strcmp(a, "--gpu") == 0 && more) o.gpu = argv[++i];
@@ -96,7 +114,11 @@ static int run_common(int argc, char **argv, bool compare) {
     }
     else if (strcmp(a, "--grid") == 0 && more) grid = argv[++i];
     else if (strcmp(a, "--block") == 0 && more) block = argv[++i];
-    else if (strcmp(a, "--shared") == 0 && more) shared = argv[++i];
+    else if (strcmp(a, "--shared") == 0 && more) {
+      uint64_t v;
+      shared = argv[++i];
+      if (num_opt(argv[0], a, num_u64(shared, 0, 232448, &v), shared, "a byte count from 0 to 232448 (227 KiB)")) return EXIT_USAGE;
+    }
     else if (strcmp(a, "-e") == 0 && more) {
       /* results (dump, expect) come after the launch, the rest before it */
       const char *l = argv[++i];
@@ -113,7 +135,7 @@ static int run_common(int argc, char **argv, bool compare) {
     else if (strcmp(a, "-q") == 0) o.quiet = true;
     else if (strcmp(a, "-v") == 0) o.verbose = true;
     else if ((tr = cli_trace_option(&ct, argc, argv, &i)) != 0) { if (tr < 0) return EXIT_USAGE; }
-    else if (cli_missing_value(argv[0], a, "--out --stats --max-insts --kernel --gpu --grid --block --shared -e --arg")) return EXIT_USAGE;
+    else if (cli_missing_value(argv[0], a, "--out --stats --max-insts --max-seconds --max-memory --sched --issue-order --kernel --gpu --grid --block --shared -e --arg")) return EXIT_USAGE;
     else if (a[0] == '-' && a[1]) { fprintf(stderr, "ptxemu %s: unknown option '%s'\n", argv[0], a); usage(stderr, argv[0]); return EXIT_USAGE; }
     else if (!path) path = a;
     else { fprintf(stderr, "ptxemu %s: more than one input\n", argv[0]); return EXIT_USAGE; }
@@ -129,7 +151,7 @@ static int run_common(int argc, char **argv, bool compare) {
   else {
     if (!kernel) { fprintf(stderr, "ptxemu %s: a module needs --kernel NAME\n", argv[0]); return EXIT_USAGE; }
     char g[64], b[64], line[1024];
-    if (dims(grid, g, sizeof g) || dims(block, b, sizeof b)) { fprintf(stderr, "ptxemu %s: bad --grid/--block\n", argv[0]); return EXIT_USAGE; }
+    if (dims(argv[0], "--grid", grid, g, sizeof g) || dims(argv[0], "--block", block, b, sizeof b)) return EXIT_USAGE;
     sbuf t = {0};
     /* the module path is given relative to the current folder */
     snprintf(line, sizeof line, "ptx %s", path);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "traces/trace.h"
+#include "util/num.h"
 
 static void usage(FILE *f) {
   fputs("usage: ptxemu stats [options] TRACE.db\n"
@@ -209,10 +210,10 @@ int cmd_stats(int argc, char **argv) {
     if (cli_is_help(a)) { usage(stdout); return EXIT_OK; }
     else if (strcmp(a, "--run") == 0 && i + 1 < argc) run = argv[++i];
     else if (strcmp(a, "--launch") == 0 && i + 1 < argc) {
-      char *end;
-      long long id = strtoll(argv[++i], &end, 10);
-      if (*end || id < 1 || ll > sizeof launches - 32) { fprintf(stderr, "ptxemu stats: bad --launch '%s'\n", argv[i]); return EXIT_USAGE; }
-      ll += (size_t)snprintf(launches + ll, sizeof launches - ll, "%s%lld", ll ? ", " : "", id);
+      int64_t id;
+      if (num_s64(argv[++i], 1, INT64_MAX, &id)) { fprintf(stderr, "ptxemu stats: bad --launch '%s': a launch id from 1 to 2^63-1\n", argv[i]); return EXIT_USAGE; }
+      if (ll > sizeof launches - 32) { fprintf(stderr, "ptxemu stats: too many --launch options\n"); return EXIT_USAGE; }
+      ll += (size_t)snprintf(launches + ll, sizeof launches - ll, "%s%lld", ll ? ", " : "", (long long)id);
     }
     else if (strcmp(a, "--csv") == 0) csv = true;
     else if (strcmp(a, "--by-line") == 0) by_line = true;
@@ -221,13 +222,10 @@ int cmd_stats(int argc, char **argv) {
     else { fprintf(stderr, "ptxemu stats: more than one trace\n"); return EXIT_USAGE; }
   }
   if (!path) { usage(stderr); return EXIT_USAGE; }
-  sqlite3 *db;
-  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-    fprintf(stderr, "ptxemu stats: cannot open '%s': %s\n", path, sqlite3_errmsg(db));
-    sqlite3_close(db);
-    return EXIT_NOINPUT;
-  }
-  sqlite3_busy_timeout(db, 5000);
+  char err[600];
+  bool unreadable;
+  sqlite3 *db = trace_open_read(path, err, sizeof err, &unreadable);
+  if (!db) { fprintf(stderr, "ptxemu stats: %s\n", err); return unreadable ? EXIT_NOINPUT : EXIT_DATAERR; }
   sqlite3_stmt *s;
   long long appid = -1, version = -1;
   if (sqlite3_prepare_v2(db, "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version)",
@@ -249,9 +247,9 @@ int cmd_stats(int argc, char **argv) {
   else if (run && strcmp(run, "all") == 0) snprintf(where, sizeof where, "1");
   else {
     if (run) {
-      char *end;
-      run_id = strtoll(run, &end, 10);
-      if (*end || run_id < 1) { fprintf(stderr, "ptxemu stats: bad --run '%s'\n", run); sqlite3_close(db); return EXIT_USAGE; }
+      int64_t id;
+      if (num_s64(run, 1, INT64_MAX, &id)) { fprintf(stderr, "ptxemu stats: bad --run '%s': a run id from 1 to 2^63-1, or all\n", run); sqlite3_close(db); return EXIT_USAGE; }
+      run_id = id;
     } else if (sqlite3_prepare_v2(db, "SELECT max(run_id) FROM runs", -1, &s, NULL) == SQLITE_OK) {
       if (sqlite3_step(s) == SQLITE_ROW) run_id = sqlite3_column_int64(s, 0);
       sqlite3_finalize(s);

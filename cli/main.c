@@ -1,10 +1,13 @@
 /* cli/main.c - "ptxemu CMD ...": dispatch to the sub-commands. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "config.h"
 #include "cli/cli.h"
+#include "util/num.h"
+#include "util/outfile.h"
 
 static const struct { const char *name; int (*fn)(int, char **); const char *what; } cmds[] = {
   { "asm", cmd_asm, "assemble PTX into a .pxo object (checks it; -v prints resources)" },
@@ -28,20 +31,7 @@ static void usage(FILE *f) {
 int cli_is_help(const char *a) { return strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0; }
 
 int cli_parse_size(const char *s, uint64_t *out) {
-  char *end;
-  double v = strtod(s, &end);
-  if (end == s || v < 0) return -1;
-  double mul = 1;
-  switch (*end) {
-  case 'k': case 'K': mul = 1024.0; end++; break;
-  case 'm': case 'M': mul = 1024.0 * 1024; end++; break;
-  case 'g': case 'G': mul = 1024.0 * 1024 * 1024; end++; break;
-  case 't': case 'T': mul = 1024.0 * 1024 * 1024 * 1024; end++; break;
-  }
-  if (*end == 'B' || *end == 'b') end++;
-  if (*end || v * mul >= 1.8e19) return -1;
-  *out = (uint64_t)(v * mul);
-  return 0;
+  return num_size(s, 0, UINT64_MAX, out) ? -1 : 0;
 }
 
 int cli_missing_value(const char *cmd, const char *a, const char *opts) {
@@ -70,7 +60,15 @@ int main(int argc, char **argv) {
     return EXIT_OK;
   }
   for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
-    if (strcmp(argv[1], cmds[i].name) == 0) return cmds[i].fn(argc - 1, argv + 1);
+    if (strcmp(argv[1], cmds[i].name) == 0) {
+      int rc = cmds[i].fn(argc - 1, argv + 1);
+      /* output lost on a full disk or a closed pipe is a failure too */
+      if (outfile_check_stream(stdout)) {
+        fprintf(stderr, "ptxemu %s: cannot write the standard output: %s\n", argv[1], strerror(errno));
+        if (rc == EXIT_OK) rc = EXIT_CANTCREAT;
+      }
+      return rc;
+    }
   fprintf(stderr, "ptxemu: unknown command '%s'\n", argv[1]);
   usage(stderr);
   return EXIT_USAGE;

@@ -7,6 +7,7 @@
 #include "gpu/config.h"
 #include "host/session.h"
 #include "traces/trace.h"
+#include "util/num.h"
 
 struct cli_trace {
   trace_opts o;
@@ -28,19 +29,19 @@ const char cli_trace_usage[] =
   "  --trace-max-size SIZE  stop recording warp/memory rows when the file reaches\n"
   "                    SIZE (e.g. 500M; default 4G; 0: no cap); exit status 4\n";
 
-/* "A-B" or "A" -> [lo, hi] */
+/* "A-B" or "A" -> [lo, hi] (whole numbers up to 2^32-1) */
 static int range(const char *s, uint32_t *lo, uint32_t *hi) {
-  char *end;
-  unsigned long a = strtoul(s, &end, 0), b = a;
-  if (end == s) return -1;
-  if (*end == '-') {
-    const char *q = end + 1;
-    b = strtoul(q, &end, 0);
-    if (end == q) return -1;
-  }
-  if (*end || a > b || b > UINT32_MAX) return -1;
-  *lo = (uint32_t)a;
-  *hi = (uint32_t)b;
+  char a[32];
+  const char *dash = strchr(s, '-');
+  size_t n = dash ? (size_t)(dash - s) : strlen(s);
+  if (n >= sizeof a) return -1;
+  memcpy(a, s, n);
+  a[n] = 0;
+  uint64_t x, y;
+  if (num_u64(a, 0, UINT32_MAX, &x)) return -1;
+  if (num_u64(dash ? dash + 1 : a, 0, UINT32_MAX, &y) || x > y) return -1;
+  *lo = (uint32_t)x;
+  *hi = (uint32_t)y;
   return 0;
 }
 
@@ -76,11 +77,11 @@ int cli_trace_option(cli_trace **ctp, int argc, char **argv, int *i) {
     if (ct->o.nkernels == (int)(sizeof ct->kernels / sizeof ct->kernels[0])) { fprintf(stderr, "ptxemu %s: too many --trace-kernel\n", argv[0]); return -1; }
     ct->kernels[ct->o.nkernels++] = v;
   } else if (strcmp(a, "--trace-blocks") == 0) {
-    if (range(v, &ct->o.block_lo, &ct->o.block_hi)) { fprintf(stderr, "ptxemu %s: --trace-blocks wants A-B, got '%s'\n", argv[0], v); return -1; }
+    if (range(v, &ct->o.block_lo, &ct->o.block_hi)) { fprintf(stderr, "ptxemu %s: --trace-blocks wants A-B (whole numbers from 0 to 4294967295, A <= B), got '%s'\n", argv[0], v); return -1; }
   } else if (strcmp(a, "--trace-max-size") == 0) {
-    if (cli_parse_size(v, &ct->o.max_bytes)) { fprintf(stderr, "ptxemu %s: --trace-max-size wants a size such as 500M, got '%s'\n", argv[0], v); return -1; }
+    if (num_size(v, 0, 1ull << 50, &ct->o.max_bytes)) { fprintf(stderr, "ptxemu %s: --trace-max-size wants a size such as 500M, from 0 (no cap) to 1024T, got '%s'\n", argv[0], v); return -1; }
   } else if (strcmp(a, "--trace-pcs") == 0) {
-    if (range(v, &ct->o.pc_lo, &ct->o.pc_hi)) { fprintf(stderr, "ptxemu %s: --trace-pcs wants A-B, got '%s'\n", argv[0], v); return -1; }
+    if (range(v, &ct->o.pc_lo, &ct->o.pc_hi)) { fprintf(stderr, "ptxemu %s: --trace-pcs wants A-B (whole numbers from 0 to 4294967295, A <= B), got '%s'\n", argv[0], v); return -1; }
   } else {
     fprintf(stderr, "ptxemu %s: unknown option '%s'\n", argv[0], a);
     return -1;
@@ -139,8 +140,13 @@ int cli_trace_start(cli_trace *ct, session_opts *so, int argc, char **argv, cons
 
 int cli_trace_finish(cli_trace *ct, int rc) {
   if (!ct) return rc;
-  int tr = ct->t ? trace_close(ct->t, rc) : 0;
-  if (tr && rc == 0) rc = tr == -2 ? EXIT_LIMIT : EXIT_CANTCREAT;
+  /* the runs row records the status the process exits with, the trace's
+   * own failure included */
+  int tr = ct->t ? trace_drain(ct->t) : 0;
+  if (tr == -1 && (rc == 0 || rc == EXIT_LIMIT)) rc = EXIT_CANTCREAT;
+  else if (tr == -2 && rc == 0) rc = EXIT_LIMIT;
+  if (ct->t && trace_close(ct->t, rc) && rc == 0) rc = EXIT_CANTCREAT;
+  ct->t = NULL;
   free(ct->cmdline);
   free(ct->gpu_params);
   ct->cmdline = ct->gpu_params = NULL;

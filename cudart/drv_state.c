@@ -171,7 +171,8 @@ CUresult drv_fault_error(const emu *e) {
   case FAULT_MISALIGNED: return CUDA_ERROR_MISALIGNED_ADDRESS;
   case FAULT_ASSERT: return CUDA_ERROR_ASSERT;
   case FAULT_BUDGET: case FAULT_TIMEOUT: return CUDA_ERROR_LAUNCH_TIMEOUT;
-  case FAULT_HEAP: return CUDA_ERROR_ILLEGAL_ADDRESS;
+  case FAULT_HEAP: return CUDA_ERROR_ILLEGAL_ADDRESS;      /* a bad free */
+  case FAULT_MEMORY: return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
   case FAULT_UNSUPPORTED: return CUDA_ERROR_ILLEGAL_INSTRUCTION;
   default: return CUDA_ERROR_LAUNCH_FAILED;   /* trap, deadlock, proxy */
   }

@@ -325,7 +325,7 @@ int emu_builtin_call(warp *w, const xinsn *x, lanemask m, const isa_func *callee
   if (strcmp(n, "free") == 0) {
     FOR_LANES(i) if (m >> i & 1) {
       uint64_t a = arg_u64(w, i, x, &c, 0, 8);
-      if (!heap_free(e, a)) { emu_fault_at(w, x, i, FAULT_BAD_ADDRESS_SPACE, "free of 0x%llx, which malloc did not return", (unsigned long long)a); return 1; }
+      if (!heap_free(e, a)) { emu_fault_at(w, x, i, FAULT_HEAP, "free of 0x%llx, which malloc did not return", (unsigned long long)a); return 1; }
     }
     return 1;
   }

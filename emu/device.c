@@ -315,11 +315,17 @@ static void describe_overrun(const emu *e, uint64_t a, uint32_t n, FILE *out) {
             (unsigned long long)above->base);
 }
 
+void emu_request_stop(emu *e, const char *why) {
+  e->stop_reason = why;
+  e->deadline_ns = 1;                  /* both engines check budgets once it has passed */
+}
+
 void emu_print_fault(const emu *e, FILE *out) {
   const emu_fault *f = &e->fault;
   static const char *const kinds[] = { "", "out-of-bounds access", "misaligned access", "trap", "assertion failed",
     "barrier deadlock", "instruction budget exhausted", "stack overflow", "unsupported instruction",
-    "bad address space", "device heap", "wall-time budget exhausted", "missing proxy fence", "output error" };
+    "bad address space", "device heap", "wall-time budget exhausted", "missing proxy fence", "output error",
+    "out of memory", "stopped" };
   const xinsn *x = f->pc < e->nprog ? &e->prog[f->pc] : NULL;
   fprintf(out, "ptxemu: kernel fault: %s\n", f->kind < (int)(sizeof kinds / sizeof *kinds) ? kinds[f->kind] : "fault");
   if (f->msg[0]) fprintf(out, "    %s\n", f->msg);

@@ -99,7 +99,10 @@ typedef struct emu_fault {
 enum emu_fault_kind {
   FAULT_NONE, FAULT_OOB, FAULT_MISALIGNED, FAULT_TRAP, FAULT_ASSERT, FAULT_DEADLOCK,
   FAULT_BUDGET, FAULT_STACK, FAULT_UNSUPPORTED, FAULT_BAD_ADDRESS_SPACE, FAULT_HEAP,
-  FAULT_TIMEOUT, FAULT_PROXY, FAULT_OUTPUT
+  FAULT_TIMEOUT, FAULT_PROXY,
+  FAULT_OUTPUT,            /* device printf output could not be written         */
+  FAULT_MEMORY,            /* host memory or the device memory cap ran out: a limit */
+  FAULT_STOPPED            /* the host stopped the launch (emu_request_stop)      */
 };
 
 typedef struct warp {
@@ -272,6 +275,7 @@ typedef struct emu {
   bool faulted;
   uint64_t warp_insts;           /* this launch, for the budget                   */
   uint64_t deadline_ns;          /* CLOCK_MONOTONIC end of the wall-time budget; 0: none */
+  const char *stop_reason;       /* emu_request_stop: end the launch at the next budget check */
   uint32_t gridid;
   emu_observer *obs;
   const struct gpu_config *timing_cfg; /* non-NULL: timing mode on this GPU (timing.c) */
@@ -342,6 +346,10 @@ void emu_cdp_reset(emu *e);
 int emu_run(emu *e, const emu_launch *l);
 /* Print the fault like a memory checker would (file:line, thread, block). */
 void emu_print_fault(const emu *e, FILE *out);
+/* Stop the running launch at its next budget check with a FAULT_STOPPED
+ * fault saying why (a static string), e.g. when its trace cannot be
+ * written: from the emulator's thread (an observer callback). */
+void emu_request_stop(emu *e, const char *why);
 
 /* ---- helpers for instruction handlers (emu/exec_*.c) ---- */
 

@@ -166,7 +166,7 @@ static cta *cluster_cta(cta *c, uint32_t r) { return &c->peers[r]; }
 
 static bool oom(warp *w, const xinsn *x, void *p) {
   if (p) return false;
-  emu_fault_at(w, x, 0, FAULT_HEAP, "out of host memory for asynchronous copies");
+  emu_fault_at(w, x, 0, FAULT_MEMORY, "out of host memory for asynchronous copies");
   return true;
 }
 
@@ -566,26 +566,24 @@ static bool tmap_elem(const tmap *t, const int32_t *c, uint64_t k, uint64_t *ga)
  * from the position c[1..rank-1]; each is read at that position plus the
  * instruction's offsets off[] (zero filled outside the tensor). */
 static bool im2col_elem(const tmap *t, const int32_t *c, const int32_t *off, uint64_t k, uint64_t *ga) {
+  /* The walk is a mixed-radix addition of the pixel index to the start
+   * position, one dimension at a time with a carry (floor division): the
+   * same as linearising the position over the extents, without the
+   * product of up to three 2^32 extents that overflows 64 bits. */
   uint32_t ns = t->rank - 2;
-  int64_t ext[3], pos = 0, scale = 1;
-  for (uint32_t i = 0; i < ns; i++) {
-    int64_t span = (int64_t)t->dim[i + 1] - 1 + t->upper[i] - t->lower[i];
-    ext[i] = span < 0 ? 1 : span / t->es[i + 1] + 1;
-  }
-  for (uint32_t i = 0; i < ns; i++) {
-    pos += ((int64_t)c[i + 1] - t->lower[i]) / t->es[i + 1] * scale;
-    scale *= ext[i];
-  }
-  pos += (int64_t)c[t->rank - 1] * scale + (int64_t)(k / t->chans);
   int64_t g[5];
   g[0] = (int64_t)c[0] + (int64_t)(k % t->chans);
+  int64_t carry = (int64_t)(k / t->chans);         /* < 1024 pixels */
   for (uint32_t i = 0; i < ns; i++) {
-    int64_t q = pos % ext[i];
-    if (q < 0) q += ext[i];
+    int64_t span = (int64_t)t->dim[i + 1] - 1 + t->upper[i] - t->lower[i];   /* |span| < 2^33 */
+    int64_t ext = span < 0 ? 1 : span / t->es[i + 1] + 1;
+    int64_t v = ((int64_t)c[i + 1] - t->lower[i]) / t->es[i + 1] + carry;
+    int64_t q = v % ext;
+    if (q < 0) q += ext;
+    carry = (v - q) / ext;
     g[i + 1] = t->lower[i] + q * t->es[i + 1] + off[i];
-    pos = (pos - q) / ext[i];
   }
-  g[t->rank - 1] = pos;
+  g[t->rank - 1] = (int64_t)c[t->rank - 1] + carry;
   uint64_t a = 0;
   bool in = true;
   for (uint32_t i = 0; i < t->rank; i++) {

@@ -328,7 +328,7 @@ static _Thread_local mscratch *scr;
 
 static mscratch *scratch(warp *w, const xinsn *x, lanemask m) {
   if (!scr) scr = calloc(1, sizeof *scr);
-  if (!scr) emu_fault_at(w, x, __builtin_ctz(m), FAULT_HEAP, "out of host memory for a matrix instruction");
+  if (!scr) emu_fault_at(w, x, __builtin_ctz(m), FAULT_MEMORY, "out of host memory for a matrix instruction");
   return scr;
 }
 

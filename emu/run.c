@@ -332,14 +332,15 @@ int emu_launch_begin(emu *e, const emu_launch *l) {
   e->fault.pc = UINT32_MAX;
   e->warp_insts = 0;
   e->deadline_ns = e->opt.max_seconds > 0 ? clock_now_ns() + (uint64_t)(e->opt.max_seconds * 1e9) : 0;
+  if (e->stop_reason) e->deadline_ns = 1;    /* a stop request holds for every later launch */
   e->progress_start = 0;
   e->gridid++;
-  if (emu_prepare(e, l->func)) { e->faulted = true; e->fault.kind = FAULT_HEAP; snprintf(e->fault.msg, sizeof e->fault.msg, "out of memory preparing the kernel"); return -1; }
+  if (emu_prepare(e, l->func)) { e->faulted = true; e->fault.kind = FAULT_MEMORY; snprintf(e->fault.msg, sizeof e->fault.msg, "out of memory preparing the kernel"); return -1; }
   /* kernel parameters live in device memory (like the constant bank) */
   /* one region, grown when a launch needs more: launches reuse it */
   uint32_t need = l->param_size ? l->param_size : 8;
   if (!e->param_addr || need > e->param_cap) { e->param_addr = emu_alloc(e, need, "kernel parameters"); e->param_cap = need; }
-  if (!e->param_addr) { e->faulted = true; e->fault.kind = FAULT_HEAP; snprintf(e->fault.msg, sizeof e->fault.msg, "device memory cap reached"); return -1; }
+  if (!e->param_addr) { e->faulted = true; e->fault.kind = FAULT_MEMORY; snprintf(e->fault.msg, sizeof e->fault.msg, "device memory cap reached"); return -1; }
   if (l->param_size) memcpy(emu_host_ptr(e, e->param_addr, l->param_size), l->params, l->param_size);
   for (int k = 0; k < 3; k++)
     if (e->launch.grid[k] % e->launch.cluster[k]) {
@@ -355,12 +356,15 @@ int emu_launch_begin(emu *e, const emu_launch *l) {
  * where warp w stands, so the report names a thread, block and PTX line. */
 bool emu_over_budget(emu *e, warp *w) {
   int kind = 0;
-  if (e->opt.max_warp_insts && e->warp_insts > e->opt.max_warp_insts) kind = FAULT_BUDGET;
+  if (e->stop_reason) kind = FAULT_STOPPED;
+  else if (e->opt.max_warp_insts && e->warp_insts > e->opt.max_warp_insts) kind = FAULT_BUDGET;
   else if (e->deadline_ns && clock_now_ns() > e->deadline_ns) kind = FAULT_TIMEOUT;
   if (!kind) return false;
   const xinsn *x = &e->prog[w->cur ? w->cur_pc : w->pc[__builtin_ctz(~w->exited)]];
   int lane = w->cur ? __builtin_ctz(w->cur) : __builtin_ctz(~w->exited);
-  if (kind == FAULT_BUDGET)
+  if (kind == FAULT_STOPPED)
+    emu_fault_at(w, x, lane, FAULT_STOPPED, "%s", e->stop_reason);
+  else if (kind == FAULT_BUDGET)
     emu_fault_at(w, x, lane, FAULT_BUDGET, "more than %llu warp instructions executed (raise --max-insts if the kernel is meant to run that long)",
                  (unsigned long long)e->opt.max_warp_insts);
   else
@@ -438,7 +442,7 @@ int emu_run(emu *e, const emu_launch *l) {
   free(live);
   if (e->opt.progress) emu_progress(e, total, total, true);
   emu_launch_end(e);
-  if (rc) { e->faulted = true; e->fault.kind = FAULT_HEAP; snprintf(e->fault.msg, sizeof e->fault.msg, "out of memory starting a block (each warp's registers and local memory take %llu KiB, counted against --max-memory)",
+  if (rc) { e->faulted = true; e->fault.kind = FAULT_MEMORY; snprintf(e->fault.msg, sizeof e->fault.msg, "out of memory starting a block (each warp's registers and local memory take %llu KiB, counted against --max-memory)",
                     (unsigned long long)(warp_bytes(e) >> 10)); }
   return e->faulted ? -1 : 0;
 }

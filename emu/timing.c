@@ -143,7 +143,7 @@ static int take_sample(timing_state *s, twarp **tws, const cta *res, uint32_t sl
 
 static void fault_oom(emu *e) {
   e->faulted = true;
-  e->fault.kind = FAULT_HEAP;
+  e->fault.kind = FAULT_MEMORY;
   snprintf(e->fault.msg, sizeof e->fault.msg, "out of memory in the timing model");
 }
 
@@ -190,7 +190,7 @@ int emu_run_timed(emu *e, const emu_launch *l) {
   gpu_occupancy_calc(g, threads, k->regs_used, e->static_shared + l->dyn_shared, &occ);
   if (!occ.active_ctas) {
     e->faulted = true;
-    e->fault.kind = FAULT_HEAP;
+    e->fault.kind = FAULT_MEMORY;
     snprintf(e->fault.msg, sizeof e->fault.msg, "the block cannot run on %s: %s (%u threads, %u registers, %u bytes shared)",
              g->name, occ.error ? occ.error : occ.limiter, threads, k->regs_used, e->static_shared + l->dyn_shared);
     emu_launch_end(e);
@@ -218,7 +218,7 @@ int emu_run_timed(emu *e, const emu_launch *l) {
                   (uint64_t)e->nprog * sizeof *s->dep + (uint64_t)slots * (sizeof(cta) + 32) + (uint64_t)slots * nwarps * per_warp;
   if (e->mem_used + need > e->opt.mem_cap || need > e->opt.mem_cap) {
     e->faulted = true;
-    e->fault.kind = FAULT_HEAP;
+    e->fault.kind = FAULT_MEMORY;
     snprintf(e->fault.msg, sizeof e->fault.msg, "the timing model of %s needs %llu MiB of host memory for this launch (%u resident blocks), "
              "more than the memory cap leaves (--max-memory)", g->name, (unsigned long long)(need >> 20), slots);
     emu_launch_end(e);

@@ -42,7 +42,10 @@ for s in $srcs; do
 done
 for p in $pids; do wait "$p"; done
 
-for h in fuzz_ptx fuzz_object fuzz_launch fuzz_emu fuzz_fatbin; do
-  $CC $CFLAGS -fsanitize=fuzzer,$SAN "$here/$h.c" $objs $LIBS -o "$out/$h"
+# fuzz_trace also drives "ptxemu stats", which lives in cli/
+extra_fuzz_trace="$top/cli/cmd_stats.c"
+for h in fuzz_ptx fuzz_object fuzz_launch fuzz_emu fuzz_fatbin fuzz_gpu fuzz_trace; do
+  eval "extra=\${extra_$h:-}"
+  $CC $CFLAGS -fsanitize=fuzzer,$SAN "$here/$h.c" $extra $objs $LIBS -o "$out/$h"
   echo "built $out/$h"
 done

@@ -11,7 +11,7 @@ secs=${1:-60}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 out="$here/out"
-targets=${FUZZ_TARGETS:-"fuzz_ptx fuzz_object fuzz_launch fuzz_emu fuzz_fatbin"}
+targets=${FUZZ_TARGETS:-"fuzz_ptx fuzz_object fuzz_launch fuzz_emu fuzz_fatbin fuzz_gpu fuzz_trace"}
 for t in $targets; do
   [ -x "$out/$t" ] || { echo "fuzz/run.sh: $out/$t missing: run fuzz/build.sh" >&2; exit 1; }
 done
@@ -29,6 +29,27 @@ seed "$out/corpus_fuzz_ptx" $ptx
 seed "$out/corpus_fuzz_emu" $exec_ptx
 seed "$out/corpus_fuzz_launch" $launch
 seed "$out/corpus_fuzz_fatbin" $(find tests/unit/data/fatbin -type f -size -16k ! -name '*.c*' ! -name '*.sh' | sort)
+seed "$out/corpus_fuzz_gpu" $(find configs tests -name '*.gpu' | sort)
+mkdir -p "$out/corpus_fuzz_trace"
+if [ -x "$top/ptxemu" ] && command -v sqlite3 >/dev/null 2>&1; then
+  # small real traces: functional and timed, every level; vacuumed to
+  # 512-byte pages so that a whole database fits the input size limit
+  n=0
+  for spec in "tests/exec/async_cp.launch all" "tests/exec/ctrl_block_labels.launch warp" \
+              "tests/exec/async_cp.launch mem --gpu h100" "tests/exec/ctrl_block_labels.launch all --gpu fermi"; do
+    n=$((n + 1))
+    o="$out/corpus_fuzz_trace/seed_trace_$n.db"
+    [ -f "$o" ] && continue
+    set -- $spec
+    l=$1 lev=$2; shift 2
+    rm -f "$o.tmp" "$o.tmp-wal" "$o.tmp-shm"
+    if "$top/ptxemu" run -q "$@" --trace "$o.tmp" --trace-level "$lev" "$l" >/dev/null 2>&1 &&
+       sqlite3 "$o.tmp" "PRAGMA journal_mode=DELETE; PRAGMA page_size=512; VACUUM;" >/dev/null 2>&1; then
+      mv "$o.tmp" "$o"
+    fi
+    rm -f "$o.tmp" "$o.tmp-wal" "$o.tmp-shm"
+  done
+fi
 mkdir -p "$out/corpus_fuzz_object"
 if [ -x "$top/ptxemu" ]; then   # objects of the small hand-written PTX files
   for f in $(find tests/exec tests/corpus/hand -name '*.ptx' -size -8k | sort | head -40); do
@@ -41,7 +62,9 @@ one() {
   t=$1
   mkdir -p "$out/crashes_$t"
   rc=0
-  "$out/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
+  maxlen=16384
+  [ "$t" = fuzz_trace ] && maxlen=131072      # whole small databases
+  "$out/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len="$maxlen" \
     -print_final_stats=1 -artifact_prefix="$out/crashes_$t/" \
     "$out/corpus_$t" >"$out/log_$t.txt" 2>&1 || rc=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/log_$t.txt" | tail -1)

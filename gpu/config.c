@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gpu/config.h"
+#include "util/num.h"
 
 extern const char *const gpu_builtin_configs[][2];   /* builtin_configs.c: {name, text} */
 extern const int gpu_builtin_nconfigs;
@@ -134,26 +135,23 @@ int gpu_config_parse(const char *text, const char *path, gpu_config *c, FILE *er
     } else if (pr->kind == K_LIST) {
       uint32_t cnt = 0;
       for (char *tok = strtok(val, ","); tok; tok = strtok(NULL, ",")) {
-        char *t = trim(tok), *end;
-        unsigned long v = strtoul(t, &end, 10);
-        if (!*t || *end || v > pr->hi || cnt == GPU_MAX_CARVEOUTS) { fprintf(err, "%s:%d: error: bad list value '%s' for '%s'\n", path, line, t, key); errors++; break; }
+        char *t = trim(tok);
+        uint64_t v;
+        if (num_u64(t, 0, pr->hi, &v) || cnt == GPU_MAX_CARVEOUTS) { fprintf(err, "%s:%d: error: bad list value '%s' for '%s'\n", path, line, t, key); errors++; break; }
         c->carveouts_kb[cnt++] = (uint32_t)v;
       }
       c->ncarveouts = cnt;
     } else if (pr->kind == K_DBL) {
-      char *end;
-      double v = strtod(val, &end);
-      if (!*val || *end || !(v >= (double)pr->lo && v <= (double)pr->hi)) {
+      double v;
+      if (num_f64(val, (double)pr->lo, (double)pr->hi, &v)) {
         fprintf(err, "%s:%d: error: '%s' must be a number from %llu to %llu, got '%s'\n", path, line, key,
                 (unsigned long long)pr->lo, (unsigned long long)pr->hi, val);
         errors++;
       } else *(double *)base = v;
     } else {
-      char *end;
       /* decimal, or hex with 0x (a leading zero is not octal here) */
-      unsigned long long v = (val[0] == '0' && (val[1] == 'x' || val[1] == 'X')) ? strtoull(val + 2, &end, 16) : strtoull(val, &end, 10);
-      if (val[0] == '-') end = val;
-      if (!*val || *end || v < pr->lo || v > pr->hi) {
+      uint64_t v;
+      if (num_u64(val, pr->lo, pr->hi, &v)) {
         fprintf(err, "%s:%d: error: '%s' must be a whole number from %llu to %llu, got '%s'\n", path, line, key,
                 (unsigned long long)pr->lo, (unsigned long long)pr->hi, val);
         errors++;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "util/num.h"
 
 /* ---- types -------------------------------------------------------------- */
 
@@ -287,33 +288,11 @@ static int hexval(int c)
 
 static int has_hex_prefix(const char *s) { return s[0] == '0' && (s[1] == 'x' || s[1] == 'X'); }
 
-/* [-](decimal | 0x hex) -> sign and magnitude */
+/* [-](decimal | 0x hex) -> sign and magnitude (util/num.h) */
 static int parse_int(const char *s, int *neg, uint64_t *mag)
 {
-    *neg = 0;
-    *mag = 0;
-    if (*s == '-') { *neg = 1; s++; }
-    uint64_t v = 0;
-    if (has_hex_prefix(s)) {
-        s += 2;
-        if (!*s) return NUM_SYNTAX;
-        for (; *s; s++) {
-            int h = hexval((unsigned char)*s);
-            if (h < 0) return NUM_SYNTAX;
-            if (v >> 60) return NUM_OVERFLOW;
-            v = v << 4 | (uint64_t)h;
-        }
-    } else {
-        if (!*s) return NUM_SYNTAX;
-        for (; *s; s++) {
-            if (*s < '0' || *s > '9') return NUM_SYNTAX;
-            unsigned d = (unsigned)(*s - '0');
-            if (v > (UINT64_MAX - d) / 10) return NUM_OVERFLOW;
-            v = v * 10 + d;
-        }
-    }
-    *mag = v;
-    return NUM_OK;
+    int r = num_int(s, neg, mag);
+    return r == NUM_BAD_SYNTAX ? NUM_SYNTAX : r == NUM_OUT_OF_RANGE ? NUM_OVERFLOW : NUM_OK;
 }
 
 /* Unsigned number (decimal or hex, no sign) in [lo, hi]. */
@@ -1558,9 +1537,8 @@ static void do_tensormap(parser *P, char **tok, int n)
                     else t->box[i] = (uint32_t)v;
                     break;
                 case K_LOWER: case K_UPPER: {
-                    char *end;
-                    long c = strtol(s, &end, 0);
-                    if (*end || c < -32768 || c > 32767) {
+                    int64_t c;
+                    if (num_s64(s, -32768, 32767, &c)) {
                         err(P, "bad im2col corner %s (-32768 to 32767)", q(P, s));
                         bad = 1;
                     } else if (w == K_LOWER) t->lower[i] = (int32_t)c;

@@ -34,8 +34,9 @@ static void write_stats(FILE *f, int index, const char *kernel, const emu_stats 
 
 int host_fault_status(const emu *e) {
   int k = e->fault.kind;
-  if (k == FAULT_OUTPUT) return 73;                    /* device printf could not be written */
-  return k == FAULT_BUDGET || k == FAULT_TIMEOUT || k == FAULT_HEAP ? 4 : 3;
+  /* limits are 4, an output that cannot be written 73, kernel faults 3 */
+  if (k == FAULT_OUTPUT || k == FAULT_STOPPED) return 73;
+  return k == FAULT_BUDGET || k == FAULT_TIMEOUT || k == FAULT_MEMORY ? 4 : 3;
 }
 
 static int host_launch_one(host_launcher *hl, emu *e, const emu_launch *el, int index, const char *kernel, const char *where);

@@ -15,24 +15,16 @@
 #include "emu/texobj.h"
 #include "emu/timing.h"
 #include "gpu/config.h"
+#include "util/outfile.h"
 
 #define SESSION_MAX_DYN_SHARED 232448u
 
 static const char *const lf_type_ptx[] = { "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f16", "f32", "f64" };
 
-/* Write a file via a temporary name, so a reader never sees half of it. */
+/* Write a file whole (util/outfile.h: a regular file is replaced at once,
+ * a device or FIFO written in place). */
 int session_write_file(const char *path, const void *data, size_t n) {
-  size_t len = strlen(path);
-  char *tmp = malloc(len + 8);
-  if (!tmp) return -1;
-  snprintf(tmp, len + 8, "%s.tmp~", path);
-  FILE *f = fopen(tmp, "wb");
-  int ok = f && fwrite(data, 1, n, f) == n;
-  if (f && fclose(f) != 0) ok = 0;
-  if (ok && rename(tmp, path) != 0) ok = 0;
-  if (!ok) remove(tmp);
-  free(tmp);
-  return ok ? 0 : -1;
+  return outfile_write(path, data, n);
 }
 
 static void list_kernels(const isa_module *m, FILE *out) {
@@ -218,9 +210,10 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
     if (b->data) memcpy(emu_host_ptr(e, bufaddr[i], b->size), b->data, b->size);
   }
   FILE *stats = NULL;
+  outfile statsf;
   if (!status && o->stats_path) {
-    stats = fopen(o->stats_path, "w");
-    if (!stats) { fprintf(stderr, "ptxemu: cannot write '%s'\n", o->stats_path); status = 73; }
+    if (outfile_open(&statsf, o->stats_path)) { fprintf(stderr, "ptxemu: cannot write '%s': %s\n", o->stats_path, strerror(errno)); status = 73; }
+    else stats = statsf.f;
   }
   host_launcher hl = { .o = o, .stats = stats, .gcfg = gcfg, .tres = &tres };
   for (int si = 0; si < lf.nsteps && !status; si++) {
@@ -257,7 +250,7 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
       uint64_t n;
       uint8_t *p = target_ptr(e, &lf, &st->dump.target, bufaddr, &n);
       if (!p) { fprintf(stderr, "%s:%d: error: no such symbol '%s'\n", lf.path, st->line, st->dump.target.symbol); status = 65; break; }
-      if (session_write_file(st->dump.file, p, n)) { fprintf(stderr, "%s:%d: error: cannot write '%s'\n", lf.path, st->line, st->dump.file); status = 73; }
+      if (session_write_file(st->dump.file, p, n)) { fprintf(stderr, "%s:%d: error: cannot write '%s': %s\n", lf.path, st->line, st->dump.file, strerror(errno)); status = 73; }
     } else if (st->kind == LF_SYMBOL_SET) {
       uint64_t n;
       uint8_t *p = target_ptr(e, &lf, &st->symset.target, bufaddr, &n);
@@ -273,7 +266,11 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
       status = make_object(e, &lf, st->line, st->object, bufaddr, &so);
     }
   }
-  if (stats) fclose(stats);
+  /* the counters of the launches that ran, even after a fault */
+  if (stats && outfile_close(&statsf, 1)) {
+    fprintf(stderr, "ptxemu: cannot write '%s': %s\n", o->stats_path, strerror(errno));
+    if (!status) status = 73;
+  }
   if (pstream) fclose(pstream);
   /* outputs and comparisons reflect the state after the last step that ran */
   int mismatches = 0;
@@ -286,7 +283,7 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
       size_t plen = strlen(o->out_dir) + strlen(b->name) + 8;
       char *p = malloc(plen);
       snprintf(p, plen, "%s/%s.bin", o->out_dir, b->name);
-      if (session_write_file(p, emu_host_ptr(e, bufaddr[x->target.buffer], b->size), b->size)) { fprintf(stderr, "ptxemu: cannot write '%s'\n", p); status = 73; }
+      if (session_write_file(p, emu_host_ptr(e, bufaddr[x->target.buffer], b->size), b->size)) { fprintf(stderr, "ptxemu: cannot write '%s': %s\n", p, strerror(errno)); status = 73; }
       free(p);
     }
   }

@@ -6,11 +6,13 @@
  * cannot drift apart.  Reading checks every count against what is left and
  * every index against what it points into (isa_validate), so a truncated or
  * crafted file is an error, never an out-of-bounds access. */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "isa/isa.h"
+#include "util/outfile.h"
 
 #define PXO_MAGIC "PXO\0"
 #define PXO_VERSION 2u
@@ -289,26 +291,30 @@ static void put_header(uint8_t hdr[24], uint64_t len, uint64_t sum) {
 }
 
 int isa_write_object(const isa_module *m, const char *path, char *err, size_t errlen) {
-  /* write to a temporary name and rename: a reader never sees half a file */
-  size_t plen = strlen(path);
-  char *tmp = malloc(plen + 16);
+  /* the object is made in memory (its header, written last, needs the
+   * length and checksum) and handed to outfile_write: a regular file is
+   * replaced whole, a device or FIFO written in place */
   uint8_t *buf = malloc(SER_CHUNK);
-  if (!tmp || !buf) { free(tmp); free(buf); snprintf(err, errlen, "out of memory"); return -1; }
-  snprintf(tmp, plen + 16, "%s.tmp%05u", path, (unsigned)(checksum(CHECKSUM_SEED, (const uint8_t *)path, plen) % 100000));
-  FILE *fp = fopen(tmp, "wb");
+  char *mem = NULL;
+  size_t mlen = 0;
+  FILE *fp = buf ? open_memstream(&mem, &mlen) : NULL;
+  if (!fp) { free(buf); snprintf(err, errlen, "out of memory"); return -1; }
   uint8_t hdr[24] = {0};
-  int ok = fp && fwrite(hdr, 1, sizeof hdr, fp) == sizeof hdr;     /* the header comes last */
+  int ok = fwrite(hdr, 1, sizeof hdr, fp) == sizeof hdr;     /* the header comes last */
+  ser s = { .buf = buf, .out = fp, .sum = CHECKSUM_SEED, .err = err, .errlen = errlen };
   if (ok) {
-    ser s = { .buf = buf, .out = fp, .sum = CHECKSUM_SEED, .err = err, .errlen = errlen };
     ser_module(&s, (isa_module *)m);
     flush(&s);
     put_header(hdr, s.written, s.sum);
-    ok = !s.failed && fseek(fp, 0, SEEK_SET) == 0 && fwrite(hdr, 1, sizeof hdr, fp) == sizeof hdr;
+    ok = !s.failed;
   }
-  if (fp && fclose(fp) != 0) ok = 0;
-  if (ok && rename(tmp, path) != 0) ok = 0;
-  if (!ok) { snprintf(err, errlen, "cannot write '%s'", path); remove(tmp); }
-  free(tmp);
+  if (fclose(fp) != 0) ok = 0;
+  if (ok && mlen < sizeof hdr) ok = 0;
+  if (ok) {
+    memcpy(mem, hdr, sizeof hdr);
+    if (outfile_write(path, mem, mlen)) { snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno)); ok = 0; }
+  } else if (!s.failed) snprintf(err, errlen, "cannot write '%s': out of memory", path);
+  free(mem);
   free(buf);
   return ok ? 0 : -1;
 }

@@ -17,6 +17,14 @@
 #include "report/internal.h"
 
 #define ISSUES_PER_PASS 4000000  /* about 100 MB of sort records at most     */
+/* Bounds on values read from the trace (untrusted): a request moves at most
+ * 32 lanes x 16 bytes in at most 4096 sectors or wavefronts; a row folds at
+ * most 2^32 instructions or repetitions; cycles and instruction ids stay
+ * far from the 64-bit limits, so sums and differences cannot overflow. */
+#define MAX_PER_REQUEST (1ll << 32)
+#define MAX_RUN (1ll << 32)
+#define MAX_CYCLE (1ll << 62)
+#define MAX_INSN_ID (1ll << 62)
 
 void rep_collect_free(rep *r) {
   free(r->insn);
@@ -43,16 +51,19 @@ static void collect_mem(rep *r, const rep_launch *l) {
     rep_insn *x = rep_insn_at(r, sqlite3_column_int64(s, 0));
     if (!x) continue;
     int space = sqlite3_column_int(s, 1), kind = sqlite3_column_int(s, 2);
-    long long sectors = rep_int(s, 3, 0), bytes = rep_int(s, 4, 0), wav = rep_int(s, 5, 0), conf = rep_int(s, 6, 0);
-    if (space == 0 && kind == 0) { x->gld_req++; x->gld_sec += sectors; x->gld_bytes += bytes; }
-    if (space == 0 && kind == 1) { x->gst_req++; x->gst_sec += sectors; x->gst_bytes += bytes; }
-    if (space == 1 && kind == 0) { x->shl_req++; x->shl_wav += wav; x->shl_conf += conf; }
-    if (space == 1 && kind == 1) { x->shs_req++; x->shs_wav += wav; x->shs_conf += conf; }
-    if (space == 1 && (kind == 0 || kind == 1)) x->sh_bytes += bytes;
-    long long l1 = rep_int(s, 7, -1), l2 = rep_int(s, 8, -1), dram = rep_int(s, 9, -1);
-    if (l1 >= 0) { x->l1_hit += l1; x->l1_sec += sectors; x->l1_known = true; }
-    if (l2 >= 0) { x->l2_hit += l2; x->l2_sec += sectors - (l1 >= 0 ? l1 : 0); x->l2_known = true; }
-    if (dram >= 0 && kind == 0) { x->dram_rd += dram; x->dram_known = true; }
+    long long sectors = rep_count(s, 3, 0, 0, MAX_PER_REQUEST), bytes = rep_count(s, 4, 0, 0, MAX_PER_REQUEST),
+              wav = rep_count(s, 5, 0, 0, MAX_PER_REQUEST), conf = rep_count(s, 6, 0, 0, MAX_PER_REQUEST);
+    if (space == 0 && kind == 0) { rep_add(&x->gld_req, 1); rep_add(&x->gld_sec, sectors); rep_add(&x->gld_bytes, bytes); }
+    if (space == 0 && kind == 1) { rep_add(&x->gst_req, 1); rep_add(&x->gst_sec, sectors); rep_add(&x->gst_bytes, bytes); }
+    if (space == 1 && kind == 0) { rep_add(&x->shl_req, 1); rep_add(&x->shl_wav, wav); rep_add(&x->shl_conf, conf); }
+    if (space == 1 && kind == 1) { rep_add(&x->shs_req, 1); rep_add(&x->shs_wav, wav); rep_add(&x->shs_conf, conf); }
+    if (space == 1 && (kind == 0 || kind == 1)) rep_add(&x->sh_bytes, bytes);
+    long long l1 = rep_count(s, 7, -1, -1, MAX_PER_REQUEST), l2 = rep_count(s, 8, -1, -1, MAX_PER_REQUEST),
+              dram = rep_count(s, 9, -1, -1, MAX_PER_REQUEST);
+    if (l1 > sectors) l1 = sectors;
+    if (l1 >= 0) { rep_add(&x->l1_hit, l1); rep_add(&x->l1_sec, sectors); x->l1_known = true; }
+    if (l2 >= 0) { rep_add(&x->l2_hit, l2); rep_add(&x->l2_sec, sectors - (l1 >= 0 ? l1 : 0)); x->l2_known = true; }
+    if (dram >= 0 && kind == 0) { rep_add(&x->dram_rd, dram); x->dram_known = true; }
   }
   rep_finish(r, s, rc);
   r->mem_ready = !r->failed;
@@ -71,20 +82,26 @@ static int issue_cmp(const void *a, const void *b) {
  * is false for some threads, or be a branch. */
 static void count_run(rep *r, long long insn, long long n, long long reps, long long threads, long long pred, bool branch,
                       bool divergent) {
-  for (long long i = 0; i < n; i++) {
+  /* only the instructions of the table: a crafted n cannot make a long loop */
+  if (insn < 0 || insn > MAX_INSN_ID) return;
+  long long i0 = insn < r->insn_lo ? r->insn_lo - insn : 0, i1 = r->insn_lo + r->insn_n - insn;
+  if (i1 > n) i1 = n;
+  for (long long i = i0; i < i1; i++) {
     rep_insn *x = rep_insn_at(r, insn + i);
     if (!x) continue;
-    x->execs += reps;
-    x->threads += reps * threads;
-    if (i < n - 1) { x->pred_threads += reps * threads; continue; }
-    x->pred_threads += reps * pred;
-    if (branch) { x->branches += reps; x->divergent += divergent ? reps : 0; }
+    rep_add(&x->execs, reps);
+    rep_add(&x->threads, reps * threads);
+    if (i < n - 1) { rep_add(&x->pred_threads, reps * threads); continue; }
+    rep_add(&x->pred_threads, reps * pred);
+    if (branch) { rep_add(&x->branches, reps); rep_add(&x->divergent, divergent ? reps : 0); }
   }
 }
 
 /* One pass over the warp instructions of blocks lo .. hi - 1: their counts
  * per instruction and, timed, their issues (cap: the expected number). */
 static void collect_pass(rep *r, const rep_launch *l, long long lo, long long hi, size_t cap) {
+  /* cap comes from blocks.inst_executed: the rows themselves decide beyond a pass */
+  if (cap > ISSUES_PER_PASS + 1024) cap = ISSUES_PER_PASS + 1024;
   issue *v = l->timed ? malloc((cap ? cap : 1) * sizeof *v) : NULL;
   sqlite3_stmt *s = rep_prepare(r, "SELECT block, warp, issue_cycle, insn_id, n, reps, threads, pred_threads, taken, active, stall_id\n"
                                    "FROM warp_runs WHERE id BETWEEN ?1 AND ?2 AND block >= ?3 AND block < ?4");
@@ -101,11 +118,12 @@ static void collect_pass(rep *r, const rep_launch *l, long long lo, long long hi
   size_t n = 0;
   int rc;
   while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-    long long insn = sqlite3_column_int64(s, 3), len = rep_int(s, 4, 1), reps = rep_int(s, 5, 1);
+    long long insn = sqlite3_column_int64(s, 3), len = rep_count(s, 4, 1, 1, MAX_RUN), reps = rep_count(s, 5, 1, 1, MAX_RUN);
     bool branch = sqlite3_column_type(s, 8) != SQLITE_NULL;
     long long taken = rep_int(s, 8, 0), active = rep_int(s, 9, 0);
-    count_run(r, insn, len, reps, rep_int(s, 6, 0), rep_int(s, 7, 0), branch, branch && taken != 0 && taken != active);
+    count_run(r, insn, len, reps, rep_count(s, 6, 0, 0, 32), rep_count(s, 7, 0, 0, 32), branch, branch && taken != 0 && taken != active);
     if (!v || sqlite3_column_type(s, 2) == SQLITE_NULL) continue;
+    if (insn < r->insn_lo || insn - r->insn_lo >= r->insn_n) continue;
     if (n == cap) {                          /* blocks.inst_executed undercounted */
       size_t nc = cap * 2 + 1024;
       issue *nv = realloc(v, nc * sizeof *v);
@@ -115,7 +133,7 @@ static void collect_pass(rep *r, const rep_launch *l, long long lo, long long hi
     }
     long long stall = rep_int(s, 10, 0);
     v[n++] = (issue){ .warp = (uint64_t)sqlite3_column_int64(s, 0) * 64 + (uint64_t)sqlite3_column_int64(s, 1),
-                      .cycle = sqlite3_column_int64(s, 2), .insn = (uint32_t)(insn - r->insn_lo),
+                      .cycle = rep_count(s, 2, 0, 0, MAX_CYCLE), .insn = (uint32_t)(insn - r->insn_lo),
                       .reps = (uint16_t)(reps > 0 && reps < 65536 ? reps : 1),
                       .stall = (uint8_t)(stall >= 0 && stall < REP_NSTALL ? stall : REP_NSTALL - 1) };
   }
@@ -147,7 +165,7 @@ static void collect_runs(rep *r, const rep_launch *l) {
     sqlite3_bind_int64(s, 1, l->id);
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW && !r->failed) {
-      long long b = sqlite3_column_int64(s, 0), insts = rep_int(s, 1, 0);
+      long long b = sqlite3_column_int64(s, 0), insts = rep_count(s, 1, 0, 0, MAX_RUN);
       if (pass && pass + (size_t)insts > ISSUES_PER_PASS) { collect_pass(r, l, lo, b, pass); lo = b; pass = 0; }
       pass += (size_t)(insts > 0 ? insts : 0);
     }
@@ -167,6 +185,14 @@ void rep_collect(rep *r, const rep_launch *l) {
   long long hi = rep_scalar(r, "SELECT max(insn_id) FROM instructions i JOIN kernels k USING (kernel_id) JOIN modules m USING (module_id) "
                                "WHERE m.run_id = ?1", l->run_id, 0, -1);
   if (hi < r->insn_lo) return;
+  /* ids from the file: a table as large as the instructions there are */
+  long long count = rep_scalar(r, "SELECT count(*) FROM instructions i JOIN kernels k USING (kernel_id) JOIN modules m USING (module_id) "
+                                  "WHERE m.run_id = ?1", l->run_id, 0, 0);
+  if (r->insn_lo < 0 || hi > MAX_INSN_ID || hi - r->insn_lo >= 2 * count + 1024) {
+    r->failed = true;
+    snprintf(r->err, sizeof r->err, "instruction ids %lld to %lld for %lld instructions (a damaged trace)", r->insn_lo, hi, count);
+    return;
+  }
   r->insn_n = hi - r->insn_lo + 1;
   r->insn = calloc((size_t)r->insn_n, sizeof *r->insn);
   if (!r->insn) { r->failed = true; snprintf(r->err, sizeof r->err, "out of memory"); return; }

@@ -69,6 +69,11 @@ void rep_finish(rep *r, sqlite3_stmt *s, int rc);
 /* A column as a long long / double, with a default for NULL. */
 long long rep_int(sqlite3_stmt *s, int col, long long dflt);
 double rep_real(sqlite3_stmt *s, int col, double dflt);
+/* A trace is untrusted input: a count read from it, clamped to [lo, hi]
+ * (dflt for NULL), so that no sum or product of counts overflows. */
+long long rep_count(sqlite3_stmt *s, int col, long long dflt, long long lo, long long hi);
+/* *x += v, saturating at LLONG_MAX (v >= 0). */
+void rep_add(long long *x, long long v);
 /* One integer (first column of the first row) or dflt. */
 long long rep_scalar(rep *r, const char *sql, long long a, long long b, long long dflt);
 

@@ -1,6 +1,7 @@
 /* report/report.c - open and check the trace, choose the launches, set
  * the budgets and write the page (through a temporary file). */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "report/report.h"
 #include "report/internal.h"
 #include "traces/trace.h"
+#include "util/outfile.h"
 
 #define REP_MAX_LAUNCHES 64      /* columns of the metric table              */
 #define REP_MAX_DETAILED 8       /* launches drawn in detail                 */
@@ -40,6 +42,15 @@ void rep_finish(rep *r, sqlite3_stmt *s, int rc) {
 
 long long rep_int(sqlite3_stmt *s, int col, long long dflt) {
   return sqlite3_column_type(s, col) == SQLITE_NULL ? dflt : sqlite3_column_int64(s, col);
+}
+
+long long rep_count(sqlite3_stmt *s, int col, long long dflt, long long lo, long long hi) {
+  long long v = rep_int(s, col, dflt);
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+void rep_add(long long *x, long long v) {
+  if (__builtin_add_overflow(*x, v, x)) *x = LLONG_MAX;
 }
 
 double rep_real(sqlite3_stmt *s, int col, double dflt) {
@@ -296,36 +307,26 @@ int report_write(const char *db_path, const char *out_path, const report_opts *o
   struct stat st;
   if (stat(db_path, &st) != 0) { snprintf(err, errlen, "cannot open '%s': %s", db_path, strerror(errno)); return REPORT_NOINPUT; }
   if (same_file(db_path, out_path)) { snprintf(err, errlen, "the output '%s' is the trace itself", out_path); return REPORT_CANTCREAT; }
-  if (sqlite3_open_v2(db_path, &r.db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-    snprintf(err, errlen, "cannot open '%s': %s", db_path, sqlite3_errmsg(r.db));
-    sqlite3_close(r.db);
-    return REPORT_NOINPUT;
-  }
-  sqlite3_busy_timeout(r.db, 5000);
+  bool unreadable;
+  r.db = trace_open_read(db_path, err, errlen, &unreadable);
+  if (!r.db) return unreadable ? REPORT_NOINPUT : REPORT_NOT_TRACE;
   int status = check_trace(&r, db_path, err, errlen);
   if (status == REPORT_OK) status = select_launches(&r, o, err, errlen);
   if (status != REPORT_OK) { free(r.l); sqlite3_close(r.db); return status; }
   load_stall_names(&r);
   rep_lap(&r, "open", 0);
 
-  size_t len = strlen(out_path);
-  char *tmp = malloc(len + 8);
-  if (!tmp) { snprintf(err, errlen, "out of memory"); free(r.l); sqlite3_close(r.db); return REPORT_CANTCREAT; }
-  snprintf(tmp, len + 8, "%s.tmp~", out_path);
-  r.f = fopen(tmp, "w");
-  if (!r.f) {
+  outfile of;
+  if (outfile_open(&of, out_path)) {
     snprintf(err, errlen, "cannot write '%s': %s", out_path, strerror(errno));
     status = REPORT_CANTCREAT;
   } else {
+    r.f = of.f;
     write_page(&r, db_path);
-    bool bad_write = ferror(r.f) != 0;
-    if (fclose(r.f) != 0) bad_write = true;
+    int ok = !r.failed && !ferror(r.f);
+    if (outfile_close(&of, ok) && !r.failed) { snprintf(err, errlen, "cannot write '%s': %s", out_path, strerror(errno)); status = REPORT_CANTCREAT; }
     if (r.failed) { snprintf(err, errlen, "reading the trace failed: %s", r.err); status = REPORT_BAD_TRACE; }
-    else if (bad_write) { snprintf(err, errlen, "cannot write '%s': %s", out_path, strerror(errno)); status = REPORT_CANTCREAT; }
-    else if (rename(tmp, out_path) != 0) { snprintf(err, errlen, "cannot write '%s': %s", out_path, strerror(errno)); status = REPORT_CANTCREAT; }
-    if (status != REPORT_OK) remove(tmp);
   }
-  free(tmp);
   free(r.l);
   sqlite3_close(r.db);
   return status;

@@ -66,14 +66,23 @@ struct emu_observer *trace_observer(trace *t);
 void trace_launch_begin(void *t, int index, const char *kernel, struct emu *e, const struct emu_launch *l);
 void trace_launch_done(void *t, int index, const char *kernel, struct emu *e, int rc);
 
-/* Finish the run (runs.exit_status, finished_at), checkpoint, close.  Returns
- * 0, -1 if some rows could not be written, -2 if the size cap dropped rows
+/* Wait until every row is written and stop the writer thread.  Returns 0,
+ * -1 if some rows could not be written, -2 if the size cap dropped rows
  * (message on stderr). */
+int trace_drain(trace *t);
+/* Drain, then finish the run (runs.exit_status: the status the process
+ * exits with, finished_at), checkpoint, close.  0, or -1 (message on
+ * stderr) when the exit status could not be recorded. */
 int trace_close(trace *t, int exit_status);
 
 /* Set exit_status of the newest runs row of command_line (a program run
  * by ptxemu exec); 0, or -1 with a message. */
 int trace_record_exit(const char *path, const char *command_line, int status);
+/* Open a trace read-only (stats, report; traces/reader.c): immutable when
+ * the folder is not writable.  NULL with a message in err; *unreadable is
+ * set when the file cannot be read at all (exit status 66, else 65). */
+struct sqlite3;
+struct sqlite3 *trace_open_read(const char *path, char *err, size_t errlen, bool *unreadable);
 
 /* Parse "launch|warp|mem|all"; -1 if unknown. */
 int trace_level_from_name(const char *s);

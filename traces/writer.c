@@ -84,6 +84,9 @@ struct trace {
   char *path;
   int64_t run_id;
   bool failed;                   /* recording stopped after an error         */
+  emu *emu;                      /* the launch being recorded: stopped when a write fails */
+  bool reported, cap_reported;   /* the failure, the size cap were printed   */
+  bool write_failed;             /* set (atomically) by the writer thread when an insert failed */
   /* size cap (--trace-max-size): once the file reaches it, warp and memory
    * rows are dropped; launches keep their row and counters, marked
    * 'truncated'.  capped is set by the writer thread, read by the emulator. */
@@ -329,6 +332,7 @@ static void insert_buffer(trace *t, tbuf *b) {
     if (t->failed) sqlite3_exec(t->db, "ROLLBACK", NULL, NULL, NULL);
     else if (exec(t, "COMMIT") == 0) t->last_inserted[k] = b->first_id + b->n - 1;
   }
+  if (t->failed) __atomic_store_n(&t->write_failed, true, __ATOMIC_RELEASE);   /* errmsg is written */
   if (!t->failed && t->o.max_bytes && (uint64_t)scalar(t, "PRAGMA page_count") * t->page_size >= t->o.max_bytes) t->capped = true;
   t->inserting = NULL;
   t->rows_written[k] += b->n;
@@ -358,6 +362,20 @@ static void *writer_main(void *arg) {
   return NULL;
 }
 
+/* Say once why recording stopped. */
+static void report_failure(trace *t) {
+  if (!t->failed || t->reported) return;
+  t->reported = true;
+  fprintf(stderr, "ptxemu: trace: %s; recording stopped\n", t->errmsg);
+}
+
+/* A trace write failed (a full disk, another writer): the launch stops now
+ * rather than run on to its budget unrecorded (exit status 73). */
+static void stop_launch(trace *t) {
+  report_failure(t);
+  if (t->emu) emu_request_stop(t->emu, "the trace could not be written (see the message above)");
+}
+
 /* Queue the current buffer of a kind and take an empty one. */
 static void submit(trace *t, int kind) {
   tbuf *b = t->cur[kind];
@@ -367,7 +385,7 @@ static void submit(trace *t, int kind) {
     b->n = 0;
     return;
   }
-  if (!t->thread_ok) { insert_buffer(t, b); return; }
+  if (!t->thread_ok) { insert_buffer(t, b); if (t->failed) stop_launch(t); return; }
   pthread_mutex_lock(&t->mu);
   b->next = NULL;
   if (t->qtail) t->qtail->next = b; else t->qhead = b;
@@ -376,7 +394,9 @@ static void submit(trace *t, int kind) {
   while (!t->free_list[kind]) pthread_cond_wait(&t->cv_done, &t->mu);
   tbuf *nb = t->free_list[kind];
   t->free_list[kind] = nb->next;
+  bool failed = t->failed;         /* set by the writer thread before it released the buffer */
   pthread_mutex_unlock(&t->mu);
+  if (failed) stop_launch(t);
   nb->n = 0;
   nb->next = NULL;
   nb->launch_id = b->launch_id;
@@ -444,6 +464,8 @@ static void build_map(trace *t, const emu *e) {
 
 /* Append the pending row to the buffer: it gets the next rowid. */
 static void flush_pending(trace *t) {
+  /* a failed insert stops the launch at the next row, not the next buffer */
+  if (__builtin_expect(__atomic_load_n(&t->write_failed, __ATOMIC_ACQUIRE), 0) && t->emu && !t->emu->stop_reason) stop_launch(t);
   t->pending = false;
   tbuf *b = t->cur[BUF_RUNS];
   int64_t id = t->next_run_id++;
@@ -704,7 +726,17 @@ trace *trace_open(const trace_opts *o, char *err, size_t errlen) {
   /* secure_delete (on in some distributions' builds) zeroes every freed and
    * split page; the cache size is set after the page size (2 MB) */
   if (exec(t, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA secure_delete = OFF; PRAGMA cache_size = -2000;")) goto fail_msg;
-  if (exec(t, "BEGIN")) goto fail_msg;
+  /* IMMEDIATE: the write lock now, so two runs that create one new trace at
+   * once take turns; the second finds the first one's schema */
+  if (exec(t, "BEGIN IMMEDIATE")) goto fail_msg;
+  if (ntables == 0 && scalar(t, "SELECT count(*) FROM sqlite_master") > 0) {
+    ntables = 1;
+    if (scalar(t, "PRAGMA application_id") != TRACE_APPLICATION_ID || scalar(t, "PRAGMA user_version") != TRACE_SCHEMA_VERSION) {
+      fail(t, "'%s' was made by another program or version while this run opened it", o->path);
+      sqlite3_exec(t->db, "ROLLBACK", NULL, NULL, NULL);
+      goto fail_msg;
+    }
+  }
   if (ntables == 0) {
     char pragmas[120];
     snprintf(pragmas, sizeof pragmas, "PRAGMA application_id = %d; PRAGMA user_version = %d;", TRACE_APPLICATION_ID, TRACE_SCHEMA_VERSION);
@@ -1001,9 +1033,10 @@ void trace_launch_begin(void *ctx, int index, const char *kernel, emu *e, const 
   trace *t = ctx;
   e->obs = NULL;
   t->launch_id = 0;
-  if (t->failed) return;
+  t->emu = e;
+  if (t->failed) { stop_launch(t); return; }
   trace_sync(t);
-  if (t->mod != e->m && register_module(t, e)) return;
+  if (t->mod != e->m && register_module(t, e)) { stop_launch(t); return; }
   if (!t->params_written) {
     char params[512];
     snprintf(params, sizeof params,
@@ -1038,7 +1071,7 @@ void trace_launch_begin(void *ctx, int index, const char *kernel, emu *e, const 
   sqlite3_bind_int64(s, c++, t->next_mem_id - 1);
   step_done(t, s);           /* autocommit: the launch is on disk before it runs */
   sqlite3_finalize(s);
-  if (t->failed) return;
+  if (t->failed) { stop_launch(t); return; }
   t->launch_id = sqlite3_last_insert_rowid(t->db);
   (void)kernel;
   t->launch_capped = false;
@@ -1071,6 +1104,7 @@ void trace_launch_done(void *ctx, int index, const char *kernel, emu *e, int rc)
   (void)index; (void)kernel;
   trace *t = ctx;
   e->obs = NULL;
+  t->emu = NULL;
   if (!t->launch_id) return;
   uint64_t wall = clock_now_ns() - t->t0;
   if (t->open) close_run(t);
@@ -1172,13 +1206,13 @@ void trace_launch_done(void *ctx, int index, const char *kernel, emu *e, int rc)
     if (t->failed) sqlite3_exec(t->db, "ROLLBACK", NULL, NULL, NULL);
     else exec(t, "COMMIT");
   }
-  if (t->failed && !failed_before) fprintf(stderr, "ptxemu: trace: %s; recording stopped\n", t->errmsg);
+  report_failure(t);
   t->launch_id = 0;
 }
 
-int trace_close(trace *t, int exit_status) {
+int trace_drain(trace *t) {
   if (!t) return 0;
-  if (t->thread_ok) {
+  if (t->thread_ok && !t->stop) {
     trace_sync(t);
     pthread_mutex_lock(&t->mu);
     t->stop = true;
@@ -1186,11 +1220,19 @@ int trace_close(trace *t, int exit_status) {
     pthread_mutex_unlock(&t->mu);
     pthread_join(t->thread, NULL);
   }
-  int rc = t->failed ? -1 : t->capped ? -2 : 0;
-  if (t->failed) fprintf(stderr, "ptxemu: trace: %s\n", t->errmsg);
-  else if (t->capped)
+  report_failure(t);
+  if (!t->failed && t->capped && !t->cap_reported) {
+    t->cap_reported = true;
     fprintf(stderr, "ptxemu: trace: %s reached its size cap of %llu MB (--trace-max-size): warp and memory rows of the "
                     "launches marked 'truncated' were not recorded\n", t->path, (unsigned long long)(t->o.max_bytes >> 20));
+  }
+  return t->failed ? -1 : t->capped ? -2 : 0;
+}
+
+int trace_close(trace *t, int exit_status) {
+  if (!t) return 0;
+  trace_drain(t);
+  int rc = 0;
   char when[32];
   iso_time(when, sizeof when);
   sqlite3_stmt *s = prep(t, "UPDATE runs SET finished_at = ?, exit_status = ? WHERE run_id = ?");
@@ -1200,7 +1242,9 @@ int trace_close(trace *t, int exit_status) {
     sqlite3_bind_int64(s, 3, t->run_id);
     if (sqlite3_step(s) != SQLITE_DONE) rc = -1;
     sqlite3_finalize(s);
-  }
+  } else rc = -1;
+  if (rc) fprintf(stderr, "ptxemu: trace: cannot record the exit status %d of run %lld in %s: %s\n", exit_status,
+                  (long long)t->run_id, t->path, sqlite3_errmsg(t->db));
   if (t->o.verbose) {
     uint64_t rows = t->rows_written[0] + t->rows_written[1];
     fprintf(stderr, "ptxemu: trace: %llu warp instructions in %llu warp_runs rows, %llu mem_accesses rows; "
