@@ -289,6 +289,12 @@ uint64_t emu_alloc(emu *e, uint64_t size, const char *name);
 uint8_t *emu_host_ptr(emu *e, uint64_t addr, uint64_t size);
 /* Address of a module symbol by name (global/const variables), or 0. */
 uint64_t emu_symbol_addr(emu *e, const char *name, uint64_t *size);
+/* Static shared memory of a kernel as a launch lays it out (the .shared
+ * variables it and its callees name), UINT64_MAX past 2^48 bytes. */
+uint64_t emu_static_shared(const isa_module *m, int kernel);
+/* Shared memory a block can have in functional runs (an H100's 227 KiB);
+ * timed runs take the GPU configuration's shared_per_cta. */
+#define EMU_MAX_SHARED_PER_BLOCK 232448u
 /* Run one launch to completion.  Returns 0, or -1 with e->fault set. */
 int emu_run(emu *e, const emu_launch *l);
 /* Print the fault like a memory checker would (file:line, thread, block). */

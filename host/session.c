@@ -248,6 +248,18 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
         status = 65;
         break;
       }
+      /* static shared memory is checked here too, with the launch's line:
+       * the block's total against the GPU's per-block figure */
+      uint64_t sshared = emu_static_shared(m, k), smax = gcfg ? gcfg->shared_per_cta : EMU_MAX_SHARED_PER_BLOCK;
+      if (sshared > smax || sshared + L->shared > smax) {
+        if (sshared == UINT64_MAX)
+          fprintf(stderr, "%s:%d: error: kernel '%s' declares more than 2^48 bytes of static shared memory\n", lf.path, st->line, L->kernel);
+        else
+          fprintf(stderr, "%s:%d: error: kernel '%s' needs %llu bytes of static shared memory (and %u dynamic), more than the %llu bytes a block can have on %s\n",
+                  lf.path, st->line, L->kernel, (unsigned long long)sshared, L->shared, (unsigned long long)smax, gcfg ? gcfg->name : "h100");
+        status = 65;
+        break;
+      }
       emu_launch el = { .func = k, .dyn_shared = L->shared };
       memcpy(el.grid, L->grid, sizeof el.grid);
       memcpy(el.block, L->block, sizeof el.block);

@@ -321,6 +321,43 @@ static const char *check_sym(const isa_sym *y) {
   return NULL;
 }
 
+/* What an operand of signature letter sig (opcodes.def) may be: the kinds
+ * the assembler's operand checks let through, which are what the
+ * executor's handlers take (isa/assemble.c check_operand). */
+static bool kind_fits(const isa_func *f, const isa_opnd *o, char sig) {
+  switch (sig) {
+  case 'd': case 'D': case 'e': case 'w':
+    return o->kind == OK_REG || o->kind == OK_VEC || o->kind == OK_PAIR || o->kind == OK_SINK;
+  case 'p': return o->kind == OK_PAIR || o->kind == OK_SINK || (o->kind == OK_REG && f->regtype[o->v] == PTX_T_PRED);
+  case 'q': return o->kind == OK_IMM || (o->kind == OK_REG && f->regtype[o->v] == PTX_T_PRED);
+  case 'm': return o->kind == OK_ADDR || o->kind == OK_ADDRX;
+  case 'v': return o->kind != OK_ADDR && o->kind != OK_ADDRX;
+  case 'l': return o->kind == OK_LABEL || o->kind == OK_FUNC || o->kind == OK_TABLE;
+  default: return true;
+  }
+}
+
+/* The operands of an instruction against its opcode's signature; call
+ * has its own shape: [(rets),] target [, (args)] [, prototype|table]. */
+static const char *check_operands(const isa_func *f, const isa_insn *in) {
+  const isa_opnd *o = &f->ops[in->opi];
+  if (in->op == OP_CALL) {
+    uint32_t t = o[0].kind == OK_LIST ? 1 : 0;
+    if (t >= in->nops || (o[t].kind != OK_FUNC && o[t].kind != OK_REG)) return "call target";
+    for (uint32_t k = t + 1; k < in->nops; k++)
+      if (o[k].kind != OK_LIST && o[k].kind != OK_LABEL && o[k].kind != OK_FUNC && o[k].kind != OK_TABLE) return "call operand";
+    return NULL;
+  }
+  const char *sig = isa_ops[in->op].sig;
+  size_t siglen = strlen(sig);
+  for (uint32_t i = 0; i < in->nops; i++) {
+    char c = i < siglen ? sig[i] : 'x';
+    if ((in->flags & IF_CACHE_HINT) && i + 1 == in->nops && i > 0) c = 'x';   /* the .L2::cache_hint policy */
+    if (!kind_fits(f, &o[i], c)) return "operand kind for the opcode";
+  }
+  return NULL;
+}
+
 static const char *validate(const isa_module *m) {
   for (uint32_t i = 0; i < m->nsyms; i++) { const char *bad = check_sym(&m->syms[i]); if (bad) return bad; }
   for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
@@ -333,12 +370,16 @@ static const char *validate(const isa_module *m) {
     for (uint32_t i = 0; i < f->ninsns; i++) {
       const isa_insn *in = &f->insns[i];
       if (in->op >= OP_COUNT) return "opcode";
+      /* types, modifiers and flags are those of the instruction's spelling:
+       * no type an opcode cannot have (a .u32 add of type 0 would shift by 64) */
+      if (!isa_insn_canonical(in)) return "instruction modifiers";
       if (in->nops < isa_ops[in->op].nops_min || in->nops > isa_ops[in->op].nops_max) return "operand count";
       if (in->type >= PTX_T_COUNT || in->type2 >= PTX_T_COUNT || in->type3 >= PTX_T_COUNT || in->type4 >= PTX_T_COUNT) return "type";
       if (in->cmp >= MOD_LIMIT || in->bop >= MOD_LIMIT || in->space >= MOD_LIMIT || in->space2 >= MOD_LIMIT ||
           in->sem >= MOD_LIMIT || in->scope >= MOD_LIMIT || in->sub >= MOD_LIMIT || in->cache >= MOD_LIMIT) return "modifier";
       if ((uint64_t)in->opi + in->nops > f->nops) return "operand index";
-      if (in->guard >= 0 && (uint32_t)in->guard >= f->nregs) return "guard register";
+      if (in->guard >= 0 && ((uint32_t)in->guard >= f->nregs || f->regtype[in->guard] != PTX_T_PRED)) return "guard register";
+      if (in->guard < -1 || in->guard_neg > 1) return "guard";
       if (in->loc > f->nlocs) return "source location";
       for (int k = 0; k < in->ncomps; k++) {
         uint16_t c = in->comps[k];
@@ -356,6 +397,9 @@ static const char *validate(const isa_module *m) {
         case OK_REG: if (o->v >= f->nregs) return "register"; break;
         case OK_SREG: if (o->v >= SREG_COUNT) return "special register"; break;
         case OK_ADDR: case OK_SYM:
+          /* one of: a base register (ADDR only), a symbol, or nothing (an absolute address) */
+          if ((o->flags & OF_BASEREG) && ((o->flags & (OF_MODSYM | OF_FUNCSYM)) || o->kind != OK_ADDR)) return "address flags";
+          if (o->kind == OK_SYM && !(o->flags & (OF_MODSYM | OF_FUNCSYM))) return "symbol operand";
           if ((o->flags & OF_BASEREG) && o->v >= f->nregs) return "address register";
           if ((o->flags & (OF_MODSYM | OF_FUNCSYM)) == OF_MODSYM && o->v >= m->nsyms) return "symbol";
           if ((o->flags & (OF_MODSYM | OF_FUNCSYM)) == OF_FUNCSYM && o->v >= f->nsyms) return "local symbol";
@@ -366,16 +410,22 @@ static const char *validate(const isa_module *m) {
         case OK_TABLE: if (o->v >= f->ntables) return "branch table"; break;
         case OK_ADDRX: case OK_VEC: case OK_LIST: case OK_PAIR:
           if ((uint64_t)o->v + o->n > f->npool) return "operand pool";
+          if (o->kind != OK_LIST && !o->n) return "empty vector";
+          if (o->kind == OK_ADDRX && f->pool[o->v].kind != OK_ADDR) return "address operand";
           if (pass && o->v <= i) return "operand pool order";   /* lists point forward: no cycles */
           break;
         default: return "operand kind";
         }
       }
     }
-    /* operands are known well-formed now: what an instruction writes is registers */
-    for (uint32_t i = 0; i < f->ninsns; i++)
+    /* operands are known well-formed now: what an instruction writes is
+     * registers, and each operand is of a kind its opcode takes */
+    for (uint32_t i = 0; i < f->ninsns; i++) {
       if (f->insns[i].nops && isa_writes_first(&f->insns[i]) && !isa_dest_writable(&f->ops[f->insns[i].opi], f->pool, f->npool))
         return "destination operand";
+      const char *bad = check_operands(f, &f->insns[i]);
+      if (bad) return bad;
+    }
     for (uint32_t i = 0; i < f->nlabels; i++) if (f->label_pc[i] > f->ninsns) return "label";
     for (uint32_t t = 0; t < f->ntables; t++)
       for (uint32_t k = 0; k < f->tables[t].n; k++)
@@ -393,21 +443,29 @@ static const char *validate(const isa_module *m) {
       if (r->kind > REC_MSYM) return "listing kind";
     }
     for (uint32_t i = 0; i < f->nsyms; i++) if (f->syms[i].nrelocs) return "local relocation";
-    /* frames are laid out in 32 bits (emu/prepare.c): a larger parameter or
-     * local would wrap there */
-    for (uint32_t i = 0; i < f->nsyms; i++)
-      if (f->syms[i].size > UINT32_MAX || f->syms[i].offset > UINT32_MAX - f->syms[i].size) return "local symbol size";
-    uint64_t pend = 0;              /* the assembler's limits (isa/assemble.c) */
+    /* the assembler's limits (isa/assemble.c): every .param and .local
+     * variable lies inside its area, and the areas inside a thread's stack */
+    for (uint32_t i = 0; i < f->nsyms; i++) {
+      const isa_sym *y = &f->syms[i];
+      if (i < f->nrets + f->nparams && y->space != PTX_SPACE_PARAM && y->space != PTX_SPACE_REG) return "parameter space";
+      if (y->size > ISA_MAX_FRAME_BYTES || y->offset > ISA_MAX_FRAME_BYTES - y->size) return "local symbol size";
+      if (y->space == PTX_SPACE_LOCAL && y->offset + y->size > f->local_bytes) return "local symbol offset";
+    }
+    uint64_t pend = 0;
     for (uint32_t i = f->nrets; i < f->nrets + f->nparams && i < f->nsyms; i++)
       if (f->syms[i].offset + f->syms[i].size > pend) pend = f->syms[i].offset + f->syms[i].size;
-    if (f->is_entry && pend > 32764) return "kernel parameter size";
-    if (f->local_bytes > 512 * 1024) return "local frame size";
+    if (f->is_entry && pend > ISA_MAX_KERNEL_PARAMS) return "kernel parameter size";
+    if (f->local_bytes > ISA_MAX_FRAME_BYTES) return "local frame size";
   }
   for (uint32_t i = 0; i < m->nsyms; i++) {
     const isa_sym *y = &m->syms[i];
+    if (y->nrelocs && ((y->type != PTX_T_U32 && y->type != PTX_T_U64) || !y->init ||
+                       (y->space != PTX_SPACE_GLOBAL && y->space != PTX_SPACE_CONST))) return "relocation in a variable";
+    if (y->size > ISA_MAX_VAR_BYTES) return "variable size";
     for (uint32_t k = 0; k < y->nrelocs; k++) {
       const isa_reloc *r = &y->relocs[k];
-      if (r->offset + 8 > y->size) return "relocation offset";
+      /* computed without overflow: an offset of 2^64-8 is past the end too */
+      if (y->size < isa_reloc_bytes(y) || r->offset > y->size - isa_reloc_bytes(y)) return "relocation offset";
       if (r->sym >= m->nsyms && UINT32_MAX - r->sym >= m->nfuncs) return "relocation symbol";
     }
   }
