@@ -370,9 +370,6 @@ static const char *validate(const isa_module *m) {
     for (uint32_t i = 0; i < f->ninsns; i++) {
       const isa_insn *in = &f->insns[i];
       if (in->op >= OP_COUNT) return "opcode";
-      /* types, modifiers and flags are those of the instruction's spelling:
-       * no type an opcode cannot have (a .u32 add of type 0 would shift by 64) */
-      if (!isa_insn_canonical(in)) return "instruction modifiers";
       if (in->nops < isa_ops[in->op].nops_min || in->nops > isa_ops[in->op].nops_max) return "operand count";
       if (in->type >= PTX_T_COUNT || in->type2 >= PTX_T_COUNT || in->type3 >= PTX_T_COUNT || in->type4 >= PTX_T_COUNT) return "type";
       if (in->cmp >= MOD_LIMIT || in->bop >= MOD_LIMIT || in->space >= MOD_LIMIT || in->space2 >= MOD_LIMIT ||
@@ -386,6 +383,9 @@ static const char *validate(const isa_module *m) {
         if (c & ISA_COMP_JOINED) c = (uint16_t)(c & ~ISA_COMP_JOINED);
         if (c >= ISA_COMP_MOD + MOD_LIMIT || (c < ISA_COMP_MOD && c >= PTX_T_COUNT)) return "modifier";
       }
+      /* types, modifiers and flags are those of the instruction's spelling:
+       * no type an opcode cannot have (a .u32 add of type 0 would shift by 64) */
+      if (!isa_insn_canonical(in)) return "instruction modifiers";
     }
     for (uint32_t pass = 0; pass < 2; pass++) {
       const isa_opnd *v = pass ? f->pool : f->ops;
@@ -445,16 +445,15 @@ static const char *validate(const isa_module *m) {
     for (uint32_t i = 0; i < f->nsyms; i++) if (f->syms[i].nrelocs) return "local relocation";
     /* the assembler's limits (isa/assemble.c): every .param and .local
      * variable lies inside its area, and the areas inside a thread's stack */
+    for (uint32_t i = f->nrets; f->is_entry && i < f->nrets + f->nparams; i++)
+      if (f->syms[i].size > ISA_MAX_KERNEL_PARAMS || f->syms[i].offset > ISA_MAX_KERNEL_PARAMS - f->syms[i].size)
+        return "kernel parameter size";
     for (uint32_t i = 0; i < f->nsyms; i++) {
       const isa_sym *y = &f->syms[i];
       if (i < f->nrets + f->nparams && y->space != PTX_SPACE_PARAM && y->space != PTX_SPACE_REG) return "parameter space";
       if (y->size > ISA_MAX_FRAME_BYTES || y->offset > ISA_MAX_FRAME_BYTES - y->size) return "local symbol size";
       if (y->space == PTX_SPACE_LOCAL && y->offset + y->size > f->local_bytes) return "local symbol offset";
     }
-    uint64_t pend = 0;
-    for (uint32_t i = f->nrets; i < f->nrets + f->nparams && i < f->nsyms; i++)
-      if (f->syms[i].offset + f->syms[i].size > pend) pend = f->syms[i].offset + f->syms[i].size;
-    if (f->is_entry && pend > ISA_MAX_KERNEL_PARAMS) return "kernel parameter size";
     if (f->local_bytes > ISA_MAX_FRAME_BYTES) return "local frame size";
   }
   for (uint32_t i = 0; i < m->nsyms; i++) {
