@@ -262,6 +262,12 @@ int emu_prepare(emu *e, int kernel) {
     e->recursive[f] = calls_into(e, f, f, seen);
     if (layout_frame(e, f)) { free(mark); free(seen); return -1; }
   }
+  if (e->func_base[kernel] == UINT32_MAX) {       /* a declaration: nothing to run */
+    free(mark); free(seen);
+    e->fault.kind = FAULT_UNSUPPORTED;
+    snprintf(e->fault.msg, sizeof e->fault.msg, "kernel '%s' has no body", m->funcs[kernel].name);
+    return -1;
+  }
   e->sr_base = rows;
   e->nrows = rows + SR_COUNT;
   e->nprog = pc;

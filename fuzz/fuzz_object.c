@@ -169,6 +169,8 @@ static void run_kernels(isa_module *m) {
 
 static void check(const uint8_t *data, size_t len, int deep) {
   char err[256];
+  const char *dump = getenv("FUZZ_OBJECT_DUMP");    /* keep the object a crash input makes */
+  if (dump) { FILE *f = fopen(dump, "wb"); if (f) { fwrite(data, 1, len, f); fclose(f); } }
   isa_module *m = isa_read_object_mem(data, len, err, sizeof err);
   if (!m) return;
   isa_disassemble(m, devnull);

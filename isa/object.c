@@ -363,6 +363,7 @@ static const char *validate(const isa_module *m) {
   for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
     const isa_func *f = &m->funcs[fi];
     if (f->alias_of > m->nfuncs) return "alias";
+    if ((f->is_proto && (f->has_body || f->is_entry)) || (!f->has_body && f->ninsns)) return "prototype";
     if ((uint64_t)f->nrets + f->nparams > f->nsyms) return "parameter count";
     for (uint32_t i = 0; i < f->nsyms; i++) { const char *bad = check_sym(&f->syms[i]); if (bad) return bad; }
     if (f->perf.n_maxntid > 3 || f->perf.n_reqntid > 3 || f->perf.n_reqnctapercluster > 3) return "performance directive";
