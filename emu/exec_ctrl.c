@@ -148,7 +148,7 @@ static void h_call(warp *w, const xinsn *x, lanemask g) {
         }
         uint8_t *dst = fr + e->params_off[fi] + ps->offset;
         uint8_t *sp = emu_param_ptr(w, i, x, src, (uint32_t)ps->size);
-        if (sp) memcpy(dst, sp, ps->size);
+        if (sp) memmove(dst, sp, ps->size);        /* an indirect call's argument may be shorter: ranges can overlap */
         else copy_value(w, i, dst, src, x, (uint32_t)ps->size);
       }
       if (e->recursive[fi]) {
@@ -224,7 +224,7 @@ static void do_return(warp *w, const xinsn *x, lanemask g) {
       }
       if (dst->kind == OK_SYM && (dst->flags & OF_FUNCSYM)) {
         uint8_t *dp = emu_param_ptr(w, i, cx, dst, size);
-        if (dp) memcpy(dp, src, size);
+        if (dp) memmove(dp, src, size);
       } else if (dst->kind == OK_REG) {
         uint64_t v = 0;
         memcpy(&v, src, size > 8 ? 8 : size);

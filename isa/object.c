@@ -339,13 +339,24 @@ static bool kind_fits(const isa_func *f, const isa_opnd *o, char sig) {
 
 /* The operands of an instruction against its opcode's signature; call
  * has its own shape: [(rets),] target [, (args)] [, prototype|table]. */
-static const char *check_operands(const isa_func *f, const isa_insn *in) {
+static const char *check_operands(const isa_module *m, const isa_func *f, const isa_insn *in) {
   const isa_opnd *o = &f->ops[in->opi];
   if (in->op == OP_CALL) {
     uint32_t t = o[0].kind == OK_LIST ? 1 : 0;
     if (t >= in->nops || (o[t].kind != OK_FUNC && o[t].kind != OK_REG)) return "call target";
     for (uint32_t k = t + 1; k < in->nops; k++)
       if (o[k].kind != OK_LIST && o[k].kind != OK_LABEL && o[k].kind != OK_FUNC && o[k].kind != OK_TABLE) return "call operand";
+    /* a direct call passes what the callee takes (isa/assemble.c check_calls) */
+    if (o[t].kind != OK_FUNC) return NULL;
+    const isa_func *g = &m->funcs[o[t].v];
+    const isa_opnd *rets = t ? &o[0] : NULL, *args = t + 1 < in->nops && o[t + 1].kind == OK_LIST ? &o[t + 1] : NULL;
+    uint32_t nr = rets ? rets->n : 0, na = args ? args->n : 0;
+    if (nr != g->nrets || na != g->nparams || (uint64_t)g->nrets + g->nparams > g->nsyms) return "call arguments";
+    for (uint32_t j = 0; j < nr + na; j++) {
+      const isa_opnd *x = j < nr ? &f->pool[rets->v + j] : &f->pool[args->v + j - nr];
+      if (x->kind != OK_SYM || (x->flags & (OF_MODSYM | OF_FUNCSYM)) != OF_FUNCSYM) continue;
+      if (f->syms[x->v].size != g->syms[j].size || f->syms[x->v].space != g->syms[j].space) return "call argument size";
+    }
     return NULL;
   }
   const char *sig = isa_ops[in->op].sig;
@@ -424,7 +435,7 @@ static const char *validate(const isa_module *m) {
     for (uint32_t i = 0; i < f->ninsns; i++) {
       if (f->insns[i].nops && isa_writes_first(&f->insns[i]) && !isa_dest_writable(&f->ops[f->insns[i].opi], f->pool, f->npool))
         return "destination operand";
-      const char *bad = check_operands(f, &f->insns[i]);
+      const char *bad = check_operands(m, f, &f->insns[i]);
       if (bad) return bad;
     }
     for (uint32_t i = 0; i < f->nlabels; i++) if (f->label_pc[i] > f->ninsns) return "label";
