@@ -23,6 +23,8 @@ EXPECT_STATUS=65 expect_fault memory-cap "over the limit of 65536 (the device me
 EXPECT_STATUS=65 expect_fault memory-cap-ramp "over the limit of 65536 (the device memory cap" --kernel trapper --max-memory 64K -e 'buffer big 1048576 ramp u32 0 1'
 expect_fault shared-oob "invalid shared access" --kernel shared_oob
 expect_fault assert "Assertion \`boom!\` failed" --kernel asserts
+# a kernel that overwrites its frame header through a local address: a fault, never a jump anywhere
+expect_fault frame-clobber "the return address in the stack frame was overwritten" --kernel frame_clobber
 # early return before a barrier completes normally
 if "$PTXEMU" check "$k" --kernel early_exit --block 64 -e 'buffer o 256 zero' --arg ptr:o --arg u32:40 -e 'expect o value u32 0 1 2 3' >/dev/null 2>&1; then ok; else bad "early_exit deadlocked or failed"; fi
 finish
