@@ -172,6 +172,22 @@ START_TEST(test_empty_vector) {
 }
 END_TEST
 
+START_TEST(test_call_argument_size) {
+  isa_module *m = assemble(".func f(.param .b8 p[16]) { ret; }\n"
+                           ".visible .entry k() { .param .b8 q[16]; call f, (q); ret; }\n");
+  isa_func *f = func(m, "f");
+  f->syms[f->nrets].size = 4096;                      /* the call would copy 4096 bytes from a 16-byte argument */
+  refused(m, "bad call argument size");
+}
+END_TEST
+
+START_TEST(test_entry_prototype) {
+  isa_module *m = assemble(kernel);
+  func(m, "k")->is_proto = true;                      /* a prototype with a body: a launch would start nowhere */
+  refused(m, "bad prototype");
+}
+END_TEST
+
 /* .u32 address initialisers hold the low 32 bits, .u64 all 64; an object
  * with them reads back, and loading writes no byte outside the variable. */
 START_TEST(test_reloc_widths_load) {
@@ -218,6 +234,8 @@ int main(void) {
   tcase_add_test(t, test_huge_func_param);
   tcase_add_test(t, test_param_space);
   tcase_add_test(t, test_empty_vector);
+  tcase_add_test(t, test_call_argument_size);
+  tcase_add_test(t, test_entry_prototype);
   tcase_add_test(t, test_reloc_widths_load);
   suite_add_tcase(s, t);
   SRunner *sr = srunner_create(s);
