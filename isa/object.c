@@ -369,7 +369,34 @@ static const char *check_operands(const isa_module *m, const isa_func *f, const 
   return NULL;
 }
 
-static const char *validate(const isa_module *m) {
+/* isa_insn_canonical decodes a spelling: instructions repeat a few
+ * hundred spellings, so those already found canonical are remembered (by
+ * their decoded fields) and not decoded again. */
+typedef struct insn_key {
+  uint16_t op, cmp, bop, space, space2, sem, scope, sub, cache, shape_n, shape_k;
+  uint8_t ncomps, type, type2, type3, type4, rnd, vec, shape_m;
+  uint32_t flags;
+  uint16_t comps[ISA_MAX_COMPS];
+} insn_key;
+#define CANON_SLOTS 1024
+typedef struct canon_cache { insn_key key[CANON_SLOTS]; bool used[CANON_SLOTS]; } canon_cache;
+
+static bool canonical(canon_cache *cc, const isa_insn *in) {
+  insn_key k;
+  memset(&k, 0, sizeof k);
+  k.op = in->op; k.cmp = in->cmp; k.bop = in->bop; k.space = in->space; k.space2 = in->space2; k.sem = in->sem;
+  k.scope = in->scope; k.sub = in->sub; k.cache = in->cache; k.shape_n = in->shape_n; k.shape_k = in->shape_k;
+  k.ncomps = in->ncomps; k.type = in->type; k.type2 = in->type2; k.type3 = in->type3; k.type4 = in->type4;
+  k.rnd = in->rnd; k.vec = in->vec; k.shape_m = in->shape_m; k.flags = in->flags;
+  for (int i = 0; i < in->ncomps && i < ISA_MAX_COMPS; i++) k.comps[i] = in->comps[i];
+  uint32_t h = (uint32_t)(checksum(CHECKSUM_SEED, (const uint8_t *)&k, sizeof k) % CANON_SLOTS);
+  if (cc && cc->used[h] && !memcmp(&cc->key[h], &k, sizeof k)) return true;
+  if (!isa_insn_canonical(in)) return false;
+  if (cc) { cc->key[h] = k; cc->used[h] = true; }
+  return true;
+}
+
+static const char *validate(const isa_module *m, canon_cache *cc) {
   for (uint32_t i = 0; i < m->nsyms; i++) { const char *bad = check_sym(&m->syms[i]); if (bad) return bad; }
   for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
     const isa_func *f = &m->funcs[fi];
@@ -397,7 +424,7 @@ static const char *validate(const isa_module *m) {
       }
       /* types, modifiers and flags are those of the instruction's spelling:
        * no type an opcode cannot have (a .u32 add of type 0 would shift by 64) */
-      if (!isa_insn_canonical(in)) return "instruction modifiers";
+      if (!canonical(cc, in)) return "instruction modifiers";
     }
     for (uint32_t pass = 0; pass < 2; pass++) {
       const isa_opnd *v = pass ? f->pool : f->ops;
@@ -500,7 +527,9 @@ isa_module *isa_read_object_mem(const uint8_t *data, size_t len, char *err, size
   ser s = { .reading = true, .buf = (uint8_t *)data + 24, .len = plen, .arena = m->arena, .err = err, .errlen = errlen };
   ser_module(&s, m);
   if (!s.failed && s.pos != s.len) fail(&s, "trailing bytes");
-  const char *bad = s.failed ? NULL : validate(m);
+  canon_cache *cc = s.failed ? NULL : calloc(1, sizeof *cc);     /* without it, every instruction is decoded */
+  const char *bad = s.failed ? NULL : validate(m, cc);
+  free(cc);
   if (bad) { snprintf(err, errlen, "corrupt object file: bad %s", bad); s.failed = true; }
   if (s.failed) { isa_module_free(m); return NULL; }
   return m;
