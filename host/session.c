@@ -212,7 +212,18 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
     gcfg = &gpuc;
   }
   emu *e = emu_new(m, &eo);
-  if (!e) { fprintf(stderr, "ptxemu: cannot set up the device (memory)\n"); isa_module_free(m); lf_free(&lf); return 70; }
+  if (!e) {
+    /* the module's .global and .const variables, beyond the device memory cap (a limit), or no host memory */
+    uint64_t vars = 0;
+    for (uint32_t i = 0; i < m->nsyms && vars < (1ull << 62); i++)   /* each at most 2^48: no wrap */
+      if (m->syms[i].space == PTX_SPACE_GLOBAL || m->syms[i].space == PTX_SPACE_CONST) vars += m->syms[i].size;
+    int limit = vars + eo.heap_bytes > eo.mem_cap;
+    if (limit)
+      fprintf(stderr, "%s: error: the module's variables need %llu bytes of device memory, more than the cap of %llu (--max-memory)\n",
+              lf.ptx_path, (unsigned long long)vars, (unsigned long long)eo.mem_cap);
+    else fprintf(stderr, "ptxemu: cannot set up the device (memory)\n");
+    isa_module_free(m); lf_free(&lf); return limit ? 4 : 70;
+  }
   e->obs = o->observer;
   e->timing_cfg = gcfg;
   e->timing_out = &tres;
