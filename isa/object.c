@@ -455,6 +455,11 @@ static const char *validate(const isa_module *m, canon_cache *cc) {
           break;
         default: return "operand kind";
         }
+        /* what names a symbol or a base register is an address or a symbol
+         * operand (a function: its index): code that takes an address
+         * reads these flags, whatever the kind */
+        uint8_t named = o->flags & (OF_MODSYM | OF_FUNCSYM | OF_BASEREG | OF_GENERIC);
+        if (named && o->kind != OK_ADDR && o->kind != OK_SYM && !(o->kind == OK_FUNC && named == OF_FUNCSYM)) return "operand flags";
       }
     }
     /* operands are known well-formed now: what an instruction writes is

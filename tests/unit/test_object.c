@@ -105,6 +105,17 @@ START_TEST(test_immediate_address) {
   a->kind = OK_IMM;
   a->flags = OF_BASEREG;
   a->v = 100000;
+  refused(m, "bad operand flags");
+}
+END_TEST
+
+START_TEST(test_register_as_address) {
+  isa_module *m = assemble(kernel);
+  isa_func *f = func(m, "k");
+  isa_opnd *a = &f->ops[insn(f, OP_ST)->opi];         /* st.global.u32 %r1, %r1: no address */
+  a->kind = OK_REG;
+  a->flags = 0;
+  a->v = 1;
   refused(m, "bad operand kind for the opcode");
 }
 END_TEST
@@ -226,6 +237,7 @@ int main(void) {
   tcase_add_test(t, test_reloc_past_u32);
   tcase_add_test(t, test_reloc_in_float);
   tcase_add_test(t, test_immediate_address);
+  tcase_add_test(t, test_register_as_address);
   tcase_add_test(t, test_base_register_and_symbol);
   tcase_add_test(t, test_too_few_operands);
   tcase_add_test(t, test_call_without_target);
