@@ -98,7 +98,8 @@ int cmd_occupancy(int argc, char **argv) {
   }
   const isa_func *f = &m->funcs[k];
   uint32_t r = regs >= 0 ? (uint32_t)regs : f->regs_used;
-  uint32_t smem = (uint32_t)f->shared_bytes + (uint32_t)shared;
+  uint64_t smem64 = f->shared_bytes + (uint64_t)shared;      /* not cut to 32 bits: 2^32 + 16 is not 16 */
+  uint32_t smem = f->shared_bytes > UINT32_MAX || smem64 > UINT32_MAX ? UINT32_MAX : (uint32_t)smem64;
   gpu_occupancy o;
   gpu_occupancy_calc(&c, (uint32_t)block, r, smem, &o);
   printf("kernel %s on %s (%s): %ld threads per block, %u registers per thread%s, %u bytes shared memory per block\n",

@@ -203,7 +203,12 @@ static int place_module_symbols(emu *e, emu_module *md) {
       if (r->sym < m->nsyms && m->syms[r->sym].space == PTX_SPACE_SHARED)
         v = md->shared_sym_off[r->sym] + (r->generic ? GEN_SHARED_BASE : 0);
       v += (uint64_t)r->addend;
-      memcpy(p + r->offset, &v, 8);
+      /* the low 4 bytes in a .u32 variable; the reader checked that they lie inside it */
+      uint32_t w = isa_reloc_bytes(s);
+      if (s->size < w || r->offset > s->size - w) return -1;
+      uint8_t le[8];
+      for (int b = 0; b < 8; b++) le[b] = (uint8_t)(v >> (8 * b));
+      memcpy(p + r->offset, le, w);
     }
   }
   return 0;

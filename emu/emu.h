@@ -342,6 +342,12 @@ typedef struct emu_child {
 bool emu_child_pop(emu *e, emu_child *out);
 /* Drop queued children and the parameter buffers (after a host launch). */
 void emu_cdp_reset(emu *e);
+/* Static shared memory of a kernel as a launch lays it out (the .shared
+ * variables it and its callees name), UINT64_MAX past 2^48 bytes. */
+uint64_t emu_static_shared(const isa_module *m, int kernel);
+/* Shared memory a block can have in functional runs (an H100's 227 KiB);
+ * timed runs take the GPU configuration's shared_per_cta. */
+#define EMU_MAX_SHARED_PER_BLOCK 232448u
 /* Run one launch to completion.  Returns 0, or -1 with e->fault set. */
 int emu_run(emu *e, const emu_launch *l);
 /* Print the fault like a memory checker would (file:line, thread, block). */

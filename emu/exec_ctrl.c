@@ -149,7 +149,7 @@ static void h_call(warp *w, const xinsn *x, lanemask g) {
         }
         uint8_t *dst = fr + e->params_off[fi] + ps->offset;
         uint8_t *sp = emu_param_ptr(w, i, x, src, (uint32_t)ps->size);
-        if (sp) memcpy(dst, sp, ps->size);
+        if (sp) memmove(dst, sp, ps->size);        /* an indirect call's argument may be shorter: ranges can overlap */
         else copy_value(w, i, dst, src, x, (uint32_t)ps->size);
       }
       if (e->recursive[fi]) {
@@ -180,7 +180,16 @@ static void do_return(warp *w, const xinsn *x, lanemask g) {
     uint8_t *fr = w->local + (size_t)i * w->local_stride + w->fp[i];
     uint32_t hdr[4];
     memcpy(hdr, fr, sizeof hdr);
-    const xinsn *cx = &e->prog[hdr[1]];
+    /* the header is in the thread's local memory, which the kernel can
+     * write (st.local through a computed address): it must still name the
+     * call and the caller's frame that h_call stored, or the return would
+     * jump to any pc and move the frame pointer anywhere */
+    const xinsn *cx = hdr[1] < e->nprog ? &e->prog[hdr[1]] : NULL;
+    if (!cx || cx->in->op != OP_CALL || hdr[0] >= e->nprog ||
+        (uint64_t)hdr[2] + e->frame_size[cx->f - e->m->funcs] != w->fp[i]) {
+      emu_fault_at(w, x, i, FAULT_STACK, "the return address in the stack frame was overwritten");
+      return;
+    }
     call_ops c = emu_call_operands(cx);
     /* return values: .param returns are in the callee's frame; old-style
      * .reg returns are callee registers, read before a recursive callee's
@@ -216,7 +225,7 @@ static void do_return(warp *w, const xinsn *x, lanemask g) {
       }
       if (dst->kind == OK_SYM && (dst->flags & OF_FUNCSYM)) {
         uint8_t *dp = emu_param_ptr(w, i, cx, dst, size);
-        if (dp) memcpy(dp, src, size);
+        if (dp) memmove(dp, src, size);
       } else if (dst->kind == OK_REG) {
         uint64_t v = 0;
         memcpy(&v, src, size > 8 ? 8 : size);

@@ -1082,6 +1082,10 @@ static int prep_cmp(emu *e, xinsn *x) {
 int prep_int(emu *e, xinsn *x) {
   const isa_insn *in = x->in;
   if (in->op >= OP_COUNT) return -1;
+  /* the handlers take widths 1..64 (MSK, sext): an instruction of no
+   * width gets the unsupported handler, never a shift by 64 (the object
+   * reader already refuses types an opcode cannot have) */
+  if (!x->tbits) return -1;
   if (in->op == OP_MOV) return prep_mov(e, x);
   if (in->op == OP_PRMT) {
     if (ptx_type_bits((enum ptx_type)in->type) != 32) return -1;

@@ -36,6 +36,7 @@ static uint64_t sym_address(warp *w, const xinsn *x, const isa_opnd *o, int lane
 void emu_lane_addrs(warp *w, const xinsn *x, const isa_opnd *o, lanemask m, uint64_t *a, uint8_t *symspace) {
   *symspace = PTX_SPACE_NONE;
   if (o->kind == OK_ADDRX) o = &x->f->pool[o->v];
+  if (o->kind != OK_ADDR && o->kind != OK_SYM) { FOR_LANES(i) a[i] = (uint64_t)o->imm; return; }   /* its flags name nothing */
   if (o->flags & OF_BASEREG) {
     /* inactive lanes take the first active lane's address, so later passes
      * over all 32 lanes need no mask tests (and vectorise) */

@@ -2,6 +2,7 @@
  * of prepared instructions (xinsn): global PCs, operands resolved to
  * register rows or constant rows, handlers chosen once by the family files,
  * and the local-memory frame of each function. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "emu/internal.h"
@@ -89,21 +90,46 @@ int32_t emu_konst_row(emu *e, uint64_t v) {
 
 /* Functions the kernel can reach: direct calls, call tables, and every
  * function whose address is taken anywhere (indirect calls).  An explicit
- * stack, not recursion: a call chain may be 50,000 functions long. */
-static void reach(emu *e, uint32_t root, uint8_t *mark, uint32_t *stack) {
-  uint32_t sp = 0, nf = e->m->nfuncs;
+ * stack, not recursion: a call chain may be 50,000 functions long; stack
+ * has room for m->nfuncs entries. */
+static void reach(const isa_module *m, uint32_t root, uint8_t *mark, uint32_t *stack) {
+  uint32_t sp = 0, nf = m->nfuncs;
   if (root >= nf || mark[root]) return;
   mark[root] = 1;
   stack[sp++] = root;
 #define PUSH(g) do { uint32_t g_ = (g); if (g_ < nf && !mark[g_]) { mark[g_] = 1; stack[sp++] = g_; } } while (0)
   while (sp) {
-    const isa_func *fn = &e->m->funcs[stack[--sp]];
-    for (uint32_t i = 0; i < fn->nops; i++) if (fn->ops[i].kind == OK_FUNC && fn->ops[i].v < nf && !e->m->funcs[fn->ops[i].v].is_proto) PUSH(fn->ops[i].v);
-    for (uint32_t i = 0; i < fn->npool; i++) if (fn->pool[i].kind == OK_FUNC && fn->pool[i].v < nf && !e->m->funcs[fn->pool[i].v].is_proto) PUSH(fn->pool[i].v);
+    const isa_func *fn = &m->funcs[stack[--sp]];
+    for (uint32_t i = 0; i < fn->nops; i++) if (fn->ops[i].kind == OK_FUNC && fn->ops[i].v < nf && !m->funcs[fn->ops[i].v].is_proto) PUSH(fn->ops[i].v);
+    for (uint32_t i = 0; i < fn->npool; i++) if (fn->pool[i].kind == OK_FUNC && fn->pool[i].v < nf && !m->funcs[fn->pool[i].v].is_proto) PUSH(fn->pool[i].v);
     for (uint32_t t = 0; t < fn->ntables; t++)
       if (fn->tables[t].calls) for (uint32_t k = 0; k < fn->tables[t].n; k++) PUSH(fn->tables[t].pcs[k]);
   }
 #undef PUSH
+}
+
+static uint64_t layout_shared(const isa_module *m, const uint8_t *reached, uint64_t *sym_off);
+
+/* Functions the kernel can reach, marked in mark (m->nfuncs bytes). */
+static void reach_kernel(const isa_module *m, uint32_t kernel, uint8_t *mark, uint32_t *stack) {
+  reach(m, kernel, mark, stack);
+  /* functions whose address is taken by module variables can be called indirectly */
+  for (uint32_t i = 0; i < m->nsyms; i++)
+    for (uint32_t k = 0; k < m->syms[i].nrelocs; k++)
+      if (m->syms[i].relocs[k].sym >= m->nsyms) reach(m, UINT32_MAX - m->syms[i].relocs[k].sym, mark, stack);
+}
+
+uint64_t emu_static_shared(const isa_module *m, int kernel) {
+  uint8_t *mark = calloc(m->nfuncs ? m->nfuncs : 1, 1);
+  uint32_t *stack = malloc((m->nfuncs ? m->nfuncs : 1) * sizeof *stack);
+  uint64_t n = UINT64_MAX;
+  if (mark && stack) {
+    reach_kernel(m, (uint32_t)kernel, mark, stack);
+    n = layout_shared(m, mark, NULL);
+  }
+  free(mark);
+  free(stack);
+  return n;
 }
 
 /* Direct calls between functions with bodies (a function's operands that
@@ -196,7 +222,18 @@ out:
 
 static uint64_t al(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
 
-static void layout_frame(emu *e, uint32_t fi) {
+/* Why emu_prepare refused the kernel (a limit, not a lack of memory). */
+static int refuse(emu *e, const char *fmt, const char *name, unsigned long long n) {
+  e->fault.kind = FAULT_MEMORY;
+  snprintf(e->fault.msg, sizeof e->fault.msg, fmt, name, n);
+  return -1;
+}
+
+/* The frame is laid out in 64 bits and must fit the 32-bit offsets that
+ * calls use (the object reader and the assembler keep each area within
+ * ISA_MAX_FRAME_BYTES; saved registers of a recursive function add 8 bytes
+ * each). */
+static int layout_frame(emu *e, uint32_t fi) {
   const isa_func *f = &e->m->funcs[fi];
   uint64_t rets = 0, params = 0, scoped = 0;
   for (uint32_t k = 0; k < f->nsyms; k++) {
@@ -207,22 +244,33 @@ static void layout_frame(emu *e, uint32_t fi) {
     else if (k < f->nrets + f->nparams) { if (end > params) params = end; }
     else if (end > scoped) scoped = end;
   }
-  e->rets_off[fi] = 16;                                /* header: return pc, caller fp */
-  e->params_off[fi] = (uint32_t)al(16 + rets, 16);
-  e->local_off[fi] = (uint32_t)al(e->params_off[fi] + params, 16);
-  e->scoped_param_off[fi] = (uint32_t)al(e->local_off[fi] + f->local_bytes, 16);
-  uint64_t end = al(e->scoped_param_off[fi] + scoped, 16);
-  e->regsave_off[fi] = (uint32_t)end;
+  if (rets > ISA_MAX_FRAME_BYTES || params > ISA_MAX_FRAME_BYTES || scoped > ISA_MAX_FRAME_BYTES || f->local_bytes > ISA_MAX_FRAME_BYTES)
+    return refuse(e, "the stack frame of '%s' is larger than %llu bytes", f->name, 4ull * ISA_MAX_FRAME_BYTES);
+  uint64_t params_off = al(16 + rets, 16);                   /* header: return pc, caller fp */
+  uint64_t local_off = al(params_off + params, 16);
+  uint64_t scoped_off = al(local_off + f->local_bytes, 16);
+  uint64_t end = al(scoped_off + scoped, 16), regsave = end;
   if (e->recursive[fi]) end += 8ull * f->nregs;
-  e->frame_size[fi] = (uint32_t)al(end, 16);
+  end = al(end, 16);
+  if (end > UINT32_MAX / 2)
+    return refuse(e, "the stack frame of '%s' needs %llu bytes, more than 2 GiB", f->name, end);
+  e->rets_off[fi] = 16;
+  e->params_off[fi] = (uint32_t)params_off;
+  e->local_off[fi] = (uint32_t)local_off;
+  e->scoped_param_off[fi] = (uint32_t)scoped_off;
+  e->regsave_off[fi] = (uint32_t)regsave;
+  e->frame_size[fi] = (uint32_t)end;
+  return 0;
 }
 
 /* Shared memory of this kernel: the module's .shared variables that the
  * kernel or its callees name, in module order; dynamic (extern, unsized)
- * arrays start after them, 16-byte aligned. */
-static void layout_shared(emu *e, const uint8_t *reached) {
-  isa_module *m = e->m;
+ * arrays start after them, 16-byte aligned.  Returns where they start (the
+ * static size), UINT64_MAX past 2^48 (sizes are at most that, so the sum
+ * is exact below it); sym_off (when not NULL) gets each variable's offset. */
+static uint64_t layout_shared(const isa_module *m, const uint8_t *reached, uint64_t *sym_off) {
   uint8_t *used = calloc(m->nsyms ? m->nsyms : 1, 1);
+  if (!used) return UINT64_MAX;
   for (uint32_t f = 0; f < m->nfuncs; f++) {
     if (!reached[f]) continue;
     const isa_func *fn = &m->funcs[f];
@@ -244,16 +292,17 @@ static void layout_shared(emu *e, const uint8_t *reached) {
     if (s->space != PTX_SPACE_SHARED || !used[i] || s->dim_open || (s->linkage & PTX_LINK_EXTERN)) continue;
     uint64_t a = s->align ? s->align : 1;
     off = (off + a - 1) / a * a;
-    e->shared_sym_off[i] = off;
-    off += s->size;
+    if (sym_off) sym_off[i] = off;
+    off += s->size > ISA_MAX_VAR_BYTES ? ISA_MAX_VAR_BYTES + 1 : s->size;
+    if (off > ISA_MAX_VAR_BYTES) { free(used); return UINT64_MAX; }
   }
   uint64_t dyn = (off + 15) & ~15ull;
-  for (uint32_t i = 0; i < m->nsyms; i++) {
+  for (uint32_t i = 0; i < m->nsyms && sym_off; i++) {
     const isa_sym *s = &m->syms[i];
-    if (s->space == PTX_SPACE_SHARED && (s->dim_open || (s->linkage & PTX_LINK_EXTERN))) e->shared_sym_off[i] = dyn;
+    if (s->space == PTX_SPACE_SHARED && (s->dim_open || (s->linkage & PTX_LINK_EXTERN))) sym_off[i] = dyn;
   }
-  e->static_shared = (uint32_t)dyn;
   free(used);
+  return dyn;
 }
 
 void emu_unprepare(emu *e) {
@@ -298,11 +347,7 @@ int emu_prepare(emu *e, int kernel) {
   e->regsave_off = calloc(nf, sizeof *e->regsave_off);
   e->recursive = calloc(nf, 1);
   if (!mark || !stack || !e->func_base || !e->row_base || !e->frame_size || !e->recursive || calls_build(e, &cg)) goto fail;
-  reach(e, (uint32_t)kernel, mark, stack);
-  /* functions whose address is taken by module variables can be called indirectly */
-  for (uint32_t i = 0; i < m->nsyms; i++)
-    for (uint32_t k = 0; k < m->syms[i].nrelocs; k++)
-      if (m->syms[i].relocs[k].sym >= m->nsyms) reach(e, UINT32_MAX - m->syms[i].relocs[k].sym, mark, stack);
+  reach_kernel(m, (uint32_t)kernel, mark, stack);
   uint64_t need = 0;
   if (call_depths(e, &cg, mark, (uint32_t)kernel, &need)) goto fail;    /* the recursive functions */
   uint32_t pc = 0, rows = 0;
@@ -313,7 +358,12 @@ int emu_prepare(emu *e, int kernel) {
     pc += m->funcs[f].ninsns + 1;                /* + the implicit return at the end */
     e->row_base[f] = rows;
     rows += m->funcs[f].nregs;
-    layout_frame(e, f);
+    if (layout_frame(e, f)) goto fail;
+  }
+  if (e->func_base[kernel] == UINT32_MAX) {       /* a declaration: nothing to run */
+    e->fault.kind = FAULT_UNSUPPORTED;
+    snprintf(e->fault.msg, sizeof e->fault.msg, "kernel '%s' has no body", m->funcs[kernel].name);
+    goto fail;
   }
   e->sr_base = rows;
   e->nrows = rows + SR_COUNT;
@@ -363,7 +413,17 @@ int emu_prepare(emu *e, int kernel) {
       prep_one(e, x);
     }
   }
-  layout_shared(e, mark);
+  /* static shared memory: at most what a block can have (the timing
+   * model checks the chosen GPU's figure; functional runs are an H100's),
+   * never wrapped into 32 bits */
+  uint64_t shared = layout_shared(m, mark, e->shared_sym_off);
+  uint64_t shared_max = e->timing_cfg ? 1ull << 30 : EMU_MAX_SHARED_PER_BLOCK;
+  if (shared > shared_max || shared + e->launch.dyn_shared > shared_max) {
+    refuse(e, "'%s' needs %llu bytes of shared memory, more than a block can have", m->funcs[kernel].name,
+           shared == UINT64_MAX ? shared : shared + e->launch.dyn_shared);
+    goto fail;
+  }
+  e->static_shared = (uint32_t)shared;
   /* local memory per thread: the deepest chain of frames (plus a stack for recursion) */
   if (call_depths(e, &cg, mark, (uint32_t)kernel, &need)) goto fail;      /* now with the frames laid out */
   if (any_recursive) need += (uint64_t)e->opt.stack_bytes * 16;
@@ -373,7 +433,7 @@ int emu_prepare(emu *e, int kernel) {
   need += e->alloca_bytes;
   free(mark); free(stack); free(cg.off); free(cg.to);
   /* a thread's local memory is addressed with 32 bits */
-  if (need > UINT32_MAX - 16) return -1;
+  if (need > UINT32_MAX / 2) return refuse(e, "'%s' needs %llu bytes of stack a thread, more than 2 GiB", m->funcs[kernel].name, need);
   e->local_per_thread = (uint32_t)al(need ? need : 16, 16);
   return 0;
 fail:

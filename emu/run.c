@@ -335,7 +335,11 @@ int emu_launch_begin(emu *e, const emu_launch *l) {
   if (e->stop_reason) e->deadline_ns = 1;    /* a stop request holds for every later launch */
   e->progress_start = 0;
   e->gridid++;
-  if (emu_prepare(e, l->func)) { e->faulted = true; e->fault.kind = FAULT_MEMORY; snprintf(e->fault.msg, sizeof e->fault.msg, "out of memory preparing the kernel"); return -1; }
+  if (emu_prepare(e, l->func)) {    /* a limit (its message set), or no memory */
+    e->faulted = true;
+    if (!e->fault.msg[0]) { e->fault.kind = FAULT_MEMORY; snprintf(e->fault.msg, sizeof e->fault.msg, "out of memory preparing the kernel"); }
+    return -1;
+  }
   /* kernel parameters live in device memory (like the constant bank) */
   /* one region, grown when a launch needs more: launches reuse it */
   uint32_t need = l->param_size ? l->param_size : 8;

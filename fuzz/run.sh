@@ -64,7 +64,9 @@ one() {
   rc=0
   maxlen=16384
   [ "$t" = fuzz_trace ] && maxlen=131072      # whole small databases
-  "$out/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len="$maxlen" \
+  dict=                     # PTX tokens with edge sizes for the PTX harnesses
+  case $t in fuzz_ptx|fuzz_emu) dict=-dict=$here/ptx.dict ;; esac
+  "$out/$t" $dict -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len="$maxlen" \
     -print_final_stats=1 -artifact_prefix="$out/crashes_$t/" \
     "$out/corpus_$t" >"$out/log_$t.txt" 2>&1 || rc=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/log_$t.txt" | tail -1)

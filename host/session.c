@@ -196,7 +196,18 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
     gcfg = &gpuc;
   }
   emu *e = emu_new(m, &eo);
-  if (!e) { fprintf(stderr, "ptxemu: cannot set up the device (memory)\n"); isa_module_free(m); lf_free(&lf); return 70; }
+  if (!e) {
+    /* the module's .global and .const variables, beyond the device memory cap (a limit), or no host memory */
+    uint64_t vars = 0;
+    for (uint32_t i = 0; i < m->nsyms && vars < (1ull << 62); i++)   /* each at most 2^48: no wrap */
+      if (m->syms[i].space == PTX_SPACE_GLOBAL || m->syms[i].space == PTX_SPACE_CONST) vars += m->syms[i].size;
+    int limit = vars + eo.heap_bytes > eo.mem_cap;
+    if (limit)
+      fprintf(stderr, "%s: error: the module's variables need %llu bytes of device memory, more than the cap of %llu (--max-memory)\n",
+              lf.ptx_path, (unsigned long long)vars, (unsigned long long)eo.mem_cap);
+    else fprintf(stderr, "ptxemu: cannot set up the device (memory)\n");
+    isa_module_free(m); lf_free(&lf); return limit ? 4 : 70;
+  }
   e->obs = o->observer;
   e->timing_cfg = gcfg;
   e->timing_out = &tres;
@@ -231,6 +242,18 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
       if (L->shared > SESSION_MAX_DYN_SHARED || csize > 16) {
         fprintf(stderr, "%s:%d: error: %s\n", lf.path, st->line, csize > 16 ? "clusters hold at most 16 blocks"
                 : "dynamic shared memory above 232448 bytes (227 KiB, the most a block can have)");
+        status = 65;
+        break;
+      }
+      /* static shared memory is checked here too, with the launch's line:
+       * the block's total against the GPU's per-block figure */
+      uint64_t sshared = emu_static_shared(m, k), smax = gcfg ? gcfg->shared_per_cta : EMU_MAX_SHARED_PER_BLOCK;
+      if (sshared > smax || sshared + L->shared > smax) {
+        if (sshared == UINT64_MAX)
+          fprintf(stderr, "%s:%d: error: kernel '%s' declares more than 2^48 bytes of static shared memory\n", lf.path, st->line, L->kernel);
+        else
+          fprintf(stderr, "%s:%d: error: kernel '%s' needs %llu bytes of static shared memory (and %u dynamic), more than the %llu bytes a block can have on %s\n",
+                  lf.path, st->line, L->kernel, (unsigned long long)sshared, L->shared, (unsigned long long)smax, gcfg ? gcfg->name : "h100");
         status = 65;
         break;
       }

@@ -129,9 +129,11 @@ static uint64_t elem_bytes(const ptx_decl *d) {
   return b * (d->vec ? d->vec : 1);
 }
 
-static uint64_t decl_count(const ptx_decl *d) {
-  uint64_t n = 1;
-  for (int i = 0; i < d->ndims; i++) n *= d->dims[i];
+/* Elements of dims[from..ndims) times eb: UINT64_MAX when it does not fit
+ * in 64 bits (checked against ISA_MAX_VAR_BYTES by the caller). */
+static uint64_t dims_bytes(const ptx_decl *d, int from, uint64_t eb) {
+  uint64_t n = eb;
+  for (int i = from; i < d->ndims; i++) if (__builtin_mul_overflow(n, d->dims[i], &n)) return UINT64_MAX;
   return n;
 }
 
@@ -153,6 +155,10 @@ static void init_leaf(initw *w, const ptx_opnd *o) {
     uint32_t si = ptrmap_get(&c->modsyms, o->name);
     uint32_t fi = ptrmap_get(&c->funcs, o->name);
     if (si == PTRMAP_ABSENT && fi == PTRMAP_ABSENT) err(c, o->loc, "undeclared identifier '%s'", o->name);
+    else if (t != PTX_T_U32 && t != PTX_T_U64)
+      /* ptxas: "Initial value type mismatch"; a .u32 holds the low half */
+      err(c, o->loc, "the address of '%s' can initialise only a .u32 or .u64 variable, not .%s '%s'", o->name,
+          ptx_type_names[t], w->d->name);
     else {
       /* a function's address is UINT32_MAX - its index */
       uint32_t sym = si != PTRMAP_ABSENT ? si : UINT32_MAX - func_target(c, fi);
@@ -206,6 +212,21 @@ static void fill_fields(actx *c, isa_sym *s, const ptx_decl *d) {
   }
 }
 
+/* A variable's size, checked where it is computed: an array of 2^33 bytes
+ * is that size, never its low 32 bits, and no size is so large that sums
+ * of sizes (frames, shared memory) could leave 64 bits.  An initialiser is
+ * held in memory (and in objects): 1 GiB at most. */
+#define MAX_INIT_BYTES (1ull << 30)
+static bool size_ok(actx *c, isa_sym *s, const ptx_decl *d, bool init) {
+  uint64_t max = init ? MAX_INIT_BYTES : ISA_MAX_VAR_BYTES;
+  if (s->size <= max) return true;
+  if (s->size == UINT64_MAX) err(c, d->loc, "the size of '%s' does not fit in 64 bits", d->name);
+  else err(c, d->loc, "'%s' has %llu bytes, more than %s", d->name, (unsigned long long)s->size,
+           init ? "1 GiB (the largest initialised variable ptxemu takes)" : "2^48 (the largest variable ptxemu takes)");
+  s->size = 0;
+  return false;
+}
+
 static void fill_sym(actx *c, isa_sym *s, const ptx_decl *d) {
   s->name = d->name;
   s->space = d->space;
@@ -220,9 +241,10 @@ static void fill_sym(actx *c, isa_sym *s, const ptx_decl *d) {
   s->ndims = d->ndims;
   memcpy(s->dims, d->dims, sizeof s->dims);
   uint64_t eb = elem_bytes(d);
-  s->size = eb * decl_count(d);
+  s->size = dims_bytes(d, 0, eb);
   s->align = d->align ? d->align : (uint32_t)eb;
   if (s->align & (s->align - 1)) { err(c, d->loc, "alignment %u of '%s' is not a power of two", s->align, d->name); s->align = 1; }
+  if (!size_ok(c, s, d, false)) return;
   if (d->init && (d->type == PTX_T_TEXREF || d->type == PTX_T_SAMPLERREF || d->type == PTX_T_SURFREF)) {
     fill_fields(c, s, d);
     return;
@@ -234,12 +256,12 @@ static void fill_sym(actx *c, isa_sym *s, const ptx_decl *d) {
       uint64_t n = 0;
       const ptx_init *in = d->init;
       if (in->is_list) n = in->n;
-      uint64_t inner = 1;
-      for (int i = 1; i < d->ndims; i++) inner *= d->dims[i];
-      s->size = eb * n * inner;
+      uint64_t inner = dims_bytes(d, 1, eb);
+      if (inner == UINT64_MAX || __builtin_mul_overflow(inner, n, &s->size)) s->size = UINT64_MAX;
       s->dims[0] = n;
       s->dim_open = 0;
     }
+    if (!size_ok(c, s, d, true)) return;
     s->init = arena_alloc(c->m->arena, s->size ? s->size : 1);
     initw w = { .c = c, .s = s, .d = d };
     init_walk(&w, d->init, 0);
@@ -404,6 +426,9 @@ static uint32_t declare_fsym(actx *c, const ptx_decl *d, uint64_t *frame) {
   if (frame) {
     s.offset = align_up(*frame, s.align);
     *frame = s.offset + s.size;
+    /* sizes are at most 2^48: held below 2^49, the sum never wraps, and
+     * the function's frame check reports it */
+    if (*frame > 2 * ISA_MAX_VAR_BYTES) *frame = 2 * ISA_MAX_VAR_BYTES;
   }
   uint32_t idx = c->syms.n;
   VEC_PUSH(c->syms, s);
@@ -1337,6 +1362,12 @@ static void assemble_func(actx *c, isa_func *f, const ptx_func *pf) {
         isa_sym *ps = arena_alloc(c->m->arena, (pfn->nrets + pfn->nparams + 1) * sizeof *ps);
         for (uint32_t k = 0; k < pfn->nrets; k++) fill_sym(c, &ps[k], &st->u.proto.proto->rets[k]);
         for (uint32_t k = 0; k < pfn->nparams; k++) fill_sym(c, &ps[pfn->nrets + k], &st->u.proto.proto->params[k]);
+        for (uint32_t k = 0; k < pfn->nrets + pfn->nparams; k++)
+          if (ps[k].size > ISA_MAX_FRAME_BYTES) {    /* as a function's parameters (assemble_func) */
+            const ptx_decl *d = k < pfn->nrets ? &st->u.proto.proto->rets[k] : &st->u.proto.proto->params[k - pfn->nrets];
+            err(c, d->loc, "parameter '%s' of prototype '%s' has %llu bytes, more than 524288 (512 KiB, the stack of a thread)",
+                d->name, name, (unsigned long long)ps[k].size);
+          }
         pfn->syms = ps;
         pfn->nsyms = pfn->nrets + pfn->nparams;
         continue;
@@ -1424,9 +1455,23 @@ static void assemble_func(actx *c, isa_func *f, const ptx_func *pf) {
   uint64_t pend = 0;
   for (uint32_t k = f->nrets; k < f->nrets + f->nparams && k < f->nsyms; k++)
     if (f->syms[k].space == PTX_SPACE_PARAM && f->syms[k].offset + f->syms[k].size > pend) pend = f->syms[k].offset + f->syms[k].size;
-  if (f->is_entry && pend > 32764)
+  if (f->is_entry && pend > ISA_MAX_KERNEL_PARAMS)
     err(c, pf->loc, "kernel '%s' has %llu bytes of parameters, more than 32764", f->name, (unsigned long long)pend);
-  if (c->local_frame > 512 * 1024)
+  /* a function's parameters, return values and call arguments live in the
+   * thread's stack (its local memory) in ptxemu: each area at most 512 KiB */
+  for (uint32_t k = 0; k < f->nrets + f->nparams && k < f->nsyms; k++) {
+    const isa_sym *y = &f->syms[k];
+    if (f->is_entry && k >= f->nrets) break;
+    if (y->offset + y->size <= ISA_MAX_FRAME_BYTES) continue;
+    const ptx_decl *d = k < f->nrets ? &pf->rets[k] : &pf->params[k - f->nrets];
+    err(c, d->loc, "%s '%s' of '%s' ends at byte %llu, more than 524288 (512 KiB, the stack of a thread)",
+        k < f->nrets ? "return parameter" : "parameter", y->name, f->name, (unsigned long long)(y->offset + y->size));
+    break;
+  }
+  if (c->param_frame > ISA_MAX_FRAME_BYTES)
+    err(c, pf->loc, "'%s' declares %llu bytes of .param variables in its body, more than 524288 (512 KiB, the stack of a thread)",
+        f->name, (unsigned long long)c->param_frame);
+  if (c->local_frame > ISA_MAX_FRAME_BYTES)
     err(c, pf->loc, "'%s' needs %llu bytes of local memory a thread, more than 524288 (512 KiB)", f->name,
         (unsigned long long)c->local_frame);
   /* brx.idx names a .branchtargets table by its label */

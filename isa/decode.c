@@ -285,3 +285,25 @@ int isa_format_opname(const isa_insn *in, char *buf, size_t len) {
   }
   return (int)n;
 }
+
+bool isa_insn_canonical(const isa_insn *in) {
+  if (in->op >= OP_COUNT || in->ncomps > ISA_MAX_COMPS) return false;
+  for (int i = 0; i < in->ncomps; i++) {        /* what isa_format_opname can print */
+    uint16_t c = (uint16_t)(in->comps[i] & ~ISA_COMP_JOINED);
+    if (c < ISA_COMP_MOD ? c == PTX_T_NONE || c >= PTX_T_COUNT || (in->comps[i] & ISA_COMP_JOINED)
+                         : c >= ISA_COMP_MOD + MOD_LIMIT || (c >= ISA_COMP_MOD + MOD_COUNT && (in->comps[i] & ISA_COMP_JOINED)))
+      return false;
+  }
+  char name[512];
+  int n = isa_format_opname(in, name, sizeof name);
+  if (n < 0 || (size_t)n >= sizeof name) return false;
+  isa_insn t;
+  char err[160];
+  if (isa_decode_opname(name, &t, err, sizeof err)) return false;
+  return t.op == in->op && t.ncomps == in->ncomps && !memcmp(t.comps, in->comps, sizeof t.comps[0] * in->ncomps) &&
+         t.type == in->type && t.type2 == in->type2 && t.type3 == in->type3 && t.type4 == in->type4 &&
+         t.rnd == in->rnd && t.vec == in->vec && t.shape_m == in->shape_m && t.cmp == in->cmp && t.bop == in->bop &&
+         t.space == in->space && t.space2 == in->space2 && t.sem == in->sem && t.scope == in->scope &&
+         t.sub == in->sub && t.cache == in->cache && t.shape_n == in->shape_n && t.shape_k == in->shape_k &&
+         t.flags == in->flags;
+}

@@ -215,6 +215,19 @@ typedef struct isa_sym {
   struct isa_field *fields;
 } isa_sym;
 
+/* Bytes an address initialiser writes: the low 32 bits of the address in
+ * a .u32 variable, all 64 in a .u64 one (ptxas takes no other type). */
+static inline uint32_t isa_reloc_bytes(const isa_sym *s) { return s->type == PTX_T_U32 ? 4u : 8u; }
+
+/* Limits that the assembler, the object reader and the emulator share
+ * (ptxas's where it has one): kernel parameter bytes; the local memory of a
+ * thread, which also bounds a function's .param areas (ptxemu passes them
+ * in the thread's stack); and one variable's size, far above any device
+ * memory, so that sums of sizes stay well inside 64 bits. */
+#define ISA_MAX_KERNEL_PARAMS 32764u
+#define ISA_MAX_FRAME_BYTES (512u * 1024)
+#define ISA_MAX_VAR_BYTES (1ull << 48)
+
 /* A field initialiser of a texture, sampler or surface variable
  * ({ width = 64, filter_mode = linear }): a number, or a keyword in word. */
 typedef struct isa_field { const char *name, *word; int64_t value; } isa_field;
@@ -311,6 +324,10 @@ typedef struct isa_module {
 
 /* ---- API ------------------------------------------------------------------ */
 
+/* Whether the decoded fields of an instruction (types, modifiers, flags,
+ * shape) are exactly what its spelling (op and comps) decodes to: an
+ * object's instructions are checked so, and nothing else can set them. */
+bool isa_insn_canonical(const isa_insn *in);
 /* Look up the opcode of a dotted spelling and decode its modifiers into
  * insn (op, types, comps, decoded fields).  Returns 0, or an error message
  * written to err (which names the offending part). */

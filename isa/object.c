@@ -327,11 +327,87 @@ static const char *check_sym(const isa_sym *y) {
   return NULL;
 }
 
-static const char *validate(const isa_module *m) {
+/* What an operand of signature letter sig (opcodes.def) may be: the kinds
+ * the assembler's operand checks let through, which are what the
+ * executor's handlers take (isa/assemble.c check_operand). */
+static bool kind_fits(const isa_func *f, const isa_opnd *o, char sig) {
+  switch (sig) {
+  case 'd': case 'D': case 'e': case 'w':
+    return o->kind == OK_REG || o->kind == OK_VEC || o->kind == OK_PAIR || o->kind == OK_SINK;
+  case 'p': return o->kind == OK_PAIR || o->kind == OK_SINK || (o->kind == OK_REG && f->regtype[o->v] == PTX_T_PRED);
+  case 'q': return o->kind == OK_IMM || (o->kind == OK_REG && f->regtype[o->v] == PTX_T_PRED);
+  case 'm': return o->kind == OK_ADDR || o->kind == OK_ADDRX;
+  case 'v': return o->kind != OK_ADDR && o->kind != OK_ADDRX;
+  case 'l': return o->kind == OK_LABEL || o->kind == OK_FUNC || o->kind == OK_TABLE;
+  default: return true;
+  }
+}
+
+/* The operands of an instruction against its opcode's signature; call
+ * has its own shape: [(rets),] target [, (args)] [, prototype|table]. */
+static const char *check_operands(const isa_module *m, const isa_func *f, const isa_insn *in) {
+  const isa_opnd *o = &f->ops[in->opi];
+  if (in->op == OP_CALL) {
+    uint32_t t = o[0].kind == OK_LIST ? 1 : 0;
+    if (t >= in->nops || (o[t].kind != OK_FUNC && o[t].kind != OK_REG)) return "call target";
+    for (uint32_t k = t + 1; k < in->nops; k++)
+      if (o[k].kind != OK_LIST && o[k].kind != OK_LABEL && o[k].kind != OK_FUNC && o[k].kind != OK_TABLE) return "call operand";
+    /* a direct call passes what the callee takes (isa/assemble.c check_calls) */
+    if (o[t].kind != OK_FUNC) return NULL;
+    const isa_func *g = &m->funcs[o[t].v];
+    const isa_opnd *rets = t ? &o[0] : NULL, *args = t + 1 < in->nops && o[t + 1].kind == OK_LIST ? &o[t + 1] : NULL;
+    uint32_t nr = rets ? rets->n : 0, na = args ? args->n : 0;
+    if (nr != g->nrets || na != g->nparams || (uint64_t)g->nrets + g->nparams > g->nsyms) return "call arguments";
+    for (uint32_t j = 0; j < nr + na; j++) {
+      const isa_opnd *x = j < nr ? &f->pool[rets->v + j] : &f->pool[args->v + j - nr];
+      if (x->kind != OK_SYM || (x->flags & (OF_MODSYM | OF_FUNCSYM)) != OF_FUNCSYM) continue;
+      if (f->syms[x->v].size != g->syms[j].size || f->syms[x->v].space != g->syms[j].space) return "call argument size";
+    }
+    return NULL;
+  }
+  const char *sig = isa_ops[in->op].sig;
+  size_t siglen = strlen(sig);
+  for (uint32_t i = 0; i < in->nops; i++) {
+    char c = i < siglen ? sig[i] : 'x';
+    if ((in->flags & IF_CACHE_HINT) && i + 1 == in->nops && i > 0) c = 'x';   /* the .L2::cache_hint policy */
+    if (!kind_fits(f, &o[i], c)) return "operand kind for the opcode";
+  }
+  return NULL;
+}
+
+/* isa_insn_canonical decodes a spelling: instructions repeat a few
+ * hundred spellings, so those already found canonical are remembered (by
+ * their decoded fields) and not decoded again. */
+typedef struct insn_key {
+  uint16_t op, cmp, bop, space, space2, sem, scope, sub, cache, shape_n, shape_k;
+  uint8_t ncomps, type, type2, type3, type4, rnd, vec, shape_m;
+  uint32_t flags;
+  uint16_t comps[ISA_MAX_COMPS];
+} insn_key;
+#define CANON_SLOTS 1024
+typedef struct canon_cache { insn_key key[CANON_SLOTS]; bool used[CANON_SLOTS]; } canon_cache;
+
+static bool canonical(canon_cache *cc, const isa_insn *in) {
+  insn_key k;
+  memset(&k, 0, sizeof k);
+  k.op = in->op; k.cmp = in->cmp; k.bop = in->bop; k.space = in->space; k.space2 = in->space2; k.sem = in->sem;
+  k.scope = in->scope; k.sub = in->sub; k.cache = in->cache; k.shape_n = in->shape_n; k.shape_k = in->shape_k;
+  k.ncomps = in->ncomps; k.type = in->type; k.type2 = in->type2; k.type3 = in->type3; k.type4 = in->type4;
+  k.rnd = in->rnd; k.vec = in->vec; k.shape_m = in->shape_m; k.flags = in->flags;
+  for (int i = 0; i < in->ncomps && i < ISA_MAX_COMPS; i++) k.comps[i] = in->comps[i];
+  uint32_t h = (uint32_t)(checksum(CHECKSUM_SEED, (const uint8_t *)&k, sizeof k) % CANON_SLOTS);
+  if (cc && cc->used[h] && !memcmp(&cc->key[h], &k, sizeof k)) return true;
+  if (!isa_insn_canonical(in)) return false;
+  if (cc) { cc->key[h] = k; cc->used[h] = true; }
+  return true;
+}
+
+static const char *validate(const isa_module *m, canon_cache *cc) {
   for (uint32_t i = 0; i < m->nsyms; i++) { const char *bad = check_sym(&m->syms[i]); if (bad) return bad; }
   for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
     const isa_func *f = &m->funcs[fi];
     if (f->alias_of > m->nfuncs) return "alias";
+    if ((f->is_proto && (f->has_body || f->is_entry)) || (!f->has_body && f->ninsns)) return "prototype";
     if ((uint64_t)f->nrets + f->nparams > f->nsyms) return "parameter count";
     for (uint32_t i = 0; i < f->nsyms; i++) { const char *bad = check_sym(&f->syms[i]); if (bad) return bad; }
     if (f->perf.n_maxntid > 3 || f->perf.n_reqntid > 3 || f->perf.n_reqnctapercluster > 3) return "performance directive";
@@ -344,13 +420,17 @@ static const char *validate(const isa_module *m) {
       if (in->cmp >= MOD_LIMIT || in->bop >= MOD_LIMIT || in->space >= MOD_LIMIT || in->space2 >= MOD_LIMIT ||
           in->sem >= MOD_LIMIT || in->scope >= MOD_LIMIT || in->sub >= MOD_LIMIT || in->cache >= MOD_LIMIT) return "modifier";
       if ((uint64_t)in->opi + in->nops > f->nops) return "operand index";
-      if (in->guard >= 0 && (uint32_t)in->guard >= f->nregs) return "guard register";
+      if (in->guard >= 0 && ((uint32_t)in->guard >= f->nregs || f->regtype[in->guard] != PTX_T_PRED)) return "guard register";
+      if (in->guard < -1 || in->guard_neg > 1) return "guard";
       if (in->loc > f->nlocs) return "source location";
       for (int k = 0; k < in->ncomps; k++) {
         uint16_t c = in->comps[k];
         if (c & ISA_COMP_JOINED) c = (uint16_t)(c & ~ISA_COMP_JOINED);
         if (c >= ISA_COMP_MOD + MOD_LIMIT || (c < ISA_COMP_MOD && c >= PTX_T_COUNT)) return "modifier";
       }
+      /* types, modifiers and flags are those of the instruction's spelling:
+       * no type an opcode cannot have (a .u32 add of type 0 would shift by 64) */
+      if (!canonical(cc, in)) return "instruction modifiers";
     }
     for (uint32_t pass = 0; pass < 2; pass++) {
       const isa_opnd *v = pass ? f->pool : f->ops;
@@ -362,6 +442,9 @@ static const char *validate(const isa_module *m) {
         case OK_REG: if (o->v >= f->nregs) return "register"; break;
         case OK_SREG: if (o->v >= SREG_COUNT) return "special register"; break;
         case OK_ADDR: case OK_SYM:
+          /* one of: a base register (ADDR only), a symbol, or nothing (an absolute address) */
+          if ((o->flags & OF_BASEREG) && ((o->flags & (OF_MODSYM | OF_FUNCSYM)) || o->kind != OK_ADDR)) return "address flags";
+          if (o->kind == OK_SYM && !(o->flags & (OF_MODSYM | OF_FUNCSYM))) return "symbol operand";
           if ((o->flags & OF_BASEREG) && o->v >= f->nregs) return "address register";
           if ((o->flags & (OF_MODSYM | OF_FUNCSYM)) == OF_MODSYM && o->v >= m->nsyms) return "symbol";
           if ((o->flags & (OF_MODSYM | OF_FUNCSYM)) == OF_FUNCSYM && o->v >= f->nsyms) return "local symbol";
@@ -372,16 +455,27 @@ static const char *validate(const isa_module *m) {
         case OK_TABLE: if (o->v >= f->ntables) return "branch table"; break;
         case OK_ADDRX: case OK_VEC: case OK_LIST: case OK_PAIR:
           if ((uint64_t)o->v + o->n > f->npool) return "operand pool";
+          if (o->kind != OK_LIST && !o->n) return "empty vector";
+          if (o->kind == OK_ADDRX && f->pool[o->v].kind != OK_ADDR) return "address operand";
           if (pass && o->v <= i) return "operand pool order";   /* lists point forward: no cycles */
           break;
         default: return "operand kind";
         }
+        /* what names a symbol or a base register is an address or a symbol
+         * operand (a function: its index): code that takes an address
+         * reads these flags, whatever the kind */
+        uint8_t named = o->flags & (OF_MODSYM | OF_FUNCSYM | OF_BASEREG | OF_GENERIC);
+        if (named && o->kind != OK_ADDR && o->kind != OK_SYM && !(o->kind == OK_FUNC && named == OF_FUNCSYM)) return "operand flags";
       }
     }
-    /* operands are known well-formed now: what an instruction writes is registers */
-    for (uint32_t i = 0; i < f->ninsns; i++)
+    /* operands are known well-formed now: what an instruction writes is
+     * registers, and each operand is of a kind its opcode takes */
+    for (uint32_t i = 0; i < f->ninsns; i++) {
       if (f->insns[i].nops && isa_writes_first(&f->insns[i]) && !isa_dest_writable(&f->ops[f->insns[i].opi], f->pool, f->npool))
         return "destination operand";
+      const char *bad = check_operands(m, f, &f->insns[i]);
+      if (bad) return bad;
+    }
     for (uint32_t i = 0; i < f->nlabels; i++) if (f->label_pc[i] > f->ninsns) return "label";
     for (uint32_t t = 0; t < f->ntables; t++)
       for (uint32_t k = 0; k < f->tables[t].n; k++)
@@ -399,21 +493,28 @@ static const char *validate(const isa_module *m) {
       if (r->kind > REC_MSYM) return "listing kind";
     }
     for (uint32_t i = 0; i < f->nsyms; i++) if (f->syms[i].nrelocs) return "local relocation";
-    /* frames are laid out in 32 bits (emu/prepare.c): a larger parameter or
-     * local would wrap there */
-    for (uint32_t i = 0; i < f->nsyms; i++)
-      if (f->syms[i].size > UINT32_MAX || f->syms[i].offset > UINT32_MAX - f->syms[i].size) return "local symbol size";
-    uint64_t pend = 0;              /* the assembler's limits (isa/assemble.c) */
-    for (uint32_t i = f->nrets; i < f->nrets + f->nparams && i < f->nsyms; i++)
-      if (f->syms[i].offset + f->syms[i].size > pend) pend = f->syms[i].offset + f->syms[i].size;
-    if (f->is_entry && pend > 32764) return "kernel parameter size";
-    if (f->local_bytes > 512 * 1024) return "local frame size";
+    /* the assembler's limits (isa/assemble.c): every .param and .local
+     * variable lies inside its area, and the areas inside a thread's stack */
+    for (uint32_t i = f->nrets; f->is_entry && i < f->nrets + f->nparams; i++)
+      if (f->syms[i].size > ISA_MAX_KERNEL_PARAMS || f->syms[i].offset > ISA_MAX_KERNEL_PARAMS - f->syms[i].size)
+        return "kernel parameter size";
+    for (uint32_t i = 0; i < f->nsyms; i++) {
+      const isa_sym *y = &f->syms[i];
+      if (i < f->nrets + f->nparams && y->space != PTX_SPACE_PARAM && y->space != PTX_SPACE_REG) return "parameter space";
+      if (y->size > ISA_MAX_FRAME_BYTES || y->offset > ISA_MAX_FRAME_BYTES - y->size) return "local symbol size";
+      if (y->space == PTX_SPACE_LOCAL && y->offset + y->size > f->local_bytes) return "local symbol offset";
+    }
+    if (f->local_bytes > ISA_MAX_FRAME_BYTES) return "local frame size";
   }
   for (uint32_t i = 0; i < m->nsyms; i++) {
     const isa_sym *y = &m->syms[i];
+    if (y->nrelocs && ((y->type != PTX_T_U32 && y->type != PTX_T_U64) || !y->init ||
+                       (y->space != PTX_SPACE_GLOBAL && y->space != PTX_SPACE_CONST))) return "relocation in a variable";
+    if (y->size > ISA_MAX_VAR_BYTES) return "variable size";
     for (uint32_t k = 0; k < y->nrelocs; k++) {
       const isa_reloc *r = &y->relocs[k];
-      if (r->offset + 8 > y->size) return "relocation offset";
+      /* computed without overflow: an offset of 2^64-8 is past the end too */
+      if (y->size < isa_reloc_bytes(y) || r->offset > y->size - isa_reloc_bytes(y)) return "relocation offset";
       if (r->sym >= m->nsyms && UINT32_MAX - r->sym >= m->nfuncs) return "relocation symbol";
     }
   }
@@ -437,7 +538,9 @@ isa_module *isa_read_object_mem(const uint8_t *data, size_t len, char *err, size
   ser s = { .reading = true, .buf = (uint8_t *)data + 24, .len = plen, .arena = m->arena, .err = err, .errlen = errlen };
   ser_module(&s, m);
   if (!s.failed && s.pos != s.len) fail(&s, "trailing bytes");
-  const char *bad = s.failed ? NULL : validate(m);
+  canon_cache *cc = s.failed ? NULL : calloc(1, sizeof *cc);     /* without it, every instruction is decoded */
+  const char *bad = s.failed ? NULL : validate(m, cc);
+  free(cc);
   if (bad) { snprintf(err, errlen, "corrupt object file: bad %s", bad); s.failed = true; }
   if (s.failed) { isa_module_free(m); return NULL; }
   return m;

@@ -352,6 +352,7 @@ static uint64_t kernel_shared(const isa_module *m, const callgraph *g, uint32_t 
     if (s->dim_open || (s->linkage & PTX_LINK_EXTERN)) continue;
     uint64_t a = s->align ? s->align : 1;
     shared = (shared + a - 1) / a * a + s->size;
+    if (shared > ISA_MAX_VAR_BYTES) return UINT64_MAX;     /* sizes are at most 2^48: the sum never wraps */
   }
   return shared;
 }

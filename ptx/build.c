@@ -66,6 +66,17 @@ void ptx_b_address_size(ptx_pstate *ps, ptx_loc loc, uint32_t bits) {
   else ps->mod->address_size = bits;
 }
 
+/* An unsigned number of a directive or declaration (array dimension,
+ * alignment, register count, .maxntid...): 32 bits at most, checked here
+ * where it enters rather than cut to its low half. */
+uint32_t ptx_b_uint(ptx_pstate *ps, ptx_loc loc, const ptx_num *n) {
+  if (n->ovf || n->v > UINT32_MAX) {
+    ptx_error(ps->diag, loc, "value %.*s out of range (at most 4294967295)", (int)(n->len > 40 ? 40 : n->len), n->text ? n->text : "");
+    return 0;
+  }
+  return (uint32_t)n->v;
+}
+
 /* .maxntid/.reqntid/.reqnctapercluster X[, Y[, Z]] (in ps->dims): each at
  * least 1, and no more threads than a block can have (limit, 0: none). */
 void ptx_b_check_dims(ptx_pstate *ps, ptx_loc loc, const char *what, uint32_t limit) {

@@ -13,6 +13,7 @@ const char *ptx_b_intern(ptx_pstate *ps, const char *s, uint32_t n);
 void ptx_b_version(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n);
 void ptx_b_version_int(ptx_pstate *ps, ptx_loc loc, uint64_t v);
 void ptx_b_address_size(ptx_pstate *ps, ptx_loc loc, uint32_t bits);
+uint32_t ptx_b_uint(ptx_pstate *ps, ptx_loc loc, const ptx_num *n);
 void ptx_b_check_dims(ptx_pstate *ps, ptx_loc loc, const char *what, uint32_t limit);
 void ptx_b_target(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n);
 void ptx_b_var_attribute(ptx_pstate *ps, ptx_loc loc, const char *s, uint32_t n);

@@ -152,7 +152,7 @@ targets
   | targets ',' IDENT                 { ptx_b_target(ps, L(@3), $3.s, $3.n); }
   ;
 
-uint : INT                            { $$ = (uint32_t)$1.v; } ;
+uint : INT                            { $$ = ptx_b_uint(ps, L(@1), &$1); } ;
 
 attrs
   : DIRWORD                           { ptx_b_attrs_start(&$$, L(@1)); ptx_b_attr(&$$, $1.code); }

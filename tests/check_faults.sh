@@ -25,6 +25,8 @@ expect_fault shared-oob "invalid shared access" --kernel shared_oob
 expect_fault shared-wrap-oob "invalid shared access of 4 bytes at address 0xfff0\$" --kernel shared_wrap_oob
 expect_fault vector-red-shared "vector red at 0x7e0000000000, which is not a global address" --kernel vector_red_shared
 expect_fault assert "Assertion \`boom!\` failed" --kernel asserts
+# a kernel that overwrites its frame header through a local address: a fault, never a jump anywhere
+expect_fault frame-clobber "the return address in the stack frame was overwritten" --kernel frame_clobber
 # early return before a barrier completes normally
 if "$PTXEMU" check "$k" --kernel early_exit --block 64 -e 'buffer o 256 zero' --arg ptr:o --arg u32:40 -e 'expect o value u32 0 1 2 3' >/dev/null 2>&1; then ok; else bad "early_exit deadlocked or failed"; fi
 finish
