@@ -101,3 +101,70 @@ RT_EXPORT cudaError_t cudaGraphAddMemcpyNode1D(CUgraphNode *n, CUgraph g, const 
   return rt_from(ptxemu_graph_add_copy(n, g, deps, nd, (uint64_t)(uintptr_t)dst, count, (uint64_t)(uintptr_t)src, count,
                                        count, 1));
 }
+
+/* ---- copy and memory nodes ---- */
+
+typedef struct { void *ptr; size_t pitch, xsize, ysize; } rt_pitched;
+typedef struct { size_t x, y, z; } rt_pos;
+typedef struct {
+  void *srcArray; rt_pos srcPos; rt_pitched srcPtr;
+  void *dstArray; rt_pos dstPos; rt_pitched dstPtr;
+  struct { size_t width, height, depth; } extent;
+  int kind;
+} rt_memcpy3d;
+
+/* A copy of pitched memory: one 2-D copy per slice (a child graph when
+ * there are several). */
+RT_EXPORT cudaError_t cudaGraphAddMemcpyNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd,
+                                             const rt_memcpy3d *p) {
+  if (!p) return rt_error(CUDA_ERROR_INVALID_VALUE);
+  if (p->srcArray || p->dstArray) return rt_unsupported("cudaGraphAddMemcpyNode with CUDA arrays");
+  size_t depth = p->extent.depth ? p->extent.depth : 1;
+  CUgraph into = g;
+  const CUgraphNode *d = deps;
+  size_t ndeps = nd;
+  CUgraph child = NULL;
+  if (depth > 1) {
+    CUresult r = cuGraphCreate(&child, 0);
+    if (r) return rt_from(r);
+    into = child;
+  }
+  for (size_t z = 0; z < depth; z++) {
+    uint64_t src = (uint64_t)(uintptr_t)p->srcPtr.ptr +
+                   ((p->srcPos.z + z) * p->srcPtr.ysize + p->srcPos.y) * p->srcPtr.pitch + p->srcPos.x;
+    uint64_t dst = (uint64_t)(uintptr_t)p->dstPtr.ptr +
+                   ((p->dstPos.z + z) * p->dstPtr.ysize + p->dstPos.y) * p->dstPtr.pitch + p->dstPos.x;
+    CUgraphNode slice;
+    CUresult r = ptxemu_graph_add_copy(depth > 1 ? &slice : n, into, depth > 1 ? NULL : d, depth > 1 ? 0 : ndeps, dst,
+                                       p->dstPtr.pitch, src, p->srcPtr.pitch, p->extent.width,
+                                       p->extent.height ? p->extent.height : 1);
+    if (r) return rt_from(r);
+  }
+  return depth > 1 ? rt_from(cuGraphAddChildGraphNode(n, g, deps, nd, child)) : 0;
+}
+
+typedef struct {
+  char poolProps[88];
+  const void *accessDescs;
+  size_t accessDescCount, bytesize;
+  void *dptr;                    /* out: the allocation, valid while the graph lives */
+} rt_mem_alloc_node;
+CUresult cuMemAllocAsync(CUdeviceptr *, size_t, CUstream);
+
+/* The allocation is made when the node is: its address is fixed for every
+ * launch of the graph, as CUDA promises; a free node frees nothing (the
+ * memory lives until the program ends). */
+RT_EXPORT cudaError_t cudaGraphAddMemAllocNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd,
+                                               rt_mem_alloc_node *p) {
+  if (!p || !p->bytesize) return rt_error(CUDA_ERROR_INVALID_VALUE);
+  CUdeviceptr d = 0;
+  CUresult r = cuMemAllocAsync(&d, p->bytesize, NULL);
+  if (r) return rt_from(r);
+  p->dptr = (void *)(uintptr_t)d;
+  return rt_from(cuGraphAddEmptyNode(n, g, deps, nd));
+}
+
+RT_EXPORT cudaError_t cudaGraphAddMemFreeNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd, void *dptr) {
+  if (!dptr) return rt_error(CUDA_ERROR_INVALID_VALUE);
+  return rt_from(cuGraphAddEmptyNode(n, g, deps, nd));
+}

@@ -72,10 +72,17 @@ RT_EXPORT cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags) {
   return rt_from(r);
 }
 
-/* Stream-ordered allocation: work runs in order already, so an ordinary
- * allocation at the call is one the stream sees in order. */
-RT_EXPORT cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) { (void)s; return cudaMalloc(p, n); }
-RT_EXPORT cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { (void)s; return cudaFree(p); }
+/* Stream-ordered allocation: from the device's current pool (drv_pool.c). */
+CUresult cuMemAllocAsync(CUdeviceptr *, size_t, CUstream);
+CUresult cuMemFreeAsync(CUdeviceptr, CUstream);
+RT_EXPORT cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) {
+  if (!p) return rt_error(CUDA_ERROR_INVALID_VALUE);
+  CUdeviceptr d = 0;
+  CUresult r = cuMemAllocAsync(&d, n, s);
+  *p = (void *)(uintptr_t)d;
+  return rt_from(r);
+}
+RT_EXPORT cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { return rt_from(cuMemFreeAsync((uint64_t)(uintptr_t)p, s)); }
 
 RT_EXPORT cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total) { return rt_from(cuMemGetInfo_v2(free_bytes, total)); }
 
@@ -247,4 +254,37 @@ RT_EXPORT cudaError_t cudaMemAdvise(const void *p, size_t n, int advice, int dev
 RT_EXPORT cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, cudaStream_t s) {
   (void)p; (void)n; (void)device; (void)s;
   return 0;
+}
+
+/* ---- memory pools (drv_pool.c) ---- */
+CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *, CUdevice);
+CUresult cuDeviceGetMemPool(CUmemoryPool *, CUdevice);
+CUresult cuDeviceSetMemPool(CUdevice, CUmemoryPool);
+CUresult cuMemPoolCreate(CUmemoryPool *, const void *);
+CUresult cuMemPoolDestroy(CUmemoryPool);
+CUresult cuMemPoolSetAttribute(CUmemoryPool, int, void *);
+CUresult cuMemPoolGetAttribute(CUmemoryPool, int, void *);
+CUresult cuMemPoolTrimTo(CUmemoryPool, size_t);
+CUresult cuMemPoolSetAccess(CUmemoryPool, const void *, size_t);
+CUresult cuMemPoolGetAccess(int *, CUmemoryPool, const void *);
+CUresult cuMemAllocFromPoolAsync(CUdeviceptr *, size_t, CUmemoryPool, CUstream);
+CUresult cuMemAllocAsync(CUdeviceptr *, size_t, CUstream);
+CUresult cuMemFreeAsync(CUdeviceptr, CUstream);
+
+RT_EXPORT cudaError_t cudaDeviceGetDefaultMemPool(CUmemoryPool *p, int d) { return rt_from(cuDeviceGetDefaultMemPool(p, d)); }
+RT_EXPORT cudaError_t cudaDeviceGetMemPool(CUmemoryPool *p, int d) { return rt_from(cuDeviceGetMemPool(p, d)); }
+RT_EXPORT cudaError_t cudaDeviceSetMemPool(int d, CUmemoryPool p) { return rt_from(cuDeviceSetMemPool(d, p)); }
+RT_EXPORT cudaError_t cudaMemPoolCreate(CUmemoryPool *p, const void *props) { return rt_from(cuMemPoolCreate(p, props)); }
+RT_EXPORT cudaError_t cudaMemPoolDestroy(CUmemoryPool p) { return rt_from(cuMemPoolDestroy(p)); }
+RT_EXPORT cudaError_t cudaMemPoolSetAttribute(CUmemoryPool p, int attr, void *v) { return rt_from(cuMemPoolSetAttribute(p, attr, v)); }
+RT_EXPORT cudaError_t cudaMemPoolGetAttribute(CUmemoryPool p, int attr, void *v) { return rt_from(cuMemPoolGetAttribute(p, attr, v)); }
+RT_EXPORT cudaError_t cudaMemPoolTrimTo(CUmemoryPool p, size_t keep) { return rt_from(cuMemPoolTrimTo(p, keep)); }
+RT_EXPORT cudaError_t cudaMemPoolSetAccess(CUmemoryPool p, const void *map, size_t n) { return rt_from(cuMemPoolSetAccess(p, map, n)); }
+RT_EXPORT cudaError_t cudaMemPoolGetAccess(int *flags, CUmemoryPool p, void *loc) { return rt_from(cuMemPoolGetAccess(flags, p, loc)); }
+RT_EXPORT cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t n, CUmemoryPool p, cudaStream_t s) {
+  if (!ptr) return rt_error(CUDA_ERROR_INVALID_VALUE);
+  CUdeviceptr d = 0;
+  CUresult r = cuMemAllocFromPoolAsync(&d, n, p, s);
+  *ptr = (void *)(uintptr_t)d;
+  return rt_from(r);
 }

@@ -37,6 +37,7 @@ errors         0 errors.cu
 host_threads   0 host_threads.cu
 memory_ops     0 memory_ops.cu
 dynamic_parallelism 0 dynamic_parallelism.cu
+mempool_graph  0 mempool_graph.cu
 '
 flags_for() {
   case $1 in
