@@ -350,7 +350,10 @@ static uint32_t new_vreg(actx *c, const char *name, uint8_t type, uint32_t vec) 
   uint32_t slot = new_reg(c, name, type);
   if (vec <= 1) return slot;
   c->regvec.v[slot] = (uint8_t)vec;
-  for (uint32_t i = 1; i < vec; i++) c->regvec.v[new_reg(c, name, type)] = 0;
+  for (uint32_t i = 1; i < vec; i++) {
+    uint32_t e = new_reg(c, name, type);          /* new_reg may move regvec.v */
+    c->regvec.v[e] = 0;
+  }
   return slot;
 }
 

@@ -484,6 +484,9 @@ static const char *validate(const isa_module *m, canon_cache *cc) {
       const isa_rec *r = &f->recs[i];
       if (r->pc > f->ninsns) return "listing";
       if (r->kind == REC_REGS && (uint64_t)r->a + ISA_REGS_SLOTS(r->b) > f->nregs) return "listing registers";
+      /* records the listing prints by name carry one */
+      if (!r->name && (r->kind == REC_REGS || r->kind == REC_PRAGMA || r->kind == REC_BRANCHTARGETS ||
+                       r->kind == REC_CALLTARGETS || r->kind == REC_CALLPROTO)) return "listing name";
       if (r->kind == REC_SYM && r->a >= f->nsyms) return "listing symbol";
       if (r->kind == REC_LABEL && r->a >= f->nlabels) return "listing label";
       if (r->kind == REC_LOC && r->a >= f->nlocs) return "listing location";

@@ -65,7 +65,8 @@ int main() {
   CK(cudaGraphExecDestroy(x));
   CK(cudaGraphDestroy(g));
 
-  // 3. an explicit graph: an allocation node, a kernel, a 3-D copy node
+  // 3. an explicit graph: an allocation node, a kernel, a 3-D copy node and
+  // a free node (a graph that frees what it allocates can run again)
   const int W = 16, H = 8, D = 4;
   static int h3[D][H][W];
   CK(cudaGraphCreate(&g, 0));
@@ -73,7 +74,7 @@ int main() {
   ap.poolProps.allocType = cudaMemAllocationTypePinned;
   ap.poolProps.location.type = cudaMemLocationTypeDevice;
   ap.bytesize = W * H * D * sizeof(int);
-  cudaGraphNode_t an, kn, cn;
+  cudaGraphNode_t an, kn, cn, fn;
   CK(cudaGraphAddMemAllocNode(&an, g, nullptr, 0, &ap));
   int *dev3 = (int *)ap.dptr;
   int count = W * H * D, base = 7;
@@ -90,6 +91,7 @@ int main() {
   cp.extent = make_cudaExtent(W * sizeof(int), H, D);
   cp.kind = cudaMemcpyDeviceToHost;
   CK(cudaGraphAddMemcpyNode(&cn, g, &kn, 1, &cp));
+  CK(cudaGraphAddMemFreeNode(&fn, g, &cn, 1, dev3));
   CK(cudaGraphInstantiate(&x, g, 0));
   for (int rep = 0; rep < 2; rep++) {
     memset(h3, 0xff, sizeof h3);
@@ -101,7 +103,6 @@ int main() {
   }
   CK(cudaGraphExecDestroy(x));
   CK(cudaGraphDestroy(g));
-  CK(cudaFree(dev3));
   CK(cudaMemPoolDestroy(mine));
   CK(cudaStreamDestroy(s));
   return 0;

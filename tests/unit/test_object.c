@@ -183,6 +183,19 @@ START_TEST(test_empty_vector) {
 }
 END_TEST
 
+/* a register listing the disassembler prints by name must have one */
+START_TEST(test_listing_without_name) {
+  isa_module *m = assemble(".visible .entry k(.param .u64 out) { .reg .v4 .b32 %q; .reg .b64 %rd1;\n"
+                           "  ld.param.u64 %rd1, [out]; mov.b32 %q.w, 7; st.global.u32 [%rd1], %q.w; ret; }\n");
+  isa_func *f = func(m, "k");
+  bool found = false;
+  for (uint32_t i = 0; i < f->nrecs; i++)
+    if (f->recs[i].kind == REC_REGS) { f->recs[i].name = NULL; found = true; }
+  ck_assert(found);
+  refused(m, "listing name");
+}
+END_TEST
+
 START_TEST(test_call_argument_size) {
   isa_module *m = assemble(".func f(.param .b8 p[16]) { ret; }\n"
                            ".visible .entry k() { .param .b8 q[16]; call f, (q); ret; }\n");
@@ -247,6 +260,7 @@ int main(void) {
   tcase_add_test(t, test_param_space);
   tcase_add_test(t, test_empty_vector);
   tcase_add_test(t, test_call_argument_size);
+  tcase_add_test(t, test_listing_without_name);
   tcase_add_test(t, test_entry_prototype);
   tcase_add_test(t, test_reloc_widths_load);
   suite_add_tcase(s, t);

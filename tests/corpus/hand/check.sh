@@ -25,6 +25,7 @@ memory_model.ptx            | -arch=sm_90     | ok
 misc_sm90.ptx               | -arch=sm_90     | ok
 async_bulk_sm90a.ptx        | -arch=sm_90a    | ok
 v8_sm100.ptx                | -arch=sm_100    | ok
+vector_regs_many.ptx        | -arch=sm_90     | ok
 textures_surfaces.ptx       | -arch=sm_80     | ok
 textures_independent.ptx    | -arch=sm_80     | ok
 lexical_crlf.ptx            | -arch=sm_80     | ok
