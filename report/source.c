@@ -50,7 +50,9 @@ void rep_source(rep *r, const rep_launch *l) {
     if (line < lo || line > hi) continue;
     src_line *x = &lines[line - lo];
     x->line = line;
-    x->text = strdup((const char *)sqlite3_column_text(s, 1));
+    const char *t = (const char *)sqlite3_column_text(s, 1);
+    free(x->text);                              /* a trace may hold a line twice */
+    x->text = t ? strdup(t) : NULL;
   }
   rep_finish(r, s, rc);
   /* the per-instruction sums (report/collect.c) added up per line */
@@ -61,8 +63,9 @@ void rep_source(rep *r, const rep_launch *l) {
     sqlite3_bind_int64(s, 3, hi);
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
       const rep_insn *in = rep_insn_at(r, sqlite3_column_int64(s, 0));
-      if (!in) continue;
-      src_line *x = &lines[sqlite3_column_int64(s, 1) - lo];
+      long long line = sqlite3_column_int64(s, 1);
+      if (!in || line < lo || line > hi) continue;  /* values from the trace are untrusted */
+      src_line *x = &lines[line - lo];
       x->exec += in->execs;
       x->thr += in->threads;
       x->br += in->branches;
