@@ -355,3 +355,7 @@ DRV_EXPORT CUresult cuGetErrorString(CUresult e, const char **s) {
 /* The runtime's names and messages (libcudart asks the driver). */
 DRV_EXPORT const char *ptxemu_error_name(int e) { return drv_error_name(e, true); }
 DRV_EXPORT const char *ptxemu_error_string(int e) { return drv_error_name(e, true) ? drv_error_string(e) : NULL; }
+
+/* The profiler markers frame what Nsight would record: nothing to do here. */
+DRV_EXPORT CUresult cuProfilerStart(void) { return CUDA_SUCCESS; }
+DRV_EXPORT CUresult cuProfilerStop(void) { return CUDA_SUCCESS; }

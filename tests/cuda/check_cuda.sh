@@ -38,6 +38,7 @@ host_threads   0 host_threads.cu
 memory_ops     0 memory_ops.cu
 dynamic_parallelism 0 dynamic_parallelism.cu
 mempool_graph  0 mempool_graph.cu
+runtime_misc   0 runtime_misc.cu
 '
 flags_for() {
   case $1 in
