@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cudart/drv.h"
+#include "cudart/ptxemu_ext.h"
 #include "emu/texobj.h"
 
 /* CUarray_format */
@@ -121,20 +122,6 @@ DRV_EXPORT CUresult ptxemu_array_info(CUarray a, uint64_t *dptr, uint64_t *pitch
 }
 
 /* ---- texture and surface objects ---- */
-
-/* What the runtime and the driver both describe: a resource and how it is
- * read.  kind 0: array, 2: linear, 3: pitch 2D. */
-typedef struct ptxemu_resource {
-  int kind;
-  CUarray array;
-  uint64_t dptr, bytes, width, height, pitch;
-  int format;                    /* CUarray_format of linear / pitch 2D */
-  unsigned channels;
-} ptxemu_resource;
-typedef struct ptxemu_sampling {
-  int addr[3], filter, read_normalized, srgb, normalized_coords;
-  float border[4];
-} ptxemu_sampling;
 
 DRV_EXPORT CUresult ptxemu_object_create(uint64_t *handle, const ptxemu_resource *res, const ptxemu_sampling *s, int surface) {
   CUresult r = drv_enter();

@@ -17,7 +17,8 @@
 #define ENTRY_MIN 64u  /* entry header without extras */
 #define FATBIN_MAX_UNKNOWN ((uint64_t)1 << 32) /* largest fatbin believed without a size */
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
+/* A message into err (fatbin_elf.c writes its own through it too). */
+void fatbin_seterr(char *err, size_t errlen, const char *fmt, ...)
 {
   if (!err || !errlen) return;
   va_list ap;
@@ -38,33 +39,33 @@ static uint64_t rd64(const uint8_t *p) { return (uint64_t)rd32(p) | (uint64_t)rd
    FATBIN_SIZE_UNKNOWN); total size in *total.  0, or -1 with err. */
 static int check_header(const uint8_t *p, uint64_t avail, uint64_t *total, char *err, size_t errlen)
 {
-  if (!p) { seterr(err, errlen, "no fatbinary (null pointer)"); return -1; }
+  if (!p) { fatbin_seterr(err, errlen, "no fatbinary (null pointer)"); return -1; }
   if (avail < HDR_SIZE) {
-    seterr(err, errlen, "fatbinary truncated: %" PRIu64 " bytes, its header needs %u", avail, HDR_SIZE);
+    fatbin_seterr(err, errlen, "fatbinary truncated: %" PRIu64 " bytes, its header needs %u", avail, HDR_SIZE);
     return -1;
   }
   uint32_t magic = rd32(p);
   if (magic != FATBIN_MAGIC) {
-    seterr(err, errlen, "not a fatbinary: magic 0x%08" PRIx32 ", expected 0x%08x", magic, FATBIN_MAGIC);
+    fatbin_seterr(err, errlen, "not a fatbinary: magic 0x%08" PRIx32 ", expected 0x%08x", magic, FATBIN_MAGIC);
     return -1;
   }
   unsigned version = rd16(p + 4), hsize = rd16(p + 6);
   uint64_t size = rd64(p + 8);
   if (version != 1) {
-    seterr(err, errlen, "fatbinary version %u is not supported (only 1)", version);
+    fatbin_seterr(err, errlen, "fatbinary version %u is not supported (only 1)", version);
     return -1;
   }
   if (hsize < HDR_SIZE) {
-    seterr(err, errlen, "fatbinary header size %u is below the %u bytes of the header", hsize, HDR_SIZE);
+    fatbin_seterr(err, errlen, "fatbinary header size %u is below the %u bytes of the header", hsize, HDR_SIZE);
     return -1;
   }
   if (avail == FATBIN_SIZE_UNKNOWN) {
     if (size > FATBIN_MAX_UNKNOWN) {  /* no bound from the caller: only plausibility */
-      seterr(err, errlen, "fatbinary size %" PRIu64 " is implausible", size);
+      fatbin_seterr(err, errlen, "fatbinary size %" PRIu64 " is implausible", size);
       return -1;
     }
   } else if (avail < hsize || size > avail - hsize) {
-      seterr(err, errlen, "fatbinary truncated: header declares %u + %" PRIu64 " bytes, %" PRIu64 " available",
+      fatbin_seterr(err, errlen, "fatbinary truncated: header declares %u + %" PRIu64 " bytes, %" PRIu64 " available",
              hsize, size, avail);
     return -1;
   }
@@ -87,7 +88,7 @@ static int header_string(const uint8_t *eh, uint32_t hsize, uint32_t off, uint32
   *outlen = 0;
   if (len == 0) return 0;
   if (off > hsize || len > hsize - off) {
-    seterr(err, errlen, "fatbinary entry %d: %s at %" PRIu32 "+%" PRIu32 " lies outside its %" PRIu32 "-byte header",
+    fatbin_seterr(err, errlen, "fatbinary entry %d: %s at %" PRIu32 "+%" PRIu32 " lies outside its %" PRIu32 "-byte header",
            index, what, off, len, hsize);
     return -1;
   }
@@ -101,7 +102,7 @@ static int parse_entry(const uint8_t *eh, uint64_t room, int index, fatbin_entry
                        char *err, size_t errlen)
 {
   if (room < ENTRY_MIN) {
-    seterr(err, errlen, "fatbinary entry %d truncated: %" PRIu64 " bytes left, an entry header needs %u", index,
+    fatbin_seterr(err, errlen, "fatbinary entry %d truncated: %" PRIu64 " bytes left, an entry header needs %u", index,
            room, ENTRY_MIN);
     return -1;
   }
@@ -109,12 +110,12 @@ static int parse_entry(const uint8_t *eh, uint64_t room, int index, fatbin_entry
   uint32_t hsize = rd32(eh + 4);
   uint64_t psize = rd64(eh + 8);
   if (hsize < ENTRY_MIN || hsize > room) {
-    seterr(err, errlen, "fatbinary entry %d: header size %" PRIu32 " outside %u..%" PRIu64, index, hsize,
+    fatbin_seterr(err, errlen, "fatbinary entry %d: header size %" PRIu32 " outside %u..%" PRIu64, index, hsize,
            ENTRY_MIN, room);
     return -1;
   }
   if (psize > room - hsize) {
-    seterr(err, errlen, "fatbinary entry %d: payload of %" PRIu64 " bytes, only %" PRIu64 " left in the fatbinary",
+    fatbin_seterr(err, errlen, "fatbinary entry %d: payload of %" PRIu64 " bytes, only %" PRIu64 " left in the fatbinary",
            index, psize, room - hsize);
     return -1;
   }
@@ -133,7 +134,7 @@ static int parse_entry(const uint8_t *eh, uint64_t room, int index, fatbin_entry
 
   bool lz4 = (e->flags & FATBIN_FLAG_LZ4) != 0, zstd = (e->flags & FATBIN_FLAG_ZSTD) != 0;
   if (lz4 && zstd) {
-    seterr(err, errlen, "fatbinary entry %d: flags 0x%" PRIx64 " claim both LZ4 and Zstandard compression", index,
+    fatbin_seterr(err, errlen, "fatbinary entry %d: flags 0x%" PRIx64 " claim both LZ4 and Zstandard compression", index,
            e->flags);
     return -1;
   }
@@ -141,12 +142,12 @@ static int parse_entry(const uint8_t *eh, uint64_t room, int index, fatbin_entry
     uint32_t csize = rd32(eh + 16);
     uint64_t usize = rd64(eh + 56);
     if (csize > psize) {
-      seterr(err, errlen, "fatbinary entry %d: compressed size %" PRIu32 " exceeds its %" PRIu64 "-byte payload",
+      fatbin_seterr(err, errlen, "fatbinary entry %d: compressed size %" PRIu32 " exceeds its %" PRIu64 "-byte payload",
              index, csize, psize);
       return -1;
     }
     if (usize > FATBIN_MAX_UNCOMPRESSED) {
-      seterr(err, errlen, "fatbinary entry %d: uncompressed size %" PRIu64 " exceeds the limit of %" PRIu64 " bytes",
+      fatbin_seterr(err, errlen, "fatbinary entry %d: uncompressed size %" PRIu64 " exceeds the limit of %" PRIu64 " bytes",
              index, usize, FATBIN_MAX_UNCOMPRESSED);
       return -1;
     }
@@ -164,7 +165,7 @@ static int parse_entry(const uint8_t *eh, uint64_t room, int index, fatbin_entry
   uint32_t opt_at = rd32(eh + 20);
   if (opt_at) {
     if (opt_at > hsize || hsize - opt_at < 8) {
-      seterr(err, errlen, "fatbinary entry %d: options descriptor at %" PRIu32 " lies outside its %" PRIu32
+      fatbin_seterr(err, errlen, "fatbinary entry %d: options descriptor at %" PRIu32 " lies outside its %" PRIu32
              "-byte header", index, opt_at, hsize);
       return -1;
     }
@@ -189,7 +190,7 @@ static int parse_container(const uint8_t *p, uint64_t total, const uint8_t *base
     if (parse_entry(p + off, total - off, index, &e, &adv, err, errlen)) return -1;
     e.offset = (uint64_t)(p + off - base);
     e.container = container;
-    if (*count == INT_MAX) { seterr(err, errlen, "too many fatbinary entries"); return -1; }
+    if (*count == INT_MAX) { fatbin_seterr(err, errlen, "too many fatbinary entries"); return -1; }
     if (out && *count < max_entries) out[*count] = e;
     ++*count;
     ++index;
@@ -214,18 +215,18 @@ int fatbin_parse_section(const void *section, uint64_t size, fatbin_entry *out, 
   const uint8_t *p = section;
   uint64_t off = 0;
   int count = 0, container = 0;
-  if (!p && size) { seterr(err, errlen, "no fatbinary section (null pointer)"); return -1; }
+  if (!p && size) { fatbin_seterr(err, errlen, "no fatbinary section (null pointer)"); return -1; }
   while (off < size) {
     /* zero padding between containers (each starts 8-byte aligned) */
     if (p[off] == 0) { off++; continue; }
     uint64_t total;
     char sub[256];
     if (check_header(p + off, size - off, &total, sub, sizeof sub)) {
-      seterr(err, errlen, "fatbinary %d at offset %" PRIu64 " of the section: %s", container, off, sub);
+      fatbin_seterr(err, errlen, "fatbinary %d at offset %" PRIu64 " of the section: %s", container, off, sub);
       return -1;
     }
     if (parse_container(p + off, total, p, container, out, max_entries, &count, sub, sizeof sub)) {
-      seterr(err, errlen, "fatbinary %d at offset %" PRIu64 " of the section: %s", container, off, sub);
+      fatbin_seterr(err, errlen, "fatbinary %d at offset %" PRIu64 " of the section: %s", container, off, sub);
       return -1;
     }
     off += total;
@@ -240,13 +241,13 @@ int fatbin_entry_data(const fatbin_entry *e, uint8_t **data, uint64_t *len, char
   *len = 0;
   uint64_t want = e->uncompressed_size;
   if (want > FATBIN_MAX_UNCOMPRESSED) {
-    seterr(err, errlen, "fatbinary entry of %" PRIu64 " bytes exceeds the limit of %" PRIu64, want,
+    fatbin_seterr(err, errlen, "fatbinary entry of %" PRIu64 " bytes exceeds the limit of %" PRIu64, want,
            FATBIN_MAX_UNCOMPRESSED);
     return -1;
   }
   if (e->compression == FATBIN_COMP_NONE) {
     uint8_t *buf = malloc((size_t)e->payload_size + 1);
-    if (!buf) { seterr(err, errlen, "out of memory"); return -1; }
+    if (!buf) { fatbin_seterr(err, errlen, "out of memory"); return -1; }
     if (e->payload_size) memcpy(buf, e->payload, (size_t)e->payload_size);
     buf[e->payload_size] = 0;
     *data = buf;
@@ -257,19 +258,19 @@ int fatbin_entry_data(const fatbin_entry *e, uint8_t **data, uint64_t *len, char
     /* an LZ4 block expands at most ~255 times: a larger declared size is a
        lie, and refusing it bounds the allocation by the input */
     if (e->payload_size > INT_MAX || want > INT_MAX || want > e->payload_size * 256 + 64) {
-      seterr(err, errlen, "LZ4 entry: %" PRIu64 " bytes cannot decompress to %" PRIu64, e->payload_size, want);
+      fatbin_seterr(err, errlen, "LZ4 entry: %" PRIu64 " bytes cannot decompress to %" PRIu64, e->payload_size, want);
       return -1;
     }
     uint8_t *buf = malloc((size_t)want + 1);
-    if (!buf) { seterr(err, errlen, "out of memory"); return -1; }
+    if (!buf) { fatbin_seterr(err, errlen, "out of memory"); return -1; }
     int got = want ? LZ4_decompress_safe((const char *)e->payload, (char *)buf, (int)e->payload_size, (int)want)
                    : 0;
     if (got < 0 || (uint64_t)got != want) {
       free(buf);
       if (got < 0)
-        seterr(err, errlen, "LZ4 entry: corrupt compressed data (%" PRIu64 " bytes)", e->payload_size);
+        fatbin_seterr(err, errlen, "LZ4 entry: corrupt compressed data (%" PRIu64 " bytes)", e->payload_size);
       else
-        seterr(err, errlen, "LZ4 entry: decompressed to %d bytes, the entry declares %" PRIu64, got, want);
+        fatbin_seterr(err, errlen, "LZ4 entry: decompressed to %d bytes, the entry declares %" PRIu64, got, want);
       return -1;
     }
     buf[want] = 0;
@@ -277,12 +278,12 @@ int fatbin_entry_data(const fatbin_entry *e, uint8_t **data, uint64_t *len, char
     *len = want;
     return 0;
   }
-  if (e->compression != FATBIN_COMP_ZSTD) { seterr(err, errlen, "unknown compression"); return -1; }
+  if (e->compression != FATBIN_COMP_ZSTD) { fatbin_seterr(err, errlen, "unknown compression"); return -1; }
   /* Zstandard: stream into a buffer that grows with what actually comes out
      (a declared size never allocates more than the data produces) and
      refuse anything beyond the declared size */
   ZSTD_DCtx *ds = ZSTD_createDCtx();
-  if (!ds) { seterr(err, errlen, "out of memory"); return -1; }
+  if (!ds) { fatbin_seterr(err, errlen, "out of memory"); return -1; }
   /* the window never needs to exceed the output: a frame asking for more
      (up to 128 MiB by default) is refused instead of allocated */
   int wlog = 10;
@@ -294,19 +295,19 @@ int fatbin_entry_data(const fatbin_entry *e, uint8_t **data, uint64_t *len, char
   ZSTD_outBuffer o = { buf, cap, 0 };
   size_t r = 1;
   int rc = -1;
-  if (!buf) { seterr(err, errlen, "out of memory"); goto out; }
+  if (!buf) { fatbin_seterr(err, errlen, "out of memory"); goto out; }
   for (;;) {
     size_t inpos = in.pos, outpos = o.pos;
     r = ZSTD_decompressStream(ds, &o, &in);
     if (ZSTD_isError(r)) {
-      seterr(err, errlen, "Zstandard entry: corrupt compressed data (%s)", ZSTD_getErrorName(r));
+      fatbin_seterr(err, errlen, "Zstandard entry: corrupt compressed data (%s)", ZSTD_getErrorName(r));
       goto out;
     }
     if (r == 0) break;                      /* frame complete */
     if (o.pos == o.size && o.size < want) { /* output full: more room, up to the declared size */
       size_t ncap = o.size * 2 > want ? (size_t)want : o.size * 2;
       uint8_t *nb = realloc(buf, ncap + 1);
-      if (!nb) { seterr(err, errlen, "out of memory"); goto out; }
+      if (!nb) { fatbin_seterr(err, errlen, "out of memory"); goto out; }
       buf = nb;
       o.dst = buf;
       o.size = ncap;
@@ -314,18 +315,18 @@ int fatbin_entry_data(const fatbin_entry *e, uint8_t **data, uint64_t *len, char
     }
     if (in.pos == inpos && o.pos == outpos) { /* stuck: wants more room or more input */
       if (o.pos == o.size)
-        seterr(err, errlen, "Zstandard entry: decompresses to more than the %" PRIu64 " bytes it declares", want);
+        fatbin_seterr(err, errlen, "Zstandard entry: decompresses to more than the %" PRIu64 " bytes it declares", want);
       else
-        seterr(err, errlen, "Zstandard entry: compressed data truncated (%" PRIu64 " bytes)", e->payload_size);
+        fatbin_seterr(err, errlen, "Zstandard entry: compressed data truncated (%" PRIu64 " bytes)", e->payload_size);
       goto out;
     }
   }
   if (in.pos != in.size) {
-    seterr(err, errlen, "Zstandard entry: %zu bytes after the end of the compressed frame", in.size - in.pos);
+    fatbin_seterr(err, errlen, "Zstandard entry: %zu bytes after the end of the compressed frame", in.size - in.pos);
     goto out;
   }
   if (o.pos != want) {
-    seterr(err, errlen, "Zstandard entry: decompressed to %zu bytes, the entry declares %" PRIu64, o.pos, want);
+    fatbin_seterr(err, errlen, "Zstandard entry: decompressed to %zu bytes, the entry declares %" PRIu64, o.pos, want);
     goto out;
   }
   buf[o.pos] = 0;
@@ -393,16 +394,16 @@ int fatbin_pick_ptx(const fatbin_entry *entries, int n, unsigned target_sm, char
   char fix[200];
   snprintf(fix, sizeof fix, fix_fmt, target_sm, target_sm, target_sm);
   if (n == 0) {
-    seterr(err, errlen, "the fatbinary has no entries; %s", fix);
+    fatbin_seterr(err, errlen, "the fatbinary has no entries; %s", fix);
   } else if (nptx == 0) {
     list_archs(entries, n, FATBIN_ELF, "sm", have, sizeof have);
     if (nelf)
-      seterr(err, errlen, "the fatbinary carries only SASS (%s) and no PTX, and ptxemu runs PTX: %s", have, fix);
+      fatbin_seterr(err, errlen, "the fatbinary carries only SASS (%s) and no PTX, and ptxemu runs PTX: %s", have, fix);
     else
-      seterr(err, errlen, "the fatbinary carries no PTX (only entries of unknown kinds): %s", fix);
+      fatbin_seterr(err, errlen, "the fatbinary carries no PTX (only entries of unknown kinds): %s", fix);
   } else {
     list_archs(entries, n, FATBIN_PTX, "compute", have, sizeof have);
-    seterr(err, errlen, "the fatbinary's PTX (%s) cannot run on the modelled sm_%u (PTX runs only on its "
+    fatbin_seterr(err, errlen, "the fatbinary's PTX (%s) cannot run on the modelled sm_%u (PTX runs only on its "
            "architecture or newer ones; 'a' PTX only on its own, 'f' only in its family): %s",
            have, target_sm, fix);
   }
@@ -417,7 +418,7 @@ int fatbin_select_ptx(const void *image, uint64_t max_bytes, unsigned target_sm,
   int n = fatbin_parse(image, max_bytes, NULL, 0, err, errlen);
   if (n < 0) return -1;
   fatbin_entry *es = calloc(n ? (size_t)n : 1, sizeof *es);
-  if (!es) { seterr(err, errlen, "out of memory"); return -1; }
+  if (!es) { fatbin_seterr(err, errlen, "out of memory"); return -1; }
   int rc = -1;
   if (fatbin_parse(image, max_bytes, es, n, err, errlen) != n) goto out;
   int i = fatbin_pick_ptx(es, n, target_sm, err, errlen);
@@ -428,7 +429,7 @@ int fatbin_select_ptx(const void *image, uint64_t max_bytes, unsigned target_sm,
   if (fatbin_entry_data(&es[i], &data, &dlen, sub, sizeof sub)) {
     char a[32];
     arch_name(a, sizeof a, "compute", &es[i]);
-    seterr(err, errlen, "the fatbinary's %s PTX: %s", a, sub);
+    fatbin_seterr(err, errlen, "the fatbinary's %s PTX: %s", a, sub);
     goto out;
   }
   /* the text ends at its NUL (stored PTX is NUL-terminated and padded) */

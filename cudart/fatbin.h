@@ -191,4 +191,7 @@ typedef struct fatbin_elf_info {
 int fatbin_scan_elf(const char *path, unsigned target_sm, fatbin_elf_info *info, char *err,
                     size_t errlen);
 
+/* (internal to the reader) a formatted message into err[errlen] */
+void fatbin_seterr(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 #endif

@@ -18,14 +18,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-  if (!err || !errlen) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
 
 typedef struct {
   const uint8_t *map;
@@ -68,11 +60,11 @@ static const char *str_at(const elf_file *f, unsigned i, uint64_t off)
 static int read_headers(elf_file *f, char *err, size_t errlen)
 {
   if (f->size < sizeof(Elf64_Ehdr) || memcmp(f->map, ELFMAG, SELFMAG) != 0) {
-    seterr(err, errlen, "%s: not an ELF file", f->path);
+    fatbin_seterr(err, errlen, "%s: not an ELF file", f->path);
     return -1;
   }
   if (f->map[EI_CLASS] != ELFCLASS64 || f->map[EI_DATA] != ELFDATA2LSB) {
-    seterr(err, errlen, "%s: not a 64-bit little-endian ELF file", f->path);
+    fatbin_seterr(err, errlen, "%s: not a 64-bit little-endian ELF file", f->path);
     return -1;
   }
   Elf64_Ehdr eh;
@@ -84,22 +76,22 @@ static int read_headers(elf_file *f, char *err, size_t errlen)
     nsh = s0.sh_size;
   }
   if (eh.e_shoff == 0 || nsh == 0) {
-    seterr(err, errlen, "%s: the ELF file has no section headers", f->path);
+    fatbin_seterr(err, errlen, "%s: the ELF file has no section headers", f->path);
     return -1;
   }
   if (eh.e_shentsize != sizeof(Elf64_Shdr) || nsh > f->size / sizeof(Elf64_Shdr) ||
       !in_file(f, eh.e_shoff, nsh * sizeof(Elf64_Shdr))) {
-    seterr(err, errlen, "%s: corrupt ELF section header table", f->path);
+    fatbin_seterr(err, errlen, "%s: corrupt ELF section header table", f->path);
     return -1;
   }
   f->nsh = (unsigned)nsh;
   f->sh = malloc(nsh * sizeof(Elf64_Shdr));
-  if (!f->sh) { seterr(err, errlen, "out of memory"); return -1; }
+  if (!f->sh) { fatbin_seterr(err, errlen, "out of memory"); return -1; }
   memcpy(f->sh, f->map + eh.e_shoff, nsh * sizeof(Elf64_Shdr));
   unsigned shstr = eh.e_shstrndx;
   if (shstr == SHN_XINDEX) shstr = f->sh[0].sh_link;
   if (shstr >= f->nsh) {
-    seterr(err, errlen, "%s: corrupt ELF section name table index", f->path);
+    fatbin_seterr(err, errlen, "%s: corrupt ELF section name table index", f->path);
     return -1;
   }
   f->shstrndx = shstr;
@@ -119,16 +111,16 @@ static int scan_fatbins(const elf_file *f, unsigned i, fatbin_entry **all, int *
   bool bad = false;
   const uint8_t *p = section_bytes(f, i, &len, &bad);
   const char *name = section_name(f, i);
-  if (bad) { seterr(err, errlen, "%s: section %s lies outside the file", f->path, name); return -1; }
+  if (bad) { fatbin_seterr(err, errlen, "%s: section %s lies outside the file", f->path, name); return -1; }
   char sub[400];
   int n = fatbin_parse_section(p, len, NULL, 0, sub, sizeof sub);
-  if (n < 0) { seterr(err, errlen, "%s: section %s: %s", f->path, name, sub); return -1; }
+  if (n < 0) { fatbin_seterr(err, errlen, "%s: section %s: %s", f->path, name, sub); return -1; }
   fatbin_entry *grown = realloc(*all, (size_t)(*nall + n + 1) * sizeof **all);
-  if (!grown) { seterr(err, errlen, "out of memory"); return -1; }
+  if (!grown) { fatbin_seterr(err, errlen, "out of memory"); return -1; }
   *all = grown;
   fatbin_entry *es = grown + *nall;
   if (fatbin_parse_section(p, len, es, n, sub, sizeof sub) != n) {
-    seterr(err, errlen, "%s: section %s: %s", f->path, name, sub);
+    fatbin_seterr(err, errlen, "%s: section %s: %s", f->path, name, sub);
     return -1;
   }
   for (int k = 0; k < n; k++) {
@@ -205,18 +197,18 @@ int fatbin_scan_elf(const char *path, unsigned target_sm, fatbin_elf_info *info,
 {
   memset(info, 0, sizeof *info);
   int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) { seterr(err, errlen, "%s: %s", path, strerror(errno)); return -1; }
+  if (fd < 0) { fatbin_seterr(err, errlen, "%s: %s", path, strerror(errno)); return -1; }
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    seterr(err, errlen, "%s: not a regular file", path);
+    fatbin_seterr(err, errlen, "%s: not a regular file", path);
     close(fd);
     return -1;
   }
   elf_file f = { .size = (uint64_t)st.st_size, .path = path };
-  if (f.size == 0) { seterr(err, errlen, "%s: not an ELF file (empty)", path); close(fd); return -1; }
+  if (f.size == 0) { fatbin_seterr(err, errlen, "%s: not an ELF file (empty)", path); close(fd); return -1; }
   void *m = mmap(NULL, (size_t)f.size, PROT_READ, MAP_PRIVATE, fd, 0);
   close(fd);
-  if (m == MAP_FAILED) { seterr(err, errlen, "%s: cannot map: %s", path, strerror(errno)); return -1; }
+  if (m == MAP_FAILED) { fatbin_seterr(err, errlen, "%s: cannot map: %s", path, strerror(errno)); return -1; }
   f.map = m;
   fatbin_entry *all = NULL;
   int nall = 0, rc = -1;

@@ -1,12 +1,11 @@
 /* cudart/options.c - PTXEMU_* environment variables, parsed strictly: a
  * value out of range or with trailing characters is an error that names
  * the variable, never a silent default. */
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cudart/options.h"
+#include "util/num.h"
 
 static int bad(const char *var, const char *val, const char *want) {
   fprintf(stderr, "ptxemu: %s='%s': expected %s\n", var, val, want);
@@ -22,56 +21,33 @@ static int flag(const char *var, bool *out) {
   return 0;
 }
 
-/* A whole decimal number in [lo, hi]. */
-static int integer(const char *var, uint64_t lo, uint64_t hi, uint64_t *out) {
+/* A whole number in [lo, hi] (util/num's forms, as on the command line). */
+static int integer(const char *var, uint64_t lo, uint64_t hi, const char *want, uint64_t *out) {
   const char *v = getenv(var);
   if (!v || !*v) return 0;
-  char *end;
-  errno = 0;
-  unsigned long long x = strtoull(v, &end, 10);
-  if (*v == '-' || *end || errno || x < lo || x > hi) {
-    char want[80];
-    snprintf(want, sizeof want, "a whole number from %llu to %llu", (unsigned long long)lo, (unsigned long long)hi);
-    return bad(var, v, want);
-  }
-  *out = x;
-  return 0;
+  return num_u64(v, lo, hi, out) ? bad(var, v, want) : 0;
 }
 
 /* A byte count with an optional K/M/G/T suffix (powers of 1024). */
-static int size(const char *var, uint64_t *out) {
+static int size(const char *var, uint64_t lo, uint64_t hi, const char *want, uint64_t *out) {
   const char *v = getenv(var);
   if (!v || !*v) return 0;
-  char *end;
-  errno = 0;
-  unsigned long long x = strtoull(v, &end, 10);
-  unsigned shift = 0;
-  switch (*end) {
-  case 'K': case 'k': shift = 10; end++; break;
-  case 'M': case 'm': shift = 20; end++; break;
-  case 'G': case 'g': shift = 30; end++; break;
-  case 'T': case 't': shift = 40; end++; break;
-  }
-  if (*end == 'B') end++;
-  if (*v == '-' || end == v || *end || errno || (shift && x > (UINT64_MAX >> shift)))
-    return bad(var, v, "a size such as 512M or 2G");
-  *out = (uint64_t)x << shift;
-  return 0;
+  return num_size(v, lo, hi, out) ? bad(var, v, want) : 0;
 }
 
+/* "A-B" or "A", each a whole number below 2^32, A <= B. */
 static int range(const char *var, uint32_t *lo, uint32_t *hi) {
   const char *v = getenv(var);
   if (!v || !*v) return 0;
-  char *end;
-  errno = 0;
-  unsigned long long a = strtoull(v, &end, 10), b = a;
-  if (end == v || *v == '-') return bad(var, v, "A-B or A");
-  if (*end == '-') {
-    const char *q = end + 1;
-    b = strtoull(q, &end, 10);
-    if (end == q) return bad(var, v, "A-B or A");
-  }
-  if (*end || errno || a > b || b > UINT32_MAX) return bad(var, v, "A-B or A, A <= B < 2^32");
+  char first[32];
+  const char *dash = strchr(v + (*v == '-'), '-');
+  size_t n = dash ? (size_t)(dash - v) : strlen(v);
+  uint64_t a, b;
+  if (n >= sizeof first) return bad(var, v, "A-B or A, A <= B < 2^32");
+  memcpy(first, v, n);
+  first[n] = 0;
+  if (num_u64(first, 0, UINT32_MAX, &a) || num_u64(dash ? dash + 1 : first, 0, UINT32_MAX, &b) || a > b)
+    return bad(var, v, "A-B or A, A <= B < 2^32");
   *lo = (uint32_t)a;
   *hi = (uint32_t)b;
   return 0;
@@ -99,16 +75,12 @@ int drv_options_from_env(drv_options *o) {
       flag("PTXEMU_QUIET", &o->quiet) || flag("PTXEMU_VERBOSE", &o->verbose))
     return -1;
   if (o->gpu || o->sched || o->issue_order) o->timing = true;
-  if (integer("PTXEMU_MAX_INSTS", 1, UINT64_MAX / 2, &o->max_insts) || size("PTXEMU_MAX_MEMORY", &o->max_memory)) return -1;
+  /* the ranges of ptxemu run's --max-insts, --max-seconds, --max-memory */
+  if (integer("PTXEMU_MAX_INSTS", 1, 1000000000000000ull, "a whole number from 1 to 1e15", &o->max_insts) ||
+      size("PTXEMU_MAX_MEMORY", 1u << 20, 1ull << 44, "a size from 1M to 16T (bytes, or with K, M, G, T)", &o->max_memory))
+    return -1;
   const char *ms = getenv("PTXEMU_MAX_SECONDS");
-  if (ms && *ms) {
-    char *end;
-    errno = 0;
-    double d = strtod(ms, &end);
-    if (*end || errno || !isfinite(d) || d <= 0 || d > 1e9) return bad("PTXEMU_MAX_SECONDS", ms, "seconds, more than 0 and at most 1e9");
-    o->max_seconds = d;
-  }
-  if (o->max_memory && o->max_memory < (1u << 20)) return bad("PTXEMU_MAX_MEMORY", getenv("PTXEMU_MAX_MEMORY"), "at least 1M");
+  if (ms && *ms && num_f64(ms, 0.001, 1e7, &o->max_seconds)) return bad("PTXEMU_MAX_SECONDS", ms, "a number of seconds from 0.001 to 1e7");
   const char *lv = str("PTXEMU_TRACE_LEVEL");
   if (lv) {
     int l = trace_level_from_name(lv);
@@ -131,7 +103,7 @@ int drv_options_from_env(drv_options *o) {
   }
   if (range("PTXEMU_TRACE_BLOCKS", &o->trace_opts.block_lo, &o->trace_opts.block_hi) ||
       range("PTXEMU_TRACE_PCS", &o->trace_opts.pc_lo, &o->trace_opts.pc_hi) ||
-      size("PTXEMU_TRACE_MAX_SIZE", &o->trace_opts.max_bytes))
+      size("PTXEMU_TRACE_MAX_SIZE", 0, 1ull << 50, "a size such as 500M, from 0 (no cap) to 1024T", &o->trace_opts.max_bytes))
     return -1;
   if ((o->trace_opts.kernels || getenv("PTXEMU_TRACE_LEVEL") || getenv("PTXEMU_TRACE_BLOCKS")) && !o->trace) {
     fprintf(stderr, "ptxemu: the PTXEMU_TRACE_* variables need PTXEMU_TRACE\n");

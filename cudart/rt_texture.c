@@ -1,6 +1,7 @@
 /* cudart/rt_texture.c - CUDA arrays, copies to and from them, texture and
  * surface objects in the Runtime API (over the driver's, drv_texture.c). */
 #include <string.h>
+#include "cudart/ptxemu_ext.h"
 #include "cudart/rt.h"
 
 typedef struct cudaChannelFormatDesc { int x, y, z, w, f; } cudaChannelFormatDesc;
@@ -29,22 +30,9 @@ typedef struct cudaTextureDesc {
 
 /* the driver's (drv_texture.c) */
 typedef struct { size_t Width, Height, Depth; int Format; unsigned NumChannels, Flags; } drv_array3d_desc;
-typedef struct ptxemu_resource {
-  int kind;
-  CUarray array;
-  uint64_t dptr, bytes, width, height, pitch;
-  int format;
-  unsigned channels;
-} ptxemu_resource;
-typedef struct ptxemu_sampling {
-  int addr[3], filter, read_normalized, srgb, normalized_coords;
-  float border[4];
-} ptxemu_sampling;
 CUresult cuArray3DCreate_v2(CUarray *, const drv_array3d_desc *);
 CUresult cuArray3DGetDescriptor_v2(drv_array3d_desc *, CUarray);
 CUresult cuArrayDestroy(CUarray);
-CUresult ptxemu_array_info(CUarray, uint64_t *, uint64_t *, uint64_t *, uint64_t *);
-CUresult ptxemu_object_create(uint64_t *, const ptxemu_resource *, const ptxemu_sampling *, int);
 
 RT_EXPORT cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, int f) {
   return (cudaChannelFormatDesc){ x, y, z, w, f };

@@ -260,6 +260,7 @@ typedef struct emu {
   uint32_t alloca_bytes;         /* of which the top part is for alloca           */
   uint32_t nrows;                /* register rows per warp (max over functions + SR) */
   uint32_t sr_base;              /* first special-register row                    */
+  bool reads_envreg;             /* the kernel names %envregN: its rows are filled */
   emu_launch launch;
   uint64_t param_addr;           /* device address of the kernel parameters       */
   uint32_t param_cap;            /* and the size of that region                   */

@@ -367,6 +367,14 @@ int emu_prepare(emu *e, int kernel) {
   }
   e->sr_base = rows;
   e->nrows = rows + SR_COUNT;
+  /* %envreg rows are filled at each warp's start only for kernels that read them */
+  e->reads_envreg = false;
+  for (uint32_t f = 0; f < nf && !e->reads_envreg; f++) {
+    if (e->func_base[f] == UINT32_MAX) continue;
+    const isa_func *fn = &m->funcs[f];
+    for (uint32_t i = 0; i < fn->nops && !e->reads_envreg; i++) e->reads_envreg = fn->ops[i].kind == OK_SREG && fn->ops[i].v == SREG_ENVREG;
+    for (uint32_t i = 0; i < fn->npool && !e->reads_envreg; i++) e->reads_envreg = fn->pool[i].kind == OK_SREG && fn->pool[i].v == SREG_ENVREG;
+  }
   e->nprog = pc;
   e->prog = calloc(pc ? pc : 1, sizeof *e->prog);
   if (!e->prog) goto fail;

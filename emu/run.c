@@ -163,7 +163,7 @@ static void init_sregs(emu *e, cta *c, warp *w) {
   fill_row(r[SR_DYNAMIC_SMEM_SIZE], l->dyn_shared);
   fill_row(r[SR_TOTAL_SMEM_SIZE], c->shared_size);
   fill_row(r[SR_AGGR_SMEM_SIZE], c->shared_size);
-  for (int k = 0; k < 32; k++) fill_row(r[SR_ENVREG0 + k], l->envreg[k]);
+  if (e->reads_envreg) for (int k = 0; k < 32; k++) fill_row(r[SR_ENVREG0 + k], l->envreg[k]);
 }
 
 /* Host memory of one warp's register rows and local memory. */
