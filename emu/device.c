@@ -342,5 +342,12 @@ void emu_print_fault(const emu *e, FILE *out) {
     isa_format_opname(x->in, name, sizeof name);
     fprintf(out, "    at %s:%u (pc %u in %s): %s\n", e->m->path, x->in->line, x->spc - e->func_base[x->f - e->m->funcs],
             x->f->name, name);
+    isa_source src;
+    if (isa_source_pos(e->m, x->f, x->in, &src)) {
+      fprintf(out, "    at %s:%u", src.path, src.line);
+      if (src.inlined_in && src.call_path)
+        fprintf(out, " (in %s, inlined at %s:%u)", src.inlined_in, src.call_path, src.call_line);
+      fputc('\n', out);
+    }
   }
 }

@@ -336,6 +336,17 @@ int isa_decode_opname(const char *spelling, isa_insn *insn, char *err, size_t er
  * "mbarrier.init"): diagnostics name instructions by it. */
 int isa_opcode_word_len(const char *name);
 /* Print the dotted spelling of an instruction (inverse of decode). */
+/* The high-level source position of an instruction (srcloc.c): from the
+ * .loc in force and the module's .file table; false when it has none.
+ * inlined_in names the function an inlined instruction came from, and
+ * call_path:call_line the call site it was inlined at. */
+typedef struct isa_source {
+  const char *path; uint32_t line, col;
+  const char *inlined_in, *call_path; uint32_t call_line;
+} isa_source;
+bool isa_source_pos(const isa_module *m, const isa_func *f, const isa_insn *in, isa_source *out);
+const char *isa_file_path(const isa_module *m, uint32_t file_id);
+const char *isa_path_base(const char *path);
 int isa_format_opname(const isa_insn *insn, char *buf, size_t len);
 /* Functional unit of an instruction (resolves U_ARITH by type). */
 enum isa_unit isa_unit_of(const isa_insn *insn);
