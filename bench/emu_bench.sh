@@ -13,12 +13,13 @@ for k in matmul reduce transpose histogram; do
   for rep in 1 2 3; do
     "$PTXEMU" run -v "bench/kernels/$k.launch" >/dev/null 2>"$tmp/v" || { echo "  $k: FAILED"; continue 2; }
     # "ptxemu: launch 0 K: W warp instructions, T thread instructions in S s (...)"
-    set -- $(awk '/thread instructions in/ { t += $8; s += $12 } END { printf "%d %.9f\n", t, s }' "$tmp/v")
+    set -- $(awk '/thread instructions in/ { t += $8; s += $12; m = $(NF-1) } END { printf "%d %.9f %s\n", t, s, m }' "$tmp/v")
+    rss=$3
     rate=$(awk -v t="$1" -v s="$2" 'BEGIN { printf "%.0f", t / s }')
     [ "$rate" -gt "$best" ] && best=$rate
     insts=$1
   done
-  awk -v k="$k" -v r="$best" -v n="$insts" 'BEGIN { printf "  %-10s %8.1f M thread-inst/s  (%d thread instructions)\n", k, r / 1e6, n }'
+  awk -v k="$k" -v r="$best" -v n="$insts" -v m="$rss" 'BEGIN { printf "  %-10s %8.1f M thread-inst/s  (%d thread instructions, peak host memory %s MiB)\n", k, r / 1e6, n, m }'
 done
 
 # the same against real hardware: golden cases (when ../shared is present),

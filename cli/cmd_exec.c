@@ -32,7 +32,7 @@ static void usage(FILE *f) {
         "  --trace-level L, --trace-kernel K, --trace-blocks A-B, --trace-pcs A-B, --trace-max-size SIZE\n"
         "  --max-insts N     stop a launch after N warp instructions\n"
         "  --max-seconds S   stop a launch after S seconds\n"
-        "  --max-memory SIZE cap on emulated device memory, e.g. 2G\n"
+        "  --max-memory SIZE cap on the host memory the emulation uses, e.g. 2G\n"
         "  --strict-async    check proxy fences of the async proxy\n"
         "  --cache DIR|off   where assembled modules are kept (default ~/.cache/ptxemu)\n"
         "  -q, -v            quieter / more verbose\n"

@@ -16,7 +16,7 @@ static void usage(FILE *f, const char *cmd) {
              "  --stats FILE      write per-launch counters (hw.txt layout) to FILE\n"
              "  --max-insts N     stop a launch after N warp instructions (default 2e9)\n"
              "  --max-seconds S   stop a launch after S seconds of wall time (default: none)\n"
-             "  --max-memory SIZE cap on emulated device memory, e.g. 2G (default: half the RAM)\n"
+             "  --max-memory SIZE cap on the host memory the emulation uses, e.g. 2G (default: half the RAM)\n"
              "  --timing          run the cycle-approximate timing model (default GPU: h100)\n"
              "  --gpu NAME|FILE   the GPU to model (ptxemu gpus lists the bundled ones); implies --timing\n"
              "  --strict-async    fault when the async proxy reads shared memory written through the\n"

@@ -50,7 +50,7 @@ DRV_EXPORT CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice d) {
   if (r) return r;
   if (!bytes) return drv_leave(CUDA_ERROR_INVALID_VALUE);
   if (d != 0) return drv_leave(CUDA_ERROR_INVALID_DEVICE);
-  *bytes = drv.e->opt.mem_cap;
+  *bytes = drv.e->opt.device_bytes;
   return drv_leave(CUDA_SUCCESS);
 }
 

@@ -117,7 +117,7 @@ static CUresult host_alloc(void **pp, size_t bytes, enum alloc_kind kind, const 
   if (drv.sticky) return drv_leave(drv.sticky);
   size_t len = (bytes ? bytes : 1);
   len = (len + 4095) & ~(size_t)4095;
-  if (len < bytes || drv.e->mem_used + len > drv.e->opt.mem_cap) return drv_leave(CUDA_ERROR_OUT_OF_MEMORY);
+  if (len < bytes || drv.e->mem_used + len > drv.e->opt.device_bytes) return drv_leave(CUDA_ERROR_OUT_OF_MEMORY);
   void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) return drv_leave(CUDA_ERROR_OUT_OF_MEMORY);
   alloc *a = add_alloc((uint64_t)(uintptr_t)p, bytes, kind, what);
@@ -194,7 +194,7 @@ DRV_EXPORT CUresult cuMemHostGetFlags(unsigned *flags, void *p) {
 DRV_EXPORT CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total) {
   CUresult r = drv_enter();
   if (r) return r;
-  uint64_t cap = drv.e->opt.mem_cap, used = drv.e->mem_used;
+  uint64_t cap = drv.e->opt.device_bytes, used = drv.e->mem_used;
   if (free_bytes) *free_bytes = used < cap ? cap - used : 0;
   if (total) *total = cap;
   return drv_leave(CUDA_SUCCESS);

@@ -76,7 +76,7 @@ void emu_heap_init(emu *e) {
   uint64_t g = e->heap_base ? e->heap_size / 16 : 0;
   if (!g || g > H_SIZE) return;
   uint64_t meta = g * 12 + sizeof(heap);
-  if (e->mem_used + meta > e->opt.mem_cap) return;
+  if (meta > e->opt.mem_cap) return;
   heap *h = calloc(1, sizeof *h);
   if (!h) return;
   h->ngran = (uint32_t)g;

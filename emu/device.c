@@ -7,14 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include "emu/emu.h"
 #include "emu/internal.h"
 #include "memmodel/space.h"
+#include "util/rss.h"
 #include "memmodel/memsys.h"
 #include "memmodel/ifetch.h"
 
-/* Default device-memory cap: half of the machine's physical memory, so a
- * kernel that allocates too much is a clear error, not an OOM kill. */
+/* Default host-memory cap: half of the machine's physical memory, so a
+ * kernel that touches too much is a clear error, not an OOM kill. */
 uint64_t emu_default_mem_cap(void) {
   long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGE_SIZE);
   uint64_t phys = pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize : 8ull << 30;
@@ -29,6 +31,7 @@ void emu_default_options(emu_options *o) {
   o->slice = 4096;
   o->heap_bytes = 8u << 20;
   o->mem_cap = emu_default_mem_cap();
+  o->device_bytes = EMU_DEVICE_BYTES;
   o->stack_bytes = 1024;
   o->nsm = 132;
   o->printf_out = stdout;
@@ -58,16 +61,38 @@ static mem_region *insert_region(emu *e, uint64_t base) {
   return r;
 }
 
+/* Zeroed memory for an allocation.  Large ones get a mapping of their own
+ * with no swap reserved, so the host pays only for the pages a kernel or a
+ * copy touches (a 40 GB cudaMalloc of which 1 MB is used costs about 1 MB);
+ * resident memory is held to --max-memory by emu_over_budget. */
+static uint8_t *alloc_zeroed(uint64_t size, bool *mapped) {
+  *mapped = false;
+  if (size < (1u << 20)) return calloc(1, size ? size : 1);
+  if (size > SIZE_MAX) return NULL;
+  void *p = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) return NULL;
+  *mapped = true;
+  return p;
+}
+
+static void free_data(mem_region *r) {
+  if (r->external) return;
+  if (r->mapped) munmap(r->data, (size_t)r->size);
+  else free(r->data);
+}
+
 uint64_t emu_alloc(emu *e, uint64_t size, const char *name) {
-  if (size > e->opt.mem_cap || e->mem_used + size > e->opt.mem_cap) return 0;
+  if (size > e->opt.device_bytes || e->mem_used + size > e->opt.device_bytes) return 0;
   /* 256-byte aligned like cudaMalloc, with a gap so that running off the end
    * of one allocation faults instead of landing in the next */
   uint64_t base = (e->next_base + 255) & ~255ull;
   if (size > UINT64_MAX - base - 4096) return 0;
-  uint8_t *data = calloc(1, size ? size : 1);
+  bool mapped;
+  uint8_t *data = alloc_zeroed(size, &mapped);
   if (!data) return 0;
   mem_region *r = insert_region(e, base);
-  if (!r) { free(data); return 0; }
+  if (!r) { if (mapped) munmap(data, (size_t)size); else free(data); return 0; }
+  r->mapped = mapped;
   e->next_base = base + size + 4096;
   r->size = size;
   r->data = data;
@@ -108,7 +133,7 @@ int emu_free_region(emu *e, uint64_t base) {
   for (uint32_t i = 0; i < e->nregions; i++) {
     mem_region *r = &e->regions[i];
     if (r->base != base) continue;
-    if (!r->external) { free(r->data); e->mem_used -= r->size; }
+    if (!r->external) { free_data(r); e->mem_used -= r->size; }
     memmove(r, r + 1, (e->nregions - i - 1) * sizeof *r);
     e->nregions--;
     e->last_region = 0;
@@ -239,6 +264,7 @@ emu *emu_new(isa_module *m, const emu_options *opt) {
   if (!e) return NULL;
   if (opt) e->opt = *opt; else emu_default_options(&e->opt);
   e->next_base = GLOBAL_BASE;
+  e->rss_base = rss_bytes();
   if (m) {
     int idx = emu_module_add(e, m);
     if (idx < 0) { emu_free(e); return NULL; }
@@ -252,7 +278,7 @@ emu *emu_new(isa_module *m, const emu_options *opt) {
 
 void emu_free(emu *e) {
   if (!e) return;
-  for (uint32_t i = 0; i < e->nregions; i++) if (!e->regions[i].external) free(e->regions[i].data);
+  for (uint32_t i = 0; i < e->nregions; i++) free_data(&e->regions[i]);
   free(e->regions);
   for (uint32_t i = 0; i < e->nmods; i++) {
     free(e->mods[i].sym_addr);

@@ -167,6 +167,7 @@ typedef struct mem_region {
   uint8_t *data;
   const char *name;
   bool readonly;
+  bool mapped;                   /* data is an mmap of its own (large, lazily backed) */
   bool external;                 /* host memory mapped in (not freed by the emu)  */
 } mem_region;
 
@@ -197,7 +198,9 @@ typedef struct emu_options {
   uint32_t resident_ctas;        /* CTAs run concurrently                         */
   uint32_t slice;                /* warp instructions before switching warps      */
   uint64_t heap_bytes;           /* device malloc heap                            */
-  uint64_t mem_cap;              /* total device memory cap                       */
+  uint64_t mem_cap;              /* host memory the emulation may keep resident (--max-memory):
+                                    device memory costs host memory only where touched */
+  uint64_t device_bytes;         /* the modelled GPU's global memory: what allocations may total */
   uint32_t stack_bytes;          /* per-thread stack for calls                    */
   uint32_t nsm;                  /* %nsmid                                        */
   FILE *printf_out;              /* device printf                                  */
@@ -276,6 +279,9 @@ typedef struct emu {
   bool faulted;
   uint64_t warp_insts;           /* this launch, for the budget                   */
   uint64_t deadline_ns;          /* CLOCK_MONOTONIC end of the wall-time budget; 0: none */
+  uint64_t rss_checked_ns;       /* when emu_over_budget last read the resident memory */
+  uint64_t rss_base;             /* resident memory when the device was created: the cap
+                                    holds what the emulation added to it */
   const char *stop_reason;       /* emu_request_stop: end the launch at the next budget check */
   uint32_t gridid;
   emu_observer *obs;
@@ -326,6 +332,8 @@ const mem_region *emu_region_of(const emu *e, uint64_t addr);
 void emu_free(emu *e);
 void emu_default_options(emu_options *o);
 uint64_t emu_default_mem_cap(void);
+/* An H100 80GB's global memory, as cudaMemGetInfo reports it (81,559 MiB). */
+#define EMU_DEVICE_BYTES (81559ull << 20)
 /* Allocate device memory; returns its address (0 on failure: cap reached). */
 uint64_t emu_alloc(emu *e, uint64_t size, const char *name);
 uint8_t *emu_host_ptr(emu *e, uint64_t addr, uint64_t size);

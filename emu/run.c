@@ -16,6 +16,7 @@
 #include "emu/internal.h"
 #include "memmodel/space.h"
 #include "util/clock.h"
+#include "util/rss.h"
 
 static inline uint64_t key_of(uint16_t depth, uint32_t pc) { return ((uint64_t)(0xffffu - depth) << 32) | pc; }
 
@@ -213,7 +214,7 @@ int emu_cta_start(emu *e, cta *c, uint64_t seq, cta *peers) {
       memset(w->local, 0, (size_t)WARP_SIZE * w->local_stride);
     } else {
       /* registers and local memory of resident warps count against the cap */
-      if (e->mem_used + e->warp_bytes + warp_bytes(e) > e->opt.mem_cap) return -1;
+      if (e->warp_bytes + warp_bytes(e) > e->opt.mem_cap) return -1;
       w->r = calloc(e->nrows, sizeof *w->r);
       w->local = calloc(WARP_SIZE, w->local_stride);
       if (w->r && w->local) e->warp_bytes += warp_bytes(e);
@@ -360,9 +361,20 @@ int emu_launch_begin(emu *e, const emu_launch *l) {
  * where warp w stands, so the report names a thread, block and PTX line. */
 bool emu_over_budget(emu *e, warp *w) {
   int kind = 0;
+  uint64_t rss = 0, now = clock_now_ns();
+  /* device memory is backed as it is touched: the host's resident memory,
+   * read at most every 10 ms (a system call), is what --max-memory holds */
+  if (e->opt.mem_cap && now - e->rss_checked_ns > 10000000) {
+    e->rss_checked_ns = now;
+    rss = rss_bytes();
+    rss = rss > e->rss_base ? rss - e->rss_base : 0;
+    /* below 64 MiB page-granular noise dominates; the emulator's own
+     * buffers (warps, heap, launch-file data) are checked one by one */
+    if (rss > e->opt.mem_cap && rss > (64u << 20)) kind = FAULT_MEMORY;
+  }
   if (e->stop_reason) kind = FAULT_STOPPED;
   else if (e->opt.max_warp_insts && e->warp_insts > e->opt.max_warp_insts) kind = FAULT_BUDGET;
-  else if (e->deadline_ns && clock_now_ns() > e->deadline_ns) kind = FAULT_TIMEOUT;
+  else if (e->deadline_ns && now > e->deadline_ns) kind = FAULT_TIMEOUT;
   if (!kind) return false;
   const xinsn *x = &e->prog[w->cur ? w->cur_pc : w->pc[__builtin_ctz(~w->exited)]];
   int lane = w->cur ? __builtin_ctz(w->cur) : __builtin_ctz(~w->exited);
@@ -371,6 +383,9 @@ bool emu_over_budget(emu *e, warp *w) {
   else if (kind == FAULT_BUDGET)
     emu_fault_at(w, x, lane, FAULT_BUDGET, "more than %llu warp instructions executed (raise --max-insts if the kernel is meant to run that long)",
                  (unsigned long long)e->opt.max_warp_insts);
+  else if (kind == FAULT_MEMORY)
+    emu_fault_at(w, x, lane, FAULT_MEMORY, "the emulation's resident host memory grew by %llu MiB, over the cap of %llu MiB (--max-memory): "
+                 "the kernel touched more device memory than that", (unsigned long long)(rss >> 20), (unsigned long long)(e->opt.mem_cap >> 20));
   else
     emu_fault_at(w, x, lane, FAULT_TIMEOUT, "the launch ran longer than its wall-time budget of %g s (--max-seconds)", e->opt.max_seconds);
   return true;

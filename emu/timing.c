@@ -216,7 +216,7 @@ int emu_run_timed(emu *e, const emu_launch *l) {
                       (uint64_t)WARP_SIZE * e->local_per_thread;
   uint64_t need = memsys_host_bytes(g, nsm, shared_used) + ifetch_host_bytes(g, nsm) + (uint64_t)nsm * sizeof(tsm) +
                   (uint64_t)e->nprog * sizeof *s->dep + (uint64_t)slots * (sizeof(cta) + 32) + (uint64_t)slots * nwarps * per_warp;
-  if (e->mem_used + need > e->opt.mem_cap || need > e->opt.mem_cap) {
+  if (e->warp_bytes + need > e->opt.mem_cap || need > e->opt.mem_cap) {
     e->faulted = true;
     e->fault.kind = FAULT_MEMORY;
     snprintf(e->fault.msg, sizeof e->fault.msg, "the timing model of %s needs %llu MiB of host memory for this launch (%u resident blocks), "
@@ -349,8 +349,8 @@ int emu_run_timed(emu *e, const emu_launch *l) {
       }
       continue;
     }
-    /* budgets: the clock is read every 4096 issues */
-    if (__builtin_expect((e->opt.max_warp_insts && e->warp_insts > e->opt.max_warp_insts) || (e->deadline_ns && !(s->r.issued & 0xfff)), 0) &&
+    /* budgets: the clock (and resident memory) are read every 4096 issues */
+    if (__builtin_expect((e->opt.max_warp_insts && e->warp_insts > e->opt.max_warp_insts) || !(s->r.issued & 0xfff), 0) &&
         emu_over_budget(e, s->q.heap[0].tw->w))
       break;
     if (e->opt.progress && !(s->r.issued & 0xffff)) emu_progress(e, next - live, total, false);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include "host/launcher.h"
 #include "emu/emu.h"
 #include "emu/timing.h"
@@ -57,6 +58,13 @@ int host_launch(host_launcher *hl, emu *e, const emu_launch *el, int index, cons
   return status;
 }
 
+/* The process's peak resident memory so far (device memory is backed as it
+ * is touched, so this is what a run really cost the host). */
+static double peak_rss_mib(void) {
+  struct rusage ru;
+  return getrusage(RUSAGE_SELF, &ru) == 0 ? (double)ru.ru_maxrss / 1024.0 : 0.0;
+}
+
 /* One grid. */
 static int host_launch_one(host_launcher *hl, emu *e, const emu_launch *el, int index, const char *kernel, const char *where) {
   const session_opts *o = hl->o;
@@ -71,9 +79,10 @@ static int host_launch_one(host_launcher *hl, emu *e, const emu_launch *el, int 
   if (hl->gcfg && !o->quiet)
     fprintf(stderr, "ptxemu: launch %d %s: %llu cycles on %s\n", index, kernel, (unsigned long long)hl->tres->cycles, hl->gcfg->name);
   if (!o->quiet && o->verbose)
-    fprintf(stderr, "ptxemu: launch %d %s: %llu warp instructions, %llu thread instructions in %.3f s (%.1f M thread-inst/s)\n",
+    fprintf(stderr, "ptxemu: launch %d %s: %llu warp instructions, %llu thread instructions in %.3f s (%.1f M thread-inst/s), "
+            "peak host memory %.1f MiB\n",
             index, kernel, (unsigned long long)e->stats.inst_executed, (unsigned long long)e->stats.thread_inst_executed,
-            (double)dt / 1e9, (double)e->stats.thread_inst_executed / ((double)dt / 1e9) / 1e6);
+            (double)dt / 1e9, (double)e->stats.thread_inst_executed / ((double)dt / 1e9) / 1e6, peak_rss_mib());
   if (!rc) return 0;
   if (where) fprintf(stderr, "%s: launch of '%s' failed\n", where, kernel);
   else fprintf(stderr, "ptxemu: launch %d of '%s' failed\n", index, kernel);

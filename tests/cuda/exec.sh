@@ -48,6 +48,16 @@ else bad "--timing: elapsed '$ms' ms, stats cycles '$cycles' at '$clock' MHz"; c
 "$PTXEMU" exec "$tmp/sass" >/dev/null 2>"$tmp/err"; st=$?
 [ $st -eq 65 ] && grep -q -- "compute_90" "$tmp/err" && ok || { bad "SASS only: exit $st"; cat "$tmp/err"; }
 
+# device memory is backed as it is touched: 40 GB allocated and 1 MB written
+# cost the host little; writing 512 MB under --max-memory 256M is a clear
+# out-of-memory fault, not an OOM kill of the machine
+"$NVCC" -cudart shared -arch=sm_90 -o "$tmp/lazy" "$srcdir/bench/cuda/lazy_memory.cu" >"$tmp/nvcc.log" 2>&1 || { bad "nvcc (lazy) failed"; cat "$tmp/nvcc.log"; }
+out=$("$PTXEMU" exec --max-memory 256M "$tmp/lazy" 40 1 2>"$tmp/err"); st=$?
+peak=$(echo "$out" | sed -n 's/.*peak host memory \([0-9]*\).*/\1/p')
+[ $st -eq 0 ] && [ -n "$peak" ] && [ "$peak" -lt 200 ] && ok || { bad "40 GB allocation, 1 MB written: exit $st, '$out'"; cat "$tmp/err"; }
+out=$("$PTXEMU" exec --max-memory 256M "$tmp/lazy" 40 512 2>"$tmp/err"); st=$?
+[ $st -eq 2 ] && grep -q "over the cap of 256 MiB (--max-memory)" "$tmp/err" && ok || { bad "512 MB written under a 256M cap: exit $st, '$out'"; cat "$tmp/err"; }
+
 # the exit status of a program killed by a signal is 128 + the signal
 "$PTXEMU" exec sh -c 'kill -TERM $$' 2>/dev/null; st=$?
 [ $st -eq 143 ] && ok || bad "killed program: exit $st, want 143"
