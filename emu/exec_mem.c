@@ -41,12 +41,13 @@ void emu_lane_addrs(warp *w, const xinsn *x, const isa_opnd *o, lanemask m, uint
     /* inactive lanes take the first active lane's address, so later passes
      * over all 32 lanes need no mask tests (and vectorise) */
     const uint64_t *r = w->r[emu_reg_row(w->e, x, o->v)];
-    uint64_t first = r[__builtin_ctz(m | 0x80000000u)];
+    uint64_t first = r[__builtin_ctz(m | 0x80000000u)], imm = (uint64_t)o->imm;
     /* an address is as wide as its register (PTX ISA, "Addresses as
      * Operands"): [%r+imm] with a 32-bit %r wraps modulo 2^32, as the GPU's
      * 32-bit address arithmetic does (%r = 0xffffffc0, [%r+64] is 0) */
     uint64_t wrap = ptx_type_bits((enum ptx_type)x->f->regtype[o->v]) <= 32 ? 0xffffffffull : ~0ull;
-    FOR_LANES(i) a[i] = (((m >> i & 1) ? r[i] : first) + (uint64_t)o->imm) & wrap;
+    if (m == FULL_MASK) { FOR_LANES(i) a[i] = (r[i] + imm) & wrap; return; }
+    FOR_LANES(i) { uint64_t v = r[i]; a[i] = ((m >> i & 1 ? v : first) + imm) & wrap; }   /* a select: no branch */
     return;
   }
   if (o->flags & (OF_MODSYM | OF_FUNCSYM)) {
@@ -80,21 +81,28 @@ bool emu_translate(warp *w, const xinsn *x, uint16_t space_mod, uint8_t symspace
     sp = symspace == PTX_SPACE_SHARED ? MM_SHARED : symspace == PTX_SPACE_LOCAL ? MM_LOCAL : MM_GLOBAL;
     symspace = PTX_SPACE_NONE;
   }
-  /* shared and local addresses are 32 bits wide: a wider register is
-   * truncated (PTX ISA, "Addresses as Operands"), as the GPU's LDS/LDL do */
-  if (sp == MM_SHARED || sp == MM_LOCAL) FOR_LANES(i) a[i] &= 0xffffffffull;
   /* a 32-bit .const or kernel .param address (mov.u32 %r, var) is an offset
    * in its window: module variables are placed first from GLOBAL_BASE and a
    * launch's parameters in one block, so the offsets lack only bits 63..32 */
-  else if (sp == MM_GLOBAL && space_mod != MOD_GLOBAL && space_mod != 0) {
+  if (sp == MM_GLOBAL && space_mod != MOD_GLOBAL && space_mod != 0) {
     uint64_t hi = space_mod == MOD_CONST ? GLOBAL_BASE : e->param_addr & ~0xffffffffull;
     FOR_LANES(i) if (!(a[i] >> 32)) a[i] |= hi;
   }
+  /* One pass: shared and local addresses are 32 bits wide (a wider register
+   * is truncated: PTX ISA, "Addresses as Operands", as the GPU's LDS/LDL
+   * do); inactive lanes take the first active lane's address, so every lane
+   * below holds a checked address and later loops need no mask tests. */
+  uint64_t trunc = sp == MM_SHARED || sp == MM_LOCAL ? 0xffffffffull : ~0ull;
+  uint64_t first = a[__builtin_ctz(m | 0x80000000u)] & trunc;
   uint64_t anyaddr = 0, lo = UINT64_MAX, hi = 0;
-  bool dense = true;                     /* inactive lanes repeat an active address */
-  FOR_LANES(i) if (!(m >> i & 1) && a[i] != a[__builtin_ctz(m | 0x80000000u)]) { dense = false; break; }
-  if (dense) { FOR_LANES(i) { anyaddr |= a[i]; lo = a[i] < lo ? a[i] : lo; hi = a[i] > hi ? a[i] : hi; } }
-  else FOR_LANES(i) if (m >> i & 1) { anyaddr |= a[i]; if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i]; }
+  FOR_LANES(i) {
+    uint64_t v = a[i] & trunc;
+    v = m >> i & 1 ? v : first;
+    a[i] = v;
+    anyaddr |= v;
+    lo = v < lo ? v : lo;
+    hi = v > hi ? v : hi;
+  }
   if (anyaddr & (size - 1)) {
     FOR_LANES(i) if ((m >> i & 1) && (a[i] & (size - 1))) {
       emu_fault_at(w, x, i, FAULT_MISALIGNED, "%u-byte access at 0x%llx is not %u-byte aligned", size, (unsigned long long)a[i], size);
@@ -113,8 +121,8 @@ bool emu_translate(warp *w, const xinsn *x, uint16_t space_mod, uint8_t symspace
     uint8_t *base = usp == MM_GLOBAL ? mm_global_ptr(e, lo, (uint32_t)(hi - lo) + size)
                                      : mm_shared_ptr(w->cta, lo - off, (uint32_t)(hi - lo) + size);
     if (base) {
-      if (dense) FOR_LANES(i) { p[i] = base + (a[i] - lo); kind[i] = (uint8_t)usp; }
-      else FOR_LANES(i) if (m >> i & 1) { p[i] = base + (a[i] - lo); kind[i] = (uint8_t)usp; }
+      FOR_LANES(i) p[i] = base + (a[i] - lo);
+      memset(kind, usp, WARP_SIZE);
       return true;
     }
   }
@@ -140,6 +148,8 @@ bool emu_translate(warp *w, const xinsn *x, uint16_t space_mod, uint8_t symspace
     p[i] = hp;
     kind[i] = (uint8_t)s;
   }
+  int lead = __builtin_ctz(m | 0x80000000u);
+  FOR_LANES(i) if (!(m >> i & 1)) { p[i] = p[lead]; kind[i] = kind[lead]; }
   return true;
 }
 
@@ -220,10 +230,12 @@ static void h_ld(warp *w, const xinsn *x, lanemask g) {
     unsigned db = bits[j];
     uint64_t dmask = db >= 64 ? ~0ull : (1ull << db) - 1;
     uint32_t o = j * eb;
-    /* one loop per width, so each compiles to plain loads */
+    /* one loop per width, so each compiles to plain loads; emu_translate
+     * points inactive lanes at an active lane's data, so every lane loads
+     * and a select keeps the inactive lanes' registers */
     switch (sx ? 0 : eb) {
-    case 4: FOR_LANES(i) if (g >> i & 1) { uint32_t v; memcpy(&v, p[i] + o, 4); d[i] = v & dmask; } break;
-    case 8: FOR_LANES(i) if (g >> i & 1) { uint64_t v; memcpy(&v, p[i] + o, 8); d[i] = v & dmask; } break;
+    case 4: FOR_LANES(i) { uint32_t v; memcpy(&v, p[i] + o, 4); d[i] = g >> i & 1 ? v & dmask : d[i]; } break;
+    case 8: FOR_LANES(i) { uint64_t v; memcpy(&v, p[i] + o, 8); d[i] = g >> i & 1 ? v & dmask : d[i]; } break;
     case 2: FOR_LANES(i) if (g >> i & 1) { uint16_t v; memcpy(&v, p[i] + o, 2); d[i] = v & dmask; } break;
     case 1: FOR_LANES(i) if (g >> i & 1) d[i] = p[i][o] & dmask; break;
     default:
