@@ -46,3 +46,23 @@ DRV_EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int vers
 DRV_EXPORT CUresult cuGetProcAddress(const char *symbol, void **pfn, int version, uint64_t flags) {
   return cuGetProcAddress_v2(symbol, pfn, version, flags, NULL);
 }
+
+/* NVIDIA's closed libraries (cuBLAS, cuFFT, cuSPARSE, cuDNN, ...) reach the
+ * driver through private tables and carry machine code (SASS) rather than
+ * PTX: neither exists here.  Say so once, naming the library that asked,
+ * instead of a bare "not supported" that leaves the user guessing. */
+DRV_EXPORT CUresult cuGetExportTable(const void **table, const CUuuid *id) {
+  (void)id;
+  if (table) *table = NULL;
+  static int said;
+  if (!said) {
+    said = 1;
+    Dl_info info;
+    const char *who = dladdr(__builtin_return_address(0), &info) && info.dli_fname ? info.dli_fname : "a library";
+    const char *base = strrchr(who, '/');
+    fprintf(stderr, "ptxemu: %s asked for NVIDIA's private driver interface (cuGetExportTable): NVIDIA's closed libraries "
+            "(cuBLAS, cuFFT, cuRAND, cuSPARSE, cuDNN, ...) need it and ship GPU machine code (SASS) instead of PTX, so they cannot run "
+            "on ptxemu; write the kernels yourself, or build an open library from source with nvcc\n", base ? base + 1 : who);
+  }
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
