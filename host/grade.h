@@ -1,7 +1,7 @@
 /* host/grade.h - the results of "ptxemu check" for a grader: one item per
  * expect line (and the stdout line), with the first mismatch in the
  * element type of the expect, and the run's figures; written as JSON or
- * as TAP (version 14, YAML diagnostics). */
+ * as TAP (version 13, YAML diagnostics). */
 #ifndef HOST_GRADE_H
 #define HOST_GRADE_H
 #include <stdbool.h>
