@@ -23,6 +23,8 @@ bar2_line=$(line_of 'bar.sync 2, 64')
 [ $st -eq 3 ] && ok || bad "scale_oob: exit $st"
 grep -q "(pc [0-9]* in void lab::scale<3, float>(float\*, float const\*, int)): ld.global.f32$" "$tmp/err" && ok || { bad "fault: demangled kernel"; cat "$tmp/err"; }
 grep -q "^    at /home/student/lab/kernels.cu:$scale_line$" "$tmp/err" && ok || { bad "fault: CUDA line $scale_line"; cat "$tmp/err"; }
+grep -q "scale_oob.launch:5: launch of '_ZN3lab5scaleILi3EfEEvPT0_PKS1_i' (void lab::scale<3, float>(float\*, float const\*, int)) failed$" "$tmp/err" \
+  && ok || { bad "fault: launch line with both names"; cat "$tmp/err"; }
 
 # ---- deadlock: each waiting warp's CUDA line
 "$PTXEMU" check "$d/barrier.launch" >"$tmp/out" 2>"$tmp/err"; st=$?
