@@ -68,12 +68,33 @@ void grade_free(grade_run *g) {
   g->nitems = g->cap = 0;
 }
 
-/* A typed value as a JSON value: a number, or a string for nan and inf
- * (JSON has no such numbers). */
+/* Whether v is a number as JSON spells it: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+static bool json_number(const char *v) {
+  const char *p = v;
+  if (*p == '-') p++;
+  if (*p == '0') p++;
+  else if (*p >= '1' && *p <= '9') while (*p >= '0' && *p <= '9') p++;
+  else return false;
+  if (*p == '.') {
+    p++;
+    if (!(*p >= '0' && *p <= '9')) return false;
+    while (*p >= '0' && *p <= '9') p++;
+  }
+  if (*p == 'e' || *p == 'E') {
+    p++;
+    if (*p == '+' || *p == '-') p++;
+    if (!(*p >= '0' && *p <= '9')) return false;
+    while (*p >= '0' && *p <= '9') p++;
+  }
+  return !*p;
+}
+
+/* A typed value as a JSON value: a number, else a string (nan, inf, the
+ * hex words of set32: JSON has no such numbers). */
 static void json_value(FILE *f, const char *v) {
   if (!*v) fputs("null", f);
-  else if (strcmp(v, "nan") == 0 || strstr(v, "inf")) json_put_string(f, v);
-  else fputs(v, f);
+  else if (json_number(v)) fputs(v, f);
+  else json_put_string(f, v);
 }
 
 static void write_json(FILE *f, const grade_run *g) {

@@ -176,7 +176,9 @@ static const char *expect_type(const lf_expect *x, size_t *es) {
   case CMP_F64ULP: case CMP_F64REL: *es = 8; return "f64";
   case CMP_F16ULP: *es = 2; return "f16";
   case CMP_BF16ULP: *es = 2; return "bf16";
-  case CMP_SET32: *es = 4; return "u32";
+  case CMP_SET32:
+    *es = 4;
+    return x->type >= 0 && lf_type_size((enum lf_type)x->type) == 4 ? lf_type_name((enum lf_type)x->type) : "u32";
   default: break;
   }
   if (x->type >= 0 && x->size % lf_type_size((enum lf_type)x->type) == 0) {
@@ -243,6 +245,17 @@ static bool check_expect(const lf_expect *x, const uint8_t *p, uint64_t n, const
       if (have) {
         memcpy(it->expected, ev, sizeof ev); memcpy(it->actual, av, sizeof av);
         memcpy(it->expected_bits, eb, sizeof eb); memcpy(it->actual_bits, ab, sizeof ab);
+      } else if (x->mode == CMP_SET32) {
+        /* set32 reports words as "0xHEX (N)": shown in the type like the others */
+        const char *rs[2] = { r.expected, r.actual };
+        char *val[2] = { it->expected, it->actual }, *bits[2] = { it->expected_bits, it->actual_bits };
+        for (int k = 0; k < 2; k++) {
+          char *end;
+          unsigned long long w = strtoull(rs[k], &end, 16);
+          if (end == rs[k] || w > 0xffffffffull) { snprintf(val[k], sizeof it->expected, "%s", rs[k]); continue; }
+          uint8_t b[4] = { (uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16), (uint8_t)(w >> 24) };
+          grade_format_elem(type, b, val[k], sizeof it->expected, bits[k], sizeof it->expected_bits);
+        }
       } else {
         snprintf(it->expected, sizeof it->expected, "%s", r.expected);
         snprintf(it->actual, sizeof it->actual, "%s", r.actual);

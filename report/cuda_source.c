@@ -14,6 +14,8 @@
 
 #define SRC_MAX_BYTES (16l << 20)      /* a source file larger than this is not read */
 #define SRC_CONTEXT 2                  /* lines shown above the kernel's first line  */
+#define SRC_MAX_SPAN 100000            /* CUDA lines of one file a kernel may span   */
+#define SRC_MAX_FOLD 200               /* PTX lines shown under one CUDA line        */
 
 static bool is_file(const char *p) {
   struct stat st;
@@ -134,6 +136,7 @@ static void ptx_fold(rep *r, const rep_launch *l, const cu_line *x) {
   if (!s) return;
   fputs("<pre>", f);
   for (int i = 0; i < x->nptx; i++) {
+    if (i == SRC_MAX_FOLD) { fprintf(f, "        ... %d more PTX lines\n", x->nptx - i); break; }
     sqlite3_reset(s);
     sqlite3_bind_int64(s, 1, l->file_id);
     sqlite3_bind_int64(s, 2, x->ptx[i]);
@@ -236,7 +239,7 @@ bool rep_cuda_source(rep *r, const rep_launch *l) {
   while ((rc = sqlite3_step(s)) == SQLITE_ROW && nf < 8) {
     const char *p = (const char *)sqlite3_column_text(s, 1);
     long long lo = sqlite3_column_int64(s, 2), hi = sqlite3_column_int64(s, 3);
-    if (!p || lo < 1 || hi < lo || hi - lo > 1000000) continue;   /* values from the trace are untrusted */
+    if (!p || lo < 1 || hi < lo || hi - lo > SRC_MAX_SPAN) continue;   /* values from the trace are untrusted */
     files[nf] = (cu_file){ sqlite3_column_int64(s, 0), strdup(p), lo, hi, sqlite3_column_int64(s, 4) };
     if (files[nf].path) nf++;
   }

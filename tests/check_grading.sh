@@ -141,6 +141,20 @@ assert d["input"].endswith("/p\"\\x.launch") and r["name"] == "b" and r["first_m
     && grep -q 'quote' "$tmp/p.err" && ok || { bad "printf and escaping: exit $st"; cat "$tmp/p.json" "$tmp/p.err"; }
 fi
 
+# ---- set32: the missing and unexpected values, in the expect's type
+sed -e "s|^ptx grade.ptx|ptx $(cd "$d" && pwd)/grade.ptx|" -e '/^expect/d' "$d/pass.launch" >"$tmp/set.launch"
+echo "expect out value s32 13 6 1 -2 99 set32" >>"$tmp/set.launch"
+"$PTXEMU" check --format json "$tmp/set.launch" >"$tmp/set.json" 2>"$tmp/err"; st=$?
+if [ $have_py = 1 ]; then
+  [ $st -eq 1 ] && python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+m = r["first_mismatch"]
+assert r["mode"] == "set32" and r["type"] == "s32" and not r["pass"] and m["expected"] == 99 and m["actual"] == -3, r
+assert m["expected_bits"] == "0x00000063" and m["actual_bits"] == "0xfffffffd", r' "$tmp/set.json" \
+    && ok || { bad "set32 json: exit $st"; cat "$tmp/set.json" "$tmp/err"; }
+fi
+
 # ---- bad --format
 "$PTXEMU" check --format xml "$d/pass.launch" >/dev/null 2>"$tmp/err"; st=$?
 [ $st -eq 64 ] && grep -q "text, json or tap" "$tmp/err" && ok || bad "--format xml: exit $st"
