@@ -184,16 +184,16 @@ static int print_by_line(sqlite3 *db, const char *where, bool csv, bool cuda, sr
     "WITH sel AS (SELECT launch_id FROM launches WHERE %s),\n"
     " u AS (SELECT launch_id, %s, inst_executed, thread_inst_executed, branches, divergent_branches,\n"
     "              NULL AS gld_requests, NULL AS gld_sectors, NULL AS gst_requests, NULL AS gst_sectors,\n"
-    "              NULL AS shl_requests, NULL AS shl_wavefronts, NULL AS shs_requests, NULL AS shs_wavefronts, %s AS o1, NULL AS o2\n"
+    "              NULL AS shl_requests, NULL AS shl_wavefronts, NULL AS shs_requests, NULL AS shs_wavefronts, %s AS o1, NULL AS o2, %s AS sl\n"
     "       FROM %s WHERE launch_id IN sel\n"
     "       UNION ALL\n"
     "       SELECT launch_id, %s, NULL, NULL, NULL, NULL, gld_requests, gld_sectors, gst_requests, gst_sectors,\n"
-    "              shared_ld_requests, shared_ld_wavefronts, shared_st_requests, shared_st_wavefronts, NULL, %s\n"
+    "              shared_ld_requests, shared_ld_wavefronts, shared_st_requests, shared_st_wavefronts, NULL, %s, %s\n"
     "       FROM %s WHERE launch_id IN sel),\n"
     " k AS (SELECT launch_id, %s, sum(inst_executed) AS inst, sum(thread_inst_executed) AS tinst,\n"
     "              sum(branches) AS br, sum(divergent_branches) AS div, sum(gld_requests) AS glr, sum(gld_sectors) AS gls,\n"
     "              sum(gst_requests) AS gsr, sum(gst_sectors) AS gss, sum(shl_requests) AS lr, sum(shl_wavefronts) AS lw,\n"
-    "              sum(shs_requests) AS sr, sum(shs_wavefronts) AS sw, coalesce(max(o1), max(o2)) AS other\n"
+    "              sum(shs_requests) AS sr, sum(shs_wavefronts) AS sw, coalesce(max(o1), max(o2)) AS other, max(sl) AS sl\n"
     "       FROM u GROUP BY launch_id, %s)\n"
     "SELECT k.launch_id, kn.name, %s, k.inst, 100.0 * k.tinst / (32.0 * k.inst),\n"
     "  CASE WHEN k.br > 0 THEN 100.0 * (k.br - k.div) / k.br END,\n"
@@ -202,10 +202,11 @@ static int print_by_line(sqlite3 *db, const char *where, bool csv, bool cuda, sr
     "FROM k JOIN launches l ON l.launch_id = k.launch_id JOIN kernels kn ON kn.kernel_id = l.kernel_id\n"
     "  %s\n"
     "ORDER BY k.launch_id, %s",
-    where, key, cuda ? "ptx_lines" : "src_file_id", wsrc, key, cuda ? "ptx_lines" : "src_file_id", msrc, key, key,
+    where, key, cuda ? "ptx_lines" : "src_file_id", cuda ? "NULL" : "src_line", wsrc, key,
+    cuda ? "ptx_lines" : "src_file_id", cuda ? "NULL" : "src_line", msrc, key, key,
     cuda ? "k.src_line" : "k.ptx_line",
     cuda ? "k.other" : "coalesce(pl.text, '')",
-    cuda ? "k.src_line" : "(SELECT min(src_line) FROM instructions i WHERE i.file_id = k.file_id AND i.ptx_line = k.ptx_line)",
+    cuda ? "k.src_line" : "k.sl",
     cuda ? "JOIN files sf ON sf.file_id = k.src_file_id"
          : "LEFT JOIN ptx_lines pl ON pl.file_id = k.file_id AND pl.line = k.ptx_line LEFT JOIN files sf ON sf.file_id = k.other",
     cuda ? "sf.path, k.src_line" : "k.ptx_line");
