@@ -60,7 +60,7 @@ void grade_format_elem(const char *type, const uint8_t *p, char *val, size_t nva
 }
 
 void grade_free(grade_run *g) {
-  for (int i = 0; i < g->nitems; i++) free(g->items[i].name);
+  for (int i = 0; i < g->nitems; i++) { free(g->items[i].name); free(g->items[i].message); }
   free(g->items);
   free(g->fault);
   g->items = NULL;
@@ -157,7 +157,7 @@ static void write_tap(FILE *f, const grade_run *g) {
     if (it->pass) continue;
     /* YAML diagnostics; strings in JSON quoting, which YAML reads too */
     fputs("  ---\n  message: ", f);
-    json_put_string(f, it->message);
+    json_put_string(f, it->message ? it->message : "");
     fprintf(f, "\n  line: %d\n", it->line);
     if (it->mode[0]) { fputs("  mode: ", f); json_put_string(f, it->mode); fputc('\n', f); }
     if (it->index >= 0) {

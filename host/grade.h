@@ -20,7 +20,7 @@ typedef struct grade_item {
   long long index;          /* first differing element, -1 when none          */
   char expected[96], actual[96];          /* typed values ("-3", "1.5", "nan") */
   char expected_bits[24], actual_bits[24];/* the same as hex bits             */
-  char message[192];        /* the line "ptxemu check" prints for it          */
+  char *message;            /* the line "ptxemu check" prints for it (owned)  */
 } grade_item;
 
 typedef struct grade_run {

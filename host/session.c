@@ -192,7 +192,10 @@ static const char *expect_type(const lf_expect *x, size_t *es) {
 /* Compare one expect against the n bytes at p (NULL: no such variable);
  * prints its line (or adds its grading item). Returns whether it matched. */
 static bool check_expect(const lf_expect *x, const uint8_t *p, uint64_t n, const session_opts *o) {
-  char line[192];
+  char *line = NULL;
+  size_t linelen;
+  FILE *lf = open_memstream(&line, &linelen);
+  if (!lf) { fprintf(stderr, "ptxemu: out of memory\n"); return false; }
   grade_item *it = o->grade ? grade_add(o->grade, x->name, x->line) : NULL;
   size_t es;
   const char *type = expect_type(x, &es);
@@ -203,9 +206,11 @@ static bool check_expect(const lf_expect *x, const uint8_t *p, uint64_t n, const
     it->bytes = x->size;
   }
   if (!p || (x->partial && x->size > n)) {
-    if (!p) snprintf(line, sizeof line, "%s: MISMATCH: no such variable", x->name);
-    else snprintf(line, sizeof line, "%s: MISMATCH: expected %zu bytes, the target holds %llu", x->name, x->size, (unsigned long long)n);
-    if (it) snprintf(it->message, sizeof it->message, "%s", line); else puts(line);
+    if (!p) fprintf(lf, "%s: MISMATCH: no such variable", x->name);
+    else fprintf(lf, "%s: MISMATCH: expected %zu bytes, the target holds %llu", x->name, x->size, (unsigned long long)n);
+    fclose(lf);
+    if (it) it->message = line;
+    else { if (line) puts(line); free(line); }
     return false;
   }
   cmp_result r;
@@ -228,14 +233,12 @@ static bool check_expect(const lf_expect *x, const uint8_t *p, uint64_t n, const
     grade_format_elem(type, p + first * es, av, sizeof av, ab, sizeof ab);
   }
   if (typed && have)
-    snprintf(line, sizeof line, "%s: MISMATCH at element %zu: expected %s (%s), got %s (%s) (%zu of %zu %s elements differ)",
-             x->name, first, ev, eb, av, ab, count, nelems, type);
-  else {
-    FILE *mf = fmemopen(line, sizeof line, "w");
-    if (mf) { cmp_report(mf, x->name, x->mode, x->param, &r); fclose(mf); } else line[0] = 0;
-    line[sizeof line - 1] = 0;
-    line[strcspn(line, "\n")] = 0;
-  }
+    fprintf(lf, "%s: MISMATCH at element %zu: expected %s (%s), got %s (%s) (%zu of %zu %s elements differ)\n",
+            x->name, first, ev, eb, av, ab, count, nelems, type);
+  else cmp_report(lf, x->name, x->mode, x->param, &r);
+  fclose(lf);
+  if (!line) { fprintf(stderr, "ptxemu: out of memory\n"); return false; }
+  line[strcspn(line, "\n")] = 0;
   if (it) {
     it->pass = ok;
     it->elements = nelems;
@@ -261,8 +264,11 @@ static bool check_expect(const lf_expect *x, const uint8_t *p, uint64_t n, const
         snprintf(it->actual, sizeof it->actual, "%s", r.actual);
       }
     }
-    snprintf(it->message, sizeof it->message, "%s", line);
-  } else if (!o->quiet || !ok) puts(line);
+    it->message = line;
+  } else {
+    if (!o->quiet || !ok) puts(line);
+    free(line);
+  }
   return ok;
 }
 
@@ -435,18 +441,19 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
         it->compared = true;
         it->pass = ok;
         it->bytes = pcmp.n;
-        snprintf(it->message, sizeof it->message, "%s", line);
+        it->message = strdup(line);
       } else if (!o->grade && (!ok || !o->quiet)) puts(line);
     }
   } else if (o->compare && o->grade) {
     /* the run stopped: every expect is a failure the grader can list */
     for (int i = 0; i < lf.nexpects; i++) {
       grade_item *it = grade_add(o->grade, lf.expects[i].name, lf.expects[i].line);
-      if (it) snprintf(it->message, sizeof it->message, "%s: not compared: the run stopped with exit status %d", lf.expects[i].name, status);
+      if (it && asprintf(&it->message, "%s: not compared: the run stopped with exit status %d", lf.expects[i].name, status) < 0)
+        it->message = NULL;
     }
     if (lf.stdout_path) {
       grade_item *it = grade_add(o->grade, "stdout", 0);
-      if (it) snprintf(it->message, sizeof it->message, "stdout: not compared: the run stopped with exit status %d", status);
+      if (it && asprintf(&it->message, "stdout: not compared: the run stopped with exit status %d", status) < 0) it->message = NULL;
     }
   }
   free(bufaddr);
