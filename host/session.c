@@ -16,6 +16,7 @@
 #include "emu/texobj.h"
 #include "emu/timing.h"
 #include "gpu/config.h"
+#include "util/demangle.h"
 #include "util/outfile.h"
 
 #define SESSION_MAX_DYN_SHARED 232448u
@@ -30,7 +31,14 @@ int session_write_file(const char *path, const void *data, size_t n) {
 
 static void list_kernels(const isa_module *m, FILE *out) {
   fputs("    kernels in the module:", out);
-  for (uint32_t i = 0; i < m->nfuncs; i++) if (m->funcs[i].is_entry) fprintf(out, " %s", m->funcs[i].name);
+  for (uint32_t i = 0; i < m->nfuncs; i++) {
+    if (!m->funcs[i].is_entry) continue;
+    char dm[1024];
+    const char *shown = demangle_or_self(m->funcs[i].name, dm, sizeof dm);
+    /* a C++ kernel by its PTX name, which a launch file uses, and as written in C++ */
+    if (shown != m->funcs[i].name) fprintf(out, " %s (%s)", m->funcs[i].name, shown);
+    else fprintf(out, " %s", m->funcs[i].name);
+  }
   fputc('\n', out);
 }
 

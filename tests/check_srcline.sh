@@ -86,6 +86,11 @@ grep -q "<summary>    T v = in\[i\];</summary>" "$tmp/s.html" && ok || bad "repo
 "$PTXEMU" report "$tmp/w.db" -o "$tmp/w.html" >/dev/null 2>&1
 grep -q "<h3>PTX source, annotated</h3>" "$tmp/w.html" && ! grep -q "CUDA source, annotated" "$tmp/w.html" && ok || bad "report: PTX view without .loc"
 
+# ---- a kernel named as in C++: the list of kernels gives both names
+"$PTXEMU" run "$d/kernels.ptx" --kernel scale >/dev/null 2>"$tmp/err"; st=$?
+[ $st -eq 65 ] && grep -q "kernels in the module: _Z16crossed_barriersPi (crossed_barriers(int\*)) _ZN3lab5scaleILi3EfEEvPT0_PKS1_i (void lab::scale<3, float>(float\*, float const\*, int))$" "$tmp/err" \
+  && ok || { bad "unknown kernel: exit $st"; cat "$tmp/err"; }
+
 # ---- a .cu file by mistake
 for cmd in run asm check; do
   "$PTXEMU" $cmd "$d/kernels.cu" >"$tmp/out" 2>"$tmp/err"; st=$?
