@@ -155,6 +155,19 @@ assert m["expected_bits"] == "0x00000063" and m["actual_bits"] == "0xfffffffd", 
     && ok || { bad "set32 json: exit $st"; cat "$tmp/set.json" "$tmp/err"; }
 fi
 
+# ---- a launch file that does not parse: still one document, exit 65
+printf 'ptx %s/grade.ptx\nbuffer out 64 zero\nlaunch squares grid 0 1 1 block 1 1 1 shared 0\n' "$(cd "$d" && pwd)" >"$tmp/bad.launch"
+"$PTXEMU" check --format json "$tmp/bad.launch" >"$tmp/bad.json" 2>"$tmp/err"; st=$?
+if [ $have_py = 1 ]; then
+  [ $st -eq 65 ] && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["exit_status"] == 65 and d["results"] == [] and d["run"]["launches"] == 0, d' "$tmp/bad.json" \
+    && grep -q "bad.launch:3:" "$tmp/err" && ok || { bad "unparsable launch file json: exit $st"; cat "$tmp/bad.json" "$tmp/err"; }
+fi
+"$PTXEMU" check --format tap "$tmp/bad.launch" 2>/dev/null | tap_check >"$tmp/res"
+[ "$(cat "$tmp/res")" = "0 0" ] && ok || bad "unparsable launch file tap: $(cat "$tmp/res")"
+
 # ---- bad --format
 "$PTXEMU" check --format xml "$d/pass.launch" >/dev/null 2>"$tmp/err"; st=$?
 [ $st -eq 64 ] && grep -q "text, json or tap" "$tmp/err" && ok || bad "--format xml: exit $st"
