@@ -81,6 +81,12 @@ grep -q "(source not found)</summary>" "$tmp/n.html" && grep -q "source-dir DIR"
 grep -q "<summary>    T v = in\[i\];</summary>" "$tmp/s.html" && ok || bad "report --source-dir"
 "$PTXEMU" report --source-dir "$tmp/no-such-dir" "$tmp/t.db" -o "$tmp/x.html" >/dev/null 2>"$tmp/err"; st=$?
 [ $st -eq 66 ] && grep -q "not a folder" "$tmp/err" && ok || bad "report --source-dir missing: exit $st"
+# a faulted launch: the CUDA line of the fault is marked, and its PTX line
+cp "$d/scale_oob.launch" "$tmp/"
+(cd "$tmp" && "$PTXEMU" run -q --trace oob.db --trace-level warp scale_oob.launch) >/dev/null 2>&1
+"$PTXEMU" report --source-dir "$d" "$tmp/oob.db" -o "$tmp/oob.html" >/dev/null 2>&1
+grep -q "<summary>    T v = in\[i\]; <b class=\"d\">&#9664; the launch faulted here</b></summary>" "$tmp/oob.html" \
+  && grep -q "ld.global.f32 .*&#9664; the launch faulted here$" "$tmp/oob.html" && ok || bad "report: fault marked on its CUDA and PTX line"
 # PTX without .loc keeps the PTX view
 "$PTXEMU" run -q --trace "$tmp/w.db" --trace-level warp "$srcdir/examples/vecadd/vecadd.launch" >/dev/null 2>&1
 "$PTXEMU" report "$tmp/w.db" -o "$tmp/w.html" >/dev/null 2>&1
