@@ -217,6 +217,16 @@ static int print_by_line(sqlite3 *db, const char *where, bool csv, bool cuda, sr
     "shared_load_transactions_per_request", "shared_store_transactions_per_request", "text", "cuda_file", "cuda_line" };
   long long cur = -1;
   int rc;
+  /* the CUDA column only where some kernel of the launches has .loc lines */
+  bool any_cuda = cuda;
+  char q[900];
+  snprintf(q, sizeof q, "SELECT EXISTS (SELECT 1 FROM instructions WHERE src_line IS NOT NULL AND kernel_id IN "
+                        "(SELECT kernel_id FROM launches WHERE %s))", where);
+  sqlite3_stmt *qs;
+  if (!cuda && sqlite3_prepare_v2(db, q, -1, &qs, NULL) == SQLITE_OK) {
+    if (sqlite3_step(qs) == SQLITE_ROW) any_cuda = sqlite3_column_int(qs, 0) != 0;
+    sqlite3_finalize(qs);
+  }
   if (csv) {
     if (cuda)   /* per CUDA line: the file and line first, the PTX lines last */
       puts("launch_id,kernel,cuda_file,cuda_line,inst_executed,warp_execution_efficiency,branch_efficiency,"
@@ -256,8 +266,8 @@ static int print_by_line(sqlite3 *db, const char *where, bool csv, bool cuda, sr
       printf("launch %lld %s\n", id, demangle_or_self(v[1], dm, sizeof dm));
       if (cuda) printf("%-16s %10s %7s %7s %7s %7s %7s %7s  %s\n", "CUDA line", "execs", "warp%", "branch%",
                        "gld t/r", "gst t/r", "shl t/r", "shs t/r", "source (PTX lines)");
-      else printf("%6s %10s %7s %7s %7s %7s %7s %7s  %-16s %s\n", "line", "execs", "warp%", "branch%",
-                  "gld t/r", "gst t/r", "shl t/r", "shs t/r", "CUDA line", "PTX");
+      else printf("%6s %10s %7s %7s %7s %7s %7s %7s  %-*s%s\n", "line", "execs", "warp%", "branch%",
+                  "gld t/r", "gst t/r", "shl t/r", "shs t/r", any_cuda ? 17 : 0, any_cuda ? "CUDA line" : "", "PTX");
     }
     char src[64], where_[64] = "";
     const char *t = cuda ? src_text(sc, cfile, ptx_path, cline) : text;
@@ -270,7 +280,11 @@ static int print_by_line(sqlite3 *db, const char *where, bool csv, bool cuda, sr
     src[o] = 0;
     if (has_cline) snprintf(where_, sizeof where_, "%.40s:%lld", isa_path_base(cfile), cline);
     if (cuda) printf("%-16s %10s %7s %7s %7s %7s %7s %7s  %s  (PTX %s)\n", where_, v[3], v[4], v[5], v[6], v[7], v[8], v[9], src, text);
-    else printf("%6s %10s %7s %7s %7s %7s %7s %7s  %-16s %s\n", v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], where_, src);
+    else {
+      char col[80] = "";
+      if (any_cuda) snprintf(col, sizeof col, "%-16s ", where_);
+      printf("%6s %10s %7s %7s %7s %7s %7s %7s  %s%s\n", v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], col, src);
+    }
   }
   if (rc != SQLITE_DONE) { fprintf(stderr, "ptxemu stats: %s\n", sqlite3_errmsg(db)); sqlite3_finalize(s); return EXIT_DATAERR; }
   sqlite3_finalize(s);
