@@ -1,6 +1,7 @@
 /* cli/cli.h - the ptxemu command line: one function per sub-command. */
 #ifndef CLI_CLI_H
 #define CLI_CLI_H
+#include <stdio.h>
 #include "isa/isa.h"
 
 /* Exit statuses (documented in ptxemu(1)). */
@@ -25,6 +26,9 @@ int cmd_occupancy(int argc, char **argv);
 int cmd_stats(int argc, char **argv);      /* cli/cmd_stats.c: metrics of a trace */
 int cmd_report(int argc, char **argv);     /* cli/cmd_report.c: HTML report of a trace */
 int cmd_exec(int argc, char **argv);       /* cli/cmd_exec.c: a CUDA program on ptxemu's libraries */
+/* exec --format json (cli/exec_json.c): the document, from the run's stats
+ * file and captured stdout (either may be NULL); argv ends with NULL. */
+void exec_write_json(FILE *f, char **argv, int status, int signal, double wall, const char *gpu, FILE *stats, FILE *out);
 
 /* --trace options of run/check (cli/trace_opts.c). */
 struct session_opts;
@@ -45,6 +49,9 @@ int cli_trace_finish(cli_trace *ct, int rc);
 /* Load a module from PTX text or a .pxo object (decided by content).
  * Diagnostics go to stderr.  *status gets an exit status on failure. */
 isa_module *cli_load_module(const char *path, int *status);
+/* path names CUDA C++ source (.cu, .cuh): say how to compile it to PTX
+ * (or run the program with exec), as "ptxemu CMD: ...", and return 1. */
+int cli_cuda_source(const char *cmd, const char *path);
 /* True when argv[i] is -h/--help. */
 int cli_is_help(const char *a);
 /* A byte count with an optional K/M/G/T suffix (powers of 1024): 0 or -1. */

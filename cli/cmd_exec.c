@@ -19,6 +19,7 @@
 #include "cudart/options.h"
 #include "gpu/config.h"
 #include "traces/trace.h"
+#include "util/clock.h"
 
 static void usage(FILE *f) {
   fputs("usage: ptxemu exec [OPTIONS] PROGRAM [ARGS...]\n"
@@ -36,6 +37,8 @@ static void usage(FILE *f) {
         "  --strict-async    check proxy fences of the async proxy\n"
         "  --cache DIR|off   where assembled modules are kept (default ~/.cache/ptxemu)\n"
         "  -q, -v            quieter / more verbose\n"
+        "  --format F        text (default) or json: after the program, one JSON document on\n"
+        "                    stdout with its exit status, output, wall time and launches\n"
         "  --libdir          print the folder of the CUDA libraries and exit\n"
         "Options go before the program, as with env(1).  The program's exit status\n"
         "is passed on; a program killed by a signal gives 128 + the signal.  See ptxemu-exec(1).\n", f);
@@ -112,6 +115,7 @@ int cmd_exec(int argc, char **argv) {
   add_word(&cmdline, &cmdlen, "ptxemu");
   add_word(&cmdline, &cmdlen, "exec");
   char kernels[4096] = "";
+  bool json = false;
   int i = 1;
   for (; i < argc; i++) {
     const char *a = argv[i];
@@ -124,6 +128,13 @@ int cmd_exec(int argc, char **argv) {
     if (strcmp(a, "--strict-async") == 0) { set("PTXEMU_STRICT_ASYNC", "1"); continue; }
     if (strcmp(a, "-q") == 0) { set("PTXEMU_QUIET", "1"); continue; }
     if (strcmp(a, "-v") == 0) { set("PTXEMU_VERBOSE", "1"); continue; }
+    if (strcmp(a, "--format") == 0 && i + 1 < argc) {
+      const char *v = argv[++i];
+      add_word(&cmdline, &cmdlen, v);
+      if (strcmp(v, "json") && strcmp(v, "text")) { fprintf(stderr, "ptxemu exec: --format must be text or json, got '%s'\n", v); free(cmdline); return EXIT_USAGE; }
+      json = strcmp(v, "json") == 0;
+      continue;
+    }
     bool found = false;
     for (size_t k = 0; k < sizeof valued / sizeof *valued && !found; k++) {
       if (strcmp(a, valued[k].opt)) continue;
@@ -198,10 +209,29 @@ int cmd_exec(int argc, char **argv) {
   if (!getenv("ASAN_OPTIONS")) set("ASAN_OPTIONS", "detect_leaks=0");
 #endif
 
+  /* json: the counters come from a stats file (the user's, or a temporary
+   * one) and the program's stdout is kept for the document */
+  FILE *jstats = NULL, *jout = NULL;
+  char stats_tmp[64] = "";
+  if (json) {
+    if (getenv("PTXEMU_STATS")) jstats = NULL;
+    else {
+      const char *td = getenv("TMPDIR");
+      snprintf(stats_tmp, sizeof stats_tmp, "%.40s/ptxemu-stats-XXXXXX", td && *td && strlen(td) < 40 ? td : "/tmp");
+      int fd = mkstemp(stats_tmp);
+      if (fd < 0) { fprintf(stderr, "ptxemu exec: cannot create a temporary file: %s\n", strerror(errno)); free(cmdline); return EXIT_CANTCREAT; }
+      close(fd);
+      set("PTXEMU_STATS", stats_tmp);
+    }
+    jout = tmpfile();
+    if (!jout) { fprintf(stderr, "ptxemu exec: cannot create a temporary file: %s\n", strerror(errno)); if (*stats_tmp) unlink(stats_tmp); free(cmdline); return EXIT_CANTCREAT; }
+  }
+  uint64_t t0 = clock_now_ns();
   fflush(stdout);
   pid_t pid = fork();
   if (pid < 0) { fprintf(stderr, "ptxemu exec: cannot start '%s': %s\n", argv[i], strerror(errno)); free(cmdline); return EXIT_SOFTWARE; }
   if (pid == 0) {
+    if (jout) dup2(fileno(jout), 1);
     execv(path, argv + i);
     fprintf(stderr, "ptxemu exec: cannot run '%s': %s\n", argv[i], strerror(errno));
     _exit(126);
@@ -214,6 +244,15 @@ int cmd_exec(int argc, char **argv) {
   int status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
   if (WIFSIGNALED(ws)) fprintf(stderr, "ptxemu exec: %s was killed by signal %d (%s)\n", argv[i], WTERMSIG(ws), strsignal(WTERMSIG(ws)));
   if (o.trace) trace_record_exit(o.trace, cmdline, status);
+  if (json) {
+    const char *sp = *stats_tmp ? stats_tmp : getenv("PTXEMU_STATS");
+    jstats = sp ? fopen(sp, "r") : NULL;
+    const char *gpu = o.timing ? (o.gpu ? o.gpu : "h100") : NULL;
+    exec_write_json(stdout, argv + i, status, WIFSIGNALED(ws) ? WTERMSIG(ws) : 0, (double)(clock_now_ns() - t0) / 1e9, gpu, jstats, jout);
+    if (jstats) fclose(jstats);
+    fclose(jout);
+    if (*stats_tmp) unlink(stats_tmp);
+  }
   free(cmdline);
   return status;
 }

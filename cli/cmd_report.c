@@ -17,6 +17,8 @@ static void usage(FILE *f) {
         "  -o FILE         the HTML file to write (default: TRACE with .html for .db)\n"
         "  --launch ID     only launch ID (launches.launch_id; repeatable)\n"
         "  --kernel NAME   only launches of kernel NAME\n"
+        "  --source-dir DIR  where the CUDA sources named by the PTX's .file lines are\n"
+        "                  (default: their path, beside the PTX, beside the trace)\n"
         "  -v              print the time each part took and the size of the page\n"
         "Writes one self-contained HTML page (inline CSS and SVG, nothing fetched) of a\n"
         "trace written by 'ptxemu run --trace': the launches and their metrics, a timeline\n"
@@ -25,7 +27,7 @@ static void usage(FILE *f) {
 }
 
 int cmd_report(int argc, char **argv) {
-  const char *path = NULL, *out = NULL, *kernel = NULL;
+  const char *path = NULL, *out = NULL, *kernel = NULL, *source_dir = NULL;
   long long launches[MAX_LAUNCH_OPTS];
   size_t nl = 0;
   bool verbose = false;
@@ -34,6 +36,7 @@ int cmd_report(int argc, char **argv) {
     if (cli_is_help(a)) { usage(stdout); return EXIT_OK; }
     else if (strcmp(a, "-o") == 0 && i + 1 < argc) out = argv[++i];
     else if (strcmp(a, "--kernel") == 0 && i + 1 < argc) kernel = argv[++i];
+    else if (strcmp(a, "--source-dir") == 0 && i + 1 < argc) source_dir = argv[++i];
     else if (strcmp(a, "--launch") == 0 && i + 1 < argc) {
       int64_t id;
       if (num_s64(argv[++i], 1, INT64_MAX, &id)) { fprintf(stderr, "ptxemu report: bad --launch '%s': a launch id from 1 to 2^63-1\n", argv[i]); return EXIT_USAGE; }
@@ -46,6 +49,11 @@ int cmd_report(int argc, char **argv) {
     else { fprintf(stderr, "ptxemu report: more than one trace\n"); return EXIT_USAGE; }
   }
   if (!path) { usage(stderr); return EXIT_USAGE; }
+  struct stat sd;
+  if (source_dir && (stat(source_dir, &sd) != 0 || !S_ISDIR(sd.st_mode))) {
+    fprintf(stderr, "ptxemu report: --source-dir '%s' is not a folder\n", source_dir);
+    return EXIT_NOINPUT;
+  }
   char *dflt = NULL;
   if (!out) {
     size_t len = strlen(path);
@@ -56,7 +64,7 @@ int cmd_report(int argc, char **argv) {
     strcat(dflt, ".html");
     out = dflt;
   }
-  report_opts o = { .launches = nl ? launches : NULL, .nlaunches = nl, .kernel = kernel, .verbose = verbose };
+  report_opts o = { .launches = nl ? launches : NULL, .nlaunches = nl, .kernel = kernel, .verbose = verbose, .source_dir = source_dir };
   char err[600];
   uint64_t t0 = clock_now_ns();
   int st = report_write(path, out, &o, err, sizeof err);

@@ -5,7 +5,9 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "gpu/config.h"
+#include "host/grade.h"
 #include "host/session.h"
+#include "util/clock.h"
 #include "util/num.h"
 
 static void usage(FILE *f, const char *cmd) {
@@ -28,6 +30,8 @@ static void usage(FILE *f, const char *cmd) {
              "  --arg TYPE:VALUE  a kernel argument: u32:5, f32:1.5, ptr:BUFFER, ...\n"
              "  -q, -v            quieter / more verbose\n"
              "%s%s", cmd, cmd, cli_trace_usage, strcmp(cmd, "check") == 0 ?
+             "  --format F        text (default), json or tap: one result per expect line with\n"
+             "                    its first mismatch, and the run's figures, for graders\n"
              "Runs the launch file and compares every 'expect' line (and 'stdout');\n"
              "exits 0 only when all match, 1 on a mismatch, 3 on a kernel fault.\n" :
              "Runs the launch file (see ptxemu-launch(5)); device printf goes to stdout.\n");
@@ -79,7 +83,7 @@ static int run_common(int argc, char **argv, bool compare) {
   static sbuf pre, args, post;
   pre = args = post = (sbuf){0};
   cli_trace *ct = NULL;                             /* --trace options */
-  int tr;
+  int tr, format = GRADE_TEXT;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     bool more = i + 1 < argc;
@@ -132,15 +136,24 @@ static int run_common(int argc, char **argv, bool compare) {
       snprintf(line, sizeof line, "arg %.*s %s", (int)(colon - v), v, colon + 1);
       add(&args, line);
     }
+    else if (compare && strcmp(a, "--format") == 0 && more) {
+      format = grade_format_from_name(argv[++i]);
+      if (format < 0) { fprintf(stderr, "ptxemu %s: --format must be text, json or tap, got '%s'\n", argv[0], argv[i]); return EXIT_USAGE; }
+    }
     else if (strcmp(a, "-q") == 0) o.quiet = true;
     else if (strcmp(a, "-v") == 0) o.verbose = true;
     else if ((tr = cli_trace_option(&ct, argc, argv, &i)) != 0) { if (tr < 0) return EXIT_USAGE; }
-    else if (cli_missing_value(argv[0], a, "--out --stats --max-insts --max-seconds --max-memory --sched --issue-order --kernel --gpu --grid --block --shared -e --arg")) return EXIT_USAGE;
+    else if (cli_missing_value(argv[0], a, "--out --stats --max-insts --max-seconds --max-memory --sched --issue-order --kernel --gpu --grid --block --shared -e --arg --format")) return EXIT_USAGE;
     else if (a[0] == '-' && a[1]) { fprintf(stderr, "ptxemu %s: unknown option '%s'\n", argv[0], a); usage(stderr, argv[0]); return EXIT_USAGE; }
     else if (!path) path = a;
     else { fprintf(stderr, "ptxemu %s: more than one input\n", argv[0]); return EXIT_USAGE; }
   }
   if (!path) { usage(stderr, argv[0]); return EXIT_USAGE; }
+  if (cli_cuda_source(argv[0], path)) return EXIT_DATAERR;
+  static grade_run grade;
+  grade = (grade_run){ .input = path };
+  if (format != GRADE_TEXT) o.grade = &grade;
+  uint64_t t0 = clock_now_ns();
   size_t pl = strlen(path);
   bool module = (pl > 4 && (strcmp(path + pl - 4, ".ptx") == 0 || strcmp(path + pl - 4, ".pxo") == 0)) || kernel;
   int rc;
@@ -167,7 +180,14 @@ static int run_common(int argc, char **argv, bool compare) {
   free(pre.p);
   free(args.p);
   free(post.p);
-  return cli_trace_finish(ct, rc);
+  rc = cli_trace_finish(ct, rc);
+  if (o.grade) {
+    grade.status = rc;
+    grade.wall_seconds = (double)(clock_now_ns() - t0) / 1e9;
+    grade_write(stdout, &grade, (enum grade_format)format);
+    grade_free(&grade);
+  }
+  return rc;
 }
 
 int cmd_run(int argc, char **argv) { return run_common(argc, argv, false); }

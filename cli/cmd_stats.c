@@ -7,14 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "report/report.h"
 #include "traces/trace.h"
+#include "util/demangle.h"
 #include "util/num.h"
 
 static void usage(FILE *f) {
   fputs("usage: ptxemu stats [options] TRACE.db\n"
         "  --run N         launches of run N (default: the last run; 'all': every run)\n"
         "  --launch ID     only launch ID (launches.launch_id; repeatable)\n"
-        "  --by-line       per PTX line: executions, efficiencies, transactions per request\n"
+        "  --by-line       per PTX line: executions, efficiencies, transactions per request,\n"
+        "                  and the CUDA line (file:line) of PTX compiled with -lineinfo or -G\n"
+        "  --by-cuda-line  the same per CUDA source line (the sums of its PTX lines), with its text\n"
+        "  --source-dir DIR  where the CUDA sources are (default: their .file path, beside the\n"
+        "                  PTX, beside the trace)\n"
         "  --csv           machine-readable: launch_id,kernel,metric,value (or the per-line columns)\n"
         "Prints the metric views of a trace written by 'ptxemu run --trace' (see\n"
         "ptxemu-trace(5) for every definition); '-' is a metric the trace cannot\n"
@@ -55,6 +61,26 @@ static void csv_field(const char *s) {
 
 typedef struct col { char head[3][40]; char val[NMETRICS][32]; } col;
 
+/* A kernel's name for a column head: demangled, without its parameter
+ * list and the return type of a template ("kernel<256, float>"). */
+static void short_name(const char *sym, char *out, size_t n) {
+  char dm[1024];
+  if (!demangle(sym, dm, sizeof dm)) snprintf(dm, sizeof dm, "%.1000s", sym);
+  size_t len = strlen(dm);
+  if (len && dm[len - 1] == ')') {
+    int depth = 0;
+    for (size_t k = len; k-- > 0;) {
+      if (dm[k] == ')') depth++;
+      else if (dm[k] == '(' && --depth == 0) { dm[k] = 0; break; }
+    }
+  }
+  const char *p = dm;
+  if (strncmp(p, "void ", 5) == 0 && strchr(p, '<')) p += 5;
+  size_t pl = strlen(p) < n ? strlen(p) : n - 1;
+  memcpy(out, p, pl);
+  out[pl] = 0;
+}
+
 static int print_metrics(sqlite3 *db, const char *where, bool csv) {
   char sql[1024];
   snprintf(sql, sizeof sql, "SELECT * FROM launch_metrics WHERE %s ORDER BY launch_id", where);
@@ -84,7 +110,7 @@ static int print_metrics(sqlite3 *db, const char *where, bool csv) {
     if (ncols == cap) { cap = cap ? cap * 2 : 8; col *nc = realloc(cols, cap * sizeof *cols); if (!nc) break; cols = nc; }
     col *c = &cols[ncols++];
     snprintf(c->head[0], sizeof c->head[0], "launch %lld", (long long)sqlite3_column_int64(s, 0));
-    snprintf(c->head[1], sizeof c->head[1], "%s", (const char *)sqlite3_column_text(s, 1));
+    short_name((const char *)sqlite3_column_text(s, 1), c->head[1], sizeof c->head[1]);
     snprintf(c->head[2], sizeof c->head[2], "%s", (const char *)sqlite3_column_text(s, 3));
     for (size_t m = 0; m < NMETRICS; m++) {
       if (idx[m] < 0) snprintf(c->val[m], sizeof c->val[m], "?");
@@ -131,49 +157,104 @@ static int print_metrics(sqlite3 *db, const char *where, bool csv) {
   return EXIT_OK;
 }
 
-static int print_by_line(sqlite3 *db, const char *where, bool csv) {
+/* The text of line n of a CUDA source (cached: the last file read). */
+typedef struct src_cache { char *path; char **lines; size_t n; const char *dir, *trace; } src_cache;
+
+static const char *src_text(src_cache *c, const char *cuda_path, const char *ptx_path, long long n) {
+  if (!cuda_path) return "";
+  if (!c->path || strcmp(c->path, cuda_path)) {
+    rep_free_lines(c->lines);
+    free(c->path);
+    c->lines = NULL;
+    c->n = 0;
+    c->path = strdup(cuda_path);
+    char *found = rep_find_source(cuda_path, ptx_path, c->trace, c->dir);
+    if (found) c->lines = rep_read_lines(found, &c->n);
+    free(found);
+  }
+  return c->lines && n >= 1 && (size_t)n <= c->n ? c->lines[n - 1] : "";
+}
+
+/* by PTX line (cuda = false) or by CUDA line (cuda = true) */
+static int print_by_line(sqlite3 *db, const char *where, bool csv, bool cuda, src_cache *sc) {
   char sql[4096];
+  const char *key = cuda ? "src_file_id, src_line" : "file_id, ptx_line";
+  const char *wsrc = cuda ? "cuda_line_warp_stats" : "line_warp_stats", *msrc = cuda ? "cuda_line_mem_stats" : "line_mem_stats";
   snprintf(sql, sizeof sql,
     "WITH sel AS (SELECT launch_id FROM launches WHERE %s),\n"
-    " u AS (SELECT launch_id, file_id, ptx_line, inst_executed, thread_inst_executed, branches, divergent_branches,\n"
+    " u AS (SELECT launch_id, %s, inst_executed, thread_inst_executed, branches, divergent_branches,\n"
     "              NULL AS gld_requests, NULL AS gld_sectors, NULL AS gst_requests, NULL AS gst_sectors,\n"
-    "              NULL AS shl_requests, NULL AS shl_wavefronts, NULL AS shs_requests, NULL AS shs_wavefronts\n"
-    "       FROM line_warp_stats WHERE launch_id IN sel\n"
+    "              NULL AS shl_requests, NULL AS shl_wavefronts, NULL AS shs_requests, NULL AS shs_wavefronts, %s AS o1, NULL AS o2, %s AS sl\n"
+    "       FROM %s WHERE launch_id IN sel\n"
     "       UNION ALL\n"
-    "       SELECT launch_id, file_id, ptx_line, NULL, NULL, NULL, NULL, gld_requests, gld_sectors, gst_requests, gst_sectors,\n"
-    "              shared_ld_requests, shared_ld_wavefronts, shared_st_requests, shared_st_wavefronts\n"
-    "       FROM line_mem_stats WHERE launch_id IN sel),\n"
-    " k AS (SELECT launch_id, file_id, ptx_line, sum(inst_executed) AS inst, sum(thread_inst_executed) AS tinst,\n"
+    "       SELECT launch_id, %s, NULL, NULL, NULL, NULL, gld_requests, gld_sectors, gst_requests, gst_sectors,\n"
+    "              shared_ld_requests, shared_ld_wavefronts, shared_st_requests, shared_st_wavefronts, NULL, %s, %s\n"
+    "       FROM %s WHERE launch_id IN sel),\n"
+    " k AS (SELECT launch_id, %s, sum(inst_executed) AS inst, sum(thread_inst_executed) AS tinst,\n"
     "              sum(branches) AS br, sum(divergent_branches) AS div, sum(gld_requests) AS glr, sum(gld_sectors) AS gls,\n"
     "              sum(gst_requests) AS gsr, sum(gst_sectors) AS gss, sum(shl_requests) AS lr, sum(shl_wavefronts) AS lw,\n"
-    "              sum(shs_requests) AS sr, sum(shs_wavefronts) AS sw\n"
-    "       FROM u GROUP BY launch_id, file_id, ptx_line)\n"
-    "SELECT k.launch_id, kn.name, k.ptx_line, k.inst, 100.0 * k.tinst / (32.0 * k.inst),\n"
+    "              sum(shs_requests) AS sr, sum(shs_wavefronts) AS sw, coalesce(max(o1), max(o2)) AS other, max(sl) AS sl\n"
+    "       FROM u GROUP BY launch_id, %s)\n"
+    "SELECT k.launch_id, kn.name, %s, k.inst, 100.0 * k.tinst / (32.0 * k.inst),\n"
     "  CASE WHEN k.br > 0 THEN 100.0 * (k.br - k.div) / k.br END,\n"
     "  1.0 * k.gls / nullif(k.glr, 0), 1.0 * k.gss / nullif(k.gsr, 0), 1.0 * k.lw / nullif(k.lr, 0), 1.0 * k.sw / nullif(k.sr, 0),\n"
-    "  coalesce(pl.text, '')\n"
+    "  %s, sf.path, %s, (SELECT path FROM files WHERE file_id = kn.file_id)\n"
     "FROM k JOIN launches l ON l.launch_id = k.launch_id JOIN kernels kn ON kn.kernel_id = l.kernel_id\n"
-    "  LEFT JOIN ptx_lines pl ON pl.file_id = k.file_id AND pl.line = k.ptx_line\n"
-    "ORDER BY k.launch_id, k.ptx_line", where);
+    "  %s\n"
+    "ORDER BY k.launch_id, %s",
+    where, key, cuda ? "ptx_lines" : "src_file_id", cuda ? "NULL" : "src_line", wsrc, key,
+    cuda ? "ptx_lines" : "src_file_id", cuda ? "NULL" : "src_line", msrc, key, key,
+    cuda ? "k.src_line" : "k.ptx_line",
+    cuda ? "k.other" : "coalesce(pl.text, '')",
+    cuda ? "k.src_line" : "k.sl",
+    cuda ? "JOIN files sf ON sf.file_id = k.src_file_id"
+         : "LEFT JOIN ptx_lines pl ON pl.file_id = k.file_id AND pl.line = k.ptx_line LEFT JOIN files sf ON sf.file_id = k.other",
+    cuda ? "sf.path, k.src_line" : "k.ptx_line");
   sqlite3_stmt *s;
   if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) { fprintf(stderr, "ptxemu stats: %s\n", sqlite3_errmsg(db)); return EXIT_DATAERR; }
   static const char *const names[] = { "launch_id", "kernel", "ptx_line", "inst_executed", "warp_execution_efficiency",
     "branch_efficiency", "gld_transactions_per_request", "gst_transactions_per_request",
-    "shared_load_transactions_per_request", "shared_store_transactions_per_request", "text" };
+    "shared_load_transactions_per_request", "shared_store_transactions_per_request", "text", "cuda_file", "cuda_line" };
   long long cur = -1;
   int rc;
-  if (csv) { for (int i = 0; i < 11; i++) printf("%s%s", i ? "," : "", names[i]); putchar('\n'); }
+  /* the CUDA column only where some kernel of the launches has .loc lines */
+  bool any_cuda = cuda;
+  char q[900];
+  snprintf(q, sizeof q, "SELECT EXISTS (SELECT 1 FROM instructions WHERE src_line IS NOT NULL AND kernel_id IN "
+                        "(SELECT kernel_id FROM launches WHERE %s))", where);
+  sqlite3_stmt *qs;
+  if (!cuda && sqlite3_prepare_v2(db, q, -1, &qs, NULL) == SQLITE_OK) {
+    if (sqlite3_step(qs) == SQLITE_ROW) any_cuda = sqlite3_column_int(qs, 0) != 0;
+    sqlite3_finalize(qs);
+  }
+  if (csv) {
+    if (cuda)   /* per CUDA line: the file and line first, the PTX lines last */
+      puts("launch_id,kernel,cuda_file,cuda_line,inst_executed,warp_execution_efficiency,branch_efficiency,"
+           "gld_transactions_per_request,gst_transactions_per_request,shared_load_transactions_per_request,"
+           "shared_store_transactions_per_request,ptx_lines,text");
+    else { for (int i = 0; i < 13; i++) printf("%s%s", i ? "," : "", names[i]); putchar('\n'); }
+  }
   while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
     char v[11][48];
     for (int i = 0; i < 10; i++) fmt_value(s, i, v[i], sizeof v[i]);
     const char *text = (const char *)sqlite3_column_text(s, 10);
+    const char *cfile = (const char *)sqlite3_column_text(s, 11);
+    long long cline = sqlite3_column_int64(s, 12);
+    bool has_cline = sqlite3_column_type(s, 12) != SQLITE_NULL && cfile;
+    const char *ptx_path = (const char *)sqlite3_column_text(s, 13);
+    if (!text) text = "";
     if (csv) {
       for (int i = 0; i < 10; i++) {
         if (i) putchar(',');
-        if (i == 1) csv_field(v[i]); else if (strcmp(v[i], "-")) fputs(v[i], stdout);
+        if (i == 1) csv_field(v[i]);
+        else if (cuda && i == 2) { csv_field(cfile ? cfile : ""); printf(",%lld", cline); }
+        else if (strcmp(v[i], "-")) fputs(v[i], stdout);
       }
       putchar(',');
       csv_field(text);
+      if (cuda) { putchar(','); csv_field(src_text(sc, cfile, ptx_path, cline)); }
+      else if (has_cline) { putchar(','); csv_field(cfile); printf(",%lld", cline); }
+      else fputs(",,", stdout);
       putchar('\n');
       continue;
     }
@@ -181,28 +262,41 @@ static int print_by_line(sqlite3 *db, const char *where, bool csv) {
     if (id != cur) {
       if (cur >= 0) putchar('\n');
       cur = id;
-      printf("launch %lld %s\n%6s %10s %7s %7s %7s %7s %7s %7s  %s\n", id, v[1], "line", "execs", "warp%", "branch%",
-             "gld t/r", "gst t/r", "shl t/r", "shs t/r", "PTX");
+      char dm[1024];
+      printf("launch %lld %s\n", id, demangle_or_self(v[1], dm, sizeof dm));
+      if (cuda) printf("%-16s %10s %7s %7s %7s %7s %7s %7s  %s\n", "CUDA line", "execs", "warp%", "branch%",
+                       "gld t/r", "gst t/r", "shl t/r", "shs t/r", "source (PTX lines)");
+      else printf("%6s %10s %7s %7s %7s %7s %7s %7s  %-*s%s\n", "line", "execs", "warp%", "branch%",
+                  "gld t/r", "gst t/r", "shl t/r", "shs t/r", any_cuda ? 17 : 0, any_cuda ? "CUDA line" : "", "PTX");
     }
-    char src[64];
+    char src[64], where_[64] = "";
+    const char *t = cuda ? src_text(sc, cfile, ptx_path, cline) : text;
     size_t o = 0;
-    for (; *text && o < sizeof src - 1; text++) {
-      bool blank = *text == ' ' || *text == '\t';
+    for (; *t && o < sizeof src - 1; t++) {
+      bool blank = *t == ' ' || *t == '\t';
       if (blank && (!o || src[o - 1] == ' ')) continue;
-      src[o++] = blank ? ' ' : *text;
+      src[o++] = blank ? ' ' : *t;
     }
     src[o] = 0;
-    printf("%6s %10s %7s %7s %7s %7s %7s %7s  %s\n", v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], src);
+    if (has_cline) snprintf(where_, sizeof where_, "%.40s:%lld", isa_path_base(cfile), cline);
+    if (cuda) printf("%-16s %10s %7s %7s %7s %7s %7s %7s  %s  (PTX %s)\n", where_, v[3], v[4], v[5], v[6], v[7], v[8], v[9], src, text);
+    else {
+      char col[80] = "";
+      if (any_cuda) snprintf(col, sizeof col, "%-16s ", where_);
+      printf("%6s %10s %7s %7s %7s %7s %7s %7s  %s%s\n", v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], col, src);
+    }
   }
   if (rc != SQLITE_DONE) { fprintf(stderr, "ptxemu stats: %s\n", sqlite3_errmsg(db)); sqlite3_finalize(s); return EXIT_DATAERR; }
   sqlite3_finalize(s);
-  if (cur < 0 && !csv) printf("no per-line data (record with --trace-level warp, mem or all)\n");
+  if (cur < 0 && !csv) printf(cuda ? "no per-line data with CUDA lines (compile with nvcc -lineinfo or -G, record with --trace-level warp, mem or all)\n"
+                                   : "no per-line data (record with --trace-level warp, mem or all)\n");
   return EXIT_OK;
 }
 
 int cmd_stats(int argc, char **argv) {
   const char *path = NULL, *run = NULL;
-  bool csv = false, by_line = false;
+  bool csv = false, by_line = false, by_cuda = false;
+  src_cache sc = { 0 };
   char launches[512] = "";
   size_t ll = 0;
   for (int i = 1; i < argc; i++) {
@@ -217,11 +311,14 @@ int cmd_stats(int argc, char **argv) {
     }
     else if (strcmp(a, "--csv") == 0) csv = true;
     else if (strcmp(a, "--by-line") == 0) by_line = true;
+    else if (strcmp(a, "--by-cuda-line") == 0) by_cuda = true;
+    else if (strcmp(a, "--source-dir") == 0 && i + 1 < argc) sc.dir = argv[++i];
     else if (a[0] == '-' && a[1]) { fprintf(stderr, "ptxemu stats: unknown option '%s'\n", a); usage(stderr); return EXIT_USAGE; }
     else if (!path) path = a;
     else { fprintf(stderr, "ptxemu stats: more than one trace\n"); return EXIT_USAGE; }
   }
   if (!path) { usage(stderr); return EXIT_USAGE; }
+  sc.trace = path;
   char err[600];
   bool unreadable;
   sqlite3 *db = trace_open_read(path, err, sizeof err, &unreadable);
@@ -266,7 +363,10 @@ int cmd_stats(int argc, char **argv) {
              sqlite3_column_text(s, 3), sqlite3_column_text(s, 4), sqlite3_column_text(s, 5));
     sqlite3_finalize(s);
   }
-  int rc = by_line ? print_by_line(db, where, csv) : print_metrics(db, where, csv);
+  int rc = by_line || by_cuda ? print_by_line(db, where, csv, by_cuda, &sc) : print_metrics(db, where, csv);
+  if (by_line && by_cuda && rc == EXIT_OK) { if (!csv) putchar('\n'); rc = print_by_line(db, where, csv, false, &sc); }
+  rep_free_lines(sc.lines);
+  free(sc.path);
   sqlite3_close(db);
   return rc;
 }

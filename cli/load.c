@@ -5,7 +5,26 @@
 #include <string.h>
 #include "cli/cli.h"
 
+int cli_cuda_source(const char *cmd, const char *path) {
+  size_t n = strlen(path);
+  bool cu = (n > 3 && strcmp(path + n - 3, ".cu") == 0) || (n > 4 && strcmp(path + n - 4, ".cuh") == 0);
+  if (!cu) return 0;
+  const char *base = isa_path_base(path);
+  int stem = (int)(strrchr(base, '.') - base);
+  fprintf(stderr,
+          "ptxemu%s%s: '%s' is CUDA C++ source; ptxemu runs PTX. Compile the kernels to PTX first:\n"
+          "    nvcc -ptx -arch=sm_90 -lineinfo %s -o %.*s.ptx\n"
+          "  (-lineinfo keeps the CUDA lines for messages, stats and reports). Declare each kernel\n"
+          "  extern \"C\" __global__ to launch it by its plain name from a launch file (ptxemu-launch(5))\n"
+          "  or with: ptxemu run %.*s.ptx --kernel NAME --grid X --block Y --arg ...\n"
+          "  A whole program with main() runs as it is:\n"
+          "    nvcc -cudart shared %s -o %.*s && ptxemu exec ./%.*s\n",
+          cmd[0] ? " " : "", cmd, path, path, stem, base, stem, base, path, stem, base, stem, base);
+  return 1;
+}
+
 isa_module *cli_load_module(const char *path, int *status) {
+  if (cli_cuda_source("", path)) { *status = EXIT_DATAERR; return NULL; }
   size_t len;
   char *text = ptx_read_file(path, &len);
   if (!text) {

@@ -14,6 +14,7 @@
 #include "util/rss.h"
 #include "memmodel/memsys.h"
 #include "memmodel/ifetch.h"
+#include "util/demangle.h"
 
 /* Default host-memory cap: half of the machine's physical memory, so a
  * kernel that touches too much is a clear error, not an OOM kill. */
@@ -351,6 +352,12 @@ void emu_request_stop(emu *e, const char *why) {
   e->deadline_ns = 1;                  /* both engines check budgets once it has passed */
 }
 
+void emu_source_suffix(const emu *e, const xinsn *x, char *buf, size_t n) {
+  isa_source src;
+  if (n) buf[0] = 0;
+  if (x && isa_source_pos(e->m, x->f, x->in, &src)) snprintf(buf, n, ", %s:%u", isa_path_base(src.path), src.line);
+}
+
 void emu_print_fault(const emu *e, FILE *out) {
   const emu_fault *f = &e->fault;
   static const char *const kinds[] = { "", "out-of-bounds access", "misaligned access", "trap", "assertion failed",
@@ -364,15 +371,15 @@ void emu_print_fault(const emu *e, FILE *out) {
   if (f->kind != FAULT_DEADLOCK && f->pc != UINT32_MAX)
     fprintf(out, "    by thread (%u,%u,%u) in block (%u,%u,%u)\n", f->tid[0], f->tid[1], f->tid[2], f->cta[0], f->cta[1], f->cta[2]);
   if (x) {
-    char name[256];
+    char name[256], fn[1024];
     isa_format_opname(x->in, name, sizeof name);
     fprintf(out, "    at %s:%u (pc %u in %s): %s\n", e->m->path, x->in->line, x->spc - e->func_base[x->f - e->m->funcs],
-            x->f->name, name);
+            demangle_or_self(x->f->name, fn, sizeof fn), name);
     isa_source src;
     if (isa_source_pos(e->m, x->f, x->in, &src)) {
       fprintf(out, "    at %s:%u", src.path, src.line);
       if (src.inlined_in && src.call_path)
-        fprintf(out, " (in %s, inlined at %s:%u)", src.inlined_in, src.call_path, src.call_line);
+        fprintf(out, " (in %s, inlined at %s:%u)", demangle_or_self(src.inlined_in, fn, sizeof fn), src.call_path, src.call_line);
       fputc('\n', out);
     }
   }

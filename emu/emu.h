@@ -411,6 +411,8 @@ static inline void xslot_store(warp *w, const xinsn *x, int s, const uint64_t *t
  * rewrite an immediate), as an xop row value (negative). */
 int32_t emu_konst_row(emu *e, uint64_t v);
 
+/* ", file.cu:12": the CUDA line of x for a message ("" without .loc). */
+void emu_source_suffix(const emu *e, const xinsn *x, char *buf, size_t n);
 /* Stop the launch with a fault at lane `lane` of the current instruction. */
 void emu_fault_at(warp *w, const xinsn *x, int lane, int kind, const char *fmt, ...)
   __attribute__((format(printf, 5, 6)));

@@ -88,13 +88,14 @@ bool emu_proxy_async_read(warp *w, const xinsn *x, int lane, cta *c, uint32_t of
     const emu_launch *l = &w->e->launch;
     uint32_t t = (id & 0xffff) - 1, rank = id >> 16;
     const xinsn *wx = s->pc[off + k] < w->e->nprog ? &w->e->prog[s->pc[off + k]] : NULL;
-    char where[32] = "";
+    char where[32] = "", cu[80];
+    emu_source_suffix(w->e, wx, cu, sizeof cu);
     if (rank != w->cta->cluster_rank) snprintf(where, sizeof where, " of cluster CTA rank %u", rank);
     emu_fault_at(w, x, lane, FAULT_PROXY,
                  "%s reads shared memory at 0x%x that thread (%u,%u,%u)%s wrote through the generic proxy "
-                 "(line %u) with no fence.proxy.async by that thread since",
+                 "(line %u%s) with no fence.proxy.async by that thread since",
                  what, off + k, t % l->block[0], t / l->block[0] % l->block[1], t / (l->block[0] * l->block[1]), where,
-                 wx ? wx->in->line : 0);
+                 wx ? wx->in->line : 0, cu);
     w->e->fault.addr = off + k;
     return false;
   }

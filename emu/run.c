@@ -290,14 +290,16 @@ bool emu_cta_done(const cta *c) {
 }
 
 static void describe_deadlock(emu *e, cta *c) {
-  char buf[200];
+  char buf[400];
   size_t n = 0;
-  for (uint32_t wi = 0; wi < c->nwarps && n < sizeof buf - 40; wi++) {
+  for (uint32_t wi = 0; wi < c->nwarps && n < sizeof buf - 100; wi++) {
     warp *w = &c->warps[wi];
     FOR_LANES(i) {
       if (w->state[i] == TS_BAR || w->state[i] == TS_WSYNC || w->state[i] == TS_SLEEP) {
         const xinsn *x = &e->prog[w->pc[i] ? w->pc[i] - (w->state[i] == TS_BAR) : 0];
-        n += (size_t)snprintf(buf + n, sizeof buf - n, "%swarp %u waits at line %u%s", n ? "; " : "", wi, x->in->line,
+        char cu[80];
+        emu_source_suffix(e, x, cu, sizeof cu);
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%swarp %u waits at line %u%s%s", n ? "; " : "", wi, x->in->line, cu,
                               w->state[i] == TS_SLEEP ? " (mbarrier)" : "");
         break;
       }

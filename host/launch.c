@@ -1020,6 +1020,7 @@ static void do_expect(parser *P, char **tok, int n)
     lf_expect e;
     memset(&e, 0, sizeof e);
     e.line = P->line;
+    e.type = -1;
     int has_off, badbuf;
     if (parse_target(P, tok[1], "expect", 1, 1, &e.target, &has_off, &badbuf)) return;
     e.partial = has_off;
@@ -1029,6 +1030,7 @@ static void do_expect(parser *P, char **tok, int n)
         int ti = parse_type(P, tok[3], 1);
         if (ti < 0) goto fail;
         enum lf_type t = (enum lf_type)ti;
+        e.type = ti;
         int first = 4, k = first;
         while (k < n && cmp_mode_from_name(tok[k]) < 0) k++;
         e.partial = 1;
@@ -1061,6 +1063,8 @@ static void do_expect(parser *P, char **tok, int n)
         if (bad) goto fail;
         if (read_all(P, tok[2], e.file, fsz, &e.data)) goto fail;
         e.size = (size_t)fsz;
+        if (e.target.buffer >= 0 && !badbuf && lf->buffers[e.target.buffer].init >= LF_INIT_RANDOM)
+            e.type = (int)lf->buffers[e.target.buffer].type;
     }
     if (e.target.buffer >= 0 && !badbuf &&
         e.target.offset + e.size > lf->buffers[e.target.buffer].size) {

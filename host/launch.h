@@ -374,6 +374,8 @@ typedef struct lf_expect {
     size_t size;
     enum cmp_mode mode;
     double param;        /* N or R of the mode, 0 if none */
+    int type;            /* enum lf_type of a value list, else of the buffer's random /
+                            ramp / fill line; -1 when not known (mismatches show it) */
     int line;
 } lf_expect;
 

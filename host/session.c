@@ -11,10 +11,12 @@
 #include "host/session.h"
 #include "host/launch.h"
 #include "host/launcher.h"
+#include "host/grade.h"
 #include "emu/emu.h"
 #include "emu/texobj.h"
 #include "emu/timing.h"
 #include "gpu/config.h"
+#include "util/demangle.h"
 #include "util/outfile.h"
 
 #define SESSION_MAX_DYN_SHARED 232448u
@@ -29,7 +31,14 @@ int session_write_file(const char *path, const void *data, size_t n) {
 
 static void list_kernels(const isa_module *m, FILE *out) {
   fputs("    kernels in the module:", out);
-  for (uint32_t i = 0; i < m->nfuncs; i++) if (m->funcs[i].is_entry) fprintf(out, " %s", m->funcs[i].name);
+  for (uint32_t i = 0; i < m->nfuncs; i++) {
+    if (!m->funcs[i].is_entry) continue;
+    char dm[1024];
+    const char *shown = demangle_or_self(m->funcs[i].name, dm, sizeof dm);
+    /* a C++ kernel by its PTX name, which a launch file uses, and as written in C++ */
+    if (shown != m->funcs[i].name) fprintf(out, " %s (%s)", m->funcs[i].name, shown);
+    else fprintf(out, " %s", m->funcs[i].name);
+  }
   fputc('\n', out);
 }
 
@@ -165,6 +174,112 @@ static ssize_t out_cmp_write(void *cookie, const char *buf, size_t n) {
   return (ssize_t)n;
 }
 
+/* The element type mismatches of x are shown in, and its size: the float
+ * type of a float mode, else the type of x's value list or buffer, else
+ * 32-bit words (bytes for a size that is not a multiple of 4), as
+ * cmp_report shows them. */
+static const char *expect_type(const lf_expect *x, size_t *es) {
+  switch (x->mode) {
+  case CMP_F32ULP: case CMP_F32REL: *es = 4; return "f32";
+  case CMP_F64ULP: case CMP_F64REL: *es = 8; return "f64";
+  case CMP_F16ULP: *es = 2; return "f16";
+  case CMP_BF16ULP: *es = 2; return "bf16";
+  case CMP_SET32:
+    *es = 4;
+    return x->type >= 0 && lf_type_size((enum lf_type)x->type) == 4 ? lf_type_name((enum lf_type)x->type) : "u32";
+  default: break;
+  }
+  if (x->type >= 0 && x->size % lf_type_size((enum lf_type)x->type) == 0) {
+    *es = lf_type_size((enum lf_type)x->type);
+    return lf_type_name((enum lf_type)x->type);
+  }
+  *es = x->size % 4 ? 1 : 4;
+  return *es == 4 ? "u32" : "u8";
+}
+
+/* Compare one expect against the n bytes at p (NULL: no such variable);
+ * prints its line (or adds its grading item). Returns whether it matched. */
+static bool check_expect(const lf_expect *x, const uint8_t *p, uint64_t n, const session_opts *o) {
+  char *line = NULL;
+  size_t linelen;
+  FILE *lf = open_memstream(&line, &linelen);
+  if (!lf) { fprintf(stderr, "ptxemu: out of memory\n"); return false; }
+  grade_item *it = o->grade ? grade_add(o->grade, x->name, x->line) : NULL;
+  size_t es;
+  const char *type = expect_type(x, &es);
+  if (it) {
+    it->compared = true;
+    cmp_mode_format(x->mode, x->param, it->mode, sizeof it->mode);
+    snprintf(it->type, sizeof it->type, "%s", type);
+    it->bytes = x->size;
+  }
+  if (!p || (x->partial && x->size > n)) {
+    if (!p) fprintf(lf, "%s: MISMATCH: no such variable", x->name);
+    else fprintf(lf, "%s: MISMATCH: expected %zu bytes, the target holds %llu", x->name, x->size, (unsigned long long)n);
+    fclose(lf);
+    if (it) it->message = line;
+    else { if (line) puts(line); free(line); }
+    return false;
+  }
+  cmp_result r;
+  int ok = x->partial ? cmp_buffers(p, x->data, x->size, x->mode, x->param, &r)
+                      : cmp_buffers_sized(p, n, x->data, x->size, x->mode, x->param, &r);
+  size_t first = r.first, count = r.mismatches, nelems = r.nelems;
+  bool typed = !ok && !r.size_mismatch && x->mode == CMP_EXACT && x->type >= 0 && strcmp(type, "u8") && strcmp(type, "u32");
+  if (typed) {
+    /* an exact compare of a typed expect: elements of its type, not words */
+    first = SIZE_MAX;
+    count = 0;
+    nelems = x->size / es;
+    for (size_t k = 0; k < nelems; k++)
+      if (memcmp(p + k * es, x->data + k * es, es)) { if (first == SIZE_MAX) first = k; count++; }
+  }
+  char ev[96] = "", av[96] = "", eb[24] = "", ab[24] = "";
+  bool have = !ok && !r.size_mismatch && x->mode != CMP_SET32 && first != SIZE_MAX && (first + 1) * es <= x->size;
+  if (have) {
+    grade_format_elem(type, x->data + first * es, ev, sizeof ev, eb, sizeof eb);
+    grade_format_elem(type, p + first * es, av, sizeof av, ab, sizeof ab);
+  }
+  if (typed && have)
+    fprintf(lf, "%s: MISMATCH at element %zu: expected %s (%s), got %s (%s) (%zu of %zu %s elements differ)\n",
+            x->name, first, ev, eb, av, ab, count, nelems, type);
+  else cmp_report(lf, x->name, x->mode, x->param, &r);
+  fclose(lf);
+  if (!line) { fprintf(stderr, "ptxemu: out of memory\n"); return false; }
+  line[strcspn(line, "\n")] = 0;
+  if (it) {
+    it->pass = ok;
+    it->elements = nelems;
+    it->mismatches = ok ? 0 : count;
+    if (!ok && !r.size_mismatch && first != SIZE_MAX) {
+      it->index = (long long)first;
+      if (have) {
+        memcpy(it->expected, ev, sizeof ev); memcpy(it->actual, av, sizeof av);
+        memcpy(it->expected_bits, eb, sizeof eb); memcpy(it->actual_bits, ab, sizeof ab);
+      } else if (x->mode == CMP_SET32) {
+        /* set32 reports words as "0xHEX (N)": shown in the type like the others */
+        const char *rs[2] = { r.expected, r.actual };
+        char *val[2] = { it->expected, it->actual }, *bits[2] = { it->expected_bits, it->actual_bits };
+        for (int k = 0; k < 2; k++) {
+          char *end;
+          unsigned long long w = strtoull(rs[k], &end, 16);
+          if (end == rs[k] || w > 0xffffffffull) { snprintf(val[k], sizeof it->expected, "%s", rs[k]); continue; }
+          uint8_t b[4] = { (uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16), (uint8_t)(w >> 24) };
+          grade_format_elem(type, b, val[k], sizeof it->expected, bits[k], sizeof it->expected_bits);
+        }
+      } else {
+        snprintf(it->expected, sizeof it->expected, "%s", r.expected);
+        snprintf(it->actual, sizeof it->actual, "%s", r.actual);
+      }
+    }
+    it->message = line;
+  } else {
+    if (!o->quiet || !ok) puts(line);
+    free(line);
+  }
+  return ok;
+}
+
 static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(const char *, int *)) {
   launch_file lf = *lfp;
   int status = 0;
@@ -181,6 +296,8 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
   eo.strict_async = o->strict_async;
   out_cmp pcmp = { (const char *)lf.stdout_data, lf.stdout_size, 0, 0, false };
   FILE *pstream = NULL;
+  /* grading output owns stdout: device printf goes to stderr */
+  if (o->grade && !lf.stdout_path) eo.printf_out = stderr;
   if (o->compare && lf.stdout_path) {
     pstream = fopencookie(&pcmp, "w", (cookie_io_functions_t){ .write = out_cmp_write });
     if (!pstream) { fprintf(stderr, "ptxemu: out of memory\n"); isa_module_free(m); lf_free(&lf); return 70; }
@@ -194,6 +311,7 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
     if (o->sched) gpu_config_set_scheduler(&gpuc, o->sched);   /* checked by the command line */
     if (o->issue_order) gpu_config_set_issue_order(&gpuc, o->issue_order);
     gcfg = &gpuc;
+    if (o->grade) snprintf(o->grade->gpu, sizeof o->grade->gpu, "%s", gpuc.name);
   }
   emu *e = emu_new(m, &eo);
   if (!e) {
@@ -315,22 +433,35 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
       const lf_expect *x = &lf.expects[i];
       uint64_t n;
       uint8_t *p = target_ptr(e, &lf, &x->target, bufaddr, &n);
-      if (!p) { printf("%s: MISMATCH: no such variable\n", x->name); mismatches++; continue; }
-      cmp_result r;
-      int ok = x->partial ? (x->size <= n && cmp_buffers(p, x->data, x->size, x->mode, x->param, &r))
-                          : cmp_buffers_sized(p, n, x->data, x->size, x->mode, x->param, &r);
-      if (x->partial && x->size > n) { printf("%s: MISMATCH: expected %zu bytes, the target holds %llu\n", x->name, x->size, (unsigned long long)n); mismatches++; continue; }
-      if (!o->quiet || !ok) cmp_report(stdout, x->name, x->mode, x->param, &r);
-      if (!ok) mismatches++;
+      if (!check_expect(x, p, n, o)) mismatches++;
     }
     if (lf.stdout_path) {
       bool ok = !pcmp.differs && pcmp.n == lf.stdout_size;
-      if (ok) { if (!o->quiet) printf("stdout: ok (%zu bytes)\n", pcmp.n); }
+      char line[192];
+      if (ok) snprintf(line, sizeof line, "stdout: ok (%zu bytes)", pcmp.n);
       else {
         size_t k = pcmp.differs ? pcmp.diff : pcmp.n < lf.stdout_size ? pcmp.n : lf.stdout_size;
-        printf("stdout: MISMATCH at byte %zu (expected %zu bytes, got %zu)\n", k, lf.stdout_size, pcmp.n);
+        snprintf(line, sizeof line, "stdout: MISMATCH at byte %zu (expected %zu bytes, got %zu)", k, lf.stdout_size, pcmp.n);
         mismatches++;
       }
+      grade_item *it = o->grade ? grade_add(o->grade, "stdout", 0) : NULL;
+      if (it) {
+        it->compared = true;
+        it->pass = ok;
+        it->bytes = pcmp.n;
+        it->message = strdup(line);
+      } else if (!o->grade && (!ok || !o->quiet)) puts(line);
+    }
+  } else if (o->compare && o->grade) {
+    /* the run stopped: every expect is a failure the grader can list */
+    for (int i = 0; i < lf.nexpects; i++) {
+      grade_item *it = grade_add(o->grade, lf.expects[i].name, lf.expects[i].line);
+      if (it && asprintf(&it->message, "%s: not compared: the run stopped with exit status %d", lf.expects[i].name, status) < 0)
+        it->message = NULL;
+    }
+    if (lf.stdout_path) {
+      grade_item *it = grade_add(o->grade, "stdout", 0);
+      if (it && asprintf(&it->message, "stdout: not compared: the run stopped with exit status %d", status) < 0) it->message = NULL;
     }
   }
   free(bufaddr);

@@ -8,6 +8,7 @@
 struct emu;
 struct emu_observer;
 struct emu_launch;
+struct grade_run;
 
 typedef struct session_opts {
   bool compare;                 /* check: compare expect lines and stdout        */
@@ -21,6 +22,7 @@ typedef struct session_opts {
   bool strict_async;            /* --strict-async: check proxy fences (emu/proxy.c) */
   const char *sched;            /* --sched: warp scheduler instead of the GPU's   */
   const char *issue_order;      /* --issue-order: scheduled or ptx, instead of the GPU's */
+  struct grade_run *grade;      /* check --format json|tap: results go here, not to stdout */
   struct emu_observer *observer;/* traces                                          */
   void *observer_ctx;
   void (*launch_done)(void *ctx, int index, const char *kernel, struct emu *e, int rc);

@@ -12,7 +12,8 @@
 typedef struct rep_launch {
   long long id, run_id, kernel_id, file_id, kernel_line;
   long long first_run, last_run, first_mem, last_mem;
-  char kernel[256], status[16], level[8];
+  char kernel[256], status[16], level[8];   /* kernel: demangled (C++) */
+  char symbol[256];              /* the kernel's PTX name (mangled)           */
   long long grid[3], block[3], cluster[3], dyn_shared;
   long long wall_ns, cycles;     /* -1: not recorded                          */
   long long registers, shared_bytes;
@@ -59,6 +60,7 @@ typedef struct rep {
   long long insn_lo, insn_n;
   bool mem_ready, runs_ready, stalls_ready;
   double stall_cycles[REP_NSTALL];  /* warp cycles per state; [1] the issues */
+  const char *trace_path, *source_dir;   /* where CUDA sources are looked for */
 } rep;
 
 /* ---- SQL (report/report.c) ---- */
@@ -117,5 +119,8 @@ rep_insn *rep_insn_at(const rep *r, long long insn_id);   /* NULL outside the ru
 void rep_timeline(rep *r, const rep_launch *l); /* report/timeline.c */
 void rep_occupancy(rep *r, const rep_launch *l);/* report/occupancy.c */
 void rep_source(rep *r, const rep_launch *l);   /* report/source.c */
+/* report/cuda_source.c: the CUDA view of a kernel with .loc lines; false
+ * (nothing written) for one without */
+bool rep_cuda_source(rep *r, const rep_launch *l);
 void rep_memory(rep *r, const rep_launch *l);   /* report/memory.c */
 #endif

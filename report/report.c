@@ -10,6 +10,7 @@
 #include "config.h"
 #include "report/report.h"
 #include "report/internal.h"
+#include "util/demangle.h"
 #include "traces/trace.h"
 #include "util/outfile.h"
 
@@ -186,7 +187,8 @@ static int select_launches(rep *r, const report_opts *o, char *err, size_t errle
     l->id = sqlite3_column_int64(s, 0);
     l->run_id = sqlite3_column_int64(s, 1);
     l->kernel_id = sqlite3_column_int64(s, 2);
-    snprintf(l->kernel, sizeof l->kernel, "%s", (const char *)sqlite3_column_text(s, 3));
+    snprintf(l->symbol, sizeof l->symbol, "%s", (const char *)sqlite3_column_text(s, 3));
+    demangle_or_self(l->symbol, l->kernel, sizeof l->kernel);
     l->file_id = rep_int(s, 4, -1);
     l->kernel_line = sqlite3_column_int64(s, 5);
     l->first_run = sqlite3_column_int64(s, 6);
@@ -285,7 +287,7 @@ static void write_page(rep *r, const char *db_path) {
     rep_lap(r, "timeline", l->id);
     rep_occupancy(r, l);
     rep_lap(r, "occupancy", l->id);
-    rep_source(r, l);
+    if (!rep_cuda_source(r, l)) rep_source(r, l);
     rep_lap(r, "source", l->id);
     rep_memory(r, l);
     rep_lap(r, "memory", l->id);
@@ -303,7 +305,7 @@ static bool same_file(const char *a, const char *b) {
 }
 
 int report_write(const char *db_path, const char *out_path, const report_opts *o, char *err, size_t errlen) {
-  rep r = { .verbose = o->verbose, .t_last = now(), .cpu_last = cpu_now() };
+  rep r = { .verbose = o->verbose, .t_last = now(), .cpu_last = cpu_now(), .trace_path = db_path, .source_dir = o->source_dir };
   struct stat st;
   if (stat(db_path, &st) != 0) { snprintf(err, errlen, "cannot open '%s': %s", db_path, strerror(errno)); return REPORT_NOINPUT; }
   if (same_file(db_path, out_path)) { snprintf(err, errlen, "the output '%s' is the trace itself", out_path); return REPORT_CANTCREAT; }

@@ -14,6 +14,7 @@ typedef struct report_opts {
   size_t nlaunches;
   const char *kernel;            /* only launches of this kernel; NULL: all   */
   int verbose;                   /* print the time of each part to stderr     */
+  const char *source_dir;        /* --source-dir: where CUDA sources are, or NULL */
   /* With no launch ids, the launches (of the kernel) of the last run. */
 } report_opts;
 
@@ -29,4 +30,15 @@ enum report_status {
 /* Write the report of trace db_path to out_path (through a temporary name,
  * renamed when complete).  A status; on failure a message in err. */
 int report_write(const char *db_path, const char *out_path, const report_opts *o, char *err, size_t errlen);
+
+/* The CUDA source file named cuda_path by a .file directive, looked for in
+ * source_dir (by its last component, then the whole relative path), at the
+ * path itself, beside the PTX and beside the trace (any of them may be
+ * NULL): a new string with the first that exists, or NULL. */
+char *rep_find_source(const char *cuda_path, const char *ptx_path, const char *trace_path, const char *source_dir);
+/* The lines of a text file (at most 16 MB): lines[k] is line k + 1, NULL
+ * terminated, *nlines of them; free with rep_free_lines.  NULL when it
+ * cannot be read. */
+char **rep_read_lines(const char *path, size_t *nlines);
+void rep_free_lines(char **lines);
 #endif

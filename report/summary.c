@@ -89,7 +89,9 @@ void rep_summary(rep *r) {
         "<th class=\"l\">trace level</th><th class=\"l\">GPU model</th><th>cycles</th><th>wall time</th></tr>\n", f);
   for (size_t i = 0; i < r->nl; i++) {
     const rep_launch *l = &r->l[i];
-    fprintf(f, "<tr><td>%lld</td><td class=\"l\">", l->id);
+    fprintf(f, "<tr><td>%lld</td><td class=\"l\" title=\"", l->id);
+    html_esc(f, l->symbol);
+    fputs("\">", f);
     html_esc(f, l->kernel);
     fputs("</td><td>", f);
     dims(f, l->grid);

@@ -353,7 +353,7 @@ const char trace_schema_sql[] =
   "             sum(r.reps * (r.taken IS NOT NULL AND r.taken <> 0 AND r.taken <> r.active)) AS divergent\n"
   "           FROM launches l JOIN warp_runs r ON r.id BETWEEN l.first_run_id AND l.last_run_id\n"
   "           GROUP BY l.launch_id, r.insn_id, r.n)\n"
-  "SELECT g.launch_id, i.file_id, i.ptx_line,\n"
+  "SELECT g.launch_id, i.file_id, i.ptx_line, min(i.src_file_id) AS src_file_id, min(i.src_line) AS src_line,\n"
   "  sum(g.execs) AS inst_executed,\n"
   "  sum(g.execs * i.sass_insts) AS sass_inst_executed,\n"
   "  sum(g.threads) AS thread_inst_executed,\n"
@@ -363,18 +363,45 @@ const char trace_schema_sql[] =
   "FROM g CROSS JOIN instructions i ON i.insn_id BETWEEN g.insn_id AND g.insn_id + g.n - 1\n"
   "GROUP BY g.launch_id, i.file_id, i.ptx_line;\n"
   "CREATE VIEW line_mem_stats AS\n"
-  "SELECT l.launch_id, i.file_id, i.ptx_line,\n"
+  "SELECT l.launch_id, i.file_id, i.ptx_line, min(i.src_file_id) AS src_file_id, min(i.src_line) AS src_line,\n"
   MEM_SUMS
   "FROM launches l JOIN mem_accesses m ON m.id BETWEEN l.first_mem_id AND l.last_mem_id\n"
   "  JOIN instructions i ON i.insn_id = m.insn_id\n"
   "GROUP BY l.launch_id, i.file_id, i.ptx_line;\n"
+/* the CUDA (.loc) position of each PTX line is in cuda_file/cuda_line, NULL
+ * for PTX without .loc; the _by_cuda_line views sum the PTX lines of each
+ * CUDA line first (cuda_line_warp_stats, cuda_line_mem_stats) and list them
+ * in ptx_lines */
 #define LINE_VIEW(name, stats, expr, cond) \
   "CREATE VIEW " #name "_by_line AS\n" \
   "SELECT s.launch_id, k.name AS kernel, f.path AS ptx_file, s.ptx_line, " expr " AS value,\n" \
-  "  trim(replace(replace(p.text, char(9), ' '), '  ', ' ')) AS ptx_text\n" \
+  "  trim(replace(replace(p.text, char(9), ' '), '  ', ' ')) AS ptx_text, sf.path AS cuda_file, s.src_line AS cuda_line\n" \
   "FROM " stats " s JOIN launches l USING (launch_id) JOIN kernels k USING (kernel_id)\n" \
   "  LEFT JOIN files f ON f.file_id = s.file_id LEFT JOIN ptx_lines p ON p.file_id = s.file_id AND p.line = s.ptx_line\n" \
+  "  LEFT JOIN files sf ON sf.file_id = s.src_file_id\n" \
+  "WHERE " cond ";\n" \
+  "CREATE VIEW " #name "_by_cuda_line AS\n" \
+  "SELECT s.launch_id, k.name AS kernel, sf.path AS cuda_file, s.src_line AS cuda_line, " expr " AS value, s.ptx_lines\n" \
+  "FROM cuda_" stats " s JOIN launches l USING (launch_id) JOIN kernels k USING (kernel_id)\n" \
+  "  JOIN files sf ON sf.file_id = s.src_file_id\n" \
   "WHERE " cond ";\n"
+#define CUDA_SUM(c) "sum(" #c ") AS " #c
+  "CREATE VIEW cuda_line_warp_stats AS\n"
+  "SELECT launch_id, src_file_id, src_line, group_concat(ptx_line, ' ') AS ptx_lines,\n"
+  "  " CUDA_SUM(inst_executed) ", " CUDA_SUM(sass_inst_executed) ", " CUDA_SUM(thread_inst_executed) ",\n"
+  "  " CUDA_SUM(pred_thread_inst_executed) ", " CUDA_SUM(branches) ", " CUDA_SUM(divergent_branches) "\n"
+  "FROM (SELECT * FROM line_warp_stats WHERE src_line IS NOT NULL ORDER BY launch_id, ptx_line)\n"
+  "GROUP BY launch_id, src_file_id, src_line;\n"
+  "CREATE VIEW cuda_line_mem_stats AS\n"
+  "SELECT launch_id, src_file_id, src_line, group_concat(ptx_line, ' ') AS ptx_lines,\n"
+  "  " CUDA_SUM(gld_requests) ", " CUDA_SUM(gld_sectors) ", " CUDA_SUM(gld_bytes) ", " CUDA_SUM(gst_requests) ",\n"
+  "  " CUDA_SUM(gst_sectors) ", " CUDA_SUM(gst_bytes) ", " CUDA_SUM(shared_ld_requests) ", " CUDA_SUM(shared_ld_wavefronts) ",\n"
+  "  " CUDA_SUM(shared_ld_bank_conflicts) ", " CUDA_SUM(shared_st_requests) ", " CUDA_SUM(shared_st_wavefronts) ",\n"
+  "  " CUDA_SUM(shared_st_bank_conflicts) ", " CUDA_SUM(shared_bytes) ", " CUDA_SUM(shared_wavefronts) ",\n"
+  "  " CUDA_SUM(l1_hit_sectors) ", " CUDA_SUM(l1_sectors) ", " CUDA_SUM(l2_hit_sectors) ", " CUDA_SUM(l2_sectors) ",\n"
+  "  " CUDA_SUM(dram_read_sectors) "\n"
+  "FROM (SELECT * FROM line_mem_stats WHERE src_line IS NOT NULL ORDER BY launch_id, ptx_line)\n"
+  "GROUP BY launch_id, src_file_id, src_line;\n"
   LINE_VIEW(inst_executed, "line_warp_stats", "s.inst_executed", "1")
   LINE_VIEW(thread_inst_executed, "line_warp_stats", "s.thread_inst_executed", "1")
   LINE_VIEW(branch_efficiency, "line_warp_stats", "100.0 * (s.branches - s.divergent_branches) / s.branches", "s.branches > 0")
@@ -394,14 +421,16 @@ const char trace_schema_sql[] =
   "WITH g AS (SELECT l.launch_id, r.insn_id, r.n, r.stall_id, sum(r.reps) AS execs\n"
   "           FROM launches l JOIN warp_runs r ON r.id BETWEEN l.first_run_id AND l.last_run_id\n"
   "           WHERE r.stall_id IS NOT NULL GROUP BY 1, 2, 3, 4),\n"
-  "     c AS (SELECT g.launch_id, i.file_id, i.ptx_line, g.stall_id, sum(g.execs) AS n\n"
+  "     c AS (SELECT g.launch_id, i.file_id, i.ptx_line, g.stall_id, sum(g.execs) AS n,\n"
+  "             min(i.src_file_id) AS src_file_id, min(i.src_line) AS src_line\n"
   "           FROM g CROSS JOIN instructions i ON i.insn_id BETWEEN g.insn_id AND g.insn_id + g.n - 1\n"
   "           GROUP BY 1, 2, 3, 4),\n"
-  "     t AS (SELECT launch_id, file_id, ptx_line, sum(n) AS total FROM c GROUP BY 1, 2, 3)\n"
+  "     t AS (SELECT launch_id, file_id, ptx_line, sum(n) AS total, min(src_file_id) AS src_file_id,\n"
+  "             min(src_line) AS src_line FROM c GROUP BY 1, 2, 3)\n"
   "SELECT t.launch_id, k.name AS kernel, f.path AS ptx_file, t.ptx_line, s.name AS reason,\n"
-  "  100.0 * coalesce(c.n, 0) / t.total AS value\n"
+  "  100.0 * coalesce(c.n, 0) / t.total AS value, sf.path AS cuda_file, t.src_line AS cuda_line\n"
   "FROM t JOIN launches l USING (launch_id) JOIN kernels k USING (kernel_id)\n"
-  "  LEFT JOIN files f ON f.file_id = t.file_id CROSS JOIN stall_reasons s\n"
+  "  LEFT JOIN files f ON f.file_id = t.file_id LEFT JOIN files sf ON sf.file_id = t.src_file_id CROSS JOIN stall_reasons s\n"
   "  LEFT JOIN c ON c.launch_id = t.launch_id AND c.file_id IS t.file_id AND c.ptx_line IS t.ptx_line AND c.stall_id = s.stall_id;\n";
 
 const char *const trace_level_names[4] = { "launch", "warp", "mem", "all" };

@@ -21,7 +21,7 @@ if [ $st -eq 0 ]; then
   launches=$(q "$tmp/run.db" "SELECT count(*) FROM launches")
   row=$(q "$tmp/run.db" "SELECT exit_status || ' ' || (command_line LIKE 'ptxemu exec -q --trace %events') FROM runs")
   if [ "$launches" = 1 ] && [ "$row" = "0 1" ]; then ok; else bad "trace: launches '$launches', runs row '$row'"; fi
-  "$PTXEMU" stats "$tmp/run.db" >"$tmp/stats.txt" 2>&1 && grep -q "_Z4busyPfi" "$tmp/stats.txt" && ok || bad "ptxemu stats on an exec trace"
+  "$PTXEMU" stats "$tmp/run.db" >"$tmp/stats.txt" 2>&1 && grep -q "^kernel  *busy$" "$tmp/stats.txt" && ok || bad "ptxemu stats on an exec trace"
 elif [ $st -ne 0 ]; then bad "exec --trace: exit status $st"; cat "$tmp/err"; fi
 
 # --timing: the events measure the modelled time, cycles at the GPU's clock
