@@ -22,5 +22,5 @@ for k in matmul reduce transpose histogram; do
   plain=$(best "" "bench/kernels/$k.launch")
   race=$(best "--sanitize racecheck" "bench/kernels/$k.launch")
   if [ "$plain" = FAILED ] || [ "$race" = FAILED ]; then echo "  $k: FAILED"; continue; fi
-  awk -v k="$k" -v p="$plain" -v r="$race" 'BEGIN { x = r / p; printf "  %-10s %7.3f s -> %7.3f s  %5.2fx%s\n", k, p, r, x, x > 5 ? "  (over 5x)" : "" }'
+  awk -v k="$k" -v p="$plain" -v r="$race" 'BEGIN { x = r / p; printf "  %-10s %7.3f s -> %7.3f s  %5.2fx%s\n", k, p, r, x, (x > 5 ? "  (over 5x)" : "") }'
 done

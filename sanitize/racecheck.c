@@ -109,8 +109,10 @@ static void race_shared(sanitizer *s, const warp *w, const xinsn *x, const uint6
   san_cta *sc = san_cta_of(s, w);
   if (!sc || !sc->sh) return;
   uint32_t limit = w->cta->shared_size;
-  /* check every lane against the state before the instruction, then update */
-  for (int pass = 0; pass < 2; pass++) {
+  /* stores check every lane against the state before the instruction, then
+   * update (lanes of one store do not race each other); a load's checks
+   * read only the last write, which loads leave alone: one pass */
+  for (int pass = store ? 0 : 1; pass < 2; pass++) {
     FOR_LANES(i) {
       if (!(m >> i & 1)) continue;
       uint64_t off = a[i];
@@ -124,6 +126,10 @@ static void race_shared(sanitizer *s, const warp *w, const xinsn *x, const uint6
           e->w.tid = e->r.tid = e->r2.tid = SAN_NONE;
         }
         uint8_t mask = byte_mask(off, size, k);
+        if (!store) {
+          int how = sh_unordered(s, sc, &e->w, tid, mask);
+          if (how) hazard(s, SK_RAW, true, e->w.pc, 1, w->cta->linear, e->w.tid, w, x, i, 0, k * 4, 4, how);
+        }
         if (pass == 0) {
           int how;
           if ((how = sh_unordered(s, sc, &e->w, tid, mask)))
@@ -161,7 +167,7 @@ static void race_global(sanitizer *s, const warp *w, const xinsn *x, const uint6
   if (!sc) return;
   uint32_t stamp = (uint32_t)s->launch;
   uint64_t tbase = (uint64_t)w->cta->linear * s->bsize;
-  for (int pass = 0; pass < 2; pass++) {
+  for (int pass = store ? 0 : 1; pass < 2; pass++) {     /* as in race_shared */
     FOR_LANES(i) {
       if (!(m >> i & 1)) continue;
       san_region *r = san_region_at(s, a[i]);
@@ -182,6 +188,10 @@ static void race_global(sanitizer *s, const warp *w, const xinsn *x, const uint6
           e->w.thr = e->r.thr = UINT32_MAX;
         }
         uint8_t mask = byte_mask(off, size, k);
+        if (!store) {
+          int how = g_unordered(s, sc, &e->w, e->wmask, thr, tid, mask);
+          if (how) hazard(s, SK_RAW, false, e->w.pc, 1, e->w.thr / s->bsize, e->w.thr % s->bsize, w, x, i, 0, r->base + k * 4, 4, how);
+        }
         if (pass == 0) {
           int how;
           if ((how = g_unordered(s, sc, &e->w, e->wmask, thr, tid, mask)))
