@@ -117,7 +117,7 @@ elif grep -q "is not supported by this version of ptxemu" "$tmp/out"; then
   b=
 else bad "run branches.launch: exit $st"; cat "$tmp/out"; fi
 if [ -n "$b" ]; then
-check schema-version "$b" "PRAGMA user_version" 3
+check schema-version "$b" "PRAGMA user_version" 4
 check application-id "$b" "PRAGMA application_id" 1347704901
 check integrity "$b" "PRAGMA integrity_check" ok
 check_metric divergent "$b" branch_efficiency 1 50.0
