@@ -66,6 +66,10 @@ struct sanitizer {
   bool init_blind;               /* global memory written in ways not observed  */
   uint16_t *fences;              /* per thread of the grid                     */
   uint64_t nfences;
+  uint16_t *bfence;              /* per block: the latest barrier phase (gen) a
+                                    thread of it had passed when it fenced: its
+                                    accesses from before that phase are ordered */
+  uint64_t nbfence;
   san_cta *ctas;
   uint32_t nctas, capctas, last_cta;
   uint32_t next_instance;

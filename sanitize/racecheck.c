@@ -8,6 +8,7 @@
  *    thread arrives, so everybody released by it shares the stamp) and
  *    they are in different warps, or in one warp on sm_70+ (independent
  *    thread scheduling) with no __syncwarp (bar.warp.sync) between them;
+ *    an mbarrier wait gives the waiting thread a phase of its own;
  *  - global memory in different blocks: the earlier thread made no fence
  *    (membar/fence) or atomic since its access.
  * The lanes of one instruction are checked against the state before it, so
@@ -29,17 +30,37 @@ static uint8_t byte_mask(uint64_t off, uint32_t size, uint64_t word) {
 
 /* ---- barrier phases, warp syncs, fences (before the instruction runs) -------------- */
 
+/* Lanes g fenced (or made an atomic): their own earlier accesses, and those
+ * of their block from before the last barrier they passed (a fence is
+ * cumulative: grid.sync has one thread fence for its block), are ordered
+ * for the other blocks. */
+static void fenced(sanitizer *s, const warp *w, san_cta *sc, lanemask g) {
+  uint64_t base = (uint64_t)w->cta->linear * s->bsize + w->id * WARP_SIZE;
+  uint16_t *bf = &s->bfence[w->cta->linear];
+  FOR_LANES(i) if (g >> i & 1) {
+    s->fences[base + (uint64_t)i]++;
+    uint16_t gen = sc->gen[w->id * WARP_SIZE + (uint32_t)i];
+    if (gen > *bf) *bf = gen;
+  }
+}
+
 void race_insn(sanitizer *s, const warp *w, const xinsn *x, lanemask m, lanemask g) {
   (void)m;
   const isa_insn *in = x->in;
-  if (in->op == OP_MEMBAR || in->op == OP_FENCE) {
-    if (!s->global_race) return;
-    uint64_t base = (uint64_t)w->cta->linear * s->bsize + w->id * WARP_SIZE;
-    FOR_LANES(i) if (g >> i & 1) s->fences[base + (uint64_t)i]++;
-    return;
-  }
   san_cta *sc = san_cta_of(s, w);
   if (!sc) return;
+  if (in->op == OP_MEMBAR || in->op == OP_FENCE) {
+    if (s->global_race) fenced(s, w, sc, g);
+    return;
+  }
+  if (in->op == OP_MBARRIER_TEST_WAIT || in->op == OP_MBARRIER_TRY_WAIT) {
+    /* an mbarrier phase orders its arrivals before its waiters: a waiting
+     * thread starts a phase of its own (a wait that fails and loops only
+     * starts more; racecheck may miss a hazard there, never invent one) */
+    uint16_t st = ++sc->next_gen;
+    FOR_LANES(i) if (g >> i & 1) sc->gen[w->id * WARP_SIZE + (uint32_t)i] = st;
+    return;
+  }
   if (in->op == OP_BAR_WARP_SYNC) {
     uint16_t st = ++sc->next_wgen[w->id & 31];
     FOR_LANES(i) if (g >> i & 1) sc->wgen[w->id * WARP_SIZE + (uint32_t)i] = st;
@@ -159,7 +180,8 @@ static int g_unordered(const sanitizer *s, const san_cta *sc, const gacc *p, uin
     if (sc->gen[tid] != p->gen) return 0;
     return (p->thr % s->bsize) / WARP_SIZE != tid / WARP_SIZE;     /* one warp: ordered */
   }
-  return s->fences[p->thr] == p->fence ? 3 : 0;
+  if (s->fences[p->thr] != p->fence || p->gen < s->bfence[p->thr / s->bsize]) return 0;
+  return 3;
 }
 
 static void race_global(sanitizer *s, const warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, bool store) {
@@ -214,8 +236,8 @@ void race_mem(sanitizer *s, const warp *w, const xinsn *x, const uint64_t *a, la
   if (op == OP_ATOM || op == OP_RED) {
     /* an atomic orders the thread's earlier global accesses for other blocks */
     if (!s->global_race || shared) return;
-    uint64_t base = (uint64_t)w->cta->linear * s->bsize + w->id * WARP_SIZE;
-    FOR_LANES(i) if (m >> i & 1) s->fences[base + (uint64_t)i]++;
+    san_cta *sc = san_cta_of(s, w);
+    if (sc) fenced(s, w, sc, m);
     return;
   }
   bool store = op == OP_ST;

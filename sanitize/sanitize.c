@@ -40,6 +40,7 @@ void san_free(sanitizer *s) {
   free(s->ctas);
   free(s->regions);
   free(s->fences);
+  free(s->bfence);
   free(s->found);
   free(s);
 }
@@ -127,7 +128,13 @@ void san_launch_begin(void *ctx, int index, const char *kernel, emu *e, const em
   s->global_race = false;
   if ((s->checks & SAN_RACECHECK) && threads && threads <= (1u << 26)) {
     if (threads > s->nfences) { free(s->fences); s->fences = malloc(threads * sizeof *s->fences); s->nfences = s->fences ? threads : 0; }
-    if (s->fences) { memset(s->fences, 0, threads * sizeof *s->fences); s->global_race = true; }
+    uint64_t blocks = threads / s->bsize;
+    if (blocks > s->nbfence) { free(s->bfence); s->bfence = malloc(blocks * sizeof *s->bfence); s->nbfence = s->bfence ? blocks : 0; }
+    if (s->fences && s->bfence) {
+      memset(s->fences, 0, threads * sizeof *s->fences);
+      memset(s->bfence, 0, blocks * sizeof *s->bfence);
+      s->global_race = true;
+    }
   }
   s->inner = e->obs;
   s->obs = (emu_observer){ .ctx = s, .on_insn = on_insn, .on_mem = on_mem };
