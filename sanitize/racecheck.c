@@ -166,7 +166,10 @@ static void race_shared(sanitizer *s, const warp *w, const xinsn *x, const uint6
         sacc cur = { .pc = x->spc, .tid = tid, .gen = sc->gen[tid], .wgen = sc->wgen[tid], .mask = mask };
         if (store) { e->w = cur; e->r.tid = e->r2.tid = SAN_NONE; }
         else if (e->r.tid == tid || e->r.tid == SAN_NONE) e->r = cur;
-        else { e->r2 = e->r; e->r = cur; }
+        /* r2 keeps a reader of another warp than r where there was one:
+         * a broadcast value read by every warp conflicts with them all */
+        else if (e->r.tid / WARP_SIZE != tid / WARP_SIZE || e->r2.tid == SAN_NONE) { e->r2 = e->r; e->r = cur; }
+        else e->r = cur;
       }
     }
   }

@@ -37,6 +37,12 @@ finds broadcast-racy racecheck broadcast_racy "read-after-write hazard (RAW) on 
   "write by thread (0,0,0) in block (0,0,0)" "read  by thread (32,0,0) in block (0,0,0)" "s_val+0 (in broadcast)" \
   "add __syncthreads() between kernels.cu:42 and kernels.cu:44"
 grep -q "write-after-read hazard (WAR)" "$tmp/err" && ok || bad "broadcast-racy: no WAR hazard for the rewrite"
+# the timing model interleaves the warps otherwise: the rewrite after the
+# other warps' reads is then the hazard (observers chain with the timing model's)
+"$PTXEMU" run -q --gpu h100 --sanitize racecheck "$d/broadcast_racy.launch" >/dev/null 2>"$tmp/err"; st=$?
+if [ $st -eq 3 ] && grep -qF "write-after-read hazard (WAR) on shared memory in kernel 'broadcast'" "$tmp/err" &&
+   grep -qF "write after read hazard between threads of different warps that no barrier orders: add __syncthreads() between kernels.cu:42 and kernels.cu:44" "$tmp/err"; then ok
+else bad "broadcast-racy timed: status $st"; head -12 "$tmp/err"; fi
 # lanes of one warp exchanging through shared memory with no __syncwarp (sm_80 PTX)
 finds warp-racy racecheck warp_racy "read-after-write hazard (RAW) on shared memory in kernel 'warp_exchange'" \
   "between lanes of one warp with no __syncwarp()" "add __syncwarp() between kernels.cu:54 and kernels.cu:56"
