@@ -79,7 +79,10 @@ struct sanitizer {
   uint32_t nfound;
   uint64_t dropped;
   uint64_t total, per_tool[3];
+  uint64_t shadow_bytes;         /* global racecheck shadow allocated          */
+  bool shadow_full;              /* ... reached SAN_MAX_SHADOW (said once)     */
 };
+#define SAN_MAX_SHADOW (2ull << 30)
 
 /* sanitize.c */
 san_cta *san_cta_of(sanitizer *s, const warp *w);

@@ -199,8 +199,18 @@ static void race_global(sanitizer *s, const warp *w, const xinsn *x, const uint6
       if (!r) continue;
       if (!r->race) {
         if (pass == 0) continue;
+        /* 8 bytes of shadow per byte: past the cap, regions go unchecked */
+        uint64_t bytes = (r->size / 4 + 2) * sizeof *r->race;
+        if (s->shadow_bytes + bytes > SAN_MAX_SHADOW) {
+          if (!s->shadow_full)
+            fprintf(s->out, "ptxemu: racecheck: not checking global memory beyond %llu MiB of buffers (its shadow would pass %llu GiB)\n",
+                    (unsigned long long)(s->shadow_bytes / sizeof *r->race * 4 >> 20), SAN_MAX_SHADOW >> 30);
+          s->shadow_full = true;
+          continue;
+        }
         r->race = calloc(r->size / 4 + 2, sizeof *r->race);
         if (!r->race) continue;
+        s->shadow_bytes += bytes;
       }
       uint64_t off = a[i] - r->base;
       if (off + size > r->size) continue;

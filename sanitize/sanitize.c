@@ -242,6 +242,7 @@ static san_region *region_add(sanitizer *s, uint64_t base, uint64_t size) {
     san_region *r = &s->regions[i];
     if (r->base != base) continue;
     if (r->size != size) {           /* freed and allocated again with another size */
+      if (r->race) s->shadow_bytes -= (r->size / 4 + 2) * sizeof *r->race;
       free(r->race); free(r->init);
       r->race = NULL; r->init = NULL; r->size = size; r->tracked = false;
     }
