@@ -79,6 +79,9 @@ struct sanitizer {
   uint32_t nfound;
   uint64_t dropped;
   uint64_t total, per_tool[3];
+  uint64_t *seen;                /* findings printed in earlier launches (hashes) */
+  uint32_t nseen, capseen;
+  uint64_t repeats;              /* ... and found again since                  */
   uint64_t shadow_bytes;         /* global racecheck shadow allocated          */
   bool shadow_full;              /* ... reached SAN_MAX_SHADOW (said once)     */
 };

@@ -139,6 +139,32 @@ static void print_site(sanitizer *s, const san_site *st, const char *label) {
   fputc('\n', s->out);
 }
 
+/* A finding's identity across launches: tool, kind, kernel and both sites. */
+static uint64_t finding_hash(const sanitizer *s, const san_finding *f) {
+  uint64_t h = 1469598103934665603ull;
+#define MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ull)
+  MIX(f->tool); MIX(f->kind); MIX((uintptr_t)s->e->m);
+  for (const char *c = s->kernel; c && *c; c++) MIX((unsigned char)*c);
+  MIX(f->a.pc); MIX(f->a.ptx_line); MIX(f->b.valid); MIX(f->b.pc); MIX(f->b.ptx_line);
+#undef MIX
+  return h;
+}
+
+/* true the first time a finding is seen in the run */
+static bool first_time(sanitizer *s, const san_finding *f) {
+  uint64_t h = finding_hash(s, f);
+  for (uint32_t i = 0; i < s->nseen; i++) if (s->seen[i] == h) return false;
+  if (s->nseen == s->capseen) {
+    uint32_t cap = s->capseen ? s->capseen * 2 : 64;
+    uint64_t *n = realloc(s->seen, cap * sizeof *n);
+    if (!n) return true;
+    s->seen = n;
+    s->capseen = cap;
+  }
+  s->seen[s->nseen++] = h;
+  return true;
+}
+
 void san_report_launch(sanitizer *s) {
   static const char *const what[SK_COUNT] = { "read-after-write hazard", "write-after-read hazard", "write-after-write hazard",
     "barrier in divergent code", "barrier thread count", "warp-sync mask", "mbarrier phase that cannot complete",
@@ -146,6 +172,9 @@ void san_report_launch(sanitizer *s) {
   for (uint32_t i = 0; i < s->nfound; i++) {
     san_finding *f = &s->found[i];
     int t = tool_index(f->tool);
+    if (s->sink) s->sink(s->sink_ctx, f);
+    /* a kernel launched in a loop reports its hazard once */
+    if (!first_time(s, f)) { s->repeats++; continue; }
     fprintf(s->out, "ptxemu: %s: %s", san_tool_names[t], what[f->kind]);
     if (f->kind <= SK_WAW) fprintf(s->out, " (%s) on %s memory", san_kind_names[f->kind], f->space);
     fprintf(s->out, " in kernel '%s', %llu time%s\n", s->kernel, (unsigned long long)f->count, f->count == 1 ? "" : "s");
@@ -157,7 +186,6 @@ void san_report_launch(sanitizer *s) {
     fprintf(s->out, "    %s\n", f->message);
     s->total++;
     s->per_tool[t]++;
-    if (s->sink) s->sink(s->sink_ctx, f);
   }
   if (s->dropped)
     fprintf(s->out, "ptxemu: sanitizer: %llu more occurrences of further findings in kernel '%s' not shown (more than %d distinct)\n",

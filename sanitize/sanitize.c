@@ -41,6 +41,7 @@ void san_free(sanitizer *s) {
   free(s->regions);
   free(s->fences);
   free(s->bfence);
+  free(s->seen);
   free(s->found);
   free(s);
 }
@@ -53,6 +54,9 @@ void san_summary(const sanitizer *s) {
   fprintf(s->out, "ptxemu: sanitizer: %llu finding%s (racecheck %llu, synccheck %llu, initcheck %llu)\n",
           (unsigned long long)s->total, s->total == 1 ? "" : "s", (unsigned long long)s->per_tool[0],
           (unsigned long long)s->per_tool[1], (unsigned long long)s->per_tool[2]);
+  if (s->repeats)
+    fprintf(s->out, "ptxemu: sanitizer: later launches found %llu of them again (not printed again; each is in the trace)\n",
+            (unsigned long long)s->repeats);
 }
 
 /* ---- the observer ------------------------------------------------------------ */

@@ -96,6 +96,13 @@ if command -v sqlite3 >/dev/null 2>&1; then
   [ "$got" = 1 ] && ok || bad "hazards: initcheck rows $got"
   got=$(q "$tmp/t.db" "SELECT exit_status FROM runs")
   [ "$got" = 3 ] && ok || bad "runs.exit_status $got, want 3"
+  # a kernel launched twice: its hazard printed once, a row for each launch
+  "$PTXEMU" run --sanitize racecheck --trace "$tmp/t2.db" "$d/reduce_twice.launch" >/dev/null 2>"$tmp/err"; st=$?
+  n=$(grep -c "^ptxemu: racecheck:" "$tmp/err")
+  if [ $st -eq 3 ] && [ "$n" = 1 ] && grep -qF "later launches found 1 of them again" "$tmp/err"; then ok
+  else bad "twice: status $st, $n reports"; head -12 "$tmp/err"; fi
+  got=$(q "$tmp/t2.db" "SELECT count(DISTINCT launch_id), count(*), sum(count) FROM hazards")
+  [ "$got" = "2|2|512" ] && ok || bad "twice: hazards '$got', want 2|2|512"
 else
   echo "SKIP: sqlite3 not installed (hazards table)"
 fi
