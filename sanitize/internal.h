@@ -3,6 +3,7 @@
 #define SANITIZE_INTERNAL_H
 #include "sanitize/sanitize.h"
 #include "emu/emu.h"
+#include "host/obs_chain.h"
 
 #define SAN_NONE 0xffffu         /* no thread in a shadow access               */
 #define SAN_MAX_FINDINGS 1024    /* distinct findings kept per launch          */
@@ -49,8 +50,9 @@ typedef struct san_cta {
 struct sanitizer {
   unsigned checks;
   FILE *out;
-  emu_observer obs;              /* this sanitizer's observer, chained to inner  */
+  emu_observer obs;              /* this sanitizer's observer                    */
   emu_observer *inner;           /* the observer the launch installed (a trace)  */
+  obs_chain chain;               /* inner, then obs                              */
   emu *e;
   void *ctx;                     /* the wrapped session hooks                   */
   void (*inner_begin)(void *ctx, int index, const char *kernel, struct emu *e, const struct emu_launch *l);

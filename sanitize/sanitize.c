@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sanitize/internal.h"
+#include "host/obs_chain.h"
 #include "host/session.h"
 
 const char *const san_tool_names[3] = { "racecheck", "synccheck", "initcheck" };
@@ -59,7 +60,7 @@ void san_summary(const sanitizer *s) {
             (unsigned long long)s->repeats);
 }
 
-/* ---- the observer ------------------------------------------------------------ */
+/* ---- the observer (chained after the launch's own: host/obs_chain.h) ------------ */
 
 /* Instructions the checkers look at (others cost one table load). */
 enum { C_NONE, C_BAR, C_WSYNC, C_FENCE, C_MBWAIT, C_BLIND };
@@ -80,8 +81,8 @@ static void init_classes(void) {
 }
 
 static void on_insn(void *ctx, const warp *w, const xinsn *x, lanemask m, lanemask g, lanemask taken) {
+  (void)taken;
   sanitizer *s = ctx;
-  if (s->inner) s->inner->on_insn(s->inner->ctx, w, x, m, g, taken);
   uint8_t cls = op_class[x->in->op];
   if (!cls && !(x->flags & XF_SYNC)) return;
   if (s->checks & SAN_SYNCCHECK) sync_insn(s, w, x, m, g);
@@ -91,25 +92,11 @@ static void on_insn(void *ctx, const warp *w, const xinsn *x, lanemask m, lanema
 
 static void on_mem(void *ctx, const warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t bytes,
                    uint32_t sectors, uint32_t lines, uint32_t wavefronts) {
+  (void)lines; (void)wavefronts;
   sanitizer *s = ctx;
-  if (s->inner && s->inner->on_mem) s->inner->on_mem(s->inner->ctx, w, x, a, m, bytes, sectors, lines, wavefronts);
   bool shared = sectors == 0;             /* global accesses always touch a sector */
   if (s->checks & SAN_RACECHECK) race_mem(s, w, x, a, m, bytes, shared);
   if (s->checks & SAN_INITCHECK) init_mem(s, w, x, a, m, bytes, shared);
-}
-
-/* the timing callbacks only pass through */
-static void on_timing(void *ctx, const warp *w, uint64_t issue, uint64_t complete, int stall) {
-  sanitizer *s = ctx;
-  s->inner->on_timing(s->inner->ctx, w, issue, complete, stall);
-}
-static void on_block_timing(void *ctx, const cta *c, uint64_t start, uint64_t end) {
-  sanitizer *s = ctx;
-  s->inner->on_block_timing(s->inner->ctx, c, start, end);
-}
-static void on_sm_sample(void *ctx, uint32_t sm, uint64_t cycle, uint32_t active, uint32_t eligible) {
-  sanitizer *s = ctx;
-  s->inner->on_sm_sample(s->inner->ctx, sm, cycle, active, eligible);
 }
 
 /* ---- launches ------------------------------------------------------------------ */
@@ -140,14 +127,10 @@ void san_launch_begin(void *ctx, int index, const char *kernel, emu *e, const em
       s->global_race = true;
     }
   }
+  /* the trace (when it records this launch) observes first */
   s->inner = e->obs;
   s->obs = (emu_observer){ .ctx = s, .on_insn = on_insn, .on_mem = on_mem };
-  if (s->inner) {
-    if (s->inner->on_timing) s->obs.on_timing = on_timing;
-    if (s->inner->on_block_timing) s->obs.on_block_timing = on_block_timing;
-    if (s->inner->on_sm_sample) s->obs.on_sm_sample = on_sm_sample;
-  }
-  e->obs = &s->obs;
+  e->obs = obs_chain_make(&s->chain, s->inner, &s->obs);
 }
 
 void san_launch_done(void *ctx, int index, const char *kernel, emu *e, int rc) {
