@@ -45,6 +45,8 @@ int cli_trace_option(cli_trace **ct, int argc, char **argv, int *i);
 int cli_trace_start(cli_trace *ct, struct session_opts *o, int argc, char **argv, const char *input);
 /* Close the trace; rc, or EXIT_CANTCREAT if rc was 0 and it could not be written. */
 int cli_trace_finish(cli_trace *ct, int rc);
+/* The open trace of --trace (NULL without one), for the sanitizer's findings. */
+struct trace *cli_trace_of(cli_trace *ct);
 
 /* Load a module from PTX text or a .pxo object (decided by content).
  * Diagnostics go to stderr.  *status gets an exit status on failure. */

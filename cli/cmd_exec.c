@@ -5,6 +5,7 @@
  * is passed on (and recorded in the trace's runs row). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -35,6 +36,8 @@ static void usage(FILE *f) {
         "  --max-seconds S   stop a launch after S seconds\n"
         "  --max-memory SIZE cap on the host memory the emulation uses, e.g. 2G\n"
         "  --strict-async    check proxy fences of the async proxy\n"
+        "  --sanitize LIST   racecheck, synccheck, initcheck (comma-separated) or all; a finding\n"
+        "                    makes ptxemu exec exit 3 when the program exits 0\n"
         "  --cache DIR|off   where assembled modules are kept (default ~/.cache/ptxemu)\n"
         "  -q, -v            quieter / more verbose\n"
         "  --format F        text (default) or json: after the program, one JSON document on\n"
@@ -109,6 +112,7 @@ int cmd_exec(int argc, char **argv) {
     { "--trace-blocks", "PTXEMU_TRACE_BLOCKS" }, { "--trace-pcs", "PTXEMU_TRACE_PCS" },
     { "--trace-max-size", "PTXEMU_TRACE_MAX_SIZE" }, { "--max-insts", "PTXEMU_MAX_INSTS" },
     { "--max-seconds", "PTXEMU_MAX_SECONDS" }, { "--max-memory", "PTXEMU_MAX_MEMORY" }, { "--cache", "PTXEMU_CACHE" },
+    { "--sanitize", "PTXEMU_SANITIZE" },
   };
   char *cmdline = NULL;
   size_t cmdlen = 0;
@@ -227,6 +231,15 @@ int cmd_exec(int argc, char **argv) {
     if (!jout) { fprintf(stderr, "ptxemu exec: cannot create a temporary file: %s\n", strerror(errno)); if (*stats_tmp) unlink(stats_tmp); free(cmdline); return EXIT_CANTCREAT; }
   }
   uint64_t t0 = clock_now_ns();
+  /* the libraries write the number of sanitizer findings here at exit */
+  int sanpipe[2] = { -1, -1 };
+  if (o.sanitize) {
+    char fdv[16];
+    if (pipe(sanpipe)) { fprintf(stderr, "ptxemu exec: cannot create a pipe: %s\n", strerror(errno)); free(cmdline); return EXIT_SOFTWARE; }
+    fcntl(sanpipe[0], F_SETFD, FD_CLOEXEC);
+    snprintf(fdv, sizeof fdv, "%d", sanpipe[1]);
+    set("PTXEMU_SANITIZE_FD", fdv);
+  }
   fflush(stdout);
   pid_t pid = fork();
   if (pid < 0) { fprintf(stderr, "ptxemu exec: cannot start '%s': %s\n", argv[i], strerror(errno)); free(cmdline); return EXIT_SOFTWARE; }
@@ -242,6 +255,14 @@ int cmd_exec(int argc, char **argv) {
   int ws;
   while (waitpid(pid, &ws, 0) < 0 && errno == EINTR) {}
   int status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+  if (sanpipe[0] >= 0) {
+    close(sanpipe[1]);
+    char buf[64];
+    ssize_t n = read(sanpipe[0], buf, sizeof buf - 1);
+    close(sanpipe[0]);
+    /* findings fail a run that otherwise succeeded, as a kernel fault does */
+    if (n > 0 && buf[0] != '0' && status == 0) status = 3;
+  }
   if (WIFSIGNALED(ws)) fprintf(stderr, "ptxemu exec: %s was killed by signal %d (%s)\n", argv[i], WTERMSIG(ws), strsignal(WTERMSIG(ws)));
   if (o.trace) trace_record_exit(o.trace, cmdline, status);
   if (json) {

@@ -8,6 +8,8 @@
 #include "host/grade.h"
 #include "host/session.h"
 #include "util/clock.h"
+#include "sanitize/sanitize.h"
+#include "traces/trace.h"
 #include "util/num.h"
 
 static void usage(FILE *f, const char *cmd) {
@@ -21,6 +23,8 @@ static void usage(FILE *f, const char *cmd) {
              "  --max-memory SIZE cap on the host memory the emulation uses, e.g. 2G (default: half the RAM)\n"
              "  --timing          run the cycle-approximate timing model (default GPU: h100)\n"
              "  --gpu NAME|FILE   the GPU to model (ptxemu gpus lists the bundled ones); implies --timing\n"
+             "  --sanitize LIST   racecheck, synccheck, initcheck (comma-separated) or all; a finding\n"
+             "                    exits 3 (memcheck, bounds and alignment, is always on)\n"
              "  --strict-async    fault when the async proxy reads shared memory written through the\n"
              "                    generic proxy without a fence.proxy.async by the writing thread\n"
              "  --sched POLICY    warp scheduler instead of the GPU's: gto, lrr or two_level; implies --timing\n"
@@ -33,7 +37,7 @@ static void usage(FILE *f, const char *cmd) {
              "  --format F        text (default), json or tap: one result per expect line with\n"
              "                    its first mismatch, and the run's figures, for graders\n"
              "Runs the launch file and compares every 'expect' line (and 'stdout');\n"
-             "exits 0 only when all match, 1 on a mismatch, 3 on a kernel fault.\n" :
+             "exits 0 only when all match, 1 on a mismatch, 3 on a kernel fault or a sanitizer finding.\n" :
              "Runs the launch file (see ptxemu-launch(5)); device printf goes to stdout.\n");
 }
 
@@ -76,14 +80,29 @@ static void add(sbuf *b, const char *s) {
   b->p[b->n] = 0;
 }
 
+/* --sanitize: the sanitizer around the session's (and the trace's) hooks;
+ * its findings also go to the trace's hazards table. */
+static int san_start(sanitizer **out, int checks, session_opts *o, cli_trace *ct) {
+  *out = NULL;
+  if (!checks) return 0;
+  sanitizer *s = san_new((unsigned)checks, stderr);
+  if (!s) { fprintf(stderr, "ptxemu: out of memory\n"); return EXIT_SOFTWARE; }
+  san_attach(s, o);
+  trace *t = cli_trace_of(ct);
+  if (t) san_set_sink(s, trace_hazard, t);
+  *out = s;
+  return 0;
+}
+
 static int run_common(int argc, char **argv, bool compare) {
+  sanitizer *san = NULL;
   session_opts o = { .compare = compare };
   const char *path = NULL, *kernel = NULL, *grid = "1", *block = "1", *shared = "0";
   /* static: an early exit on a bad option leaves them reachable, not leaked */
   static sbuf pre, args, post;
   pre = args = post = (sbuf){0};
   cli_trace *ct = NULL;                             /* --trace options */
-  int tr, format = GRADE_TEXT;
+  int tr, format = GRADE_TEXT, checks = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     bool more = i + 1 < argc;
@@ -106,6 +125,13 @@ static int run_common(int argc, char **argv, bool compare) {
     else if (strcmp(a, "--gpu") == 0 && more) o.gpu = argv[++i];
     else if (strcmp(a, "--timing") == 0) { if (!o.gpu) o.gpu = "h100"; }
     else if (strcmp(a, "--strict-async") == 0) o.strict_async = true;
+    else if (strcmp(a, "--sanitize") == 0 && more) {
+      const char *bad;
+      size_t bl;
+      int c = san_parse(argv[++i], &bad, &bl);
+      if (c < 0) { fprintf(stderr, "ptxemu %s: --sanitize: unknown check '%.*s' (racecheck, synccheck, initcheck, memcheck or all)\n", argv[0], (int)bl, bad); return EXIT_USAGE; }
+      checks |= c;
+    }
     else if (strcmp(a, "--sched") == 0 && more) {
       o.sched = argv[++i];
       if (gpu_sched_from_name(o.sched) < 0) { fprintf(stderr, "ptxemu %s: --sched must be gto, lrr or two_level, got '%s'\n", argv[0], o.sched); return EXIT_USAGE; }
@@ -143,7 +169,7 @@ static int run_common(int argc, char **argv, bool compare) {
     else if (strcmp(a, "-q") == 0) o.quiet = true;
     else if (strcmp(a, "-v") == 0) o.verbose = true;
     else if ((tr = cli_trace_option(&ct, argc, argv, &i)) != 0) { if (tr < 0) return EXIT_USAGE; }
-    else if (cli_missing_value(argv[0], a, "--out --stats --max-insts --max-seconds --max-memory --sched --issue-order --kernel --gpu --grid --block --shared -e --arg --format")) return EXIT_USAGE;
+    else if (cli_missing_value(argv[0], a, "--out --stats --max-insts --max-seconds --max-memory --sanitize --sched --issue-order --kernel --gpu --grid --block --shared -e --arg --format")) return EXIT_USAGE;
     else if (a[0] == '-' && a[1]) { fprintf(stderr, "ptxemu %s: unknown option '%s'\n", argv[0], a); usage(stderr, argv[0]); return EXIT_USAGE; }
     else if (!path) path = a;
     else { fprintf(stderr, "ptxemu %s: more than one input\n", argv[0]); return EXIT_USAGE; }
@@ -160,7 +186,7 @@ static int run_common(int argc, char **argv, bool compare) {
   if (!module && (pre.p || post.p || args.p || strcmp(grid, "1") || strcmp(block, "1") || strcmp(shared, "0"))) {
     fprintf(stderr, "ptxemu %s: -e, --arg, --grid, --block and --shared go with a PTX module and --kernel, not a launch file\n", argv[0]);
     rc = EXIT_USAGE;
-  } else if (!module) rc = cli_trace_start(ct, &o, argc, argv, path) ?: session_run(path, &o, cli_load_module);
+  } else if (!module) rc = cli_trace_start(ct, &o, argc, argv, path) ?: san_start(&san, checks, &o, ct) ?: session_run(path, &o, cli_load_module);
   else {
     if (!kernel) { fprintf(stderr, "ptxemu %s: a module needs --kernel NAME\n", argv[0]); return EXIT_USAGE; }
     char g[64], b[64], line[1024];
@@ -174,12 +200,18 @@ static int run_common(int argc, char **argv, bool compare) {
     add(&t, line);
     if (args.p) add(&t, args.p);
     if (post.p) add(&t, post.p);
-    rc = cli_trace_start(ct, &o, argc, argv, path) ?: session_run_text(t.p, "./command-line", &o, cli_load_module);
+    rc = cli_trace_start(ct, &o, argc, argv, path) ?: san_start(&san, checks, &o, ct) ?: session_run_text(t.p, "./command-line", &o, cli_load_module);
     free(t.p);
   }
   free(pre.p);
   free(args.p);
   free(post.p);
+  if (san) {
+    san_summary(san);
+    /* a finding fails the run as a kernel fault does */
+    if (san_total(san) && (rc == 0 || rc == 1)) rc = 3;
+    san_free(san);
+  }
   rc = cli_trace_finish(ct, rc);
   if (o.grade) {
     grade.status = rc;

@@ -138,6 +138,8 @@ int cli_trace_start(cli_trace *ct, session_opts *so, int argc, char **argv, cons
   return 0;
 }
 
+struct trace *cli_trace_of(cli_trace *ct) { return ct ? ct->t : NULL; }
+
 int cli_trace_finish(cli_trace *ct, int rc) {
   if (!ct) return rc;
   /* the runs row records the status the process exits with, the trace's

@@ -124,6 +124,10 @@ typedef struct drv_state {
 } drv_state;
 
 extern drv_state drv;
+/* --sanitize (PTXEMU_SANITIZE): device allocations and host writes into
+ * them, for initcheck; nothing when no sanitizer runs. */
+void drv_san_alloc(uint64_t addr, uint64_t size);
+void drv_san_host_write(uint64_t addr, uint64_t size);
 
 void drv_lock(void);
 void drv_unlock(void);

@@ -13,6 +13,7 @@
 #include "emu/timing.h"
 #include "host/launcher.h"
 #include "traces/trace.h"
+#include "sanitize/sanitize.h"
 
 drv_state drv;
 
@@ -30,6 +31,10 @@ static timing_result tres;
 static trace *the_trace;
 static FILE *stats_file;
 static drv_options opts;
+static sanitizer *the_san;
+
+void drv_san_alloc(uint64_t addr, uint64_t size) { if (the_san) san_buffer_alloc(the_san, addr, size, false); }
+void drv_san_host_write(uint64_t addr, uint64_t size) { if (the_san) san_host_write(the_san, addr, size); }
 
 void drv_lock(void) {
   if (depth++) return;
@@ -84,9 +89,18 @@ static void __attribute__((destructor)) drv_fini(void) {
   drv_drain();
   drv_flush_printf();
   if (stats_file) { if (fclose(stats_file) != 0) fprintf(stderr, "ptxemu: cannot write '%s'\n", opts.stats); stats_file = NULL; }
+  if (the_san) {
+    san_summary(the_san);
+    /* ptxemu exec turns a finding into exit status 3 */
+    if (opts.sanitize_fd >= 0) {
+      char buf[32];
+      int n = snprintf(buf, sizeof buf, "%llu\n", (unsigned long long)san_total(the_san));
+      if (write(opts.sanitize_fd, buf, (size_t)n) != n) fprintf(stderr, "ptxemu: cannot pass the sanitizer's findings to ptxemu exec\n");
+    }
+  }
   if (the_trace) {
     /* the program's exit status is not known here: ptxemu exec records it */
-    int rc = drv.sticky ? 3 : 0;
+    int rc = drv.sticky || san_total(the_san) ? 3 : 0;
     trace_close(the_trace, rc);
     the_trace = NULL;
   }
@@ -157,6 +171,12 @@ CUresult drv_init(void) {
     sopts.observer_ctx = the_trace;
     sopts.launch_begin = trace_launch_begin;
     sopts.launch_done = trace_launch_done;
+  }
+  if (opts.sanitize) {
+    the_san = san_new((unsigned)opts.sanitize, stderr);
+    if (!the_san) { fprintf(stderr, "ptxemu: out of memory\n"); exit(70); }
+    san_attach(the_san, &sopts);
+    if (the_trace) san_set_sink(the_san, trace_hazard, the_trace);
   }
   launcher.o = &sopts;
   launcher.stats = stats_file;

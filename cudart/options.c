@@ -6,6 +6,7 @@
 #include <string.h>
 #include "cudart/options.h"
 #include "util/num.h"
+#include "sanitize/sanitize.h"
 
 static int bad(const char *var, const char *val, const char *want) {
   fprintf(stderr, "ptxemu: %s='%s': expected %s\n", var, val, want);
@@ -75,6 +76,18 @@ int drv_options_from_env(drv_options *o) {
       flag("PTXEMU_QUIET", &o->quiet) || flag("PTXEMU_VERBOSE", &o->verbose))
     return -1;
   if (o->gpu || o->sched || o->issue_order) o->timing = true;
+  o->sanitize_fd = -1;
+  const char *sv = str("PTXEMU_SANITIZE");
+  if (sv) {
+    const char *badw;
+    size_t bl;
+    int c = san_parse(sv, &badw, &bl);
+    if (c < 0) return bad("PTXEMU_SANITIZE", sv, "a list of racecheck, synccheck, initcheck, memcheck or all");
+    o->sanitize = c;
+    uint64_t fd;
+    if (integer("PTXEMU_SANITIZE_FD", 0, 1023, "a file descriptor from 0 to 1023", &fd)) return -1;
+    if (getenv("PTXEMU_SANITIZE_FD") && *getenv("PTXEMU_SANITIZE_FD")) o->sanitize_fd = (int)fd;
+  }
   /* the ranges of ptxemu run's --max-insts, --max-seconds, --max-memory */
   if (integer("PTXEMU_MAX_INSTS", 1, 1000000000000000ull, "a whole number from 1 to 1e15", &o->max_insts) ||
       size("PTXEMU_MAX_MEMORY", 1u << 20, 1ull << 44, "a size from 1M to 16T (bytes, or with K, M, G, T)", &o->max_memory))

@@ -21,6 +21,9 @@ typedef struct drv_options {
   bool quiet, verbose;           /* PTXEMU_QUIET=1, PTXEMU_VERBOSE=1            */
   const char *cache_dir;         /* PTXEMU_CACHE: module cache folder, or "off" */
   const char *command_line;      /* PTXEMU_COMMAND: for the trace's runs row     */
+  int sanitize;                  /* PTXEMU_SANITIZE=LIST: SAN_* checks          */
+  int sanitize_fd;               /* PTXEMU_SANITIZE_FD: where the count of findings
+                                    goes at exit (ptxemu exec's status), -1 none */
 } drv_options;
 
 /* Read the variables; 0, or -1 with a message on stderr naming the bad one. */

@@ -712,9 +712,10 @@ static void do_buffer(parser *P, char **tok, int n)
     P->total_bytes += size;
 
     const char *kind = tok[3];
-    if (strcmp(kind, "zero") == 0) {
-        WANT(n == 4, "buffer NAME BYTES zero");
-        b->init = LF_INIT_ZERO;
+    if (strcmp(kind, "zero") == 0 || strcmp(kind, "uninit") == 0) {
+        int undef = kind[0] == 'u';
+        WANT(n == 4, undef ? "buffer NAME BYTES uninit" : "buffer NAME BYTES zero");
+        b->init = undef ? LF_INIT_UNDEF : LF_INIT_ZERO;
         P->bad[idx] = 0;
         return;
     }

@@ -264,7 +264,8 @@ typedef struct lf_arg {
     int line;
 } lf_arg;
 
-enum lf_init { LF_INIT_ZERO, LF_INIT_FILE, LF_INIT_RANDOM, LF_INIT_RAMP, LF_INIT_FILL };
+enum lf_init { LF_INIT_ZERO, LF_INIT_FILE, LF_INIT_RANDOM, LF_INIT_RAMP, LF_INIT_FILL,
+                LF_INIT_UNDEF };     /* zero filled, but undefined for initcheck (--sanitize) */
 
 typedef struct lf_buffer {
     char *name;
@@ -272,7 +273,7 @@ typedef struct lf_buffer {
     enum lf_init init;
     enum lf_type type;   /* element type for random / ramp / fill */
     char *file;          /* LF_INIT_FILE: resolved path, else NULL */
-    uint8_t *data;       /* initial contents (size bytes); NULL for LF_INIT_ZERO */
+    uint8_t *data;       /* initial contents (size bytes); NULL for LF_INIT_ZERO and _UNDEF */
     int line;
 } lf_buffer;
 

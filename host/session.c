@@ -337,6 +337,7 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
     bufaddr[i] = emu_alloc(e, b->size, b->name);
     if (!bufaddr[i]) { fprintf(stderr, "%s:%d: error: cannot allocate %llu bytes for '%s' (device memory cap)\n", lf.path, b->line, (unsigned long long)b->size, b->name); status = 4; break; }
     if (b->data) memcpy(emu_host_ptr(e, bufaddr[i], b->size), b->data, b->size);
+    if (o->buffer_alloc) o->buffer_alloc(o->observer_ctx, bufaddr[i], b->size, b->init != LF_INIT_UNDEF);
   }
   FILE *stats = NULL;
   outfile statsf;

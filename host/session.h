@@ -28,6 +28,9 @@ typedef struct session_opts {
   void (*launch_done)(void *ctx, int index, const char *kernel, struct emu *e, int rc);
   /* traces: called just before each launch runs (it may set e->obs) */
   void (*launch_begin)(void *ctx, int index, const char *kernel, struct emu *e, const struct emu_launch *l);
+  /* sanitizers: each device buffer the launch file allocates (written: it
+   * has contents), before any launch */
+  void (*buffer_alloc)(void *ctx, uint64_t addr, uint64_t size, bool written);
 } session_opts;
 
 /* Returns the exit status: 0 ok, 1 mismatch, 3 kernel fault, 4 limit,

@@ -65,6 +65,10 @@ struct emu_observer *trace_observer(trace *t);
 /* session hooks (host/session.h): before and after each launch */
 void trace_launch_begin(void *t, int index, const char *kernel, struct emu *e, const struct emu_launch *l);
 void trace_launch_done(void *t, int index, const char *kernel, struct emu *e, int rc);
+/* A sanitizer finding of the launch being recorded (a hazards row); the
+ * sink that sanitize/sanitize.h's san_set_sink takes. */
+struct san_finding;
+void trace_hazard(void *t, const struct san_finding *f);
 
 /* Wait until every row is written and stop the writer thread.  Returns 0,
  * -1 if some rows could not be written, -2 if the size cap dropped rows

@@ -27,6 +27,7 @@
 #include "emu/emu.h"
 #include "emu/timing.h"
 #include "gpu/config.h"
+#include "sanitize/sanitize.h"
 #include "traces/trace.h"
 #include "util/clock.h"
 
@@ -1093,6 +1094,41 @@ void trace_launch_begin(void *ctx, int index, const char *kernel, emu *e, const 
   /* a timed run reports blocks and SM samples at every level */
   if (t->level != TRACE_LAUNCH || t->timed) e->obs = &t->obs;
   t->t0 = clock_now_ns();
+}
+
+void trace_hazard(void *ctx, const san_finding *f) {
+  trace *t = ctx;
+  if (!t->launch_id || t->failed) return;
+  trace_sync(t);
+  sqlite3_stmt *s = prep(t, "INSERT INTO hazards(launch_id, tool, kind, space, count, address, size, variable, "
+                            "access1, pc1, ptx_line1, cuda_file1, cuda_line1, block1_x, block1_y, block1_z, thread1_x, thread1_y, thread1_z, "
+                            "access2, pc2, ptx_line2, cuda_file2, cuda_line2, block2_x, block2_y, block2_z, thread2_x, thread2_y, thread2_z, "
+                            "message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  if (!s) return;
+  static const char *const acc[] = { "read", "write", "atomic", "barrier" };
+  int c = 1;
+  sqlite3_bind_int64(s, c++, t->launch_id);
+  sqlite3_bind_text(s, c++, f->tool == SAN_RACECHECK ? "racecheck" : f->tool == SAN_SYNCCHECK ? "synccheck" : "initcheck", -1, SQLITE_STATIC);
+  sqlite3_bind_text(s, c++, san_kind_names[f->kind], -1, SQLITE_STATIC);
+  bind_text_or_null(s, c++, f->space);
+  sqlite3_bind_int64(s, c++, (sqlite3_int64)f->count);
+  if (f->space) { sqlite3_bind_int64(s, c++, (sqlite3_int64)f->addr); sqlite3_bind_int64(s, c++, f->size); }
+  else { sqlite3_bind_null(s, c++); sqlite3_bind_null(s, c++); }
+  bind_text_or_null(s, c++, f->variable[0] ? f->variable : NULL);
+  for (int k = 0; k < 2; k++) {
+    const san_site *st = k ? &f->b : &f->a;
+    if (!st->valid) { for (int j = 0; j < 11; j++) sqlite3_bind_null(s, c++); continue; }
+    sqlite3_bind_text(s, c++, acc[st->access & 3], -1, SQLITE_STATIC);
+    sqlite3_bind_int64(s, c++, st->pc);
+    sqlite3_bind_int64(s, c++, st->ptx_line);
+    if (st->cuda_line) { sqlite3_bind_text(s, c++, st->cuda_file, -1, SQLITE_TRANSIENT); sqlite3_bind_int64(s, c++, st->cuda_line); }
+    else { sqlite3_bind_null(s, c++); sqlite3_bind_null(s, c++); }
+    for (int j = 0; j < 3; j++) sqlite3_bind_int64(s, c++, st->block[j]);
+    for (int j = 0; j < 3; j++) sqlite3_bind_int64(s, c++, st->thread[j]);
+  }
+  sqlite3_bind_text(s, c++, f->message, -1, SQLITE_TRANSIENT);
+  step_done(t, s);
+  sqlite3_finalize(s);
 }
 
 /* The last row of a kind this launch has in the file (first - 1: none). */
