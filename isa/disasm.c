@@ -180,10 +180,11 @@ static void print_opnd(dctx *d, const isa_opnd *o) {
   FILE *out = d->out;
   switch (o->kind) {
   case OK_REG:
-    fprintf(out, "%s%s%s%s", o->flags & OF_NEG ? "!" : "", o->imm & ISA_REG_MINUS ? "-" : "",
+    fprintf(out, "%s%s%s%s", o->flags & OF_NEG ? "!" : "", !(o->flags & OF_OFFSET) && (o->imm & ISA_REG_MINUS) ? "-" : "",
             d->regprint[o->v],
             o->n < ISA_COMP_SEL ? comps[o->n] : "");
-    if (o->n == ISA_COMP_SEL) {
+    if (o->flags & OF_OFFSET) fprintf(out, "+%" PRId64, o->imm);   /* a negative one as +-4, as ptxas reads it */
+    else if (o->n == ISA_COMP_SEL) {
       fprintf(out, ".%c", ISA_SEL_KIND(o->imm));
       for (unsigned i = 0; i < ISA_SEL_LANES(o->imm); i++) fputc('0' + (int)ISA_SEL_LANE(o->imm, i), out);
     }
@@ -196,12 +197,13 @@ static void print_opnd(dctx *d, const isa_opnd *o) {
   case OK_SREG:
     if (o->v == SREG_ENVREG) fprintf(out, "%%envreg%u", o->n);
     else fprintf(out, "%s%s", isa_sreg_names[o->v], o->n >= 1 && o->n <= 3 ? comps[o->n] : "");
+    if (o->flags & OF_OFFSET) fprintf(out, "+%" PRId64, o->imm);
     break;
   case OK_ADDR:
     fputc('[', out);
     if (o->flags & OF_BASEREG) fputs(d->regprint[o->v], out);
     else if (o->flags & (OF_MODSYM | OF_FUNCSYM)) fputs(sym_name(d, o), out);
-    if (o->flags & (OF_BASEREG | OF_MODSYM | OF_FUNCSYM)) { if (o->imm) fprintf(out, "%+" PRId64, o->imm); }
+    if (o->flags & (OF_BASEREG | OF_MODSYM | OF_FUNCSYM)) { if (o->imm) fprintf(out, "+%" PRId64, o->imm); }
     else fprintf(out, "%" PRId64, o->imm);
     fputc(']', out);
     break;
@@ -212,14 +214,14 @@ static void print_opnd(dctx *d, const isa_opnd *o) {
     if (base.flags & OF_BASEREG) fputs(d->regprint[base.v], out);
     else if (base.flags & (OF_MODSYM | OF_FUNCSYM)) fputs(sym_name(d, &base), out);
     else fprintf(out, "%" PRId64, base.imm);
-    if ((base.flags & (OF_BASEREG | OF_MODSYM | OF_FUNCSYM)) && base.imm) fprintf(out, "%+" PRId64, base.imm);
+    if ((base.flags & (OF_BASEREG | OF_MODSYM | OF_FUNCSYM)) && base.imm) fprintf(out, "+%" PRId64, base.imm);
     for (uint32_t i = 1; i < o->n; i++) { fputs(", ", out); print_opnd(d, &d->f->pool[o->v + i]); }
     fputc(']', out);
     break;
   }
   case OK_SYM:
     fputs(sym_name(d, o), out);
-    if (o->imm) fprintf(out, "%+" PRId64, o->imm);
+    if (o->imm) fprintf(out, "+%" PRId64, o->imm);
     break;
   case OK_LABEL: fputs(label_name(d, o->v), out); break;
   case OK_FUNC: fputs(d->m->funcs[o->v].name, out); break;
