@@ -551,10 +551,9 @@ static int whole_reg(actx *c, const ptx_opnd *o, uint32_t slot, isa_opnd *out) {
   out->kind = OK_REG; out->v = slot;
   uint32_t vec = c->regvec.v[slot];
   if (vec <= 1) return 0;
-  if (c->in_list) {   /* calls bind one register a parameter */
+  if (c->in_list && c->in_list != PO_LIST) {   /* a call's list passes it whole, to a vector .reg parameter */
     char buf[96];
-    err(c, o->loc, "vector register '%s' cannot be %s", ptx_opnd_name(o, buf, sizeof buf),
-        c->in_list == PO_LIST ? "a call argument (not supported yet)" : "an element of a vector operand");
+    err(c, o->loc, "vector register '%s' cannot be an element of a vector operand", ptx_opnd_name(o, buf, sizeof buf));
     return -1;
   }
   out->kind = OK_VEC; out->n = (uint16_t)vec; out->v = c->pool.n;
@@ -1298,8 +1297,6 @@ static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
  * ones (the pre-ABI convention) are registers with a symbol for the listing. */
 static void declare_param(actx *c, const ptx_decl *d, uint64_t *frame) {
   if (d->space != PTX_SPACE_REG) { declare_fsym(c, d, frame); return; }
-  if (d->vec > 1)   /* calls copy one register a parameter; declared all the same, so its uses resolve */
-    err(c, d->loc, "a vector .reg parameter ('%s') is not supported yet: declare it .param", d->name);
   declare_regs(c, d, false);            /* the header lists it */
   isa_sym s = { .name = d->name, .space = PTX_SPACE_REG, .type = d->type, .vec = d->vec, .size = elem_bytes(d) };
   VEC_PUSH(c->syms, s);
@@ -1692,6 +1689,13 @@ static void check_calls(actx *c) {
       for (uint32_t j = 0; j < nr + na; j++) {
         const isa_opnd *o = j < nr ? &f->pool[rets->v + j] : &f->pool[args->v + j - nr];
         const isa_sym *want = &g->syms[j];
+        if (want->space == PTX_SPACE_REG && (o->kind == OK_VEC || want->vec > 1) &&
+            (o->kind != OK_VEC || o->n != want->vec || o->n < 2)) {   /* a vector register for a vector .reg parameter */
+          err(c, at, "call of '%s': %s '%s' is %s, the call passes %s", g->name, j < nr ? "return value" : "parameter", want->name,
+              want->vec > 1 ? (want->vec == 2 ? "a .v2 register" : "a .v4 register") : "a scalar register",
+              o->kind != OK_VEC ? "no vector register" : o->n == 2 ? "a .v2 register" : "a .v4 register");
+          continue;
+        }
         if (o->kind != OK_SYM || (o->flags & (OF_MODSYM | OF_FUNCSYM)) != OF_FUNCSYM || o->v >= f->nsyms) continue;
         const isa_sym *have = &f->syms[o->v];
         if (have->size != want->size || have->space != want->space)
