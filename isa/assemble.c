@@ -1281,6 +1281,12 @@ static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
     c->ops[c->nops++] = e;
   }
   if (in.op == OP_TENSORMAP_REPLACE) check_tmap_replace(c, &in, st, ops);
+  if (in.op == OP_CVT) {   /* cvt converts typed values: no .bN among its types (cvt.pack's .b32 is its own opcode) */
+    int bt = in.type >= PTX_T_B8 && in.type <= PTX_T_B128 ? in.type : in.type2 >= PTX_T_B8 && in.type2 <= PTX_T_B128 ? in.type2 : 0;
+    if (bt)
+      err(c, st->loc, "'cvt' does not convert .%s values: write .u%d or .s%d (ptxas refuses the type)", ptx_type_names[bt],
+          ptx_type_bits((enum ptx_type)bt), ptx_type_bits((enum ptx_type)bt));
+  }
   if ((in.op == OP_LD || in.op == OP_ST || in.op == OP_LDU) && !ldst_type(in.type)) {
     int b = ptx_type_bits((enum ptx_type)in.type);
     if (b > 1)
