@@ -62,7 +62,8 @@ typedef struct xinsn {
 /* xinsn.flags */
 enum { XF_CONTROL = 1,     /* may change control flow: core handles the PC        */
        XF_SYNC = 2,        /* warp-collective with a member mask                  */
-       XF_CLOCK = 4 };     /* reads %clock/%globaltimer: refresh before running   */
+       XF_CLOCK = 4,       /* reads %clock/%globaltimer: refresh before running   */
+       XF_OFFSET = 8 };    /* has r+imm sources: their sums go to the offset rows first */
 
 /* Special-register pseudo rows, appended after a function's register slots. */
 enum {
@@ -263,6 +264,8 @@ typedef struct emu {
   uint32_t alloca_bytes;         /* of which the top part is for alloca           */
   uint32_t nrows;                /* register rows per warp (max over functions + SR) */
   uint32_t sr_base;              /* first special-register row                    */
+  uint32_t off_base;             /* rows of the r+imm operands of the instruction running (k-th
+                                    operand: off_base + k), after the special registers */
   bool reads_envreg;             /* the kernel names %envregN: its rows are filled */
   emu_launch launch;
   uint64_t param_addr;           /* device address of the kernel parameters       */

@@ -75,6 +75,14 @@ uint8_t *emu_param_ptr(warp *w, int lane, const xinsn *x, const isa_opnd *o, uin
   return mm_local_ptr(w, lane, a, size);
 }
 
+/* The register of a .reg parameter: the first named as it (by contents:
+ * names read from an object file are not the same pointers). */
+static uint32_t reg_param_slot(const isa_func *callee, const char *name) {
+  for (uint32_t r = 0; r < callee->nregs; r++)
+    if (callee->regname[r] == name || (callee->regname[r] && name && strcmp(callee->regname[r], name) == 0)) return r;
+  return callee->nregs;
+}
+
 call_ops emu_call_operands(const xinsn *x) {
   const isa_opnd *ops = &x->f->ops[x->in->opi];
   call_ops c = {0};
@@ -138,8 +146,16 @@ static void h_call(warp *w, const xinsn *x, lanemask g) {
         const isa_sym *ps = &callee->syms[callee->nrets + a];
         if (ps->space == PTX_SPACE_REG) {
           /* old ABI: the parameter is a register of the callee */
-          uint32_t slot = 0;
-          for (uint32_t r = 0; r < callee->nregs; r++) if (callee->regname[r] == ps->name) { slot = r; break; }
+          uint32_t slot = reg_param_slot(callee, ps->name);
+          if (slot >= callee->nregs) continue;
+          if (src->kind == OK_VEC) {   /* a vector register for a vector parameter: element by element */
+            for (uint32_t k = 0; k < src->n && k < ps->vec && slot + k < callee->nregs; k++) {
+              const isa_opnd *el = &x->f->pool[src->v + k];
+              int row = emu_row_of(e, x, el);
+              w->r[e->row_base[fi] + slot + k][i] = row >= 0 ? w->r[row][i] : (uint64_t)el->imm;
+            }
+            continue;
+          }
           uint8_t tmp[8] = {0};
           uint8_t *sp = emu_param_ptr(w, i, x, src, 8);
           if (sp) memcpy(tmp, sp, ps->size > 8 ? 8 : ps->size); else copy_value(w, i, tmp, src, x, 8);
@@ -194,16 +210,17 @@ static void do_return(warp *w, const xinsn *x, lanemask g) {
     /* return values: .param returns are in the callee's frame; old-style
      * .reg returns are callee registers, read before a recursive callee's
      * registers are restored */
-    uint64_t regret[8];
+    uint64_t regret[8][4];   /* a vector .reg return: its elements */
     uint32_t nret = c.rets ? c.rets->n : 0;
     if (nret > callee->nrets) nret = callee->nrets;
     if (nret > 8) nret = 8;
     for (uint32_t k = 0; k < nret; k++) {
       const isa_sym *rs = &callee->syms[k];
-      regret[k] = 0;
+      memset(regret[k], 0, sizeof regret[k]);
       if (rs->space != PTX_SPACE_REG) continue;
-      for (uint32_t r = 0; r < callee->nregs; r++)
-        if (callee->regname[r] == rs->name) { regret[k] = w->r[e->row_base[fi] + r][i]; break; }
+      uint32_t r = reg_param_slot(callee, rs->name);
+      if (r < callee->nregs)
+        for (uint32_t el = 0; el < 4 && (el == 0 || el < rs->vec) && r + el < callee->nregs; el++) regret[k][el] = w->r[e->row_base[fi] + r + el][i];
     }
     if (e->recursive[fi]) {
       const uint64_t *save = (const uint64_t *)(fr + e->regsave_off[fi]);
@@ -218,7 +235,14 @@ static void do_return(warp *w, const xinsn *x, lanemask g) {
       uint8_t tmp[8];
       const uint8_t *src;
       uint32_t size = rs->size > 8 && rs->space == PTX_SPACE_REG ? 8 : (uint32_t)rs->size;
-      if (rs->space == PTX_SPACE_REG) { memcpy(tmp, &regret[k], 8); src = tmp; }
+      if (rs->space == PTX_SPACE_REG && dst->kind == OK_VEC) {
+        for (uint32_t el = 0; el < dst->n && el < rs->vec && el < 4; el++) {
+          const isa_opnd *de = &cx->f->pool[dst->v + el];
+          if (de->kind == OK_REG) w->r[emu_row_of(e, cx, de)][i] = regret[k][el];
+        }
+        continue;
+      }
+      if (rs->space == PTX_SPACE_REG) { memcpy(tmp, &regret[k][0], 8); src = tmp; }
       else {
         src = mm_local_ptr(w, i, (uint64_t)callee_fp + e->rets_off[fi] + rs->offset, size);
         if (!src) { emu_fault_at(w, x, i, FAULT_STACK, "return value outside the stack"); return; }

@@ -12,6 +12,9 @@ uint8_t *mm_local_ptr(warp *w, int lane, uint64_t a, uint32_t n);
 int emu_prepare(emu *e, int kernel);
 void emu_unprepare(emu *e);
 int emu_row_of(const emu *e, const xinsn *x, const isa_opnd *o);
+/* The row an r+imm operand (OF_OFFSET) adds its offset to; emu_row_of
+ * gives the row its sum is in while the instruction runs. */
+int emu_offset_src_row(const emu *e, const xinsn *x, const isa_opnd *o);
 /* Row of a register slot of the instruction's function (hot paths). */
 static inline int emu_reg_row(const emu *e, const xinsn *x, uint32_t slot) { return (int)(e->row_base[x->f - e->m->funcs] + slot); }
 /* Local-space address of a function-scope symbol for the executing thread. */

@@ -50,9 +50,19 @@ static int sr_row(uint32_t sreg, uint32_t comp) {
 }
 
 int emu_row_of(const emu *e, const xinsn *x, const isa_opnd *o) {
+  if ((o->kind == OK_REG || o->kind == OK_SREG) && (o->flags & OF_OFFSET)) {   /* r+imm: the row the sum is put in */
+    ptrdiff_t k = o - &x->f->ops[x->in->opi];
+    if (k >= 0 && k < ISA_MAX_OFFSET_OPND) return (int)(e->off_base + (uint32_t)k);
+  }
   if (o->kind == OK_REG) return (int)(e->row_base[x->f - e->m->funcs] + o->v);
   if (o->kind == OK_SREG) return (int)e->sr_base + sr_row(o->v, o->n);
   return -1;
+}
+
+/* The row an r+imm operand adds its offset to (the register's own). */
+int emu_offset_src_row(const emu *e, const xinsn *x, const isa_opnd *o) {
+  if (o->kind == OK_SREG) return (int)e->sr_base + sr_row(o->v, o->n);
+  return (int)(e->row_base[x->f - e->m->funcs] + o->v);
 }
 
 static uint32_t konst_slot(uint64_t v, uint32_t cap) { return (uint32_t)((v * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1); }
@@ -366,7 +376,8 @@ int emu_prepare(emu *e, int kernel) {
     goto fail;
   }
   e->sr_base = rows;
-  e->nrows = rows + SR_COUNT;
+  e->off_base = rows + SR_COUNT;
+  e->nrows = rows + SR_COUNT + ISA_MAX_OFFSET_OPND;
   /* %envreg rows are filled at each warp's start only for kernels that read them */
   e->reads_envreg = false;
   for (uint32_t f = 0; f < nf && !e->reads_envreg; f++) {
@@ -403,12 +414,14 @@ int emu_prepare(emu *e, int kernel) {
         p->neg = (o->flags & OF_NEG) != 0;
         if (o->kind == OK_REG) {
           p->row = (int32_t)(e->row_base[f] + o->v);
+          if ((o->flags & OF_OFFSET) && k < ISA_MAX_OFFSET_OPND) { p->row = (int32_t)(e->off_base + k); x->flags |= XF_OFFSET; }
           int b = ptx_type_bits((enum ptx_type)fn->regtype[o->v]);
           p->bits = (uint8_t)(b > 64 ? 64 : b);
           p->comp = (uint8_t)o->n;
         } else if (o->kind == OK_SREG) {
           p->row = (int32_t)(e->sr_base + (uint32_t)sr_row(o->v, o->n));
           p->bits = 64;
+          if ((o->flags & OF_OFFSET) && k < ISA_MAX_OFFSET_OPND) { p->row = (int32_t)(e->off_base + k); x->flags |= XF_OFFSET; }
           if (o->v == SREG_CLOCK || o->v == SREG_CLOCK_HI || o->v == SREG_CLOCK64 || o->v == SREG_GLOBALTIMER ||
               o->v == SREG_GLOBALTIMER_LO || o->v == SREG_GLOBALTIMER_HI) x->flags |= XF_CLOCK;
         } else if (o->kind == OK_IMM) {

@@ -89,6 +89,21 @@ static void refresh_clock(warp *w) {
   }
 }
 
+/* The sums of the instruction's r+imm sources, at each register's width,
+ * into the offset rows its operands read (emu/prepare.c). */
+static void add_offsets(warp *w, const xinsn *x) {
+  const isa_opnd *ops = &x->f->ops[x->in->opi];
+  for (uint32_t k = 0; k < x->in->nops && k < ISA_MAX_OFFSET_OPND; k++) {
+    if ((ops[k].kind != OK_REG && ops[k].kind != OK_SREG) || !(ops[k].flags & OF_OFFSET)) continue;
+    int b = ops[k].kind == OK_REG ? ptx_type_bits((enum ptx_type)x->f->regtype[ops[k].v])
+            : ops[k].v == SREG_CLOCK64 || ops[k].v == SREG_GLOBALTIMER || ops[k].v == SREG_GRIDID ? 64 : 32;
+    uint64_t mask = b >= 64 ? ~0ull : (1ull << b) - 1, off = (uint64_t)ops[k].imm;
+    const uint64_t *s = w->r[emu_offset_src_row(w->e, x, &ops[k])];
+    uint64_t *d = w->r[w->e->off_base + k];
+    FOR_LANES(i) d[i] = (s[i] + off) & mask;
+  }
+}
+
 /* Run up to budget instructions of warp w; returns how many ran. */
 uint32_t emu_warp_run(warp *w, uint32_t budget) {
   emu *e = w->e;
@@ -100,8 +115,9 @@ uint32_t emu_warp_run(warp *w, uint32_t budget) {
     const xinsn *x = &prog[w->cur_pc];
     lanemask m = w->cur;
     lanemask g = emu_guard(w, x, m);
-    if (x->flags & (XF_SYNC | XF_CLOCK)) {
+    if (x->flags & (XF_SYNC | XF_CLOCK | XF_OFFSET)) {
       if (x->flags & XF_CLOCK) refresh_clock(w);
+      if (x->flags & XF_OFFSET) add_offsets(w, x);
       if ((x->flags & XF_SYNC) && !sync_ready(w, x, g)) { if (!w->cur) break; continue; }
     }
     n++;

@@ -12,7 +12,7 @@ static void add_row(int32_t *v, uint8_t *n, int row) { if (row >= 0 && *n < MAX_
 
 static void operand_rows(const emu *e, const xinsn *x, const isa_opnd *o, int32_t *v, uint8_t *n) {
   switch (o->kind) {
-  case OK_REG: add_row(v, n, emu_row_of(e, x, o)); break;
+  case OK_REG: add_row(v, n, (o->flags & OF_OFFSET) ? emu_offset_src_row(e, x, o) : emu_row_of(e, x, o)); break;   /* r+imm depends on r */
   case OK_ADDR: if (o->flags & OF_BASEREG) add_row(v, n, emu_reg_row(e, x, o->v)); break;
   case OK_VEC: case OK_PAIR: case OK_ADDRX: case OK_LIST:
     for (uint32_t i = 0; i < o->n; i++) operand_rows(e, x, &x->f->pool[o->v + i], v, n);

@@ -23,7 +23,7 @@ static bool sreg_uniform(int sr) {
 static bool opnd_uniform(const emu *e, const xinsn *x, const isa_opnd *o, const uint8_t *nonuni) {
   switch (o->kind) {
   case OK_REG: case OK_SREG: {
-    int row = emu_row_of(e, x, o);
+    int row = (o->flags & OF_OFFSET) ? emu_offset_src_row(e, x, o) : emu_row_of(e, x, o);   /* r+imm: uniform with r */
     if (row < 0) return true;
     if ((uint32_t)row >= e->sr_base && (uint32_t)row < e->sr_base + SR_COUNT) return sreg_uniform(row - (int)e->sr_base);
     return !nonuni[row];

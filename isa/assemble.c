@@ -551,10 +551,9 @@ static int whole_reg(actx *c, const ptx_opnd *o, uint32_t slot, isa_opnd *out) {
   out->kind = OK_REG; out->v = slot;
   uint32_t vec = c->regvec.v[slot];
   if (vec <= 1) return 0;
-  if (c->in_list) {   /* calls bind one register a parameter */
+  if (c->in_list && c->in_list != PO_LIST) {   /* a call's list passes it whole, to a vector .reg parameter */
     char buf[96];
-    err(c, o->loc, "vector register '%s' cannot be %s", ptx_opnd_name(o, buf, sizeof buf),
-        c->in_list == PO_LIST ? "a call argument (not supported yet)" : "an element of a vector operand");
+    err(c, o->loc, "vector register '%s' cannot be an element of a vector operand", ptx_opnd_name(o, buf, sizeof buf));
     return -1;
   }
   out->kind = OK_VEC; out->n = (uint16_t)vec; out->v = c->pool.n;
@@ -665,6 +664,62 @@ static uint32_t encode_list(actx *c, const ptx_opnd *subs, uint32_t n, int role)
   return first;
 }
 
+/* A source r+imm (r-imm and imm+r are syntax errors for ptxas, refused by
+ * the parser): ptxas reads it as r plus imm at r's width, computed before
+ * the instruction (its cubin is that of an add into a temporary), for a
+ * register of an integer or bit-size type.  What it does with other names
+ * plus an offset decides the rest. */
+static bool int_type(int t);
+static int offset_operand(actx *c, const ptx_opnd *o, isa_opnd *out) {
+  char buf[96];
+  const char *name = ptx_opnd_name(o, buf, sizeof buf);
+  switch (out->kind) {
+  case OK_SYM: return 0;                             /* sym+imm: the offset is in imm */
+  case OK_IMM:                                       /* WARP_SZ+imm is a constant */
+    out->imm = (int64_t)((uint64_t)out->imm + (uint64_t)o->ival);
+    return 0;
+  case OK_LABEL: err(c, o->loc, "label '%s' cannot take an offset (ptxas expects a label)", name); return -1;
+  case OK_FUNC: err(c, o->loc, "function '%s' cannot take an offset (ptxas: no address arithmetic on functions)", name); return -1;
+  case OK_SREG:   /* %laneid+4 as %laneid plus 4; %tid.x+4 is a syntax error */
+    if (strchr(name, '.')) { err(c, o->loc, "'%s' cannot take an offset (ptxas refuses an offset after a dotted name)", name); return -1; }
+    if (c->in_list) { err(c, o->loc, "'%s' cannot take an offset inside braces or a list (ptxas refuses it)", name); return -1; }
+    out->flags |= OF_OFFSET;
+    out->imm = o->ival;
+    return 0;
+  case OK_REG: break;
+  default: err(c, o->loc, "'%s' cannot take an offset", name); return -1;
+  }
+  int rt = c->regtype.v[out->v];
+  if (c->in_list) {
+    err(c, o->loc, "register '%s' cannot take an offset inside %s (ptxas refuses it)", name,
+        c->in_list == PO_LIST ? "an argument list" : c->in_list == PO_PAIR ? "a pair" : "braces");
+    return -1;
+  }
+  if (strchr(name, '.') || (out->flags & OF_NEG) || (out->imm & ISA_REG_MINUS)) {
+    err(c, o->loc, "'%s' cannot take an offset (ptxas takes one only after a plain register name)", name);
+    return -1;
+  }
+  /* ptxas 13.0 parses p+1 and f+1 but gives them no meaning: compiling
+   * code that reads one, it grows without bound (a predicate) or crashes
+   * (a .f16/.f16x2/.f32/.f64 register) */
+  if (rt == PTX_T_PRED) {
+    err(c, o->loc, "predicate '%s' cannot take an offset (ptxas parses it, then never finishes compiling it)", name);
+    return -1;
+  }
+  if (rt == PTX_T_B128) {
+    err(c, o->loc, "register '%s' is .b128: a .b128 register plus an offset is not supported", name);
+    return -1;
+  }
+  if (!int_type(rt) && !(rt >= PTX_T_B8 && rt <= PTX_T_B64)) {
+    err(c, o->loc, "register '%s' is .%s: only an integer or bit-size register can take an offset (ptxas parses this, then crashes compiling it)",
+        name, ptx_type_names[rt]);
+    return -1;
+  }
+  out->flags |= OF_OFFSET;
+  out->imm = o->ival;
+  return 0;
+}
+
 static int encode(actx *c, const ptx_opnd *o, isa_opnd *out, int role) {
   memset(out, 0, sizeof *out);
   switch (o->kind) {
@@ -676,17 +731,7 @@ static int encode(actx *c, const ptx_opnd *o, isa_opnd *out, int role) {
       if (out->kind == OK_REG) out->imm |= ISA_REG_MINUS;
       else { err(c, o->loc, "invalid operand '-%s'", o->name); return -1; }
     }
-    if (o->ival && out->kind == OK_REG) {
-      char buf[96];
-      /* ptxas reads a source r+imm as r plus imm, computed before the
-       * instruction; ptxemu does that for mov (assemble_insn) and addresses */
-      if (o->ival < 0)   /* ptxas: a syntax error */
-        err(c, o->loc, "register '%s' cannot take a negative offset outside an address", ptx_opnd_name(o, buf, sizeof buf));
-      else
-        err(c, o->loc, "register '%s' cannot take an offset outside an address or an integer mov (ptxas reads it as the register plus %lld; write the add)",
-            ptx_opnd_name(o, buf, sizeof buf), (long long)o->ival);
-      return -1;
-    }
+    if (o->ival) return offset_operand(c, o, out);
     return 0;
   }
   case PO_INT: out->kind = OK_IMM; out->imm = o->ival; if (o->flags & POF_UNSIGNED) out->flags |= OF_UNSIGNED; return 0;
@@ -1160,48 +1205,12 @@ static bool ldst_type(int t) {
          (t >= PTX_T_S8 && t <= PTX_T_S64) || t == PTX_T_F32 || t == PTX_T_F64;
 }
 
-/* mov d, r+imm: ptxas reads the source as r plus imm and makes of it the
- * code of add d, r, imm (the same cubin); the source operand, or NULL. */
-static const ptx_opnd *mov_offset(const ptx_insn *pi) {
-  if (pi->nops != 2 || (pi->ops[1].kind != PO_REG && pi->ops[1].kind != PO_SYM) || pi->ops[1].ival <= 0 || pi->ops[1].nsub) return NULL;
-  const char *n = pi->opname;
-  return strncmp(n, "mov.", 4) == 0 && strchr(n + 4, '.') == NULL ? &pi->ops[1] : NULL;
-}
-
 static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
   const ptx_insn *pi = &st->u.insn;
   isa_insn in;
   if (template_for(c, pi, st->loc, &in)) return;
   const ptx_opnd *ops = pi->ops;
   uint32_t nops = pi->nops;
-  ptx_opnd addops[3];
-  const ptx_opnd *off = mov_offset(pi);
-  char rbuf[96];
-  if (off && in.op == OP_MOV && find_reg(c, strtab_intern(c->names, ptx_opnd_name(off, rbuf, sizeof rbuf),
-                                                          strlen(ptx_opnd_name(off, rbuf, sizeof rbuf)))) != PTRMAP_ABSENT) {
-    static const uint8_t as_u[] = { [PTX_T_B16] = PTX_T_U16, [PTX_T_U16] = PTX_T_U16, [PTX_T_S16] = PTX_T_U16,
-                                    [PTX_T_B32] = PTX_T_U32, [PTX_T_U32] = PTX_T_U32, [PTX_T_S32] = PTX_T_U32,
-                                    [PTX_T_B64] = PTX_T_U64, [PTX_T_U64] = PTX_T_U64, [PTX_T_S64] = PTX_T_U64 };
-    uint8_t t = in.type < sizeof as_u ? as_u[in.type] : 0;
-    if (t) {
-      char name[16], e[128];
-      snprintf(name, sizeof name, "add.%s", ptx_type_names[t]);
-      isa_insn add;
-      if (isa_decode_opname(name, &add, e, sizeof e) == 0) {
-        add.guard = in.guard;
-        in = add;
-        addops[0] = ops[0];
-        addops[1] = *off;
-        addops[1].ival = 0;
-        memset(&addops[2], 0, sizeof addops[2]);
-        addops[2].kind = PO_INT;
-        addops[2].ival = off->ival;
-        addops[2].loc = off->loc;
-        ops = addops;
-        nops = 3;
-      }
-    }
-  }
   const isa_opinfo *oi = &isa_ops[in.op];
   in.line = st->loc.line;
   in.col = (uint16_t)(st->loc.col > 65535 ? 65535 : st->loc.col);
@@ -1264,11 +1273,20 @@ static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
       err(c, ops[i].loc, "undefined function '%s'", opnd_name(&ops[i], nbuf, sizeof nbuf));
     if (i == 0 && isa_writes_first(&in) && !reported(&e, c->pool.v) && !isa_dest_writable(&e, c->pool.v, c->pool.n))
       err(c, ops[i].loc, "operand 1 of '%s' must be a register", opname_of(&in));
+    else if ((e.kind == OK_REG || e.kind == OK_SREG) && (e.flags & OF_OFFSET) && ((i == 0 && isa_writes_first(&in)) || oi->family == F_VIDEO || i >= ISA_MAX_OFFSET_OPND))
+      err(c, ops[i].loc, "register '%s' cannot take an offset %s (ptxas refuses it)", e.kind == OK_SREG ? isa_sreg_names[e.v] : reg_display(c, e.v),
+          i == 0 && isa_writes_first(&in) ? "as a destination" : oi->family == F_VIDEO ? "in a video instruction" : "this late in the operands");
     else check_operand(c, &in, (int)i, &e, &ops[i], sig);
     if (sig == 'm' && (e.kind == OK_ADDR || e.kind == OK_ADDRX)) check_space(c, &in, &e, &ops[i]);
     c->ops[c->nops++] = e;
   }
   if (in.op == OP_TENSORMAP_REPLACE) check_tmap_replace(c, &in, st, ops);
+  if (in.op == OP_CVT) {   /* cvt converts typed values: no .bN among its types (cvt.pack's .b32 is its own opcode) */
+    int bt = in.type >= PTX_T_B8 && in.type <= PTX_T_B128 ? in.type : in.type2 >= PTX_T_B8 && in.type2 <= PTX_T_B128 ? in.type2 : 0;
+    if (bt)
+      err(c, st->loc, "'cvt' does not convert .%s values: write .u%d or .s%d (ptxas refuses the type)", ptx_type_names[bt],
+          ptx_type_bits((enum ptx_type)bt), ptx_type_bits((enum ptx_type)bt));
+  }
   if ((in.op == OP_LD || in.op == OP_ST || in.op == OP_LDU) && !ldst_type(in.type)) {
     int b = ptx_type_bits((enum ptx_type)in.type);
     if (b > 1)
@@ -1285,10 +1303,6 @@ static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
  * ones (the pre-ABI convention) are registers with a symbol for the listing. */
 static void declare_param(actx *c, const ptx_decl *d, uint64_t *frame) {
   if (d->space != PTX_SPACE_REG) { declare_fsym(c, d, frame); return; }
-  if (d->vec > 1) {   /* calls copy one register a parameter */
-    err(c, d->loc, "a vector .reg parameter ('%s') is not supported yet: declare it .param", d->name);
-    return;
-  }
   declare_regs(c, d, false);            /* the header lists it */
   isa_sym s = { .name = d->name, .space = PTX_SPACE_REG, .type = d->type, .vec = d->vec, .size = elem_bytes(d) };
   VEC_PUSH(c->syms, s);
@@ -1333,7 +1347,7 @@ static void assemble_func(actx *c, isa_func *f, const ptx_func *pf) {
   /* room for every instruction and operand (fewer when some are refused) */
   uint32_t ni = 0, no = 0;
   for (uint32_t i = 0; i < pf->nstmts; i++)
-    if (pf->stmts[i].kind == PS_INSN) { ni++; no += pf->stmts[i].u.insn.nops + (mov_offset(&pf->stmts[i].u.insn) != NULL); }
+    if (pf->stmts[i].kind == PS_INSN) { ni++; no += pf->stmts[i].u.insn.nops; }
   c->insns = arena_alloc(c->m->arena, (ni ? ni : 1) * sizeof *c->insns);
   c->ops = arena_alloc(c->m->arena, (no ? no : 1) * sizeof *c->ops);
   /* labels first: branches may jump forward */
@@ -1681,6 +1695,13 @@ static void check_calls(actx *c) {
       for (uint32_t j = 0; j < nr + na; j++) {
         const isa_opnd *o = j < nr ? &f->pool[rets->v + j] : &f->pool[args->v + j - nr];
         const isa_sym *want = &g->syms[j];
+        if (want->space == PTX_SPACE_REG && (o->kind == OK_VEC || want->vec > 1) &&
+            (o->kind != OK_VEC || o->n != want->vec || o->n < 2)) {   /* a vector register for a vector .reg parameter */
+          err(c, at, "call of '%s': %s '%s' is %s, the call passes %s", g->name, j < nr ? "return value" : "parameter", want->name,
+              want->vec > 1 ? (want->vec == 2 ? "a .v2 register" : "a .v4 register") : "a scalar register",
+              o->kind != OK_VEC ? "no vector register" : o->n == 2 ? "a .v2 register" : "a .v4 register");
+          continue;
+        }
         if (o->kind != OK_SYM || (o->flags & (OF_MODSYM | OF_FUNCSYM)) != OF_FUNCSYM || o->v >= f->nsyms) continue;
         const isa_sym *have = &f->syms[o->v];
         if (have->size != want->size || have->space != want->space)

@@ -160,10 +160,26 @@ static void label_scopes(dctx *d) {
   d->block = d->nblocks = d->bdepth = 0;
 }
 
+static void print_opnd(dctx *d, const isa_opnd *o);
+
+/* A call passes a vector register whole: the elements' name less ".x". */
+static bool print_whole_vector(dctx *d, const isa_opnd *o) {
+  if (o->kind != OK_VEC || o->n < 2) return false;
+  const isa_opnd *el = &d->f->pool[o->v];
+  for (uint32_t k = 0; k < o->n; k++)
+    if (el[k].kind != OK_REG || el[k].n || el[k].flags || el[k].v != el[0].v + k) return false;
+  const char *first = d->regprint[el[0].v];
+  size_t n = strlen(first);
+  if (n < 3 || strcmp(first + n - 2, ".x") != 0) return false;
+  fprintf(d->out, "%.*s", (int)(n - 2), first);
+  return true;
+}
+
 static void print_list(dctx *d, const isa_opnd *o, const char *open, const char *sep, const char *close) {
   fputs(open, d->out);
   for (uint32_t i = 0; i < o->n; i++) {
     if (i) fputs(sep, d->out);
+    if (o->kind == OK_LIST && print_whole_vector(d, &d->f->pool[o->v + i])) continue;
     print_opnd(d, &d->f->pool[o->v + i]);
   }
   fputs(close, d->out);
@@ -180,10 +196,11 @@ static void print_opnd(dctx *d, const isa_opnd *o) {
   FILE *out = d->out;
   switch (o->kind) {
   case OK_REG:
-    fprintf(out, "%s%s%s%s", o->flags & OF_NEG ? "!" : "", o->imm & ISA_REG_MINUS ? "-" : "",
+    fprintf(out, "%s%s%s%s", o->flags & OF_NEG ? "!" : "", !(o->flags & OF_OFFSET) && (o->imm & ISA_REG_MINUS) ? "-" : "",
             d->regprint[o->v],
             o->n < ISA_COMP_SEL ? comps[o->n] : "");
-    if (o->n == ISA_COMP_SEL) {
+    if (o->flags & OF_OFFSET) fprintf(out, "+%" PRId64, o->imm);   /* a negative one as +-4, as ptxas reads it */
+    else if (o->n == ISA_COMP_SEL) {
       fprintf(out, ".%c", ISA_SEL_KIND(o->imm));
       for (unsigned i = 0; i < ISA_SEL_LANES(o->imm); i++) fputc('0' + (int)ISA_SEL_LANE(o->imm, i), out);
     }
@@ -196,12 +213,13 @@ static void print_opnd(dctx *d, const isa_opnd *o) {
   case OK_SREG:
     if (o->v == SREG_ENVREG) fprintf(out, "%%envreg%u", o->n);
     else fprintf(out, "%s%s", isa_sreg_names[o->v], o->n >= 1 && o->n <= 3 ? comps[o->n] : "");
+    if (o->flags & OF_OFFSET) fprintf(out, "+%" PRId64, o->imm);
     break;
   case OK_ADDR:
     fputc('[', out);
     if (o->flags & OF_BASEREG) fputs(d->regprint[o->v], out);
     else if (o->flags & (OF_MODSYM | OF_FUNCSYM)) fputs(sym_name(d, o), out);
-    if (o->flags & (OF_BASEREG | OF_MODSYM | OF_FUNCSYM)) { if (o->imm) fprintf(out, "%+" PRId64, o->imm); }
+    if (o->flags & (OF_BASEREG | OF_MODSYM | OF_FUNCSYM)) { if (o->imm) fprintf(out, "+%" PRId64, o->imm); }
     else fprintf(out, "%" PRId64, o->imm);
     fputc(']', out);
     break;
@@ -212,14 +230,14 @@ static void print_opnd(dctx *d, const isa_opnd *o) {
     if (base.flags & OF_BASEREG) fputs(d->regprint[base.v], out);
     else if (base.flags & (OF_MODSYM | OF_FUNCSYM)) fputs(sym_name(d, &base), out);
     else fprintf(out, "%" PRId64, base.imm);
-    if ((base.flags & (OF_BASEREG | OF_MODSYM | OF_FUNCSYM)) && base.imm) fprintf(out, "%+" PRId64, base.imm);
+    if ((base.flags & (OF_BASEREG | OF_MODSYM | OF_FUNCSYM)) && base.imm) fprintf(out, "+%" PRId64, base.imm);
     for (uint32_t i = 1; i < o->n; i++) { fputs(", ", out); print_opnd(d, &d->f->pool[o->v + i]); }
     fputc(']', out);
     break;
   }
   case OK_SYM:
     fputs(sym_name(d, o), out);
-    if (o->imm) fprintf(out, "%+" PRId64, o->imm);
+    if (o->imm) fprintf(out, "+%" PRId64, o->imm);
     break;
   case OK_LABEL: fputs(label_name(d, o->v), out); break;
   case OK_FUNC: fputs(d->m->funcs[o->v].name, out); break;
@@ -253,7 +271,8 @@ static void print_params(dctx *d, const isa_func *f, uint32_t first, uint32_t n,
     if (i) fputc(',', d->out);
     if (sep_lines) { nl(d); fputc('\t', d->out); }
     const isa_sym *s = &f->syms[first + i];
-    if (s->space == PTX_SPACE_REG) fprintf(d->out, ".reg .%s %s", ptx_type_names[s->type], s->name);
+    if (s->space == PTX_SPACE_REG && s->vec > 1) fprintf(d->out, ".reg .v%u .%s %s", (unsigned)s->vec, ptx_type_names[s->type], s->name);
+    else if (s->space == PTX_SPACE_REG) fprintf(d->out, ".reg .%s %s", ptx_type_names[s->type], s->name);
     else print_decl(d, s, true);
   }
   fputc(')', d->out);
@@ -324,9 +343,24 @@ static void print_func(dctx *d, const isa_func *f) {
   size_t need = 1;
   for (uint32_t i = 0; i < f->nrecs; i++)
     if (f->recs[i].kind == REC_REGS) need += (strlen(f->recs[i].name) + 14) * (ISA_REGS_SLOTS(f->recs[i].b) + ISA_REGS_COUNT(f->recs[i].b));
+  for (uint32_t i = 0; i < f->nrets + f->nparams && i < f->nsyms; i++)
+    if (f->syms[i].space == PTX_SPACE_REG && f->syms[i].vec > 1) need += (strlen(f->syms[i].name) + 3) * 4;
   d->namebuf = malloc(need);
   char *p = d->namebuf;
   for (uint32_t i = 0; i < f->nregs; i++) d->regprint[i] = f->regname[i];
+  /* vector .reg parameters: their elements (the header declares them) */
+  for (uint32_t i = 0; i < f->nrets + f->nparams && i < f->nsyms; i++) {
+    const isa_sym *y = &f->syms[i];
+    if (y->space != PTX_SPACE_REG || y->vec < 2) continue;
+    for (uint32_t r = 0; r < f->nregs; r++)
+      if (f->regname[r] && strcmp(f->regname[r], y->name) == 0) {
+        for (uint32_t e = 0; e < y->vec && e < 4 && r + e < f->nregs; e++) {
+          d->regprint[r + e] = p;
+          p += sprintf(p, "%s.%c", y->name, elem[e]) + 1;
+        }
+        break;
+      }
+  }
   for (uint32_t i = 0; i < f->nrecs; i++) {
     const isa_rec *r = &f->recs[i];
     if (r->kind != REC_REGS || (!(r->b & ISA_REGS_RANGE) && r->b <= 1)) continue;

@@ -87,13 +87,17 @@ enum {
   OF_MODSYM = 16,    /* OK_ADDR/OK_SYM: v is a module symbol                   */
   OF_FUNCSYM = 32,   /* OK_ADDR/OK_SYM: v is a symbol local to the function    */
   OF_BASEREG = 64,   /* OK_ADDR: v is the base register                        */
-  OF_GENERIC = 128   /* generic(sym) in an initialiser                         */
+  OF_GENERIC = 128,  /* generic(sym) in an initialiser                         */
+  /* OK_REG source r+imm (ptxas reads the register plus imm, at the
+   * register's width, before the instruction): imm is the offset.  The bit
+   * of OF_F64, which only immediates carry. */
+  OF_OFFSET = 4
 };
 
 /* 16 bytes.  Meaning of n and v per kind:
  *   REG    v = slot, n = component (0 none, 1..4 = .x .y .z .w, 5..8 = .b0..b3, 9/10 = .h0/.h1,
  *          ISA_COMP_SEL = a video selector of several lanes, in imm);
- *          imm = 0, or the video extras below
+ *          imm = 0, the video extras below, or with OF_OFFSET the offset
  *   IMM    imm = value (f32 immediates as their bits, f64 as double bits)
  *   SREG   v = enum isa_sreg, n = component (0 none, 1 x, 2 y, 3 z)
  *   ADDR   flags say what v is (base register, module symbol, function
@@ -116,6 +120,8 @@ typedef struct isa_opnd {
  * imm: ISA_REG_MINUS, and with n == ISA_COMP_SEL the selector's kind ('b'
  * or 'h'), lane count and lanes in the order written. */
 #define ISA_COMP_SEL 11
+/* Operands 0..ISA_MAX_OFFSET_OPND-1 of an instruction may be r+imm (OF_OFFSET). */
+#define ISA_MAX_OFFSET_OPND 8
 #define ISA_REG_MINUS 1
 #define ISA_SEL_MAKE(kind, nlanes) ((int64_t)(kind) << 8 | (int64_t)(nlanes) << 16)
 #define ISA_SEL_KIND(imm) ((char)(((uint64_t)(imm) >> 8) & 0xff))

@@ -402,6 +402,11 @@ static bool canonical(canon_cache *cc, const isa_insn *in) {
   return true;
 }
 
+/* The registers that can take an offset (isa/assemble.c offset_operand). */
+static bool offset_reg_type(uint8_t t) {
+  return (t >= PTX_T_B8 && t <= PTX_T_B64) || (t >= PTX_T_U8 && t <= PTX_T_U64) || (t >= PTX_T_S8 && t <= PTX_T_S64);
+}
+
 static const char *validate(const isa_module *m, canon_cache *cc) {
   for (uint32_t i = 0; i < m->nsyms; i++) { const char *bad = check_sym(&m->syms[i]); if (bad) return bad; }
   for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
@@ -439,8 +444,15 @@ static const char *validate(const isa_module *m, canon_cache *cc) {
         const isa_opnd *o = &v[i];
         switch (o->kind) {
         case OK_NONE: case OK_IMM: case OK_SINK: break;
-        case OK_REG: if (o->v >= f->nregs) return "register"; break;
-        case OK_SREG: if (o->v >= SREG_COUNT) return "special register"; break;
+        case OK_REG:
+          if (o->v >= f->nregs) return "register";
+          /* r+imm: a source of an instruction (not a list element), of an integer or bit-size register */
+          if ((o->flags & OF_OFFSET) && (pass || o->n || !offset_reg_type(f->regtype[o->v]))) return "register offset";
+          break;
+        case OK_SREG:
+          if (o->v >= SREG_COUNT) return "special register";
+          if ((o->flags & OF_OFFSET) && pass) return "register offset";
+          break;
         case OK_ADDR: case OK_SYM:
           /* one of: a base register (ADDR only), a symbol, or nothing (an absolute address) */
           if ((o->flags & OF_BASEREG) && ((o->flags & (OF_MODSYM | OF_FUNCSYM)) || o->kind != OK_ADDR)) return "address flags";
@@ -473,6 +485,10 @@ static const char *validate(const isa_module *m, canon_cache *cc) {
     for (uint32_t i = 0; i < f->ninsns; i++) {
       if (f->insns[i].nops && isa_writes_first(&f->insns[i]) && !isa_dest_writable(&f->ops[f->insns[i].opi], f->pool, f->npool))
         return "destination operand";
+      for (uint32_t k = 0; k < f->insns[i].nops; k++)
+        if ((f->ops[f->insns[i].opi + k].kind == OK_REG || f->ops[f->insns[i].opi + k].kind == OK_SREG) && (f->ops[f->insns[i].opi + k].flags & OF_OFFSET) &&
+            ((k == 0 && isa_writes_first(&f->insns[i])) || k >= ISA_MAX_OFFSET_OPND || isa_ops[f->insns[i].op].family == F_VIDEO))
+          return "register offset";
       const char *bad = check_operands(m, f, &f->insns[i]);
       if (bad) return bad;
     }

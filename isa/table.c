@@ -82,7 +82,7 @@ static enum divisor divisor_of(const isa_func *f, const isa_insn *in) {
   if (in->nops < 3) return DIV_RUNTIME;
   const isa_opnd *d = &f->ops[in->opi + 2];
   int64_t imm = d->imm;
-  if (d->kind == OK_IMM || (d->kind == OK_REG && !d->n && constant_reg(f, d->v, &imm)))
+  if (d->kind == OK_IMM || (d->kind == OK_REG && !d->n && !(d->flags & OF_OFFSET) && constant_reg(f, d->v, &imm)))
     return imm > 0 && !(imm & (imm - 1)) ? DIV_POW2 : DIV_CONST;
   if (d->kind != OK_REG || d->n) return DIV_RUNTIME;
   uint32_t pc = (uint32_t)(in - f->insns), lo = 0, hi = UINT32_MAX;
@@ -147,7 +147,7 @@ static bool sass_free(const isa_func *f, const isa_insn *in) {
   if (in->op == OP_CVTA) return in->space == MOD_GLOBAL;
   if (in->op != OP_MOV) return false;
   const isa_opnd *ops = &f->ops[in->opi];
-  if (ops[0].kind != OK_REG || ops[1].kind != OK_REG || ops[0].n || ops[1].n) return false;
+  if (ops[0].kind != OK_REG || ops[1].kind != OK_REG || ops[0].n || ops[1].n || (ops[1].flags & OF_OFFSET)) return false;   /* r+imm: an add */
   return f->regtype[ops[0].v] == f->regtype[ops[1].v];
 }
 

@@ -84,7 +84,9 @@ enum {
   POF_PAREN = 16,      /* written in parentheses: (r) is a one-element list
                           where an instruction takes a list (call)          */
   POF_OVERFLOW = 32,   /* integer literal beyond 64 bits: name is its text   */
-  POF_INDEXED = 64     /* REG %r12: name is the prefix "%r", idx the number  */
+  POF_INDEXED = 64,    /* REG %r12: name is the prefix "%r", idx the number  */
+  POF_PLUS = 128       /* REG/SYM: an offset was added with '+' (name+expr is
+                          the only form ptxas takes: then '-' may follow)   */
 };
 
 /* 32 bytes: name is the spelling of REG/SYM (and of an overflowing literal),

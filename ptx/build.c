@@ -645,17 +645,44 @@ static bool float_binop(ptx_opnd *o, int op, const ptx_opnd *a, const ptx_opnd *
   }
 }
 
+/* WARP_SZ, the predefined constant, is 32 inside an expression (ptxas
+ * takes r+WARP_SZ and WARP_SZ*2); alone it stays a name for the assembler. */
+static const ptx_opnd *warp_sz(const ptx_opnd *x, ptx_opnd *tmp) {
+  if (x->kind != PO_SYM || x->ival || x->flags || strcmp(x->name, "WARP_SZ") != 0) return x;
+  memset(tmp, 0, sizeof *tmp);
+  tmp->kind = PO_INT;
+  tmp->loc = x->loc;
+  tmp->ival = 32;
+  return tmp;
+}
+
 void ptx_b_binop(ptx_pstate *ps, ptx_opnd *o, ptx_loc at, int op, const ptx_opnd *a, const ptx_opnd *b) {
+  ptx_opnd ta, tb;
+  a = warp_sz(a, &ta);
+  b = warp_sz(b, &tb);
   if (a->kind == PO_INT && b->kind == PO_INT) { if (int_binop(ps, o, at, op, a, b)) return; }
   else if (is_num(a) && is_num(b)) { if (float_binop(o, op, a, b)) return; }
   else if ((op == '+' || op == '-') && is_offsettable(a) && b->kind == PO_INT) {
+    /* ptxas's grammar has name '+' constant-expression only (name+4-2 is
+     * name+(4-2)): name-4 and 4+name are syntax errors to it, and an
+     * offset is written +-4 */
+    if (op == '-' && !(a->flags & POF_PLUS)) {
+      char na[96];
+      ptx_error(ps->diag, at, "an offset follows '%s' as '+': write %s+-%lld (ptxas refuses '-' here)", ptx_opnd_name(a, na, sizeof na),
+                na, (long long)b->ival);
+    }
     *o = *a;
     o->flags &= POF_GENERIC | POF_INDEXED;
+    o->flags |= POF_PLUS;
     o->ival = (int64_t)(op == '+' ? (uint64_t)a->ival + (uint64_t)b->ival : (uint64_t)a->ival - (uint64_t)b->ival);
     return;
   } else if (op == '+' && a->kind == PO_INT && is_offsettable(b)) {
+    char nb[96];
+    ptx_error(ps->diag, at, "a constant cannot come before '%s': write %s+%lld (ptxas refuses it before the name)", ptx_opnd_name(b, nb, sizeof nb),
+              nb, (long long)a->ival);
     *o = *b;
     o->flags &= POF_GENERIC | POF_INDEXED;
+    o->flags |= POF_PLUS;
     o->loc = a->loc;
     o->ival = (int64_t)((uint64_t)b->ival + (uint64_t)a->ival);
     return;

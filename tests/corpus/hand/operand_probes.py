@@ -6,7 +6,8 @@ declares registers of every type) and runs ptxas -arch=sm_90 and
 ptxemu asm --check on each.  The forms: mov/add/and/ld/st/cvt with each
 register type as destination and as source against each instruction type,
 immediates of 16..64 bits (incl. 64-bit all-ones) for 16/32/64-bit types,
-and a register plus an offset as a source.  Prints the count of forms per
+and a register, symbol or address plus an offset (and its neighbours:
+-imm, imm+name, in braces, as a destination, of special registers).  Prints the count of forms per
 category and every form where the two disagree; operand_probes.txt keeps
 the result and why each remaining difference is there.
 
@@ -62,14 +63,48 @@ def forms():
             yield "mov imm", "mov.%s r_%s, %s;" % (it, it, im)
             if it in ("u32", "s32", "u64", "s64"):
                 yield "add.cc imm", "add.cc.%s r_%s, %s, 1;" % (it, it, im)
-    for it in ["u16", "u32", "u64", "s32", "b32", "f32"]:
+    for it in ["u16", "u32", "u64", "s32", "b32", "f32", "f64", "f16", "pred"]:
+        ar = it if it[0] not in "bp" else "u32" if it == "b32" else it
         yield "reg+imm", "mov.%s r_%s, s_%s+4;" % (it, it, it)
+        yield "reg+imm", "mov.%s r_%s, s_%s+-4;" % (it, it, it)
         yield "reg-imm", "mov.%s r_%s, s_%s-4;" % (it, it, it)
-        yield "reg+imm", "add.%s r_%s, s_%s+1, s_%s;" % (it if it[0] != "b" else "u32", it, it, it)
-        yield "reg+imm", "setp.eq.%s r_pred, s_%s+1, s_%s;" % (it, it, it)
-        yield "reg+imm", "st.global.%s [ad], s_%s+1;" % (it, it)
+        yield "imm+reg", "mov.%s r_%s, 4+s_%s;" % (it, it, it)
+        if it != "pred":
+            yield "reg+imm", "add.%s r_%s, s_%s+1, s_%s;" % (ar, it, it, it)
+            yield "reg+imm", "add.%s r_%s, s_%s, s_%s+0x100000001;" % (ar, it, it, it)
+            yield "reg+imm", "setp.eq.%s r_pred, s_%s+1, s_%s;" % (ar, it, it)
+            yield "reg+imm dst", "add.%s r_%s+1, s_%s, s_%s;" % (ar, it, it, it)
+        if it[0] in "usb":
+            yield "reg+imm", "st.global.%s [ad], s_%s+1;" % (it, it)
+            yield "reg+imm", "mad.lo.%s r_%s, s_%s+1, s_%s+2, s_%s+3;" % (ar, it, it, it, it)
+            yield "reg+imm", "cvt.rn.f32.%s r_f32, s_%s+4;" % (it, it)
+            yield "reg+imm", "add.%s r_%s, s_%s+(2*3), s_%s;" % (ar, it, it, it)
+            yield "reg+imm", "add.%s r_%s, s_%s+4-2, s_%s;" % (ar, it, it, it)
+            yield "reg+imm", "add.%s r_%s, s_%s+WARP_SZ, s_%s;" % (ar, it, it, it)
+            yield "reg+imm", "st.global.v2.%s [ad], {s_%s+1, s_%s};" % (it, it, it)
+    yield "reg+imm", "cvt.u32.u8 r_u32, s_b8+1;"
+    yield "reg+imm", "add.f32 r_f32, s_b32+1, s_f32;"
+    yield "reg+imm", "mov.b32 r_f32, s_b32+1;"
+    yield "reg+imm", "mov.u64 r_u64, ad+8;"
+    yield "reg+imm", "mov.u32 r_u32, %laneid+4;"
+    yield "reg+imm", "mov.u32 r_u32, %tid.x+4;"
+    yield "reg+imm", "mov.u32 r_u32, WARP_SZ+4;"
+    yield "reg+imm", "shfl.sync.bfly.b32 r_b32, s_b32+1, 1, 31, -1;"
+    yield "reg+imm", "vadd.u32.u32.u32.sat r_u32, s_u32+1, s_u32, s_u32;"
     yield "sym+imm", "mov.u64 r_u64, gv+4;"
+    yield "sym+imm", "mov.u64 r_u64, gv+-4;"
+    yield "sym+imm", "mov.u64 r_u64, gv-4;"
+    yield "sym+imm", "mov.u64 r_u64, 4+gv;"
     yield "sym+imm", "cvta.global.u64 r_u64, gv+4;"
+    yield "sym+imm", "mov.u64 r_u64, k+4;"
+    yield "sym+imm", "bra L+4; L:"
+    yield "addr+imm", "ld.global.u32 r_u32, [ad+4];"
+    yield "addr+imm", "ld.global.u32 r_u32, [ad+-4];"
+    yield "addr+imm", "ld.global.u32 r_u32, [ad-4];"
+    yield "addr+imm", "ld.global.u32 r_u32, [4+ad];"
+    yield "addr+imm", "ld.global.u32 r_u32, [ad+4-8];"
+    yield "addr+imm", "ld.global.u32 r_u32, [gv+-4];"
+    yield "addr+imm", "ld.global.u32 r_u32, [gv-4];"
 
 
 def run(arg):
@@ -77,7 +112,10 @@ def run(arg):
     path = os.path.join(tmp, "f%d.ptx" % i)
     with open(path, "w") as f:
         f.write(module(body))
-    a = subprocess.run([PTXAS, "-arch=sm_90", path, "-o", "/dev/null"], capture_output=True, text=True)
+    try:   # ptxas 13.0 runs away on some forms it accepts (p+1 that is used); none here is
+        a = subprocess.run([PTXAS, "-arch=sm_90", path, "-o", "/dev/null"], capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        a = subprocess.CompletedProcess([], 124)
     e = subprocess.run([PTXEMU, "asm", "--check", path], capture_output=True, text=True)
     why = [l.split(" error: ", 1)[1] for l in e.stderr.splitlines() if " error: " in l]
     return cat, body, a.returncode == 0, e.returncode == 0, why[0] if why else ""
