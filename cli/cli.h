@@ -25,6 +25,11 @@ int cmd_occupancy(int argc, char **argv);
 int cmd_stats(int argc, char **argv);      /* cli/cmd_stats.c: metrics of a trace */
 int cmd_report(int argc, char **argv);     /* cli/cmd_report.c: HTML report of a trace */
 int cmd_exec(int argc, char **argv);       /* cli/cmd_exec.c: a CUDA program on ptxemu's libraries */
+int cmd_debug(int argc, char **argv);      /* cli/cmd_debug.c: the warp debugger */
+/* "ptxemu run" with attach(session options, ctx) called just before the
+ * session starts (the debugger hooks in there); argv[0] names the command. */
+struct session_opts;
+int cli_run_attached(int argc, char **argv, void (*attach)(struct session_opts *, void *), void *ctx);
 
 /* --trace options of run/check (cli/trace_opts.c). */
 struct session_opts;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "debug/debug.h"
 #include "cudart/drv.h"
 #include "cudart/options.h"
 #include "emu/timing.h"
@@ -158,6 +159,8 @@ CUresult drv_init(void) {
     sopts.launch_begin = trace_launch_begin;
     sopts.launch_done = trace_launch_done;
   }
+  /* ptxemu debug -- PROGRAM: the debugger reads its commands here */
+  dbg_from_env(&sopts);
   launcher.o = &sopts;
   launcher.stats = stats_file;
   launcher.gcfg = drv.timing ? &drv.cfg : NULL;
