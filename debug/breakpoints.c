@@ -75,6 +75,16 @@ static bool add_at(dbg_bp *b, uint32_t f, uint32_t i) {
   return true;
 }
 
+/* Whether instruction i of function f is reached only by running on from
+ * the last place b has in f (no label between): a CUDA line whose code is
+ * split by another line's stops once, as in gdb. */
+static bool fallthrough_from(const dbg_bp *b, const isa_func *fn, uint32_t f, uint32_t i) {
+  if (!b->nat || b->at_f[b->nat - 1] != f) return false;
+  uint32_t p = b->at_i[b->nat - 1];
+  for (uint32_t k = 0; k < fn->nlabels; k++) if (fn->label_pc[k] > p && fn->label_pc[k] <= i) return false;
+  return true;
+}
+
 /* The instructions of b in module m; 0 or a message saying why none. */
 static int resolve(dbg *d, dbg_bp *b, const isa_module *m, char *err, size_t n) {
   free(b->at_f); free(b->at_i);
@@ -114,7 +124,7 @@ static int resolve(dbg *d, dbg_bp *b, const isa_module *m, char *err, size_t n) 
         prev_line = line;
         prev_path = path;
         if (pass == 0) { if (line >= b->line && line < best) best = line; }
-        else if (line == best && first && !add_at(b, f, i)) return -1;
+        else if (line == best && first && !(b->kind == BP_CUDA_LINE && fallthrough_from(b, fn, f, i)) && !add_at(b, f, i)) return -1;
       }
     }
     if (best == UINT32_MAX) {
@@ -318,7 +328,7 @@ void dbg_info_breakpoints(dbg *d) {
     const dbg_bp *b = &d->bps[k];
     dbg_printf(d, "%-4d %-11s %4llu  ", b->num, b->kind == BP_WATCH ? "watchpoint" : "breakpoint", (unsigned long long)b->hits);
     if (b->kind == BP_WATCH) {
-      dbg_printf(d, "%s (%s 0x%llx, %u bytes)", b->where, space_name(b->space), (unsigned long long)b->addr, b->size);
+      dbg_printf(d, "%s (%u bytes of %s memory)", b->where, b->size, space_name(b->space));
       if (b->space == PTX_SPACE_SHARED) dbg_printf(d, " in block (%u,%u,%u)", b->block[0], b->block[1], b->block[2]);
     } else {
       describe(d, b, cur_module(d));
@@ -374,7 +384,7 @@ int dbg_cmd_watch(dbg *d, const char *args) {
   b->type = type;
   if (space == PTX_SPACE_SHARED) memcpy(b->block, d->fblock, sizeof b->block);
   d->has_watch = true;
-  dbg_printf(d, "Watchpoint %d: %s (%s 0x%llx, %u bytes)", b->num, label, space_name(space), (unsigned long long)addr, b->size);
+  dbg_printf(d, "Watchpoint %d: %s (%u bytes of %s memory)", b->num, label, b->size, space_name(space));
   if (space == PTX_SPACE_SHARED) dbg_printf(d, " in block (%u,%u,%u)", b->block[0], b->block[1], b->block[2]);
   dbg_printf(d, "\n");
   /* the value now is the one a write changes */
@@ -411,7 +421,7 @@ void dbg_watch_note_mem(dbg *d, const warp *w, const uint64_t *a, lanemask m, ui
     const dbg_bp *b = &d->bps[k];
     if (b->kind != BP_WATCH || (b->space == PTX_SPACE_SHARED) != shared) continue;
     if (shared && memcmp(b->block, w->cta->id, sizeof b->block)) continue;
-    FOR_LANES(i) if (m >> i & 1 && a[i] < b->addr + b->size && a[i] + bytes > b->addr) d->last.wlane = i;
+    FOR_LANES(i) if (m >> i & 1 && a[i] < b->addr + b->size && a[i] + bytes > b->addr) { d->last.wlane = i; d->last.wmask |= 1u << i; }
   }
 }
 
@@ -422,9 +432,9 @@ void dbg_report_watch(dbg *d, dbg_bp *b, const uint8_t was[8]) {
   b->hits++;
   dbg_format_value(ov, sizeof ov, b->type, le(was, b->size));
   dbg_format_value(nv, sizeof nv, b->type, le(b->old, b->size));
-  dbg_printf(d, "\nWatchpoint %d: %s (%s 0x%llx", b->num, b->where, space_name(b->space), (unsigned long long)b->addr);
-  if (b->space == PTX_SPACE_SHARED) dbg_printf(d, " in block (%u,%u,%u)", b->block[0], b->block[1], b->block[2]);
-  dbg_printf(d, ")\nOld value = %s\nNew value = %s\n", ov, nv);
+  dbg_printf(d, "\nWatchpoint %d: %s", b->num, b->where);
+  if (b->space == PTX_SPACE_SHARED) dbg_printf(d, " (shared memory of block (%u,%u,%u))", b->block[0], b->block[1], b->block[2]);
+  dbg_printf(d, "\nOld value = %s\nNew value = %s\n", ov, nv);
   const dbg_last *l = &d->last;
   int lane = l->wlane >= 0 ? l->wlane : l->g ? __builtin_ctz(l->g) : 0;
   const uint32_t *bd = d->launch.block;
@@ -433,4 +443,6 @@ void dbg_report_watch(dbg *d, dbg_bp *b, const uint8_t was[8]) {
              l->block[0], l->block[1], l->block[2]);
   dbg_print_pos(d, l->x);
   dbg_printf(d, "\n");
+  if (l->wmask & (l->wmask - 1))
+    dbg_printf(d, "(%d threads of warp %u accessed it in that instruction: lanes 0x%08x)\n", popc32(l->wmask), l->warp, l->wmask);
 }

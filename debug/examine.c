@@ -66,9 +66,9 @@ int dbg_cmd_examine(dbg *d, const char *fmt, const char *args) {
     if (strncmp(args, spaces[k].n, l) == 0 && (args[l] == ' ' || args[l] == '\t')) { space = spaces[k].s; args = skip_ws(args + l); break; }
   }
   if (!*args) { dbg_printf(d, "x needs an address: x/4wx shared 0x0, x/8wx global 0x..., or a variable name.\n"); return -1; }
-  uint64_t addr;
+  uint64_t addr, sym_base = 0;
   char *e;
-  char label[300];
+  char label[300], sym[256] = "";
   if (isdigit((unsigned char)*args)) {
     addr = strtoull(args, &e, 0);
     if (*skip_ws(e)) { dbg_printf(d, "Bad address '%s'.\n", args); return -1; }
@@ -80,6 +80,8 @@ int dbg_cmd_examine(dbg *d, const char *fmt, const char *args) {
     uint64_t ssize;
     if (!dbg_symbol(d, name, &sp, &addr, &ssize, &type)) { dbg_printf(d, "No variable '%s': give a number, e.g. x/4wx shared 0x0.\n", name); return -1; }
     space = sp;
+    snprintf(sym, sizeof sym, "%s", name);
+    sym_base = addr;
     const char *p = skip_ws(args + nl);
     if (*p == '+') {
       uint64_t off = strtoull(skip_ws(p + 1), &e, 0);
@@ -92,7 +94,8 @@ int dbg_cmd_examine(dbg *d, const char *fmt, const char *args) {
   uint32_t per_line = size == 8 ? 2 : size == 4 ? 4 : 8;
   for (uint32_t i = 0; i < count; i++) {
     if (i % per_line == 0) {
-      snprintf(label, sizeof label, "%s 0x%llx:", ptx_space_names[space], (unsigned long long)(addr + (uint64_t)i * size));
+      if (sym[0]) snprintf(label, sizeof label, "%s+0x%llx:", sym, (unsigned long long)(addr - sym_base + (uint64_t)i * size));
+      else snprintf(label, sizeof label, "%s 0x%llx:", ptx_space_names[space], (unsigned long long)(addr + (uint64_t)i * size));
       dbg_printf(d, "%s%-18s", i ? "\n" : "", label);
     }
     uint64_t v = 0;

@@ -37,6 +37,7 @@ typedef struct dbg_last {
   const xinsn *x;
   lanemask g;
   int wlane;                /* lane whose store touched a watch, -1 unknown     */
+  lanemask wmask;           /* every lane whose access touched it               */
 } dbg_last;
 
 typedef struct src_file { char *path; char *text; char **lines; uint32_t nlines; struct src_file *next; } src_file;

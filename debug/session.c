@@ -153,9 +153,9 @@ static void before_insn(void *ctx, const warp *w, const xinsn *x, lanemask m, la
   }
   d->last = (dbg_last){ .valid = true, .warp = w->id, .x = x, .g = g, .wlane = -1 };
   memcpy(d->last.block, w->cta->id, sizeof d->last.block);
-  if (stopped) { stop(d, w, x, m); return; }
   int lane = -1;
   dbg_bp *bp = d->nbps ? dbg_bp_hit(d, w, x, m, &lane) : NULL;
+  if (stopped && !bp) { stop(d, w, x, m); return; }
   if (bp) {
     bp->hits++;
     int fl;

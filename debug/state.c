@@ -44,7 +44,7 @@ const char *dbg_lane_state(const warp *w, int lane) {
   case TS_BAR: return "waiting at barrier";
   case TS_WSYNC: return "waiting at warp sync";
   case TS_SLEEP: return "sleeping (mbarrier)";
-  default: return "running";
+  default: return w->cur >> lane & 1 || !w->cur ? "running" : "diverged, waits";
   }
 }
 

@@ -21,6 +21,7 @@ static int groups_of(const warp *w, group *g) {
     if (w->state[l] == TS_EXITED) continue;
     uint32_t pc = dbg_lane_pc(w, l);
     int st = w->state[l] == TS_WSYNC && w->cur >> l & 1 ? TS_RUN : w->state[l];
+    if (st == TS_RUN && w->cur && !(w->cur >> l & 1)) st = -1;     /* waits for its turn (divergence) */
     int k = 0;
     while (k < n && (g[k].pc != pc || g[k].state != st)) k++;
     if (k == n) { g[n++] = (group){ pc, st, 0 }; }
@@ -35,6 +36,7 @@ static const char *state_name(int st) {
   case TS_BAR: return "waiting at barrier";
   case TS_WSYNC: return "waiting at warp sync";
   case TS_SLEEP: return "sleeping (mbarrier)";
+  case -1: return "diverged, waits";
   default: return "running";
   }
 }
@@ -69,7 +71,7 @@ int dbg_cmd_info_warps(dbg *d) {
       snprintf(mask, sizeof mask, "0x%08x", g[k].m);
       dbg_printf(d, "        %-12s %-21s %-4u ", mask, state_name(g[k].state), dbg_func_pc(d, &d->e->prog[g[k].pc]));
       dbg_print_pos(d, &d->e->prog[g[k].pc]);
-      dbg_printf(d, "%s\n", w == d->sw && g[k].m == d->sm && g[k].state == TS_RUN ? "   <- runs now" : "");
+      dbg_printf(d, "%s\n", w == d->sw && g[k].state == TS_RUN ? "   <- runs now" : "");
     }
   }
   return 0;
