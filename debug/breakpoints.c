@@ -350,6 +350,10 @@ int dbg_cmd_watch(dbg *d, const char *args) {
   snprintf(label, sizeof label, "%s", args);
   size_t ll = strlen(label);
   while (ll && (label[ll - 1] == ' ' || label[ll - 1] == '\t')) label[--ll] = 0;
+  if (strncmp(args, "local", 5) == 0 || strncmp(args, "const", 5) == 0 || strncmp(args, "param", 5) == 0) {
+    dbg_printf(d, "Only global and shared memory can be watched (%.5s memory is the thread's own or read-only).\n", args);
+    return -1;
+  }
   if (strncmp(args, "global", 6) == 0 || strncmp(args, "shared", 6) == 0) {
     space = args[0] == 'g' ? PTX_SPACE_GLOBAL : PTX_SPACE_SHARED;
     char *e;

@@ -226,6 +226,7 @@ static void on_done(void *ctx, int index, const char *kernel, emu *e, int rc) {
   }
   if (d->mode != RM_CONT) dbg_printf(d, "The kernel ended before the focused warp ran another instruction.\n");
   dbg_printf(d, "[launch %d: %s %s]\n", index, kernel, rc ? "failed (the message follows)" : "finished");
+  fflush(d->c.out);
   e->obs = d->next_obs;
   d->e = NULL;
   d->nctas = 0;
