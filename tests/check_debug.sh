@@ -60,6 +60,15 @@ printf 'run\n' | "$PTXEMU" debug "$srcdir/tests/faults/faults.ptx" --kernel trap
 [ $st -eq 3 ] && grep -q "kernel fault: trap" "$tmp/fault.out" && grep -qxF "[program ended with a kernel fault: exit status 3]" "$tmp/fault.out" &&
   ok || { bad "a faulting kernel: exit $st"; cat "$tmp/fault.out"; }
 
+# a trace records the debugged run as it does a plain one (the debugger
+# chains the trace's hooks)
+if command -v sqlite3 >/dev/null 2>&1; then
+  (cd "$d" && printf 'break 117\nrun\ndelete\ncontinue\n' | "$PTXEMU" debug --trace "$tmp/dbg.db" reduce.launch) >/dev/null 2>&1
+  (cd "$d" && "$PTXEMU" run --trace "$tmp/run.db" reduce.launch) >/dev/null 2>&1
+  a=$(q "$tmp/dbg.db" "SELECT count(*) FROM warp_insts"); b=$(q "$tmp/run.db" "SELECT count(*) FROM warp_insts")
+  [ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" -gt 0 ] && ok || bad "--trace under the debugger: $a warp instructions, $b without it"
+fi
+
 # bad command lines
 "$PTXEMU" debug >/dev/null 2>&1; [ $? -eq 64 ] && ok || bad "no input: not 64"
 "$PTXEMU" debug -x >/dev/null 2>&1; [ $? -eq 64 ] && ok || bad "-x without a file: not 64"
