@@ -2,6 +2,7 @@
  * clear messages for bad ones and go on.  Commands read from a pipe or a
  * file are echoed after the prompt, so a transcript reads like a session. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,7 @@ static int go(dbg *d, int mode) {
     return GO_ON;
   }
   if (!d->e) { dbg_printf(d, "The program is not running: 'run' starts it.\n"); return GO_NONE; }
+  if (mode != RM_CONT && d->e->faulted) { dbg_printf(d, "The kernel has faulted and cannot go on: 'continue' ends the launch.\n"); return GO_NONE; }
   if (mode != RM_CONT) {
     int lane;
     const warp *fw = dbg_focus_warp(d, &lane);
@@ -141,7 +143,9 @@ static int run_command(dbg *d, char *line) {
 static bool read_line(dbg *d, char **buf, size_t *cap) {
   for (;;) {
     if (d->interactive) { fputs("(ptxemu-dbg) ", d->c.out); fflush(d->c.out); }
+    errno = 0;
     ssize_t r = d->c.in ? getline(buf, cap, d->c.in) : -1;
+    if (r < 0 && errno == EINTR && d->interactive) { clearerr(d->c.in); dbg_interrupted = 0; fputc('\n', d->c.out); continue; }   /* Ctrl-C at the prompt */
     if (r >= 0) {
       while (r > 0 && ((*buf)[r - 1] == '\n' || (*buf)[r - 1] == '\r')) (*buf)[--r] = 0;
       if (!d->interactive) dbg_printf(d, "(ptxemu-dbg) %s\n", *buf);

@@ -84,6 +84,10 @@ struct dbg {
   src_file *files;
 };
 
+/* Ctrl-C was typed (session.c: the kernel stops at its next instruction) */
+#include <signal.h>
+extern volatile sig_atomic_t dbg_interrupted;
+
 /* output (commands.c) */
 bool isatty_file(FILE *f);
 /* session.c: the cycle and stall reason of the stop (timing mode) */

@@ -2,6 +2,7 @@
  * hooks (a trace's keep running after it) and observes every warp
  * instruction before it runs, stopping there for breakpoints, watchpoints
  * and steps by running the command loop inside the hook. */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include "debug/internal.h"
@@ -130,11 +131,22 @@ static void focus_on(dbg *d, const warp *w, int lane) {
   dbg_thread_of(d, w, lane, d->fthread);
 }
 
+/* Ctrl-C in a terminal stops the kernel at the next instruction, as in gdb */
+volatile sig_atomic_t dbg_interrupted;
+static void on_sigint(int sig) { (void)sig; dbg_interrupted = 1; }
+
 static void before_insn(void *ctx, const warp *w, const xinsn *x, lanemask m, lanemask g) {
   dbg *d = ctx;
   if (d->next_obs && d->next_obs->on_before_insn) d->next_obs->on_before_insn(d->next_obs->ctx, w, x, m, g);
   note_cta(d, w->cta);
   d->started = true;
+  if (dbg_interrupted) {
+    dbg_interrupted = 0;
+    dbg_printf(d, "\nInterrupted: block (%u,%u,%u) warp %u.\n", w->cta->id[0], w->cta->id[1], w->cta->id[2], w->id);
+    focus_on(d, w, __builtin_ctz(m));
+    stop(d, w, x, m);
+    return;
+  }
   bool stopped = false;
   if (d->has_watch && d->last.valid) {
     uint8_t was[8];
@@ -184,13 +196,27 @@ static void before_insn(void *ctx, const warp *w, const xinsn *x, lanemask m, la
   stop(d, w, x, m);
 }
 
+/* A fault: stop where it happened, before the launch ends and its warps go. */
+static void on_fault(void *ctx, const warp *w, const xinsn *x) {
+  dbg *d = ctx;
+  if (d->next_obs && d->next_obs->on_fault) d->next_obs->on_fault(d->next_obs->ctx, w, x);
+  if (!d->started) return;
+  dbg_printf(d, "\n");
+  emu_print_fault(d->e, d->c.out);
+  const emu_fault *f = &d->e->fault;
+  memcpy(d->fblock, f->cta, sizeof d->fblock);
+  memcpy(d->fthread, f->tid, sizeof d->fthread);
+  dbg_printf(d, "The kernel stopped at the fault: look around; 'continue' ends the launch.\n");
+  stop(d, w, x, w->cur ? w->cur : 1u << f->lane);
+}
+
 /* ---- launches -------------------------------------------------------------- */
 
 static void on_begin(void *ctx, int index, const char *kernel, emu *e, const emu_launch *l) {
   dbg *d = ctx;
   if (d->next_begin) d->next_begin(d->next_ctx, index, kernel, e, l);
   d->next_obs = e->obs == &d->obs ? NULL : e->obs;
-  d->obs = (emu_observer){ .ctx = d, .on_insn = fwd_insn, .on_mem = fwd_mem, .on_before_insn = before_insn };
+  d->obs = (emu_observer){ .ctx = d, .on_insn = fwd_insn, .on_mem = fwd_mem, .on_before_insn = before_insn, .on_fault = on_fault };
   if (d->next_obs) {
     if (d->next_obs->on_timing) d->obs.on_timing = fwd_timing;
     if (d->next_obs->on_block_timing) d->obs.on_block_timing = fwd_block_timing;
@@ -205,7 +231,8 @@ static void on_begin(void *ctx, int index, const char *kernel, emu *e, const emu
   d->nctas = 0;
   d->last.valid = false;
   d->launches++;
-  for (int i = 0; i < d->nbps; i++) d->bps[i].have_old = false;
+  /* each launch resolves the breakpoints against its own module */
+  for (int i = 0; i < d->nbps; i++) { d->bps[i].have_old = false; d->bps[i].rm = NULL; }
   dbg_printf(d, "[launch %d: %s<<<(%u,%u,%u),(%u,%u,%u)>>>]\n", index, kernel, l->grid[0], l->grid[1], l->grid[2],
              l->block[0], l->block[1], l->block[2]);
   if (d->prompt_at_start) {
@@ -244,6 +271,12 @@ void dbg_attach(dbg *d, session_opts *o) {
   o->launch_done = on_done;
   o->quiet = true;           /* no progress line while the user sits at a stop */
   d->launches = 0;
+  if (d->interactive) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;   /* no SA_RESTART: Ctrl-C at the prompt gives a new prompt */
+    sigaction(SIGINT, &sa, NULL);
+  }
 }
 
 bool dbg_after_exit(dbg *d, int rc) {

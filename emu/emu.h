@@ -223,6 +223,9 @@ typedef struct emu_observer {
   /* before a warp instruction runs (may be NULL; the debugger stops here by
    * not returning): the group m about to execute it and its guard lanes g */
   void (*on_before_insn)(void *ctx, const warp *w, const xinsn *x, lanemask m, lanemask g);
+  /* an instruction faulted (e->fault is filled; may be NULL): the warps are
+   * still as the fault found them */
+  void (*on_fault)(void *ctx, const warp *w, const xinsn *x);
 } emu_observer;
 
 /* A module loaded into the device: its variables' addresses (a CUDA

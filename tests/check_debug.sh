@@ -56,7 +56,7 @@ grep -q "^\[program finished: exit status 0\]" "$tmp/then.out" && ok || { bad "-
 (cd "$d" && printf 'break 117\nrun\n' | "$PTXEMU" debug reduce.launch) >"$tmp/eof2.out" 2>&1; st=$?
 [ $st -eq 0 ] && [ "$(tail -1 "$tmp/eof2.out")" = "reduce.ptx:117       bar.sync 0;   (pc 39 in reduce)" ] && ok || { bad "EOF at a stop: $st"; cat "$tmp/eof2.out"; }
 # a program that finishes: the debugger exits with its status (3: a fault)
-printf 'run\n' | "$PTXEMU" debug "$srcdir/tests/faults/faults.ptx" --kernel trapper >"$tmp/fault.out" 2>&1; st=$?
+printf 'run\ncontinue\n' | "$PTXEMU" debug "$srcdir/tests/faults/faults.ptx" --kernel trapper >"$tmp/fault.out" 2>&1; st=$?
 [ $st -eq 3 ] && grep -q "kernel fault: trap" "$tmp/fault.out" && grep -qxF "[program ended with a kernel fault: exit status 3]" "$tmp/fault.out" &&
   ok || { bad "a faulting kernel: exit $st"; cat "$tmp/fault.out"; }
 
@@ -68,6 +68,14 @@ if command -v sqlite3 >/dev/null 2>&1; then
   a=$(q "$tmp/dbg.db" "SELECT count(*) FROM warp_insts"); b=$(q "$tmp/run.db" "SELECT count(*) FROM warp_insts")
   [ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" -gt 0 ] && ok || bad "--trace under the debugger: $a warp instructions, $b without it"
 fi
+
+# a fault stops the kernel where it happened, with its warps intact: the
+# focus is the faulting thread (16: the first past the 64-byte buffer)
+printf 'run\nwhere\nprint %%r1 thread\nstep\ncontinue\n' | "$PTXEMU" debug "$srcdir/tests/faults/faults.ptx" --kernel oob --block 32 \
+  -e 'buffer b 64 zero' --arg ptr:b --arg u32:0 >"$tmp/oob.out" 2>"$tmp/oob.err"; st=$?
+[ $st -eq 3 ] && grep -qxF "Focus: block (0,0,0) thread (16,0,0), warp 0 lane 16" "$tmp/oob.out" &&
+  grep -qxF "%r1 (.b32) lane 16 [thread (16,0,0)] = 16" "$tmp/oob.out" && grep -q "^The kernel has faulted and cannot go on" "$tmp/oob.out" &&
+  grep -q "kernel fault: out-of-bounds access" "$tmp/oob.err" && ok || { bad "stop at a fault: exit $st"; cat "$tmp/oob.out" "$tmp/oob.err"; }
 
 # bad command lines
 "$PTXEMU" debug >/dev/null 2>&1; [ $? -eq 64 ] && ok || bad "no input: not 64"

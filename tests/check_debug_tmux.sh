@@ -1,8 +1,8 @@
 #!/bin/sh
 # tests/check_debug_tmux.sh - "ptxemu debug" in a terminal, typed as a
 # person would, in a detached tmux session: the prompt, a breakpoint, an
-# empty line repeating "step", info warps and quit.  Skipped (77) without
-# tmux.
+# empty line repeating "step", info warps and quit; Ctrl-C stopping a kernel
+# that never ends.  Skipped (77) without tmux.
 . "$srcdir/tests/lib.sh"
 command -v tmux >/dev/null 2>&1 || { echo "SKIP: tmux is not installed"; exit 77; }
 case $PTXEMU in /*) ;; *) PTXEMU=$(pwd)/$PTXEMU ;; esac
@@ -44,4 +44,18 @@ type_line 'bogus'
 check "^Unknown command 'bogus'" "a bad command"
 type_line 'quit'
 check '^DEBUG-EXIT 0' "quit"
+t kill-session -t dbg
+
+# Ctrl-C stops a kernel that runs forever, at its next instruction
+f=$(cd "$srcdir/tests/faults" && pwd)/faults.ptx
+t new-session -d -s dbg -x 150 -y 50 "'$PTXEMU' debug --max-insts 1e15 '$f' --kernel spin; echo DEBUG-EXIT \$?; sleep 60"
+check '^(ptxemu-dbg) $' "the prompt (spin)"
+type_line 'run'
+sleep 0.5
+t send-keys -t dbg C-c
+check '^Interrupted: block (0,0,0) warp 0' "Ctrl-C"
+type_line 'info warps'
+check 'running               0    faults.ptx:76' "info warps after Ctrl-C"
+type_line 'quit'
+check '^DEBUG-EXIT 0' "quit after Ctrl-C"
 finish
