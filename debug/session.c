@@ -115,10 +115,17 @@ static void stop(dbg *d, const warp *w, const xinsn *x, lanemask m) {
   d->mode = RM_CONT;
   int lane;
   const warp *fw = dbg_focus_warp(d, &lane);
-  if (fw == w && !(m >> lane & 1))
+  if (fw == w && !(m >> lane & 1)) {
     dbg_printf(d, "(warp %u runs lanes 0x%08x here; thread (%u,%u,%u) is not among them: it waits at ", w->id, m,
-               d->fthread[0], d->fthread[1], d->fthread[2]),
-    dbg_print_pos(d, &d->e->prog[dbg_lane_pc(w, lane)]), dbg_printf(d, ")\n");
+               d->fthread[0], d->fthread[1], d->fthread[2]);
+    dbg_print_pos(d, &d->e->prog[dbg_lane_pc(w, lane)]);
+    dbg_printf(d, ")\n");
+  } else if (fw && fw != w && fw->state[lane] != TS_EXITED) {
+    /* a watchpoint moved the focus to the writer: another warp runs now */
+    dbg_printf(d, "(thread (%u,%u,%u) is at ", d->fthread[0], d->fthread[1], d->fthread[2]);
+    dbg_print_pos(d, &d->e->prog[dbg_lane_pc(fw, lane)]);
+    dbg_printf(d, "; warp %u of block (%u,%u,%u) runs now:)\n", w->id, w->cta->id[0], w->cta->id[1], w->cta->id[2]);
+  }
   dbg_print_where(d, x);
   if (d->e->timing) dbg_print_cycle(d);
   dbg_command_loop(d);
