@@ -29,6 +29,11 @@ int cmd_exec(int argc, char **argv);       /* cli/cmd_exec.c: a CUDA program on 
 /* exec --format json (cli/exec_json.c): the document, from the run's stats
  * file and captured stdout (either may be NULL); argv ends with NULL. */
 void exec_write_json(FILE *f, char **argv, int status, int signal, double wall, const char *gpu, FILE *stats, FILE *out);
+int cmd_debug(int argc, char **argv);      /* cli/cmd_debug.c: the warp debugger */
+/* "ptxemu run" with attach(session options, ctx) called just before the
+ * session starts (the debugger hooks in there); argv[0] names the command. */
+struct session_opts;
+int cli_run_attached(int argc, char **argv, void (*attach)(struct session_opts *, void *), void *ctx);
 
 /* --trace options of run/check (cli/trace_opts.c). */
 struct session_opts;

@@ -94,7 +94,7 @@ static int san_start(sanitizer **out, int checks, session_opts *o, cli_trace *ct
   return 0;
 }
 
-static int run_common(int argc, char **argv, bool compare) {
+static int run_common(int argc, char **argv, bool compare, void (*attach)(session_opts *, void *), void *actx) {
   sanitizer *san = NULL;
   session_opts o = { .compare = compare };
   const char *path = NULL, *kernel = NULL, *grid = "1", *block = "1", *shared = "0";
@@ -186,7 +186,11 @@ static int run_common(int argc, char **argv, bool compare) {
   if (!module && (pre.p || post.p || args.p || strcmp(grid, "1") || strcmp(block, "1") || strcmp(shared, "0"))) {
     fprintf(stderr, "ptxemu %s: -e, --arg, --grid, --block and --shared go with a PTX module and --kernel, not a launch file\n", argv[0]);
     rc = EXIT_USAGE;
-  } else if (!module) rc = cli_trace_start(ct, &o, argc, argv, path) ?: san_start(&san, checks, &o, ct) ?: session_run(path, &o, cli_load_module);
+  } else if (!module) {
+    rc = cli_trace_start(ct, &o, argc, argv, path) ?: san_start(&san, checks, &o, ct);
+    if (!rc && attach) attach(&o, actx);
+    if (!rc) rc = session_run(path, &o, cli_load_module);
+  }
   else {
     if (!kernel) { fprintf(stderr, "ptxemu %s: a module needs --kernel NAME\n", argv[0]); return EXIT_USAGE; }
     char g[64], b[64], line[1024];
@@ -200,7 +204,9 @@ static int run_common(int argc, char **argv, bool compare) {
     add(&t, line);
     if (args.p) add(&t, args.p);
     if (post.p) add(&t, post.p);
-    rc = cli_trace_start(ct, &o, argc, argv, path) ?: san_start(&san, checks, &o, ct) ?: session_run_text(t.p, "./command-line", &o, cli_load_module);
+    rc = cli_trace_start(ct, &o, argc, argv, path) ?: san_start(&san, checks, &o, ct);
+    if (!rc && attach) attach(&o, actx);
+    if (!rc) rc = session_run_text(t.p, "./command-line", &o, cli_load_module);
     free(t.p);
   }
   free(pre.p);
@@ -222,5 +228,8 @@ static int run_common(int argc, char **argv, bool compare) {
   return rc;
 }
 
-int cmd_run(int argc, char **argv) { return run_common(argc, argv, false); }
-int cmd_check(int argc, char **argv) { return run_common(argc, argv, true); }
+int cmd_run(int argc, char **argv) { return run_common(argc, argv, false, NULL, NULL); }
+int cmd_check(int argc, char **argv) { return run_common(argc, argv, true, NULL, NULL); }
+int cli_run_attached(int argc, char **argv, void (*attach)(session_opts *, void *), void *ctx) {
+  return run_common(argc, argv, false, attach, ctx);
+}

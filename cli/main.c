@@ -15,6 +15,7 @@ static const struct { const char *name; int (*fn)(int, char **); const char *wha
   { "run", cmd_run, "execute a launch file or a kernel" },
   { "check", cmd_check, "execute a launch file and compare its expected outputs" },
   { "exec", cmd_exec, "run a CUDA program (nvcc -cudart shared) on the emulated GPU" },
+  { "debug", cmd_debug, "debug a kernel warp by warp (breakpoints, stepping, registers, memory)" },
   { "gpus", cmd_gpus, "list the bundled GPU configurations" },
   { "occupancy", cmd_occupancy, "theoretical occupancy of a kernel and what limits it" },
   { "stats", cmd_stats, "print the metrics of an execution trace (run --trace FILE)" },

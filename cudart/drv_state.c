@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "debug/debug.h"
 #include "cudart/drv.h"
 #include "cudart/options.h"
 #include "emu/timing.h"
@@ -178,6 +179,8 @@ CUresult drv_init(void) {
     san_attach(the_san, &sopts);
     if (the_trace) san_set_sink(the_san, trace_hazard, the_trace);
   }
+  /* ptxemu debug -- PROGRAM: the debugger reads its commands here */
+  dbg_from_env(&sopts);
   launcher.o = &sopts;
   launcher.stats = stats_file;
   launcher.gcfg = drv.timing ? &drv.cfg : NULL;

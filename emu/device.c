@@ -324,6 +324,7 @@ void emu_fault_at(warp *w, const xinsn *x, int lane, int kind, const char *fmt, 
   va_start(ap, fmt);
   vsnprintf(f->msg, sizeof f->msg, fmt, ap);
   va_end(ap);
+  if (x && e->obs && e->obs->on_fault) e->obs->on_fault(e->obs->ctx, w, x);
 }
 
 /* Which allocation a bad global access ran off (the nearest one below or

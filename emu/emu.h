@@ -224,6 +224,12 @@ typedef struct emu_observer {
   void (*on_timing)(void *ctx, const warp *w, uint64_t issue, uint64_t complete, int stall);
   void (*on_block_timing)(void *ctx, const cta *c, uint64_t start, uint64_t end);
   void (*on_sm_sample)(void *ctx, uint32_t sm, uint64_t cycle, uint32_t active, uint32_t eligible);
+  /* before a warp instruction runs (may be NULL; the debugger stops here by
+   * not returning): the group m about to execute it and its guard lanes g */
+  void (*on_before_insn)(void *ctx, const warp *w, const xinsn *x, lanemask m, lanemask g);
+  /* an instruction faulted (e->fault is filled; may be NULL): the warps are
+   * still as the fault found them */
+  void (*on_fault)(void *ctx, const warp *w, const xinsn *x);
 } emu_observer;
 
 /* A module loaded into the device: its variables' addresses (a CUDA
@@ -368,6 +374,10 @@ void emu_print_fault(const emu *e, FILE *out);
  * fault saying why (a static string), e.g. when its trace cannot be
  * written: from the emulator's thread (an observer callback). */
 void emu_request_stop(emu *e, const char *why);
+/* Timing mode, from on_before_insn: the cycle the instruction issues at,
+ * the longest wait before it (cycles) and that wait's reason (enum
+ * timing_stall); false in functional mode. */
+bool emu_timing_issue(const emu *e, uint64_t *cycle, uint64_t *waited, int *why);
 
 /* ---- helpers for instruction handlers (emu/exec_*.c) ---- */
 

@@ -120,6 +120,7 @@ uint32_t emu_warp_run(warp *w, uint32_t budget) {
       if (x->flags & XF_OFFSET) add_offsets(w, x);
       if ((x->flags & XF_SYNC) && !sync_ready(w, x, g)) { if (!w->cur) break; continue; }
     }
+    if (obs && obs->on_before_insn) obs->on_before_insn(obs->ctx, w, x, m, g);
     n++;
     w->insts++;
     w->thread_insts += (uint64_t)popc32(m);

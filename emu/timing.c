@@ -41,6 +41,7 @@ typedef struct timing_state {
   tsample *samples;
   uint32_t nsamples, capsamples, sample_cycles;
   uint64_t sample_every, next_sample;
+  uint64_t issue_wait; uint8_t issue_why;  /* the issuing warp's wait (emu_timing_issue) */
 } timing_state;
 
 static uint64_t umin(uint64_t a, uint64_t b) { return a < b ? a : b; }
@@ -412,6 +413,8 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     s->mem_latency = 0;
     uint32_t pc0 = w->cur_pc;
     lanemask mask0 = w->cur;
+    s->issue_wait = tw->wait_len;
+    s->issue_why = tw->wait_len ? tw->wait_why : STALL_SELECTED;
     uint32_t ran = emu_warp_run(w, 1);
     if (e->faulted) break;
     if (!ran) { if (w->cur && sched_push(&s->q, tw, t + 1)) { fault_oom(e); break; } continue; }
@@ -549,4 +552,13 @@ out:
   free(slot_init);
   emu_launch_end(e);
   return e->faulted ? -1 : 0;
+}
+
+bool emu_timing_issue(const emu *e, uint64_t *cycle, uint64_t *waited, int *why) {
+  const timing_state *s = e->timing;
+  if (!s) return false;
+  *cycle = e->cycle_now;
+  *waited = s->issue_wait;
+  *why = s->issue_why;
+  return true;
 }
