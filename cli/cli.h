@@ -25,6 +25,7 @@ int cmd_occupancy(int argc, char **argv);
 int cmd_stats(int argc, char **argv);      /* cli/cmd_stats.c: metrics of a trace */
 int cmd_report(int argc, char **argv);     /* cli/cmd_report.c: HTML report of a trace */
 int cmd_exec(int argc, char **argv);       /* cli/cmd_exec.c: a CUDA program on ptxemu's libraries */
+int cmd_sweep(int argc, char **argv);      /* cli/cmd_sweep.c: design-space sweeps (ptxemu-sweep(1)) */
 
 /* --trace options of run/check (cli/trace_opts.c). */
 struct session_opts;
@@ -42,6 +43,11 @@ int cli_trace_start(cli_trace *ct, struct session_opts *o, int argc, char **argv
 /* Close the trace; rc, or EXIT_CANTCREAT if rc was 0 and it could not be written. */
 int cli_trace_finish(cli_trace *ct, int rc);
 
+/* --set NAME=VALUE (run, check, exec): at most this many. */
+#define CLI_MAX_SETS 256
+/* Check the overrides on GPU gpu: 0; EXIT_DATAERR when the configuration
+ * itself is bad, EXIT_USAGE when an override is (messages printed). */
+int cli_check_sets(const char *gpu, const char *const *sets, int nsets);
 /* Load a module from PTX text or a .pxo object (decided by content).
  * Diagnostics go to stderr.  *status gets an exit status on failure. */
 isa_module *cli_load_module(const char *path, int *status);
