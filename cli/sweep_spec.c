@@ -102,7 +102,7 @@ static int config_check(ctx *c, const char *gpu, const char *const *sets, int n,
     char *e = strstr(msg, "error: ");
     char *nl = strchr(e ? e : msg, '\n');
     if (nl) *nl = 0;
-    fail(c, "%s: %s", what, e ? e + 7 : msg);
+    fail(c, "%s: %s", what, e ? e + 7 : strncmp(msg, "ptxemu: ", 8) == 0 ? msg + 8 : msg);
   }
   free(msg);
   return rc ? -1 : 0;
@@ -253,19 +253,20 @@ int sweep_spec_parse(sweep_spec *s, const char *text, const char *path, const ch
       if (npdefs) { fail(&c, "param lines (a grid) and point lines do not mix%s%s", "", ""); continue; }
       if (s->ncols == SWEEP_MAX_COLS) { fail(&c, "more than %s swept parameters%s", "64", ""); continue; }
       axis ax = { s->ncols, NULL, 0, c.line };
-      if (strstr(w[2], "..")) {
-        if (nw > 4 || range(&c, &ax, w[2], nw == 4 ? w[3] : NULL)) { if (nw > 4) fail(&c, "expected 'param NAME LO..HI [+STEP|*FACTOR]'%s%s", "", ""); continue; }
-      } else {
-        bool okv = true;
-        for (int i = 2; i < nw && okv; i++) {
-          okv = check_value(&c, "a value", w[i]) == 0;
-          for (int j = 0; j < ax.n && okv; j++) if (strcmp(ax.v[j], w[i]) == 0) okv = fail(&c, "value '%s' listed twice%s", w[i], "") == 0;
-          if (okv) PUSH(s->a, ax.v, ax.n, arena_strndup(s->a, w[i], strlen(w[i])));
-        }
-        if (!okv) continue;
-      }
-      /* each value on its own, on the first GPU named so far (or h100) */
+      /* values and ranges ("LO..HI" [+STEP|*FACTOR]) mixed */
       bool okv = true;
+      for (int i = 2; i < nw && okv; i++) {
+        size_t before = (size_t)ax.n;
+        if (strstr(w[i], "..")) {
+          const char *step = i + 1 < nw && (w[i + 1][0] == '+' || w[i + 1][0] == '*') ? w[++i] : NULL;
+          okv = range(&c, &ax, w[i - (step != NULL)], step) == 0;
+        } else if ((okv = check_value(&c, "a value", w[i]) == 0)) PUSH(s->a, ax.v, ax.n, arena_strndup(s->a, w[i], strlen(w[i])));
+        for (int j = (int)before; j < ax.n && okv; j++)
+          for (int k = 0; k < j && okv; k++)
+            if (strcmp(ax.v[j], ax.v[k]) == 0) okv = fail(&c, "value '%s' listed twice%s", ax.v[j], "") == 0;
+      }
+      if (!okv) continue;
+      /* each value on its own, on the first GPU named so far (or h100) */
       for (int i = 0; i < ax.n && okv; i++) {
         char set[SWEEP_MAX_VALUE * 2 + 2];
         snprintf(set, sizeof set, "%s=%s", w[1], ax.v[i]);
