@@ -210,7 +210,11 @@ static int load_stats(sqlite3 *db, const char *path) {
       sqlite3_bind_int64(st, 1, strtoll(idx, NULL, 10));
       sqlite3_bind_text(st, 2, kernel, -1, SQLITE_TRANSIENT);
       sqlite3_bind_text(st, 3, name, -1, SQLITE_TRANSIENT);
-      sqlite3_bind_double(st, 4, strtod(val, NULL));
+      /* whole counters stay integers (sums of them print as such) */
+      char *end;
+      long long iv = strtoll(val, &end, 10);
+      if (*end || end == val) sqlite3_bind_double(st, 4, strtod(val, NULL));
+      else sqlite3_bind_int64(st, 4, iv);
       rc = sqlite3_step(st);
       sqlite3_reset(st);
       rows++;

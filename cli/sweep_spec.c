@@ -66,6 +66,19 @@ static int check_value(ctx *c, const char *what, const char *v) {
   return 0;
 }
 
+/* A value as the configuration reads it: a size with a K, M, G or T suffix
+ * (which configuration files do not take) becomes its number of bytes. */
+static const char *norm(sweep_spec *s, const char *v) {
+  uint64_t x;
+  size_t n = strlen(v);
+  if (n > 1 && strchr("KMGT", v[n - 1]) && num_size(v, 0, 1ull << 50, &x) == 0) {
+    char b[32];
+    snprintf(b, sizeof b, "%llu", (unsigned long long)x);
+    return arena_strndup(s->a, b, strlen(b));
+  }
+  return arena_strndup(s->a, v, n);
+}
+
 static int check_name(ctx *c, const char *v) {
   size_t n = strlen(v);
   if (!n || n > 64) return fail(c, "a workload name must be 1 to 64 characters, got '%s'%s", v, "");
@@ -156,7 +169,7 @@ static int assignments(ctx *c, char **w, int n, const char ***vals, const char *
       k = s->ncols - 1;                /* *vals has room for SWEEP_MAX_COLS */
     }
     if ((*vals)[k]) return fail(c, "'%s' given twice%s", name, "");
-    (*vals)[k] = arena_strndup(s->a, val, strlen(val));
+    (*vals)[k] = norm(s, val);
   }
   return 0;
 }
@@ -260,7 +273,7 @@ int sweep_spec_parse(sweep_spec *s, const char *text, const char *path, const ch
         if (strstr(w[i], "..")) {
           const char *step = i + 1 < nw && (w[i + 1][0] == '+' || w[i + 1][0] == '*') ? w[++i] : NULL;
           okv = range(&c, &ax, w[i - (step != NULL)], step) == 0;
-        } else if ((okv = check_value(&c, "a value", w[i]) == 0)) PUSH(s->a, ax.v, ax.n, arena_strndup(s->a, w[i], strlen(w[i])));
+        } else if ((okv = check_value(&c, "a value", w[i]) == 0)) PUSH(s->a, ax.v, ax.n, norm(s, w[i]));
         for (int j = (int)before; j < ax.n && okv; j++)
           for (int k = 0; k < j && okv; k++)
             if (strcmp(ax.v[j], ax.v[k]) == 0) okv = fail(&c, "value '%s' listed twice%s", ax.v[j], "") == 0;
@@ -288,10 +301,14 @@ int sweep_spec_parse(sweep_spec *s, const char *text, const char *path, const ch
         char *eq = strchr(w[i], '=');
         if (!eq || eq == w[i]) { fail(&c, "expected NAME=VALUE, got '%s'%s", w[i], ""); break; }
         if (check_value(&c, "a value", eq + 1)) break;
-        const char *sp = w[i];
-        if (config_check(&c, s->ngpus ? s->gpus[0] : "h100", &sp, 1, "set")) break;
+        const char *v = norm(s, eq + 1);
+        size_t l = (size_t)(eq - w[i]) + strlen(v) + 2;
+        char *sp = arena_alloc(s->a, l);
+        snprintf(sp, l, "%.*s=%s", (int)(eq - w[i]), w[i], v);
+        const char *cs = sp;
+        if (config_check(&c, s->ngpus ? s->gpus[0] : "h100", &cs, 1, "set")) break;
         if (s->nfixed == 256) { fail(&c, "more than %s set values%s", "256", ""); break; }
-        PUSH(s->a, s->fixed, s->nfixed, arena_strndup(s->a, w[i], strlen(w[i])));
+        PUSH(s->a, s->fixed, s->nfixed, sp);
       }
       if (nw < 2) fail(&c, "expected 'set NAME=VALUE...'%s%s", "", "");
     } else if (strcmp(d, "baseline") == 0) {

@@ -151,6 +151,11 @@ printf 'launch long tests/sweep/long.launch\nmax-seconds 0.5\nmax-memory 64M\n' 
 status "max-seconds" 1 "1 failed" "$PTXEMU" sweep "$tmp/t.spec" "$tmp/trun"
 status "max-seconds reason" 0 "exit 4, a limit was reached\|over the time limit" "$PTXEMU" sweep status "$tmp/trun"
 
+# ---- exec workloads: a program and its words, no shell in between -------
+printf 'exec ok /bin/true\nexec three /bin/sh -c "exit 3" ignored\nparam sms 8 16\n' > "$tmp/e.spec"
+status "exec workloads" 1 "2 done, 2 failed" "$PTXEMU" sweep -j 2 "$tmp/e.spec" "$tmp/erun"
+status "exec failure reason" 0 "failed 2 workload=three gpu=h100 sms=8 rep=0: exit 3" "$PTXEMU" sweep status "$tmp/erun"
+
 # ---- plot ---------------------------------------------------------------
 "$PTXEMU" sweep collect "$tmp/run" -o "$tmp/r.db" >/dev/null
 status "plot" 0 "" "$PTXEMU" sweep plot "$tmp/r.db" --axis l2_bytes --metric cycles -o "$tmp/p.svg"
