@@ -100,7 +100,8 @@ static int run_sweep(int argc, char **argv) {
   else {
     if (n < s.npoints) fprintf(stderr, "[sweep] %d of %d points are done already; running the other %d\n", s.npoints - n, s.npoints, n);
     int failed = sweep_run_points(adir, &s, todo, n, jobs ? (int)jobs : cores(), true);
-    if (failed < 0) rc = EXIT_CANTCREAT;
+    if (failed == -2) rc = 130;
+    else if (failed < 0) rc = EXIT_CANTCREAT;
     else if (failed) { fprintf(stderr, "[sweep] %d points failed (ptxemu sweep status %s says why)\n", failed, dir); rc = EXIT_MISMATCH; }
   }
   free(todo);

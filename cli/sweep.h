@@ -71,7 +71,8 @@ void sweep_result_path(const char *dir, int index, char *out, size_t n);
 int sweep_point_state(const char *dir, const sweep_spec *s, int index);
 
 /* Run the points idx[0..n) with jobs parallel processes; progress: a
- * status line on stderr.  Returns the number that failed, -1 on an error. */
+ * status line on stderr.  Returns the number that failed, -1 on an error,
+ * -2 when SIGINT or SIGTERM stopped it (the points running have no result). */
 int sweep_run_points(const char *dir, const sweep_spec *s, const int *idx, int n, int jobs, bool progress);
 /* The absolute path of this ptxemu (for child processes and job scripts). */
 const char *sweep_self(void);

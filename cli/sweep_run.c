@@ -322,7 +322,16 @@ static void progress_line(int done, int failed, int total, uint64_t t0, bool tty
   if (tty && last) fputc('\n', stderr);
 }
 
+/* SIGINT/SIGTERM (a Ctrl-C, scancel): the points running are stopped and
+ * left without a result, so a rerun runs them */
+static volatile sig_atomic_t stop_signal;
+static void on_stop(int sig) { stop_signal = sig; }
+
 int sweep_run_points(const char *dir, const sweep_spec *s, const int *idx, int n, int jobs, bool progress) {
+  struct sigaction sa = { .sa_handler = on_stop }, old_int, old_term;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
   if (jobs < 1) jobs = 1;
   if (jobs > 1024) jobs = 1024;
   slot *run = calloc((size_t)jobs, sizeof *run);
@@ -331,6 +340,12 @@ int sweep_run_points(const char *dir, const sweep_spec *s, const int *idx, int n
   uint64_t t0 = clock_now_ns(), last_print = 0;
   int next = 0, active = 0, done = 0, failed = 0, errors = 0;
   while (next < n || active) {
+    if (stop_signal) {
+      for (int k = 0; k < jobs; k++)
+        if (run[k].pid) { kill(-run[k].pid, SIGKILL); while (waitpid(run[k].pid, NULL, 0) < 0 && errno == EINTR) {} }
+      fprintf(stderr, "%sptxemu sweep: stopped by signal %d; %d points ran, a rerun runs the rest\n", progress ? "\n" : "", (int)stop_signal, done + failed);
+      break;
+    }
     while (next < n && active < jobs) {
       int k = 0;
       while (run[k].pid) k++;
@@ -369,9 +384,11 @@ int sweep_run_points(const char *dir, const sweep_spec *s, const int *idx, int n
     struct timespec ts = { 0, 2000000 };
     nanosleep(&ts, NULL);
   }
-  if (progress) progress_line(done, failed, n, t0, tty, true);
+  if (progress && !stop_signal) progress_line(done, failed, n, t0, tty, true);
+  sigaction(SIGINT, &old_int, NULL);
+  sigaction(SIGTERM, &old_term, NULL);
   free(run);
-  return errors ? -1 : failed;
+  return stop_signal ? -2 : errors ? -1 : failed;
 }
 
 int sweep_capture(char *const argv[], char *out, size_t n) {

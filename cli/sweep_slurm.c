@@ -123,7 +123,7 @@ int sweep_slurm_task(const char *dir, const char *todo, const char *task) {
   free(idx);
   sweep_spec_free(&s);
   /* a failed point is a result (recorded with its reason), not a failed task */
-  return failed < 0 ? EXIT_CANTCREAT : EXIT_OK;
+  return failed == -2 ? 130 : failed < 0 ? EXIT_CANTCREAT : EXIT_OK;
 }
 
 /* ---- ptxemu sweep status DIR ------------------------------------------- */
