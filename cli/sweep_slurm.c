@@ -31,7 +31,7 @@ int sweep_slurm_submit(const char *dir, const sweep_spec *s, const int *idx, int
   if (chunk < 1) chunk = (n + 999) / 1000;   /* Slurm's default MaxArraySize is 1001 */
   if (chunk < 1) chunk = 1;
   int tasks = (n + chunk - 1) / chunk;
-  char todo[PATH_MAX], script[PATH_MAX], out[PATH_MAX + 32];
+  char todo[PATH_MAX], script[PATH_MAX], out[2 * PATH_MAX + 32];
   long stamp = (long)time(NULL);
   snprintf(todo, sizeof todo, "%s/slurm/todo-%ld-%d.txt", dir, stamp, (int)getpid());
   snprintf(script, sizeof script, "%s/slurm/job-%ld-%d.sh", dir, stamp, (int)getpid());
@@ -55,7 +55,13 @@ int sweep_slurm_submit(const char *dir, const sweep_spec *s, const int *idx, int
 
   char array[64];
   snprintf(array, sizeof array, "--array=0-%d", tasks - 1);
-  snprintf(out, sizeof out, "--output=%s/slurm/%%A_%%a.out", dir);
+  /* sbatch reads % in the file name as a pattern: the folder's own are doubled */
+  size_t k0 = (size_t)snprintf(out, sizeof out, "--output=");
+  for (const char *p = dir; *p && k0 + 3 < sizeof out - 16; p++) {
+    if (*p == '%') out[k0++] = '%';
+    out[k0++] = *p;
+  }
+  snprintf(out + k0, sizeof out - k0, "/slurm/%%A_%%a.out");
   char **argv = calloc((size_t)nopts + 8, sizeof *argv);
   if (!argv) return EXIT_SOFTWARE;
   int k = 0;

@@ -171,12 +171,12 @@ printf '%s\n' "\$@" > "$tmp/sbatch.args"
 echo 4242
 EOF
 chmod +x "$tmp/bin/sbatch"
-odd="$tmp/odd dir 'q' \$x"
+odd="$tmp/odd dir 'q' \$x %j"
 status "--slurm submits" 0 "submitted job 4242: 8 points in 4 array tasks" env PATH="$tmp/bin:$PATH" "$PTXEMU" sweep --chunk 2 "$tmp/s.spec" "$odd" --slurm --partition=x --time=5
-if grep -q '^--array=0-3$' "$tmp/sbatch.args" && grep -q '^--partition=x$' "$tmp/sbatch.args" && [ "$(tail -1 "$tmp/sbatch.args" | grep -c '\.sh$')" = 1 ]; then ok; else bad "sbatch arguments: $(cat "$tmp/sbatch.args")"; fi
+if grep -q '^--array=0-3$' "$tmp/sbatch.args" && grep -q '^--partition=x$' "$tmp/sbatch.args" && grep -qF -- "--output=$tmp/odd dir 'q' \$x %%j/slurm/%A_%a.out" "$tmp/sbatch.args" && [ "$(tail -1 "$tmp/sbatch.args" | grep -c '\.sh$')" = 1 ]; then ok; else bad "sbatch arguments: $(cat "$tmp/sbatch.args")"; fi
 script=$(tail -1 "$tmp/sbatch.args")
 SLURM_ARRAY_TASK_ID=1 sh "$script" 2>"$tmp/err"
-if [ -e "$odd/points/000002.db" ] && [ -e "$odd/points/000003.db" ] && [ ! -e "$odd/points/000000.db" ]; then ok; else bad "array task 1 runs points 2 and 3 (in a folder named with blanks, quotes and \$)"; cat "$tmp/err"; fi
+if [ -e "$odd/points/000002.db" ] && [ -e "$odd/points/000003.db" ] && [ ! -e "$odd/points/000000.db" ]; then ok; else bad "array task 1 runs points 2 and 3 (in a folder named with blanks, quotes, \$ and %)"; cat "$tmp/err"; fi
 status "status of the job (no squeue here)" 0 "^8 points: 2 done" env PATH="$tmp/bin:/usr/bin:/bin" "$PTXEMU" sweep status "$odd"
 status "task: bad number" 64 "bad task number" "$PTXEMU" sweep task "$odd" /dev/null x
 finish
