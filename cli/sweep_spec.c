@@ -418,6 +418,7 @@ int sweep_spec_load(sweep_spec *s, const char *path, const char *base, char **te
     base = dir;
   }
   int rc = sweep_spec_parse(s, text, path, base, stderr);
+  if (rc) sweep_spec_free(s);
   if (text_out && !rc) *text_out = text;
   else free(text);
   return rc ? EXIT_DATAERR : 0;
