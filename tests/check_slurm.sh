@@ -27,6 +27,15 @@ tmp=$(mktemp -d /tmp/ptxemu-slurm.XXXXXX)
 chmod 755 "$tmp"
 pids=""
 teardown() {
+  # the cluster's jobs first: cancelled, and their step daemons (one
+  # socket each in the spool folder) gone, before the daemons are stopped
+  if [ -n "${SLURM_CONF:-}" ]; then
+    scancel --full --quiet --user=root 2>/dev/null
+    for i in $(seq 1 60); do
+      [ -z "$(squeue -h 2>/dev/null)" ] && [ -z "$(ls "$tmp/spool" 2>/dev/null | grep '_')" ] && break
+      sleep 1
+    done
+  fi
   for p in $pids; do kill "$p" 2>/dev/null; done
   sleep 1
   for p in $pids; do kill -9 "$p" 2>/dev/null; done
@@ -120,7 +129,7 @@ t0=$(date +%s.%N)
 out=$("$PTXEMU" sweep "$tmp/w/s.spec" "$tmp/run" --slurm --partition=sweep 2>&1)
 job=$(echo "$out" | sed -n 's/^submitted job \([0-9]*\): 6 points in 6 array tasks$/\1/p')
 if [ -n "$job" ]; then ok; else bad "sweep --slurm: $out"; finish; exit 1; fi
-if wait_job "$job" 300; then ok; else bad "job $job did not finish in 300 s"; squeue; fi
+if wait_job "$job" 900; then ok; else bad "job $job did not finish in 900 s"; squeue; fi
 t1=$(date +%s.%N)
 got=$("$PTXEMU" sweep status "$tmp/run" 2>&1)
 if echo "$got" | grep -q '^6 points: 6 done, 0 failed, 0 pending, 0 running, 0 missing'; then ok; else bad "status after the job: $got"; cat "$tmp/run/slurm/"*.out 2>/dev/null | head; fi
@@ -147,7 +156,7 @@ awk -v t0="$t0" -v t1="$t1" -v w="$(q "$tmp/r.db" "SELECT sum(wall_seconds) FROM
     t1 - t0, w, ((t1 - t0) * 2 - w) / 6 }'
 
 # ---- cancel a job after its first points, then resume ------------------
-sed 's/^arg u32 200$/arg u32 3000000/; /^expect/d' "$src/tests/sweep/spin.launch" > "$tmp/w/slow.launch"
+sed 's/^arg u32 200$/arg u32 300000/; /^expect/d' "$src/tests/sweep/spin.launch" > "$tmp/w/slow.launch"
 cat > "$tmp/w/c.spec" <<EOF
 launch slow slow.launch
 launch spin spin.launch
@@ -157,7 +166,7 @@ EOF
 out=$("$PTXEMU" sweep "$tmp/w/c.spec" "$tmp/cancel" --slurm --partition=sweep --array=0-5%1 2>&1)
 job=$(echo "$out" | sed -n 's/^submitted job \([0-9]*\):.*/\1/p')
 [ -n "$job" ] || { bad "second submit: $out"; finish; exit 1; }
-for i in $(seq 1 600); do
+for i in $(seq 1 3000); do
   [ -n "$(ls "$tmp/cancel/points/" 2>/dev/null)" ] && break
   sleep 0.2
 done
@@ -171,7 +180,7 @@ ls -l --time-style=+%s.%N "$tmp/cancel/points/" | awk '{ print $6, $7 }' | sort 
 out=$("$PTXEMU" sweep "$tmp/w/c.spec" "$tmp/cancel" --slurm --partition=sweep 2>&1)
 job=$(echo "$out" | sed -n "s/^submitted job \([0-9]*\): $((6 - ndone)) points in $((6 - ndone)) array tasks\$/\1/p")
 if [ -n "$job" ]; then ok; else bad "the rerun submits only the $((6 - ndone)) missing points: $out"; fi
-[ -n "$job" ] && { wait_job "$job" 300 || bad "rerun job $job did not finish"; }
+[ -n "$job" ] && { wait_job "$job" 900 || bad "rerun job $job did not finish"; }
 ls -l --time-style=+%s.%N "$tmp/cancel/points/" | awk '{ print $6, $7 }' | sort > "$tmp/after"
 if [ -z "$(comm -23 "$tmp/before" "$tmp/after")" ]; then ok; else bad "points finished before the cancel ran again"; fi
 got=$("$PTXEMU" sweep status "$tmp/cancel" 2>&1)
