@@ -15,7 +15,7 @@
 #include "util/num.h"
 
 static void usage(FILE *f) {
-  fputs("usage: ptxemu sweep [--local [-j N]] [--list] SPEC DIR\n"
+  fputs("usage: ptxemu sweep [--local [-j N]] [--list] [OPTIONS] SPEC DIR\n"
         "       ptxemu sweep [--chunk K] SPEC DIR --slurm [SBATCH-OPTION...]\n"
         "       ptxemu sweep status DIR\n"
         "       ptxemu sweep collect DIR -o RESULTS.db\n"
@@ -26,6 +26,8 @@ static void usage(FILE *f) {
         "  --slurm ...      submit one Slurm job array; the rest of the line goes to sbatch\n"
         "  --chunk K        points per array task (default: as many as keep 1000 tasks)\n"
         "  --list           print the points and whether each is done, run nothing\n"
+        "  --repeat N, --max-seconds S, --max-memory SIZE\n"
+        "                   instead of the SPEC's repeat, max-seconds and max-memory\n"
         "See ptxemu-sweep(1) for the SPEC format and the result tables.\n", f);
 }
 
@@ -50,6 +52,7 @@ static int run_sweep(int argc, char **argv) {
   const char *spec = NULL, *dir = NULL;
   uint64_t jobs = 0, chunk = 0;
   bool list = false;
+  sweep_overrides ov = {0};
   int slurm = 0;                    /* index of --slurm: the sbatch options follow */
   for (int i = 1; i < argc && !slurm; i++) {
     const char *a = argv[i];
@@ -64,7 +67,18 @@ static int run_sweep(int argc, char **argv) {
         return EXIT_USAGE;
       }
     }
-    else if (cli_missing_value("sweep", a, "-j --chunk")) return EXIT_USAGE;
+    else if (strcmp(a, "--repeat") == 0 && i + 1 < argc) {
+      uint64_t v;
+      if (num_u64(argv[++i], 1, 1000, &v)) { fprintf(stderr, "ptxemu sweep: bad --repeat '%s': a whole number from 1 to 1000\n", argv[i]); return EXIT_USAGE; }
+      ov.repeat = (int)v;
+    }
+    else if (strcmp(a, "--max-seconds") == 0 && i + 1 < argc) {
+      if (num_f64(argv[++i], 0.001, 1e7, &ov.max_seconds)) { fprintf(stderr, "ptxemu sweep: bad --max-seconds '%s': a number of seconds from 0.001 to 1e7\n", argv[i]); return EXIT_USAGE; }
+    }
+    else if (strcmp(a, "--max-memory") == 0 && i + 1 < argc) {
+      if (num_size(argv[++i], 1u << 20, 1ull << 44, &ov.max_memory)) { fprintf(stderr, "ptxemu sweep: bad --max-memory '%s': a size from 1M to 16T\n", argv[i]); return EXIT_USAGE; }
+    }
+    else if (cli_missing_value("sweep", a, "-j --chunk --repeat --max-seconds --max-memory")) return EXIT_USAGE;
     else if (a[0] == '-' && a[1]) { fprintf(stderr, "ptxemu sweep: unknown option '%s'\n", a); usage(stderr); return EXIT_USAGE; }
     else if (!spec) spec = a;
     else if (!dir) dir = a;
@@ -74,7 +88,7 @@ static int run_sweep(int argc, char **argv) {
   if (slurm && jobs) { fprintf(stderr, "ptxemu sweep: -j goes with --local (Slurm tasks use SLURM_CPUS_PER_TASK)\n"); return EXIT_USAGE; }
   sweep_spec s;
   char *text = NULL;
-  int rc = sweep_spec_load(&s, spec, NULL, &text);
+  int rc = sweep_spec_load(&s, spec, NULL, &ov, &text);
   if (rc) return rc;
   char adir[PATH_MAX];
   if (list) {
@@ -88,7 +102,7 @@ static int run_sweep(int argc, char **argv) {
     return EXIT_OK;
   }
   rc = abs_dir(dir, true, adir);
-  if (!rc) rc = sweep_dir_prepare(adir, text, s.base);
+  if (!rc) rc = sweep_dir_prepare(adir, text, s.base, &ov);
   free(text);
   if (rc) { sweep_spec_free(&s); return rc; }
   /* only what is not done: missing, failed, or left by another SPEC */

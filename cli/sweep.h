@@ -48,20 +48,24 @@ typedef struct sweep_spec {
   sweep_point *points; int npoints;
 } sweep_spec;
 
+/* Command-line values that replace the SPEC's (0: keep it). */
+typedef struct sweep_overrides { int repeat; double max_seconds; uint64_t max_memory; } sweep_overrides;
+
 /* Parse and expand SPEC text (path names it in messages, base is the
  * folder relative paths start from); every point's configuration is
  * checked.  0, or -1 after "path:line: error: ..." messages on err. */
-int sweep_spec_parse(sweep_spec *s, const char *text, const char *path, const char *base, FILE *err);
+int sweep_spec_parse(sweep_spec *s, const char *text, const char *path, const char *base, const sweep_overrides *ov, FILE *err);
 /* Read SPEC from a file (at most SWEEP_MAX_SPEC bytes): 0, or an exit status. */
-int sweep_spec_load(sweep_spec *s, const char *path, const char *base, char **text_out);
+int sweep_spec_load(sweep_spec *s, const char *path, const char *base, const sweep_overrides *ov, char **text_out);
 void sweep_spec_free(sweep_spec *s);
 /* The --set arguments of a point: fixed ones, then its combo's ("NAME=VALUE",
  * allocated in s->a); returns the count. */
 int sweep_point_sets(const sweep_spec *s, const sweep_point *p, const char ***out);
 
-/* The folder of a sweep: DIR/sweep.spec (a copy of the SPEC), DIR/sweep.base,
+/* The folder of a sweep: DIR/sweep.spec (a copy of the SPEC), DIR/sweep.base
+ * (the SPEC's folder, then the overrides as "repeat N" lines),
  * DIR/points/N.db (results), DIR/logs/N.err, DIR/slurm/ (job scripts). */
-int sweep_dir_prepare(const char *dir, const char *spec_text, const char *base);
+int sweep_dir_prepare(const char *dir, const char *spec_text, const char *base, const sweep_overrides *ov);
 /* Load the sweep a folder holds: 0 or an exit status. */
 int sweep_dir_load(const char *dir, sweep_spec *s);
 /* "DIR/points/000012.db" and the like (static buffers per kind). */

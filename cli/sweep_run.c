@@ -42,7 +42,7 @@ static int write_text(const char *path, const char *text) {
   return fclose(f);
 }
 
-int sweep_dir_prepare(const char *dir, const char *spec_text, const char *base) {
+int sweep_dir_prepare(const char *dir, const char *spec_text, const char *base, const sweep_overrides *ov) {
   char p[PATH_MAX];
   const char *sub[] = { "", "/points", "/logs", "/slurm", "/traces" };
   for (size_t i = 0; i < sizeof sub / sizeof *sub; i++) {
@@ -52,14 +52,14 @@ int sweep_dir_prepare(const char *dir, const char *spec_text, const char *base) 
   snprintf(p, sizeof p, "%s/sweep.spec", dir);
   char q[PATH_MAX];
   snprintf(q, sizeof q, "%s/sweep.base", dir);
-  char b[PATH_MAX + 2];
-  snprintf(b, sizeof b, "%s\n", base);
+  char b[PATH_MAX + 128];
+  snprintf(b, sizeof b, "%s\nrepeat %d\nmax-seconds %.17g\nmax-memory %llu\n", base, ov->repeat, ov->max_seconds, (unsigned long long)ov->max_memory);
   if (write_text(p, spec_text) || write_text(q, b)) { fprintf(stderr, "ptxemu sweep: cannot write '%s': %s\n", p, strerror(errno)); return EXIT_CANTCREAT; }
   return 0;
 }
 
 int sweep_dir_load(const char *dir, sweep_spec *s) {
-  char p[PATH_MAX], base[PATH_MAX];
+  char p[PATH_MAX], base[PATH_MAX], line[128];
   snprintf(p, sizeof p, "%s/sweep.base", dir);
   FILE *f = fopen(p, "r");
   if (!f || !fgets(base, sizeof base, f)) {
@@ -67,10 +67,20 @@ int sweep_dir_load(const char *dir, sweep_spec *s) {
     if (f) fclose(f);
     return EXIT_NOINPUT;
   }
-  fclose(f);
   base[strcspn(base, "\n")] = 0;
+  /* the command line's overrides of the run that wrote the folder */
+  sweep_overrides ov = {0};
+  while (fgets(line, sizeof line, f)) {
+    unsigned long long m;
+    if (sscanf(line, "repeat %d", &ov.repeat) == 1 || sscanf(line, "max-seconds %lf", &ov.max_seconds) == 1) continue;
+    if (sscanf(line, "max-memory %llu", &m) == 1) ov.max_memory = m;
+  }
+  fclose(f);
+  if (ov.repeat < 0 || ov.repeat > 1000) ov.repeat = 0;
+  if (!(ov.max_seconds >= 0 && ov.max_seconds <= 1e7)) ov.max_seconds = 0;
+  if (ov.max_memory > (1ull << 44)) ov.max_memory = 0;
   snprintf(p, sizeof p, "%s/sweep.spec", dir);
-  return sweep_spec_load(s, p, base, NULL);
+  return sweep_spec_load(s, p, base, &ov, NULL);
 }
 
 int sweep_point_state(const char *dir, const sweep_spec *s, int index) {

@@ -211,7 +211,7 @@ static int once(ctx *c, int *seen, const char *d) {
   return 0;
 }
 
-int sweep_spec_parse(sweep_spec *s, const char *text, const char *path, const char *base, FILE *err) {
+int sweep_spec_parse(sweep_spec *s, const char *text, const char *path, const char *base, const sweep_overrides *ov, FILE *err) {
   memset(s, 0, sizeof *s);
   s->a = arena_new();
   s->path = arena_strndup(s->a, path, strlen(path));
@@ -334,6 +334,9 @@ int sweep_spec_parse(sweep_spec *s, const char *text, const char *path, const ch
     } else fail(&c, "unknown directive '%s' (launch, exec, gpu, param, point, set, baseline, repeat, max-seconds, max-memory, trace)%s", d, "");
   }
   if (c.errors) return -1;
+  if (ov && ov->repeat) s->repeat = ov->repeat;
+  if (ov && ov->max_seconds > 0) s->max_seconds = ov->max_seconds;
+  if (ov && ov->max_memory) s->max_memory = ov->max_memory;
   c.line = 0;
   if (!s->nw) { fprintf(err, "%s: error: no workload (a 'launch' or 'exec' line)\n", path); return -1; }
   if (!s->ngpus) PUSH(s->a, s->gpus, s->ngpus, "h100");
@@ -395,7 +398,7 @@ int sweep_spec_parse(sweep_spec *s, const char *text, const char *path, const ch
   return 0;
 }
 
-int sweep_spec_load(sweep_spec *s, const char *path, const char *base, char **text_out) {
+int sweep_spec_load(sweep_spec *s, const char *path, const char *base, const sweep_overrides *ov, char **text_out) {
   FILE *f = fopen(path, "rb");
   if (!f) { fprintf(stderr, "ptxemu sweep: cannot read '%s': %s\n", path, strerror(errno)); return EXIT_NOINPUT; }
   char *text = malloc(SWEEP_MAX_SPEC + 1);
@@ -417,7 +420,7 @@ int sweep_spec_load(sweep_spec *s, const char *path, const char *base, char **te
     free(rp);
     base = dir;
   }
-  int rc = sweep_spec_parse(s, text, path, base, stderr);
+  int rc = sweep_spec_parse(s, text, path, base, ov, stderr);
   if (rc) sweep_spec_free(s);
   if (text_out && !rc) *text_out = text;
   else free(text);

@@ -150,6 +150,12 @@ cp "$src/tests/sweep/spin.ptx" "$tmp/tests/sweep/"
 printf 'launch long tests/sweep/long.launch\nmax-seconds 0.5\nmax-memory 64M\n' > "$tmp/t.spec"
 status "max-seconds" 1 "1 failed" "$PTXEMU" sweep "$tmp/t.spec" "$tmp/trun"
 status "max-seconds reason" 0 "exit 4, a limit was reached\|over the time limit" "$PTXEMU" sweep status "$tmp/trun"
+printf 'launch long tests/sweep/long.launch\n' > "$tmp/t2.spec"
+status "--max-seconds on the command line" 1 "1 failed" "$PTXEMU" sweep --max-seconds 0.5 "$tmp/t2.spec" "$tmp/trun2"
+status "--max-seconds kept for status" 0 "^1 points: 0 done, 1 failed" "$PTXEMU" sweep status "$tmp/trun2"
+status "--repeat" 0 "" "$PTXEMU" sweep --list --repeat 3 "$tmp/s.spec" "$tmp/none"
+if [ "$(echo "$out" | wc -l)" -eq 24 ] && echo "$out" | grep -q "rep=2$"; then ok; else bad "--repeat 3 lists 24 points"; fi
+status "--max-memory range" 64 "bad --max-memory '1K'" "$PTXEMU" sweep --max-memory 1K "$tmp/t2.spec" "$tmp/trun3"
 
 # ---- exec workloads: a program and its words, no shell in between -------
 printf 'exec ok /bin/true\nexec three /bin/sh -c "exit 3" ignored\nparam sms 8 16\n' > "$tmp/e.spec"
