@@ -34,6 +34,7 @@ int cmd_debug(int argc, char **argv);      /* cli/cmd_debug.c: the warp debugger
  * session starts (the debugger hooks in there); argv[0] names the command. */
 struct session_opts;
 int cli_run_attached(int argc, char **argv, void (*attach)(struct session_opts *, void *), void *ctx);
+int cmd_sweep(int argc, char **argv);      /* cli/cmd_sweep.c: design-space sweeps (ptxemu-sweep(1)) */
 
 /* --trace options of run/check (cli/trace_opts.c). */
 struct session_opts;
@@ -53,6 +54,11 @@ int cli_trace_finish(cli_trace *ct, int rc);
 /* The open trace of --trace (NULL without one), for the sanitizer's findings. */
 struct trace *cli_trace_of(cli_trace *ct);
 
+/* --set NAME=VALUE (run, check, exec): at most this many. */
+#define CLI_MAX_SETS 256
+/* Check the overrides on GPU gpu: 0; EXIT_DATAERR when the configuration
+ * itself is bad, EXIT_USAGE when an override is (messages printed). */
+int cli_check_sets(const char *gpu, const char *const *sets, int nsets);
 /* Load a module from PTX text or a .pxo object (decided by content).
  * Diagnostics go to stderr.  *status gets an exit status on failure. */
 isa_module *cli_load_module(const char *path, int *status);

@@ -29,6 +29,7 @@ static void usage(FILE *f) {
         "  --gpu NAME|FILE   the GPU to model; implies --timing\n"
         "  --sched POLICY    gto, lrr or two_level; implies --timing\n"
         "  --issue-order O   scheduled or ptx; implies --timing\n"
+        "  --set NAME=VALUE  override a parameter of the GPU (repeatable); implies --timing\n"
         "  --stats FILE      per-launch counters of every kernel the program launches\n"
         "  --trace FILE      record every launch in a SQLite trace (ptxemu-trace(5));\n"
         "  --trace-level L, --trace-kernel K, --trace-blocks A-B, --trace-pcs A-B, --trace-max-size SIZE\n"
@@ -120,6 +121,7 @@ int cmd_exec(int argc, char **argv) {
   add_word(&cmdline, &cmdlen, "exec");
   char kernels[4096] = "";
   bool json = false;
+  static char setv[65536];             /* PTXEMU_SET: the --set values joined with ';' */
   int i = 1;
   for (; i < argc; i++) {
     const char *a = argv[i];
@@ -148,6 +150,20 @@ int cmd_exec(int argc, char **argv) {
       set(valued[k].var, argv[++i]);
     }
     if (found) continue;
+    if (strcmp(a, "--set") == 0) {
+      if (i + 1 >= argc) { fprintf(stderr, "ptxemu exec: --set needs a value\n"); free(cmdline); return EXIT_USAGE; }
+      const char *v = argv[++i];
+      size_t l = strlen(setv);
+      add_word(&cmdline, &cmdlen, v);
+      if (strchr(v, ';') || l + strlen(v) + 2 > sizeof setv) {
+        fprintf(stderr, "ptxemu exec: --set '%s': a value holds no ';' (and all of them at most 64 KiB)\n", v);
+        free(cmdline);
+        return EXIT_USAGE;
+      }
+      snprintf(setv + l, sizeof setv - l, "%s%s", l ? ";" : "", v);
+      set("PTXEMU_SET", setv);
+      continue;
+    }
     if (strcmp(a, "--trace-kernel") == 0 && i + 1 < argc) {
       add_word(&cmdline, &cmdlen, argv[i + 1]);
       size_t l = strlen(kernels);
@@ -166,6 +182,8 @@ int cmd_exec(int argc, char **argv) {
   /* check the options here, where a mistake is a usage error */
   drv_options o;
   if (drv_options_from_env(&o)) { free(cmdline); return EXIT_USAGE; }
+  int sr = cli_check_sets(o.gpu ? o.gpu : "h100", o.sets, o.nsets);
+  if (sr) { free(cmdline); return sr; }
   if (o.gpu) {
     gpu_config g;
     if (gpu_config_load(o.gpu, &g, stderr)) { free(cmdline); return EXIT_DATAERR; }

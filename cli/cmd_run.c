@@ -29,6 +29,8 @@ static void usage(FILE *f, const char *cmd) {
              "                    generic proxy without a fence.proxy.async by the writing thread\n"
              "  --sched POLICY    warp scheduler instead of the GPU's: gto, lrr or two_level; implies --timing\n"
              "  --issue-order O   scheduled (ptxas-like order in basic blocks, the default) or ptx; implies --timing\n"
+             "  --set NAME=VALUE  override a parameter of the GPU's configuration (repeatable; ptxemu-gpu(5));\n"
+             "                    implies --timing\n"
              "  -e LINE           a launch-file line: buffer/symbol lines go before the launch,\n"
              "                    dump/expect/stdout lines after it\n"
              "  --arg TYPE:VALUE  a kernel argument: u32:5, f32:1.5, ptr:BUFFER, ...\n"
@@ -102,6 +104,7 @@ static int run_common(int argc, char **argv, bool compare, void (*attach)(sessio
   static sbuf pre, args, post;
   pre = args = post = (sbuf){0};
   cli_trace *ct = NULL;                             /* --trace options */
+  static const char *sets[CLI_MAX_SETS];
   int tr, format = GRADE_TEXT, checks = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -142,6 +145,12 @@ static int run_common(int argc, char **argv, bool compare, void (*attach)(sessio
       if (gpu_issue_order_from_name(o.issue_order) < 0) { fprintf(stderr, "ptxemu %s: --issue-order must be scheduled or ptx, got '%s'\n", argv[0], o.issue_order); return EXIT_USAGE; }
       if (!o.gpu) o.gpu = "h100";
     }
+    else if (strcmp(a, "--set") == 0 && more) {
+      if (o.nsets == CLI_MAX_SETS) { fprintf(stderr, "ptxemu %s: more than %d --set options\n", argv[0], CLI_MAX_SETS); return EXIT_USAGE; }
+      sets[o.nsets++] = argv[++i];
+      o.sets = sets;
+      if (!o.gpu) o.gpu = "h100";
+    }
     else if (strcmp(a, "--grid") == 0 && more) grid = argv[++i];
     else if (strcmp(a, "--block") == 0 && more) block = argv[++i];
     else if (strcmp(a, "--shared") == 0 && more) {
@@ -169,12 +178,14 @@ static int run_common(int argc, char **argv, bool compare, void (*attach)(sessio
     else if (strcmp(a, "-q") == 0) o.quiet = true;
     else if (strcmp(a, "-v") == 0) o.verbose = true;
     else if ((tr = cli_trace_option(&ct, argc, argv, &i)) != 0) { if (tr < 0) return EXIT_USAGE; }
-    else if (cli_missing_value(argv[0], a, "--out --stats --max-insts --max-seconds --max-memory --sanitize --sched --issue-order --kernel --gpu --grid --block --shared -e --arg --format")) return EXIT_USAGE;
+    else if (cli_missing_value(argv[0], a, "--out --stats --max-insts --max-seconds --max-memory --sanitize --sched --issue-order --set --kernel --gpu --grid --block --shared -e --arg --format")) return EXIT_USAGE;
     else if (a[0] == '-' && a[1]) { fprintf(stderr, "ptxemu %s: unknown option '%s'\n", argv[0], a); usage(stderr, argv[0]); return EXIT_USAGE; }
     else if (!path) path = a;
     else { fprintf(stderr, "ptxemu %s: more than one input\n", argv[0]); return EXIT_USAGE; }
   }
   if (!path) { usage(stderr, argv[0]); return EXIT_USAGE; }
+  int sr = cli_check_sets(o.gpu, o.sets, o.nsets);
+  if (sr) return sr;
   if (cli_cuda_source(argv[0], path)) return EXIT_DATAERR;
   static grade_run grade;
   grade = (grade_run){ .input = path };

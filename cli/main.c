@@ -6,6 +6,7 @@
 #include <string.h>
 #include "config.h"
 #include "cli/cli.h"
+#include "gpu/config.h"
 #include "util/num.h"
 #include "util/outfile.h"
 
@@ -20,6 +21,7 @@ static const struct { const char *name; int (*fn)(int, char **); const char *wha
   { "occupancy", cmd_occupancy, "theoretical occupancy of a kernel and what limits it" },
   { "stats", cmd_stats, "print the metrics of an execution trace (run --trace FILE)" },
   { "report", cmd_report, "write an HTML report (timeline, metrics, annotated PTX) of a trace" },
+  { "sweep", cmd_sweep, "run a design-space sweep (here or as a Slurm job array) into one SQLite table" },
 };
 
 static void usage(FILE *f) {
@@ -33,6 +35,13 @@ int cli_is_help(const char *a) { return strcmp(a, "-h") == 0 || strcmp(a, "--hel
 
 int cli_parse_size(const char *s, uint64_t *out) {
   return num_size(s, 0, UINT64_MAX, out) ? -1 : 0;
+}
+
+int cli_check_sets(const char *gpu, const char *const *sets, int nsets) {
+  if (!nsets) return 0;
+  gpu_config g;
+  if (gpu_config_load(gpu, &g, stderr)) return EXIT_DATAERR;
+  return gpu_config_load_set(gpu, sets, nsets, &g, stderr) ? EXIT_USAGE : 0;
 }
 
 int cli_missing_value(const char *cmd, const char *a, const char *opts) {

@@ -116,7 +116,7 @@ int cli_trace_start(cli_trace *ct, session_opts *so, int argc, char **argv, cons
   /* the GPU of a timed run, with all its parameters, goes into runs */
   if (so->gpu) {
     gpu_config g;
-    if (gpu_config_load(so->gpu, &g, stderr)) return EXIT_DATAERR;
+    if (gpu_config_load_set(so->gpu, so->sets, so->nsets, &g, stderr)) return EXIT_DATAERR;
     if (so->sched) gpu_config_set_scheduler(&g, so->sched);
     if (so->issue_order) gpu_config_set_issue_order(&g, so->issue_order);
     char *params = NULL;

@@ -114,7 +114,7 @@ CUresult drv_init(void) {
   if (drv_options_from_env(&opts)) exit(64);     /* a bad PTXEMU_* value: message printed */
   drv.quiet = opts.quiet;
   drv.verbose = opts.verbose;
-  if (gpu_config_load(opts.gpu ? opts.gpu : "h100", &drv.cfg, stderr)) exit(65);
+  if (gpu_config_load_set(opts.gpu ? opts.gpu : "h100", opts.sets, opts.nsets, &drv.cfg, stderr)) exit(65);
   if (opts.sched && gpu_config_set_scheduler(&drv.cfg, opts.sched) < 0) {
     fprintf(stderr, "ptxemu: PTXEMU_SCHED: unknown scheduler '%s'\n", opts.sched);
     exit(64);
@@ -149,6 +149,7 @@ CUresult drv_init(void) {
   if (opts.stats) {
     stats_file = fopen(opts.stats, "w");
     if (!stats_file) { fprintf(stderr, "ptxemu: cannot write '%s': %s\n", opts.stats, strerror(errno)); exit(73); }
+    if (drv.timing) host_stats_header(stats_file, &drv.cfg, opts.sets, opts.nsets);
   }
   if (opts.trace) {
     trace_opts to = opts.trace_opts;

@@ -75,7 +75,6 @@ int drv_options_from_env(drv_options *o) {
   if (flag("PTXEMU_TIMING", &o->timing) || flag("PTXEMU_STRICT_ASYNC", &o->strict_async) ||
       flag("PTXEMU_QUIET", &o->quiet) || flag("PTXEMU_VERBOSE", &o->verbose))
     return -1;
-  if (o->gpu || o->sched || o->issue_order) o->timing = true;
   o->sanitize_fd = -1;
   const char *sv = str("PTXEMU_SANITIZE");
   if (sv) {
@@ -88,6 +87,22 @@ int drv_options_from_env(drv_options *o) {
     if (integer("PTXEMU_SANITIZE_FD", 0, 1023, "a file descriptor from 0 to 1023", &fd)) return -1;
     if (getenv("PTXEMU_SANITIZE_FD") && *getenv("PTXEMU_SANITIZE_FD")) o->sanitize_fd = (int)fd;
   }
+  /* overrides, ';'-separated (a parameter value never holds one) */
+  const char *ss = str("PTXEMU_SET");
+  if (ss) {
+    static const char *sets[256];
+    static char buf[65536];
+    if (strlen(ss) >= sizeof buf) return bad("PTXEMU_SET", "...", "at most 64 KiB of NAME=VALUE;NAME=VALUE");
+    memcpy(buf, ss, strlen(ss) + 1);
+    int n = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ";", &save); t; t = strtok_r(NULL, ";", &save)) {
+      if (n == 256) return bad("PTXEMU_SET", ss, "at most 256 NAME=VALUE overrides");
+      sets[n++] = t;
+    }
+    o->sets = sets;
+    o->nsets = n;
+  }
+  if (o->gpu || o->sched || o->issue_order || o->nsets) o->timing = true;
   /* the ranges of ptxemu run's --max-insts, --max-seconds, --max-memory */
   if (integer("PTXEMU_MAX_INSTS", 1, 1000000000000000ull, "a whole number from 1 to 1e15", &o->max_insts) ||
       size("PTXEMU_MAX_MEMORY", 1u << 20, 1ull << 44, "a size from 1M to 16T (bytes, or with K, M, G, T)", &o->max_memory))

@@ -11,6 +11,8 @@ typedef struct drv_options {
   bool timing;                   /* PTXEMU_TIMING=1, or PTXEMU_GPU set          */
   const char *gpu;               /* PTXEMU_GPU: name or configuration file      */
   const char *sched, *issue_order;   /* PTXEMU_SCHED, PTXEMU_ISSUE_ORDER (imply timing) */
+  const char *const *sets;       /* PTXEMU_SET: "NAME=VALUE;NAME=VALUE" overrides of the GPU's */
+  int nsets;                     /*   parameters (ptxemu exec --set; imply timing) */
   const char *stats;             /* PTXEMU_STATS: --stats file                  */
   const char *trace;             /* PTXEMU_TRACE: trace database               */
   trace_opts trace_opts;         /* PTXEMU_TRACE_LEVEL/_KERNEL/_BLOCKS/_PCS/_MAX_SIZE */

@@ -101,65 +101,89 @@ static size_t param_index(const char *name) {
   return k;
 }
 
-int gpu_config_parse(const char *text, const char *path, gpu_config *c, FILE *err) {
+/* Where a message points: a line of the file (mark > 0), a --set
+ * (mark < 0: sets[-mark - 1]), or the file as a whole (0). */
+static void where(FILE *err, const char *path, int mark, const char *const *sets) {
+  if (mark > 0) fprintf(err, "%s:%d: error: ", path, mark);
+  else if (mark < 0) fprintf(err, "ptxemu: --set %s: error: ", sets[-mark - 1]);
+  else fprintf(err, "%s: error: ", path);
+}
+
+/* One "name = value" (comment and blanks gone, s modified): set it in c.
+ * seen[k] keeps the mark of what set parameter k; a --set may replace a
+ * file's value but not another --set's.  0, or 1 with a message. */
+static int parse_line(char *s, const char *path, int mark, const char *const *sets, gpu_config *c, int *seen, FILE *err) {
+  char *eq = strchr(s, '=');
+  if (!eq) { where(err, path, mark, sets); fprintf(err, "expected 'name = value'\n"); return 1; }
+  *eq = 0;
+  char *key = trim(s), *val = trim(eq + 1);
+  size_t k = param_index(key);
+  if (k == NPARAMS) { where(err, path, mark, sets); fprintf(err, "unknown parameter '%s'\n", key); return 1; }
+  if (seen[k] && (mark > 0 || seen[k] < 0)) { where(err, path, mark, sets); fprintf(err, "'%s' set twice\n", key); return 1; }
+  seen[k] = mark;
+  const param *pr = &params[k];
+  char *base = (char *)c + pr->off;
+  if (pr->kind == K_STR) {
+    if (!*val || strlen(val) >= pr->size) { where(err, path, mark, sets); fprintf(err, "'%s' must be 1 to %zu characters\n", key, pr->size - 1); return 1; }
+    strcpy(base, val);
+  } else if (pr->kind == K_LIST) {
+    uint32_t cnt = 0;
+    for (char *save = NULL, *tok = strtok_r(val, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+      char *t = trim(tok);
+      uint64_t v;
+      if (num_u64(t, 0, pr->hi, &v) || cnt == GPU_MAX_CARVEOUTS) { where(err, path, mark, sets); fprintf(err, "bad list value '%s' for '%s'\n", t, key); return 1; }
+      c->carveouts_kb[cnt++] = (uint32_t)v;
+    }
+    c->ncarveouts = cnt;
+  } else if (pr->kind == K_DBL) {
+    double v;
+    if (num_f64(val, (double)pr->lo, (double)pr->hi, &v)) {
+      where(err, path, mark, sets);
+      fprintf(err, "'%s' must be a number from %llu to %llu, got '%s'\n", key, (unsigned long long)pr->lo, (unsigned long long)pr->hi, val);
+      return 1;
+    }
+    *(double *)base = v;
+  } else {
+    /* decimal, or hex with 0x (a leading zero is not octal here) */
+    uint64_t v;
+    if (num_u64(val, pr->lo, pr->hi, &v)) {
+      where(err, path, mark, sets);
+      fprintf(err, "'%s' must be a whole number from %llu to %llu, got '%s'\n", key, (unsigned long long)pr->lo, (unsigned long long)pr->hi, val);
+      return 1;
+    }
+    if (pr->kind == K_U64) *(uint64_t *)base = v;
+    else *(uint32_t *)base = (uint32_t)v;
+  }
+  return 0;
+}
+
+/* The file's lines, then the overrides, then defaults and the checks that
+ * relate parameters (which see the overridden values). */
+static int parse_with(const char *text, const char *path, const char *const *sets, int nsets, gpu_config *c, FILE *err) {
   memset(c, 0, sizeof *c);
-  int seen[NPARAMS] = {0};           /* the line that set each parameter */
+  int seen[NPARAMS] = {0};           /* the mark (line, or -1 - index of the --set) that set each parameter */
   int errors = 0, line = 0;
-  const char *p = text;
-  while (*p) {
+  char buf[512];
+  for (const char *p = text; *p;) {
     const char *nl = strchr(p, '\n');
     size_t n = nl ? (size_t)(nl - p) : strlen(p);
-    char buf[512];
     line++;
-    if (n >= sizeof buf) { fprintf(err, "%s:%d: error: line too long\n", path, line); errors++; goto next; }
-    memcpy(buf, p, n);
-    buf[n] = 0;
-    char *hash = strchr(buf, '#');
-    if (hash) *hash = 0;
-    char *s = trim(buf);
-    if (!*s) goto next;
-    char *eq = strchr(s, '=');
-    if (!eq) { fprintf(err, "%s:%d: error: expected 'name = value'\n", path, line); errors++; goto next; }
-    *eq = 0;
-    char *key = trim(s), *val = trim(eq + 1);
-    size_t k = 0;
-    while (k < NPARAMS && strcmp(params[k].name, key) != 0) k++;
-    if (k == NPARAMS) { fprintf(err, "%s:%d: error: unknown parameter '%s'\n", path, line, key); errors++; goto next; }
-    if (seen[k]) { fprintf(err, "%s:%d: error: '%s' set twice\n", path, line, key); errors++; goto next; }
-    seen[k] = line;
-    const param *pr = &params[k];
-    char *base = (char *)c + pr->off;
-    if (pr->kind == K_STR) {
-      if (!*val || strlen(val) >= pr->size) { fprintf(err, "%s:%d: error: '%s' must be 1 to %zu characters\n", path, line, key, pr->size - 1); errors++; }
-      else strcpy(base, val);
-    } else if (pr->kind == K_LIST) {
-      uint32_t cnt = 0;
-      for (char *tok = strtok(val, ","); tok; tok = strtok(NULL, ",")) {
-        char *t = trim(tok);
-        uint64_t v;
-        if (num_u64(t, 0, pr->hi, &v) || cnt == GPU_MAX_CARVEOUTS) { fprintf(err, "%s:%d: error: bad list value '%s' for '%s'\n", path, line, t, key); errors++; break; }
-        c->carveouts_kb[cnt++] = (uint32_t)v;
-      }
-      c->ncarveouts = cnt;
-    } else if (pr->kind == K_DBL) {
-      double v;
-      if (num_f64(val, (double)pr->lo, (double)pr->hi, &v)) {
-        fprintf(err, "%s:%d: error: '%s' must be a number from %llu to %llu, got '%s'\n", path, line, key,
-                (unsigned long long)pr->lo, (unsigned long long)pr->hi, val);
-        errors++;
-      } else *(double *)base = v;
-    } else {
-      /* decimal, or hex with 0x (a leading zero is not octal here) */
-      uint64_t v;
-      if (num_u64(val, pr->lo, pr->hi, &v)) {
-        fprintf(err, "%s:%d: error: '%s' must be a whole number from %llu to %llu, got '%s'\n", path, line, key,
-                (unsigned long long)pr->lo, (unsigned long long)pr->hi, val);
-        errors++;
-      } else if (pr->kind == K_U64) *(uint64_t *)base = v;
-      else *(uint32_t *)base = (uint32_t)v;
+    if (n >= sizeof buf) { fprintf(err, "%s:%d: error: line too long\n", path, line); errors++; }
+    else {
+      memcpy(buf, p, n);
+      buf[n] = 0;
+      char *hash = strchr(buf, '#');
+      if (hash) *hash = 0;
+      char *s = trim(buf);
+      if (*s) errors += parse_line(s, path, line, sets, c, seen, err);
     }
-  next:
     p += n + (nl ? 1 : 0);
+  }
+  for (int i = 0; i < nsets; i++) {
+    size_t n = strlen(sets[i]);
+    if (n >= sizeof buf || strchr(sets[i], '\n')) { where(err, path, -1 - i, sets); fprintf(err, "too long, or more than one line\n"); errors++; continue; }
+    memcpy(buf, sets[i], n + 1);
+    errors += parse_line(trim(buf), path, -1 - i, sets, c, seen, err);
   }
   /* a missing parameter has no line; the checks below point at the line of the value they reject */
   for (size_t k = 0; k < NPARAMS; k++) {
@@ -170,46 +194,79 @@ int gpu_config_parse(const char *text, const char *path, gpu_config *c, FILE *er
     else if (pr->kind == K_DBL) *(double *)((char *)c + pr->off) = strtod(pr->def, NULL);
     else *(uint32_t *)((char *)c + pr->off) = (uint32_t)strtoul(pr->def, NULL, 10);
   }
+#define AT(name) where(err, path, seen[param_index(name)], sets)
   int sp = gpu_sched_from_name(c->scheduler);
-  if (!errors && sp < 0) { fprintf(err, "%s:%d: error: scheduler must be gto, lrr or two_level, got '%s'\n", path, seen[param_index("scheduler")], c->scheduler); errors++; }
+  if (!errors && sp < 0) { AT("scheduler"); fprintf(err, "scheduler must be gto, lrr or two_level, got '%s'\n", c->scheduler); errors++; }
   c->sched_policy = sp < 0 ? 0 : (uint32_t)sp;
   if (!errors && gpu_config_set_issue_order(c, c->issue_order)) {
-    fprintf(err, "%s:%d: error: issue_order must be scheduled or ptx, got '%s'\n", path, seen[param_index("issue_order")], c->issue_order);
+    AT("issue_order");
+    fprintf(err, "issue_order must be scheduled or ptx, got '%s'\n", c->issue_order);
     errors++;
   }
-  if (!errors && c->gpcs > c->sms) { fprintf(err, "%s:%d: error: more gpcs than sms\n", path, seen[param_index("gpcs")]); errors++; }
+  if (!errors && c->gpcs > c->sms) { AT("gpcs"); fprintf(err, "more gpcs than sms\n"); errors++; }
   char tail = 0;
-  if (!errors && (sscanf(c->arch, "sm_%u%c", &c->sm_version, &tail) < 1 || (tail && tail != 'a' && tail != 'f'))) { fprintf(err, "%s:%d: error: arch must look like sm_90\n", path, seen[param_index("arch")]); errors++; }
+  if (!errors && (sscanf(c->arch, "sm_%u%c", &c->sm_version, &tail) < 1 || (tail && tail != 'a' && tail != 'f'))) { AT("arch"); fprintf(err, "arch must look like sm_90\n"); errors++; }
   if (!errors && (c->l1_line_bytes % c->l1_sector_bytes || c->l1_line_bytes / c->l1_sector_bytes > 32 || c->l1_sector_bytes != 32)) {
-    fprintf(err, "%s:%d: error: caches need 32-byte sectors and at most 32 sectors per line\n", path, seen[param_index("l1_sector_bytes")]);
+    AT("l1_sector_bytes");
+    fprintf(err, "caches need 32-byte sectors and at most 32 sectors per line\n");
     errors++;
   }
   if (!errors && (c->l1_fill_bytes % 32 || c->l1_fill_bytes > c->l1_line_bytes)) {
-    fprintf(err, "%s:%d: error: l1_fill_bytes must be whole sectors of one line\n", path, seen[param_index("l1_fill_bytes")]);
+    AT("l1_fill_bytes");
+    fprintf(err, "l1_fill_bytes must be whole sectors of one line\n");
     errors++;
   }
   if (!errors && (c->l2_slices % c->l2_partitions || c->dram_channels % c->l2_partitions)) {
-    fprintf(err, "%s:%d: error: l2_slices and dram_channels must divide evenly over l2_partitions\n", path, seen[param_index("l2_partitions")]);
+    AT("l2_partitions");
+    fprintf(err, "l2_slices and dram_channels must divide evenly over l2_partitions\n");
     errors++;
   }
   if (!errors && (c->l2_write_granule_bytes & (c->l2_write_granule_bytes - 1))) {
-    fprintf(err, "%s:%d: error: l2_write_granule_bytes must be 0 or a power of two up to 32\n", path, seen[param_index("l2_write_granule_bytes")]);
+    AT("l2_write_granule_bytes");
+    fprintf(err, "l2_write_granule_bytes must be 0 or a power of two up to 32\n");
     errors++;
   }
-  if (!errors && c->max_warps_per_sm * 32 < c->max_threads_per_sm) { fprintf(err, "%s:%d: error: max_threads_per_sm exceeds max_warps_per_sm * 32\n", path, seen[param_index("max_threads_per_sm")]); errors++; }
+  if (!errors && c->max_warps_per_sm * 32 < c->max_threads_per_sm) { AT("max_threads_per_sm"); fprintf(err, "max_threads_per_sm exceeds max_warps_per_sm * 32\n"); errors++; }
+#undef AT
   return errors ? -1 : 0;
+}
+
+int gpu_config_parse(const char *text, const char *path, gpu_config *c, FILE *err) {
+  return parse_with(text, path, NULL, 0, c, err);
+}
+
+int gpu_param_known(const char *name) { return param_index(name) < NPARAMS; }
+
+int gpu_config_get(const gpu_config *c, const char *name, char *buf, size_t n) {
+  size_t k = param_index(name);
+  if (k == NPARAMS) return -1;
+  const param *pr = &params[k];
+  const char *base = (const char *)c + pr->off;
+  if (pr->kind == K_STR) snprintf(buf, n, "%s", base);
+  else if (pr->kind == K_U64) snprintf(buf, n, "%llu", (unsigned long long)*(const uint64_t *)base);
+  else if (pr->kind == K_U32) snprintf(buf, n, "%u", *(const uint32_t *)base);
+  else if (pr->kind == K_DBL) snprintf(buf, n, "%g", *(const double *)base);
+  else {
+    size_t k2 = 0;
+    if (n) buf[0] = 0;
+    for (uint32_t i = 0; i < c->ncarveouts && k2 < n; i++)
+      k2 += (size_t)snprintf(buf + k2, n - k2, "%s%u", i ? "," : "", c->carveouts_kb[i]);
+  }
+  return 0;
 }
 
 int gpu_builtin_count(void) { return gpu_builtin_nconfigs; }
 const char *gpu_builtin_name(int i) { return gpu_builtin_configs[i][0]; }
 const char *gpu_builtin_text(int i) { return gpu_builtin_configs[i][1]; }
 
-int gpu_config_load(const char *name, gpu_config *c, FILE *err) {
+int gpu_config_load(const char *name, gpu_config *c, FILE *err) { return gpu_config_load_set(name, NULL, 0, c, err); }
+
+int gpu_config_load_set(const char *name, const char *const *sets, int nsets, gpu_config *c, FILE *err) {
   for (int i = 0; i < gpu_builtin_nconfigs; i++)
     if (strcmp(gpu_builtin_configs[i][0], name) == 0) {
       char path[64];
       snprintf(path, sizeof path, "<builtin>/%s.gpu", name);
-      return gpu_config_parse(gpu_builtin_configs[i][1], path, c, err);
+      return parse_with(gpu_builtin_configs[i][1], path, sets, nsets, c, err);
     }
   FILE *f = fopen(name, "rb");
   if (!f) {
@@ -232,7 +289,7 @@ int gpu_config_load(const char *name, gpu_config *c, FILE *err) {
     free(text);
     return -1;
   }
-  int rc = gpu_config_parse(text, name, c, err);
+  int rc = parse_with(text, name, sets, nsets, c, err);
   free(text);
   return rc;
 }

@@ -93,6 +93,15 @@ int gpu_config_set_issue_order(gpu_config *c, const char *name);
 /* Load a configuration: a bundled name ("h100") or a file path.  Errors
  * go to err as "FILE:LINE: error: ..." lines; returns 0 on success. */
 int gpu_config_load(const char *name_or_path, gpu_config *out, FILE *err);
+/* The same with overrides (ptxemu --set NAME=VALUE): each "NAME=VALUE" is
+ * checked as a line of the file is, may replace the file's value (not
+ * another override's), and the checks that relate parameters see the
+ * result.  Messages about an override read "ptxemu: --set NAME=VALUE: error: ...". */
+int gpu_config_load_set(const char *name_or_path, const char *const *sets, int nsets, gpu_config *out, FILE *err);
+/* 1 when NAME is a configuration parameter. */
+int gpu_param_known(const char *name);
+/* One parameter's value as gpu_config_write writes it; -1 for an unknown NAME. */
+int gpu_config_get(const gpu_config *c, const char *name, char *buf, size_t n);
 /* Parse configuration text (virtual_path names it in messages). */
 int gpu_config_parse(const char *text, const char *virtual_path, gpu_config *out, FILE *err);
 /* Bundled configurations, for "ptxemu gpus". */

@@ -36,6 +36,21 @@ static void write_stats(FILE *f, int index, const char *kernel, const emu_stats 
           (unsigned long long)wall_ns);
 }
 
+void host_stats_header(FILE *f, const gpu_config *c, const char *const *sets, int nsets) {
+  if (!nsets) return;
+  fprintf(f, "gpu %s", c->name);
+  for (int i = 0; i < nsets; i++) {
+    char name[64], val[128];
+    size_t n = strcspn(sets[i], "= \t");
+    snprintf(name, sizeof name, "%.*s", (int)n, sets[i]);
+    if (gpu_config_get(c, name, val, sizeof val) == 0) {
+      for (char *v = val; *v; v++) if (*v == ' ' || *v == '\t') *v = '_';   /* one word, as the other values */
+      fprintf(f, " %s %s", name, val);
+    }
+  }
+  fputc('\n', f);
+}
+
 int host_fault_status(const emu *e) {
   int k = e->fault.kind;
   /* limits are 4, an output that cannot be written 73, kernel faults 3 */

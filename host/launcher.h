@@ -29,6 +29,10 @@ typedef struct host_launcher {
  * kernel fault, reported on stderr) or 4 (a limit was reached). */
 int host_launch(host_launcher *hl, struct emu *e, const struct emu_launch *el, int index, const char *kernel,
                 const char *where);
+/* The --stats file's first line when --set overrides parameters: "gpu NAME"
+ * and each overridden parameter's effective value ("NAME VALUE" pairs, as
+ * the launch lines'); nothing without overrides. */
+void host_stats_header(FILE *f, const struct gpu_config *c, const char *const *sets, int nsets);
 /* Exit status of the fault e holds (3 or 4). */
 int host_fault_status(const struct emu *e);
 #endif

@@ -307,7 +307,7 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
   timing_result tres;
   memset(&tres, 0, sizeof tres);
   if (o->gpu) {
-    if (gpu_config_load(o->gpu, &gpuc, stderr)) { isa_module_free(m); lf_free(&lf); if (pstream) fclose(pstream); return 65; }
+    if (gpu_config_load_set(o->gpu, o->sets, o->nsets, &gpuc, stderr)) { isa_module_free(m); lf_free(&lf); if (pstream) fclose(pstream); return 65; }
     if (o->sched) gpu_config_set_scheduler(&gpuc, o->sched);   /* checked by the command line */
     if (o->issue_order) gpu_config_set_issue_order(&gpuc, o->issue_order);
     gcfg = &gpuc;
@@ -345,6 +345,7 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
     if (outfile_open(&statsf, o->stats_path)) { fprintf(stderr, "ptxemu: cannot write '%s': %s\n", o->stats_path, strerror(errno)); status = 73; }
     else stats = statsf.f;
   }
+  if (stats && gcfg) host_stats_header(stats, gcfg, o->sets, o->nsets);
   host_launcher hl = { .o = o, .stats = stats, .gcfg = gcfg, .tres = &tres };
   for (int si = 0; si < lf.nsteps && !status; si++) {
     const lf_step *st = &lf.steps[si];

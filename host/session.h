@@ -23,6 +23,8 @@ typedef struct session_opts {
   const char *sched;            /* --sched: warp scheduler instead of the GPU's   */
   const char *issue_order;      /* --issue-order: scheduled or ptx, instead of the GPU's */
   struct grade_run *grade;      /* check --format json|tap: results go here, not to stdout */
+  const char *const *sets;      /* --set NAME=VALUE overrides of the GPU's parameters */
+  int nsets;
   struct emu_observer *observer;/* traces                                          */
   void *observer_ctx;
   void (*launch_done)(void *ctx, int index, const char *kernel, struct emu *e, int rc);

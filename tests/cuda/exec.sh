@@ -32,6 +32,16 @@ ms=$(echo "$out" | awk '$1 == "elapsed_ms" { print $2 }')
 if [ -n "$cycles" ] && [ -n "$clock" ] && awk -v c="$cycles" -v f="$clock" -v m="$ms" 'BEGIN { e = c / (f * 1000); exit !(m > 0 && (m - e) / e < 1e-4 && (e - m) / e < 1e-4) }'; then ok
 else bad "--timing: elapsed '$ms' ms, stats cycles '$cycles' at '$clock' MHz"; cat "$tmp/err"; fi
 
+# --set: the overrides reach the libraries (PTXEMU_SET), change the timing
+# and head the stats file; the trace's runs row holds the effective values
+"$PTXEMU" exec -q --set lat_fp32=400 --set scheduler=lrr --stats "$tmp/set.txt" --trace "$tmp/set.db" --trace-level launch "$tmp/events" >/dev/null 2>"$tmp/err"
+c2=$(awk '{ for (i = 1; i < NF; i++) if ($i == "cycles") print $(i + 1) }' "$tmp/set.txt")
+row=$(q "$tmp/set.db" "SELECT (gpu_params LIKE '%lat_fp32 = 400%') || (gpu_params LIKE '%scheduler = lrr%') FROM runs")
+if [ "$(head -1 "$tmp/set.txt")" = "gpu h100 lat_fp32 400 scheduler lrr" ] && [ -n "$c2" ] && [ -n "$cycles" ] && [ "$c2" -gt "$cycles" ] && [ "$row" = 11 ]; then ok
+else bad "exec --set: stats '$(head -1 "$tmp/set.txt")', cycles $cycles -> $c2, runs row '$row'"; cat "$tmp/err"; fi
+"$PTXEMU" exec --set lat_fp32=0 "$tmp/events" >/dev/null 2>"$tmp/err"; st=$?
+[ $st -eq 64 ] && grep -q "ptxemu: --set lat_fp32=0: error: 'lat_fp32' must be a whole number from 1" "$tmp/err" && ok || { bad "bad exec --set: exit $st"; cat "$tmp/err"; }
+
 # options are checked before the program starts
 "$PTXEMU" exec --max-insts nan "$tmp/events" >/dev/null 2>"$tmp/err"; st=$?
 [ $st -eq 64 ] && grep -q "PTXEMU_MAX_INSTS" "$tmp/err" && ok || { bad "bad --max-insts: exit $st"; cat "$tmp/err"; }
