@@ -117,7 +117,7 @@ elif grep -q "is not supported by this version of ptxemu" "$tmp/out"; then
   b=
 else bad "run branches.launch: exit $st"; cat "$tmp/out"; fi
 if [ -n "$b" ]; then
-check schema-version "$b" "PRAGMA user_version" 3
+check schema-version "$b" "PRAGMA user_version" 4
 check application-id "$b" "PRAGMA application_id" 1347704901
 check integrity "$b" "PRAGMA integrity_check" ok
 check_metric divergent "$b" branch_efficiency 1 50.0
@@ -255,7 +255,7 @@ grep -q '^gld_transactions_per_request *4.00 *5.00 *4.00 *- *- *-$' "$tmp/stats"
 "$PTXEMU" stats --csv "$m" >"$tmp/csv" 2>&1
 grep -q '^5,smem_col,shared_load_transactions_per_request,32$' "$tmp/csv" && ok || { bad "stats --csv"; head -5 "$tmp/csv"; }
 "$PTXEMU" stats --by-line --launch 5 "$m" >"$tmp/lines" 2>&1
-grep -q ' 32.00 *- *ld.shared.u32 %r6, \[%r5\];$' "$tmp/lines" && ok || { bad "stats --by-line"; cat "$tmp/lines"; }
+grep -q ' 32.00 *- *- *ld.shared.u32 %r6, \[%r5\];$' "$tmp/lines" && ok || { bad "stats --by-line"; cat "$tmp/lines"; }
 
 # ---- the H100's numbers for the address-determined metrics, where the golden cases are at hand ----
 g="${PTXEMU_GOLDEN:-$srcdir/../shared/golden}"
