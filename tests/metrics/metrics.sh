@@ -93,6 +93,20 @@ done
 "$PTXEMU" gpus --params fermi | sed 's/^shared_bank_mode = .*/shared_bank_mode = 8/' >"$tmp/bad.gpu"
 "$PTXEMU" gpus --params "$tmp/bad.gpu" >/dev/null 2>&1 && bad "8-byte mode on 4-byte banks accepted" || ok
 
+# cudaDeviceSetSharedMemConfig switches the mode between launches (a CUDA
+# program, when nvcc is here; nvcc 13 cannot target sm_35: kepler as sm_75)
+if command -v nvcc >/dev/null 2>&1; then NVCC=nvcc; elif [ -x /usr/local/cuda/bin/nvcc ]; then NVCC=/usr/local/cuda/bin/nvcc; else NVCC=; fi
+if [ -n "$NVCC" ] && "$NVCC" -arch=sm_75 -cudart shared -o "$tmp/bank_mode" "$d/bank_mode.cu" >"$tmp/nvcc" 2>&1; then
+  "$PTXEMU" gpus --params kepler | sed 's/^arch = .*/arch = sm_75/' >"$tmp/k75.gpu"
+  "$PTXEMU" exec -q --gpu "$tmp/k75.gpu" --trace "$tmp/bank.db" --trace-level mem "$tmp/bank_mode" >"$tmp/bank.out" 2>&1
+  [ "$(tr '\n' ' ' <"$tmp/bank.out")" = "start 1 set 0 eight 2 default 1 " ] && ok || bad "bank_mode output: $(cat "$tmp/bank.out")"
+  check cudart-bank-mode "$tmp/bank.db" "SELECT shared_bank_mode, shared_load_transactions_per_request FROM launch_metrics JOIN launches USING (launch_id) ORDER BY launch_id" "4|1.0 8|1.5"
+  "$PTXEMU" exec -q --gpu h100 "$tmp/bank_mode" >"$tmp/bank.out" 2>&1
+  [ "$(tr '\n' ' ' <"$tmp/bank.out")" = "start 1 set 0 eight 1 default 1 " ] && ok || bad "bank_mode on h100: $(cat "$tmp/bank.out")"
+else
+  echo "(no nvcc: cudaDeviceSetSharedMemConfig not tested)"
+fi
+
 # ---- shared-memory atomics -------------------------------------------------
 # launch 6: all 256 threads add to one bin: 32 rounds per warp request;
 # launch 7: one thread a bin per warp: 1
