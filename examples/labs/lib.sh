@@ -117,7 +117,7 @@ lab_timed() {
       rm -f "$LAB_WORK/$tag.$(basename "$g" .gpu).db"
       prof=(--trace "$LAB_WORK/$tag.$(basename "$g" .gpu).db" --trace-level mem)
     fi
-    "$PTXEMU" check -q --gpu "$g" --stats "$LAB_WORK/$tag.$(basename "$g" .gpu).stats" "${prof[@]}" "$@" "$lf" \
+    "$PTXEMU" check -q --gpu "$g" --stats "$LAB_WORK/$tag.$(basename "$g" .gpu).stats" ${prof[@]+"${prof[@]}"} "$@" "$lf" \
       > "$LAB_WORK/$tag.$(basename "$g" .gpu).log" 2>&1 &
     pids+=("$!")
   done
