@@ -96,4 +96,4 @@ if [ $have_prof = 1 ]; then
   done
 fi
 
-lab_finish "K40 (8-byte banks): square ColReadCol 16/16, RowReadCol 16/1, Pad 1/1; rectangle ColReadCol 8/8, RowReadCol 8/1, NPAD=1 2, NPAD=2 1; fermi (4-byte banks) 32-way; padded ~ row-major time"
+lab_finish "K40c (8-byte banks, 4-byte mode): square ColReadCol 16/16, RowReadCol 16/1, Pad 1/1; rectangle ColReadCol 8/8, RowReadCol 8/1, NPAD=1 2, NPAD=2 1; fermi (4-byte banks) 32-way; padded ~ row-major time"
