@@ -108,12 +108,12 @@ static size_t candidate_warps(rep *r, const rep_launch *l, warp_row **out, long 
         }
       }
       rep_finish(r, s, rc);
-      qsort(v, n, sizeof *v, row_cmp);
+      if (n) qsort(v, n, sizeof *v, row_cmp);
       for (size_t i = 0; i < n; i++) if (i == 0 || v[i].sm != v[i - 1].sm) (*nsms)++;
     }
   }
   if (r->failed) { free(v); return 0; }
-  qsort(v, n, sizeof *v, row_cmp);
+  if (n) qsort(v, n, sizeof *v, row_cmp);
   *out = v;
   return n;
 }
