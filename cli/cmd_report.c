@@ -19,6 +19,7 @@ static void usage(FILE *f) {
         "  --kernel NAME   only launches of kernel NAME\n"
         "  --source-dir DIR  where the CUDA sources named by the PTX's .file lines are\n"
         "                  (default: their path, beside the PTX, beside the trace)\n"
+        "  --sm N|all      the warp timeline: warps of SM N only, or of every SM (default all)\n"
         "  -v              print the time each part took and the size of the page\n"
         "Writes one self-contained HTML page (inline CSS and SVG, nothing fetched) of a\n"
         "trace written by 'ptxemu run --trace': the launches and their metrics, a timeline\n"
@@ -31,6 +32,7 @@ int cmd_report(int argc, char **argv) {
   long long launches[MAX_LAUNCH_OPTS];
   size_t nl = 0;
   bool verbose = false;
+  long long sm = -1;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (cli_is_help(a)) { usage(stdout); return EXIT_OK; }
@@ -42,6 +44,12 @@ int cmd_report(int argc, char **argv) {
       if (num_s64(argv[++i], 1, INT64_MAX, &id)) { fprintf(stderr, "ptxemu report: bad --launch '%s': a launch id from 1 to 2^63-1\n", argv[i]); return EXIT_USAGE; }
       if (nl == MAX_LAUNCH_OPTS) { fprintf(stderr, "ptxemu report: more than %d --launch options\n", MAX_LAUNCH_OPTS); return EXIT_USAGE; }
       launches[nl++] = id;
+    }
+    else if (strcmp(a, "--sm") == 0 && i + 1 < argc) {
+      int64_t v;
+      if (strcmp(argv[++i], "all") == 0) sm = -1;
+      else if (num_s64(argv[i], 0, 1 << 20, &v)) { fprintf(stderr, "ptxemu report: bad --sm '%s': an SM number from 0, or all\n", argv[i]); return EXIT_USAGE; }
+      else sm = v;
     }
     else if (strcmp(a, "-v") == 0) verbose = true;
     else if (a[0] == '-' && a[1]) { fprintf(stderr, "ptxemu report: unknown option '%s'\n", a); usage(stderr); return EXIT_USAGE; }
@@ -64,7 +72,7 @@ int cmd_report(int argc, char **argv) {
     strcat(dflt, ".html");
     out = dflt;
   }
-  report_opts o = { .launches = nl ? launches : NULL, .nlaunches = nl, .kernel = kernel, .verbose = verbose, .source_dir = source_dir };
+  report_opts o = { .launches = nl ? launches : NULL, .nlaunches = nl, .kernel = kernel, .verbose = verbose, .source_dir = source_dir, .sm = sm };
   char err[600];
   uint64_t t0 = clock_now_ns();
   int st = report_write(path, out, &o, err, sizeof err);

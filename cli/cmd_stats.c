@@ -24,17 +24,25 @@ static void usage(FILE *f) {
         "  --csv           machine-readable: launch_id,kernel,metric,value (or the per-line columns)\n"
         "Prints the metric views of a trace written by 'ptxemu run --trace' (see\n"
         "ptxemu-trace(5) for every definition); '-' is a metric the trace cannot\n"
-        "tell (timing metrics of a functional run, memory metrics at level warp...).\n", f);
+        "tell (timing metrics of a functional run, memory metrics at level warp...).\n"
+        "metric_set names the profiler whose definitions apply: nvprof on fermi and\n"
+        "kepler (128-byte transactions), ncu (Nsight Compute, 32-byte sectors) otherwise.\n"
+        "time_us and the throughputs are the modelled GPU's (cycles at its clock);\n"
+        "emulator_wall_ms is how long the emulator itself took.\n", f);
 }
 
 /* Metrics in print order, with their unit. */
 static const struct { const char *name, *unit; } metric_list[] = {
+  { "metric_set", "" },
+  { "cycles", "" }, { "time_us", "us" }, { "dram_read_throughput", "GB/s" }, { "dram_write_throughput", "GB/s" },
+  { "l2_throughput", "GB/s" },
   { "inst_executed", "" }, { "thread_inst_executed", "" }, { "inst_per_warp", "" }, { "sass_inst_per_warp", "" },
   { "branch_efficiency", "%" }, { "warp_execution_efficiency", "%" }, { "warp_nonpred_execution_efficiency", "%" },
-  { "gld_efficiency", "%" }, { "gst_efficiency", "%" }, { "gld_transactions_per_request", "" },
-  { "gst_transactions_per_request", "" }, { "shared_load_transactions_per_request", "" },
-  { "shared_store_transactions_per_request", "" }, { "shared_efficiency", "%" }, { "l1_hit_rate", "%" },
-  { "l2_hit_rate", "%" }, { "dram_read_bytes", "" }, { "achieved_occupancy", "%" }, { "ipc", "" },
+  { "gld_efficiency", "%" }, { "gst_efficiency", "%" }, { "gld_transactions", "" }, { "gst_transactions", "" },
+  { "gld_transactions_per_request", "" }, { "gst_transactions_per_request", "" }, { "shared_load_transactions_per_request", "" },
+  { "shared_store_transactions_per_request", "" }, { "shared_atom_transactions_per_request", "" }, { "shared_efficiency", "%" },
+  { "l1_hit_rate", "%" }, { "l2_hit_rate", "%" }, { "dram_read_bytes", "" }, { "achieved_occupancy", "%" }, { "ipc", "" },
+  { "emulator_wall_ms", "ms, emulator itself" },
 };
 #define NMETRICS (sizeof metric_list / sizeof metric_list[0])
 
@@ -102,7 +110,8 @@ static int print_metrics(sqlite3 *db, const char *where, bool csv) {
         printf("%lld,", (long long)sqlite3_column_int64(s, 0));
         csv_field((const char *)sqlite3_column_text(s, 1));
         printf(",%s,", metric_list[m].name);
-        if (sqlite3_column_type(s, idx[m]) != SQLITE_NULL) printf("%.17g", sqlite3_column_double(s, idx[m]));
+        if (sqlite3_column_type(s, idx[m]) == SQLITE_TEXT) csv_field((const char *)sqlite3_column_text(s, idx[m]));
+        else if (sqlite3_column_type(s, idx[m]) != SQLITE_NULL) printf("%.17g", sqlite3_column_double(s, idx[m]));
         putchar('\n');
       }
       continue;
@@ -184,21 +193,26 @@ static int print_by_line(sqlite3 *db, const char *where, bool csv, bool cuda, sr
     "WITH sel AS (SELECT launch_id FROM launches WHERE %s),\n"
     " u AS (SELECT launch_id, %s, inst_executed, thread_inst_executed, branches, divergent_branches,\n"
     "              NULL AS gld_requests, NULL AS gld_sectors, NULL AS gst_requests, NULL AS gst_sectors,\n"
-    "              NULL AS shl_requests, NULL AS shl_wavefronts, NULL AS shs_requests, NULL AS shs_wavefronts, %s AS o1, NULL AS o2, %s AS sl\n"
+    "              NULL AS shl_requests, NULL AS shl_wavefronts, NULL AS shs_requests, NULL AS shs_wavefronts,\n"
+    "              NULL AS sha_requests, NULL AS sha_rounds, NULL AS gld_lines, NULL AS gst_lines, %s AS o1, NULL AS o2, %s AS sl\n"
     "       FROM %s WHERE launch_id IN sel\n"
     "       UNION ALL\n"
     "       SELECT launch_id, %s, NULL, NULL, NULL, NULL, gld_requests, gld_sectors, gst_requests, gst_sectors,\n"
-    "              shared_ld_requests, shared_ld_wavefronts, shared_st_requests, shared_st_wavefronts, NULL, %s, %s\n"
+    "              shared_ld_requests, shared_ld_wavefronts, shared_st_requests, shared_st_wavefronts,\n"
+    "              shared_atom_requests, shared_atom_rounds, gld_lines, gst_lines, NULL, %s, %s\n"
     "       FROM %s WHERE launch_id IN sel),\n"
     " k AS (SELECT launch_id, %s, sum(inst_executed) AS inst, sum(thread_inst_executed) AS tinst,\n"
     "              sum(branches) AS br, sum(divergent_branches) AS div, sum(gld_requests) AS glr, sum(gld_sectors) AS gls,\n"
     "              sum(gst_requests) AS gsr, sum(gst_sectors) AS gss, sum(shl_requests) AS lr, sum(shl_wavefronts) AS lw,\n"
-    "              sum(shs_requests) AS sr, sum(shs_wavefronts) AS sw, coalesce(max(o1), max(o2)) AS other, max(sl) AS sl\n"
+    "              sum(shs_requests) AS sr, sum(shs_wavefronts) AS sw, sum(sha_requests) AS ar, sum(sha_rounds) AS aw,\n"
+    "              sum(gld_lines) AS gll, sum(gst_lines) AS gsl, coalesce(max(o1), max(o2)) AS other, max(sl) AS sl\n"
     "       FROM u GROUP BY launch_id, %s)\n"
     "SELECT k.launch_id, kn.name, %s, k.inst, 100.0 * k.tinst / (32.0 * k.inst),\n"
     "  CASE WHEN k.br > 0 THEN 100.0 * (k.br - k.div) / k.br END,\n"
-    "  1.0 * k.gls / nullif(k.glr, 0), 1.0 * k.gss / nullif(k.gsr, 0), 1.0 * k.lw / nullif(k.lr, 0), 1.0 * k.sw / nullif(k.sr, 0),\n"
-    "  %s, sf.path, %s, (SELECT path FROM files WHERE file_id = kn.file_id)\n"
+        /* transactions as the GPU's profiler defines them (128-byte lines for nvprof) */
+    "  1.0 * CASE WHEN l.metric_set = 'nvprof' THEN k.gll ELSE k.gls END / nullif(k.glr, 0),\n"
+    "  1.0 * CASE WHEN l.metric_set = 'nvprof' THEN k.gsl ELSE k.gss END / nullif(k.gsr, 0), 1.0 * k.lw / nullif(k.lr, 0), 1.0 * k.sw / nullif(k.sr, 0),\n"
+    "  %s, sf.path, %s, (SELECT path FROM files WHERE file_id = kn.file_id), 1.0 * k.aw / nullif(k.ar, 0)\n"
     "FROM k JOIN launches l ON l.launch_id = k.launch_id JOIN kernels kn ON kn.kernel_id = l.kernel_id\n"
     "  %s\n"
     "ORDER BY k.launch_id, %s",
@@ -214,7 +228,7 @@ static int print_by_line(sqlite3 *db, const char *where, bool csv, bool cuda, sr
   if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) { fprintf(stderr, "ptxemu stats: %s\n", sqlite3_errmsg(db)); return EXIT_DATAERR; }
   static const char *const names[] = { "launch_id", "kernel", "ptx_line", "inst_executed", "warp_execution_efficiency",
     "branch_efficiency", "gld_transactions_per_request", "gst_transactions_per_request",
-    "shared_load_transactions_per_request", "shared_store_transactions_per_request", "text", "cuda_file", "cuda_line" };
+    "shared_load_transactions_per_request", "shared_store_transactions_per_request", "text", "cuda_file", "cuda_line", "shared_atom_transactions_per_request" };
   long long cur = -1;
   int rc;
   /* the CUDA column only where some kernel of the launches has .loc lines */
@@ -231,17 +245,20 @@ static int print_by_line(sqlite3 *db, const char *where, bool csv, bool cuda, sr
     if (cuda)   /* per CUDA line: the file and line first, the PTX lines last */
       puts("launch_id,kernel,cuda_file,cuda_line,inst_executed,warp_execution_efficiency,branch_efficiency,"
            "gld_transactions_per_request,gst_transactions_per_request,shared_load_transactions_per_request,"
-           "shared_store_transactions_per_request,ptx_lines,text");
-    else { for (int i = 0; i < 13; i++) printf("%s%s", i ? "," : "", names[i]); putchar('\n'); }
+           "shared_store_transactions_per_request,ptx_lines,text,shared_atom_transactions_per_request");
+    else { for (int i = 0; i < 14; i++) printf("%s%s", i ? "," : "", names[i]); putchar('\n'); }
   }
   while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-    char v[11][48];
+    char v[12][48];
     for (int i = 0; i < 10; i++) fmt_value(s, i, v[i], sizeof v[i]);
+    fmt_value(s, 11, v[11], sizeof v[11]);      /* shared atomics: rounds per request */
     const char *text = (const char *)sqlite3_column_text(s, 10);
     const char *cfile = (const char *)sqlite3_column_text(s, 11);
     long long cline = sqlite3_column_int64(s, 12);
     bool has_cline = sqlite3_column_type(s, 12) != SQLITE_NULL && cfile;
     const char *ptx_path = (const char *)sqlite3_column_text(s, 13);
+    char sha[48];
+    fmt_value(s, 14, sha, sizeof sha);          /* shared atomics: rounds per request */
     if (!text) text = "";
     if (csv) {
       for (int i = 0; i < 10; i++) {
@@ -255,6 +272,8 @@ static int print_by_line(sqlite3 *db, const char *where, bool csv, bool cuda, sr
       if (cuda) { putchar(','); csv_field(src_text(sc, cfile, ptx_path, cline)); }
       else if (has_cline) { putchar(','); csv_field(cfile); printf(",%lld", cline); }
       else fputs(",,", stdout);
+      putchar(',');
+      if (strcmp(sha, "-")) fputs(sha, stdout);
       putchar('\n');
       continue;
     }
@@ -264,10 +283,10 @@ static int print_by_line(sqlite3 *db, const char *where, bool csv, bool cuda, sr
       cur = id;
       char dm[1024];
       printf("launch %lld %s\n", id, demangle_or_self(v[1], dm, sizeof dm));
-      if (cuda) printf("%-16s %10s %7s %7s %7s %7s %7s %7s  %s\n", "CUDA line", "execs", "warp%", "branch%",
-                       "gld t/r", "gst t/r", "shl t/r", "shs t/r", "source (PTX lines)");
-      else printf("%6s %10s %7s %7s %7s %7s %7s %7s  %-*s%s\n", "line", "execs", "warp%", "branch%",
-                  "gld t/r", "gst t/r", "shl t/r", "shs t/r", any_cuda ? 17 : 0, any_cuda ? "CUDA line" : "", "PTX");
+      if (cuda) printf("%-16s %10s %7s %7s %7s %7s %7s %7s %7s  %s\n", "CUDA line", "execs", "warp%", "branch%",
+                       "gld t/r", "gst t/r", "shl t/r", "shs t/r", "sha t/r", "source (PTX lines)");
+      else printf("%6s %10s %7s %7s %7s %7s %7s %7s %7s  %-*s%s\n", "line", "execs", "warp%", "branch%",
+                  "gld t/r", "gst t/r", "shl t/r", "shs t/r", "sha t/r", any_cuda ? 17 : 0, any_cuda ? "CUDA line" : "", "PTX");
     }
     char src[64], where_[64] = "";
     const char *t = cuda ? src_text(sc, cfile, ptx_path, cline) : text;
@@ -279,11 +298,11 @@ static int print_by_line(sqlite3 *db, const char *where, bool csv, bool cuda, sr
     }
     src[o] = 0;
     if (has_cline) snprintf(where_, sizeof where_, "%.40s:%lld", isa_path_base(cfile), cline);
-    if (cuda) printf("%-16s %10s %7s %7s %7s %7s %7s %7s  %s  (PTX %s)\n", where_, v[3], v[4], v[5], v[6], v[7], v[8], v[9], src, text);
+    if (cuda) printf("%-16s %10s %7s %7s %7s %7s %7s %7s %7s  %s  (PTX %s)\n", where_, v[3], v[4], v[5], v[6], v[7], v[8], v[9], sha, src, text);
     else {
       char col[80] = "";
       if (any_cuda) snprintf(col, sizeof col, "%-16s ", where_);
-      printf("%6s %10s %7s %7s %7s %7s %7s %7s  %s%s\n", v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], col, src);
+      printf("%6s %10s %7s %7s %7s %7s %7s %7s %7s  %s%s\n", v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], sha, col, src);
     }
   }
   if (rc != SQLITE_DONE) { fprintf(stderr, "ptxemu stats: %s\n", sqlite3_errmsg(db)); sqlite3_finalize(s); return EXIT_DATAERR; }

@@ -194,3 +194,23 @@ DRV_EXPORT CUresult cuCtxSynchronize(void) {
   if (r) return r;
   return drv_leave(drv_sync());
 }
+
+/* The shared-memory bank mode (CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE 0,
+ * FOUR_BYTE 1, EIGHT_BYTE 2): Kepler's 8-byte banks take 4- or 8-byte
+ * addressing; a GPU with 4-byte banks keeps them, as CUDA does.  Launches
+ * already queued run in the mode they were queued in (an implicit sync). */
+DRV_EXPORT CUresult cuCtxSetSharedMemConfig(int config) {
+  CUresult r = drv_enter();
+  if (r) return r;
+  if (config < 0 || config > 2) return drv_leave(CUDA_ERROR_INVALID_VALUE);
+  drv_wait_stream(NULL);
+  gpu_config_set_bank_mode(&drv.cfg, config == 0 ? 0 : config == 1 ? 4 : 8);
+  return drv_leave(CUDA_SUCCESS);
+}
+DRV_EXPORT CUresult cuCtxGetSharedMemConfig(int *config) {
+  CUresult r = drv_enter();
+  if (r) return r;
+  if (!config) return drv_leave(CUDA_ERROR_INVALID_VALUE);
+  *config = drv.cfg.shared_bank_mode == 8 ? 2 : 1;
+  return drv_leave(CUDA_SUCCESS);
+}

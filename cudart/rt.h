@@ -88,6 +88,8 @@ int ptxemu_is_device(uint64_t, uint64_t);
 CUresult ptxemu_host_view(uint64_t, uint64_t, void **);
 CUresult ptxemu_pointer_info(uint64_t, int *, uint64_t *, uint64_t *, bool *);
 CUresult cuCtxSynchronize(void);
+CUresult cuCtxSetSharedMemConfig(int);
+CUresult cuCtxGetSharedMemConfig(int *);
 CUresult cuStreamCreate(CUstream *, unsigned);
 CUresult cuStreamCreateWithPriority(CUstream *, unsigned, int);
 CUresult cuStreamDestroy_v2(CUstream);

@@ -162,12 +162,8 @@ RT_EXPORT cudaError_t cudaDeviceGetCacheConfig(int *c) {
   *c = 0;
   return 0;
 }
-RT_EXPORT cudaError_t cudaDeviceSetSharedMemConfig(int c) { return c >= 0 && c <= 2 ? 0 : rt_error(CUDA_ERROR_INVALID_VALUE); }
-RT_EXPORT cudaError_t cudaDeviceGetSharedMemConfig(int *c) {
-  if (!c) return rt_error(CUDA_ERROR_INVALID_VALUE);
-  *c = 1;     /* four-byte banks */
-  return 0;
-}
+RT_EXPORT cudaError_t cudaDeviceSetSharedMemConfig(int c) { return rt_from(cuCtxSetSharedMemConfig(c)); }
+RT_EXPORT cudaError_t cudaDeviceGetSharedMemConfig(int *c) { return rt_from(cuCtxGetSharedMemConfig(c)); }
 RT_EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest) {
   return rt_from(cuCtxGetStreamPriorityRange(least, greatest));
 }

@@ -180,6 +180,8 @@ typedef struct emu_stats {
   uint64_t shared_ld_wavefronts, shared_st_wavefronts;
   uint64_t shared_ld_bank_conflicts, shared_st_bank_conflicts;
   uint64_t atom_requests, atom_sectors, shared_atom_requests;
+  uint64_t shared_atom_rounds;    /* a round per wavefront or per lane on one address */
+  uint64_t gld_lines, gst_lines;  /* 128-byte lines (nvprof's transactions)        */
   uint64_t branches, divergent_branches;
 } emu_stats;
 
@@ -209,6 +211,11 @@ typedef struct emu_options {
   bool progress;                 /* progress line on stderr for long launches    */
   bool strict_async;             /* fault on async-proxy reads of unfenced generic writes (proxy.c) */
 } emu_options;
+
+/* Whether a global load x allocates in L1 on the timed GPU (the timing
+ * model's path: the configuration's l1_caches_global, not .cg/.cv/.nc nor
+ * volatile); false in a functional run. */
+bool emu_load_cached_in_l1(const struct emu *e, const xinsn *x);
 
 /* Hooks for observers (traces).  NULL when nobody listens; the interpreter
  * tests one pointer. */

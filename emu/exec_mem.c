@@ -153,6 +153,14 @@ bool emu_translate(warp *w, const xinsn *x, uint16_t space_mod, uint8_t symspace
   return true;
 }
 
+bool emu_load_cached_in_l1(const emu *e, const xinsn *x) {
+  const isa_insn *in = x->in;
+  if (!e->timing_cfg || !e->timing_cfg->l1_caches_global || in->op != OP_LD) return false;
+  bool strong = in->sem == MOD_VOLATILE || ((in->sem == MOD_RELAXED || in->sem == MOD_ACQUIRE) && in->scope != MOD_CTA);
+  if (in->cache == MOD_CG || in->cache == MOD_CV || strong) return false;
+  return in->cache != MOD_NC || !e->timing_cfg->readonly_cache_bytes;
+}
+
 void emu_count_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, const uint8_t *kind, bool store) {
   emu_stats *st = &w->e->stats;
   int lead = __builtin_ctz(m);
@@ -168,16 +176,18 @@ void emu_count_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, ui
     uint32_t sectors, lines;
     mm_sectors(a, m, size, &sectors, &lines);
     if (atomic) { st->atom_requests++; st->atom_sectors += sectors; }
-    else if (store) { st->gst_requests++; st->gst_sectors += sectors; }
-    else { st->gld_requests++; st->gld_sectors += sectors; }
+    else if (store) { st->gst_requests++; st->gst_sectors += sectors; st->gst_lines += lines; }
+    else { st->gld_requests++; st->gld_sectors += sectors; st->gld_lines += lines; }
     if (w->e->obs && w->e->obs->on_mem) w->e->obs->on_mem(w->e->obs->ctx, w, x, a, m, size, sectors, lines, 0);
   } else if (kind[lead] == MM_SHARED) {
     uint64_t off[WARP_SIZE];
     FOR_LANES(i) off[i] = a[i] >= GEN_SHARED_BASE ? a[i] - GEN_SHARED_BASE : a[i];
-    /* the timed GPU's bank width (Kepler's 8-byte mode); 4 bytes otherwise */
-    uint32_t bank = w->e->timing_cfg ? w->e->timing_cfg->shared_bank_bytes : 4;
-    uint32_t ideal, wf = mm_shared_wavefronts_banked(off, m, size, bank, &ideal);
-    if (atomic) st->shared_atom_requests++;
+    /* the timed GPU's banks and bank mode (Kepler's 8-byte banks in 4- or
+     * 8-byte mode); 4-byte banks otherwise */
+    const gpu_config *g = w->e->timing_cfg;
+    uint32_t ideal, wf = g ? mm_shared_wavefronts_mode(off, m, size, g->shared_bank_bytes, g->shared_bank_mode, &ideal)
+                           : mm_shared_wavefronts(off, m, size, &ideal);
+    if (atomic) { wf = mm_shared_atomic_rounds(off, m, wf); st->shared_atom_requests++; st->shared_atom_rounds += wf; }
     else if (store) { st->shared_st_requests++; st->shared_st_wavefronts += wf; st->shared_st_bank_conflicts += wf - ideal; }
     else { st->shared_ld_requests++; st->shared_ld_wavefronts += wf; st->shared_ld_bank_conflicts += wf - ideal; }
     if (w->e->obs && w->e->obs->on_mem) w->e->obs->on_mem(w->e->obs->ctx, w, x, off, m, size, 0, 0, wf);

@@ -46,6 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char err[600];
   report_opts o;
   memset(&o, 0, sizeof o);
+  o.sm = -1;
   report_write(path, "/dev/null", &o, err, sizeof err);
   if (quiet) { stderr = saved_err; fclose(quiet); }
   fflush(stdout);

@@ -59,7 +59,19 @@ static const param params[] = {
   OPT_U32(l2_write_granule_bytes, 0, 32, "0"), OPT_DBL(l1_lines_per_cycle, 0, 64, "0"),
   OPT_U32(ii_imul, 0, 1000, "0"),
   OPT_U32(l2_partial_fill, 0, 1, "0"), OPT_U32(l2_partial_ways, 0, 1024, "0"), OPT_DBL(l2_partial_write_cycles, 0, 1000, "0"),
+  /* what the GPU's profiler defines (ptxemu-trace(5)); bank addressing mode */
+  OPT_STR(metric_set, "ncu"), OPT_U32(shared_bank_mode, 0, 16, "0"),
 };
+
+const char *const gpu_metric_set_names[GPU_METRICS_COUNT] = { "ncu", "nvprof" };
+
+int gpu_config_set_bank_mode(gpu_config *c, uint32_t bytes) {
+  if (!bytes) bytes = c->shared_bank_mode_default;
+  if (bytes != 4 && bytes != 8) return -1;
+  if (bytes > c->shared_bank_bytes) return -1;
+  c->shared_bank_mode = bytes;
+  return 0;
+}
 
 const char *const gpu_sched_names[GPU_SCHED_COUNT] = { "gto", "lrr", "two_level" };
 
@@ -203,6 +215,19 @@ static int parse_with(const char *text, const char *path, const char *const *set
     fprintf(err, "issue_order must be scheduled or ptx, got '%s'\n", c->issue_order);
     errors++;
   }
+  c->metrics = GPU_METRICS_COUNT;
+  for (int i = 0; i < GPU_METRICS_COUNT; i++) if (strcmp(c->metric_set, gpu_metric_set_names[i]) == 0) c->metrics = (uint32_t)i;
+  if (!errors && c->metrics == GPU_METRICS_COUNT) {
+    AT("metric_set"); fprintf(err, "metric_set must be ncu or nvprof, got '%s'\n", c->metric_set);
+    errors++;
+  }
+  if (!c->shared_bank_mode) c->shared_bank_mode = c->shared_bank_bytes;
+  if (!errors && (c->shared_bank_mode > c->shared_bank_bytes || c->shared_bank_bytes % c->shared_bank_mode ||
+                  (c->shared_bank_mode & (c->shared_bank_mode - 1)))) {
+    AT("shared_bank_mode"); fprintf(err, "shared_bank_mode must be a power of two dividing shared_bank_bytes\n");
+    errors++;
+  }
+  c->shared_bank_mode_default = c->shared_bank_mode;
   if (!errors && c->gpcs > c->sms) { AT("gpcs"); fprintf(err, "more gpcs than sms\n"); errors++; }
   char tail = 0;
   if (!errors && (sscanf(c->arch, "sm_%u%c", &c->sm_version, &tail) < 1 || (tail && tail != 'a' && tail != 'f'))) { AT("arch"); fprintf(err, "arch must look like sm_90\n"); errors++; }

@@ -17,7 +17,12 @@ typedef struct gpu_config {
   uint32_t regs_per_sm, max_regs_per_thread, reg_alloc_unit;
   uint32_t shared_per_sm, shared_per_cta, shared_reserved_per_cta, shared_alloc_unit;
   uint32_t carveouts_kb[GPU_MAX_CARVEOUTS], ncarveouts;
-  uint32_t shared_banks, shared_bank_bytes;
+  uint32_t shared_banks, shared_bank_bytes;   /* banks, and each bank's width (bytes a cycle)   */
+  uint32_t shared_bank_mode;           /* addressing: consecutive words of this many bytes go to consecutive
+                                          banks (Kepler: 4 or 8, cudaDeviceSetSharedMemConfig); 0: the width */
+  uint32_t shared_bank_mode_default;   /* the file's shared_bank_mode (cudaSharedMemBankSizeDefault) */
+  char metric_set[16];                 /* the profiler whose metric definitions apply: "ncu" or "nvprof" */
+  uint32_t metrics;                    /* enum gpu_metric_set, from metric_set */
   uint32_t l1_bytes, l1_line_bytes, l1_sector_bytes;
   uint64_t l2_bytes;
   uint32_t l2_slices;
@@ -78,6 +83,15 @@ typedef struct gpu_config {
   uint32_t icache_launch_bytes;        /* kernel code in every SM's L1 at launch      */
   uint32_t icache_ahead;               /* lines fetched ahead of a warp               */
 } gpu_config;
+
+/* Metric definitions: Nsight Compute's (sectors of 32 bytes) or nvprof's
+ * (Fermi/Kepler: 128-byte transactions, L1-cached loads in whole lines). */
+enum gpu_metric_set { GPU_METRICS_NCU, GPU_METRICS_NVPROF, GPU_METRICS_COUNT };
+extern const char *const gpu_metric_set_names[GPU_METRICS_COUNT];
+/* Select the shared-memory bank mode (cudaDeviceSetSharedMemConfig): 4 or
+ * 8 bytes, 0 for the configuration's default; -1 if the GPU's banks are
+ * narrower than the mode. */
+int gpu_config_set_bank_mode(gpu_config *c, uint32_t bytes);
 
 enum gpu_sched { GPU_SCHED_GTO, GPU_SCHED_LRR, GPU_SCHED_TWO_LEVEL, GPU_SCHED_COUNT };
 extern const char *const gpu_sched_names[GPU_SCHED_COUNT];

@@ -1,6 +1,7 @@
 /* memmodel/coalesce.c - address-determined access counters: how many
  * sectors and lines a warp's global access touches, how many wavefronts a
- * shared access needs given bank conflicts. */
+ * shared access needs given bank conflicts (and the bank mode), how many
+ * rounds a shared atomic needs. */
 #include "memmodel/space.h"
 
 /* Small sorted-set insert; 32 lanes x at most 2 sectors each. */
@@ -97,4 +98,49 @@ uint32_t mm_shared_wavefronts_banked(const uint64_t *addr, uint32_t m, uint32_t 
   }
   *ideal = groups;
   return total;
+}
+
+uint32_t mm_shared_wavefronts_mode(const uint64_t *addr, uint32_t m, uint32_t bytes, uint32_t bank_bytes, uint32_t mode_bytes,
+                                   uint32_t *ideal) {
+  if (!m || !mode_bytes || mode_bytes >= bank_bytes) return mm_shared_wavefronts_banked(addr, m, bytes, bank_bytes, ideal);
+  uint32_t span = 32 * bank_bytes, per = bytes <= bank_bytes ? 32 : span / bytes;
+  if (!per) per = 1;
+  uint32_t total = 0, groups = 0;
+  for (uint32_t g = 0; g < 32; g += per) {
+    uint32_t gm = per >= 32 ? m : (m >> g) & ((1u << per) - 1);
+    if (!gm) continue;
+    groups++;
+    uint64_t rows[32][32];   /* the rows a bank is asked for in this group */
+    uint8_t nrows[32] = {0};
+    uint32_t worst = 1;
+    for (uint32_t k = 0; k < per && g + k < 32; k++) {
+      if (!(gm >> k & 1)) continue;
+      uint64_t a = addr[g + k], first = a / mode_bytes, last = (a + (bytes ? bytes : 1) - 1) / mode_bytes;
+      for (uint64_t word = first; word <= last && word < first + 32; word++) {
+        uint32_t bank = (uint32_t)(word & 31), j = 0;
+        uint64_t row = word * mode_bytes / span;
+        while (j < nrows[bank] && rows[bank][j] != row) j++;
+        if (j == nrows[bank] && j < 32) rows[bank][nrows[bank]++] = row;
+        if (nrows[bank] > worst) worst = nrows[bank];
+      }
+    }
+    total += worst;
+  }
+  *ideal = groups;
+  return total;
+}
+
+uint32_t mm_shared_atomic_rounds(const uint64_t *addr, uint32_t m, uint32_t wavefronts) {
+  /* the most lanes on one address: each needs its own read-modify-write */
+  uint32_t worst = 0;
+  for (int i = 0; i < 32; i++) {
+    if (!(m >> i & 1)) continue;
+    uint32_t same = 0;
+    int j;
+    for (j = 0; j < i; j++) if ((m >> j & 1) && addr[j] == addr[i]) break;
+    if (j < i) continue;                      /* counted with its first lane */
+    for (j = i; j < 32; j++) same += (m >> j & 1) && addr[j] == addr[i];
+    if (same > worst) worst = same;
+  }
+  return worst > wavefronts ? worst : wavefronts;
 }

@@ -42,4 +42,14 @@ uint32_t mm_shared_wavefronts(const uint64_t *addr, uint32_t m, uint32_t bytes, 
  * 32 banks of 8 bytes serve 256 bytes per wavefront, and lanes reading
  * either half of one 8-byte word share it).  4 gives mm_shared_wavefronts. */
 uint32_t mm_shared_wavefronts_banked(const uint64_t *addr, uint32_t m, uint32_t bytes, uint32_t bank_bytes, uint32_t *ideal);
+/* Banks of bank_bytes addressed in words of mode_bytes (a GPU's bank mode,
+ * gpu_config.shared_bank_mode): word w is in bank w % 32; a bank serves in
+ * one wavefront all of its words that lie in one row of 32 * bank_bytes
+ * bytes (Kepler's 4-byte mode: words i and i + 32 of one 64-word row do not
+ * conflict).  mode_bytes == bank_bytes gives mm_shared_wavefronts_banked. */
+uint32_t mm_shared_wavefronts_mode(const uint64_t *addr, uint32_t m, uint32_t bytes, uint32_t bank_bytes, uint32_t mode_bytes,
+                                   uint32_t *ideal);
+/* Rounds a shared-memory atomic needs: wavefronts as for a store, and lanes
+ * updating one address take a round each (the contention of a histogram). */
+uint32_t mm_shared_atomic_rounds(const uint64_t *addr, uint32_t m, uint32_t wavefronts);
 #endif

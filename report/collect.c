@@ -58,6 +58,7 @@ static void collect_mem(rep *r, const rep_launch *l) {
     if (space == 1 && kind == 0) { rep_add(&x->shl_req, 1); rep_add(&x->shl_wav, wav); rep_add(&x->shl_conf, conf); }
     if (space == 1 && kind == 1) { rep_add(&x->shs_req, 1); rep_add(&x->shs_wav, wav); rep_add(&x->shs_conf, conf); }
     if (space == 1 && (kind == 0 || kind == 1)) rep_add(&x->sh_bytes, bytes);
+    if (space == 1 && (kind == 2 || kind == 3)) { rep_add(&x->sha_req, 1); rep_add(&x->sha_rounds, wav); }
     long long l1 = rep_count(s, 7, -1, -1, MAX_PER_REQUEST), l2 = rep_count(s, 8, -1, -1, MAX_PER_REQUEST),
               dram = rep_count(s, 9, -1, -1, MAX_PER_REQUEST);
     if (l1 > sectors) l1 = sectors;

@@ -31,6 +31,7 @@ typedef struct rep_launch {
 typedef struct rep_insn {
   long long gld_req, gld_sec, gld_bytes, gst_req, gst_sec, gst_bytes;
   long long shl_req, shl_wav, shl_conf, shs_req, shs_wav, shs_conf, sh_bytes;
+  long long sha_req, sha_rounds;  /* shared atomics: requests, rounds (contention) */
   long long l1_hit, l1_sec, l2_hit, l2_sec, dram_rd;
   bool l1_known, l2_known, dram_known;
   long long execs, threads, pred_threads, branches, divergent;   /* warp_runs */
@@ -51,6 +52,7 @@ typedef struct rep {
   long max_source_bytes;         /* and the bytes they may take               */
   char err[512];                 /* first failed query                        */
   int verbose;
+  long long sm;                  /* report --sm: one SM's warps; -1: every SM */
   double t_last, cpu_last;       /* rep_lap: end of the previous part         */
   bool failed;
   const char *stall_name[REP_NSTALL], *stall_desc[REP_NSTALL];

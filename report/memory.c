@@ -11,10 +11,12 @@
 static const char counters_sql[] =
   "SELECT 0, gld_requests, gld_sectors, NULL, gst_requests, gst_sectors, NULL,\n"
   "  shared_ld_requests + shared_st_requests, shared_ld_wavefronts + shared_st_wavefronts,\n"
-  "  shared_ld_bank_conflicts + shared_st_bank_conflicts, NULL, NULL, NULL, NULL, NULL, NULL\n"
+  "  shared_ld_bank_conflicts + shared_st_bank_conflicts, NULL, NULL, NULL, NULL, NULL, NULL,\n"
+  "  shared_atom_requests, shared_atom_rounds, NULL\n"
   "FROM launches WHERE launch_id = ?1";
 
-enum { M_REC, M_GLR, M_GLS, M_GLB, M_GSR, M_GSS, M_GSB, M_SHR, M_SHW, M_SHC, M_SHB, M_L1H, M_L1S, M_L2H, M_L2S, M_DRAM, M_N };
+enum { M_REC, M_GLR, M_GLS, M_GLB, M_GSR, M_GSS, M_GSB, M_SHR, M_SHW, M_SHC, M_SHB, M_L1H, M_L1S, M_L2H, M_L2S, M_DRAM,
+       M_SAR, M_SAW, M_DRW, M_N };
 
 #define BOX_W 190.0
 #define BOX_H 96.0
@@ -59,9 +61,11 @@ void rep_memory(rep *r, const rep_launch *l) {
       v[M_SHC] += (double)(x->shl_conf + x->shs_conf); v[M_SHB] += (double)x->sh_bytes;
       v[M_L1H] += (double)x->l1_hit; v[M_L1S] += (double)x->l1_sec; v[M_L2H] += (double)x->l2_hit;
       v[M_L2S] += (double)x->l2_sec; v[M_DRAM] += (double)x->dram_rd;
+      v[M_SAR] += (double)x->sha_req; v[M_SAW] += (double)x->sha_rounds;
       have[M_L1S] |= x->l1_known; have[M_L2S] |= x->l2_known; have[M_DRAM] |= x->dram_known;
     }
     for (int i = M_REC; i <= M_SHB; i++) have[i] = true;
+    have[M_SAR] = have[M_SAW] = true;
   } else {
     sqlite3_stmt *s = rep_prepare(r, counters_sql);
     if (!s) { fputs("</section>\n", f); return; }
@@ -74,10 +78,16 @@ void rep_memory(rep *r, const rep_launch *l) {
     rep_finish(r, s, rc);
     if (rc != SQLITE_ROW) { fputs("</section>\n", f); return; }
   }
+  /* the L2 and DRAM totals of a timed run count everything that reached
+   * them: besides the L1 misses of cached loads, stores, loads that bypass
+   * L1, atomics, code and constant fetches and the launch's own lookups
+   * (a far-partition access is looked up twice); so they are shown apart */
+  bool totals = false;
+  double l1_miss = -1;
   if (!(have[M_L1S] && v[M_L1S] > 0)) {
     /* no per-request hits: a timed run's launch totals (launches.l1_hits ...) */
-    sqlite3_stmt *t = rep_prepare(r, "SELECT l1_hits, l1_lookups, l2_hits, l2_lookups, dram_read_bytes FROM launches "
-                                     "WHERE launch_id = ? AND l1_lookups IS NOT NULL");
+    sqlite3_stmt *t = rep_prepare(r, "SELECT l1_hits, l1_lookups, l2_hits, l2_lookups, dram_read_bytes, dram_write_bytes "
+                                     "FROM launches WHERE launch_id = ? AND l1_lookups IS NOT NULL");
     if (t) {
       sqlite3_bind_int64(t, 1, l->id);
       int rc = sqlite3_step(t);
@@ -85,7 +95,11 @@ void rep_memory(rep *r, const rep_launch *l) {
         v[M_L1H] = sqlite3_column_double(t, 0); v[M_L1S] = sqlite3_column_double(t, 1);
         v[M_L2H] = sqlite3_column_double(t, 2); v[M_L2S] = sqlite3_column_double(t, 3);
         v[M_DRAM] = sqlite3_column_double(t, 4) / 32;
+        v[M_DRW] = sqlite3_column_double(t, 5);
         have[M_L1S] = have[M_L2S] = have[M_DRAM] = true;
+        have[M_DRW] = sqlite3_column_type(t, 5) != SQLITE_NULL;
+        totals = true;
+        l1_miss = v[M_L1S] - v[M_L1H];
       }
       rep_finish(r, t, rc);
     }
@@ -98,31 +112,40 @@ void rep_memory(rep *r, const rep_launch *l) {
   char label[96];
   const char *unknown = strcmp(l->gpu, "functional") == 0 ? "? (needs --timing)" : "? (not recorded)";
   snprintf(label, sizeof label, "memory hierarchy of launch %lld", l->id);
-  svg_open(f, 1160, 190, label);
+  svg_open(f, 1160, 200, label);
   double y = 20, xs[4] = { 10, 330, 650, 960 };
   snprintf(a, sizeof a, "%.0f loads, %.0f stores", v[M_GLR], v[M_GSR]);
   if (recorded) { html_fmt_bytes(c, sizeof c, req_bytes); snprintf(b, sizeof b, "%s requested", c); }
   else snprintf(b, sizeof b, "(global requests)");
   box(f, xs[0], y, "SM: warps", a, b);
   snprintf(a, sizeof a, "shared: %.0f wavefronts", v[M_SHW]);
-  snprintf(b, sizeof b, "%.0f bank conflicts", v[M_SHC]);
+  if (v[M_SAR] > 0) snprintf(b, sizeof b, "%.0f conflicts, %.0f atomic rounds", v[M_SHC], v[M_SAW]);
+  else snprintf(b, sizeof b, "%.0f bank conflicts", v[M_SHC]);
   box(f, xs[1], y, "L1 / shared memory", a, b);
   box(f, xs[2], y, "L2", NULL, NULL);
   box(f, xs[3] - 0, y, "DRAM", NULL, NULL);
   html_fmt_bytes(c, sizeof c, sectors * 32);
-  snprintf(a, sizeof a, "%s in sectors", c);
-  snprintf(b, sizeof b, "%.0f x 32 B", sectors);
+  snprintf(a, sizeof a, "global ld/st: %s", c);
+  snprintf(b, sizeof b, "%.0f sectors x 32 B", sectors);
   arrow(f, xs[0] + BOX_W, xs[1], y + BOX_H / 2, a, b);
-  if (have[M_L2S]) {
+  b[0] = 0;
+  if (totals) {
+    html_fmt_bytes(c, sizeof c, l1_miss * 32);
+    snprintf(a, sizeof a, "cached-load misses %s", c);
+    html_fmt_bytes(d, sizeof d, v[M_L2S] * 32);
+    snprintf(b, sizeof b, "all L2 lookups %s", d);
+  } else if (have[M_L2S]) {
     html_fmt_bytes(c, sizeof c, v[M_L2S] * 32);
     snprintf(a, sizeof a, "%s (L1 misses)", c);
   } else snprintf(a, sizeof a, "%s", unknown);
-  arrow(f, xs[1] + BOX_W, xs[2], y + BOX_H / 2, a, NULL);
+  arrow(f, xs[1] + BOX_W, xs[2], y + BOX_H / 2, a, b[0] ? b : NULL);
+  b[0] = 0;
   if (have[M_DRAM]) {
     html_fmt_bytes(d, sizeof d, v[M_DRAM] * 32);
     snprintf(a, sizeof a, "%s read", d);
+    if (have[M_DRW]) { html_fmt_bytes(c, sizeof c, v[M_DRW]); snprintf(b, sizeof b, "%s written", c); }
   } else snprintf(a, sizeof a, "%s", unknown);
-  arrow(f, xs[2] + BOX_W, xs[3], y + BOX_H / 2, a, NULL);
+  arrow(f, xs[2] + BOX_W, xs[3], y + BOX_H / 2, a, b[0] ? b : NULL);
   hit_bar(f, xs[1], y + BOX_H + 14, "L1", l1_rate);
   hit_bar(f, xs[2], y + BOX_H + 14, "L2", l2_rate);
   svg_close(f);
@@ -130,9 +153,12 @@ void rep_memory(rep *r, const rep_launch *l) {
   /* bytes per level as bars */
   struct { const char *name; double bytes; bool known; } bars[] = {
     { "requested by threads (global)", req_bytes, recorded },
-    { "SM <-> L1 (global sectors)", sectors * 32, have[M_GLS] || have[M_GSS] },
-    { "L1 <-> L2 (L1 misses)", v[M_L2S] * 32, have[M_L2S] },
-    { "L2 -> DRAM reads (L2 misses)", v[M_DRAM] * 32, have[M_DRAM] },
+    { "SM -> L1: global load/store sectors", sectors * 32, have[M_GLS] || have[M_GSS] },
+    { totals ? "L1 -> L2: misses of L1-cached loads" : "L1 -> L2 (L1 misses)", totals ? l1_miss * 32 : v[M_L2S] * 32,
+      totals ? l1_miss >= 0 : have[M_L2S] },
+    { "L2 lookups, all kinds (see below)", v[M_L2S] * 32, totals },
+    { "DRAM reads (data, code, launch)", v[M_DRAM] * 32, have[M_DRAM] },
+    { "DRAM writes (write-backs)", v[M_DRW], have[M_DRW] },
     { "shared memory (requested)", v[M_SHB], have[M_SHB] },
     { "shared memory (wavefronts x 128 B)", v[M_SHW] * 128, have[M_SHW] },
   };
@@ -152,6 +178,20 @@ void rep_memory(rep *r, const rep_launch *l) {
     svg_text(f, 1030, yy + 13, "start", NULL, c);
   }
   svg_close(f);
+  if (totals)
+    html_note(f, "What each figure counts: 'global ld/st' the 32-byte sectors of the threads' global loads and stores; "
+                 "'cached-load misses' the sectors of loads cached in L1 that missed it; 'all L2 lookups' every 32-byte "
+                 "lookup the L2 served in the launch: those misses, stores, loads that bypass L1 (.cg, and every global "
+                 "load where the GPU does not cache them in L1, as kepler), atomics, instruction and constant fetches, "
+                 "the launch's own lookups, and a second lookup of an access served by the far partition of a "
+                 "two-partition L2 (A100, H100); DRAM reads and writes likewise include code and launch traffic "
+                 "(launches.l1_lookups, l1_hits, l2_lookups, dram_read_bytes, dram_write_bytes).");
+  if (v[M_SAR] > 0) {
+    char t[200];
+    snprintf(t, sizeof t, "Shared atomics: %.0f requests took %.0f rounds (%.2f per request; threads updating one address "
+             "take a round each).", v[M_SAR], v[M_SAW], v[M_SAW] / v[M_SAR]);
+    html_note(f, t);
+  }
   if (!recorded)
     html_note(f, "Memory requests were not recorded (trace level launch or warp): sectors and wavefronts are the emulator's "
                  "counters; bytes need --trace-level mem or all.");

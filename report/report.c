@@ -305,7 +305,7 @@ static bool same_file(const char *a, const char *b) {
 }
 
 int report_write(const char *db_path, const char *out_path, const report_opts *o, char *err, size_t errlen) {
-  rep r = { .verbose = o->verbose, .t_last = now(), .cpu_last = cpu_now(), .trace_path = db_path, .source_dir = o->source_dir };
+  rep r = { .verbose = o->verbose, .t_last = now(), .cpu_last = cpu_now(), .trace_path = db_path, .source_dir = o->source_dir, .sm = o->sm };
   struct stat st;
   if (stat(db_path, &st) != 0) { snprintf(err, errlen, "cannot open '%s': %s", db_path, strerror(errno)); return REPORT_NOINPUT; }
   if (same_file(db_path, out_path)) { snprintf(err, errlen, "the output '%s' is the trace itself", out_path); return REPORT_CANTCREAT; }

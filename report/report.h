@@ -15,6 +15,7 @@ typedef struct report_opts {
   const char *kernel;            /* only launches of this kernel; NULL: all   */
   int verbose;                   /* print the time of each part to stderr     */
   const char *source_dir;        /* --source-dir: where CUDA sources are, or NULL */
+  long long sm;                  /* timeline: warps of this SM only; -1: warps of every SM */
   /* With no launch ids, the launches (of the kernel) of the last run. */
 } report_opts;
 

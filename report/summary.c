@@ -151,12 +151,22 @@ static const metric metrics[] = {
   { "branch_efficiency", "branch efficiency", "%", "branches whose threads all went one way / branches" },
   { "warp_execution_efficiency", "warp execution efficiency", "%", "active threads per warp instruction / 32" },
   { "warp_nonpred_execution_efficiency", "non-predicated execution efficiency", "%", "threads with a true guard / 32" },
-  { "gld_efficiency", "global load efficiency", "%", "bytes requested / bytes of the sectors moved" },
+  { "metric_set", "metric definitions", "", "the profiler whose definitions apply: nvprof (Fermi/Kepler: 128-byte "
+    "transactions, L1-cached loads in whole lines) or ncu (Nsight Compute: 32-byte sectors)" },
+  { "time_us", "modelled time", "us", "cycles at the GPU's clock (timing model)" },
+  { "dram_read_throughput", "DRAM read throughput", "GB/s", "DRAM bytes read per modelled second (timing model)" },
+  { "dram_write_throughput", "DRAM write throughput", "GB/s", "DRAM bytes written per modelled second (timing model)" },
+  { "l2_throughput", "L2 lookup throughput", "GB/s", "32-byte L2 lookups of every kind (loads, stores, atomics, code, "
+    "launch) per modelled second (timing model)" },
+  { "gld_efficiency", "global load efficiency", "%", "bytes requested / bytes of the transactions moved (nvprof: 128 "
+    "per line of an L1-cached load; else 32 per sector)" },
   { "gst_efficiency", "global store efficiency", "%", "bytes written / bytes of the sectors moved" },
-  { "gld_transactions_per_request", "global load sectors/request", "", "32-byte sectors per warp load" },
-  { "gst_transactions_per_request", "global store sectors/request", "", "32-byte sectors per warp store" },
+  { "gld_transactions_per_request", "global load transactions/request", "", "transactions per warp load: 128-byte lines (nvprof) or 32-byte sectors (ncu)" },
+  { "gst_transactions_per_request", "global store transactions/request", "", "transactions per warp store: 128-byte lines (nvprof) or 32-byte sectors (ncu)" },
   { "shared_load_transactions_per_request", "shared load wavefronts/request", "", "shared-memory wavefronts per warp load (1 = no conflict)" },
   { "shared_store_transactions_per_request", "shared store wavefronts/request", "", "shared-memory wavefronts per warp store" },
+  { "shared_atom_transactions_per_request", "shared atomic rounds/request", "", "rounds per warp atomic on shared memory: "
+    "threads updating one address take one each (contention)" },
   { "shared_efficiency", "shared efficiency", "%", "bytes requested / 128 bytes per wavefront" },
   { "x_conflicts", "shared bank conflicts (ld / st)", "", "extra wavefronts caused by bank conflicts (the emulator's counters)" },
   { "l1_hit_rate", "L1 hit rate", "%", "sectors served by L1 / sectors requested (timing model)" },
@@ -165,7 +175,7 @@ static const metric metrics[] = {
   { "achieved_occupancy", "achieved occupancy", "%", "average active warps per SM / maximum (timing model)" },
   { "ipc", "IPC", "", "warp instructions per cycle per SM used (timing model)" },
   { "x_cycles", "cycles", "", "cycles of the launch (timing model)" },
-  { "x_wall", "wall time", "ms", "host time the emulator took" },
+  { "x_wall", "emulator wall time", "ms", "how long the emulator took on this machine (not a GPU time)" },
 };
 #define NMETRICS (sizeof metrics / sizeof metrics[0])
 
@@ -207,6 +217,7 @@ void rep_metrics(rep *r) {
       } else if (c < 0 || sqlite3_column_type(s, c) == SQLITE_NULL) snprintf(out, sz, "-");
       else if (strcmp(metrics[k].col, "x_wall") == 0) snprintf(out, sz, "%.3f", sqlite3_column_double(s, c) / 1e6);
       else if (sqlite3_column_type(s, c) == SQLITE_INTEGER) snprintf(out, sz, "%lld", (long long)sqlite3_column_int64(s, c));
+      else if (sqlite3_column_type(s, c) == SQLITE_TEXT) snprintf(out, sz, "%s", (const char *)sqlite3_column_text(s, c));
       else snprintf(out, sz, "%.2f", sqlite3_column_double(s, c));
     }
     n++;

@@ -34,63 +34,86 @@ static int row_cmp(const void *a, const void *b) {
   return (x->warp > y->warp) - (x->warp < y->warp);
 }
 
-/* Warps of the blocks (by SM, then block) until max_warps_drawn and the
- * end of an SM; the blocks table says which SM ran a block and how many
- * warps it had, so no pass over warp_runs is needed.  Without blocks rows
- * (a launch that did not finish), the warps are grouped from warp_runs. */
+/* Warps of the blocks, from the blocks table (which SM ran a block and how
+ * many warps it had, so no pass over warp_runs is needed): with r->sm < 0
+ * every SM gets an equal share of max_warps_drawn rows (its first blocks'
+ * warps; at least one, and with more SMs than rows, SMs evenly spaced),
+ * else only SM r->sm's warps.  Without blocks rows (a launch that did not
+ * finish), the warps are grouped from warp_runs. */
+typedef struct blk { long long sm, block, warps; } blk;
+
+static bool push_row(warp_row **v, size_t *n, size_t *cap, warp_row w) {
+  if (*n == *cap) {
+    *cap = *cap ? *cap * 2 : 256;
+    warp_row *nv = realloc(*v, *cap * sizeof **v);
+    if (!nv) return false;
+    *v = nv;
+  }
+  (*v)[(*n)++] = w;
+  return true;
+}
+
 static size_t candidate_warps(rep *r, const rep_launch *l, warp_row **out, long long *nwarps, long long *nsms) {
   sqlite3_stmt *s = rep_prepare(r, "SELECT sm, block, warps FROM blocks WHERE launch_id = ?1 ORDER BY sm, block");
   if (!s) return 0;
   sqlite3_bind_int64(s, 1, l->id);
-  size_t n = 0, cap = 0;
+  size_t nb = 0, capb = 0, n = 0, cap = 0;
+  blk *b = NULL;
   warp_row *v = NULL;
-  long long last_sm = -1;
-  bool full = false;             /* enough warps, and their SM is complete */
   int rc;
   while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-    long long sm = sqlite3_column_int64(s, 0), block = sqlite3_column_int64(s, 1), warps = sqlite3_column_int64(s, 2);
-    if (sm != last_sm) {
-      (*nsms)++;
-      full |= n >= (size_t)r->max_warps_drawn;
+    if (nb == capb) {
+      capb = capb ? capb * 2 : 256;
+      blk *nbk = realloc(b, capb * sizeof *b);
+      if (!nbk) { rc = SQLITE_NOMEM; break; }
+      b = nbk;
     }
-    last_sm = sm;
-    *nwarps += warps;
-    if (full) continue;
-    for (long long w = 0; w < warps && w < 64; w++) {
-      if (n == cap) {
-        cap = cap ? cap * 2 : 256;
-        warp_row *nv = realloc(v, cap * sizeof *v);
-        if (!nv) { rc = SQLITE_NOMEM; break; }
-        v = nv;
-      }
-      v[n++] = (warp_row){ .sm = sm, .block = block, .warp = w, .sp = (int)(w % l->nsub) };
-    }
-    if (rc == SQLITE_NOMEM) break;
+    b[nb++] = (blk){ sqlite3_column_int64(s, 0), sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2) };
   }
   rep_finish(r, s, rc);
-  if (!n && !r->failed) {
+  long long shown = 0;           /* SMs that ran blocks, of those asked for */
+  for (size_t i = 0; i < nb; i++) {
+    if (i == 0 || b[i].sm != b[i - 1].sm) {
+      (*nsms)++;
+      shown += r->sm < 0 || b[i].sm == r->sm;
+    }
+    *nwarps += b[i].warps;
+  }
+  long long budget = r->max_warps_drawn, quota = shown ? budget / shown : 0, stride = 1;
+  if (quota < 1) { quota = 1; stride = (shown + budget - 1) / budget; }
+  long long smi = -1, taken = 0;
+  for (size_t i = 0; i < nb && !r->failed && n < (size_t)budget; i++) {
+    if (r->sm >= 0 && b[i].sm != r->sm) continue;
+    if (i == 0 || b[i].sm != b[i - 1].sm || smi < 0) { smi++; taken = 0; }
+    if (smi % stride) continue;
+    for (long long w = 0; w < b[i].warps && w < 64 && (r->sm >= 0 || taken < quota) && n < (size_t)budget; w++, taken++)
+      if (!push_row(&v, &n, &cap, (warp_row){ .sm = b[i].sm, .block = b[i].block, .warp = w, .sp = l->timed ? (int)(w % l->nsub) : 0 })) {
+        r->failed = true;
+        snprintf(r->err, sizeof r->err, "out of memory");
+      }
+  }
+  free(b);
+  if (!nb && !r->failed) {
     s = rep_prepare(r, "SELECT min(sm), block, warp FROM warp_runs WHERE id BETWEEN ?1 AND ?2 GROUP BY block, warp");
     if (s) {
       sqlite3_bind_int64(s, 1, l->first_run);
       sqlite3_bind_int64(s, 2, l->last_run);
       while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        if (n == cap) {
-          cap = cap ? cap * 2 : 256;
-          warp_row *nv = realloc(v, cap * sizeof *v);
-          if (!nv) { rc = SQLITE_NOMEM; break; }
-          v = nv;
-        }
-        long long w = sqlite3_column_int64(s, 2);
-        v[n++] = (warp_row){ .sm = sqlite3_column_int64(s, 0), .block = sqlite3_column_int64(s, 1), .warp = w, .sp = (int)(w % l->nsub) };
+        long long w = sqlite3_column_int64(s, 2), sm = sqlite3_column_int64(s, 0);
         (*nwarps)++;
+        if (r->sm >= 0 && sm != r->sm) continue;
+        if (!push_row(&v, &n, &cap, (warp_row){ .sm = sm, .block = sqlite3_column_int64(s, 1), .warp = w, .sp = l->timed ? (int)(w % l->nsub) : 0 })) {
+          rc = SQLITE_NOMEM;
+          break;
+        }
       }
       rep_finish(r, s, rc);
-      qsort(v, n, sizeof *v, row_cmp);
+      if (n) qsort(v, n, sizeof *v, row_cmp);
       for (size_t i = 0; i < n; i++) if (i == 0 || v[i].sm != v[i - 1].sm) (*nsms)++;
     }
   }
   if (r->failed) { free(v); return 0; }
-  qsort(v, n, sizeof *v, row_cmp);
+  if (n) qsort(v, n, sizeof *v, row_cmp);
   *out = v;
   return n;
 }
@@ -277,7 +300,9 @@ static void residency(rep *r, const rep_launch *l, const warp_row *rows, int n, 
 
 void rep_timeline(rep *r, const rep_launch *l) {
   FILE *f = r->f;
-  fprintf(f, "<section id=\"timeline-%lld\">\n<h3>Timeline of the warps</h3>\n", l->id);
+  /* a functional run has no cycles: each warp along its own instructions */
+  fprintf(f, "<section id=\"timeline-%lld\">\n<h3>%s</h3>\n", l->id,
+          l->has_warps && !l->timed ? "Warps along their instructions (active threads, no cycles)" : "Timeline of the warps");
   if (!l->has_warps) {
     html_note(f, "No timeline: this launch was recorded without its warp instructions (trace level launch or mem); "
                  "record it with --trace-level warp or all.");
@@ -289,7 +314,9 @@ void rep_timeline(rep *r, const rep_launch *l) {
   long long nwarps = 0, nsms = 0;
   int n = pick_warps(r, l, &rows, &nwarps, &nsms);
   if (!n) {
-    if (!r->failed) html_note(f, "No warp instructions were recorded for this launch.");
+    char none[160];
+    snprintf(none, sizeof none, "SM %lld ran no block of this launch (%lld SMs did; report --sm all shows them).", r->sm, nsms);
+    if (!r->failed) html_note(f, r->sm >= 0 && nsms ? none : "No warp instructions were recorded for this launch.");
     free(rows);
     fputs("</section>\n", f);
     return;
@@ -299,7 +326,21 @@ void rep_timeline(rep *r, const rep_launch *l) {
   if (l->timed) {
     x1 = (double)rep_scalar(r, "SELECT max(max(coalesce(complete_cycle, 0), issue_cycle + 1)) FROM warp_runs "
                                "WHERE id BETWEEN ?1 AND ?2 AND issue_cycle IS NOT NULL", l->first_run, l->last_run, 1);
-    if (l->cycles > x1) x1 = (double)l->cycles;
+    /* and end where it ends: the blocks' last cycle (their stores drained),
+     * not launches.cycles, which adds the launch's own end */
+    if (l->has_block_cycles) {
+      long long lb = rep_scalar(r, "SELECT max(end_cycle) FROM blocks WHERE launch_id = ?1", l->id, 0, 0);
+      if ((double)lb > x1) x1 = (double)lb;
+    } else if (l->cycles > x1) x1 = (double)l->cycles;
+    /* start where the launch's activity starts: the first issue or block
+     * start, not cycle 0 (the launch overhead before it is empty) */
+    long long first = rep_scalar(r, "SELECT min(issue_cycle) FROM warp_runs WHERE id BETWEEN ?1 AND ?2", l->first_run,
+                                 l->last_run, 0);
+    if (l->has_block_cycles) {
+      long long fb = rep_scalar(r, "SELECT min(start_cycle) FROM blocks WHERE launch_id = ?1", l->id, 0, first);
+      if (fb >= 0 && fb < first) first = fb;
+    }
+    if (first > 0 && (double)first < x1) x0 = (double)first;
   } else
     for (int i = 0; i < n; i++) x1 = fmax(x1, (double)rows[i].insts);
   if (x1 <= x0) x1 = x0 + 1;
@@ -311,7 +352,7 @@ void rep_timeline(rep *r, const rep_launch *l) {
   double y = 4;
   for (int i = 0; i < n; i++) {
     if (i == 0 || rows[i].sm != rows[i - 1].sm) y += GROUP_GAP;
-    else if (rows[i].sp != rows[i - 1].sp) y += SP_GAP;
+    else if (l->timed && rows[i].sp != rows[i - 1].sp) y += SP_GAP;
     rows[i].y = y;
     y += ROW_H;
   }
@@ -324,7 +365,9 @@ void rep_timeline(rep *r, const rep_launch *l) {
       snprintf(label, sizeof label, "SM %lld", rows[i].sm);
       svg_text(f, 4, rows[i].y - 3, "start", "big", label);
     }
-    snprintf(label, sizeof label, "SP%d  b%lld w%lld", rows[i].sp, rows[i].block, rows[i].warp);
+    /* a functional run has no schedulers: no sub-partition */
+    if (l->timed) snprintf(label, sizeof label, "SP%d  b%lld w%lld", rows[i].sp, rows[i].block, rows[i].warp);
+    else snprintf(label, sizeof label, "block %lld warp %lld", rows[i].block, rows[i].warp);
     svg_text(f, LABEL_W - 6, rows[i].y + BAR_H - 0.5, "end", NULL, label);
   }
   if (l->timed && l->has_block_cycles) residency(r, l, rows, n, x0, x1);
@@ -375,10 +418,26 @@ void rep_timeline(rep *r, const rep_launch *l) {
   else if (!l->timed)
     html_note(f, "This timed trace records no issue cycles (warp_runs.issue_cycle is NULL), so each row is one warp drawn "
                  "along its own instruction sequence (warp_runs.wseq), coloured by how many of its threads were active.");
-  snprintf(note, sizeof note, "%d of %lld warps drawn (the first by SM; %lld SMs ran warps); %d columns of %.4g %s each, "
-           "coloured by what took most of the column. Sub-partition (SP) = warp index in its block mod %d: the trace does not "
-           "record the scheduler slot.", n, nwarps, nsms, cols, span, l->timed ? "cycles" : "instructions", l->nsub);
+  long long smn = 0;
+  for (int i = 0; i < n; i++) smn += i == 0 || rows[i].sm != rows[i - 1].sm;
+  if (r->sm >= 0)
+    snprintf(note, sizeof note, "%d of %lld warps drawn, those of SM %lld (report --sm; %lld SMs ran warps, --sm all draws "
+             "each); ", n, nwarps, r->sm, nsms);
+  else
+    snprintf(note, sizeof note, "%d of %lld warps drawn, from %lld of the %lld SMs that ran warps (the first warps of each; "
+             "report --sm N draws one SM's); ", n, nwarps, smn, nsms);
+  size_t nlen = strlen(note);
+  snprintf(note + nlen, sizeof note - nlen, "%d columns of %.4g %s each, coloured by what took most of the column.%s",
+           cols, span, l->timed ? "cycles" : "instructions",
+           l->timed ? " Sub-partition (SP) = warp index in its block mod the GPU's sub-partitions: the trace does not "
+                      "record the scheduler slot." : "");
   html_note(f, note);
+  if (x0 > 0 || (l->timed && l->cycles > x1)) {
+    snprintf(note, sizeof note, "The chart shows cycles %.0f to %.0f, from the launch's first activity (its first block "
+             "or issue) to its blocks' end; the launch took %lld cycles in all, the GPU's launch overhead before and after "
+             "included (launches.cycles).", x0, x1, l->cycles);
+    html_note(f, note);
+  }
   free(rows);
   fputs("</section>\n", f);
 }

@@ -24,9 +24,13 @@
 #define MEM_SUMS \
   "  sum(m.space_id = 0 AND m.kind_id = 0) AS gld_requests,\n" \
   "  sum(CASE WHEN m.space_id = 0 AND m.kind_id = 0 THEN m.sectors END) AS gld_sectors,\n" \
+  "  sum(CASE WHEN m.space_id = 0 AND m.kind_id = 0 THEN m.lines END) AS gld_lines,\n" \
+  "  sum(CASE WHEN m.space_id = 0 AND m.kind_id = 0 THEN CASE WHEN m.l1_cached THEN 128 * m.lines ELSE 32 * m.sectors END END)\n" \
+  "    AS gld_transaction_bytes,\n" \
   "  sum(CASE WHEN m.space_id = 0 AND m.kind_id = 0 THEN m.bytes END) AS gld_bytes,\n" \
   "  sum(m.space_id = 0 AND m.kind_id = 1) AS gst_requests,\n" \
   "  sum(CASE WHEN m.space_id = 0 AND m.kind_id = 1 THEN m.sectors END) AS gst_sectors,\n" \
+  "  sum(CASE WHEN m.space_id = 0 AND m.kind_id = 1 THEN m.lines END) AS gst_lines,\n" \
   "  sum(CASE WHEN m.space_id = 0 AND m.kind_id = 1 THEN m.bytes END) AS gst_bytes,\n" \
   "  sum(m.space_id = 1 AND m.kind_id = 0) AS shared_ld_requests,\n" \
   "  sum(CASE WHEN m.space_id = 1 AND m.kind_id = 0 THEN m.wavefronts END) AS shared_ld_wavefronts,\n" \
@@ -34,6 +38,9 @@
   "  sum(m.space_id = 1 AND m.kind_id = 1) AS shared_st_requests,\n" \
   "  sum(CASE WHEN m.space_id = 1 AND m.kind_id = 1 THEN m.wavefronts END) AS shared_st_wavefronts,\n" \
   "  sum(CASE WHEN m.space_id = 1 AND m.kind_id = 1 THEN m.conflicts END) AS shared_st_bank_conflicts,\n" \
+  "  sum(m.space_id = 1 AND m.kind_id IN (2, 3)) AS shared_atom_requests,\n" \
+  "  sum(CASE WHEN m.space_id = 1 AND m.kind_id IN (2, 3) THEN m.wavefronts END) AS shared_atom_rounds,\n" \
+  "  sum(CASE WHEN m.space_id = 1 AND m.kind_id IN (2, 3) THEN m.conflicts END) AS shared_atom_conflicts,\n" \
   "  sum(CASE WHEN m.space_id = 1 AND m.kind_id IN (0, 1) THEN m.bytes END) AS shared_bytes,\n" \
   "  sum(CASE WHEN m.space_id = 1 AND m.kind_id IN (0, 1) THEN m.wavefronts END) AS shared_wavefronts,\n" \
   "  sum(m.l1_hit_sectors) AS l1_hit_sectors,\n" \
@@ -134,7 +141,9 @@ const char trace_schema_sql[] =
   "  cycles INTEGER,\n"
   "  max_warps_per_sm INTEGER,\n"
   "  l1_hits INTEGER, l1_lookups INTEGER, l2_hits INTEGER, l2_lookups INTEGER,\n"
-  "  dram_read_bytes INTEGER, dram_write_bytes INTEGER);\n"
+  "  dram_read_bytes INTEGER, dram_write_bytes INTEGER,\n"
+  "  metric_set TEXT, clock_mhz INTEGER, shared_bank_mode INTEGER,\n"
+  "  gld_lines INTEGER, gst_lines INTEGER, shared_atom_requests INTEGER, shared_atom_rounds INTEGER);\n"
   "CREATE TABLE blocks(\n"
   "  launch_id INTEGER NOT NULL REFERENCES launches,\n"
   "  block INTEGER NOT NULL,\n"
@@ -220,7 +229,8 @@ const char trace_schema_sql[] =
   "  l1_hit_sectors INTEGER,\n"
   "  l2_hit_sectors INTEGER,\n"
   "  dram_sectors INTEGER,\n"
-  "  latency INTEGER);\n"
+  "  latency INTEGER,\n"
+  "  l1_cached INTEGER);\n"
   /* ---- lookup rows ------------------------------------------------------------ */
   "INSERT INTO spaces VALUES (0, 'global'), (1, 'shared'), (2, 'local');\n"
   "INSERT INTO access_kinds VALUES (0, 'load'), (1, 'store'), (2, 'atomic'), (3, 'reduction');\n"
@@ -273,7 +283,7 @@ const char trace_schema_sql[] =
   "GROUP BY l.launch_id;\n"
   /* ---- every per-launch metric in one row ------------------------------------------ */
   "CREATE VIEW launch_metrics AS\n"
-  "SELECT l.launch_id, k.name AS kernel, l.launch_index, l.status, l.trace_level,\n"
+  "SELECT l.launch_id, k.name AS kernel, l.launch_index, l.status, l.trace_level, coalesce(l.metric_set, 'ncu') AS metric_set,\n"
   "  CASE WHEN l.trace_level IN ('warp', 'all') THEN w.inst_executed ELSE l.inst_executed END AS inst_executed,\n"
   "  CASE WHEN l.trace_level IN ('warp', 'all') THEN w.thread_inst_executed ELSE l.thread_inst_executed END AS thread_inst_executed,\n"
   "  CASE WHEN l.trace_level IN ('warp', 'all') THEN 100.0 * (w.branches - w.divergent_branches) / nullif(w.branches, 0)\n"
@@ -287,20 +297,41 @@ const char trace_schema_sql[] =
   "  CASE WHEN l.trace_level IN ('warp', 'all') THEN 1.0 * (SELECT sum(r.reps * (SELECT sum(i.sass_insts) FROM instructions i\n"
   "         WHERE i.insn_id BETWEEN r.insn_id AND r.insn_id + r.n - 1))\n"
   "       FROM warp_runs r WHERE r.id BETWEEN l.first_run_id AND l.last_run_id) / nullif(w.warps, 0) END AS sass_inst_per_warp,\n"
-  "  CASE WHEN l.trace_level IN ('mem', 'all') THEN 100.0 * m.gld_bytes / (32.0 * nullif(m.gld_sectors, 0)) END AS gld_efficiency,\n"
+  /* nvprof (metric_set 'nvprof', Fermi/Kepler): a transaction is a
+   * 128-byte line, and a load cached in L1 fetches whole lines; Nsight
+   * Compute: 32-byte sectors */
+  "  CASE WHEN l.trace_level IN ('mem', 'all') THEN 100.0 * m.gld_bytes / nullif(CASE WHEN l.metric_set = 'nvprof'\n"
+  "       THEN m.gld_transaction_bytes ELSE 32.0 * m.gld_sectors END, 0) END AS gld_efficiency,\n"
   "  CASE WHEN l.trace_level IN ('mem', 'all') THEN 100.0 * m.gst_bytes / (32.0 * nullif(m.gst_sectors, 0)) END AS gst_efficiency,\n"
-  "  CASE WHEN l.trace_level IN ('mem', 'all') THEN 1.0 * m.gld_sectors / nullif(m.gld_requests, 0)\n"
-  "       ELSE 1.0 * l.gld_sectors / nullif(l.gld_requests, 0) END AS gld_transactions_per_request,\n"
-  "  CASE WHEN l.trace_level IN ('mem', 'all') THEN 1.0 * m.gst_sectors / nullif(m.gst_requests, 0)\n"
-  "       ELSE 1.0 * l.gst_sectors / nullif(l.gst_requests, 0) END AS gst_transactions_per_request,\n"
+  "  CASE WHEN l.trace_level IN ('mem', 'all') THEN CASE WHEN l.metric_set = 'nvprof' THEN m.gld_lines ELSE m.gld_sectors END\n"
+  "       ELSE CASE WHEN l.metric_set = 'nvprof' THEN l.gld_lines ELSE l.gld_sectors END END AS gld_transactions,\n"
+  "  CASE WHEN l.trace_level IN ('mem', 'all') THEN CASE WHEN l.metric_set = 'nvprof' THEN m.gst_lines ELSE m.gst_sectors END\n"
+  "       ELSE CASE WHEN l.metric_set = 'nvprof' THEN l.gst_lines ELSE l.gst_sectors END END AS gst_transactions,\n"
+  "  CASE WHEN l.trace_level IN ('mem', 'all') THEN 1.0 * CASE WHEN l.metric_set = 'nvprof' THEN m.gld_lines ELSE m.gld_sectors END\n"
+  "         / nullif(m.gld_requests, 0)\n"
+  "       ELSE 1.0 * CASE WHEN l.metric_set = 'nvprof' THEN l.gld_lines ELSE l.gld_sectors END / nullif(l.gld_requests, 0)\n"
+  "       END AS gld_transactions_per_request,\n"
+  "  CASE WHEN l.trace_level IN ('mem', 'all') THEN 1.0 * CASE WHEN l.metric_set = 'nvprof' THEN m.gst_lines ELSE m.gst_sectors END\n"
+  "         / nullif(m.gst_requests, 0)\n"
+  "       ELSE 1.0 * CASE WHEN l.metric_set = 'nvprof' THEN l.gst_lines ELSE l.gst_sectors END / nullif(l.gst_requests, 0)\n"
+  "       END AS gst_transactions_per_request,\n"
   "  CASE WHEN l.trace_level IN ('mem', 'all') THEN 1.0 * m.shared_ld_wavefronts / nullif(m.shared_ld_requests, 0)\n"
   "       ELSE 1.0 * l.shared_ld_wavefronts / nullif(l.shared_ld_requests, 0) END AS shared_load_transactions_per_request,\n"
   "  CASE WHEN l.trace_level IN ('mem', 'all') THEN 1.0 * m.shared_st_wavefronts / nullif(m.shared_st_requests, 0)\n"
   "       ELSE 1.0 * l.shared_st_wavefronts / nullif(l.shared_st_requests, 0) END AS shared_store_transactions_per_request,\n"
+  "  CASE WHEN l.trace_level IN ('mem', 'all') THEN 1.0 * m.shared_atom_rounds / nullif(m.shared_atom_requests, 0)\n"
+  "       ELSE 1.0 * l.shared_atom_rounds / nullif(l.shared_atom_requests, 0) END AS shared_atom_transactions_per_request,\n"
   "  CASE WHEN l.trace_level IN ('mem', 'all') THEN 100.0 * m.shared_bytes / (128.0 * nullif(m.shared_wavefronts, 0)) END AS shared_efficiency,\n"
   "  coalesce(100.0 * m.l1_hit_sectors / nullif(m.l1_sectors, 0), 100.0 * l.l1_hits / nullif(l.l1_lookups, 0)) AS l1_hit_rate,\n"
   "  coalesce(100.0 * m.l2_hit_sectors / nullif(m.l2_sectors, 0), 100.0 * l.l2_hits / nullif(l.l2_lookups, 0)) AS l2_hit_rate,\n"
   "  coalesce(32 * m.dram_read_sectors, l.dram_read_bytes) AS dram_read_bytes,\n"
+  /* the modelled GPU's time: cycles at its clock; bytes per ns = GB/s */
+  "  l.cycles AS cycles,\n"
+  "  1.0 * l.cycles / l.clock_mhz AS time_us,\n"
+  "  coalesce(32 * m.dram_read_sectors, l.dram_read_bytes) / (1000.0 * l.cycles / l.clock_mhz) AS dram_read_throughput,\n"
+  "  l.dram_write_bytes / (1000.0 * l.cycles / l.clock_mhz) AS dram_write_throughput,\n"
+  "  32.0 * l.l2_lookups / (1000.0 * l.cycles / l.clock_mhz) AS l2_throughput,\n"
+  "  l.wall_ns / 1e6 AS emulator_wall_ms,\n"
   "  100.0 * (SELECT avg(s.active_warps) FROM sm_samples s WHERE s.launch_id = l.launch_id) / l.max_warps_per_sm AS achieved_occupancy,\n"
   "  1.0 * CASE WHEN l.trace_level IN ('warp', 'all') THEN w.inst_executed ELSE l.inst_executed END\n"
   "    / (l.cycles * (SELECT nullif(count(DISTINCT b.sm), 0) FROM blocks b WHERE b.launch_id = l.launch_id)) AS ipc\n"
@@ -318,14 +349,22 @@ const char trace_schema_sql[] =
   METRIC_VIEW(sass_inst_per_warp)
   METRIC_VIEW(gld_efficiency)
   METRIC_VIEW(gst_efficiency)
+  METRIC_VIEW(gld_transactions)
+  METRIC_VIEW(gst_transactions)
   METRIC_VIEW(gld_transactions_per_request)
   METRIC_VIEW(gst_transactions_per_request)
   METRIC_VIEW(shared_load_transactions_per_request)
   METRIC_VIEW(shared_store_transactions_per_request)
+  METRIC_VIEW(shared_atom_transactions_per_request)
   METRIC_VIEW(shared_efficiency)
   METRIC_VIEW(l1_hit_rate)
   METRIC_VIEW(l2_hit_rate)
   METRIC_VIEW(dram_read_bytes)
+  METRIC_VIEW(cycles)
+  METRIC_VIEW(time_us)
+  METRIC_VIEW(dram_read_throughput)
+  METRIC_VIEW(dram_write_throughput)
+  METRIC_VIEW(l2_throughput)
   METRIC_VIEW(achieved_occupancy)
   METRIC_VIEW(ipc)
   /* all of them in long form: one row per launch and metric */
@@ -340,14 +379,22 @@ const char trace_schema_sql[] =
   METRIC_ARM(sass_inst_per_warp) " UNION ALL\n"
   METRIC_ARM(gld_efficiency) " UNION ALL\n"
   METRIC_ARM(gst_efficiency) " UNION ALL\n"
+  METRIC_ARM(gld_transactions) " UNION ALL\n"
+  METRIC_ARM(gst_transactions) " UNION ALL\n"
   METRIC_ARM(gld_transactions_per_request) " UNION ALL\n"
   METRIC_ARM(gst_transactions_per_request) " UNION ALL\n"
   METRIC_ARM(shared_load_transactions_per_request) " UNION ALL\n"
   METRIC_ARM(shared_store_transactions_per_request) " UNION ALL\n"
+  METRIC_ARM(shared_atom_transactions_per_request) " UNION ALL\n"
   METRIC_ARM(shared_efficiency) " UNION ALL\n"
   METRIC_ARM(l1_hit_rate) " UNION ALL\n"
   METRIC_ARM(l2_hit_rate) " UNION ALL\n"
   METRIC_ARM(dram_read_bytes) " UNION ALL\n"
+  METRIC_ARM(cycles) " UNION ALL\n"
+  METRIC_ARM(time_us) " UNION ALL\n"
+  METRIC_ARM(dram_read_throughput) " UNION ALL\n"
+  METRIC_ARM(dram_write_throughput) " UNION ALL\n"
+  METRIC_ARM(l2_throughput) " UNION ALL\n"
   METRIC_ARM(achieved_occupancy) " UNION ALL\n"
   METRIC_ARM(ipc) ";\n"
   /* stall breakdown: share of issued warp instructions per stall reason */
@@ -410,8 +457,10 @@ const char trace_schema_sql[] =
   "GROUP BY launch_id, src_file_id, src_line;\n"
   "CREATE VIEW cuda_line_mem_stats AS\n"
   "SELECT launch_id, src_file_id, src_line, group_concat(ptx_line, ' ') AS ptx_lines,\n"
-  "  " CUDA_SUM(gld_requests) ", " CUDA_SUM(gld_sectors) ", " CUDA_SUM(gld_bytes) ", " CUDA_SUM(gst_requests) ",\n"
-  "  " CUDA_SUM(gst_sectors) ", " CUDA_SUM(gst_bytes) ", " CUDA_SUM(shared_ld_requests) ", " CUDA_SUM(shared_ld_wavefronts) ",\n"
+  "  " CUDA_SUM(gld_requests) ", " CUDA_SUM(gld_sectors) ", " CUDA_SUM(gld_lines) ", " CUDA_SUM(gld_transaction_bytes) ",\n"
+  "  " CUDA_SUM(gld_bytes) ", " CUDA_SUM(gst_requests) ", " CUDA_SUM(gst_sectors) ", " CUDA_SUM(gst_lines) ",\n"
+  "  " CUDA_SUM(gst_bytes) ", " CUDA_SUM(shared_ld_requests) ", " CUDA_SUM(shared_ld_wavefronts) ",\n"
+  "  " CUDA_SUM(shared_atom_requests) ", " CUDA_SUM(shared_atom_rounds) ", " CUDA_SUM(shared_atom_conflicts) ",\n"
   "  " CUDA_SUM(shared_ld_bank_conflicts) ", " CUDA_SUM(shared_st_requests) ", " CUDA_SUM(shared_st_wavefronts) ",\n"
   "  " CUDA_SUM(shared_st_bank_conflicts) ", " CUDA_SUM(shared_bytes) ", " CUDA_SUM(shared_wavefronts) ",\n"
   "  " CUDA_SUM(l1_hit_sectors) ", " CUDA_SUM(l1_sectors) ", " CUDA_SUM(l2_hit_sectors) ", " CUDA_SUM(l2_sectors) ",\n"
@@ -423,12 +472,17 @@ const char trace_schema_sql[] =
   LINE_VIEW(branch_efficiency, "line_warp_stats", "100.0 * (s.branches - s.divergent_branches) / s.branches", "s.branches > 0")
   LINE_VIEW(warp_execution_efficiency, "line_warp_stats", "100.0 * s.thread_inst_executed / (32.0 * s.inst_executed)", "1")
   LINE_VIEW(warp_nonpred_execution_efficiency, "line_warp_stats", "100.0 * s.pred_thread_inst_executed / (32.0 * s.inst_executed)", "1")
-  LINE_VIEW(gld_efficiency, "line_mem_stats", "100.0 * s.gld_bytes / (32.0 * s.gld_sectors)", "s.gld_requests > 0")
+  LINE_VIEW(gld_efficiency, "line_mem_stats", "100.0 * s.gld_bytes / CASE WHEN l.metric_set = 'nvprof' THEN s.gld_transaction_bytes "
+            "ELSE 32.0 * s.gld_sectors END", "s.gld_requests > 0")
   LINE_VIEW(gst_efficiency, "line_mem_stats", "100.0 * s.gst_bytes / (32.0 * s.gst_sectors)", "s.gst_requests > 0")
-  LINE_VIEW(gld_transactions_per_request, "line_mem_stats", "1.0 * s.gld_sectors / s.gld_requests", "s.gld_requests > 0")
-  LINE_VIEW(gst_transactions_per_request, "line_mem_stats", "1.0 * s.gst_sectors / s.gst_requests", "s.gst_requests > 0")
+  LINE_VIEW(gld_transactions_per_request, "line_mem_stats", "1.0 * CASE WHEN l.metric_set = 'nvprof' THEN s.gld_lines "
+            "ELSE s.gld_sectors END / s.gld_requests", "s.gld_requests > 0")
+  LINE_VIEW(gst_transactions_per_request, "line_mem_stats", "1.0 * CASE WHEN l.metric_set = 'nvprof' THEN s.gst_lines "
+            "ELSE s.gst_sectors END / s.gst_requests", "s.gst_requests > 0")
   LINE_VIEW(shared_load_transactions_per_request, "line_mem_stats", "1.0 * s.shared_ld_wavefronts / s.shared_ld_requests", "s.shared_ld_requests > 0")
   LINE_VIEW(shared_store_transactions_per_request, "line_mem_stats", "1.0 * s.shared_st_wavefronts / s.shared_st_requests", "s.shared_st_requests > 0")
+  LINE_VIEW(shared_atom_transactions_per_request, "line_mem_stats", "1.0 * s.shared_atom_rounds / s.shared_atom_requests",
+            "s.shared_atom_requests > 0")
   LINE_VIEW(shared_efficiency, "line_mem_stats", "100.0 * s.shared_bytes / (128.0 * s.shared_wavefronts)", "s.shared_wavefronts > 0")
   LINE_VIEW(l1_hit_rate, "line_mem_stats", "100.0 * s.l1_hit_sectors / nullif(s.l1_sectors, 0)", "s.gld_requests + s.gst_requests > 0")
   LINE_VIEW(l2_hit_rate, "line_mem_stats", "100.0 * s.l2_hit_sectors / nullif(s.l2_sectors, 0)", "s.gld_requests + s.gst_requests > 0")

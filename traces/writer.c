@@ -54,6 +54,7 @@ typedef struct mrec {
   uint32_t insn, block;
   uint16_t warp, a, b;           /* global: sectors, lines; shared: wavefronts, conflicts */
   uint8_t space, kind, size, threads;
+  uint8_t l1_cached;             /* a global load that allocates in L1 (timed GPU) */
 } mrec;
 
 enum { BUF_RUNS, BUF_MEM };
@@ -221,7 +222,7 @@ static int v_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, 
     "CREATE TABLE x(launch_id, sm, block, warp, wseq, insn_id, n, reps, active, threads, guard, pred_threads, taken, "
     "issue_cycle, complete_cycle, stall_id)" :
     "CREATE TABLE x(launch_id, insn_id, block, warp, wseq, space_id, kind_id, size, threads, bytes, addr, "
-    "sectors, lines, wavefronts, conflicts)");
+    "sectors, lines, wavefronts, conflicts, l1_cached)");
   if (rc != SQLITE_OK) return rc;
   bvtab *v = sqlite3_malloc(sizeof *v);
   if (!v) return SQLITE_NOMEM;
@@ -299,6 +300,7 @@ static int v_column_mem(sqlite3_vtab_cursor *cc, sqlite3_context *ctx, int col) 
   case 12: if (!shared) sqlite3_result_int(ctx, r->b); break;
   case 13: if (shared) sqlite3_result_int(ctx, r->a); break;
   case 14: if (shared) sqlite3_result_int(ctx, r->b); break;
+  case 15: if (!shared && r->kind == 0) sqlite3_result_int(ctx, r->l1_cached); break;
   }
   return SQLITE_OK;
 }
@@ -609,18 +611,21 @@ static void on_mem(void *ctx, const warp *w, const xinsn *x, const uint64_t *add
   default: r->kind = isa_ops[x->in->op].family == F_ATOM ? 2 : 0; break;
   }
   if (wavefronts) {
-    /* shared: a wavefront serves 128 bytes, so the conflict-free minimum is
-     * one per group of lanes that fits (memmodel/coalesce.c) */
-    uint32_t per = bytes <= 4 ? 32 : bytes >= 128 ? 1 : 128 / bytes, groups = 0;
+    /* shared: a wavefront serves 32 banks' width (128 bytes; 256 with
+     * Kepler's 8-byte banks), so the conflict-free minimum is one per group
+     * of lanes that fits (memmodel/coalesce.c) */
+    uint32_t bank = w->e->timing_cfg ? w->e->timing_cfg->shared_bank_bytes : 4, span = 32 * bank;
+    uint32_t per = bytes <= bank ? 32 : bytes >= span ? 1 : span / bytes, groups = 0;
     for (uint32_t g = 0; g < 32; g += per) if (per == 32 ? m : (m >> g) & ((1u << per) - 1)) groups++;
     r->space = 1;
     r->a = (uint16_t)wavefronts;
-    r->b = (uint16_t)(wavefronts - groups);
+    r->b = (uint16_t)(wavefronts > groups ? wavefronts - groups : 0);
   } else {
     r->space = 0;
     r->a = (uint16_t)sectors;
     r->b = (uint16_t)lines;
   }
+  r->l1_cached = r->space == 0 && r->kind == 0 && emu_load_cached_in_l1(w->e, x);
   t->next_mem_id++;
   if (b->n == b->cap) submit(t, BUF_MEM);
 }
@@ -766,8 +771,8 @@ trace *trace_open(const trace_opts *o, char *err, size_t errlen) {
                              "insn_id, n, reps, active, threads, guard, pred_threads, taken, issue_cycle, complete_cycle, stall_id "
                              "FROM trace_runs_buf");
   t->ins[BUF_MEM] = prep(t, "INSERT INTO mem_accesses(launch_id, insn_id, block, warp, wseq, space_id, kind_id, size, threads, bytes, addr, "
-                            "sectors, lines, wavefronts, conflicts) SELECT launch_id, insn_id, block, warp, wseq, space_id, kind_id, size, "
-                            "threads, bytes, addr, sectors, lines, wavefronts, conflicts FROM trace_mem_buf");
+                            "sectors, lines, wavefronts, conflicts, l1_cached) SELECT launch_id, insn_id, block, warp, wseq, space_id, kind_id, "
+                            "size, threads, bytes, addr, sectors, lines, wavefronts, conflicts, l1_cached FROM trace_mem_buf");
   t->upd_last[BUF_RUNS] = prep(t, "UPDATE launches SET last_run_id = ? WHERE launch_id = ?");
   t->upd_last[BUF_MEM] = prep(t, "UPDATE launches SET last_mem_id = ? WHERE launch_id = ?");
   if (t->failed) goto fail_msg;
@@ -1054,7 +1059,8 @@ void trace_launch_begin(void *ctx, int index, const char *kernel, emu *e, const 
   bool filtered = t->level != TRACE_LAUNCH && (t->o.block_lo || t->o.block_hi != UINT32_MAX || t->o.pc_lo || t->o.pc_hi != UINT32_MAX);
   sqlite3_stmt *s = prep(t, "INSERT INTO launches(run_id, kernel_id, launch_index, grid_x, grid_y, grid_z, block_x, block_y, block_z, "
                             "dynamic_shared, cluster_x, cluster_y, cluster_z, status, trace_level, filtered, first_run_id, last_run_id, "
-                            "first_mem_id, last_mem_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'unfinished', ?, ?, ?, ?, ?, ?)");
+"first_mem_id, last_mem_id, metric_set, clock_mhz, shared_bank_mode) "
+                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'unfinished', ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   if (!s) return;
   int c = 1;
   sqlite3_bind_int64(s, c++, t->run_id);
@@ -1070,6 +1076,12 @@ void trace_launch_begin(void *ctx, int index, const char *kernel, emu *e, const 
   sqlite3_bind_int64(s, c++, t->next_run_id - 1);
   sqlite3_bind_int64(s, c++, t->next_mem_id);
   sqlite3_bind_int64(s, c++, t->next_mem_id - 1);
+  /* the timed GPU's profiler definitions, clock and bank mode (a functional
+   * run has none: Nsight Compute's definitions, 4-byte banks) */
+  const gpu_config *g = e->timing_cfg;
+  sqlite3_bind_text(s, c++, g ? g->metric_set : "ncu", -1, SQLITE_TRANSIENT);
+  if (g) sqlite3_bind_int64(s, c++, g->clock_mhz); else sqlite3_bind_null(s, c++);
+  sqlite3_bind_int64(s, c++, g ? g->shared_bank_mode : 4);
   step_done(t, s);           /* autocommit: the launch is on disk before it runs */
   sqlite3_finalize(s);
   if (t->failed) { stop_launch(t); return; }
@@ -1186,7 +1198,8 @@ void trace_launch_done(void *ctx, int index, const char *kernel, emu *e, int rc)
                               "inst_executed = ?, thread_inst_executed = ?, gld_requests = ?, gld_sectors = ?, gst_requests = ?, "
                               "gst_sectors = ?, shared_ld_requests = ?, shared_ld_wavefronts = ?, shared_ld_bank_conflicts = ?, "
                               "shared_st_requests = ?, shared_st_wavefronts = ?, shared_st_bank_conflicts = ?, branches = ?, "
-                              "divergent_branches = ?, wall_ns = ? WHERE launch_id = ?");
+                              "divergent_branches = ?, wall_ns = ?, gld_lines = ?, gst_lines = ?, shared_atom_requests = ?, "
+                              "shared_atom_rounds = ? WHERE launch_id = ?");
     if (s) {
       const emu_stats *st = &e->stats;
       int c = 1;
@@ -1216,6 +1229,10 @@ void trace_launch_done(void *ctx, int index, const char *kernel, emu *e, int rc)
       if (st->branches) { sqlite3_bind_int64(s, c++, (int64_t)st->branches); sqlite3_bind_int64(s, c++, (int64_t)st->divergent_branches); }
       else { sqlite3_bind_null(s, c++); sqlite3_bind_null(s, c++); }
       sqlite3_bind_int64(s, c++, (int64_t)wall);
+      sqlite3_bind_int64(s, c++, (int64_t)st->gld_lines);
+      sqlite3_bind_int64(s, c++, (int64_t)st->gst_lines);
+      sqlite3_bind_int64(s, c++, (int64_t)st->shared_atom_requests);
+      sqlite3_bind_int64(s, c++, (int64_t)st->shared_atom_rounds);
       sqlite3_bind_int64(s, c++, t->launch_id);
       step_done(t, s);
       sqlite3_finalize(s);

@@ -12,6 +12,11 @@
 #   LAB_OUT=DIR   keep the stats files and SQLite traces in DIR (default: a
 #                 temporary folder, removed at the end)
 #   LAB_STRICT=1  count the known gaps (XFAIL) as failures too
+#   LAB_PROFILE="fermi kepler"  the GPUs whose lab_timed runs also record a
+#                 trace at level mem: its launch_metrics (the profiler
+#                 metrics of that GPU's generation: nvprof's on fermi and
+#                 kepler) go to SOURCE = GPU-prof (set by the labs that
+#                 check the textbook's nvprof figures)
 #
 # Results are collected in $LAB_VALUES, one line per value:
 #   TAG SOURCE INDEX KEY VALUE
@@ -72,6 +77,23 @@ lab_gpu_with() {
   GPUS=$(for g in $GPUS; do if [ "$g" = "$name" ]; then echo "$f"; else echo "$g"; fi; done | tr '\n' ' ')
 }
 
+# lab_gpu_variant NAME BASE KEY=VALUE...: one more GPU model, NAME, made of
+# bundled model BASE with some parameters changed (e.g. kepler in its
+# 8-byte bank mode); its values have the tag NAME.  Does nothing when GPUS
+# was given.
+lab_gpu_variant() {
+  local name=$1 base=$2 f="$LAB_WORK/$1.gpu" kv
+  shift 2
+  [ -n "$LAB_GPUS_GIVEN" ] && return 0
+  cp "$ROOT/configs/$base.gpu" "$f"
+  for kv in "$@"; do
+    if grep -q "^${kv%%=*} " "$f"; then sed -i "s/^${kv%%=*} .*/${kv%%=*} = ${kv#*=}/" "$f"
+    else echo "${kv%%=*} = ${kv#*=}" >> "$f"; fi
+  done
+  sed -i "s/^name .*/name = $name/" "$f"
+  GPUS="$GPUS $f"
+}
+
 # The launch overhead of a GPU model in cycles (an empty kernel's time):
 # subtract it to compare the work of short kernels.
 lab_launch_cycles() { lab_gpu_key "$1" launch_cycles; }
@@ -90,7 +112,12 @@ lab_timed() {
     # has no shfl: its variant leaves those launches out)
     local lf="$LAB_DIR/$launch" alt="$LAB_DIR/${launch%.launch}.$(basename "$g" .gpu).launch"
     [ -f "$alt" ] && lf=$alt
-    "$PTXEMU" check -q --gpu "$g" --stats "$LAB_WORK/$tag.$(basename "$g" .gpu).stats" "$@" "$lf" \
+    local prof=()
+    if [[ " ${LAB_PROFILE:-} " == *" $(basename "$g" .gpu) "* ]]; then
+      rm -f "$LAB_WORK/$tag.$(basename "$g" .gpu).db"
+      prof=(--trace "$LAB_WORK/$tag.$(basename "$g" .gpu).db" --trace-level mem)
+    fi
+    "$PTXEMU" check -q --gpu "$g" --stats "$LAB_WORK/$tag.$(basename "$g" .gpu).stats" ${prof[@]+"${prof[@]}"} "$@" "$lf" \
       > "$LAB_WORK/$tag.$(basename "$g" .gpu).log" 2>&1 &
     pids+=("$!")
   done
@@ -109,8 +136,18 @@ lab_timed() {
     awk -v tag="$tag" -v src="$(basename "$g" .gpu)" '$1 == "launch" {
         for (i = 4; i < NF; i += 2) print tag, src, $2, $i, $(i + 1)
         print tag, src, $2, "kernel", $3 }' "$f.stats" >> "$LAB_VALUES"
+    [ -f "$f.db" ] && lab_profile_values "$tag" "$(basename "$g" .gpu)-prof" "$f.db"
   done
   return $ok
+}
+
+# lab_profile_values TAG SOURCE DB: the metric views of a trace (long form,
+# the metrics view) as values of SOURCE, by launch index.
+lab_profile_values() {
+  sqlite3 -separator ' ' -nullvalue - "$3" "SELECT l.launch_index, m.metric, m.value FROM metrics m
+      JOIN launches l USING (launch_id) WHERE m.metric NOT IN ('metric_set')
+    UNION ALL SELECT launch_index, 'metric_set', metric_set FROM launches" |
+    awk -v tag="$1" -v src="$2" '{ print tag, src, $1, $2, $3 }' >> "$LAB_VALUES"
 }
 
 # lab_hw TAG CASE: what an H100 measured for the lab's launches

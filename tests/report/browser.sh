@@ -35,12 +35,12 @@ page_test() {   # NAME HTML COLOUR...: the checks of one page
     want=$(grep -o "$what" "$html" | wc -l); got=$(grep -o "$what" "$tmp/dom" | wc -l)
     if [ "$want" -gt 0 ] && [ "$got" = "$want" ]; then ok; else bad "$name: '$what' $got times in the DOM, $want in the file"; fi
   done
-  headless "$html" --hide-scrollbars --window-size=1280,2400 --screenshot="$tmp/shot.png" >/dev/null
+  headless "$html" --hide-scrollbars --window-size=1280,3200 --screenshot="$tmp/shot.png" >/dev/null
   size=$(wc -c <"$tmp/shot.png" 2>/dev/null || echo 0)
   if [ "$size" -gt 20000 ]; then ok; else bad "$name: screenshot of $size bytes"; return; fi
   python3 "$d/png_colours.py" "$tmp/shot.png" "$@" >"$tmp/colours" || { bad "$name: $(cat "$tmp/colours")"; return; }
   read -r w h n <"$tmp/colours"
-  if [ "$w" = 1280 ] && [ "$h" = 2400 ] && [ "$n" -gt 50 ]; then ok; else bad "$name: screenshot ${w}x$h with $n colours"; fi
+  if [ "$w" = 1280 ] && [ "$h" = 3200 ] && [ "$n" -gt 50 ]; then ok; else bad "$name: screenshot ${w}x$h with $n colours"; fi
   # each colour of a figure covers a visible area (it was drawn, without script)
   tail -n +2 "$tmp/colours" | while read -r colour px; do
     if [ "$px" -gt 200 ]; then echo ok; else echo "bad $colour: $px pixels"; fi

@@ -255,7 +255,7 @@ grep -q '^gld_transactions_per_request *4.00 *5.00 *4.00 *- *- *-$' "$tmp/stats"
 "$PTXEMU" stats --csv "$m" >"$tmp/csv" 2>&1
 grep -q '^5,smem_col,shared_load_transactions_per_request,32$' "$tmp/csv" && ok || { bad "stats --csv"; head -5 "$tmp/csv"; }
 "$PTXEMU" stats --by-line --launch 5 "$m" >"$tmp/lines" 2>&1
-grep -q ' 32.00 *- *ld.shared.u32 %r6, \[%r5\];$' "$tmp/lines" && ok || { bad "stats --by-line"; cat "$tmp/lines"; }
+grep -q ' 32.00 *- *- *ld.shared.u32 %r6, \[%r5\];$' "$tmp/lines" && ok || { bad "stats --by-line"; cat "$tmp/lines"; }
 
 # ---- the H100's numbers for the address-determined metrics, where the golden cases are at hand ----
 g="${PTXEMU_GOLDEN:-$srcdir/../shared/golden}"

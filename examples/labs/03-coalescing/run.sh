@@ -2,6 +2,8 @@
 # Lab 3: aligned and coalesced global memory access (textbook 4.3:
 # readSegment.cu, writeSegment.cu, simpleMathAoS.cu / simpleMathSoA.cu).
 . "$(dirname "$0")/../lib.sh"
+# fermi's and kepler's runs also record a trace: nvprof's metrics (M2050, K40)
+LAB_PROFILE=${LAB_PROFILE-fermi kepler}
 
 NAMES=("read  off 0 (L1)" "read  off 11 (L1)" "read  off 128 (L1)"
        "read  off 0 (.cg)" "read  off 11 (.cg)" "read  off 128 (.cg)"
@@ -62,5 +64,32 @@ for g in fermi kepler; do
   fi
   lab_check "$g: SoA faster than AoS (textbook: 0.200 vs 0.286 ms)" "$(lab_v co $g 10 cycles) < $(lab_v co $g 9 cycles)"
 done
+
+# nvprof's figures (the metric definitions of the GPU's generation: ptxemu
+# stats on a trace of --gpu fermi / kepler prints these)
+if [[ " $LAB_PROFILE " == *" fermi "* ]]; then
+  p() { lab_v co fermi-prof "$1" "$2"; }
+  lab_title "nvprof's metrics on fermi (trace of the timed run; textbook M2050: L1 on 100 / 49.81 / 100 %, .cg 100 / 80 / 100 %)"
+  lab_row variant 12 metric_set gld_eff% gld_trans gld_t/req gst_eff%
+  for i in "${!NAMES[@]}"; do
+    lab_row "${NAMES[$i]}" 12 "$(p $i metric_set)" "$(lab_fmt "$(p $i gld_efficiency)" 2)" "$(p $i gld_transactions)" \
+      "$(lab_fmt "$(p $i gld_transactions_per_request)")" "$(lab_fmt "$(p $i gst_efficiency)" 1)"
+  done
+  lab_check "fermi, nvprof: gld_efficiency 49.81% at offset 11 with L1 (128-byte lines), 100% at 0 and 128 (textbook Table, M2050)" \
+    "near($(p 1 gld_efficiency), 49.81) && near($(p 0 gld_efficiency), 100) && near($(p 2 gld_efficiency), 100)"
+  lab_check "fermi, nvprof: gld_efficiency 80% at offset 11 without L1 (-dlcm=cg: 32-byte segments)" \
+    "near($(p 4 gld_efficiency), 80) && near($(p 3 gld_efficiency), 100) && near($(p 5 gld_efficiency), 100)"
+  lab_check "fermi, nvprof: gld_transactions at offset 11 about twice offset 0's and 128's (textbook 131,039 vs 65,184 / 65,744)" \
+    "between($(p 1 gld_transactions) / $(p 0 gld_transactions), 1.9, 2.1) && between($(p 1 gld_transactions) / $(p 2 gld_transactions), 1.9, 2.1)"
+  lab_check "fermi, nvprof: gst_efficiency 100 / 80 / 100% (textbook writeSegment)" \
+    "near($(p 6 gst_efficiency), 100) && near($(p 7 gst_efficiency), 80) && near($(p 8 gst_efficiency), 100)"
+  lab_check "fermi, nvprof: AoS gld/gst_efficiency 50/50%, SoA 100/100% (textbook simpleMathAoS/SoA)" \
+    "near($(p 9 gld_efficiency), 50) && near($(p 9 gst_efficiency), 50) && near($(p 10 gld_efficiency), 100) && near($(p 10 gst_efficiency), 100)"
+fi
+if [[ " $LAB_PROFILE " == *" kepler "* ]]; then
+  k() { lab_v co kepler-prof "$1" "$2"; }
+  lab_check "kepler, nvprof: global loads cached in L2 only (the K40's default): offset 11 gld_efficiency 80%, 2 transactions per request against 1" \
+    "near($(k 1 gld_efficiency), 80) && near($(k 1 gld_transactions_per_request), 2) && near($(k 0 gld_transactions_per_request), 1)"
+fi
 
 lab_finish "offset 11: gld_efficiency 49.8% with L1 (128-B lines), 80% without (32-B segments), gst_efficiency 80%, and slower than offsets 0/128; AoS 50% vs SoA 100% efficiency, SoA faster"

@@ -9,6 +9,8 @@ BYTES=$((2 * 1024 * 1024 * 4))   # read + written (effective bandwidth)
 # the textbook times these kernels on the K40 with L1 caching of global loads
 # enabled (-Xptxas -dlcm=ca); kepler.gpu has the default, L2 only
 lab_gpu_with kepler l1_caches_global=1
+# fermi's and kepler's runs also record a trace: nvprof's metrics
+LAB_PROFILE=${LAB_PROFILE-fermi kepler}
 lab_timed tr transpose.launch
 lab_hw tr lab_transpose
 lab_trace tr transpose.launch mem
@@ -54,5 +56,26 @@ for g in fermi kepler; do
   lab_check "$g: shared-memory transpose faster than naiveGmem (textbook 86.5 vs 37.2 GB/s)" "$(c 9) < $(c 8)"
   lab_check "$g: diagonal block order faster than NaiveRow (partition camping)" "$(c 6) < $(c 2)"
 done
+
+# nvprof's figures, from the traces of the timed runs (the metric
+# definitions of the GPU's generation: 128-byte transactions, L1-cached
+# loads in whole lines)
+if [[ " $LAB_PROFILE " == *" fermi "* && " $LAB_PROFILE " == *" kepler "* ]]; then
+  f() { lab_v tr fermi-prof "$1" "$2"; }
+  k() { lab_v tr kepler-prof "$1" "$2"; }
+  lab_title "nvprof's metrics: fermi (L1 on) and kepler (-dlcm=ca) traces"
+  lab_row kernel 10 "f gld_eff" "f gst_eff" "k gld t/r" "k gst t/r" "f shl t/r" "k shl t/r"
+  for i in "${!NAMES[@]}"; do
+    lab_row "${NAMES[$i]}" 10 "$(lab_fmt "$(f $i gld_efficiency)")" "$(lab_fmt "$(f $i gst_efficiency)")" \
+      "$(lab_fmt "$(k $i gld_transactions_per_request)" 1)" "$(lab_fmt "$(k $i gst_transactions_per_request)" 1)" \
+      "$(lab_fmt "$(f $i shared_load_transactions_per_request)" 1)" "$(lab_fmt "$(k $i shared_load_transactions_per_request)" 1)"
+  done
+  lab_check "fermi, nvprof gld/gst_efficiency (textbook Table 4-8, M2090 L1 on): CopyRow 49.81/100, CopyCol 6.23/25, NaiveRow 50/25, NaiveCol 6.21/100" \
+    "near($(f 0 gld_efficiency), 49.81) && near($(f 0 gst_efficiency), 100) && near($(f 1 gld_efficiency), 6.23) && near($(f 1 gst_efficiency), 25) && near($(f 2 gld_efficiency), 50) && near($(f 2 gst_efficiency), 25) && near($(f 3 gld_efficiency), 6.21) && near($(f 3 gst_efficiency), 100)"
+  lab_check "kepler, nvprof gst_transactions_per_request copyGmem 1, naiveGmem 32, transposeSmem 2; gld_transactions_per_request 1 (textbook 5.4, K40)" \
+    "near($(k 7 gst_transactions_per_request), 1) && near($(k 8 gst_transactions_per_request), 32) && near($(k 9 gst_transactions_per_request), 2) && near($(k 7 gld_transactions_per_request), 1) && near($(k 8 gld_transactions_per_request), 1) && near($(k 9 gld_transactions_per_request), 1) && near($(k 10 gld_transactions_per_request), 1)"
+  lab_check "transposeSmem shared load/store transactions per request: K40 (4-byte mode) 8/1, M2090 16/1; padded 1/1 on both (textbook 5.4)" \
+    "near($(k 9 shared_load_transactions_per_request), 8) && near($(k 9 shared_store_transactions_per_request), 1) && near($(f 9 shared_load_transactions_per_request), 16) && near($(f 9 shared_store_transactions_per_request), 1) && near($(k 10 shared_load_transactions_per_request), 1) && near($(f 10 shared_load_transactions_per_request), 1) && near($(k 10 shared_store_transactions_per_request), 1)"
+fi
 
 lab_finish "bandwidth CopyRow > NaiveCol > NaiveRow > CopyCol with L1 (fermi), Unroll4Col > Unroll4Row; store transactions/request copy 1, naive 32, smem tile 2; naive < Smem < SmemPad < SmemUnrollPad ~ copy"

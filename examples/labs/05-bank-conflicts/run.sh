@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Lab 5: shared-memory bank conflicts (textbook 5.2: checkSmemSquare.cu,
-# checkSmemRectangle.cu), 4-byte banks (fermi) and 8-byte banks (kepler).
+# checkSmemRectangle.cu), 4-byte banks (fermi) and 8-byte banks (kepler) in
+# both of Kepler's bank modes: 4-byte addressing (the K40's default, the
+# textbook's runs) and 8-byte (cudaDeviceSetSharedMemConfig), "kepler8".
 . "$(dirname "$0")/../lib.sh"
+lab_gpu_variant kepler8 kepler shared_bank_mode=8
+# every GPU's run also records a trace: nvprof's metrics (fermi, kepler)
+LAB_PROFILE=${LAB_PROFILE-fermi kepler kepler8}
 
 NAMES=("RowReadRow 32x32" "ColReadCol 32x32" "RowReadCol 32x32" "RowReadColDyn 32x32" "RowReadColPad 32x32"
        "RowReadColDynPad 32x32" "RowReadRow 32x16" "ColReadCol 16x32" "RowReadCol 32x16" "RowReadColDyn 32x16"
@@ -37,7 +42,7 @@ lab_check "rectangle: NPAD=1 still 2-way, NPAD=2 and DynPad conflict-free (textb
   "near($(ld 10), 2) && near($(ld 11), 1) && near($(ld 12), 1)"
 for g in $GPUS; do
   c() { lab_v sm $g "$1" cycles; }
-  lab_check "$g: conflicting ColReadCol slower than RowReadRow, padded RowReadColPad faster than RowReadCol" \
+  lab_check "$(basename "$g" .gpu): conflicting ColReadCol slower than RowReadRow, padded RowReadColPad faster than RowReadCol" \
     "$(c 1) > $(c 0) && $(c 4) < $(c 2)"
 done
 if [[ " $GPUS " == *" kepler "* ]]; then
@@ -45,4 +50,50 @@ if [[ " $GPUS " == *" kepler "* ]]; then
   lab_check "kepler (8-byte banks): rectangle ColReadCol 8 per request (textbook K40: 8/8)" "near($(w kepler 7), 8)"
 fi
 
-lab_finish "K40 (8-byte banks): square ColReadCol 16/16, RowReadCol 16/1, Pad 1/1; rectangle ColReadCol 8/8, RowReadCol 8/1, NPAD=1 2, NPAD=2 1; fermi (4-byte banks) 32-way; padded ~ row-major time"
+# nvprof's shared_load/store_transactions_per_request, per GPU and bank mode
+# (the traces of the timed runs).  fermi: 4-byte banks; kepler: the K40's
+# 4-byte mode, where words i and i + 32 of a 64-word row share a bank
+# without conflict (textbook 5.1.3, figures measured on the K40c); kepler8:
+# 8-byte mode, bank = (address / 8) % 32 (CUDA C guide, compute capability
+# 3.x).  Expected (load/store): RowReadRow 1/1 everywhere; square ColReadCol
+# 32/16/16, RowReadCol 32/16/16 load; square Pad 1 / 1 / 1.5 (8-byte mode:
+# half the warps 2-way, one pad word is half a bank); rectangle ColReadCol
+# 16/8/8, RowReadCol 16/8/8, NPAD=1 2/2/2, NPAD=2 1.
+EXPECT_LD=(
+  "1 1 1" "32 16 16" "32 16 16" "32 16 16" "1 1 1.5" "1 1 1.5"
+  "1 1 1" "16 8 8" "16 8 8" "16 8 8" "2 2 2" "1 1 1" "1 1 1")
+EXPECT_ST=(
+  "1 1 1" "32 16 16" "1 1 1" "1 1 1" "1 1 1" "1 1 1"
+  "1 1 1" "16 8 8" "1 1 1" "1 1 1" "1 1 1" "1 1 1" "1 1 1")
+PROF_GPUS=(fermi kepler kepler8)
+have_prof=1
+for g in "${PROF_GPUS[@]}"; do [[ " $LAB_PROFILE " == *" $g "* ]] || have_prof=0; done
+if [ $have_prof = 1 ]; then
+  lab_title "nvprof's shared load/store transactions per request (traces of the timed runs)"
+  lab_row kernel 14 "fermi" "kepler (4-byte)" "kepler8 (8-byte)"
+  pv() { lab_v sm "$1-prof" "$2" "$3"; }
+  for i in "${!NAMES[@]}"; do
+    cols=()
+    for g in "${PROF_GPUS[@]}"; do
+      cols+=("$(lab_fmt "$(pv $g $i shared_load_transactions_per_request)" 1)/$(lab_fmt "$(pv $g $i shared_store_transactions_per_request)" 1)")
+    done
+    lab_row "${NAMES[$i]}" 14 "${cols[@]}"
+  done
+  for k in 0 1 2; do
+    g=${PROF_GPUS[$k]}
+    cond="1"
+    for i in "${!NAMES[@]}"; do
+      read -r -a el <<<"${EXPECT_LD[$i]}"; read -r -a es <<<"${EXPECT_ST[$i]}"
+      cond="$cond && near($(pv $g $i shared_load_transactions_per_request), ${el[$k]}) && near($(pv $g $i shared_store_transactions_per_request), ${es[$k]})"
+    done
+    case $g in
+      fermi) what="fermi (4-byte banks): every kernel's load/store transactions per request (square column 32-way, rectangle 16-way, padding 1)";;
+      kepler) what="kepler, 4-byte mode: every kernel as the K40c measured (square ColReadCol 16/16, RowReadCol 16/1, Pad 1/1; rectangle 8/8, 8/1, NPAD=1 2, NPAD=2 1)";;
+      *) what="kepler, 8-byte mode: every kernel by the 8-byte rule (as 4-byte mode, but one pad word leaves the square tile's column read 1.5 per request)";;
+    esac
+    lab_check "$what" "$cond"
+    lab_check "$g: metric_set is nvprof" "\"$(pv $g 0 metric_set)\" == \"nvprof\""
+  done
+fi
+
+lab_finish "K40c (8-byte banks, 4-byte mode): square ColReadCol 16/16, RowReadCol 16/1, Pad 1/1; rectangle ColReadCol 8/8, RowReadCol 8/1, NPAD=1 2, NPAD=2 1; fermi (4-byte banks) 32-way; padded ~ row-major time"

@@ -4,6 +4,8 @@
 . "$(dirname "$0")/../lib.sh"
 
 NAMES=(reduceGmem reduceSmem reduceSmemUnroll reduceShfl)
+# kepler's run also records a trace: nvprof's transactions (K40)
+LAB_PROFILE=${LAB_PROFILE-kepler}
 lab_timed rs reduce_smem.launch
 lab_trace rs reduce_smem.launch all
 
@@ -47,5 +49,20 @@ lab_check "fermi cannot run reduceShfl (shfl needs sm_30): ptxemu refuses it" \
 lab_check "fermi: reduceGmem slower than reduceSmem" "$(lab_v rs fermi 0 cycles) > $(lab_v rs fermi 1 cycles)"
 lab_check "kepler: reduceGmem slower than reduceSmem (textbook 2.12 vs 1.15 ms)" \
   "$(lab_v rs kepler 0 cycles) > $(lab_v rs kepler 1 cycles)"
+
+# nvprof's gld/gst_transactions on the K40 (textbook 5.3, 16M ints in blocks
+# of 128: Gmem 2,883,584 / 1,179,648, Smem 524,288 / 131,072, SmemUnroll
+# 524,288 / 32,768), scaled to this lab's 262144 ints (1/64)
+if [[ " $LAB_PROFILE " == *" kepler "* ]]; then
+  k() { lab_v rs kepler-prof "$1" "$2"; }
+  lab_title "nvprof's global transactions on kepler (trace of the timed run; textbook K40 / 64)"
+  lab_row kernel 12 gld_trans gst_trans textbook
+  tb=("45056 / 18432" "8192 / 2048" "8192 / 512" "-")
+  for i in 0 1 2 3; do lab_row "${NAMES[$i]}" 12 "$(k $i gld_transactions)" "$(k $i gst_transactions)" "${tb[$i]}"; done
+  lab_check "kepler, nvprof: reduceSmem 8192 load / 2048 store transactions, reduceSmemUnroll 8192 / 512 (textbook 524,288 / 131,072 and 524,288 / 32,768 for 64x the data)" \
+    "near($(k 1 gld_transactions), 8192) && near($(k 1 gst_transactions), 2048) && near($(k 2 gld_transactions), 8192) && near($(k 2 gst_transactions), 512)"
+  lab_check "kepler, nvprof: reduceGmem 45056 load / 18432 store transactions (textbook 2,883,584 / 1,179,648 for 64x the data)" \
+    "near($(k 0 gld_transactions), 45056) && near($(k 0 gst_transactions), 18432)"
+fi
 
 lab_finish "K40, 16M ints: reduceGmem 2.12 ms > reduceSmem 1.15 ms > reduceSmemUnroll 0.42 ms; global load/store transactions 2.9M/1.2M -> 0.52M/0.13M -> 0.52M/0.03M; reduceShfl 2.85 us < reduceSmem 4.00 us"
