@@ -228,7 +228,8 @@ static int print_by_line(sqlite3 *db, const char *where, bool csv, bool cuda, sr
   if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) { fprintf(stderr, "ptxemu stats: %s\n", sqlite3_errmsg(db)); return EXIT_DATAERR; }
   static const char *const names[] = { "launch_id", "kernel", "ptx_line", "inst_executed", "warp_execution_efficiency",
     "branch_efficiency", "gld_transactions_per_request", "gst_transactions_per_request",
-    "shared_load_transactions_per_request", "shared_store_transactions_per_request", "text", "cuda_file", "cuda_line", "shared_atom_transactions_per_request" };
+    "shared_load_transactions_per_request", "shared_store_transactions_per_request", "shared_atom_transactions_per_request", "text",
+    "cuda_file", "cuda_line" };
   long long cur = -1;
   int rc;
   /* the CUDA column only where some kernel of the launches has .loc lines */
@@ -245,7 +246,7 @@ static int print_by_line(sqlite3 *db, const char *where, bool csv, bool cuda, sr
     if (cuda)   /* per CUDA line: the file and line first, the PTX lines last */
       puts("launch_id,kernel,cuda_file,cuda_line,inst_executed,warp_execution_efficiency,branch_efficiency,"
            "gld_transactions_per_request,gst_transactions_per_request,shared_load_transactions_per_request,"
-           "shared_store_transactions_per_request,ptx_lines,text,shared_atom_transactions_per_request");
+           "shared_store_transactions_per_request,shared_atom_transactions_per_request,ptx_lines,text");
     else { for (int i = 0; i < 14; i++) printf("%s%s", i ? "," : "", names[i]); putchar('\n'); }
   }
   while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -268,12 +269,12 @@ static int print_by_line(sqlite3 *db, const char *where, bool csv, bool cuda, sr
         else if (strcmp(v[i], "-")) fputs(v[i], stdout);
       }
       putchar(',');
+      if (strcmp(sha, "-")) fputs(sha, stdout);
+      putchar(',');
       csv_field(text);
       if (cuda) { putchar(','); csv_field(src_text(sc, cfile, ptx_path, cline)); }
       else if (has_cline) { putchar(','); csv_field(cfile); printf(",%lld", cline); }
       else fputs(",,", stdout);
-      putchar(',');
-      if (strcmp(sha, "-")) fputs(sha, stdout);
       putchar('\n');
       continue;
     }

@@ -123,7 +123,7 @@ check_m atom-launch-level "$tmp/fermi-launch.db" shared_atom_transactions_per_re
 grep -q ' 32.00  atom.shared.add.u32 %r7, \[%r6\], 1;$' "$tmp/lines" && ok || { bad "stats --by-line atomics"; cat "$tmp/lines"; }
 grep -q 'sha t/r' "$tmp/lines" && ok || bad "stats --by-line: no sha t/r column"
 "$PTXEMU" stats --by-line --csv --launch 6 "$tmp/h100.db" >"$tmp/csv" 2>&1
-head -1 "$tmp/csv" | grep -q ',shared_atom_transactions_per_request$' && ok || bad "by-line csv header: $(head -1 "$tmp/csv")"
+head -1 "$tmp/csv" | grep -q ',shared_atom_transactions_per_request,text,' && ok || bad "by-line csv header: $(head -1 "$tmp/csv")"
 
 # ---- time and bandwidth ------------------------------------------------------
 # time_us = cycles / clock_mhz (kepler 745 MHz, h100 from its file)
