@@ -114,16 +114,22 @@ static const int64_t (*exc_table(int t))[3] {
 }
 /* How far the quadratic at u is from a rounding boundary, in bins of 2^-8
  * unit (0: nearest), and the side of the boundary it is on (1: below, so a
- * correction rounds up). */
-static inline uint32_t exc_bin(int t, uint32_t u, int *up) {
-  i128 p = interp_p(exc_table(t), u);
-  int64_t rho = (int64_t)((p + ((i128)1 << 47)) & (((i128)1 << 48) - 1)) - ((int64_t)1 << 47);
+ * correction rounds up).  Only the quadratic's low 48 bits matter: 64-bit
+ * arithmetic (modulo 2^64) gives them. */
+static inline uint32_t exc_bin_p(uint64_t p, int *up) {
+  int64_t rho = (int64_t)((p + ((uint64_t)1 << 47)) & (((uint64_t)1 << 48) - 1)) - ((int64_t)1 << 47);
   *up = rho > 0;
   return (uint32_t)((((int64_t)1 << 47) - (rho < 0 ? -rho : rho)) >> 40);
+}
+static inline uint32_t exc_bin(int t, uint32_t u, int *up) {
+  const int64_t *c = exc_table(t)[u >> 16];
+  uint64_t xl = u & 0xFFFFu;
+  return exc_bin_p(((uint64_t)c[0] << 32) + (((uint64_t)c[1] * xl) << 16) + (uint64_t)c[2] * xl * xl, up);
 }
 #ifdef FP_APPROX_GEN
 static int8_t *gen_exc[EXC_NTAB];                  /* the generator's trial corrections */
 static inline int exc_adj(int t, uint32_t u) { return gen_exc[t] ? gen_exc[t][u] : 0; }
+#define EXC_BINS(t) 64u
 #else
 #include <stdlib.h>
 /* exc_src[t]: the bit stream, 6 bits a character, low bits first;
@@ -187,7 +193,16 @@ static inline int exc_adj(int t, uint32_t u) {
     if ((x->ent[k] & 0xFFu) == (u & 0xFFu)) return x->ent[k] >> 8 ? 1 : -1;
   return 0;
 }
+#define EXC_BINS(t) exc_hdr[t][0]
 #endif
+/* The table's value at u, corrected: arguments far from a rounding boundary
+ * have no correction and need no look-up. */
+static inline uint32_t interp_exc(int t, uint32_t u) {
+  int up;
+  i128 p = interp_p(exc_table(t), u);
+  uint32_t y = (uint32_t)((p + ((i128)1 << 47)) >> 48);
+  return exc_bin_p((uint64_t)p, &up) < EXC_BINS(t) ? y + (uint32_t)exc_adj(t, u) : y;
+}
 /* sign | Y * 2^k as an f32; results below 2^-126 flush to zero, 2^128 and up are inf. */
 static inline uint32_t scaled(uint32_t sign, uint32_t y, int k) {
   double v = ldexp((double)y, k);
@@ -208,7 +223,7 @@ static inline uint32_t mufu_rcp(uint32_t a) {          /* +-0 -> +-inf, +-inf ->
   if (f32_isnan(a)) return FP32_CANON_NAN;
   if (e == 0) return s | 0x7F800000u;
   if (e == 0xFF) return s;
-  return scaled(s, m ? interp(tab_rcp[0], m) + exc_adj(EXC_RCP, m) : 1u << 24, -24 - ((int)e - 127));
+  return scaled(s, m ? interp_exc(EXC_RCP, m) : 1u << 24, -24 - ((int)e - 127));
 }
 /* x = 1.m * 2^E: the tables are for 1.m (E even) and 2 * 1.m (E odd). */
 static inline uint32_t mufu_sqrt(uint32_t a) {         /* -0 -> -0, negative -> NaN */
@@ -217,7 +232,7 @@ static inline uint32_t mufu_sqrt(uint32_t a) {         /* -0 -> -0, negative -> 
   if (f32_isnan(a) || (a > 0x80000000u)) return FP32_CANON_NAN;
   if (e == 0 || e == 0xFF) return a;
   int E = (int)e - 127, odd = E & 1;
-  return scaled(0, (m || odd) ? interp(tab_sqrt[odd], m) + exc_adj(EXC_SQRT0 + odd, m) : 1u << 23, -23 + (E - odd) / 2);
+  return scaled(0, (m || odd) ? interp_exc(EXC_SQRT0 + odd, m) : 1u << 23, -23 + (E - odd) / 2);
 }
 static inline uint32_t mufu_rsq(uint32_t a) {          /* +-0 -> +-inf, +inf -> +0, negative -> NaN */
   a = f32_flush(a);
@@ -226,7 +241,7 @@ static inline uint32_t mufu_rsq(uint32_t a) {          /* +-0 -> +-inf, +inf -> 
   if (f32_isnan(a) || (a >> 31)) return FP32_CANON_NAN;
   if (e == 0xFF) return 0;
   int E = (int)e - 127, odd = E & 1;
-  return scaled(0, (m || odd) ? interp(tab_rsq[odd], m) + exc_adj(EXC_RSQ0 + odd, m) : 1u << 24, -24 - (E - odd) / 2);
+  return scaled(0, (m || odd) ? interp_exc(EXC_RSQ0 + odd, m) : 1u << 24, -24 - (E - odd) / 2);
 }
 /* MUFU.LG2: E + log2(1.m) for x = 1.m * 2^E, the table's value kept in
  * fixed point (measured: 36 fraction bits) and the sum truncated toward zero
@@ -257,7 +272,7 @@ static inline uint32_t mufu_ex2(uint32_t a) {          /* -inf -> +0, +inf -> +i
   if ((a >> 31) && (g & 0x7FFFFF) == 0) return scaled(0, 1, (int)-(g >> 23));   /* 2^-n exactly */
   uint32_t f = (uint32_t)(fx & 0x7FFFFF);
   int i = (int)((fx - (int64_t)f) / 0x800000);              /* floor(fx / 2^23) */
-  return scaled(0, f ? interp(tab_ex2[0], f) + exc_adj(EXC_EX2, f) : 1u << 23, i - 23);
+  return scaled(0, f ? interp_exc(EXC_EX2, f) : 1u << 23, i - 23);
 }
 /* MUFU.SIN/COS: a is in revolutions (the PTX sequence multiplies by 1/2pi
  * first).  |a| goes to fixed point with 25 fraction bits (truncated, whole
