@@ -32,10 +32,12 @@
  * truncate a fixed-point value).  Subnormal inputs and results are flushed
  * (MUFU.TANH keeps subnormals); special values (zeros, infinities, NaN ->
  * 7fffffff) match the hardware.  The hardware's datapath truncates its
- * products in ways the fitted tables do not reproduce, so about 1% of the
- * results (rcp, rsqrt, sqrt, ex2, lg2; sin/cos 10%) are one unit in the last
- * place away from the H100; tanh (its documented relative error is 2^-11)
- * is still the exact function rounded, up to 134 units away.  The 16-bit
+ * products in ways the fitted tables do not reproduce; for rcp, rsqrt, sqrt
+ * and ex2 a list of corrections (exc_* below) makes every result equal to
+ * the H100's (all 2^32 inputs checked); lg2 differs on 0.1% of the inputs
+ * and sin/cos on 5%, mostly by one unit in the last place; tanh (its
+ * documented relative error is 2^-11) is still the exact function rounded,
+ * up to 134 units away.  The 16-bit
  * forms are modelled separately, see mufu_ex2_h.
  */
 #include <math.h>
@@ -70,7 +72,7 @@ static inline uint32_t mufu_out(uint32_t r) { return f32_isnan(r) ? FP32_CANON_N
  * The coefficients (fp_approx_tab.h) are least-squares fits to the H100's
  * outputs over every argument (tools/approx-sweep); the hardware's own
  * datapath truncates its products, which moves about 1% of the results by
- * one unit (doc/approx-sweep.md has the counts). */
+ * one unit (doc/approx-sweep.md has the counts; see interp_exc). */
 __extension__ typedef __int128 i128;
 #include "fp_approx_tab.h"
 static inline i128 interp_p(const int64_t (*t)[3], uint32_t u) {    /* units of 2^-48 */

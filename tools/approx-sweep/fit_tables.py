@@ -6,7 +6,9 @@ Every table has 128 segments (the top 7 bits of a 23-bit argument) and a
 quadratic in the low 16 bits xl:  P = C0*2^-16 + C1*xl*2^-32 + C2*xl^2*2^-48
 in units of the result's last place.  The coefficients are least-squares fits
 to the hardware's results over every argument of the segment.
-usage: fit_tables.py RAWDIR > emu/fp_approx_tab.h     (needs numpy)"""
+usage: fit_tables.py RAWDIR > emu/fp_approx_tab.h     (needs numpy)
+The corrections of emu/fp_approx_exc.h are relative to these tables: rerun
+tools/approx-sweep/gen_exc.c after a refit."""
 import sys
 import numpy as np
 
