@@ -1,10 +1,7 @@
 /* tools/approx-sweep/gen_exc.c - generates emu/fp_approx_exc.h, the sparse
- * corrections of the MUFU tables, from the raw H100 outputs of the complete
- * table arguments (see doc/approx-sweep.md):
- *   rcp.approx.ftz.f32   3f800000 800000 1     (1/x, x = 1.m: every mantissa)
- *   rsqrt.approx.ftz.f32 3f800000 1000000 1    (x in [1, 4): both parities)
- *   sqrt.approx.ftz.f32  3f800000 1000000 1
- *   ex2.approx.ftz.f32   3f000000 1000000 1    (x in [1, 2): every fraction)
+ * corrections of the MUFU sqrt tables, from the raw H100 outputs of their
+ * complete argument (see doc/approx-sweep.md):
+ *   sqrt.approx.ftz.f32  3f800000 1000000 1    (x in [1, 4): both parities)
  * Each argument where the model's result differs from the hardware's must be
  * one the hardware rounds across the boundary nearest to the quadratic; they
  * are coded by their distance from it (see exc_bin in emu/fp_approx.c).
@@ -16,12 +13,8 @@
 #include "rawfiles.h"
 
 static const struct { int tab; const char *name; uint32_t lo, first; int fn; } src[EXC_NTAB] = {
-  {EXC_RCP, "rcp.approx.ftz.f32", 0x3f800000, 0x3f800000, FPA_RCP},
-  {EXC_RSQ0, "rsqrt.approx.ftz.f32", 0x3f800000, 0x3f800000, FPA_RSQRT},
-  {EXC_RSQ1, "rsqrt.approx.ftz.f32", 0x3f800000, 0x40000000, FPA_RSQRT},
   {EXC_SQRT0, "sqrt.approx.ftz.f32", 0x3f800000, 0x3f800000, FPA_SQRT},
   {EXC_SQRT1, "sqrt.approx.ftz.f32", 0x3f800000, 0x40000000, FPA_SQRT},
-  {EXC_EX2, "ex2.approx.ftz.f32", 0x3f000000, 0x3f800000, FPA_EX2},
 };
 static const char digits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz+/";
 static uint8_t *bits;                 /* the bit stream of one table */
@@ -108,7 +101,7 @@ int main(int argc, char **argv) {
   }
   printf("};\nstatic const char *const exc_src[%d] = {\n", EXC_NTAB);
   for (int t = 0; t < EXC_NTAB; t++) {
-    printf(" /* %s, %s exponent */\n", src[t].name, t == EXC_RSQ1 || t == EXC_SQRT1 ? "odd" : "even");
+    printf(" /* %s, %s exponent */\n", src[t].name, t == EXC_SQRT1 ? "odd" : "even");
     for (size_t i = 0, l = strlen(str[t]); i < l; i += 100) printf(" \"%.100s\"\n", str[t] + i);
     printf(" ,\n");
   }
