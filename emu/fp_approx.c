@@ -27,15 +27,16 @@
  * H100 over all 2^32 inputs (tools/approx-sweep, doc/approx-sweep.md): the
  * argument in fixed point (ex2: 23 fraction bits, negative x in ones'
  * complement; sin/cos: 25 fraction bits of a turn, quadrant symmetry by ones'
- * complement), a table of 128 quadratics fitted to the hardware's results,
- * and the hardware's rounding (rcp, rsqrt, sqrt, ex2 round; lg2, sin, cos
+ * complement), a table of quadratics (the hardware's own coefficients and
+ * truncated squarer for rcp, rsqrt, sqrt, ex2; fitted ones for lg2, sin,
+ * cos), and the hardware's rounding (rcp, rsqrt, sqrt, ex2 round; lg2, sin, cos
  * truncate a fixed-point value).  Subnormal inputs and results are flushed
  * (MUFU.TANH keeps subnormals); special values (zeros, infinities, NaN ->
  * 7fffffff) match the hardware.  The hardware's datapath truncates its
- * products: rcp, rsqrt and ex2 follow its datapath (dp_* below), sqrt a
- * fitted table with a list of corrections (exc_*), and every result of these
- * equals the H100's (all 2^32 inputs checked); lg2 differs on 0.1% of the inputs
- * and sin/cos on 5%, mostly by one unit in the last place; tanh (its
+ * products: rcp, rsqrt, sqrt and ex2 follow its datapath (dp_* below), and
+ * every result of these equals the H100's (all 2^32 inputs checked); lg2
+ * differs on 0.1% of the inputs and sin/cos on 5%, mostly by one unit in
+ * the last place; tanh (its
  * documented relative error is 2^-11) is still the exact function rounded,
  * up to 134 units away.  The 16-bit
  * forms are modelled separately, see mufu_ex2_h.
@@ -65,26 +66,18 @@ static inline uint32_t f32_from_double(double d) { return fp_f32_bits((float)d);
  * canonical NaN.  Finite results: see each function below. */
 static inline uint32_t mufu_out(uint32_t r) { return f32_isnan(r) ? FP32_CANON_NAN : f32_flush(r); }
 
-/* The interpolation of the MUFU unit: the 23-bit fixed-point argument u in
- * [0, 1) picks one of 128 segments by its top 7 bits, and a quadratic in the
- * low 16 bits xl gives the result in units of its last place,
- *   Y = round(C0 * 2^-16 + C1 * xl * 2^-32 + C2 * xl^2 * 2^-48).
- * The coefficients (fp_approx_tab.h) are least-squares fits to the H100's
+/* The interpolation of lg2 and sin/cos (their datapath is not known yet):
+ * the 23-bit fixed-point argument u in [0, 1) picks one of 128 segments by
+ * its top 7 bits, and a quadratic in the low 16 bits xl gives the result in
+ * units of 2^-24, C0 * 2^-16 + C1 * xl * 2^-32 + C2 * xl^2 * 2^-48.  The
+ * coefficients (fp_approx_tab.h) are least-squares fits to the H100's
  * outputs over every argument (tools/approx-sweep); the hardware's own
- * datapath truncates its products, which moves about 1% of the results by
- * one unit (doc/approx-sweep.md has the counts; see interp_exc). */
+ * datapath truncates its products (see dp_interp), which moves some of the
+ * results (doc/approx-sweep.md has the counts). */
 __extension__ typedef __int128 i128;
 #include "fp_approx_tab.h"
-static inline i128 interp_p(const int64_t (*t)[3], uint32_t u) {    /* units of 2^-48 */
-  const int64_t *c = t[u >> 16];
-  i128 xl = u & 0xFFFFu;
-  return (i128)c[0] * ((i128)1 << 32) + (i128)c[1] * xl * 65536 + (i128)c[2] * xl * xl;
-}
-static inline uint32_t interp(const int64_t (*t)[3], uint32_t u) {
-  return (uint32_t)((interp_p(t, u) + ((i128)1 << 47)) >> 48);
-}
-/* The same quadratic unrounded, in units of 2^-48 of the last place, for
- * the results kept in fixed point: the square term is truncated toward zero
+/* The quadratic unrounded, in units of 2^-48 of 2^-24, for the results
+ * kept in fixed point: the square term is truncated toward zero
  * to the unit's grid of 2^g of those units (sin(pi/2 * u) for small u is
  * exactly C1 * u on the H100). */
 static inline i128 interp_fix(const int64_t (*t)[3], uint32_t u, int g) {
@@ -96,9 +89,10 @@ static inline i128 interp_fix(const int64_t (*t)[3], uint32_t u, int g) {
 /* The interpolator of rcp, rsqrt, sqrt and ex2, as the H100 computes it
  * (found from every one of its results, tools/approx-sweep/fit_datapath.c):
  * the n low bits xl of the argument (rcp: 16, 128 segments; the others: 17,
- * 64 segments) and integer coefficients give
- *   Y = floor((C0 + C1 * xl * 2^n + C2 * sq(xl) + 2^(2n-1)) / 2^2n),
- * where sq(xl) is the square of xl computed without the partial products
+ * 64 segments for each table) and integer coefficients give
+ *   Y = floor((C0 + C1 * xl * 2^n + C2 * sq(xl) + 2^(2n+g-1)) / 2^(2n+g)),
+ * (g = 1 for sqrt, whose coefficients have one more bit, else 0), where
+ * sq(xl) is the square of xl computed without the partial products
  * b_i * b_j * 2^(i+j+1) (i < j) and b_i * 2^(2i) of the columns below K
  * (a truncated squarer; K = 17 for rcp, 19 for the others). */
 static inline int dp_column(int n) { return n == 16 ? 17 : 19; }
@@ -113,115 +107,11 @@ static inline uint64_t dp_square(uint32_t xl, int K) {
   return sq;
 }
 #include "fp_approx_dp.h"
-static inline uint32_t dp_interp(const int64_t (*c)[3], int n, uint32_t u) {
+static inline uint32_t dp_interp(const int64_t (*c)[3], int n, int g, uint32_t u) {
   const int64_t *k = c[u >> n];
   int64_t xl = (int64_t)(u & ((1u << n) - 1));
   int64_t p = k[0] + k[1] * xl * ((int64_t)1 << n) + k[2] * (int64_t)dp_square((uint32_t)xl, dp_column(n));
-  return (uint32_t)((p + ((int64_t)1 << (2 * n - 1))) >> (2 * n));
-}
-/* Sparse corrections to the sqrt tables (sqrt does not fit the form above
- * in half of its segments; its table argument is the mantissa and the
- * exponent's parity, all of it measured on the H100): the arguments where
- * the rounded quadratic of fp_approx_tab.h is one unit away from the
- * hardware's result (78,503 of 2^24).  They all lie where the quadratic is
- * within 0.05 unit of a rounding boundary, and the hardware's result is then
- * on the boundary's other side; so the list (fp_approx_exc.h, generated by
- * tools/approx-sweep/gen_exc.c from the raw outputs) names them among those
- * near-boundary arguments: by bins of 1/256 unit of distance, the gaps
- * between them in Rice codes.  It is decoded on first use into an index of
- * 256-argument blocks. */
-enum { EXC_SQRT0, EXC_SQRT1, EXC_NTAB };
-static const int64_t (*exc_table(int t))[3] { return tab_sqrt[t - EXC_SQRT0]; }
-/* How far the quadratic at u is from a rounding boundary, in bins of 2^-8
- * unit (0: nearest), and the side of the boundary it is on (1: below, so a
- * correction rounds up).  Only the quadratic's low 48 bits matter: 64-bit
- * arithmetic (modulo 2^64) gives them. */
-static inline uint32_t exc_bin_p(uint64_t p, int *up) {
-  int64_t rho = (int64_t)((p + ((uint64_t)1 << 47)) & (((uint64_t)1 << 48) - 1)) - ((int64_t)1 << 47);
-  *up = rho > 0;
-  return (uint32_t)((((int64_t)1 << 47) - (rho < 0 ? -rho : rho)) >> 40);
-}
-static inline uint32_t exc_bin(int t, uint32_t u, int *up) {
-  const int64_t *c = exc_table(t)[u >> 16];
-  uint64_t xl = u & 0xFFFFu;
-  return exc_bin_p(((uint64_t)c[0] << 32) + (((uint64_t)c[1] * xl) << 16) + (uint64_t)c[2] * xl * xl, up);
-}
-#ifdef FP_APPROX_GEN
-static int8_t *gen_exc[EXC_NTAB];                  /* the generator's trial corrections */
-static inline int exc_adj(int t, uint32_t u) { return gen_exc[t] ? gen_exc[t][u] : 0; }
-#define EXC_BINS(t) 64u
-#else
-#include <stdlib.h>
-/* exc_src[t]: the bit stream, 6 bits a character, low bits first;
- * exc_hdr[t] = {bins, then for each bin: corrections, Rice parameter, first bit}. */
-#include "fp_approx_exc.h"
-#define EXC_BLOCKS (1u << 15)                         /* 2^23 arguments, blocks of 256 */
-struct exc_index { uint32_t off[EXC_BLOCKS + 1]; uint16_t ent[]; };   /* ent: low 8 bits of u | 1 << 8 to round up */
-static struct exc_index *exc_tab[EXC_NTAB];
-static uint32_t exc_bits(const char *s, uint64_t *pos, unsigned n) {
-  uint32_t v = 0;
-  for (unsigned i = 0; i < n; i++, (*pos)++) {
-    char c = s[*pos / 6];
-    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'Z' ? c - 'A' + 10 : c >= 'a' && c <= 'z' ? c - 'a' + 36 : c == '+' ? 62 : 63;
-    v |= (uint32_t)((d >> (*pos % 6)) & 1) << i;
-  }
-  return v;
-}
-static uint32_t exc_rice(const char *s, uint64_t *pos, unsigned k) {
-  uint32_t q = 0;
-  while (exc_bits(s, pos, 1)) q++;
-  return (q << k) | exc_bits(s, pos, k);
-}
-static struct exc_index *exc_decode(int t) {
-  const uint32_t *h = exc_hdr[t], nb = h[0];
-  const char *s = exc_src[t];
-  uint32_t total = 0, left[64], wait[64];
-  uint64_t pos[64];
-  for (uint32_t b = 0; b < nb; b++) {
-    total += left[b] = h[1 + 3 * b];
-    pos[b] = h[3 + 3 * b];
-    if (left[b]) wait[b] = exc_rice(s, &pos[b], h[2 + 3 * b]);
-  }
-  struct exc_index *x = calloc(1, sizeof *x + total * sizeof x->ent[0]);
-  if (!x) abort();
-  uint32_t k = 0;
-  for (uint32_t u = 1; u < (1u << 23) && k < total; u++) {
-    int up;
-    uint32_t b = exc_bin(t, u, &up);
-    if (b >= nb || !left[b]) continue;
-    if (wait[b]--) continue;
-    x->off[(u >> 8) + 1]++;
-    x->ent[k++] = (uint16_t)((u & 0xFFu) | (uint32_t)up << 8);
-    if (--left[b]) wait[b] = exc_rice(s, &pos[b], h[2 + 3 * b]);
-  }
-  for (uint32_t b = 0; b < EXC_BLOCKS; b++) x->off[b + 1] += x->off[b];
-  return x;
-}
-static struct exc_index *exc_get(int t) {
-  struct exc_index *x = __atomic_load_n(&exc_tab[t], __ATOMIC_ACQUIRE), *none = NULL;
-  if (x) return x;
-  x = exc_decode(t);                                 /* threads racing here decode it twice */
-  if (!__atomic_compare_exchange_n(&exc_tab[t], &none, x, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-    free(x);
-    x = none;
-  }
-  return x;
-}
-static inline int exc_adj(int t, uint32_t u) {
-  const struct exc_index *x = exc_get(t);
-  for (uint32_t k = x->off[u >> 8], e = x->off[(u >> 8) + 1]; k < e; k++)
-    if ((x->ent[k] & 0xFFu) == (u & 0xFFu)) return x->ent[k] >> 8 ? 1 : -1;
-  return 0;
-}
-#define EXC_BINS(t) exc_hdr[t][0]
-#endif
-/* The table's value at u, corrected: arguments far from a rounding boundary
- * have no correction and need no look-up. */
-static inline uint32_t interp_exc(int t, uint32_t u) {
-  int up;
-  i128 p = interp_p(exc_table(t), u);
-  uint32_t y = (uint32_t)((p + ((i128)1 << 47)) >> 48);
-  return exc_bin_p((uint64_t)p, &up) < EXC_BINS(t) ? y + (uint32_t)exc_adj(t, u) : y;
+  return (uint32_t)((p + ((int64_t)1 << (2 * n + g - 1))) >> (2 * n + g));
 }
 /* sign | Y * 2^k as an f32; results below 2^-126 flush to zero, 2^128 and up are inf. */
 static inline uint32_t scaled(uint32_t sign, uint32_t y, int k) {
@@ -243,7 +133,7 @@ static inline uint32_t mufu_rcp(uint32_t a) {          /* +-0 -> +-inf, +-inf ->
   if (f32_isnan(a)) return FP32_CANON_NAN;
   if (e == 0) return s | 0x7F800000u;
   if (e == 0xFF) return s;
-  return scaled(s, m ? dp_interp(dp_rcp, 16, m) : 1u << 24, -24 - ((int)e - 127));
+  return scaled(s, m ? dp_interp(dp_rcp, 16, 0, m) : 1u << 24, -24 - ((int)e - 127));
 }
 /* x = 1.m * 2^E: the tables are for 1.m (E even) and 2 * 1.m (E odd). */
 static inline uint32_t mufu_sqrt(uint32_t a) {         /* -0 -> -0, negative -> NaN */
@@ -252,7 +142,7 @@ static inline uint32_t mufu_sqrt(uint32_t a) {         /* -0 -> -0, negative -> 
   if (f32_isnan(a) || (a > 0x80000000u)) return FP32_CANON_NAN;
   if (e == 0 || e == 0xFF) return a;
   int E = (int)e - 127, odd = E & 1;
-  return scaled(0, (m || odd) ? interp_exc(EXC_SQRT0 + odd, m) : 1u << 23, -23 + (E - odd) / 2);
+  return scaled(0, (m || odd) ? dp_interp(dp_sqrt[odd], 17, 1, m) : 1u << 23, -23 + (E - odd) / 2);
 }
 static inline uint32_t mufu_rsq(uint32_t a) {          /* +-0 -> +-inf, +inf -> +0, negative -> NaN */
   a = f32_flush(a);
@@ -261,7 +151,7 @@ static inline uint32_t mufu_rsq(uint32_t a) {          /* +-0 -> +-inf, +inf -> 
   if (f32_isnan(a) || (a >> 31)) return FP32_CANON_NAN;
   if (e == 0xFF) return 0;
   int E = (int)e - 127, odd = E & 1;
-  return scaled(0, (m || odd) ? dp_interp(dp_rsq[odd], 17, m) : 1u << 24, -24 - (E - odd) / 2);
+  return scaled(0, (m || odd) ? dp_interp(dp_rsq[odd], 17, 0, m) : 1u << 24, -24 - (E - odd) / 2);
 }
 /* MUFU.LG2: E + log2(1.m) for x = 1.m * 2^E, the table's value kept in
  * fixed point (measured: 36 fraction bits) and the sum truncated toward zero
@@ -292,7 +182,7 @@ static inline uint32_t mufu_ex2(uint32_t a) {          /* -inf -> +0, +inf -> +i
   if ((a >> 31) && (g & 0x7FFFFF) == 0) return scaled(0, 1, (int)-(g >> 23));   /* 2^-n exactly */
   uint32_t f = (uint32_t)(fx & 0x7FFFFF);
   int i = (int)((fx - (int64_t)f) / 0x800000);              /* floor(fx / 2^23) */
-  return scaled(0, f ? dp_interp(dp_ex2, 17, f) : 1u << 23, i - 23);
+  return scaled(0, f ? dp_interp(dp_ex2, 17, 0, f) : 1u << 23, i - 23);
 }
 /* MUFU.SIN/COS: a is in revolutions (the PTX sequence multiplies by 1/2pi
  * first).  |a| goes to fixed point with 25 fraction bits (truncated, whole

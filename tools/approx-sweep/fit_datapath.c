@@ -1,30 +1,31 @@
 /* tools/approx-sweep/fit_datapath.c - finds, for each segment of the MUFU
- * tables of rcp, rsqrt and ex2, the integer coefficients of the H100's
+ * tables of rcp, rsqrt, sqrt and ex2, the integer coefficients of the H100's
  * interpolator that reproduce every one of its raw outputs (see
- * doc/approx-sweep.md).  With n = 16 (rcp: 128 segments) or 17 (rsqrt, ex2:
- * 64 segments of each table) low bits xl of the 23-bit argument,
- *   Y = floor((C0 + C1 * xl * 2^n + C2 * sq(xl) + 2^(2n-1)) / 2^2n)
- * where C1 and C2 are integers (units of the result's last place over a
- * segment, and over its square) and sq(xl) is the square of xl without the
- * partial products b_i b_j 2^(i+j+1) and b_i 2^(2i) below column K = 17
- * (rcp) or 19 (a truncated squarer).  C0 is the lowest value of the feasible
+ * doc/approx-sweep.md).  With n = 16 (rcp: 128 segments) or 17 (rsqrt,
+ * sqrt, ex2: 64 segments of each table) low bits xl of the 23-bit argument,
+ *   Y = floor((C0 + C1 * xl * 2^n + C2 * sq(xl) + 2^(2n+g-1)) / 2^(2n+g))
+ * where C1 and C2 are integers (units of 2^-g of the result's last place
+ * over a segment, and over its square; g = 1 for sqrt, else 0) and sq(xl)
+ * is the square of xl without the partial products b_i b_j 2^(i+j+1) and
+ * b_i 2^(2i) below column K = 17 (rcp) or 19 (a truncated squarer).  C0 is the lowest value of the feasible
  * range (all of it gives the same outputs); C1 and C2 are searched near the
- * least-squares fit.  (sqrt does not fit this form in half of its segments:
- * it keeps the corrections of gen_exc.c.)
+ * least-squares fit.
  *   cc -std=gnu11 -O2 -I. -Iemu tools/approx-sweep/fit_datapath.c emu/fp.c -lm -o fit_datapath
  *   ./fit_datapath RAWDIR > emu/fp_approx_dp.h */
-#define FP_APPROX_GEN 1
 #include "emu/fp_approx.c"
 #include "rawfiles.h"
 
-static const struct { const char *name, *pre, *post; uint32_t lo, first; int sh, nb, zero; } src[] = {
+static const struct { const char *name, *pre, *post; uint32_t lo, first; int sh, nb, zero, g; } src[] = {
   {"rcp.approx.ftz.f32", "/* 1/x, x = 1.m; Y in units of 2^-24 */\nstatic const int64_t dp_rcp[128][3] = {\n", "};\n",
-   0x3f800000, 0x3f800000, 24, 16, 1},
+   0x3f800000, 0x3f800000, 24, 16, 1, 0},
   {"rsqrt.approx.ftz.f32", "/* 1/sqrt(x), x = 1.m and x = 2 * 1.m; units of 2^-24 */\nstatic const int64_t dp_rsq[2][64][3] = {\n {\n", " },\n",
-   0x3f800000, 0x3f800000, 24, 17, 1},
-  {"rsqrt.approx.ftz.f32", " {\n", " },\n};\n", 0x3f800000, 0x40000000, 24, 17, 0},
+   0x3f800000, 0x3f800000, 24, 17, 1, 0},
+  {"rsqrt.approx.ftz.f32", " {\n", " },\n};\n", 0x3f800000, 0x40000000, 24, 17, 0, 0},
+  {"sqrt.approx.ftz.f32", "/* sqrt(x), x = 1.m and x = 2 * 1.m; units of 2^-23, coefficients of 2^-24 */\n"
+   "static const int64_t dp_sqrt[2][64][3] = {\n {\n", " },\n", 0x3f800000, 0x3f800000, 23, 17, 1, 1},
+  {"sqrt.approx.ftz.f32", " {\n", " },\n};\n", 0x3f800000, 0x40000000, 23, 17, 0, 1},
   {"ex2.approx.ftz.f32", "/* 2^f, f = 0.m; units of 2^-23 */\nstatic const int64_t dp_ex2[64][3] = {\n", "};\n",
-   0x3f000000, 0x3f800000, 22, 17, 1},
+   0x3f000000, 0x3f800000, 22, 17, 1, 0},
 };
 #define NSRC (int)(sizeof src / sizeof src[0])
 
@@ -76,16 +77,17 @@ int main(int argc, char **argv) {
       for (uint32_t x = x0; x < N; x++) y[x] = hw_y(r, t, (uint32_t)s << nb | x);
       double c[3];
       lsq(y, x0, N, c);
-      int64_t c1 = llround(c[1]), c2 = llround(c[2]);
+      int g = src[t].g;
+      int64_t c1 = llround(ldexp(c[1], g)), c2 = llround(ldexp(c[2], g));
       int found = 0;
       int64_t best[3] = {0, 0, 0};
       for (int d = 0; d <= 8 && !found; d++)
         for (int64_t a = c1 - d; a <= c1 + d && !found; a++)
           for (int64_t b = c2 - d; b <= c2 + d && !found; b++) {
             if (llabs(a - c1) != d && llabs(b - c2) != d) continue;
-            int64_t lo = INT64_MIN, hi = INT64_MAX, half = (int64_t)1 << (2 * nb - 1);
+            int64_t lo = INT64_MIN, hi = INT64_MAX, half = (int64_t)1 << (2 * nb + g - 1);
             for (uint32_t x = x0; x < N && lo <= hi; x++) {
-              int64_t base = (y[x] << (2 * nb)) - a * (int64_t)x * (int64_t)N - b * (int64_t)dp_square(x, K);
+              int64_t base = (y[x] << (2 * nb + g)) - a * (int64_t)x * (int64_t)N - b * (int64_t)dp_square(x, K);
               if (base - half > lo) lo = base - half;
               if (base + half - 1 < hi) hi = base + half - 1;
             }
