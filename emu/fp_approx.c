@@ -29,17 +29,16 @@
  * complement; sin/cos: 25 fraction bits of a turn, quadrant symmetry by ones'
  * complement), a table of quadratics (the hardware's own coefficients and
  * truncated squarer for rcp, rsqrt, sqrt, ex2; fitted ones for lg2, sin,
- * cos), and the hardware's rounding (rcp, rsqrt, sqrt, ex2 round; lg2, sin, cos
- * truncate a fixed-point value).  Subnormal inputs and results are flushed
+ * cos), and the hardware's rounding (rcp, rsqrt, sqrt, ex2 round; lg2, sin,
+ * cos truncate a fixed-point value).  Subnormal inputs and results are flushed
  * (MUFU.TANH keeps subnormals); special values (zeros, infinities, NaN ->
  * 7fffffff) match the hardware.  The hardware's datapath truncates its
  * products: rcp, rsqrt, sqrt and ex2 follow its datapath (dp_* below), and
  * every result of these equals the H100's (all 2^32 inputs checked); lg2
  * differs on 0.1% of the inputs and sin/cos on 5%, mostly by one unit in
- * the last place; tanh (its
- * documented relative error is 2^-11) is still the exact function rounded,
- * up to 134 units away.  The 16-bit
- * forms are modelled separately, see mufu_ex2_h.
+ * the last place; tanh (its documented relative error is 2^-11) is still
+ * the exact function rounded, up to 134 units away.  The 16-bit forms are
+ * modelled separately, see mufu_ex2_h.
  */
 #include <math.h>
 #include "fp.h"
