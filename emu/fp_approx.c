@@ -27,16 +27,18 @@
  * H100 over all 2^32 inputs (tools/approx-sweep, doc/approx-sweep.md): the
  * argument in fixed point (ex2: 23 fraction bits, negative x in ones'
  * complement; sin/cos: 25 fraction bits of a turn, quadrant symmetry by ones'
- * complement), a table of 128 quadratics fitted to the hardware's results,
- * and the hardware's rounding (rcp, rsqrt, sqrt, ex2 round; lg2, sin, cos
- * truncate a fixed-point value).  Subnormal inputs and results are flushed
+ * complement), a table of quadratics (the hardware's own coefficients and
+ * truncated squarer for rcp, rsqrt, sqrt, ex2; fitted ones for lg2, sin,
+ * cos), and the hardware's rounding (rcp, rsqrt, sqrt, ex2 round; lg2, sin,
+ * cos truncate a fixed-point value).  Subnormal inputs and results are flushed
  * (MUFU.TANH keeps subnormals); special values (zeros, infinities, NaN ->
  * 7fffffff) match the hardware.  The hardware's datapath truncates its
- * products in ways the fitted tables do not reproduce, so about 1% of the
- * results (rcp, rsqrt, sqrt, ex2, lg2; sin/cos 10%) are one unit in the last
- * place away from the H100; tanh (its documented relative error is 2^-11)
- * is still the exact function rounded, up to 134 units away.  The 16-bit
- * forms are modelled separately, see mufu_ex2_h.
+ * products: rcp, rsqrt, sqrt and ex2 follow its datapath (dp_* below), and
+ * every result of these equals the H100's (all 2^32 inputs checked); lg2
+ * differs on 0.1% of the inputs and sin/cos on 5%, mostly by one unit in
+ * the last place; tanh (its documented relative error is 2^-11) is still
+ * the exact function rounded, up to 134 units away.  The 16-bit forms are
+ * modelled separately, see mufu_ex2_h.
  */
 #include <math.h>
 #include "fp.h"
@@ -63,24 +65,18 @@ static inline uint32_t f32_from_double(double d) { return fp_f32_bits((float)d);
  * canonical NaN.  Finite results: see each function below. */
 static inline uint32_t mufu_out(uint32_t r) { return f32_isnan(r) ? FP32_CANON_NAN : f32_flush(r); }
 
-/* The interpolation of the MUFU unit: the 23-bit fixed-point argument u in
- * [0, 1) picks one of 128 segments by its top 7 bits, and a quadratic in the
- * low 16 bits xl gives the result in units of its last place,
- *   Y = round(C0 * 2^-16 + C1 * xl * 2^-32 + C2 * xl^2 * 2^-48).
- * The coefficients (fp_approx_tab.h) are least-squares fits to the H100's
+/* The interpolation of lg2 and sin/cos (their datapath is not known yet):
+ * the 23-bit fixed-point argument u in [0, 1) picks one of 128 segments by
+ * its top 7 bits, and a quadratic in the low 16 bits xl gives the result in
+ * units of 2^-24, C0 * 2^-16 + C1 * xl * 2^-32 + C2 * xl^2 * 2^-48.  The
+ * coefficients (fp_approx_tab.h) are least-squares fits to the H100's
  * outputs over every argument (tools/approx-sweep); the hardware's own
- * datapath truncates its products, which moves about 1% of the results by
- * one unit (doc/approx-sweep.md has the counts). */
+ * datapath truncates its products (see dp_interp), which moves some of the
+ * results (doc/approx-sweep.md has the counts). */
 __extension__ typedef __int128 i128;
 #include "fp_approx_tab.h"
-static inline uint32_t interp(const int64_t (*t)[3], uint32_t u) {
-  const int64_t *c = t[u >> 16];
-  i128 xl = u & 0xFFFFu;
-  i128 p = (i128)c[0] * ((i128)1 << 32) + (i128)c[1] * xl * 65536 + (i128)c[2] * xl * xl;
-  return (uint32_t)((p + ((i128)1 << 47)) >> 48);
-}
-/* The same quadratic unrounded, in units of 2^-48 of the last place, for
- * the results kept in fixed point: the square term is truncated toward zero
+/* The quadratic unrounded, in units of 2^-48 of 2^-24, for the results
+ * kept in fixed point: the square term is truncated toward zero
  * to the unit's grid of 2^g of those units (sin(pi/2 * u) for small u is
  * exactly C1 * u on the H100). */
 static inline i128 interp_fix(const int64_t (*t)[3], uint32_t u, int g) {
@@ -88,6 +84,33 @@ static inline i128 interp_fix(const int64_t (*t)[3], uint32_t u, int g) {
   i128 xl = u & 0xFFFFu, sq = (i128)c[2] * xl * xl;
   sq = sq < 0 ? -((-sq >> g) << g) : (sq >> g) << g;
   return (i128)c[0] * ((i128)1 << 32) + (i128)c[1] * xl * 65536 + sq;
+}
+/* The interpolator of rcp, rsqrt, sqrt and ex2, as the H100 computes it
+ * (found from every one of its results, tools/approx-sweep/fit_datapath.c):
+ * the n low bits xl of the argument (rcp: 16, 128 segments; the others: 17,
+ * 64 segments for each table) and integer coefficients give
+ *   Y = floor((C0 + C1 * xl * 2^n + C2 * sq(xl) + 2^(2n+g-1)) / 2^(2n+g)),
+ * (g = 1 for sqrt, whose coefficients have one more bit, else 0), where
+ * sq(xl) is the square of xl computed without the partial products
+ * b_i * b_j * 2^(i+j+1) (i < j) and b_i * 2^(2i) of the columns below K
+ * (a truncated squarer; K = 17 for rcp, 19 for the others). */
+static inline int dp_column(int n) { return n == 16 ? 17 : 19; }
+static inline uint64_t dp_square(uint32_t xl, int K) {
+  uint64_t sq = (uint64_t)xl * xl;
+  for (int i = 0; 2 * i < K; i++) {                /* the dropped partial products of bit i */
+    int top = K - 1 - i;                             /* j < top: column i + j + 1 < K */
+    uint32_t js = top > i + 1 ? ((1u << top) - 1) & ~((2u << i) - 1) : 0;
+    uint64_t set = 0 - (uint64_t)((xl >> i) & 1);    /* branch-free: all ones if bit i is set */
+    sq -= set & (((uint64_t)1 << (2 * i)) + ((uint64_t)(xl & js) << (i + 1)));
+  }
+  return sq;
+}
+#include "fp_approx_dp.h"
+static inline uint32_t dp_interp(const int64_t (*c)[3], int n, int g, uint32_t u) {
+  const int64_t *k = c[u >> n];
+  int64_t xl = (int64_t)(u & ((1u << n) - 1));
+  int64_t p = k[0] + k[1] * xl * ((int64_t)1 << n) + k[2] * (int64_t)dp_square((uint32_t)xl, dp_column(n));
+  return (uint32_t)((p + ((int64_t)1 << (2 * n + g - 1))) >> (2 * n + g));
 }
 /* sign | Y * 2^k as an f32; results below 2^-126 flush to zero, 2^128 and up are inf. */
 static inline uint32_t scaled(uint32_t sign, uint32_t y, int k) {
@@ -109,7 +132,7 @@ static inline uint32_t mufu_rcp(uint32_t a) {          /* +-0 -> +-inf, +-inf ->
   if (f32_isnan(a)) return FP32_CANON_NAN;
   if (e == 0) return s | 0x7F800000u;
   if (e == 0xFF) return s;
-  return scaled(s, m ? interp(tab_rcp[0], m) : 1u << 24, -24 - ((int)e - 127));
+  return scaled(s, m ? dp_interp(dp_rcp, 16, 0, m) : 1u << 24, -24 - ((int)e - 127));
 }
 /* x = 1.m * 2^E: the tables are for 1.m (E even) and 2 * 1.m (E odd). */
 static inline uint32_t mufu_sqrt(uint32_t a) {         /* -0 -> -0, negative -> NaN */
@@ -118,7 +141,7 @@ static inline uint32_t mufu_sqrt(uint32_t a) {         /* -0 -> -0, negative -> 
   if (f32_isnan(a) || (a > 0x80000000u)) return FP32_CANON_NAN;
   if (e == 0 || e == 0xFF) return a;
   int E = (int)e - 127, odd = E & 1;
-  return scaled(0, (m || odd) ? interp(tab_sqrt[odd], m) : 1u << 23, -23 + (E - odd) / 2);
+  return scaled(0, (m || odd) ? dp_interp(dp_sqrt[odd], 17, 1, m) : 1u << 23, -23 + (E - odd) / 2);
 }
 static inline uint32_t mufu_rsq(uint32_t a) {          /* +-0 -> +-inf, +inf -> +0, negative -> NaN */
   a = f32_flush(a);
@@ -127,7 +150,7 @@ static inline uint32_t mufu_rsq(uint32_t a) {          /* +-0 -> +-inf, +inf -> 
   if (f32_isnan(a) || (a >> 31)) return FP32_CANON_NAN;
   if (e == 0xFF) return 0;
   int E = (int)e - 127, odd = E & 1;
-  return scaled(0, (m || odd) ? interp(tab_rsq[odd], m) : 1u << 24, -24 - (E - odd) / 2);
+  return scaled(0, (m || odd) ? dp_interp(dp_rsq[odd], 17, 0, m) : 1u << 24, -24 - (E - odd) / 2);
 }
 /* MUFU.LG2: E + log2(1.m) for x = 1.m * 2^E, the table's value kept in
  * fixed point (measured: 36 fraction bits) and the sum truncated toward zero
@@ -158,7 +181,7 @@ static inline uint32_t mufu_ex2(uint32_t a) {          /* -inf -> +0, +inf -> +i
   if ((a >> 31) && (g & 0x7FFFFF) == 0) return scaled(0, 1, (int)-(g >> 23));   /* 2^-n exactly */
   uint32_t f = (uint32_t)(fx & 0x7FFFFF);
   int i = (int)((fx - (int64_t)f) / 0x800000);              /* floor(fx / 2^23) */
-  return scaled(0, f ? interp(tab_ex2[0], f) : 1u << 23, i - 23);
+  return scaled(0, f ? dp_interp(dp_ex2, 17, 0, f) : 1u << 23, i - 23);
 }
 /* MUFU.SIN/COS: a is in revolutions (the PTX sequence multiplies by 1/2pi
  * first).  |a| goes to fixed point with 25 fraction bits (truncated, whole

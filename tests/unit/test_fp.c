@@ -884,6 +884,14 @@ START_TEST(approx_h100)
         {FPA_SQRT, 0, 0x00000003, 0x1a9cc470}, {FPA_SQRT, 0, 0x5e600000, 0x4eef7750},
         {FPA_SQRT, 1, 0x01000002, 0x203504f4}, {FPA_SQRT, 1, 0x4220001c, 0x40ca62d3},
         {FPA_SQRT, 1, 0x40000000, 0x3fb504f3}, {FPA_SQRT, 1, 0x40000001, 0x3fb504f4},
+        /* the H100's results (raw sweep outputs) where the fitted quadratic rounds
+         * the other way: the sparse corrections of fp_approx_exc.h */
+        {FPA_RCP, 0, 0x3f803068, 0x3f7f9f55}, {FPA_RCP, 1, 0x3faadb47, 0x3f3fc95f}, {FPA_RCP, 0, 0x3fd58708, 0x3f1975da},
+        {FPA_RSQRT, 0, 0x3f803040, 0x3f7fcfce}, {FPA_RSQRT, 1, 0x3fd58642, 0x3f46353f}, {FPA_RSQRT, 0, 0x402adaf1, 0x3f1cae49},
+        {FPA_SQRT, 0, 0x3f803481, 0x3f801a3d}, {FPA_SQRT, 1, 0x3fd5860d, 0x3fa5522b}, {FPA_SQRT, 0, 0x402adb02, 0x3fd12383},
+        {FPA_EX2, 0, 0x3f003146, 0x3fb51d1c}, {FPA_EX2, 1, 0x3f55865e, 0x3fe4303a}, {FPA_EX2, 0, 0x3faadaef, 0x40216f44},
+        {FPA_EX2, 0, 0xbf00c128, 0x3f34a65f}, {FPA_EX2, 1, 0xbf5617bc, 0x3f0f614a}, {FPA_EX2, 0, 0xbfab6bfc, 0x3eca5baf},
+        {FPA_EX2, 0, 0xc280c108, 0x1f4520a8}, {FPA_EX2, 1, 0xc2ab6cb8, 0x149c3e82}, {FPA_EX2, 0, 0xc2d6168c, 0x09f84dcb},
         /* ex2: x in fixed point with 23 fraction bits, negative x in ones' complement */
         {FPA_EX2, 1, 0xbc400000, 0x3f7dedd0}, {FPA_EX2, 1, 0xbc400001, 0x3f7dedd0},
         {FPA_EX2, 0, 0x3d100000, 0x3f832851}, {FPA_EX2, 0, 0x42f00003, 0x7b800086},

@@ -6,7 +6,10 @@ Every table has 128 segments (the top 7 bits of a 23-bit argument) and a
 quadratic in the low 16 bits xl:  P = C0*2^-16 + C1*xl*2^-32 + C2*xl^2*2^-48
 in units of the result's last place.  The coefficients are least-squares fits
 to the hardware's results over every argument of the segment.
-usage: fit_tables.py RAWDIR > emu/fp_approx_tab.h     (needs numpy)"""
+usage: fit_tables.py RAWDIR > emu/fp_approx_tab.h     (needs numpy)
+These are the tables of lg2 and sin/cos; rcp, rsqrt, sqrt and ex2 have the
+hardware's own coefficients (tools/approx-sweep/fit_datapath.c,
+emu/fp_approx_dp.h)."""
 import sys
 import numpy as np
 
@@ -55,16 +58,6 @@ def fit(target, seg0=None):
 
 
 tabs = []
-r = f32('rcp.approx.ftz.f32_3f800000_800000_1')            # 1/x, x in [1,2): units 2^-24
-tabs.append(('rcp', '1/x for x = 1.m, units of 2^-24, rounded', [fit(r * 2 ** 24)]))
-r = f32('rsqrt.approx.ftz.f32_3f800000_1000000_1')         # x in [1,4)
-tabs.append(('rsq', '1/sqrt(x) for x = 1.m and 2 * 1.m, units of 2^-24, rounded',
-             [fit(r[:1 << 23] * 2 ** 24), fit(r[1 << 23:] * 2 ** 24)]))
-r = f32('sqrt.approx.ftz.f32_3f800000_1000000_1')
-tabs.append(('sqrt', 'sqrt(x) for x = 1.m and 2 * 1.m, units of 2^-23, rounded',
-             [fit(r[:1 << 23] * 2 ** 23), fit(r[1 << 23:] * 2 ** 23)]))
-r = f32('ex2.approx.ftz.f32_3f000000_1000000_1')[1 << 23:]  # 2^x for x in [1,2): 2 * 2^f
-tabs.append(('ex2', '2^f for f = 0.m (23 bits), units of 2^-23, rounded', [fit(r * 2 ** 22)]))
 # log2(1.m), seen twice and truncated toward zero: as lg2(1.m) and as
 # lg2(0.5 * 1.m) = -1 + log2(1.m); a weighted fit takes the finer of the two
 r = f32('lg2.approx.ftz.f32_3f000000_1000000_1')
