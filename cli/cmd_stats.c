@@ -200,6 +200,38 @@ static int print_by_line(sqlite3 *db, const char *where, bool csv) {
   return EXIT_OK;
 }
 
+/* Warp states of each timed launch, from the stall_breakdown view (the one
+ * definition: emu/timing.h, doc/stall-reasons.md), largest share first. */
+static int print_stalls(sqlite3 *db, const char *where, bool csv) {
+  char sql[1024];
+  snprintf(sql, sizeof sql, "SELECT launch_id, kernel, reason, value FROM stall_breakdown WHERE %s AND value > 0 "
+                            "ORDER BY launch_id, value DESC", where);
+  sqlite3_stmt *s;
+  if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) { fprintf(stderr, "ptxemu stats: %s\n", sqlite3_errmsg(db)); return EXIT_DATAERR; }
+  long long cur = -1;
+  int rc;
+  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+    long long id = sqlite3_column_int64(s, 0);
+    const char *reason = (const char *)sqlite3_column_text(s, 2);
+    double v = sqlite3_column_double(s, 3);
+    if (csv) {
+      printf("%lld,", id);
+      csv_field((const char *)sqlite3_column_text(s, 1));
+      printf(",stall_%s,%.17g\n", reason, v);
+      continue;
+    }
+    if (id != cur) {
+      printf("%swarp states of launch %lld %s [%% of warp cycles]:", cur < 0 ? "\n" : "\n", id, sqlite3_column_text(s, 1));
+      cur = id;
+    }
+    printf(" %s %.1f", reason, v);
+  }
+  if (cur >= 0 && !csv) putchar('\n');
+  if (rc != SQLITE_DONE) fprintf(stderr, "ptxemu stats: %s\n", sqlite3_errmsg(db));
+  sqlite3_finalize(s);
+  return rc == SQLITE_DONE ? EXIT_OK : EXIT_DATAERR;
+}
+
 int cmd_stats(int argc, char **argv) {
   const char *path = NULL, *run = NULL;
   bool csv = false, by_line = false;
@@ -267,6 +299,7 @@ int cmd_stats(int argc, char **argv) {
     sqlite3_finalize(s);
   }
   int rc = by_line ? print_by_line(db, where, csv) : print_metrics(db, where, csv);
+  if (rc == EXIT_OK && !by_line) rc = print_stalls(db, where, csv);
   sqlite3_close(db);
   return rc;
 }

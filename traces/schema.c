@@ -174,7 +174,8 @@ const char trace_schema_sql[] =
   "  taken INTEGER,\n"
   "  issue_cycle INTEGER,\n"
   "  complete_cycle INTEGER,\n"
-  "  stall_id INTEGER REFERENCES stall_reasons);\n"
+  "  stall_id INTEGER REFERENCES stall_reasons,\n"
+  "  stall_cycles INTEGER);\n"
   /* 0 .. 4095: the repetitions of a warp_runs row (reps <= 4096, MAX_REPS) */
   "CREATE TABLE counter(k INTEGER PRIMARY KEY);\n"
   "WITH RECURSIVE c(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM c WHERE k < 4095) INSERT INTO counter SELECT k FROM c;\n"
@@ -225,7 +226,8 @@ const char trace_schema_sql[] =
   "  (14, 'dispatch_stall', 'the dispatcher stalled'),\n"
   "  (15, 'drain', 'draining memory stores at exit'),\n"
   "  (16, 'sleeping', 'nanosleep or a warp-level wait'),\n"
-  "  (17, 'misc', 'any other reason');\n"
+  "  (17, 'misc', 'any other reason'),\n"
+  "  (18, 'imc_miss', 'waiting for the constant bank (kernel parameters) to be fetched');\n"
   /* ---- expansion of warp_runs -------------------------------------------------- */
   "CREATE VIEW warp_insts AS\n"
   "SELECT r.id AS run_id, c.k AS rep, r.launch_id, r.sm, r.block, r.warp,\n"
@@ -334,14 +336,19 @@ const char trace_schema_sql[] =
   METRIC_ARM(dram_read_bytes) " UNION ALL\n"
   METRIC_ARM(achieved_occupancy) " UNION ALL\n"
   METRIC_ARM(ipc) ";\n"
-  /* stall breakdown: share of issued warp instructions per stall reason */
+  /* stall breakdown: warp states (emu/timing.h, doc/stall-reasons.md), the share of
+   * all warp cycles in each: the cycles a warp waited before an issue are its
+   * instruction's stall_id's, the issue cycle itself 'selected' (id 1) */
   "CREATE VIEW stall_breakdown AS\n"
-  "WITH c AS (SELECT l.launch_id, r.stall_id, sum(r.n * r.reps) AS n\n"
+  "WITH r AS (SELECT l.launch_id, r.stall_id, r.stall_cycles, r.n * r.reps AS issues\n"
   "           FROM launches l JOIN warp_runs r ON r.id BETWEEN l.first_run_id AND l.last_run_id\n"
-  "           WHERE r.stall_id IS NOT NULL GROUP BY l.launch_id, r.stall_id),\n"
+  "           WHERE r.stall_id IS NOT NULL),\n"
+  "     c AS (SELECT launch_id, stall_id, sum(n) AS n FROM\n"
+  "             (SELECT launch_id, stall_id, stall_cycles AS n FROM r UNION ALL SELECT launch_id, 1, issues FROM r)\n"
+  "           GROUP BY 1, 2),\n"
   "     t AS (SELECT launch_id, sum(n) AS total FROM c GROUP BY launch_id)\n"
   "SELECT l.launch_id, k.name AS kernel, s.name AS reason,\n"
-  "  CASE WHEN t.total IS NOT NULL THEN 100.0 * coalesce(c.n, 0) / t.total END AS value\n"
+  "  CASE WHEN t.total > 0 THEN 100.0 * coalesce(c.n, 0) / t.total END AS value\n"
   "FROM launches l JOIN kernels k USING (kernel_id) CROSS JOIN stall_reasons s\n"
   "  LEFT JOIN t ON t.launch_id = l.launch_id\n"
   "  LEFT JOIN c ON c.launch_id = l.launch_id AND c.stall_id = s.stall_id;\n"
@@ -391,15 +398,17 @@ const char trace_schema_sql[] =
   LINE_VIEW(l2_hit_rate, "line_mem_stats", "100.0 * s.l2_hit_sectors / nullif(s.l2_sectors, 0)", "s.gld_requests + s.gst_requests > 0")
   LINE_VIEW(dram_read_bytes, "line_mem_stats", "32 * s.dram_read_sectors", "s.gld_requests > 0")
   "CREATE VIEW stall_breakdown_by_line AS\n"
-  "WITH g AS (SELECT l.launch_id, r.insn_id, r.n, r.stall_id, sum(r.reps) AS execs\n"
+  "WITH r AS (SELECT l.launch_id, r.insn_id, r.stall_id, r.stall_cycles, r.n * r.reps AS issues\n"
   "           FROM launches l JOIN warp_runs r ON r.id BETWEEN l.first_run_id AND l.last_run_id\n"
-  "           WHERE r.stall_id IS NOT NULL GROUP BY 1, 2, 3, 4),\n"
-  "     c AS (SELECT g.launch_id, i.file_id, i.ptx_line, g.stall_id, sum(g.execs) AS n\n"
-  "           FROM g CROSS JOIN instructions i ON i.insn_id BETWEEN g.insn_id AND g.insn_id + g.n - 1\n"
-  "           GROUP BY 1, 2, 3, 4),\n"
+  "           WHERE r.stall_id IS NOT NULL),\n"
+  "     g AS (SELECT launch_id, insn_id, stall_id, sum(n) AS n FROM\n"
+  "             (SELECT launch_id, insn_id, stall_id, stall_cycles AS n FROM r UNION ALL SELECT launch_id, insn_id, 1, issues FROM r)\n"
+  "           GROUP BY 1, 2, 3),\n"
+  "     c AS (SELECT g.launch_id, i.file_id, i.ptx_line, g.stall_id, sum(g.n) AS n\n"
+  "           FROM g JOIN instructions i ON i.insn_id = g.insn_id GROUP BY 1, 2, 3, 4),\n"
   "     t AS (SELECT launch_id, file_id, ptx_line, sum(n) AS total FROM c GROUP BY 1, 2, 3)\n"
   "SELECT t.launch_id, k.name AS kernel, f.path AS ptx_file, t.ptx_line, s.name AS reason,\n"
-  "  100.0 * coalesce(c.n, 0) / t.total AS value\n"
+  "  CASE WHEN t.total > 0 THEN 100.0 * coalesce(c.n, 0) / t.total END AS value\n"
   "FROM t JOIN launches l USING (launch_id) JOIN kernels k USING (kernel_id)\n"
   "  LEFT JOIN files f ON f.file_id = t.file_id CROSS JOIN stall_reasons s\n"
   "  LEFT JOIN c ON c.launch_id = t.launch_id AND c.file_id IS t.file_id AND c.ptx_line IS t.ptx_line AND c.stall_id = s.stall_id;\n";
