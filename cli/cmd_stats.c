@@ -313,6 +313,38 @@ static int print_by_line(sqlite3 *db, const char *where, bool csv, bool cuda, sr
   return EXIT_OK;
 }
 
+/* Warp states of each timed launch, from the stall_breakdown view (the one
+ * definition: emu/timing.h, doc/stall-reasons.md), largest share first. */
+static int print_stalls(sqlite3 *db, const char *where, bool csv) {
+  char sql[1024];
+  snprintf(sql, sizeof sql, "SELECT launch_id, kernel, reason, value FROM stall_breakdown WHERE %s AND value > 0 "
+                            "ORDER BY launch_id, value DESC", where);
+  sqlite3_stmt *s;
+  if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) { fprintf(stderr, "ptxemu stats: %s\n", sqlite3_errmsg(db)); return EXIT_DATAERR; }
+  long long cur = -1;
+  int rc;
+  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+    long long id = sqlite3_column_int64(s, 0);
+    const char *reason = (const char *)sqlite3_column_text(s, 2);
+    double v = sqlite3_column_double(s, 3);
+    if (csv) {
+      printf("%lld,", id);
+      csv_field((const char *)sqlite3_column_text(s, 1));
+      printf(",stall_%s,%.17g\n", reason, v);
+      continue;
+    }
+    if (id != cur) {
+      printf("%swarp states of launch %lld %s [%% of warp cycles]:", cur < 0 ? "\n" : "\n", id, sqlite3_column_text(s, 1));
+      cur = id;
+    }
+    printf(" %s %.1f", reason, v);
+  }
+  if (cur >= 0 && !csv) putchar('\n');
+  if (rc != SQLITE_DONE) fprintf(stderr, "ptxemu stats: %s\n", sqlite3_errmsg(db));
+  sqlite3_finalize(s);
+  return rc == SQLITE_DONE ? EXIT_OK : EXIT_DATAERR;
+}
+
 int cmd_stats(int argc, char **argv) {
   const char *path = NULL, *run = NULL;
   bool csv = false, by_line = false, by_cuda = false;
@@ -385,6 +417,7 @@ int cmd_stats(int argc, char **argv) {
   }
   int rc = by_line || by_cuda ? print_by_line(db, where, csv, by_cuda, &sc) : print_metrics(db, where, csv);
   if (by_line && by_cuda && rc == EXIT_OK) { if (!csv) putchar('\n'); rc = print_by_line(db, where, csv, false, &sc); }
+  if (rc == EXIT_OK && !by_line && !by_cuda) rc = print_stalls(db, where, csv);
   rep_free_lines(sc.lines);
   free(sc.path);
   sqlite3_close(db);

@@ -58,9 +58,9 @@ static void fwd_mem(void *ctx, const warp *w, const xinsn *x, const uint64_t *ad
   if (d->has_watch && x->in->op != OP_LD) dbg_watch_note_mem(d, w, addr, m, bytes, lines == 0);
   if (d->next_obs && d->next_obs->on_mem) d->next_obs->on_mem(d->next_obs->ctx, w, x, addr, m, bytes, sectors, lines, wavefronts);
 }
-static void fwd_timing(void *ctx, const warp *w, uint64_t issue, uint64_t complete, int stall) {
+static void fwd_timing(void *ctx, const warp *w, uint64_t issue, uint64_t complete, int stall, uint64_t stall_cycles) {
   dbg *d = ctx;
-  d->next_obs->on_timing(d->next_obs->ctx, w, issue, complete, stall);
+  d->next_obs->on_timing(d->next_obs->ctx, w, issue, complete, stall, stall_cycles);
 }
 static void fwd_block_timing(void *ctx, const cta *c, uint64_t start, uint64_t end) {
   dbg *d = ctx;

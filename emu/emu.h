@@ -225,10 +225,11 @@ typedef struct emu_observer {
   void (*on_mem)(void *ctx, const warp *w, const xinsn *x, const uint64_t *addr, lanemask m, uint32_t bytes,
                  uint32_t sectors, uint32_t lines, uint32_t wavefronts);
   /* timing mode only (any may be NULL): right after on_insn's instruction
-   * ran, when it issued, when its results are ready and why the warp waited
-   * before it (enum timing_stall); a block's first issue-able cycle and the
+   * ran, when it issued, when its results are ready, why the warp waited
+   * before it (enum timing_stall) and for how many cycles since its previous
+   * issue (doc/stall-reasons.md); a block's first issue-able cycle and the
    * cycle after it ended; an SM's resident and eligible warps at a cycle */
-  void (*on_timing)(void *ctx, const warp *w, uint64_t issue, uint64_t complete, int stall);
+  void (*on_timing)(void *ctx, const warp *w, uint64_t issue, uint64_t complete, int stall, uint64_t stall_cycles);
   void (*on_block_timing)(void *ctx, const cta *c, uint64_t start, uint64_t end);
   void (*on_sm_sample)(void *ctx, uint32_t sm, uint64_t cycle, uint32_t active, uint32_t eligible);
   /* before a warp instruction runs (may be NULL; the debugger stops here by

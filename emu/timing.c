@@ -20,6 +20,12 @@ typedef struct tsm {
   uint64_t warp_cycles;               /* sum over resident warps of their lifetime */
 } tsm;
 
+const char *const timing_stall_names[STALL_NREASONS] = {
+  "none", "selected", "not_selected", "long_scoreboard", "short_scoreboard", "wait", "barrier", "membar",
+  "math_pipe_throttle", "mio_throttle", "lg_throttle", "tex_throttle", "branch_resolving", "no_instruction",
+  "dispatch_stall", "drain", "sleeping", "misc", "imc_miss"
+};
+
 /* One periodic sample of an SM (sm_samples of traces). */
 typedef struct tsample { uint64_t cycle; uint32_t sm, active, eligible; } tsample;
 
@@ -57,7 +63,7 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
   s->mem_done = true;
   if (isp == MOD_PARAM || isp == MOD_PARAM_ENTRY || isp == MOD_PARAM_FUNC || isp == MOD_CONST) {
     s->mem_latency = space == MM_LOCAL ? memsys_global(s->mem, smid, t, a, m, size, store ? MS_STORE : MS_LOAD, MS_LOCAL)
-                                       : memsys_const(s->mem, smid, t, a, m, size);
+                   : isp == MOD_CONST ? memsys_const(s->mem, smid, t, a, m, size) : memsys_param(s->mem, smid, t, a, m);
     if (store) s->mem_latency = 0;
     return;
   }
@@ -420,6 +426,7 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     if (!ran) { if (w->cur && sched_push(&s->q, tw, t + 1)) { fault_oom(e); break; } continue; }
     s->r.issued++;
     s->r.sass_issued += d->free ? 0 : d->slots;
+    uint64_t prev_issue1 = tw->issued1;
     tw->issued1 = t + 1;
     sched_issued(&s->q, tw);
     uint64_t lat = (s->mem_done ? s->mem_latency : d->lat) + d->bank_extra;
@@ -445,8 +452,13 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     }
     if (d->kind == DK_ASYNC_WAIT && d->grp_open_too) tw->grp_open[d->grp] = 0;
     for (uint8_t i = 0; i < d->ndst; i++) { tw->ready[d->dst[i]] = done; tw->ready_why[d->dst[i]] = rwhy; }
-    if (obs && obs->on_timing) obs->on_timing(obs->ctx, w, t, async_done > done ? async_done : done,
-                                              tw->wait_len ? tw->wait_why : STALL_SELECTED);
+    /* warp states (timing.h): the issue cycle is 'selected', the cycles
+     * since the warp's previous issue go to the reason that held it longest */
+    int why_issue = tw->wait_len ? tw->wait_why : STALL_SELECTED;
+    uint64_t waited = prev_issue1 && t > prev_issue1 ? t - prev_issue1 : 0;
+    s->r.stall_cycles[why_issue] += waited;
+    s->r.stall_cycles[STALL_SELECTED]++;
+    if (obs && obs->on_timing) obs->on_timing(obs->ctx, w, t, async_done > done ? async_done : done, why_issue, waited);
     tw->wait_len = 0;
     if (t + lat > end) end = t + lat;
     cta *c = w->cta;

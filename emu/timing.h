@@ -25,13 +25,24 @@
 
 /* Why a warp waited before an instruction issued: the ids of the
  * stall_reasons table of traces (traces/schema.c, ptxemu-trace(5)).  An
- * instruction gets the reason that held it longest. */
+ * instruction gets the reason that held it longest.
+ *
+ * Warp states, the one definition (doc/stall-reasons.md): each cycle of a
+ * warp is in one state, as Nsight Compute's smsp__warps_issue_stalled_*
+ * counters count them.  The cycle a warp issues is 'selected'; the cycles
+ * since its previous issue are charged to the instruction's stall reason.
+ * timing.c charges them as it issues (timing_result.stall_cycles, and the
+ * observer's on_timing, which traces store in warp_runs.stall_cycles); every
+ * view of them (ptxemu run --stats, the stall_breakdown views, ptxemu stats,
+ * the HTML report) sums those numbers. */
 enum timing_stall {
   STALL_SELECTED = 1, STALL_NOT_SELECTED, STALL_LONG_SCOREBOARD, STALL_SHORT_SCOREBOARD, STALL_WAIT,
   STALL_BARRIER, STALL_MEMBAR, STALL_MATH_PIPE_THROTTLE, STALL_MIO_THROTTLE, STALL_LG_THROTTLE,
   STALL_TEX_THROTTLE, STALL_BRANCH_RESOLVING, STALL_NO_INSTRUCTION, STALL_DISPATCH, STALL_DRAIN,
-  STALL_SLEEPING, STALL_MISC
+  STALL_SLEEPING, STALL_MISC, STALL_IMC_MISS, STALL_NREASONS
 };
+/* stall_reasons.name of each id (index 0: none) */
+extern const char *const timing_stall_names[STALL_NREASONS];
 
 typedef struct timing_result {
   uint64_t cycles;                  /* kernel duration in SM cycles (sm__cycles_elapsed.max) */
@@ -42,6 +53,7 @@ typedef struct timing_result {
   double theoretical_occupancy;
   uint64_t issued;                  /* warp instructions issued                       */
   uint64_t sass_issued;             /* the SASS instructions they stand for (estimate) */
+  uint64_t stall_cycles[STALL_NREASONS];  /* warp cycles per state (enum timing_stall)     */
 } timing_result;
 
 #endif

@@ -116,8 +116,9 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     bool shared = is_shared_space(in->space);
     switch (d->unit) {
     case U_LSU: case U_ATOM: case U_TEX:
+      /* a kernel parameter is a constant-bank operand: only a constant-cache miss waits */
       d->result_why = shared ? STALL_SHORT_SCOREBOARD : (in->space == MOD_PARAM || in->space == MOD_PARAM_ENTRY ||
-                      in->space == MOD_PARAM_FUNC || in->space == MOD_CONST) ? STALL_WAIT : STALL_LONG_SCOREBOARD;
+                      in->space == MOD_PARAM_FUNC) ? STALL_IMC_MISS : in->space == MOD_CONST ? STALL_WAIT : STALL_LONG_SCOREBOARD;
       d->throttle_why = d->unit == U_TEX ? STALL_TEX_THROTTLE : shared ? STALL_MIO_THROTTLE : STALL_LG_THROTTLE;
       break;
     case U_SFU: d->result_why = STALL_SHORT_SCOREBOARD; d->throttle_why = STALL_MATH_PIPE_THROTTLE; break;

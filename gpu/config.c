@@ -50,7 +50,7 @@ static const param params[] = {
   OPT_STR(scheduler, "gto"), OPT_U32(sched_active_warps, 1, 64, "4"), OPT_U32(reg_banks, 1, 32, "2"),
   OPT_U32(reg_bank_ports, 1, 8, "1"),
   OPT_U32(fetch_cycles, 0, 1000, "0"), OPT_U32(branch_cycles, 0, 1000, "0"), OPT_U32(reconverge_cycles, 0, 1000, "0"),
-  OPT_U32(membar_cycles, 0, 100000, "0"), OPT_U32(gpcs, 1, 1024, "1"),
+  OPT_U32(membar_cycles, 0, 100000, "0"), OPT_U32(gpcs, 1, 1024, "1"), OPT_U32(imc_miss_cycles, 0, 100000, "0"),
   OPT_STR(issue_order, "scheduled"), OPT_U32(l2_write_bytes_per_cycle, 1, 4096, "128"),
   OPT_U32(insn_bytes, 4, 32, "16"), OPT_U32(icache_l0_bytes, 0, 1u << 24, "0"), OPT_U32(icache_l1_bytes, 128, 1u << 24, "131072"),
   OPT_U32(icache_l1_cycles, 0, 100000, "0"), OPT_U32(icache_l2_cycles, 0, 100000, "0"), OPT_U32(icache_dram_cycles, 0, 100000, "0"),

@@ -73,6 +73,7 @@ typedef struct gpu_config {
   uint32_t branch_cycles;              /* a branch resolves this long after its issue  */
   uint32_t reconverge_cycles;          /* extra cost when a warp's active mask changes */
   uint32_t membar_cycles;              /* membar/fence at gpu or system scope          */
+  uint32_t imc_miss_cycles;            /* a kernel parameter not in the SM's constant cache (0: from L2) */
   uint32_t gpcs;                       /* graphics processing clusters (SMs split evenly) */
   char issue_order[16];                /* "scheduled" (ptxas-like, in basic blocks) or "ptx" */
   uint32_t reorder;                    /* 1 for "scheduled", from issue_order         */

@@ -24,6 +24,11 @@ static void write_stats(FILE *f, int index, const char *kernel, const emu_stats 
             (unsigned long long)tr->dram_read_bytes, (unsigned long long)tr->dram_write_bytes,
             100.0 * tr->achieved_occupancy, 100.0 * tr->theoretical_occupancy);
     fprintf(f, "sass_inst_executed %llu ", (unsigned long long)tr->sass_issued);
+    /* warp states as shares of all warp cycles (emu/timing.h) */
+    double all = 0;
+    for (int i = 1; i < STALL_NREASONS; i++) all += (double)tr->stall_cycles[i];
+    for (int i = 1; i < STALL_NREASONS && all > 0; i++)
+      if (tr->stall_cycles[i]) fprintf(f, "stall_%s_pct %.2f ", timing_stall_names[i], 100.0 * (double)tr->stall_cycles[i] / all);
   }
   fprintf(f, "inst_executed %llu thread_inst_executed %llu gld_requests %llu gld_sectors %llu "
              "gst_requests %llu gst_sectors %llu shared_ld_bank_conflicts %llu shared_st_bank_conflicts %llu "

@@ -12,10 +12,10 @@ static void on_mem(void *ctx, const warp *w, const xinsn *x, const uint64_t *a, 
   if (c->a->on_mem) c->a->on_mem(c->a->ctx, w, x, a, m, bytes, sectors, lines, wavefronts);
   if (c->b->on_mem) c->b->on_mem(c->b->ctx, w, x, a, m, bytes, sectors, lines, wavefronts);
 }
-static void on_timing(void *ctx, const warp *w, uint64_t issue, uint64_t complete, int stall) {
+static void on_timing(void *ctx, const warp *w, uint64_t issue, uint64_t complete, int stall, uint64_t stall_cycles) {
   obs_chain *c = ctx;
-  if (c->a->on_timing) c->a->on_timing(c->a->ctx, w, issue, complete, stall);
-  if (c->b->on_timing) c->b->on_timing(c->b->ctx, w, issue, complete, stall);
+  if (c->a->on_timing) c->a->on_timing(c->a->ctx, w, issue, complete, stall, stall_cycles);
+  if (c->b->on_timing) c->b->on_timing(c->b->ctx, w, issue, complete, stall, stall_cycles);
 }
 static void on_block_timing(void *ctx, const cta *k, uint64_t start, uint64_t end) {
   obs_chain *c = ctx;

@@ -169,6 +169,22 @@ static uint32_t lines_of(const uint64_t *sec, uint32_t n, uint32_t shift) {
   return lines;
 }
 
+/* For each of the n sectors: the most lanes of the mask that update one
+ * address in it (same-address updates are performed one after another). */
+static void atomic_serial(const uint64_t *addr, uint32_t mask, const uint64_t *sec, uint32_t n, uint32_t *serial) {
+  for (uint32_t k = 0; k < n; k++) serial[k] = 1;
+  for (uint32_t rest = mask; rest;) {
+    int i = __builtin_ctz(rest);
+    uint32_t same = 0;
+    for (uint32_t r = rest; r;) {
+      int j = __builtin_ctz(r);
+      r &= r - 1;
+      if (addr[j] == addr[i]) { same++; rest &= ~(1u << j); }
+    }
+    for (uint32_t k = 0; k < n; k++) if (sec[k] == addr[i] >> 5 && same > serial[k]) serial[k] = same;
+  }
+}
+
 uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr, uint32_t mask, uint32_t bytes,
                        enum ms_op op, enum ms_path path) {
   const gpu_config *g = m->g;
@@ -193,10 +209,15 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
   s->l1_free = start + busy;
   uint32_t near = near_part(m, smi);
   double done = start + 1;
+  /* atomics: updates of one address serialise at the L2 slice, distinct
+   * addresses of a sector are updated together ([M] tests/microbench
+   * mb_atomic: 32 lanes on one word ~5x slower than on 32 words of a line) */
+  uint32_t serial[64];
+  if (atomic) atomic_serial(addr, mask, sec, n, serial);
   for (uint32_t k = 0; k < n; k++) {
     uint64_t a = sec[k] << 5;
     if (atomic) {
-      done = dmax(done, l2_access(&m->l2, near, start, a, L2_ATOMIC, op == MS_ATOMIC_WARP ? 1 : lanes[k]));
+      done = dmax(done, l2_access(&m->l2, near, start, a, L2_ATOMIC, op == MS_ATOMIC_WARP ? 1 : serial[k]));
       continue;
     }
     if (op == MS_STORE) {
@@ -282,6 +303,21 @@ uint64_t memsys_const(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr,
     if (hit) { done = dmax(done, ln->ready); continue; }
     ln->ready = l2_access(&m->l2, near_part(m, smi), start + k, seen[k] & ~31ull, L2_READ, 1);
     done = dmax(done, ln->ready);
+  }
+  return (uint64_t)(done - (double)t + 0.5);
+}
+
+uint64_t memsys_param(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr, uint32_t mask) {
+  ms_sm *s = &m->sm[smi];
+  double done = (double)t;
+  for (int i = 0; i < 32; i++) {
+    if (!(mask >> i & 1)) continue;
+    bool hit;
+    cache_line *ln = cache_ref(&s->cst, addr[i], true, &hit, NULL);
+    if (!hit) ln->ready = m->g->imc_miss_cycles ? (double)(t + m->g->imc_miss_cycles)
+                                               : l2_access(&m->l2, near_part(m, smi), (double)t, addr[i] & ~31ull, L2_READ, 1);
+    done = dmax(done, ln->ready);
+    break;                          /* one parameter: the lanes read the same address */
   }
   return (uint64_t)(done - (double)t + 0.5);
 }

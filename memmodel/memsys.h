@@ -73,6 +73,11 @@ uint64_t memsys_global(memsys *m, uint32_t sm, uint64_t t, const uint64_t *addr,
 uint64_t memsys_shared(memsys *m, uint32_t sm, uint64_t t, const uint64_t *off, uint32_t mask, uint32_t bytes);
 /* A warp's constant or kernel-parameter read: one address per cycle. */
 uint64_t memsys_const(memsys *m, uint32_t sm, uint64_t t, const uint64_t *addr, uint32_t mask, uint32_t bytes);
+/* Kernel parameters: constant-bank operands of the SASS instructions that
+ * use them (no load of their own): 0 cycles when the SM's constant cache
+ * holds the bank's sector, else the fetch from L2 (Nsight Compute's
+ * imc_miss). */
+uint64_t memsys_param(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr, uint32_t mask);
 /* An SM's first block fetches the kernel's code and constant bank. */
 void memsys_code(memsys *m, uint32_t sm, uint64_t t, uint64_t code_bytes);
 #endif

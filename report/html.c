@@ -67,6 +67,7 @@ const char html_style[] =
   ".s9{fill:#c49c94;background:#c49c94}.s10{fill:#ff7f0e;background:#ff7f0e}.s11{fill:#ffbb78;background:#ffbb78}\n"
   ".s12{fill:#17becf;background:#17becf}.s13{fill:#7f7f7f;background:#7f7f7f}.s14{fill:#bcbd22;background:#bcbd22}\n"
   ".s15{fill:#e377c2;background:#e377c2}.s16{fill:#dbdb8d;background:#dbdb8d}.s17{fill:#555;background:#555}\n"
+  ".s18{fill:#393b79;background:#393b79}\n"
   /* active threads of a warp (functional timeline) */
   ".t0{fill:#fde0c5;background:#fde0c5}.t1{fill:#facba6;background:#facba6}.t2{fill:#f59e72;background:#f59e72}\n"
   ".t3{fill:#e8694f;background:#e8694f}.t4{fill:#1f5f8b;background:#1f5f8b}.mem{fill:#111;background:#111}\n"

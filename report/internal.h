@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#define REP_NSTALL 18            /* stall_reasons ids 1..17; 0: none        */
+#define REP_NSTALL 19            /* stall_reasons ids 1..18; 0: none        */
 
 typedef struct rep_launch {
   long long id, run_id, kernel_id, file_id, kernel_line;

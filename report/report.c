@@ -137,7 +137,7 @@ static int check_trace(rep *r, const char *path, char *err, size_t errlen) {
 static void load_stall_names(rep *r) {
   for (int i = 0; i < REP_NSTALL; i++) { r->stall_name[i] = "other"; r->stall_desc[i] = ""; }
   r->stall_name[0] = "none";
-  sqlite3_stmt *s = rep_prepare(r, "SELECT stall_id, name, description FROM stall_reasons WHERE stall_id BETWEEN 1 AND 17");
+  sqlite3_stmt *s = rep_prepare(r, "SELECT stall_id, name, description FROM stall_reasons WHERE stall_id BETWEEN 1 AND 18");
   if (!s) return;
   int rc;
   while ((rc = sqlite3_step(s)) == SQLITE_ROW) {

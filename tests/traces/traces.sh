@@ -163,9 +163,21 @@ check_metric ipw-read "$m" inst_per_warp 1 17.0
 check_metric timing-null "$m" l1_hit_rate 1 null
 check_metric ipc-null "$m" ipc 1 null
 check_metric occupancy-null "$m" achieved_occupancy 1 null
-check stall-null "$m" "SELECT count(*), count(value) FROM stall_breakdown WHERE launch_id = 1" "17|0"
+check stall-null "$m" "SELECT count(*), count(value) FROM stall_breakdown WHERE launch_id = 1" "18|0"
 check mem-by-line "$m" "SELECT ptx_line, value FROM gld_transactions_per_request_by_line WHERE launch_id = 2" "$(line_of 'ld.global.f32')|5.0"
 check mem-wseq-link "$m" "SELECT count(*) FROM mem_accesses m JOIN warp_insts w USING (launch_id, block, warp, wseq, insn_id) WHERE m.launch_id = 2" 128
+# warp states (doc/stall-reasons.md): the stall_breakdown view of a timed trace is
+# the --stats line's stall_*_pct; the shares add up to 100, selected is one cycle an issue
+tm="$tmp/timed.db"
+if "$PTXEMU" check -q --timing --gpu h100 --stats "$tmp/tstats" --trace "$tm" --trace-level warp "$d/memory.launch" >"$tmp/out" 2>&1; then ok; else bad "timed run: exit $?"; cat "$tmp/out"; fi
+for l in 1 5; do
+  want=$(awk -v n=$((l - 1)) '$2 == n { for (i = 4; i < NF; i += 2) if ($i ~ /^stall_.*_pct$/) { r = substr($i, 7); sub(/_pct$/, "", r); printf "%s|%.1f\n", r, $(i+1) } }' "$tmp/tstats" | sort)
+  got=$(q "$tm" "SELECT reason, printf('%.1f', value) FROM stall_breakdown WHERE launch_id = $l AND value > 0" | sort)
+  if [ -n "$want" ] && [ "$got" = "$want" ]; then ok; else bad "stall_breakdown of timed launch $l: '$got', --stats: '$want'"; fi
+done
+check stall-sum "$tm" "SELECT round(sum(value)) FROM stall_breakdown WHERE launch_id = 1" 100.0
+check stall-selected "$tm" "SELECT (SELECT sum(n * reps) FROM warp_runs WHERE launch_id = 1) = (SELECT round(value * (SELECT sum(stall_cycles + n * reps) FROM warp_runs WHERE launch_id = 1) / 100) FROM stall_breakdown WHERE launch_id = 1 AND reason = 'selected')" 1
+check stall-by-line "$tm" "SELECT count(*) FROM (SELECT ptx_line, round(sum(value)) AS s FROM stall_breakdown_by_line WHERE launch_id = 1 GROUP BY ptx_line) WHERE s <> 100" 0
 # counters of the emulator agree with the rows
 check counters "$m" "SELECT count(*) FROM launches l JOIN launch_mem_stats s USING (launch_id) WHERE l.gld_sectors = coalesce(s.gld_sectors, 0) AND l.shared_ld_wavefronts = coalesce(s.shared_ld_wavefronts, 0)" 6
 
