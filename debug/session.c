@@ -92,7 +92,10 @@ static const char *const stall_names[] = { "", "selected (issued without waiting
   "lg_throttle (the local/global memory queue was full)", "tex_throttle (the texture queue was full)",
   "branch_resolving (waiting for a branch target)", "no_instruction (instruction fetch miss)",
   "dispatch_stall (the dispatcher stalled)", "drain (draining memory stores at exit)",
-  "sleeping (nanosleep or a warp-level wait)", "misc (any other reason)" };
+  "sleeping (nanosleep or a warp-level wait)", "misc (any other reason)",
+  "imc_miss (waiting for the constant cache: kernel parameters, .const)" };
+/* one description per warp state of emu/timing.h */
+_Static_assert(sizeof stall_names / sizeof *stall_names == STALL_NREASONS, "a stall reason without a description");
 
 void dbg_print_cycle(dbg *d) {
   uint64_t cycle, waited;
