@@ -668,8 +668,8 @@ void ptx_b_binop(ptx_pstate *ps, ptx_opnd *o, ptx_loc at, int op, const ptx_opnd
      * offset is written +-4 */
     if (op == '-' && !(a->flags & POF_PLUS)) {
       char na[96];
-      ptx_error(ps->diag, at, "an offset follows '%s' as '+': write %s+-%lld (ptxas refuses '-' here)", ptx_opnd_name(a, na, sizeof na),
-                na, (long long)b->ival);
+      const char *an = ptx_opnd_name(a, na, sizeof na);   /* na, or the operand's own name */
+      ptx_error(ps->diag, at, "an offset follows '%s' as '+': write %s+-%lld (ptxas refuses '-' here)", an, an, (long long)b->ival);
     }
     *o = *a;
     o->flags &= POF_GENERIC | POF_INDEXED;
@@ -678,8 +678,8 @@ void ptx_b_binop(ptx_pstate *ps, ptx_opnd *o, ptx_loc at, int op, const ptx_opnd
     return;
   } else if (op == '+' && a->kind == PO_INT && is_offsettable(b)) {
     char nb[96];
-    ptx_error(ps->diag, at, "a constant cannot come before '%s': write %s+%lld (ptxas refuses it before the name)", ptx_opnd_name(b, nb, sizeof nb),
-              nb, (long long)a->ival);
+    const char *bn = ptx_opnd_name(b, nb, sizeof nb);
+    ptx_error(ps->diag, at, "a constant cannot come before '%s': write %s+%lld (ptxas refuses it before the name)", bn, bn, (long long)a->ival);
     *o = *b;
     o->flags &= POF_GENERIC | POF_INDEXED;
     o->flags |= POF_PLUS;
