@@ -5,6 +5,7 @@
 #include "debug/debug.h"
 #include "emu/emu.h"
 #include "host/session.h"
+#include "host/obs_chain.h"
 
 enum bp_kind { BP_PTX_LINE, BP_CUDA_LINE, BP_PC, BP_FUNC, BP_WATCH };
 
@@ -61,6 +62,7 @@ struct dbg {
   void (*next_begin)(void *, int, const char *, struct emu *, const struct emu_launch *);
   void (*next_done)(void *, int, const char *, struct emu *, int);
   emu_observer obs, *next_obs;
+  obs_chain chain;               /* next_obs (a trace's) first, then obs */
   int launches;             /* launches seen in this run of the program        */
   /* the launch running */
   emu *e;                   /* non-NULL from a launch's start to its end        */

@@ -46,29 +46,17 @@ dbg *dbg_from_env(session_opts *o) {
   return d;
 }
 
-/* ---- the observer: forwards to the one it replaced (a trace) ------------- */
+/* ---- the observer: chained after the one it replaced (a trace), host/obs_chain */
 
-static void fwd_insn(void *ctx, const warp *w, const xinsn *x, lanemask a, lanemask g, lanemask t) {
-  dbg *d = ctx;
-  if (d->next_obs) d->next_obs->on_insn(d->next_obs->ctx, w, x, a, g, t);
+/* the emulator calls on_insn of any installed observer; the debugger needs none */
+static void no_insn(void *ctx, const warp *w, const xinsn *x, lanemask a, lanemask g, lanemask t) {
+  (void)ctx; (void)w; (void)x; (void)a; (void)g; (void)t;
 }
-static void fwd_mem(void *ctx, const warp *w, const xinsn *x, const uint64_t *addr, lanemask m, uint32_t bytes,
-                    uint32_t sectors, uint32_t lines, uint32_t wavefronts) {
+static void watch_mem(void *ctx, const warp *w, const xinsn *x, const uint64_t *addr, lanemask m, uint32_t bytes,
+                      uint32_t sectors, uint32_t lines, uint32_t wavefronts) {
   dbg *d = ctx;
+  (void)sectors; (void)wavefronts;
   if (d->has_watch && x->in->op != OP_LD) dbg_watch_note_mem(d, w, addr, m, bytes, lines == 0);
-  if (d->next_obs && d->next_obs->on_mem) d->next_obs->on_mem(d->next_obs->ctx, w, x, addr, m, bytes, sectors, lines, wavefronts);
-}
-static void fwd_timing(void *ctx, const warp *w, uint64_t issue, uint64_t complete, int stall, uint64_t stall_cycles) {
-  dbg *d = ctx;
-  d->next_obs->on_timing(d->next_obs->ctx, w, issue, complete, stall, stall_cycles);
-}
-static void fwd_block_timing(void *ctx, const cta *c, uint64_t start, uint64_t end) {
-  dbg *d = ctx;
-  d->next_obs->on_block_timing(d->next_obs->ctx, c, start, end);
-}
-static void fwd_sm_sample(void *ctx, uint32_t sm, uint64_t cycle, uint32_t active, uint32_t eligible) {
-  dbg *d = ctx;
-  d->next_obs->on_sm_sample(d->next_obs->ctx, sm, cycle, active, eligible);
 }
 
 static void note_cta(dbg *d, cta *c) {
@@ -147,7 +135,6 @@ static void on_sigint(int sig) { (void)sig; dbg_interrupted = 1; }
 
 static void before_insn(void *ctx, const warp *w, const xinsn *x, lanemask m, lanemask g) {
   dbg *d = ctx;
-  if (d->next_obs && d->next_obs->on_before_insn) d->next_obs->on_before_insn(d->next_obs->ctx, w, x, m, g);
   note_cta(d, w->cta);
   d->started = true;
   if (dbg_interrupted) {
@@ -209,7 +196,6 @@ static void before_insn(void *ctx, const warp *w, const xinsn *x, lanemask m, la
 /* A fault: stop where it happened, before the launch ends and its warps go. */
 static void on_fault(void *ctx, const warp *w, const xinsn *x) {
   dbg *d = ctx;
-  if (d->next_obs && d->next_obs->on_fault) d->next_obs->on_fault(d->next_obs->ctx, w, x);
   if (!d->started) return;
   dbg_printf(d, "\n");
   emu_print_fault(d->e, d->c.out);
@@ -225,14 +211,9 @@ static void on_fault(void *ctx, const warp *w, const xinsn *x) {
 static void on_begin(void *ctx, int index, const char *kernel, emu *e, const emu_launch *l) {
   dbg *d = ctx;
   if (d->next_begin) d->next_begin(d->next_ctx, index, kernel, e, l);
-  d->next_obs = e->obs == &d->obs ? NULL : e->obs;
-  d->obs = (emu_observer){ .ctx = d, .on_insn = fwd_insn, .on_mem = fwd_mem, .on_before_insn = before_insn, .on_fault = on_fault };
-  if (d->next_obs) {
-    if (d->next_obs->on_timing) d->obs.on_timing = fwd_timing;
-    if (d->next_obs->on_block_timing) d->obs.on_block_timing = fwd_block_timing;
-    if (d->next_obs->on_sm_sample) d->obs.on_sm_sample = fwd_sm_sample;
-  }
-  e->obs = &d->obs;
+  d->next_obs = e->obs == &d->obs || e->obs == &d->chain.obs ? NULL : e->obs;
+  d->obs = (emu_observer){ .ctx = d, .on_insn = no_insn, .on_mem = watch_mem, .on_before_insn = before_insn, .on_fault = on_fault };
+  e->obs = obs_chain_make(&d->chain, d->next_obs, &d->obs);
   d->e = e;
   d->started = false;
   d->launch_index = index;

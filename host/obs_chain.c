@@ -17,6 +17,16 @@ static void on_timing(void *ctx, const warp *w, uint64_t issue, uint64_t complet
   if (c->a->on_timing) c->a->on_timing(c->a->ctx, w, issue, complete, stall, stall_cycles);
   if (c->b->on_timing) c->b->on_timing(c->b->ctx, w, issue, complete, stall, stall_cycles);
 }
+static void on_before_insn(void *ctx, const warp *w, const xinsn *x, lanemask m, lanemask g) {
+  obs_chain *c = ctx;
+  if (c->a->on_before_insn) c->a->on_before_insn(c->a->ctx, w, x, m, g);
+  if (c->b->on_before_insn) c->b->on_before_insn(c->b->ctx, w, x, m, g);
+}
+static void on_fault(void *ctx, const warp *w, const xinsn *x) {
+  obs_chain *c = ctx;
+  if (c->a->on_fault) c->a->on_fault(c->a->ctx, w, x);
+  if (c->b->on_fault) c->b->on_fault(c->b->ctx, w, x);
+}
 static void on_block_timing(void *ctx, const cta *k, uint64_t start, uint64_t end) {
   obs_chain *c = ctx;
   if (c->a->on_block_timing) c->a->on_block_timing(c->a->ctx, k, start, end);
@@ -40,5 +50,7 @@ emu_observer *obs_chain_make(obs_chain *c, emu_observer *a, emu_observer *b) {
   if (a->on_timing || b->on_timing) c->obs.on_timing = on_timing;
   if (a->on_block_timing || b->on_block_timing) c->obs.on_block_timing = on_block_timing;
   if (a->on_sm_sample || b->on_sm_sample) c->obs.on_sm_sample = on_sm_sample;
+  if (a->on_before_insn || b->on_before_insn) c->obs.on_before_insn = on_before_insn;
+  if (a->on_fault || b->on_fault) c->obs.on_fault = on_fault;
   return &c->obs;
 }
