@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/source_file.h"
 #include "cli/cli.h"
 #include "report/report.h"
 #include "traces/trace.h"
@@ -172,13 +173,14 @@ typedef struct src_cache { char *path; char **lines; size_t n; const char *dir, 
 static const char *src_text(src_cache *c, const char *cuda_path, const char *ptx_path, long long n) {
   if (!cuda_path) return "";
   if (!c->path || strcmp(c->path, cuda_path)) {
-    rep_free_lines(c->lines);
+    src_free_lines(c->lines);
     free(c->path);
     c->lines = NULL;
     c->n = 0;
     c->path = strdup(cuda_path);
-    char *found = rep_find_source(cuda_path, ptx_path, c->trace, c->dir);
-    if (found) c->lines = rep_read_lines(found, &c->n);
+    const char *beside[2] = { ptx_path, c->trace };
+    char *found = src_find(cuda_path, c->dir, beside, 2);
+    if (found) c->lines = src_read_lines(found, &c->n);
     free(found);
   }
   return c->lines && n >= 1 && (size_t)n <= c->n ? c->lines[n - 1] : "";
@@ -418,7 +420,7 @@ int cmd_stats(int argc, char **argv) {
   int rc = by_line || by_cuda ? print_by_line(db, where, csv, by_cuda, &sc) : print_metrics(db, where, csv);
   if (by_line && by_cuda && rc == EXIT_OK) { if (!csv) putchar('\n'); rc = print_by_line(db, where, csv, false, &sc); }
   if (rc == EXIT_OK && !by_line && !by_cuda) rc = print_stalls(db, where, csv);
-  rep_free_lines(sc.lines);
+  src_free_lines(sc.lines);
   free(sc.path);
   sqlite3_close(db);
   return rc;

@@ -41,7 +41,7 @@ typedef struct dbg_last {
   lanemask wmask;           /* every lane whose access touched it               */
 } dbg_last;
 
-typedef struct src_file { char *path; char *text; char **lines; uint32_t nlines; struct src_file *next; } src_file;
+typedef struct src_file { char *path; char **lines; uint32_t nlines; struct src_file *next; } src_file;   /* lines: util/source_file.h */
 
 enum run_mode { RM_CONT, RM_STEP, RM_NEXT, RM_FINISH };
 

@@ -3,57 +3,36 @@
 #include <stdlib.h>
 #include <string.h>
 #include "debug/internal.h"
+#include "util/source_file.h"
 
+/* A file's lines, read once per session (a file that cannot be read is
+ * remembered as such, so it is not tried at every step). */
 static src_file *load(dbg *d, const char *path) {
-  for (src_file *f = d->files; f; f = f->next) if (strcmp(f->path, path) == 0) return f->text ? f : NULL;
+  for (src_file *f = d->files; f; f = f->next) if (strcmp(f->path, path) == 0) return f->lines ? f : NULL;
   src_file *f = calloc(1, sizeof *f);
   if (!f) return NULL;
   f->path = strdup(path);
+  if (!f->path) { free(f); return NULL; }
   f->next = d->files;
   d->files = f;
-  FILE *in = fopen(path, "rb");
-  if (!in) return NULL;
-  size_t cap = 0, len = 0;
-  char buf[8192];
-  size_t r;
-  while ((r = fread(buf, 1, sizeof buf, in)) > 0 && len < (64u << 20)) {
-    if (len + r + 1 > cap) { cap = (len + r + 1) * 2; char *n = realloc(f->text, cap); if (!n) break; f->text = n; }
-    memcpy(f->text + len, buf, r);
-    len += r;
-  }
-  fclose(in);
-  if (!f->text) { f->text = strdup(""); if (!f->text) return NULL; }
-  f->text[len] = 0;
-  uint32_t nl = 1;
-  for (size_t i = 0; i < len; i++) nl += f->text[i] == '\n';
-  f->lines = calloc(nl + 1, sizeof *f->lines);
-  if (!f->lines) { free(f->text); f->text = NULL; return NULL; }
-  char *p = f->text;
-  f->lines[f->nlines++] = p;
-  for (; *p; p++) if (*p == '\n') { *p = 0; if (p > f->text && p[-1] == '\r') p[-1] = 0; f->lines[f->nlines++] = p + 1; }
-  if (f->nlines > 1 && !*f->lines[f->nlines - 1]) f->nlines--;
-  return f;
+  size_t n = 0;
+  f->lines = src_read_lines(path, &n);
+  f->nlines = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+  return f->lines ? f : NULL;
 }
 
 void dbg_free_sources(dbg *d) {
-  for (src_file *f = d->files, *n; f; f = n) { n = f->next; free(f->path); free(f->text); free(f->lines); free(f); }
+  for (src_file *f = d->files, *n; f; f = n) { n = f->next; free(f->path); src_free_lines(f->lines); free(f); }
   d->files = NULL;
 }
 
-/* A CUDA source: the path of .file, else its name in --source-dir, else
- * beside the PTX file. */
+/* A CUDA source, where util/source_file.c looks for it: --source-dir,
+ * the .file path, beside the PTX file. */
 static src_file *find_source(dbg *d, const char *path, const char **found) {
-  char buf[4096];
-  src_file *f = load(d, path);
-  if (!f && d->c.source_dir) {
-    snprintf(buf, sizeof buf, "%s/%s", d->c.source_dir, isa_path_base(path));
-    f = load(d, buf);
-  }
-  if (!f && d->e && d->e->m->path) {
-    const char *mp = d->e->m->path, *base = isa_path_base(mp);
-    snprintf(buf, sizeof buf, "%.*s%s", (int)(base - mp), mp, isa_path_base(path));
-    f = load(d, buf);
-  }
+  const char *beside[1] = { d->e && d->e->m->path ? d->e->m->path : NULL };
+  char *p = src_find(path, d->c.source_dir, beside, 1);
+  src_file *f = p ? load(d, p) : NULL;
+  free(p);
   if (found) *found = f ? f->path : NULL;
   return f;
 }

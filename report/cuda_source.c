@@ -2,94 +2,19 @@
  * line with the sums of the PTX instructions its .loc gives it, and those
  * PTX lines folded under it (<details>, no script).  The source text is
  * not in the trace: it is read where --source-dir, the .file path or the
- * PTX's folder say (rep_find_source); without it the rows still name the
+ * PTX's folder say (util/source_file.c); without it the rows still name the
  * lines.  Kernels without .loc keep the annotated PTX (source.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "report/internal.h"
 #include "report/report.h"
+#include "util/source_file.h"
 
-#define SRC_MAX_BYTES (16l << 20)      /* a source file larger than this is not read */
 #define SRC_CONTEXT 2                  /* lines shown above the kernel's first line  */
 #define SRC_MAX_SPAN 100000            /* CUDA lines of one file a kernel may span   */
 #define SRC_MAX_FOLD 200               /* PTX lines shown under one CUDA line        */
-
-static bool is_file(const char *p) {
-  struct stat st;
-  return p && stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* dir/base in a new string (dir may be "" or NULL: base alone). */
-static char *join(const char *dir, size_t dlen, const char *base) {
-  size_t bl = strlen(base);
-  char *p = malloc(dlen + bl + 2);
-  if (!p) return NULL;
-  memcpy(p, dir, dlen);
-  size_t o = dlen;
-  if (dlen && dir[dlen - 1] != '/') p[o++] = '/';
-  memcpy(p + o, base, bl + 1);
-  return p;
-}
-
-static size_t dir_len(const char *path) {
-  const char *s = path ? strrchr(path, '/') : NULL;
-  return s ? (size_t)(s - path) + 1 : 0;
-}
-
-char *rep_find_source(const char *cuda_path, const char *ptx_path, const char *trace_path, const char *source_dir) {
-  if (!cuda_path || !*cuda_path) return NULL;
-  const char *slash = strrchr(cuda_path, '/');
-  const char *base = slash ? slash + 1 : cuda_path;
-  if (!*base) return NULL;
-  char *c[5] = { 0 };
-  int n = 0;
-  if (source_dir) {
-    c[n++] = join(source_dir, strlen(source_dir), base);
-    if (cuda_path[0] != '/') c[n++] = join(source_dir, strlen(source_dir), cuda_path);
-  }
-  c[n++] = join("", 0, cuda_path);                                 /* the .file path */
-  if (ptx_path) c[n++] = join(ptx_path, dir_len(ptx_path), base);   /* beside the PTX */
-  if (trace_path) c[n++] = join(trace_path, dir_len(trace_path), base);   /* beside the trace */
-  char *found = NULL;
-  for (int i = 0; i < n; i++) {
-    if (!found && is_file(c[i])) found = c[i];
-    else free(c[i]);
-  }
-  return found;
-}
-
-char **rep_read_lines(const char *path, size_t *nlines) {
-  *nlines = 0;
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  char *buf = malloc((size_t)SRC_MAX_BYTES + 1);
-  size_t len = buf ? fread(buf, 1, (size_t)SRC_MAX_BYTES, f) : 0;
-  bool too_big = buf && len == (size_t)SRC_MAX_BYTES && fgetc(f) != EOF;
-  fclose(f);
-  if (!buf || too_big) { free(buf); return NULL; }
-  buf[len] = 0;
-  size_t n = 1;
-  for (size_t i = 0; i < len; i++) n += buf[i] == '\n';
-  char **lines = malloc((n + 1) * sizeof *lines);
-  if (!lines) { free(buf); return NULL; }
-  /* lines[0] owns the buffer; lines[k] is line k + 1 */
-  size_t k = 0;
-  lines[k++] = buf;
-  for (size_t i = 0; i < len; i++)
-    if (buf[i] == '\n') { buf[i] = 0; if (i > 0 && buf[i - 1] == '\r') buf[i - 1] = 0; lines[k++] = buf + i + 1; }
-  if (k > 1 && !*lines[k - 1]) k--;                 /* the final newline */
-  lines[k] = NULL;
-  *nlines = k;
-  return lines;
-}
-
-void rep_free_lines(char **lines) {
-  if (lines) free(lines[0]);
-  free(lines);
-}
 
 typedef struct cu_line {
   long long exec, thr, br, div, greq, gsec, sreq, wav, conf, issued;
@@ -152,9 +77,10 @@ static void ptx_fold(rep *r, const rep_launch *l, const cu_line *x) {
 
 static void file_table(rep *r, const rep_launch *l, const cu_file *cf, const char *ptx_path, cu_line *lines) {
   FILE *f = r->f;
-  char *found = rep_find_source(cf->path, ptx_path, r->trace_path, r->source_dir);
+  const char *beside[2] = { ptx_path, r->trace_path };
+  char *found = src_find(cf->path, r->source_dir, beside, 2);
   size_t ntext = 0;
-  char **text = found ? rep_read_lines(found, &ntext) : NULL;
+  char **text = found ? src_read_lines(found, &ntext) : NULL;
   fputs("<h4>", f);
   html_esc(f, cf->path);
   if (found && strcmp(found, cf->path)) { fputs(" (read from ", f); html_esc(f, found); fputc(')', f); }
@@ -222,7 +148,7 @@ static void file_table(rep *r, const rep_launch *l, const cu_file *cf, const cha
     html_note(f, note);
   }
   if (cut) html_note(f, "The source is longer than the page's budget of lines and bytes: its first lines are shown.");
-  rep_free_lines(text);
+  src_free_lines(text);
   free(found);
 }
 

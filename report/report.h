@@ -32,14 +32,4 @@ enum report_status {
  * renamed when complete).  A status; on failure a message in err. */
 int report_write(const char *db_path, const char *out_path, const report_opts *o, char *err, size_t errlen);
 
-/* The CUDA source file named cuda_path by a .file directive, looked for in
- * source_dir (by its last component, then the whole relative path), at the
- * path itself, beside the PTX and beside the trace (any of them may be
- * NULL): a new string with the first that exists, or NULL. */
-char *rep_find_source(const char *cuda_path, const char *ptx_path, const char *trace_path, const char *source_dir);
-/* The lines of a text file (at most 16 MB): lines[k] is line k + 1, NULL
- * terminated, *nlines of them; free with rep_free_lines.  NULL when it
- * cannot be read. */
-char **rep_read_lines(const char *path, size_t *nlines);
-void rep_free_lines(char **lines);
 #endif
