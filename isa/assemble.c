@@ -1260,6 +1260,16 @@ static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
       if (i > target && ops[i].kind != PO_LIST) role = R_LABEL;
     }
     isa_opnd e;
+    if (in.op != OP_CALL && (ops[i].flags & POF_PAREN) && (ops[i].kind == PO_REG || ops[i].kind == PO_SYM)) {
+      /* (r) is a one-element list, which only call takes */
+      char off[32] = "";
+      if (ops[i].flags & POF_PLUS) snprintf(off, sizeof off, "+%lld", (long long)ops[i].ival);
+      err(c, ops[i].loc, "'%s%s' is in parentheses: only a call's argument lists are, ptxas refuses it here (write it without them)",
+          opnd_name(&ops[i], nbuf, sizeof nbuf), off);
+      memset(&e, 0, sizeof e);
+      c->ops[c->nops++] = e;
+      continue;
+    }
     int r = encode(c, &ops[i], &e, role);
     if (r) {                               /* an error, or a name resolved at the end */
       if (r == 1) add_fixup(c, false, c->nops, c->ninsns, (int)i, sig);
@@ -1278,6 +1288,12 @@ static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
           i == 0 && isa_writes_first(&in) ? "as a destination" : oi->family == F_VIDEO ? "in a video instruction" : "this late in the operands");
     else check_operand(c, &in, (int)i, &e, &ops[i], sig);
     if (sig == 'm' && (e.kind == OK_ADDR || e.kind == OK_ADDRX)) check_space(c, &in, &e, &ops[i]);
+    /* the PTX ISA lists [immAddr] for every space; ptxas takes it only in
+     * .local (the frame), so a module that uses it elsewhere never runs */
+    if (ops[i].kind == PO_ADDR && ops[i].nsub >= 1 && ops[i].sub[0].kind == PO_INT && in.space != MOD_LOCAL)
+      err(c, ops[i].loc, "an immediate address is allowed only in the .local state space (ptxas refuses [%lld] in %s%s): "
+          "address a variable or a register", (long long)ops[i].sub[0].ival, in.space ? "." : "a generic access",
+          in.space ? isa_mods[in.space].name : "");
     c->ops[c->nops++] = e;
   }
   if (in.op == OP_TENSORMAP_REPLACE) check_tmap_replace(c, &in, st, ops);

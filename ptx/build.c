@@ -656,10 +656,25 @@ static const ptx_opnd *warp_sz(const ptx_opnd *x, ptx_opnd *tmp) {
   return tmp;
 }
 
+/* ptxas's expressions are constants: a name is never inside parentheses
+ * there, except as the one-element list (r) of a call. */
+static bool paren_name(const ptx_opnd *o) { return is_name(o) && (o->flags & POF_PAREN); }
+
+static void paren_name_error(ptx_pstate *ps, const ptx_opnd *o, const char *where) {
+  char nb[96], full[128];
+  const char *n = ptx_opnd_name(o, nb, sizeof nb);
+  if (o->flags & POF_PLUS) snprintf(full, sizeof full, "%s+%lld", n, (long long)o->ival);
+  else snprintf(full, sizeof full, "%s", n);
+  ptx_error(ps->diag, o->loc, "'%s' is in parentheses %s: only constants are grouped in PTX (ptxas refuses it), write %s without them",
+            full, where, full);
+}
+
 void ptx_b_binop(ptx_pstate *ps, ptx_opnd *o, ptx_loc at, int op, const ptx_opnd *a, const ptx_opnd *b) {
   ptx_opnd ta, tb;
   a = warp_sz(a, &ta);
   b = warp_sz(b, &tb);
+  if (paren_name(a)) paren_name_error(ps, a, "in an expression");
+  if (paren_name(b)) paren_name_error(ps, b, "in an expression");
   if (a->kind == PO_INT && b->kind == PO_INT) { if (int_binop(ps, o, at, op, a, b)) return; }
   else if (is_num(a) && is_num(b)) { if (float_binop(o, op, a, b)) return; }
   else if ((op == '+' || op == '-') && is_offsettable(a) && b->kind == PO_INT) {
@@ -739,6 +754,7 @@ void ptx_b_addr(ptx_pstate *ps, ptx_opnd *o, ptx_loc loc, const ptx_opnd *base, 
   o->loc = loc;
   o->nsub = (uint16_t)n;
   o->sub = arena_alloc(ps->arena, n * sizeof *o->sub);
+  if (paren_name(base)) paren_name_error(ps, base, "in an address");
   o->sub[0] = *base;
   o->sub[0].flags &= (uint8_t)~POF_PAREN;
   if (base->kind != PO_INT && !(is_offsettable(base) && !(base->flags & POF_GENERIC))) {
