@@ -1687,6 +1687,26 @@ static void resolve_fixups(actx *c) {
   }
 }
 
+/* A register passed for a .reg parameter (or taking a .reg return value)
+ * has the parameter's width, element by element for a vector, and only a
+ * predicate goes with a .pred: ptxas's rule (a .b32 takes a .f32 register,
+ * not a .b64 or .b16 one).  True when it reported a mismatch. */
+static bool check_reg_arg(actx *c, const isa_func *f, const isa_func *g, ptx_loc at, const isa_opnd *o, const isa_sym *want,
+                          const char *what) {
+  uint32_t n = o->kind == OK_VEC ? o->n : 1;
+  for (uint32_t k = 0; k < n; k++) {
+    const isa_opnd *r = o->kind == OK_VEC ? &f->pool[o->v + k] : o;
+    if (r->kind != OK_REG || r->v >= f->nregs) continue;
+    int have = f->regtype[r->v];
+    bool hp = have == PTX_T_PRED, wp = want->type == PTX_T_PRED;
+    if (hp == wp && ptx_type_bits((enum ptx_type)have) == ptx_type_bits((enum ptx_type)want->type)) continue;
+    err(c, at, "call of '%s': %s '%s' is a .%s register, the call passes a .%s register (ptxas takes only one of the same width%s)",
+        g->name, what, want->name, ptx_type_names[want->type], ptx_type_names[have], hp || wp ? ", and a predicate only for a .pred" : "");
+    return true;
+  }
+  return false;
+}
+
 /* A direct call must pass as many arguments and return values as the
  * callee declares, each .param as large as the callee's. */
 static void check_calls(actx *c) {
@@ -1718,6 +1738,7 @@ static void check_calls(actx *c) {
               o->kind != OK_VEC ? "no vector register" : o->n == 2 ? "a .v2 register" : "a .v4 register");
           continue;
         }
+        if (want->space == PTX_SPACE_REG && check_reg_arg(c, f, g, at, o, want, j < nr ? "return value" : "parameter")) continue;
         if (o->kind != OK_SYM || (o->flags & (OF_MODSYM | OF_FUNCSYM)) != OF_FUNCSYM || o->v >= f->nsyms) continue;
         const isa_sym *have = &f->syms[o->v];
         if (have->size != want->size || have->space != want->space)
