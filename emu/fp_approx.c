@@ -187,8 +187,21 @@ static inline uint32_t mufu_ex2(uint32_t a) {          /* -inf -> +0, +inf -> +i
  * first).  |a| goes to fixed point with 25 fraction bits (truncated, whole
  * turns dropped); the top two are the quadrant, and the low 23 (or their
  * ones' complement, in the quadrants where sin falls or cos rises; a whole
- * quadrant gives +-1 exactly) index the table of sin(pi/2 * u), which is
- * truncated to the result. */
+ * quadrant gives +-1 exactly) index the table of sin(pi/2 * u).  The table
+ * is the interpolator of rcp, rsqrt, sqrt and ex2 (64 segments of 17 bits,
+ * the squarer without the columns below 19; coefficients found from the
+ * H100's output for every u, tools/approx-sweep/fit_trig.c), its value in
+ * units of 2^-56 truncated to the 2^-38 grid and then to an f32. */
+#include "fp_approx_trig.h"
+static inline uint32_t dp_sin_table(uint32_t u) {                  /* 0 < u < 2^23 */
+  const int64_t *k = dp_sin[u >> 17];
+  int64_t xl = (int64_t)(u & 0x1FFFFu);
+  int64_t v = k[0] + k[1] * xl * ((int64_t)1 << 17) + k[2] * (int64_t)dp_square((uint32_t)xl, 19);
+  uint64_t y = (uint64_t)(v >> 18);                                  /* units of 2^-38 */
+  if (y < (1u << 24)) return fp_f32_bits((float)y * 0x1p-38f);       /* exact */
+  int top = 63 - __builtin_clzll(y);                                 /* truncated to 24 bits */
+  return (uint32_t)(top - 38 + 127) << 23 | ((uint32_t)(y >> (top - 23)) & 0x7FFFFFu);
+}
 static inline uint32_t mufu_sincos(uint32_t a, int cos) {
   a = f32_flush(a);
   if (f32_isnan(a) || f32_isinf(a)) return FP32_CANON_NAN;
@@ -201,7 +214,7 @@ static inline uint32_t mufu_sincos(uint32_t a, int cos) {
     u = 0x7FFFFFu - u;
   }
   if (u == 0) return s;
-  return s | rz_fix(interp_fix(tab_sin[0], u, 34), 72);           /* grid 2^-38 */
+  return s | dp_sin_table(u);
 }
 static inline uint32_t mufu_sin(uint32_t a) { return mufu_sincos(a, 0); }    /* +-inf -> NaN, +-0 -> +-0 */
 static inline uint32_t mufu_cos(uint32_t a) { return mufu_sincos(a, 1); }

@@ -909,6 +909,14 @@ START_TEST(approx_h100)
         {FPA_COS, 0, 0x4b000003, 0x00000000}, {FPA_COS, 1, 0x4af00001, 0xbf3504f2},
         {FPA_COS, 1, 0x00000000, 0x3f800000}, {FPA_COS, 1, 0x37400001, 0x3f7fffff},
         {FPA_COS, 1, 0xcb200000, 0xbf3504f2}, {FPA_COS, 0, 0xc1b00001, 0xbf7ffd70},
+        /* sin/cos: the table's interpolator (emu/fp_approx_trig.h), where the
+         * fitted table was up to 14 units off; the start of segment 1; the end of
+         * a quadrant, which rounds up to 1; negative angles */
+        {FPA_SIN, 1, 0x39440e16, 0x3943f70b}, {FPA_SIN, 0, 0xb9440e16, 0xb943f70b},
+        {FPA_SIN, 0, 0x3cc91c3a, 0x3cc9169b}, {FPA_SIN, 1, 0x3fc90fda, 0x3f800000},
+        {FPA_SIN, 1, 0x40c90e4a, 0xb9487b32}, {FPA_SIN, 0, 0xc0c90e4a, 0x39487b32},
+        {FPA_COS, 0, 0x3fc90993, 0x3948dfbb}, {FPA_COS, 1, 0xbfc90993, 0x3948dfbb},
+        {FPA_COS, 1, 0x40490fd1, 0xbf800000},
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
         ck_assert_msg(fp_approx_f32(c[i].fn, c[i].a, c[i].ftz) == c[i].want, "fn %d ftz %d %08x -> %08x, H100 %08x",

@@ -10,6 +10,9 @@
 //                                 differences from the model, to FILE
 //   sweep undump LIST FILE OUTDIR (no GPU) rebuilds the raw outputs from a dump
 //   sweep model NAME HEX...       (no GPU) prints the model's results
+//   sweep turns DIR               sin/cos.approx of an input for every 25-bit angle in
+//                                 turns (turnsx.h): DIR/{sin,cos}_qQ.u32, the outputs
+//                                 for the 2^23 angles of quadrant Q (fit_trig.c)
 //   sweep chain N STEPS           x = ex2.approx.ftz(sin.approx(x)) STEPS times from N
 //                                 starting points, on the GPU and in the model
 // Output of "all": one line per form (inputs that differ, the largest
@@ -28,6 +31,7 @@
 extern "C" {
 #include "emu/fp.h"
 }
+#include "tools/approx-sweep/turnsx.h"
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_)); exit(1); } } while (0)
 
@@ -73,6 +77,10 @@ template <int F> __device__ __forceinline__ uint32_t hw(uint32_t a) {
 template <int F> __global__ void kern(uint32_t lo, uint32_t stride, uint32_t n, uint32_t *out) {
   uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = hw<F>(lo + i * stride);
+}
+template <int F> __global__ void kern_arr(const uint32_t *in, uint32_t n, uint32_t *out) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = hw<F>(in[i]);
 }
 // x2 forms: compare with the scalar form's table, lane by lane, on the GPU
 template <int F> __global__ void kern_x2(uint32_t lo, const uint16_t *tab, unsigned long long *bad,
@@ -249,6 +257,26 @@ int main(int argc, char **argv) {
     }
     printf("chain of %d steps from %d starting points: %d end on the H100's value, the others up to %lld ulp away\n",
            steps, n, same, (long long)worst);
+    return 0;
+  }
+  if (mode == "turns") {                 // turns DIR: the sin/cos unit's response to every angle
+    const uint32_t N = 1u << 23;
+    std::vector<uint32_t> xs(N), out(N);
+    uint32_t *din; CK(cudaMalloc(&din, N * 4));
+    for (int q = 0; q < 4; q++) {
+      for (uint32_t u = 0; u < N; u++) xs[u] = turns_x((uint32_t)q << 23 | u);
+      CK(cudaMemcpy(din, xs.data(), N * 4, cudaMemcpyHostToDevice));
+      for (int c = 0; c < 2; c++) {
+        if (c) kern_arr<2><<<N / 256, 256>>>(din, N, dbuf); else kern_arr<0><<<N / 256, 256>>>(din, N, dbuf);
+        CK(cudaMemcpy(out.data(), dbuf, N * 4, cudaMemcpyDeviceToHost));
+        uint64_t nb = 0;
+        for (uint32_t u = 0; u < N; u++) nb += out[u] != model(c ? 2 : 0, xs[u]);
+        char p[512]; snprintf(p, sizeof p, "%s/%s_q%d.u32", argv[2], c ? "cos" : "sin", q);
+        FILE *o = fopen(p, "wb"); if (!o) { perror(p); return 73; }
+        fwrite(out.data(), 4, N, o); fclose(o);
+        printf("%s: %llu differ from the model\n", p, (unsigned long long)nb);
+      }
+    }
     return 0;
   }
   if (mode == "dump") {
