@@ -152,20 +152,30 @@ static inline uint32_t mufu_rsq(uint32_t a) {          /* +-0 -> +-inf, +inf -> 
   int E = (int)e - 127, odd = E & 1;
   return scaled(0, (m || odd) ? dp_interp(dp_rsq[odd], 17, 0, m) : 1u << 24, -24 - (E - odd) / 2);
 }
-/* MUFU.LG2: E + log2(1.m) for x = 1.m * 2^E, the table's value kept in
- * fixed point (measured: 36 fraction bits) and the sum truncated toward zero
- * to 24 bits (measured: lg2(4 * 1.m) = 2 + trunc(lg2(1.m)) exactly). */
+/* MUFU.LG2: E + log2(1.m) for x = 1.m * 2^E in fixed point with 36
+ * fraction bits, truncated toward zero to 24 bits; a negative sum is taken
+ * as its ones' complement (|r| = 2^36 - T - 1 for E = -1).  log2(1.m) is
+ * the interpolator above with its own coefficients (fp_approx_lg2.h: 64
+ * segments, 17 low bits, the squarer of column 19, floor to 2^-36), found
+ * from every output of x in [0.5, 2) (tools/approx-sweep/fit_lg2.c); its
+ * value at 1.0 is not 0 (lg2(0.5) = -1 + 2^-23), x = 1 itself gives 0. */
+#include "fp_approx_lg2.h"
+static inline int64_t lg2_table(uint32_t m) {     /* log2(1.m) in units of 2^-36 */
+  const int64_t *c = dp_lg2[m >> 17];
+  uint32_t xl = m & 0x1FFFFu;
+  i128 p = (i128)c[1] + (i128)c[2] * xl * (1 << 17) + (i128)c[3] * (i128)dp_square(xl, 19);
+  return c[0] + (int64_t)(p >> 34);
+}
 static inline uint32_t mufu_lg2(uint32_t a) {          /* +-0 -> -inf, negative -> NaN, +inf -> +inf */
   a = f32_flush(a);
   if ((a & 0x7FFFFFFFu) == 0) return 0xFF800000u;
   if (f32_isnan(a) || (a >> 31)) return FP32_CANON_NAN;
   if (a == 0x7F800000u) return a;
-  int e = (int)(a >> 23) - 127;
-  uint32_t m = a & 0x7FFFFFu, s = 0;
-  if (a == 0x3F800000u) return 0;            /* the table's value at 1.0 is not 0: lg2(0.5) = -1 + 2^-23 */
-  i128 v = (i128)e * ((i128)1 << 72) + interp_fix(tab_lg2[0], m, 36);   /* units of 2^-72; grid 2^-36 */
-  if (v < 0) { s = 0x80000000u; v = -v; }
-  return s | rz_fix(v, 72);
+  if (a == 0x3F800000u) return 0;
+  int64_t v = ((int64_t)(a >> 23) - 127) * ((int64_t)1 << 36) + lg2_table(a & 0x7FFFFFu);
+  uint32_t s = 0;
+  if (v < 0) { s = 0x80000000u; v = -v - 1; }       /* ones' complement */
+  return v ? s | rz_fix((i128)v << 40, 76) : s;   /* (rz_fix needs 24 bits) */
 }
 /* MUFU.EX2 takes x in fixed point with 23 fraction bits, |x| truncated; a
  * negative x is its ones' complement (measured: -G - 1 for G = trunc(|x| * 2^23),

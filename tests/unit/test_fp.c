@@ -902,6 +902,13 @@ START_TEST(approx_h100)
         {FPA_LG2, 0, 0x0fa0000d, 0xc2bf5b2b}, {FPA_LG2, 1, 0x4f80000d, 0x42000000},
         {FPA_LG2, 1, 0x3f800000, 0x00000000}, {FPA_LG2, 1, 0x3f000000, 0xbf7ffffe},
         {FPA_LG2, 1, 0x20000000, 0xc27bffff}, {FPA_LG2, 0, 0x3e500002, 0xc0132bfd},
+        /* lg2: the interpolator's truncated square (none below m = 1024), x < 1
+         * in ones' complement: a correctly rounded table gets these wrong */
+        {FPA_LG2, 1, 0x3f7ffffd, 0xb446d000}, {FPA_LG2, 0, 0x3f7ffffe, 0xb3d38800},
+        {FPA_LG2, 1, 0x3f7ffa74, 0xb8fff21a}, {FPA_LG2, 1, 0x3f0006e4, 0xbf7fec1c},
+        {FPA_LG2, 0, 0x3f800026, 0x36dee1a0}, {FPA_LG2, 1, 0x3f853b7f, 0x3d6cc122},
+        {FPA_LG2, 1, 0x3f8fffff, 0x3e2e00cb}, {FPA_LG2, 0, 0x40000138, 0x3f8001c3},
+        {FPA_LG2, 1, 0x20001568, 0xc27bff08},
         /* sin/cos: the angle in fixed point (2^-25 turn), exact at whole quadrants */
         {FPA_SIN, 0, 0x34400001, 0x00000000}, {FPA_SIN, 1, 0xb4400001, 0x80000000},
         {FPA_SIN, 1, 0x34500001, 0x34491200}, {FPA_SIN, 1, 0x35000000, 0x34c91200},
