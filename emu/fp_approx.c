@@ -247,10 +247,17 @@ static inline uint16_t mufu_ex2_h(int bf, uint16_t a) {
   if (bf && bf16_issub(r)) r &= 0x8000u;
   return r;
 }
+/* tanh: the truncated exact tanh, moved one unit where the H100's f32 tanh
+ * truncates to the next value (every input measured: fp_approx_tanh16.h). */
+#include "fp_approx_tanh16.h"
 static inline uint16_t mufu_tanh_h(int bf, uint16_t a) {
   if (h_isnan(bf, a)) return h_nan(bf);
   if ((a & 0x7FFFu) == 0) return a;
-  return h_trunc(bf, tanh(h_val(bf, a)));
+  uint16_t r = h_trunc(bf, tanh(h_val(bf, a))), i = a & 0x7FFFu;
+  if ((tanh16_up[bf][i >> 6] >> (i & 63)) & 1) return (uint16_t)(r + 1);      /* r's magnitude one unit up */
+  for (size_t k = 0; k < sizeof tanh16_down[bf] / sizeof tanh16_down[bf][0]; k++)
+    if (tanh16_down[bf][k] == i) return (uint16_t)(r - 1);
+  return r;
 }
 /* MUFU.RCP64H / RSQ64H: the high word of the result from the high word of
  * the input (low word taken as zero, subnormals as zero). */

@@ -920,6 +920,16 @@ START_TEST(approx_h100)
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
         ck_assert_msg(fp_approx_f32(c[i].fn, c[i].a, c[i].ftz) == c[i].want, "fn %d ftz %d %08x -> %08x, H100 %08x",
                       c[i].fn, c[i].ftz, c[i].a, fp_approx_f32(c[i].fn, c[i].a, c[i].ftz), c[i].want);
+    /* tanh.approx.f16/.bf16: the H100's f32 tanh truncated, one unit away from
+     * the truncated exact tanh (tanh(x) = x for small x, 1 at 9.0) */
+    static const struct { int bf; uint16_t a, want; } h[] = {
+        {0, 0x0dc5, 0x0dc5}, {0, 0x1149, 0x1149}, {0, 0x2d3f, 0x2d3b}, {0, 0x3c8e, 0x3a82},
+        {0, 0x4881, 0x3c00}, {0, 0xc881, 0xbc00}, {1, 0x39b9, 0x39b9}, {1, 0x3f3f, 0x3f21},
+        {1, 0xbf3f, 0xbf21}, {1, 0x3b49, 0x3b49},
+    };
+    for (size_t i = 0; i < sizeof h / sizeof h[0]; i++)
+        ck_assert_msg(fp_approx_h(FPA_TANH, h[i].bf, h[i].a) == h[i].want, "tanh bf %d %04x -> %04x, H100 %04x",
+                      h[i].bf, h[i].a, fp_approx_h(FPA_TANH, h[i].bf, h[i].a), h[i].want);
 }
 END_TEST
 
