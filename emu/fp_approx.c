@@ -28,17 +28,15 @@
  * argument in fixed point (ex2: 23 fraction bits, negative x in ones'
  * complement; sin/cos: 25 fraction bits of a turn, quadrant symmetry by ones'
  * complement), a table of quadratics (the hardware's own coefficients and
- * truncated squarer for rcp, rsqrt, sqrt, ex2; fitted ones for lg2, sin,
+ * truncated squarer for rcp, rsqrt, sqrt, ex2, lg2, tanh; fitted ones for sin,
  * cos), and the hardware's rounding (rcp, rsqrt, sqrt, ex2 round; lg2, sin,
- * cos truncate a fixed-point value).  Subnormal inputs and results are flushed
+ * cos, tanh truncate a fixed-point value).  Subnormal inputs and results are flushed
  * (MUFU.TANH keeps subnormals); special values (zeros, infinities, NaN ->
  * 7fffffff) match the hardware.  The hardware's datapath truncates its
- * products: rcp, rsqrt, sqrt and ex2 follow its datapath (dp_* below), and
- * every result of these equals the H100's (all 2^32 inputs checked); lg2
- * differs on 0.1% of the inputs and sin/cos on 5%, mostly by one unit in
- * the last place; tanh (its documented relative error is 2^-11) is still
- * the exact function rounded, up to 134 units away.  The 16-bit forms are
- * modelled separately, see mufu_ex2_h.
+ * products: rcp, rsqrt, sqrt, ex2, lg2 and tanh follow its datapath (dp_*
+ * below), and every result of these equals the H100's (all 2^32 inputs
+ * checked); sin/cos differ on 5% of the inputs, mostly by one unit in the
+ * last place.  The 16-bit forms are modelled separately, see mufu_ex2_h.
  */
 #include <math.h>
 #include "fp.h"
@@ -215,20 +213,34 @@ static inline uint32_t mufu_sincos(uint32_t a, int cos) {
 }
 static inline uint32_t mufu_sin(uint32_t a) { return mufu_sincos(a, 0); }    /* +-inf -> NaN, +-0 -> +-0 */
 static inline uint32_t mufu_cos(uint32_t a) { return mufu_sincos(a, 1); }
-/* MUFU.TANH keeps subnormal inputs (tanh(x) = x there: measured). */
+/* MUFU.TANH (measured on every |x| in [2^-8, 16)): tanh(x) = x below 2^-8
+ * (subnormals kept), 1 from 8 up; in between the mantissa keeps its top
+ * 17 + S bits, the top S of which pick one of the binade's 2^S segments
+ * (S = 0 from 2^-8, 1 from 2^-5, 2 from 2^-3, 3 in [1, 2), 4 in [2, 4),
+ * 3 in [4, 8)), and the interpolator above (fp_approx_tanh.h, fitted to
+ * every output by tools/approx-sweep/fit_tanh.c) gives V in units of
+ * 2^(E - 23) for |x| = 1.m * 2^E < 1 and of 2^-24 from 1 up; the result is
+ * V truncated to 24 bits, odd in x. */
+#include "fp_approx_tanh.h"
 static inline uint32_t mufu_tanh(uint32_t a) {         /* +-inf -> +-1 */
+  static const unsigned char seg_bits[11] = {0, 0, 0, 1, 1, 2, 2, 2, 3, 4, 3}, first[11] = {0, 1, 2, 3, 5, 7, 11, 15, 19, 27, 43};
   if (f32_isnan(a)) return FP32_CANON_NAN;
-  if (f32_issub(a) || (a & 0x7FFFFFFFu) == 0) return a;
-  return f32_from_double(tanh((double)fp_f32_val(a)));
+  uint32_t s = a & 0x80000000u;
+  int e = (int)((a >> 23) & 0xFFu) - 127;
+  if (e < -8) return a;
+  if (e > 2) return s | 0x3F800000u;
+  uint32_t q = (a & 0x7FFFFFu) >> (6 - seg_bits[e + 8]), xl = q & 0x1FFFFu;
+  const int64_t *c = dp_tanh[first[e + 8] + (q >> 17)];
+  int64_t p = c[0] + c[1] * xl * (1 << 17) + c[2] * (int64_t)dp_square(xl, 19) + ((int64_t)1 << 33);
+  return s | rz_fix(p, 34 - (e < 0 ? e - 23 : -24));
 }
-/* 16-bit forms (MUFU.EX2/TANH.F16/.BF16): an f32 result (the exact value
- * rounded to nearest f32) truncated toward zero to the 16-bit format, with
- * overflow to inf; ex2 of a tiny negative x (-2^-23 < x <= 0) is exactly
- * 1.  Measured on every one of the 65536 inputs of each form:
- * ex2.approx.f16 and ex2.approx.ftz.bf16 match the H100 everywhere; tanh.approx.f16 in 88.4% and tanh.approx.bf16 in 98.6% of
- * the inputs, the others one unit in the last place below the hardware
- * (its f32 tanh is itself approximate).  f16 keeps subnormals; bf16 ex2
- * (.ftz) flushes them. */
+/* 16-bit forms (MUFU.EX2/TANH.F16/.BF16): an f32 result truncated toward
+ * zero to the 16-bit format, with overflow to inf.  ex2: the exact value
+ * rounded to nearest f32; ex2 of a tiny negative x (-2^-23 < x <= 0) is
+ * exactly 1.  tanh: MUFU.TANH's f32 result.  Measured on every one of the
+ * 65536 inputs of each form: ex2.approx.f16, ex2.approx.ftz.bf16,
+ * tanh.approx.f16 and tanh.approx.bf16 match the H100 everywhere.  f16
+ * keeps subnormals; bf16 ex2 (.ftz) flushes them. */
 static inline double h_val(int bf, uint16_t h) {
   return bf ? (double)fp_f32_val(cvt_bf16_to_f32(h)) : (double)fp_f32_val(cvt_f16_to_f32(h));
 }
@@ -247,17 +259,12 @@ static inline uint16_t mufu_ex2_h(int bf, uint16_t a) {
   if (bf && bf16_issub(r)) r &= 0x8000u;
   return r;
 }
-/* tanh: the truncated exact tanh, moved one unit where the H100's f32 tanh
- * truncates to the next value (every input measured: fp_approx_tanh16.h). */
-#include "fp_approx_tanh16.h"
+/* tanh: the f32 unit's result (mufu_tanh) truncated to 16 bits (every input
+ * measured). */
 static inline uint16_t mufu_tanh_h(int bf, uint16_t a) {
   if (h_isnan(bf, a)) return h_nan(bf);
-  if ((a & 0x7FFFu) == 0) return a;
-  uint16_t r = h_trunc(bf, tanh(h_val(bf, a))), i = a & 0x7FFFu;
-  if ((tanh16_up[bf][i >> 6] >> (i & 63)) & 1) return (uint16_t)(r + 1);      /* r's magnitude one unit up */
-  for (size_t k = 0; k < sizeof tanh16_down[bf] / sizeof tanh16_down[bf][0]; k++)
-    if (tanh16_down[bf][k] == i) return (uint16_t)(r - 1);
-  return r;
+  uint32_t x = bf ? cvt_bf16_to_f32(a) : cvt_f16_to_f32(a);
+  return (uint16_t)fp_cvt(mufu_tanh(x), FP_F32, bf ? FP_BF16 : FP_F16, FP_RZ, 0);
 }
 /* MUFU.RCP64H / RSQ64H: the high word of the result from the high word of
  * the input (low word taken as zero, subnormals as zero). */
