@@ -28,16 +28,12 @@
  * argument in fixed point (ex2: 23 fraction bits, negative x in ones'
  * complement; sin/cos: 25 fraction bits of a turn, quadrant symmetry by ones'
  * complement), a table of quadratics (the hardware's own coefficients and
- * truncated squarer for rcp, rsqrt, sqrt, ex2; fitted ones for lg2, sin,
- * cos), and the hardware's rounding (rcp, rsqrt, sqrt, ex2 round; lg2, sin,
- * cos truncate a fixed-point value).  Subnormal inputs and results are flushed
+ * truncated squarer for every function), and the hardware's rounding (rcp, rsqrt, sqrt, ex2 round; lg2, sin,
+ * cos, tanh truncate a fixed-point value).  Subnormal inputs and results are flushed
  * (MUFU.TANH keeps subnormals); special values (zeros, infinities, NaN ->
  * 7fffffff) match the hardware.  The hardware's datapath truncates its
- * products: rcp, rsqrt, sqrt and ex2 follow its datapath (dp_* below), and
- * every result of these equals the H100's (all 2^32 inputs checked); lg2
- * differs on 0.1% of the inputs and sin/cos on 5%, mostly by one unit in
- * the last place; tanh (its documented relative error is 2^-11) is still
- * the exact function rounded, up to 134 units away.  The 16-bit forms are
+ * products: every function follows its datapath (dp_* below), and every
+ * result equals the H100's (all 2^32 inputs checked).  The 16-bit forms are
  * modelled separately, see mufu_ex2_h.
  */
 #include <math.h>
@@ -65,26 +61,8 @@ static inline uint32_t f32_from_double(double d) { return fp_f32_bits((float)d);
  * canonical NaN.  Finite results: see each function below. */
 static inline uint32_t mufu_out(uint32_t r) { return f32_isnan(r) ? FP32_CANON_NAN : f32_flush(r); }
 
-/* The interpolation of lg2 and sin/cos (their datapath is not known yet):
- * the 23-bit fixed-point argument u in [0, 1) picks one of 128 segments by
- * its top 7 bits, and a quadratic in the low 16 bits xl gives the result in
- * units of 2^-24, C0 * 2^-16 + C1 * xl * 2^-32 + C2 * xl^2 * 2^-48.  The
- * coefficients (fp_approx_tab.h) are least-squares fits to the H100's
- * outputs over every argument (tools/approx-sweep); the hardware's own
- * datapath truncates its products (see dp_interp), which moves some of the
- * results (doc/approx-sweep.md has the counts). */
 __extension__ typedef __int128 i128;
-#include "fp_approx_tab.h"
-/* The quadratic unrounded, in units of 2^-48 of 2^-24, for the results
- * kept in fixed point: the square term is truncated toward zero
- * to the unit's grid of 2^g of those units (sin(pi/2 * u) for small u is
- * exactly C1 * u on the H100). */
-static inline i128 interp_fix(const int64_t (*t)[3], uint32_t u, int g) {
-  const int64_t *c = t[u >> 16];
-  i128 xl = u & 0xFFFFu, sq = (i128)c[2] * xl * xl;
-  sq = sq < 0 ? -((-sq >> g) << g) : (sq >> g) << g;
-  return (i128)c[0] * ((i128)1 << 32) + (i128)c[1] * xl * 65536 + sq;
-}
+
 /* The interpolator of rcp, rsqrt, sqrt and ex2, as the H100 computes it
  * (found from every one of its results, tools/approx-sweep/fit_datapath.c):
  * the n low bits xl of the argument (rcp: 16, 128 segments; the others: 17,
@@ -152,20 +130,30 @@ static inline uint32_t mufu_rsq(uint32_t a) {          /* +-0 -> +-inf, +inf -> 
   int E = (int)e - 127, odd = E & 1;
   return scaled(0, (m || odd) ? dp_interp(dp_rsq[odd], 17, 0, m) : 1u << 24, -24 - (E - odd) / 2);
 }
-/* MUFU.LG2: E + log2(1.m) for x = 1.m * 2^E, the table's value kept in
- * fixed point (measured: 36 fraction bits) and the sum truncated toward zero
- * to 24 bits (measured: lg2(4 * 1.m) = 2 + trunc(lg2(1.m)) exactly). */
+/* MUFU.LG2: E + log2(1.m) for x = 1.m * 2^E in fixed point with 36
+ * fraction bits, truncated toward zero to 24 bits; a negative sum is taken
+ * as its ones' complement (|r| = 2^36 - T - 1 for E = -1).  log2(1.m) is
+ * the interpolator above with its own coefficients (fp_approx_lg2.h: 64
+ * segments, 17 low bits, the squarer of column 19, floor to 2^-36), found
+ * from every output of x in [0.5, 2) (tools/approx-sweep/fit_lg2.c); its
+ * value at 1.0 is not 0 (lg2(0.5) = -1 + 2^-23), x = 1 itself gives 0. */
+#include "fp_approx_lg2.h"
+static inline int64_t lg2_table(uint32_t m) {     /* log2(1.m) in units of 2^-36 */
+  const int64_t *c = dp_lg2[m >> 17];
+  uint32_t xl = m & 0x1FFFFu;
+  i128 p = (i128)c[1] + (i128)c[2] * xl * (1 << 17) + (i128)c[3] * (i128)dp_square(xl, 19);
+  return c[0] + (int64_t)(p >> 34);
+}
 static inline uint32_t mufu_lg2(uint32_t a) {          /* +-0 -> -inf, negative -> NaN, +inf -> +inf */
   a = f32_flush(a);
   if ((a & 0x7FFFFFFFu) == 0) return 0xFF800000u;
   if (f32_isnan(a) || (a >> 31)) return FP32_CANON_NAN;
   if (a == 0x7F800000u) return a;
-  int e = (int)(a >> 23) - 127;
-  uint32_t m = a & 0x7FFFFFu, s = 0;
-  if (a == 0x3F800000u) return 0;            /* the table's value at 1.0 is not 0: lg2(0.5) = -1 + 2^-23 */
-  i128 v = (i128)e * ((i128)1 << 72) + interp_fix(tab_lg2[0], m, 36);   /* units of 2^-72; grid 2^-36 */
-  if (v < 0) { s = 0x80000000u; v = -v; }
-  return s | rz_fix(v, 72);
+  if (a == 0x3F800000u) return 0;
+  int64_t v = ((int64_t)(a >> 23) - 127) * ((int64_t)1 << 36) + lg2_table(a & 0x7FFFFFu);
+  uint32_t s = 0;
+  if (v < 0) { s = 0x80000000u; v = -v - 1; }       /* ones' complement */
+  return v ? s | rz_fix((i128)v << 40, 76) : s;   /* (rz_fix needs 24 bits) */
 }
 /* MUFU.EX2 takes x in fixed point with 23 fraction bits, |x| truncated; a
  * negative x is its ones' complement (measured: -G - 1 for G = trunc(|x| * 2^23),
@@ -218,20 +206,34 @@ static inline uint32_t mufu_sincos(uint32_t a, int cos) {
 }
 static inline uint32_t mufu_sin(uint32_t a) { return mufu_sincos(a, 0); }    /* +-inf -> NaN, +-0 -> +-0 */
 static inline uint32_t mufu_cos(uint32_t a) { return mufu_sincos(a, 1); }
-/* MUFU.TANH keeps subnormal inputs (tanh(x) = x there: measured). */
+/* MUFU.TANH (measured on every |x| in [2^-8, 16)): tanh(x) = x below 2^-8
+ * (subnormals kept), 1 from 8 up; in between the mantissa keeps its top
+ * 17 + S bits, the top S of which pick one of the binade's 2^S segments
+ * (S = 0 from 2^-8, 1 from 2^-5, 2 from 2^-3, 3 in [1, 2), 4 in [2, 4),
+ * 3 in [4, 8)), and the interpolator above (fp_approx_tanh.h, fitted to
+ * every output by tools/approx-sweep/fit_tanh.c) gives V in units of
+ * 2^(E - 23) for |x| = 1.m * 2^E < 1 and of 2^-24 from 1 up; the result is
+ * V truncated to 24 bits, odd in x. */
+#include "fp_approx_tanh.h"
 static inline uint32_t mufu_tanh(uint32_t a) {         /* +-inf -> +-1 */
+  static const unsigned char seg_bits[11] = {0, 0, 0, 1, 1, 2, 2, 2, 3, 4, 3}, first[11] = {0, 1, 2, 3, 5, 7, 11, 15, 19, 27, 43};
   if (f32_isnan(a)) return FP32_CANON_NAN;
-  if (f32_issub(a) || (a & 0x7FFFFFFFu) == 0) return a;
-  return f32_from_double(tanh((double)fp_f32_val(a)));
+  uint32_t s = a & 0x80000000u;
+  int e = (int)((a >> 23) & 0xFFu) - 127;
+  if (e < -8) return a;
+  if (e > 2) return s | 0x3F800000u;
+  uint32_t q = (a & 0x7FFFFFu) >> (6 - seg_bits[e + 8]), xl = q & 0x1FFFFu;
+  const int64_t *c = dp_tanh[first[e + 8] + (q >> 17)];
+  int64_t p = c[0] + c[1] * xl * (1 << 17) + c[2] * (int64_t)dp_square(xl, 19) + ((int64_t)1 << 33);
+  return s | rz_fix(p, 34 - (e < 0 ? e - 23 : -24));
 }
-/* 16-bit forms (MUFU.EX2/TANH.F16/.BF16): an f32 result (the exact value
- * rounded to nearest f32) truncated toward zero to the 16-bit format, with
- * overflow to inf; ex2 of a tiny negative x (-2^-23 < x <= 0) is exactly
- * 1.  Measured on every one of the 65536 inputs of each form:
- * ex2.approx.f16 and ex2.approx.ftz.bf16 match the H100 everywhere; tanh.approx.f16 in 88.4% and tanh.approx.bf16 in 98.6% of
- * the inputs, the others one unit in the last place below the hardware
- * (its f32 tanh is itself approximate).  f16 keeps subnormals; bf16 ex2
- * (.ftz) flushes them. */
+/* 16-bit forms (MUFU.EX2/TANH.F16/.BF16): an f32 result truncated toward
+ * zero to the 16-bit format, with overflow to inf.  ex2: the exact value
+ * rounded to nearest f32; ex2 of a tiny negative x (-2^-23 < x <= 0) is
+ * exactly 1.  tanh: MUFU.TANH's f32 result.  Measured on every one of the
+ * 65536 inputs of each form: ex2.approx.f16, ex2.approx.ftz.bf16,
+ * tanh.approx.f16 and tanh.approx.bf16 match the H100 everywhere.  f16
+ * keeps subnormals; bf16 ex2 (.ftz) flushes them. */
 static inline double h_val(int bf, uint16_t h) {
   return bf ? (double)fp_f32_val(cvt_bf16_to_f32(h)) : (double)fp_f32_val(cvt_f16_to_f32(h));
 }
@@ -250,10 +252,12 @@ static inline uint16_t mufu_ex2_h(int bf, uint16_t a) {
   if (bf && bf16_issub(r)) r &= 0x8000u;
   return r;
 }
+/* tanh: the f32 unit's result (mufu_tanh) truncated to 16 bits (every input
+ * measured). */
 static inline uint16_t mufu_tanh_h(int bf, uint16_t a) {
   if (h_isnan(bf, a)) return h_nan(bf);
-  if ((a & 0x7FFFu) == 0) return a;
-  return h_trunc(bf, tanh(h_val(bf, a)));
+  uint32_t x = bf ? cvt_bf16_to_f32(a) : cvt_f16_to_f32(a);
+  return (uint16_t)fp_cvt(mufu_tanh(x), FP_F32, bf ? FP_BF16 : FP_F16, FP_RZ, 0);
 }
 /* MUFU.RCP64H / RSQ64H: the high word of the result from the high word of
  * the input (low word taken as zero, subnormals as zero). */

@@ -902,6 +902,22 @@ START_TEST(approx_h100)
         {FPA_LG2, 0, 0x0fa0000d, 0xc2bf5b2b}, {FPA_LG2, 1, 0x4f80000d, 0x42000000},
         {FPA_LG2, 1, 0x3f800000, 0x00000000}, {FPA_LG2, 1, 0x3f000000, 0xbf7ffffe},
         {FPA_LG2, 1, 0x20000000, 0xc27bffff}, {FPA_LG2, 0, 0x3e500002, 0xc0132bfd},
+        /* lg2: the interpolator's truncated square (none below m = 1024), x < 1
+         * in ones' complement: a correctly rounded table gets these wrong */
+        {FPA_LG2, 1, 0x3f7ffffd, 0xb446d000}, {FPA_LG2, 0, 0x3f7ffffe, 0xb3d38800},
+        {FPA_LG2, 1, 0x3f7ffa74, 0xb8fff21a}, {FPA_LG2, 1, 0x3f0006e4, 0xbf7fec1c},
+        {FPA_LG2, 0, 0x3f800026, 0x36dee1a0}, {FPA_LG2, 1, 0x3f853b7f, 0x3d6cc122},
+        {FPA_LG2, 1, 0x3f8fffff, 0x3e2e00cb}, {FPA_LG2, 0, 0x40000138, 0x3f8001c3},
+        {FPA_LG2, 1, 0x20001568, 0xc27bff08},
+        /* tanh: |x| keeps 17 to 21 mantissa bits, the interpolator's value truncated
+         * (below 2^E with one more bit), x below 2^-8, 1 from 8 up */
+        {FPA_TANH, 0, 0x3f9bfff8, 0x3f56dbe4}, {FPA_TANH, 0, 0x3f800000, 0x3f42f848},
+        {FPA_TANH, 0, 0x3c000000, 0x3bffff00}, {FPA_TANH, 0, 0x3b800040, 0x3b800040},
+        {FPA_TANH, 0, 0x3b7fff00, 0x3b7fff00}, {FPA_TANH, 0, 0x3e800000, 0x3e7acbc0},
+        {FPA_TANH, 0, 0x3f000000, 0x3eec9a50}, {FPA_TANH, 0, 0x3f000010, 0x3eec9a69},
+        {FPA_TANH, 0, 0x40ffe810, 0x3f7ffffc}, {FPA_TANH, 0, 0x41000000, 0x3f800000},
+        {FPA_TANH, 0, 0x40000003, 0x3f76caa0}, {FPA_TANH, 0, 0x40000004, 0x3f76caa1},
+        {FPA_TANH, 0, 0x3d00001f, 0x3cffeac0}, {FPA_TANH, 0, 0x3d000020, 0x3cffeaff},
         /* sin/cos: the angle in fixed point (2^-25 turn), exact at whole quadrants */
         {FPA_SIN, 0, 0x34400001, 0x00000000}, {FPA_SIN, 1, 0xb4400001, 0x80000000},
         {FPA_SIN, 1, 0x34500001, 0x34491200}, {FPA_SIN, 1, 0x35000000, 0x34c91200},
@@ -921,6 +937,16 @@ START_TEST(approx_h100)
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
         ck_assert_msg(fp_approx_f32(c[i].fn, c[i].a, c[i].ftz) == c[i].want, "fn %d ftz %d %08x -> %08x, H100 %08x",
                       c[i].fn, c[i].ftz, c[i].a, fp_approx_f32(c[i].fn, c[i].a, c[i].ftz), c[i].want);
+    /* tanh.approx.f16/.bf16: the H100's f32 tanh truncated (one unit away from
+     * the truncated exact tanh; tanh(x) = x for small x, 1 at 9.0) */
+    static const struct { int bf; uint16_t a, want; } h[] = {
+        {0, 0x0dc5, 0x0dc5}, {0, 0x1149, 0x1149}, {0, 0x2d3f, 0x2d3b}, {0, 0x3c8e, 0x3a82},
+        {0, 0x4881, 0x3c00}, {0, 0xc881, 0xbc00}, {1, 0x39b9, 0x39b9}, {1, 0x3f3f, 0x3f21},
+        {1, 0xbf3f, 0xbf21}, {1, 0x3b49, 0x3b49},
+    };
+    for (size_t i = 0; i < sizeof h / sizeof h[0]; i++)
+        ck_assert_msg(fp_approx_h(FPA_TANH, h[i].bf, h[i].a) == h[i].want, "tanh bf %d %04x -> %04x, H100 %04x",
+                      h[i].bf, h[i].a, fp_approx_h(FPA_TANH, h[i].bf, h[i].a), h[i].want);
 }
 END_TEST
 
