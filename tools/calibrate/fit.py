@@ -77,7 +77,7 @@ def ncu_lines(path):
     for k in ('empty', 'empty_grid'):
         if k not in cyc:
             raise Bad('%s: error: no sm__cycles_elapsed.max of kernel %s' % (path, k))
-        out.append('%-22s %8.0f  # Nsight Compute sm__cycles_elapsed.max of the %d %s launches (base clocks): the median'
+        out.append('%-22s %8.0f  # Nsight Compute sm__cycles_elapsed.max of the %d %s launches (base clocks, caches flushed): the median'
                    % ('ncu_%s_cycles' % k, statistics.median(cyc[k]), len(cyc[k]), k))
     return out
 

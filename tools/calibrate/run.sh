@@ -4,7 +4,8 @@
 #   OUTDIR/base.txt       calibrate under Nsight Compute's clock control (base
 #                         clocks, as the hardware cycle counts of tests/correlate
 #                         are taken), with the profiler's cycle counts of the
-#                         empty launches appended (fit.py ncu); only with ncu
+#                         empty launches (a second run, caches flushed before
+#                         each launch: launch.csv) appended by fit.py ncu; only with ncu
 #   OUTDIR/clocks.txt     what nvidia-smi says of the clocks
 # fit.py takes base.txt when it is there, plain.txt otherwise (doc/calibrate.md).
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,7 +20,13 @@ if [ -n "$NCU" ] && [ -x "$NCU" ]; then
       --metrics sm__cycles_elapsed.max,gpu__time_duration.sum --log-file "$out/ncu.csv" \
       "$cal" > "$out/base.txt" 2> "$out/base.err"
   echo "run under ncu: exit $?"
-  python3 "$here/fit.py" ncu "$out/ncu.csv" >> "$out/base.txt" || echo "could not read $out/ncu.csv"
+  # the empty launches again, profiled as the hardware cases are: caches
+  # flushed before each launch (a launch's cost includes its cold start)
+  timeout "${TIMEOUT_NCU:-300}" "$NCU" --clock-control base --cache-control all --csv --print-units base \
+      --kernel-name regex:^empty --metrics sm__cycles_elapsed.max --log-file "$out/launch.csv" \
+      "$cal" > /dev/null 2> "$out/launch.err"
+  echo "launch costs under ncu: exit $?"
+  python3 "$here/fit.py" ncu "$out/launch.csv" >> "$out/base.txt" || echo "could not read $out/launch.csv"
 else
   echo "no Nsight Compute: only the plain run"
 fi
