@@ -1,8 +1,14 @@
 #!/usr/bin/env python3
 """tools/calibrate/fit.py - turn calibrate's measurements into a .gpu file.
 
-    fit.py MEASUREMENTS TEMPLATE.gpu NAME > NAME.gpu
+    fit.py MEASUREMENTS TEMPLATE.gpu NAME [REFERENCE] > NAME.gpu
     fit.py ncu NCU.csv >> MEASUREMENTS     (the profiler's cycles of the empty launches)
+
+REFERENCE, when given, is the tool's measurements of the template's own GPU
+(tools/calibrate/h100.txt for configs/h100.gpu): a template value that was
+measured on that GPU ([M]) is then scaled by this GPU's figure over the
+reference's, so the benchmarks' own offsets from the model's parameters
+cancel; other values are this GPU's measurements as they are.
 
 MEASUREMENTS is what tools/calibrate/calibrate printed (NAME VALUE # how).
 Every parameter the measurements give is fitted, and its comment cites the
@@ -201,20 +207,64 @@ def fit(m, tmpl, name):
     return f
 
 
+def raw_values(m):
+    """The unrounded figure behind each parameter the relative rule can scale."""
+    r = {}
+    for p_, k in (('lat_int', 'lat_int'), ('lat_fp32', 'lat_fp32'), ('lat_fp16', 'lat_fp16'), ('lat_fp64', 'lat_fp64'),
+                  ('lat_sfu', 'lat_sfu'), ('lat_cvt', 'lat_cvt'), ('lat_tensor', 'lat_mma'), ('lat_shared', 'lat_smem'),
+                  ('lat_atomic', 'lat_atom'), ('lat_dram', 'chase_dram'), ('barrier_cycles', 'bar_1_warps'),
+                  ('l2_atomic_cycles', 'atom_same_cycles'), ('launch_cycles', 'ncu_empty_cycles')):
+        if k in m:
+            r[p_] = (m[k], k)
+    for p_, k in (('ii_int', 'ipc_int'), ('ii_fp32', 'ipc_fp32'), ('ii_fp16', 'ipc_fp16'), ('ii_fp64', 'ipc_fp64'),
+                  ('ii_sfu', 'ipc_sfu'), ('ii_tensor', 'ipc_mma')):
+        if m.get(k):
+            r[p_] = (1 / m[k], k + ' (its inverse)')
+    ca, cg = series(m, 'chase_ca_'), series(m, 'chase_cg_')
+    small = [v for s_, v in ca.items() if s_ <= 32768]
+    if small:
+        r['lat_l1'] = (statistics.median(small), 'chase_ca_*')
+    l2v = [v for s_, v in cg.items() if s_ <= 4 << 20]
+    if l2v:
+        r['lat_l2'] = (statistics.median(l2v), 'chase_cg_*')
+    return r
+
+
+def relative(f, m, ref, tmpl, rname, tname):
+    """Where the template's value was measured on its own GPU ([M...] in its
+    comment) and the reference file holds the same benchmark run there, the
+    value is the template's scaled by this GPU's figure over the reference's:
+    the template's value carries the model's tuning, the ratio this GPU."""
+    new, old = raw_values(m), raw_values(ref)
+    for k, v, c in tmpl:
+        if k not in f or k not in new or k not in old or '[M' not in c or not old[k][0]:
+            continue
+        ratio = new[k][0] / old[k][0]
+        val = float(v) * ratio
+        val = round(val, 2) if '.' in v else max(0, int(round(val)))
+        f[k] = (val, '[C] %s %.4g, the reference %.4g (%s): %s x %s %s' % (new[k][1], new[k][0], old[k][0], rname, tname, v, 'x %.3f' % ratio))
+
+
 def fmt(v):
     if isinstance(v, float):
         return ('%.4f' % v).rstrip('0').rstrip('.')
     return str(v)
 
 
-def write(out, m, mlines, tmpl, tpath, name):
+def write(out, m, mlines, tmpl, tpath, name, ref=None, rpath=None):
     f = fit(m, tmpl, name)
     tname = os.path.basename(tpath)
+    rname = os.path.basename(rpath) if rpath else None
+    if ref:
+        relative(f, m, ref, tmpl, rname, tname)
     out.write('# %s.gpu - %s, written by tools/calibrate/fit.py from measurements alone\n' % (name, f['description'][0]))
     out.write('# (doc/calibrate.md; do not edit by hand: re-run the tool).  Sources of the values:\n')
     out.write('# [A] the CUDA driver (cuDeviceGetAttribute) on this GPU;\n')
     out.write('# [C] measured by tools/calibrate/calibrate on this GPU: the measurement named (listed at the end);\n')
     out.write('# [T] not measured by the tool: the value of the architecture template %s, whose own source follows.\n' % tname)
+    if ref:
+        out.write('# Where %s measured a value on its own GPU ([M]), the tool ran the same benchmark there too\n' % tname)
+        out.write('# (%s): such a value is the template\'s times this GPU\'s figure over the reference\'s.\n' % rname)
     for k, v, c in tmpl:
         if k in f:
             val, why = f[k]
@@ -235,12 +285,13 @@ def main(argv):
         if len(argv) == 3 and argv[1] == 'ncu':
             print('\n'.join(ncu_lines(argv[2])))
             return 0
-        if len(argv) != 4:
-            sys.stderr.write('usage: fit.py MEASUREMENTS TEMPLATE.gpu NAME > NAME.gpu\n       fit.py ncu NCU.csv\n')
+        if len(argv) not in (4, 5):
+            sys.stderr.write('usage: fit.py MEASUREMENTS TEMPLATE.gpu NAME [REFERENCE] > NAME.gpu\n       fit.py ncu NCU.csv\n')
             return 64
         m, mlines = read_measurements(argv[1])
         tmpl = read_template(argv[2])
-        write(sys.stdout, m, mlines, tmpl, argv[2], argv[3])
+        ref = read_measurements(argv[4])[0] if len(argv) == 5 else None
+        write(sys.stdout, m, mlines, tmpl, argv[2], argv[3], ref, argv[4] if ref else None)
         return 0
     except OSError as e:
         sys.stderr.write('fit.py: %s: %s\n' % (e.filename, e.strerror))
