@@ -1,0 +1,417 @@
+/* emu/parallel.c - functional launches on worker threads, deterministic.
+ *
+ * Workers take clusters in launch order and run them with the sequential
+ * scheduler's window, each on its own copy of the emulator's per-launch
+ * state.  Every global access records, in a shadow of 64-byte chunks, which
+ * block touched the chunk and how; a dependency between two blocks (one
+ * reads or writes what another wrote, or writes what another read) is a
+ * conflict.  On a conflict, fault or limit the attempt stops, device memory
+ * goes back to what it was (an undo log of each chunk's bytes before their
+ * first write) and the caller runs the launch sequentially.  So a launch's
+ * answer never depends on the thread count: either its blocks were
+ * independent, and any order gives the sequential result, or it is the
+ * sequential result (doc/parallel.md). */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "emu/internal.h"
+#include "emu/parallel.h"
+#include "memmodel/space.h"
+#include "util/clock.h"
+
+/* A shadow word per 64-byte chunk of a region: bits 0..15 the chunk's
+ * 4-byte granules its owner wrote (or, in ATOM mode, the operation's
+ * class), 16..61 the owner (1 + cluster number), 62..63 the mode. */
+enum { M_EXCL, M_SHARED_READ, M_ATOM, M_LOCKED };
+#define OWNER_BITS 46
+#define OWNER_MASK ((1ull << OWNER_BITS) - 1)
+#define MODE(w) ((unsigned)((w) >> 62))
+#define OWNER(w) (((w) >> 16) & OWNER_MASK)
+#define MK(mode, owner, low) ((uint64_t)(mode) << 62 | ((uint64_t)(owner) & OWNER_MASK) << 16 | (uint64_t)(low))
+
+enum { A_READ, A_WRITE, A_ATOM };
+
+/* Bytes of a chunk before the launch first wrote them. */
+typedef struct undo {
+  uint8_t *p;
+  uint16_t mask;                 /* granules to put back                          */
+  uint8_t len;                   /* bytes of the chunk inside its region          */
+  uint8_t data[64];
+} undo;
+
+typedef struct par_shared {
+  emu *e;                        /* the launching emulator                        */
+  _Atomic uint64_t next;         /* next cluster to start                          */
+  uint64_t nclusters;
+  uint32_t csize;
+  _Atomic int stop;              /* an attempt is abandoned                        */
+  const char *_Atomic why;       /* why (the first reason)                         */
+  _Atomic uint64_t insts;        /* warp instructions of all workers (--max-insts) */
+  _Atomic(_Atomic uint64_t *) *shadow;   /* per region, mapped at its first access */
+  size_t *shadow_bytes;
+} par_shared;
+
+struct emu_par {
+  par_shared *s;
+  uint32_t ri;                   /* region of the previous access                  */
+  undo *log;
+  size_t nlog, caplog;
+};
+
+typedef struct par_worker {
+  emu e;                         /* this worker's copy of the launch state         */
+  struct emu_par p;
+  pthread_t tid;
+  bool started;
+} par_worker;
+
+static void stop(par_shared *s, const char *why) {
+  const char *none = NULL;
+  atomic_compare_exchange_strong(&s->why, &none, why);
+  atomic_store(&s->stop, 1);
+}
+
+/* ---- the shadow ------------------------------------------------------------ */
+
+static _Atomic uint64_t *shadow_of(par_shared *s, uint32_t ri) {
+  _Atomic uint64_t *sh = atomic_load_explicit(&s->shadow[ri], memory_order_acquire);
+  if (sh) return sh;
+  size_t bytes = (size_t)((s->e->regions[ri].size + 63) / 64) * sizeof(uint64_t);
+  void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (m == MAP_FAILED) return NULL;
+  _Atomic uint64_t *none = NULL;
+  if (!atomic_compare_exchange_strong(&s->shadow[ri], &none, (_Atomic uint64_t *)m)) { munmap(m, bytes); return none; }
+  s->shadow_bytes[ri] = bytes;
+  return (_Atomic uint64_t *)m;
+}
+
+static bool log_chunk(struct emu_par *p, const mem_region *r, uint64_t chunk, uint16_t mask) {
+  if (p->nlog == p->caplog) {
+    size_t cap = p->caplog ? p->caplog * 2 : 1024;
+    undo *n = realloc(p->log, cap * sizeof *n);
+    if (!n) return false;
+    p->log = n;
+    p->caplog = cap;
+  }
+  undo *u = &p->log[p->nlog++];
+  uint64_t off = chunk * 64, left = r->size - off;
+  u->p = r->data + off;
+  u->mask = mask;
+  u->len = (uint8_t)(left < 64 ? left : 64);
+  memcpy(u->data, u->p, u->len);
+  return true;
+}
+
+/* Block `owner` accesses the granules `mask` of chunk `chunk` of region ri. */
+static bool touch(struct emu_par *p, uint32_t ri, uint64_t chunk, uint16_t mask, int acc, uint16_t cls, uint64_t owner) {
+  par_shared *s = p->s;
+  _Atomic uint64_t *sh = shadow_of(s, ri);
+  if (!sh) { stop(s, "out of memory for the access shadow"); return false; }
+  sh += chunk;
+  const mem_region *r = &s->e->regions[ri];
+  uint64_t old = atomic_load_explicit(sh, memory_order_relaxed);
+  for (;;) {
+    uint64_t nw;
+    uint16_t newly = 0;
+    unsigned mode = MODE(old);
+    if (old == 0) {
+      if (acc == A_ATOM) {
+        /* the chunk's bytes are logged before any block's atomic changes them */
+        if (!atomic_compare_exchange_weak(sh, &old, MK(M_LOCKED, 0, 0))) continue;
+        bool ok = log_chunk(p, r, chunk, 0xffff);
+        atomic_store_explicit(sh, MK(M_ATOM, 0, cls), memory_order_release);
+        if (!ok) { stop(s, "out of memory for the undo log"); return false; }
+        return true;
+      }
+      nw = acc == A_READ ? MK(M_EXCL, owner, 0) : MK(M_EXCL, owner, mask);
+      newly = acc == A_READ ? 0 : mask;
+    } else if (mode == M_LOCKED) {
+      old = atomic_load_explicit(sh, memory_order_acquire);
+      continue;
+    } else if (mode == M_EXCL && OWNER(old) == owner) {
+      if (acc == A_READ) return true;
+      newly = (uint16_t)(mask & ~old);
+      if (!newly) return true;
+      nw = old | mask;
+    } else if (mode == M_EXCL) {
+      if (acc != A_READ || (old & 0xffff)) goto conflict;
+      nw = MK(M_SHARED_READ, 0, 0);
+    } else if (mode == M_SHARED_READ) {
+      if (acc == A_READ) return true;
+      goto conflict;
+    } else {
+      if (acc == A_ATOM && (old & 0xffff) == cls) return true;
+      goto conflict;
+    }
+    if (atomic_compare_exchange_weak_explicit(sh, &old, nw, memory_order_acq_rel, memory_order_relaxed)) {
+      /* only the owner writes these granules, and only after this */
+      if (newly && !log_chunk(p, r, chunk, newly)) { stop(s, "out of memory for the undo log"); return false; }
+      return true;
+    }
+  }
+conflict:
+  stop(s, "blocks depend on each other through global memory");
+  return false;
+}
+
+static bool find_region(const emu *e, uint32_t *ri, uint64_t a) {
+  if (*ri < e->nregions && a - e->regions[*ri].base < e->regions[*ri].size && a >= e->regions[*ri].base) return true;
+  uint32_t lo = 0, hi = e->nregions;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    if (e->regions[mid].base + e->regions[mid].size <= a) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo >= e->nregions || a < e->regions[lo].base) return false;
+  *ri = lo;
+  return true;
+}
+
+/* Integer reductions whose order does not matter: their class, else 0. */
+static uint16_t commutative_class(const isa_insn *in) {
+  if (in->op != OP_RED || in->vec > 1) return 0;
+  bool sg = in->type == PTX_T_S32 || in->type == PTX_T_S64;
+  bool wide = in->type == PTX_T_U64 || in->type == PTX_T_S64 || in->type == PTX_T_B64;
+  if (!sg && !wide && in->type != PTX_T_U32 && in->type != PTX_T_B32) return 0;
+  switch (in->bop) {
+  case MOD_ADD: case MOD_AND: case MOD_OR: case MOD_XOR: sg = false; break;   /* the same bits either way */
+  case MOD_MIN: case MOD_MAX: break;
+  default: return 0;
+  }
+  return (uint16_t)(0x8000 | (in->bop & 0xfff) << 2 | (sg ? 2 : 0) | (wide ? 1 : 0));
+}
+
+bool emu_par_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, const uint8_t *kind) {
+  emu *e = w->e;
+  struct emu_par *p = e->par;
+  const isa_insn *in = x->in;
+  int acc = A_WRITE;
+  uint16_t cls = 0;
+  switch (in->op) {
+  case OP_LD: case OP_LDU: case OP_WMMA_LOAD_A: case OP_WMMA_LOAD_B: case OP_WMMA_LOAD_C: case OP_LDMATRIX: acc = A_READ; break;
+  default: if ((cls = commutative_class(in))) acc = A_ATOM;
+  }
+  uint64_t owner = w->cta->par_owner;
+  /* the usual case: every lane in one region, within 256 bytes: a bitmap
+   * of the granules, one shadow word per chunk it covers */
+  uint64_t lo = UINT64_MAX, hi = 0;
+  lanemask gm = 0;
+  FOR_LANES(i) {
+    bool on = (m >> i & 1) && kind[i] == MM_GLOBAL;
+    gm |= (lanemask)on << i;
+    uint64_t v = a[i];
+    lo = on && v < lo ? v : lo;
+    hi = on && v > hi ? v : hi;
+  }
+  if (!gm) return true;
+  if (size <= 64 && hi - lo <= 192 && find_region(e, &p->ri, lo) && hi + size - e->regions[p->ri].base <= e->regions[p->ri].size) {
+    uint64_t base = e->regions[p->ri].base, g0 = ((lo - base) >> 2) & ~15ull;   /* first granule of lo's chunk */
+    uint64_t bm[5] = { 0 };
+    FOR_LANES(i) {
+      if (!(gm >> i & 1)) continue;
+      uint64_t off = a[i] - base;
+      uint32_t g = (uint32_t)((off >> 2) - g0), n = (uint32_t)(((off + size - 1) >> 2) - (off >> 2)) + 1;
+      for (uint32_t k = 0; k < n; k++) bm[(g + k) >> 6] |= 1ull << ((g + k) & 63);
+    }
+    for (uint32_t q = 0; q < 20; q++) {
+      uint16_t mask = (uint16_t)(bm[q >> 2] >> ((q & 3) * 16));
+      if (mask && !touch(p, p->ri, (g0 >> 4) + q, mask, acc, cls, owner)) goto conflict;
+    }
+    return true;
+  }
+  uint32_t cri = UINT32_MAX;
+  uint64_t cchunk = 0;
+  uint16_t cmask = 0;
+  for (int i = 0; i < WARP_SIZE; i++) {
+    if (!(m >> i & 1) || kind[i] != MM_GLOBAL) continue;
+    if (!find_region(e, &p->ri, a[i])) continue;     /* emu_translate checked it: cannot happen */
+    uint64_t off = a[i] - e->regions[p->ri].base;
+    uint64_t g = off >> 2, g1 = (off + size - 1) >> 2;
+    while (g <= g1) {
+      uint64_t chunk = g >> 4, gend = g1 < (chunk << 4) + 15 ? g1 : (chunk << 4) + 15;
+      uint16_t mask = (uint16_t)(((2u << (gend & 15)) - 1) & ~((1u << (g & 15)) - 1));
+      if (p->ri == cri && chunk == cchunk) cmask |= mask;
+      else {
+        if (cmask && !touch(p, cri, cchunk, cmask, acc, cls, owner)) goto conflict;
+        cri = p->ri;
+        cchunk = chunk;
+        cmask = mask;
+      }
+      g = gend + 1;
+    }
+  }
+  if (cmask && !touch(p, cri, cchunk, cmask, acc, cls, owner)) goto conflict;
+  return true;
+conflict:
+  e->faulted = true;
+  return false;
+}
+
+/* ---- workers --------------------------------------------------------------- */
+
+static bool start_cluster(par_worker *wk, cta *slot) {
+  par_shared *s = wk->p.s;
+  uint64_t q = atomic_fetch_add(&s->next, 1);
+  if (q >= s->nclusters) return false;
+  for (uint32_t r = 0; r < s->csize; r++) {
+    if (emu_cta_start(&wk->e, &slot[r], q * s->csize + r, slot)) { stop(s, "out of memory starting a block"); return false; }
+    slot[r].par_owner = q + 1;
+  }
+  return true;
+}
+
+/* The sequential loop of emu_run over this worker's window; any event whose
+ * outcome could depend on other blocks stops the attempt. */
+static void *worker_main(void *arg) {
+  par_worker *wk = arg;
+  par_shared *s = wk->p.s;
+  emu *e = &wk->e;
+  uint32_t csize = s->csize;
+  uint32_t window = e->opt.resident_ctas ? e->opt.resident_ctas : 1;
+  window = window < csize ? csize : window / csize * csize;
+  uint32_t ngroups = window / csize, nlive = 0;
+  cta *res = calloc(window, sizeof *res);
+  bool *live = calloc(ngroups, sizeof *live);
+  if (!res || !live) { stop(s, "out of memory"); goto out; }
+  for (uint32_t gi = 0; gi < ngroups && !atomic_load_explicit(&s->stop, memory_order_relaxed); gi++) {
+    if (!start_cluster(wk, &res[gi * csize])) break;
+    live[gi] = true;
+    nlive++;
+  }
+  while (nlive && !atomic_load_explicit(&s->stop, memory_order_relaxed)) {
+    bool progress = false;
+    uint64_t before = e->warp_insts;
+    for (uint32_t gi = 0; gi < ngroups && !e->faulted; gi++) {
+      if (!live[gi]) continue;
+      bool all_done = true;
+      for (uint32_t r = 0; r < csize && !e->faulted; r++) {
+        cta *c = &res[gi * csize + r];
+        for (uint32_t wi = 0; wi < c->nwarps && !e->faulted; wi++)
+          if (~c->warps[wi].exited && emu_warp_run(&c->warps[wi], e->opt.slice)) progress = true;
+        if (!emu_cta_done(c)) all_done = false;
+      }
+      if (e->faulted) break;
+      if (all_done) {
+        for (uint32_t r = 0; r < csize; r++) emu_cta_free(&res[gi * csize + r]);
+        if (start_cluster(wk, &res[gi * csize])) progress = true;
+        else { live[gi] = false; nlive--; }
+      }
+    }
+    if (e->faulted) { stop(s, e->fault.kind ? "a fault" : "blocks depend on each other through global memory"); break; }
+    uint64_t total = atomic_fetch_add(&s->insts, e->warp_insts - before) + (e->warp_insts - before);
+    if (e->opt.max_warp_insts && total > e->opt.max_warp_insts) { stop(s, "the instruction budget"); break; }
+    if (!nlive) break;
+    if (!progress) { stop(s, "blocks that wait (a deadlock or a sleep)"); break; }
+    /* the wall-time budget, a stop request and the memory cap */
+    for (uint32_t i = 0; i < window; i++) if (live[i / csize] && res[i].warps) {
+      warp *w0 = &res[i].warps[0];
+      for (uint32_t wi = 0; wi < res[i].nwarps; wi++) if (~res[i].warps[wi].exited) { w0 = &res[i].warps[wi]; break; }
+      if (emu_over_budget(e, w0)) stop(s, "a limit");
+      break;
+    }
+  }
+out:
+  if (res) for (uint32_t i = 0; i < window; i++) if (res[i].warps) emu_cta_free(&res[i]);
+  free(res);
+  free(live);
+  return NULL;
+}
+
+/* ---- the launch ------------------------------------------------------------ */
+
+/* Why the launch must run sequentially whatever the thread count, or NULL. */
+static const char *ineligible(const emu *e) {
+  if (e->obs) return "an observer (trace, sanitizer, debugger) is attached";
+  if (e->opt.strict_async) return "--strict-async";
+  if (e->reads_envreg) return "the kernel reads %envreg (a cooperative launch)";
+  for (uint32_t i = 0; i < e->m->nfuncs; i++)
+    if (!e->m->funcs[i].has_body && !e->m->funcs[i].is_proto) return "the module calls the device runtime (printf, malloc, launches)";
+  for (uint32_t pc = 0; pc < e->nprog; pc++) {
+    const xinsn *x = &e->prog[pc];
+    int fam = isa_ops[x->in->op].family;
+    if (fam == F_ASYNC || fam == F_TEX) return "the kernel uses asynchronous copies or textures";
+    const isa_opnd *ops = &x->f->ops[x->in->opi];
+    for (uint32_t k = 0; k < x->in->nops; k++)
+      if (ops[k].kind == OK_SREG && (ops[k].v == SREG_GLOBALTIMER || ops[k].v == SREG_GLOBALTIMER_LO || ops[k].v == SREG_GLOBALTIMER_HI))
+        return "the kernel reads %globaltimer";
+  }
+  return NULL;
+}
+
+bool emu_par_run(emu *e) {
+  const emu_launch *l = &e->launch;
+  uint32_t csize = l->cluster[0] * l->cluster[1] * l->cluster[2];
+  uint64_t nclusters = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2] / csize;
+  uint32_t n = e->opt.threads;
+  if (n < 2) { e->par_last = "one thread"; return false; }
+  if (nclusters < 2) { e->par_last = "one cluster"; return false; }
+  if (nclusters >= OWNER_MASK) { e->par_last = "too many clusters"; return false; }
+  const char *why = ineligible(e);
+  if (why) { e->par_last = why; return false; }
+  if (n > nclusters) n = (uint32_t)nclusters;
+  e->par_launches++;
+  par_shared s = { .e = e, .nclusters = nclusters, .csize = csize };
+  s.shadow = calloc(e->nregions ? e->nregions : 1, sizeof *s.shadow);
+  s.shadow_bytes = calloc(e->nregions ? e->nregions : 1, sizeof *s.shadow_bytes);
+  par_worker *wk = calloc(n, sizeof *wk);
+  if (!s.shadow || !s.shadow_bytes || !wk) {
+    free(s.shadow); free(s.shadow_bytes); free(wk);
+    e->par_fallbacks++;
+    e->par_last = "out of memory";
+    return false;
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    emu *c = &wk[i].e;
+    *c = *e;
+    memset(&c->stats, 0, sizeof c->stats);
+    memset(&c->fault, 0, sizeof c->fault);
+    c->fault.pc = UINT32_MAX;
+    c->faulted = false;
+    c->warp_insts = 0;
+    c->npool = 0;
+    c->warp_bytes = 0;
+    c->pbuf = NULL;
+    c->plen = c->pcap = 0;
+    c->obs = NULL;
+    c->opt.progress = false;
+    c->par = &wk[i].p;
+    wk[i].p.s = &s;
+    wk[i].p.ri = UINT32_MAX;
+  }
+  for (uint32_t i = 1; i < n; i++) wk[i].started = pthread_create(&wk[i].tid, NULL, worker_main, &wk[i]) == 0;
+  worker_main(&wk[0]);
+  for (uint32_t i = 1; i < n; i++) if (wk[i].started) pthread_join(wk[i].tid, NULL);
+  bool ok = !atomic_load(&s.stop);
+  /* clusters no worker could take (a thread that did not start) */
+  if (ok && atomic_load(&s.next) < nclusters) { ok = false; stop(&s, "a worker thread did not start"); }
+  if (!ok) {
+    for (uint32_t i = 0; i < n; i++)
+      for (size_t k = 0; k < wk[i].p.nlog; k++) {
+        const undo *u = &wk[i].p.log[k];
+        for (unsigned g = 0; g < 16; g++)
+          if ((u->mask >> g & 1) && g * 4 < u->len) memcpy(u->p + g * 4, u->data + g * 4, u->len - g * 4 < 4 ? u->len - g * 4 : 4);
+      }
+    e->par_fallbacks++;
+    e->par_last = atomic_load(&s.why);
+  } else {
+    for (uint32_t i = 0; i < n; i++) {
+      uint64_t *d = (uint64_t *)&e->stats;
+      const uint64_t *src = (const uint64_t *)&wk[i].e.stats;
+      for (size_t k = 0; k < sizeof e->stats / sizeof(uint64_t); k++) d[k] += src[k];
+      e->warp_insts += wk[i].e.warp_insts;
+    }
+    e->par_last = "parallel";
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    emu *c = &wk[i].e;
+    while (c->npool) { c->npool--; free(c->pool_regs[c->npool]); free(c->pool_local[c->npool]); }
+    free(wk[i].p.log);
+  }
+  for (uint32_t ri = 0; ri < e->nregions; ri++) if (s.shadow[ri]) munmap((void *)s.shadow[ri], s.shadow_bytes[ri]);
+  free(s.shadow);
+  free(s.shadow_bytes);
+  free(wk);
+  return ok;
+}
