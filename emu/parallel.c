@@ -50,12 +50,15 @@ typedef struct par_shared {
   const char *_Atomic why;       /* why (the first reason)                         */
   _Atomic uint64_t insts;        /* warp instructions of all workers (--max-insts) */
   _Atomic(_Atomic uint64_t *) *shadow;   /* per region, mapped at its first access */
+  uint8_t *unused;               /* per PC: an atom whose result no instruction reads */
+  atomic_flag atom_lock;         /* held around shared commutative atomics (their read-modify-write is not atomic) */
   size_t *shadow_bytes;
 } par_shared;
 
 struct emu_par {
   par_shared *s;
   uint32_t ri;                   /* region of the previous access                  */
+  bool holds;                    /* holds atom_lock until its next access or the slice's end */
   undo *log;
   size_t nlog, caplog;
 };
@@ -104,8 +107,13 @@ static bool log_chunk(struct emu_par *p, const mem_region *r, uint64_t chunk, ui
   return true;
 }
 
-/* Block `owner` accesses the granules `mask` of chunk `chunk` of region ri. */
-static bool touch(struct emu_par *p, uint32_t ri, uint64_t chunk, uint16_t mask, int acc, uint16_t cls, uint64_t owner) {
+static void release(struct emu_par *p) {
+  if (p->holds) { atomic_flag_clear_explicit(&p->s->atom_lock, memory_order_release); p->holds = false; }
+}
+
+/* Block `owner` accesses the granules `mask` of chunk `chunk` of region ri;
+ * *shared_atom: a commutative atomic on a chunk other blocks may update. */
+static bool touch(struct emu_par *p, uint32_t ri, uint64_t chunk, uint16_t mask, int acc, uint16_t cls, uint64_t owner, bool *shared_atom) {
   par_shared *s = p->s;
   _Atomic uint64_t *sh = shadow_of(s, ri);
   if (!sh) { stop(s, "out of memory for the access shadow"); return false; }
@@ -123,6 +131,7 @@ static bool touch(struct emu_par *p, uint32_t ri, uint64_t chunk, uint16_t mask,
         bool ok = log_chunk(p, r, chunk, 0xffff);
         atomic_store_explicit(sh, MK(M_ATOM, 0, cls), memory_order_release);
         if (!ok) { stop(s, "out of memory for the undo log"); return false; }
+        *shared_atom = true;
         return true;
       }
       nw = acc == A_READ ? MK(M_EXCL, owner, 0) : MK(M_EXCL, owner, mask);
@@ -142,7 +151,7 @@ static bool touch(struct emu_par *p, uint32_t ri, uint64_t chunk, uint16_t mask,
       if (acc == A_READ) return true;
       goto conflict;
     } else {
-      if (acc == A_ATOM && (old & 0xffff) == cls) return true;
+      if (acc == A_ATOM && (old & 0xffff) == cls) { *shared_atom = true; return true; }
       goto conflict;
     }
     if (atomic_compare_exchange_weak_explicit(sh, &old, nw, memory_order_acq_rel, memory_order_relaxed)) {
@@ -170,8 +179,8 @@ static bool find_region(const emu *e, uint32_t *ri, uint64_t a) {
 }
 
 /* Integer reductions whose order does not matter: their class, else 0. */
-static uint16_t commutative_class(const isa_insn *in) {
-  if (in->op != OP_RED || in->vec > 1) return 0;
+static uint16_t commutative_class(const isa_insn *in, bool unused) {
+  if ((in->op != OP_RED && !(in->op == OP_ATOM && unused)) || in->vec > 1) return 0;
   bool sg = in->type == PTX_T_S32 || in->type == PTX_T_S64;
   bool wide = in->type == PTX_T_U64 || in->type == PTX_T_S64 || in->type == PTX_T_B64;
   if (!sg && !wide && in->type != PTX_T_U32 && in->type != PTX_T_B32) return 0;
@@ -189,9 +198,11 @@ bool emu_par_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint
   const isa_insn *in = x->in;
   int acc = A_WRITE;
   uint16_t cls = 0;
+  bool sa = false;
+  release(p);   /* the previous instruction's atomic has written */
   switch (in->op) {
   case OP_LD: case OP_LDU: case OP_WMMA_LOAD_A: case OP_WMMA_LOAD_B: case OP_WMMA_LOAD_C: case OP_LDMATRIX: acc = A_READ; break;
-  default: if ((cls = commutative_class(in))) acc = A_ATOM;
+  default: if ((cls = commutative_class(in, p->s->unused[x->pc]))) acc = A_ATOM;
   }
   uint64_t owner = w->cta->par_owner;
   /* the usual case: every lane in one region, within 256 bytes: a bitmap
@@ -217,9 +228,9 @@ bool emu_par_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint
     }
     for (uint32_t q = 0; q < 20; q++) {
       uint16_t mask = (uint16_t)(bm[q >> 2] >> ((q & 3) * 16));
-      if (mask && !touch(p, p->ri, (g0 >> 4) + q, mask, acc, cls, owner)) goto conflict;
+      if (mask && !touch(p, p->ri, (g0 >> 4) + q, mask, acc, cls, owner, &sa)) goto conflict;
     }
-    return true;
+    goto done;
   }
   uint32_t cri = UINT32_MAX;
   uint64_t cchunk = 0;
@@ -234,7 +245,7 @@ bool emu_par_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint
       uint16_t mask = (uint16_t)(((2u << (gend & 15)) - 1) & ~((1u << (g & 15)) - 1));
       if (p->ri == cri && chunk == cchunk) cmask |= mask;
       else {
-        if (cmask && !touch(p, cri, cchunk, cmask, acc, cls, owner)) goto conflict;
+        if (cmask && !touch(p, cri, cchunk, cmask, acc, cls, owner, &sa)) goto conflict;
         cri = p->ri;
         cchunk = chunk;
         cmask = mask;
@@ -242,7 +253,13 @@ bool emu_par_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint
       g = gend + 1;
     }
   }
-  if (cmask && !touch(p, cri, cchunk, cmask, acc, cls, owner)) goto conflict;
+  if (cmask && !touch(p, cri, cchunk, cmask, acc, cls, owner, &sa)) goto conflict;
+done:
+  /* other workers' atomics on these chunks wait until this one has written */
+  if (sa) {
+    while (atomic_flag_test_and_set_explicit(&p->s->atom_lock, memory_order_acquire)) { }
+    p->holds = true;
+  }
   return true;
 conflict:
   e->faulted = true;
@@ -288,8 +305,10 @@ static void *worker_main(void *arg) {
       bool all_done = true;
       for (uint32_t r = 0; r < csize && !e->faulted; r++) {
         cta *c = &res[gi * csize + r];
-        for (uint32_t wi = 0; wi < c->nwarps && !e->faulted; wi++)
+        for (uint32_t wi = 0; wi < c->nwarps && !e->faulted; wi++) {
           if (~c->warps[wi].exited && emu_warp_run(&c->warps[wi], e->opt.slice)) progress = true;
+          release(&wk->p);
+        }
         if (!emu_cta_done(c)) all_done = false;
       }
       if (e->faulted) break;
@@ -321,15 +340,38 @@ out:
 
 /* ---- the launch ------------------------------------------------------------ */
 
+/* Whether the destination of atom x is a register nothing else names (nvcc
+ * writes atom with a result where ptxas makes a red of it). */
+static bool atom_result_unused(const xinsn *x) {
+  const isa_func *f = x->f;
+  const isa_opnd *d = &f->ops[x->in->opi];
+  if (x->in->nops == 0 || d->kind != OK_REG) return d->kind == OK_SINK;
+  uint32_t uses = 0;
+  for (uint32_t i = 0; i < f->nops; i++) {
+    const isa_opnd *o = &f->ops[i];
+    uses += (o->kind == OK_REG || (o->kind == OK_ADDR && (o->flags & OF_BASEREG))) && o->v == d->v;
+  }
+  for (uint32_t i = 0; i < f->npool; i++) {
+    const isa_opnd *o = &f->pool[i];
+    uses += (o->kind == OK_REG || (o->kind == OK_ADDR && (o->flags & OF_BASEREG))) && o->v == d->v;
+  }
+  return uses == 1;
+}
+
 /* Why the launch must run sequentially whatever the thread count, or NULL. */
 static const char *ineligible(const emu *e) {
   if (e->obs) return "an observer (trace, sanitizer, debugger) is attached";
   if (e->opt.strict_async) return "--strict-async";
   if (e->reads_envreg) return "the kernel reads %envreg (a cooperative launch)";
-  for (uint32_t i = 0; i < e->m->nfuncs; i++)
-    if (!e->m->funcs[i].has_body && !e->m->funcs[i].is_proto) return "the module calls the device runtime (printf, malloc, launches)";
+  bool runtime = false;           /* the module declares printf, malloc, device launches... */
+  for (uint32_t i = 0; i < e->m->nfuncs; i++) runtime |= !e->m->funcs[i].has_body && !e->m->funcs[i].is_proto;
   for (uint32_t pc = 0; pc < e->nprog; pc++) {
     const xinsn *x = &e->prog[pc];
+    if (runtime && x->in->op == OP_CALL) {
+      call_ops c = emu_call_operands(x);
+      if (!c.tgt || c.tgt->kind != OK_FUNC || !e->m->funcs[c.tgt->v].has_body)
+        return "the kernel calls the device runtime (printf, malloc, launches) or through a pointer";
+    }
     int fam = isa_ops[x->in->op].family;
     if (fam == F_ASYNC || fam == F_TEX) return "the kernel uses asynchronous copies or textures";
     const isa_opnd *ops = &x->f->ops[x->in->opi];
@@ -352,16 +394,18 @@ bool emu_par_run(emu *e) {
   if (why) { e->par_last = why; return false; }
   if (n > nclusters) n = (uint32_t)nclusters;
   e->par_launches++;
-  par_shared s = { .e = e, .nclusters = nclusters, .csize = csize };
+  par_shared s = { .e = e, .nclusters = nclusters, .csize = csize, .atom_lock = ATOMIC_FLAG_INIT };
   s.shadow = calloc(e->nregions ? e->nregions : 1, sizeof *s.shadow);
   s.shadow_bytes = calloc(e->nregions ? e->nregions : 1, sizeof *s.shadow_bytes);
+  s.unused = calloc(e->nprog ? e->nprog : 1, 1);
   par_worker *wk = calloc(n, sizeof *wk);
-  if (!s.shadow || !s.shadow_bytes || !wk) {
-    free(s.shadow); free(s.shadow_bytes); free(wk);
+  if (!s.shadow || !s.shadow_bytes || !s.unused || !wk) {
+    free(s.shadow); free(s.shadow_bytes); free(s.unused); free(wk);
     e->par_fallbacks++;
     e->par_last = "out of memory";
     return false;
   }
+  for (uint32_t pc = 0; pc < e->nprog; pc++) s.unused[pc] = e->prog[pc].in->op == OP_ATOM && atom_result_unused(&e->prog[pc]);
   for (uint32_t i = 0; i < n; i++) {
     emu *c = &wk[i].e;
     *c = *e;
@@ -412,6 +456,7 @@ bool emu_par_run(emu *e) {
   for (uint32_t ri = 0; ri < e->nregions; ri++) if (s.shadow[ri]) munmap((void *)s.shadow[ri], s.shadow_bytes[ri]);
   free(s.shadow);
   free(s.shadow_bytes);
+  free(s.unused);
   free(wk);
   return ok;
 }
