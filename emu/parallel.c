@@ -219,6 +219,18 @@ bool emu_par_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint
   if (!gm) return true;
   if (size <= 64 && hi - lo <= 192 && find_region(e, &p->ri, lo) && hi + size - e->regions[p->ri].base <= e->regions[p->ri].size) {
     uint64_t base = e->regions[p->ri].base, g0 = ((lo - base) >> 2) & ~15ull;   /* first granule of lo's chunk */
+    if (acc == A_READ) {        /* reads need the chunks only */
+      uint64_t c0 = g0 >> 4;
+      uint32_t cb = 0;
+      FOR_LANES(i) {
+        uint64_t off = a[i] - base;
+        uint32_t s1 = (uint32_t)((off >> 6) - c0), s2 = (uint32_t)(((off + size - 1) >> 6) - c0);
+        cb |= gm >> i & 1 ? (1u << s1) | (1u << s2) : 0;
+      }
+      for (uint32_t q = 0; cb; q++, cb >>= 1)
+        if ((cb & 1) && !touch(p, p->ri, c0 + q, 0xffff, acc, cls, owner, &sa)) goto conflict;
+      goto done;
+    }
     uint64_t bm[5] = { 0 };
     FOR_LANES(i) {
       if (!(gm >> i & 1)) continue;
