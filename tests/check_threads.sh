@@ -50,6 +50,27 @@ grep -q "parallel launches 4, run again sequentially 4" "$tmp/v/stderr" && ok ||
 one "$tmp/v" fault.launch --threads 2 -v
 grep -q "sequential on 2 threads: a fault" "$tmp/v/stderr" && ok || { bad "the fault did not stop the parallel attempt"; cat "$tmp/v/stderr"; }
 
+# a CUDA program through ptxemu exec (PTXEMU_THREADS)
+if command -v nvcc >/dev/null 2>&1; then NVCC=nvcc
+elif [ -x /usr/local/cuda/bin/nvcc ]; then NVCC=/usr/local/cuda/bin/nvcc
+else NVCC=""; echo "SKIP: nvcc not found (ptxemu exec --threads)"; fi
+if [ -n "$NVCC" ]; then
+  if "$NVCC" -cudart shared -arch=sm_90 -o "$tmp/prog" "$src/prog.cu" >"$tmp/nvcc.log" 2>&1; then
+    "$PTXEMU" exec --threads 1 "$tmp/prog" >"$tmp/e1" 2>&1; s1=$?
+    for n in 2 3 8; do
+      "$PTXEMU" exec --threads "$n" "$tmp/prog" >"$tmp/e$n" 2>&1; sn=$?
+      if [ $s1 = 0 ] && [ $sn = 0 ] && cmp -s "$tmp/e1" "$tmp/e$n"; then ok; else bad "exec --threads $n: status $sn"; cat "$tmp/e1" "$tmp/e$n"; fi
+    done
+    PTXEMU_VERBOSE=1 "$PTXEMU" exec --threads 3 "$tmp/prog" >/dev/null 2>"$tmp/ev"
+    grep -q "scale.*parallel on 3 threads" "$tmp/ev" && grep -q "tickets.*sequential on 3 threads" "$tmp/ev" && ok ||
+      { bad "exec: launches did not run as expected"; cat "$tmp/ev"; }
+    out=$("$PTXEMU" exec --threads 0 "$tmp/prog" 2>&1); st=$?
+    if [ $st -eq 64 ] && echo "$out" | grep -qF "PTXEMU_THREADS"; then ok; else bad "exec --threads 0: status $st: $out"; fi
+  else
+    bad "nvcc failed"; head -10 "$tmp/nvcc.log"
+  fi
+fi
+
 # bad values are command-line errors
 for v in 0 -1 x 1025 2.5 ""; do
   "$PTXEMU" run --threads "$v" "$src/printf.launch" >/dev/null 2>"$tmp/err"
