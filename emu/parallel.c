@@ -64,10 +64,11 @@ struct emu_par {
 };
 
 typedef struct par_worker {
-  emu e;                         /* this worker's copy of the launch state         */
-  struct emu_par p;
+  _Alignas(64) emu e;            /* this worker's copy of the launch state (a line of its own) */
+  _Alignas(64) struct emu_par p;
   pthread_t tid;
   bool started;
+  char pad[64];                  /* the next worker's state starts on another line */
 } par_worker;
 
 static void stop(par_shared *s, const char *why) {
@@ -410,7 +411,8 @@ bool emu_par_run(emu *e) {
   s.shadow = calloc(e->nregions ? e->nregions : 1, sizeof *s.shadow);
   s.shadow_bytes = calloc(e->nregions ? e->nregions : 1, sizeof *s.shadow_bytes);
   s.unused = calloc(e->nprog ? e->nprog : 1, 1);
-  par_worker *wk = calloc(n, sizeof *wk);
+  par_worker *wk = aligned_alloc(64, n * sizeof *wk);   /* sizeof is a multiple of 64 */
+  if (wk) memset(wk, 0, n * sizeof *wk);
   if (!s.shadow || !s.shadow_bytes || !s.unused || !wk) {
     free(s.shadow); free(s.shadow_bytes); free(s.unused); free(wk);
     e->par_fallbacks++;
