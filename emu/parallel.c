@@ -22,14 +22,24 @@
 #include "util/clock.h"
 
 /* A shadow word per 64-byte chunk of a region: bits 0..15 the chunk's
- * 4-byte granules its owner wrote (or, in ATOM mode, the operation's
- * class), 16..61 the owner (1 + cluster number), 62..63 the mode. */
+ * 4-byte granules its owner wrote (in ATOM mode: the operation's class),
+ * 16..31 those read (by the owner, or in SHARED_READ mode by anyone),
+ * 32..61 the owner (1 + cluster number), 62..63 the mode.  Mode 3 is a
+ * short lock (low bits 0) or MULTI (low bits 1): blocks share the chunk's
+ * granules, and a word per granule (the fine shadow) says who uses each. */
 enum { M_EXCL, M_SHARED_READ, M_ATOM, M_LOCKED };
-#define OWNER_BITS 46
+#define OWNER_BITS 30
 #define OWNER_MASK ((1ull << OWNER_BITS) - 1)
 #define MODE(w) ((unsigned)((w) >> 62))
-#define OWNER(w) (((w) >> 16) & OWNER_MASK)
-#define MK(mode, owner, low) ((uint64_t)(mode) << 62 | ((uint64_t)(owner) & OWNER_MASK) << 16 | (uint64_t)(low))
+#define OWNER(w) (((w) >> 32) & OWNER_MASK)
+#define WBITS(w) ((uint16_t)(w))
+#define RBITS(w) ((uint16_t)((w) >> 16))
+#define MK(mode, owner, low) ((uint64_t)(mode) << 62 | ((uint64_t)(owner) & OWNER_MASK) << 32 | (uint64_t)(low))
+#define LOCKED MK(M_LOCKED, 0, 0)
+#define MULTI MK(M_LOCKED, 0, 1)
+/* fine shadow word: state in bits 30..31, owner below */
+enum { FS_NONE, FS_READ1, FS_READN, FS_WRITTEN };
+#define FMK(st, owner) ((uint32_t)(st) << 30 | (uint32_t)(owner))
 
 enum { A_READ, A_WRITE, A_ATOM };
 
@@ -50,9 +60,10 @@ typedef struct par_shared {
   const char *_Atomic why;       /* why (the first reason)                         */
   _Atomic uint64_t insts;        /* warp instructions of all workers (--max-insts) */
   _Atomic(_Atomic uint64_t *) *shadow;   /* per region, mapped at its first access */
+  _Atomic(_Atomic uint32_t *) *fine;     /* per region: a word per granule, for MULTI chunks */
   uint8_t *unused;               /* per PC: an atom whose result no instruction reads */
   atomic_flag atom_lock;         /* held around shared commutative atomics (their read-modify-write is not atomic) */
-  size_t *shadow_bytes;
+  size_t *shadow_bytes, *fine_bytes;
 } par_shared;
 
 struct emu_par {
@@ -79,16 +90,22 @@ static void stop(par_shared *s, const char *why) {
 
 /* ---- the shadow ------------------------------------------------------------ */
 
-static _Atomic uint64_t *shadow_of(par_shared *s, uint32_t ri) {
-  _Atomic uint64_t *sh = atomic_load_explicit(&s->shadow[ri], memory_order_acquire);
+static void *map_once(_Atomic(void *) *slot, size_t bytes, size_t *size_out) {
+  void *sh = atomic_load_explicit(slot, memory_order_acquire);
   if (sh) return sh;
-  size_t bytes = (size_t)((s->e->regions[ri].size + 63) / 64) * sizeof(uint64_t);
   void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (m == MAP_FAILED) return NULL;
-  _Atomic uint64_t *none = NULL;
-  if (!atomic_compare_exchange_strong(&s->shadow[ri], &none, (_Atomic uint64_t *)m)) { munmap(m, bytes); return none; }
-  s->shadow_bytes[ri] = bytes;
-  return (_Atomic uint64_t *)m;
+  void *none = NULL;
+  if (!atomic_compare_exchange_strong(slot, &none, m)) { munmap(m, bytes); return none; }
+  *size_out = bytes;
+  return m;
+}
+
+static _Atomic uint64_t *shadow_of(par_shared *s, uint32_t ri) {
+  return map_once((_Atomic(void *) *)&s->shadow[ri], (size_t)((s->e->regions[ri].size + 63) / 64) * sizeof(uint64_t), &s->shadow_bytes[ri]);
+}
+static _Atomic uint32_t *fine_of(par_shared *s, uint32_t ri) {
+  return map_once((_Atomic(void *) *)&s->fine[ri], (size_t)((s->e->regions[ri].size + 63) / 64) * 16 * sizeof(uint32_t), &s->fine_bytes[ri]);
 }
 
 static bool log_chunk(struct emu_par *p, const mem_region *r, uint64_t chunk, uint16_t mask) {
@@ -112,6 +129,44 @@ static void release(struct emu_par *p) {
   if (p->holds) { atomic_flag_clear_explicit(&p->s->atom_lock, memory_order_release); p->holds = false; }
 }
 
+/* The granules of a MULTI chunk, one by one: a granule another block wrote
+ * may not be read or written, one others read may not be written. */
+static bool touch_fine(struct emu_par *p, uint32_t ri, uint64_t chunk, uint16_t mask, int acc, uint64_t owner) {
+  par_shared *s = p->s;
+  _Atomic uint32_t *f = fine_of(s, ri);
+  if (!f) { stop(s, "out of memory for the access shadow"); return false; }
+  f += chunk * 16;
+  for (unsigned g = 0; g < 16; g++) {
+    if (!(mask >> g & 1)) continue;
+    uint32_t old = atomic_load_explicit(&f[g], memory_order_acquire);
+    for (;;) {
+      unsigned st = old >> 30;
+      bool mine = (old & 0x3fffffffu) == owner;
+      uint32_t nw;
+      if (acc == A_READ) {
+        if (st == FS_READN || (mine && st != FS_NONE)) break;
+        if (st == FS_WRITTEN) goto conflict;
+        nw = st == FS_NONE ? FMK(FS_READ1, owner) : FMK(FS_READN, 0);
+      } else {
+        if (st == FS_WRITTEN && mine) break;
+        if (st == FS_READN || (st != FS_NONE && !mine)) goto conflict;
+        nw = FMK(FS_WRITTEN, owner);
+      }
+      if (atomic_compare_exchange_weak_explicit(&f[g], &old, nw, memory_order_acq_rel, memory_order_acquire)) {
+        if (nw >> 30 == FS_WRITTEN && !log_chunk(p, &s->e->regions[ri], chunk, (uint16_t)(1u << g))) {
+          stop(s, "out of memory for the undo log");
+          return false;
+        }
+        break;
+      }
+    }
+  }
+  return true;
+conflict:
+  stop(s, "blocks depend on each other through global memory");
+  return false;
+}
+
 /* Block `owner` accesses the granules `mask` of chunk `chunk` of region ri;
  * *shared_atom: a commutative atomic on a chunk other blocks may update. */
 static bool touch(struct emu_par *p, uint32_t ri, uint64_t chunk, uint16_t mask, int acc, uint16_t cls, uint64_t owner, bool *shared_atom) {
@@ -120,7 +175,7 @@ static bool touch(struct emu_par *p, uint32_t ri, uint64_t chunk, uint16_t mask,
   if (!sh) { stop(s, "out of memory for the access shadow"); return false; }
   sh += chunk;
   const mem_region *r = &s->e->regions[ri];
-  uint64_t old = atomic_load_explicit(sh, memory_order_relaxed);
+  uint64_t old = atomic_load_explicit(sh, memory_order_acquire);
   for (;;) {
     uint64_t nw;
     uint16_t newly = 0;
@@ -128,34 +183,55 @@ static bool touch(struct emu_par *p, uint32_t ri, uint64_t chunk, uint16_t mask,
     if (old == 0) {
       if (acc == A_ATOM) {
         /* the chunk's bytes are logged before any block's atomic changes them */
-        if (!atomic_compare_exchange_weak(sh, &old, MK(M_LOCKED, 0, 0))) continue;
+        if (!atomic_compare_exchange_weak(sh, &old, LOCKED)) continue;
         bool ok = log_chunk(p, r, chunk, 0xffff);
         atomic_store_explicit(sh, MK(M_ATOM, 0, cls), memory_order_release);
         if (!ok) { stop(s, "out of memory for the undo log"); return false; }
         *shared_atom = true;
         return true;
       }
-      nw = acc == A_READ ? MK(M_EXCL, owner, 0) : MK(M_EXCL, owner, mask);
+      nw = acc == A_READ ? MK(M_EXCL, owner, (uint32_t)mask << 16) : MK(M_EXCL, owner, mask);
       newly = acc == A_READ ? 0 : mask;
-    } else if (mode == M_LOCKED) {
+    } else if (old == LOCKED) {
       old = atomic_load_explicit(sh, memory_order_acquire);
       continue;
+    } else if (old == MULTI) {
+      return touch_fine(p, ri, chunk, mask, acc == A_ATOM ? A_WRITE : acc, owner);
     } else if (mode == M_EXCL && OWNER(old) == owner) {
-      if (acc == A_READ) return true;
-      newly = (uint16_t)(mask & ~old);
-      if (!newly) return true;
-      nw = old | mask;
-    } else if (mode == M_EXCL) {
-      if (acc != A_READ || (old & 0xffff)) goto conflict;
-      nw = MK(M_SHARED_READ, 0, 0);
-    } else if (mode == M_SHARED_READ) {
-      if (acc == A_READ) return true;
-      goto conflict;
+      if (acc == A_READ) {
+        if (!(mask & ~(RBITS(old) | WBITS(old)))) return true;
+        nw = old | (uint64_t)mask << 16;
+      } else {
+        newly = (uint16_t)(mask & ~WBITS(old));
+        if (!newly) return true;
+        nw = old | mask;
+      }
+    } else if (mode == M_EXCL || mode == M_SHARED_READ) {
+      /* another block's chunk: reads of granules nobody wrote may share it;
+       * granules apart from everyone else's go one by one */
+      uint16_t w = mode == M_EXCL ? WBITS(old) : 0, rd = RBITS(old);
+      if (acc == A_READ && !w) {
+        if (mode == M_SHARED_READ && !(mask & ~rd)) return true;
+        nw = MK(M_SHARED_READ, 0, (uint32_t)(rd | mask) << 16);
+      } else if (mask & (acc == A_READ ? w : (uint16_t)(w | rd))) {
+        goto conflict;
+      } else {
+        if (!atomic_compare_exchange_weak_explicit(sh, &old, LOCKED, memory_order_acq_rel, memory_order_acquire)) continue;
+        _Atomic uint32_t *f = fine_of(s, ri);
+        if (!f) { atomic_store(sh, old); stop(s, "out of memory for the access shadow"); return false; }
+        f += chunk * 16;
+        uint64_t o = OWNER(old);
+        for (unsigned g = 0; g < 16; g++)
+          atomic_store_explicit(&f[g], w >> g & 1 ? FMK(FS_WRITTEN, o) : !(rd >> g & 1) ? FMK(FS_NONE, 0)
+                                       : mode == M_EXCL ? FMK(FS_READ1, o) : FMK(FS_READN, 0), memory_order_relaxed);
+        atomic_store_explicit(sh, MULTI, memory_order_release);
+        return touch_fine(p, ri, chunk, mask, acc == A_ATOM ? A_WRITE : acc, owner);
+      }
     } else {
       if (acc == A_ATOM && (old & 0xffff) == cls) { *shared_atom = true; return true; }
       goto conflict;
     }
-    if (atomic_compare_exchange_weak_explicit(sh, &old, nw, memory_order_acq_rel, memory_order_relaxed)) {
+    if (atomic_compare_exchange_weak_explicit(sh, &old, nw, memory_order_acq_rel, memory_order_acquire)) {
       /* only the owner writes these granules, and only after this */
       if (newly && !log_chunk(p, r, chunk, newly)) { stop(s, "out of memory for the undo log"); return false; }
       return true;
@@ -220,18 +296,6 @@ bool emu_par_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint
   if (!gm) return true;
   if (size <= 64 && hi - lo <= 192 && find_region(e, &p->ri, lo) && hi + size - e->regions[p->ri].base <= e->regions[p->ri].size) {
     uint64_t base = e->regions[p->ri].base, g0 = ((lo - base) >> 2) & ~15ull;   /* first granule of lo's chunk */
-    if (acc == A_READ) {        /* reads need the chunks only */
-      uint64_t c0 = g0 >> 4;
-      uint32_t cb = 0;
-      FOR_LANES(i) {
-        uint64_t off = a[i] - base;
-        uint32_t s1 = (uint32_t)((off >> 6) - c0), s2 = (uint32_t)(((off + size - 1) >> 6) - c0);
-        cb |= gm >> i & 1 ? (1u << s1) | (1u << s2) : 0;
-      }
-      for (uint32_t q = 0; cb; q++, cb >>= 1)
-        if ((cb & 1) && !touch(p, p->ri, c0 + q, 0xffff, acc, cls, owner, &sa)) goto conflict;
-      goto done;
-    }
     uint64_t bm[5] = { 0 };
     FOR_LANES(i) {
       if (!(gm >> i & 1)) continue;
@@ -404,7 +468,7 @@ bool emu_par_run(emu *e) {
   uint32_t n = e->opt.threads;
   if (n < 2) { e->par_last = "one thread"; return false; }
   if (nclusters < 2) { e->par_last = "one cluster"; return false; }
-  if (nclusters >= OWNER_MASK) { e->par_last = "too many clusters"; return false; }
+  if (nclusters >= OWNER_MASK) { e->par_last = "too many clusters (2^30)"; return false; }
   const char *why = ineligible(e);
   if (why) { e->par_last = why; return false; }
   if (n > nclusters) n = (uint32_t)nclusters;
@@ -412,11 +476,13 @@ bool emu_par_run(emu *e) {
   par_shared s = { .e = e, .nclusters = nclusters, .csize = csize, .atom_lock = ATOMIC_FLAG_INIT };
   s.shadow = calloc(e->nregions ? e->nregions : 1, sizeof *s.shadow);
   s.shadow_bytes = calloc(e->nregions ? e->nregions : 1, sizeof *s.shadow_bytes);
+  s.fine = calloc(e->nregions ? e->nregions : 1, sizeof *s.fine);
+  s.fine_bytes = calloc(e->nregions ? e->nregions : 1, sizeof *s.fine_bytes);
   s.unused = calloc(e->nprog ? e->nprog : 1, 1);
   par_worker *wk = aligned_alloc(64, n * sizeof *wk);   /* sizeof is a multiple of 64 */
   if (wk) memset(wk, 0, n * sizeof *wk);
-  if (!s.shadow || !s.shadow_bytes || !s.unused || !wk) {
-    free(s.shadow); free(s.shadow_bytes); free(s.unused); free(wk);
+  if (!s.shadow || !s.shadow_bytes || !s.fine || !s.fine_bytes || !s.unused || !wk) {
+    free(s.shadow); free(s.shadow_bytes); free(s.fine); free(s.fine_bytes); free(s.unused); free(wk);
     e->par_fallbacks++;
     e->par_last = "out of memory";
     return false;
@@ -469,9 +535,14 @@ bool emu_par_run(emu *e) {
     while (c->npool) { c->npool--; free(c->pool_regs[c->npool]); free(c->pool_local[c->npool]); }
     free(wk[i].p.log);
   }
-  for (uint32_t ri = 0; ri < e->nregions; ri++) if (s.shadow[ri]) munmap((void *)s.shadow[ri], s.shadow_bytes[ri]);
+  for (uint32_t ri = 0; ri < e->nregions; ri++) {
+    if (s.shadow[ri]) munmap((void *)s.shadow[ri], s.shadow_bytes[ri]);
+    if (s.fine[ri]) munmap((void *)s.fine[ri], s.fine_bytes[ri]);
+  }
   free(s.shadow);
   free(s.shadow_bytes);
+  free(s.fine);
+  free(s.fine_bytes);
   free(s.unused);
   free(wk);
   return ok;
