@@ -77,8 +77,6 @@ struct emu_par {
 typedef struct par_worker {
   _Alignas(64) emu e;            /* this worker's copy of the launch state (a line of its own) */
   _Alignas(64) struct emu_par p;
-  pthread_t tid;
-  bool started;
   char pad[64];                  /* the next worker's state starts on another line */
 } par_worker;
 
@@ -417,6 +415,67 @@ out:
   return NULL;
 }
 
+/* ---- the worker threads ------------------------------------------------------ */
+
+/* Started once and kept for the process (a thread's caches, such as the
+ * matrix instructions' scratch, live as long as it does); one launch at a
+ * time uses them. */
+static struct {
+  pthread_mutex_t use;           /* held by the launch running on the pool        */
+  pthread_mutex_t mu;
+  pthread_cond_t go, done;
+  uint32_t started;              /* threads running (worker indexes 1..started)   */
+  uint64_t gen;                  /* bumped for each launch                         */
+  par_worker *wk;
+  uint32_t n, pending;
+} pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, NULL, 0, 0 };
+
+static void *pool_thread(void *arg) {
+  uint32_t idx = (uint32_t)(uintptr_t)arg;
+  uint64_t seen = 0;
+  pthread_mutex_lock(&pool.mu);
+  for (;;) {
+    while (pool.gen == seen) pthread_cond_wait(&pool.go, &pool.mu);
+    seen = pool.gen;
+    if (idx >= pool.n) continue;
+    par_worker *w = &pool.wk[idx];
+    pthread_mutex_unlock(&pool.mu);
+    worker_main(w);
+    pthread_mutex_lock(&pool.mu);
+    if (--pool.pending == 0) pthread_cond_signal(&pool.done);
+  }
+  return NULL;
+}
+
+/* Run wk[0..n) (wk[0] on this thread); false when the pool is busy. */
+static bool pool_run(par_worker *wk, uint32_t n) {
+  if (pthread_mutex_trylock(&pool.use)) return false;
+  pthread_mutex_lock(&pool.mu);
+  while (pool.started < n - 1) {
+    pthread_t t;
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    int rc = pthread_create(&t, &at, pool_thread, (void *)(uintptr_t)(pool.started + 1));
+    pthread_attr_destroy(&at);
+    if (rc) { n = pool.started + 1; break; }   /* fewer workers: they take the clusters between them */
+    pool.started++;
+  }
+  pool.wk = wk;
+  pool.n = n;
+  pool.pending = n - 1;
+  pool.gen++;
+  pthread_cond_broadcast(&pool.go);
+  pthread_mutex_unlock(&pool.mu);
+  worker_main(&wk[0]);
+  pthread_mutex_lock(&pool.mu);
+  while (pool.pending) pthread_cond_wait(&pool.done, &pool.mu);
+  pool.wk = NULL;
+  pthread_mutex_unlock(&pool.mu);
+  pthread_mutex_unlock(&pool.use);
+  return true;
+}
+
 /* ---- the launch ------------------------------------------------------------ */
 
 /* Whether the destination of atom x is a register nothing else names (nvcc
@@ -506,12 +565,8 @@ bool emu_par_run(emu *e) {
     wk[i].p.s = &s;
     wk[i].p.ri = UINT32_MAX;
   }
-  for (uint32_t i = 1; i < n; i++) wk[i].started = pthread_create(&wk[i].tid, NULL, worker_main, &wk[i]) == 0;
-  worker_main(&wk[0]);
-  for (uint32_t i = 1; i < n; i++) if (wk[i].started) pthread_join(wk[i].tid, NULL);
+  if (!pool_run(wk, n)) stop(&s, "another launch is using the worker threads");
   bool ok = !atomic_load(&s.stop);
-  /* clusters no worker could take (a thread that did not start) */
-  if (ok && atomic_load(&s.next) < nclusters) { ok = false; stop(&s, "a worker thread did not start"); }
   if (!ok) {
     for (uint32_t i = 0; i < n; i++)
       for (size_t k = 0; k < wk[i].p.nlog; k++) {
