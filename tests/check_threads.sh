@@ -42,11 +42,12 @@ one "$tmp/v" independent.launch --threads 3 -v
 grep -q "launch 0 saxpy: parallel on 3 threads" "$tmp/v/stderr" && ok || { bad "saxpy did not run in parallel"; cat "$tmp/v/stderr"; }
 grep -q "launch 3 histogram: parallel" "$tmp/v/stderr" && ok || bad "integer atomics with unused results did not run in parallel"
 grep -q "launch 4 pairs: parallel" "$tmp/v/stderr" && ok || bad "clusters did not run in parallel"
+grep -q "launch 2 block_sums: parallel" "$tmp/v/stderr" && ok || bad "per-block results in adjacent words did not run in parallel"
 one "$tmp/v" racing.launch --threads 3 -v
-for k in "0 race" "1 float_atomics" "2 tickets" "3 chain"; do
+for k in "0 race" "1 float_atomics" "2 tickets" "3 chain" "4 neighbours"; do
   grep -q "launch $k: sequential on 3 threads: blocks depend on each other" "$tmp/v/stderr" && ok || { bad "launch $k: no conflict found"; cat "$tmp/v/stderr"; }
 done
-grep -q "parallel launches 4, run again sequentially 4" "$tmp/v/stderr" && ok || bad "fallbacks not counted"
+grep -q "parallel launches 5, run again sequentially 5" "$tmp/v/stderr" && ok || bad "fallbacks not counted"
 one "$tmp/v" fault.launch --threads 2 -v
 grep -q "sequential on 2 threads: a fault" "$tmp/v/stderr" && ok || { bad "the fault did not stop the parallel attempt"; cat "$tmp/v/stderr"; }
 

@@ -32,6 +32,15 @@ extern "C" __global__ void race(int *shared_word, int *out) {
   }
 }
 
+// adjacent words: each block writes its own and reads its neighbour's
+// (a dependency inside a chunk that blocks share granule by granule)
+extern "C" __global__ void neighbours(int *w, int *seen) {
+  if (threadIdx.x == 0) {
+    w[blockIdx.x] = blockIdx.x + 1;
+    seen[blockIdx.x] = w[blockIdx.x ^ 1];
+  }
+}
+
 // float atomics: the sum depends on the order of the additions
 extern "C" __global__ void float_atomics(const float *x, float *sum) {
   atomicAdd(sum, x[blockIdx.x * blockDim.x + threadIdx.x]);
