@@ -119,7 +119,9 @@ static bool log_chunk(struct emu_par *p, const mem_region *r, uint64_t chunk, ui
   u->p = r->data + off;
   u->mask = mask;
   u->len = (uint8_t)(left < 64 ? left : 64);
-  memcpy(u->data, u->p, u->len);
+  /* only the granules this block owns: others' may be changing meanwhile */
+  for (unsigned g = 0; g < 16; g++)
+    if ((mask >> g & 1) && g * 4 < u->len) memcpy(u->data + g * 4, u->p + g * 4, u->len - g * 4 < 4 ? u->len - g * 4 : 4);
   return true;
 }
 
