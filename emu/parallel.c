@@ -449,8 +449,24 @@ static void *pool_thread(void *arg) {
   return NULL;
 }
 
+/* A forked child has this thread only: it starts a pool of its own. */
+static void pool_after_fork(void) {
+  pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+  pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+  pool.use = m;
+  pool.mu = m;
+  pool.go = c;
+  pool.done = c;
+  pool.started = 0;
+  pool.wk = NULL;
+  pool.n = pool.pending = 0;
+}
+static void pool_init(void) { pthread_atfork(NULL, NULL, pool_after_fork); }
+
 /* Run wk[0..n) (wk[0] on this thread); false when the pool is busy. */
 static bool pool_run(par_worker *wk, uint32_t n) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, pool_init);
   if (pthread_mutex_trylock(&pool.use)) return false;
   pthread_mutex_lock(&pool.mu);
   while (pool.started < n - 1) {
