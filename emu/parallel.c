@@ -64,6 +64,11 @@ typedef struct par_shared {
   uint8_t *unused;               /* per PC: an atom whose result no instruction reads */
   atomic_flag atom_lock;         /* held around shared commutative atomics (their read-modify-write is not atomic) */
   size_t *shadow_bytes, *fine_bytes;
+  /* device printf: each worker writes to a memory stream; per cluster, the
+   * stream offsets where each of its rounds ended, to interleave them as
+   * the sequential window would */
+  bool prints;
+  struct par_cluster { uint32_t worker, nrounds; uint64_t first, start; } *cl;
 } par_shared;
 
 struct emu_par {
@@ -72,6 +77,12 @@ struct emu_par {
   bool holds;                    /* holds atom_lock until its next access or the slice's end */
   undo *log;
   size_t nlog, caplog;
+  uint32_t idx;                  /* worker number                                  */
+  FILE *out;                     /* device printf (when the kernel prints)         */
+  char *outbuf;
+  size_t outlen;
+  uint64_t *ends, nends, capends;   /* stream offsets at the ends of rounds       */
+  uint64_t cur;                  /* the cluster running                            */
 };
 
 typedef struct par_worker {
@@ -353,6 +364,30 @@ static bool start_cluster(par_worker *wk, cta *slot) {
     if (emu_cta_start(&wk->e, &slot[r], q * s->csize + r, slot)) { stop(s, "out of memory starting a block"); return false; }
     slot[r].par_owner = q + 1;
   }
+  if (s->prints) {
+    struct emu_par *p = &wk->p;
+    emu_printf_flush(&wk->e);
+    fflush(p->out);
+    s->cl[q] = (struct par_cluster){ p->idx, 0, p->nends, p->outlen };
+    p->cur = q;
+  }
+  return true;
+}
+
+/* Device printf: the end of a round of the running cluster. */
+static bool round_end(par_worker *wk) {
+  struct emu_par *p = &wk->p;
+  emu_printf_flush(&wk->e);
+  if (fflush(p->out) || p->outlen > (256u << 20)) return false;   /* held in memory: at most 256 MiB */
+  if (p->nends == p->capends) {
+    size_t cap = p->capends ? p->capends * 2 : 256;
+    uint64_t *n = realloc(p->ends, cap * sizeof *n);
+    if (!n) return false;
+    p->ends = n;
+    p->capends = cap;
+  }
+  p->ends[p->nends++] = p->outlen;
+  p->s->cl[p->cur].nrounds++;
   return true;
 }
 
@@ -391,6 +426,7 @@ static void *worker_main(void *arg) {
         if (!emu_cta_done(c)) all_done = false;
       }
       if (e->faulted) break;
+      if (s->prints && !round_end(wk)) { stop(s, "device printf output (memory)"); break; }
       if (all_done) {
         for (uint32_t r = 0; r < csize; r++) emu_cta_free(&res[gi * csize + r]);
         if (start_cluster(wk, &res[gi * csize])) progress = true;
@@ -515,7 +551,7 @@ static bool atom_result_unused(const xinsn *x) {
 }
 
 /* Why the launch must run sequentially whatever the thread count, or NULL. */
-static const char *ineligible(const emu *e) {
+static const char *ineligible(const emu *e, bool *prints) {
   if (e->obs) return "an observer (trace, sanitizer, debugger) is attached";
   if (e->opt.strict_async) return "--strict-async";
   if (e->reads_envreg) return "the kernel reads %envreg (a cooperative launch)";
@@ -525,8 +561,10 @@ static const char *ineligible(const emu *e) {
     const xinsn *x = &e->prog[pc];
     if (runtime && x->in->op == OP_CALL) {
       call_ops c = emu_call_operands(x);
-      if (!c.tgt || c.tgt->kind != OK_FUNC || !e->m->funcs[c.tgt->v].has_body)
-        return "the kernel calls the device runtime (printf, malloc, launches) or through a pointer";
+      if (c.tgt && c.tgt->kind == OK_FUNC && strcmp(e->m->funcs[c.tgt->v].name, "vprintf") == 0 && !e->m->funcs[c.tgt->v].has_body)
+        *prints = true;
+      else if (!c.tgt || c.tgt->kind != OK_FUNC || !e->m->funcs[c.tgt->v].has_body)
+        return "the kernel calls the device runtime (malloc, launches) or through a pointer";
     }
     int fam = isa_ops[x->in->op].family;
     if (fam == F_ASYNC || fam == F_TEX) return "the kernel uses asynchronous copies or textures";
@@ -538,6 +576,39 @@ static const char *ineligible(const emu *e) {
   return NULL;
 }
 
+/* Device printf in the sequential order: the window of emu_run (its
+ * slots, each cluster's rounds, a finished cluster's slot taking the next
+ * one for the following round), replayed over the recorded rounds. */
+static void replay_printf(emu *e, par_shared *s, par_worker *wk) {
+  const emu_launch *l = &e->launch;
+  uint64_t total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+  uint32_t window = e->opt.resident_ctas ? e->opt.resident_ctas : 1;
+  if (window > total) window = (uint32_t)total;
+  window = window < s->csize ? s->csize : window / s->csize * s->csize;
+  uint32_t ngroups = window / s->csize, nlive = 0;
+  uint64_t *slot = calloc(ngroups, sizeof *slot), *start = calloc(ngroups, sizeof *start), next = 0;
+  bool *live = calloc(ngroups, sizeof *live);
+  if (!slot || !start || !live) { free(slot); free(start); free(live); return; }
+  for (uint32_t gi = 0; gi < ngroups && next < s->nclusters; gi++) { slot[gi] = next++; live[gi] = true; nlive++; }
+  for (uint64_t round = 0; nlive && !e->faulted; round++) {
+    for (uint32_t gi = 0; gi < ngroups; gi++) {
+      if (!live[gi]) continue;
+      const struct par_cluster *c = &s->cl[slot[gi]];
+      const struct emu_par *p = &wk[c->worker].p;
+      uint64_t lr = round - start[gi];
+      uint64_t from = lr ? p->ends[c->first + lr - 1] : c->start, to = p->ends[c->first + lr];
+      if (to > from) emu_printf_write(e, p->outbuf + from, to - from);
+      if (lr + 1 == c->nrounds) {
+        if (next < s->nclusters) { slot[gi] = next++; start[gi] = round + 1; }
+        else { live[gi] = false; nlive--; }
+      }
+    }
+  }
+  free(slot);
+  free(start);
+  free(live);
+}
+
 bool emu_par_run(emu *e) {
   const emu_launch *l = &e->launch;
   uint32_t csize = l->cluster[0] * l->cluster[1] * l->cluster[2];
@@ -546,7 +617,8 @@ bool emu_par_run(emu *e) {
   if (n < 2) { e->par_last = "one thread"; return false; }
   if (nclusters < 2) { e->par_last = "one cluster"; return false; }
   if (nclusters >= OWNER_MASK) { e->par_last = "too many clusters (2^30)"; return false; }
-  const char *why = ineligible(e);
+  bool prints = false;
+  const char *why = ineligible(e, &prints);
   if (why) { e->par_last = why; return false; }
   if (n > nclusters) n = (uint32_t)nclusters;
   e->par_launches++;
@@ -565,6 +637,8 @@ bool emu_par_run(emu *e) {
     return false;
   }
   for (uint32_t pc = 0; pc < e->nprog; pc++) s.unused[pc] = e->prog[pc].in->op == OP_ATOM && atom_result_unused(&e->prog[pc]);
+  s.prints = prints;
+  if (prints && !(s.cl = calloc(nclusters, sizeof *s.cl))) s.prints = false, atomic_store(&s.stop, 1), s.why = "out of memory";
   for (uint32_t i = 0; i < n; i++) {
     emu *c = &wk[i].e;
     *c = *e;
@@ -582,8 +656,14 @@ bool emu_par_run(emu *e) {
     c->par = &wk[i].p;
     wk[i].p.s = &s;
     wk[i].p.ri = UINT32_MAX;
+    wk[i].p.idx = i;
+    if (s.prints) {
+      wk[i].p.out = open_memstream(&wk[i].p.outbuf, &wk[i].p.outlen);
+      if (!wk[i].p.out) { atomic_store(&s.stop, 1); s.why = "out of memory"; s.prints = false; }
+      c->opt.printf_out = wk[i].p.out;
+    }
   }
-  if (!pool_run(wk, n)) stop(&s, "another launch is using the worker threads");
+  if (!atomic_load(&s.stop) && !pool_run(wk, n)) stop(&s, "another launch is using the worker threads");
   bool ok = !atomic_load(&s.stop);
   if (!ok) {
     for (uint32_t i = 0; i < n; i++)
@@ -602,11 +682,16 @@ bool emu_par_run(emu *e) {
       e->warp_insts += wk[i].e.warp_insts;
     }
     e->par_last = "parallel";
+    if (s.prints) replay_printf(e, &s, wk);
   }
   for (uint32_t i = 0; i < n; i++) {
     emu *c = &wk[i].e;
     while (c->npool) { c->npool--; free(c->pool_regs[c->npool]); free(c->pool_local[c->npool]); }
     free(wk[i].p.log);
+    free(c->pbuf);
+    if (wk[i].p.out) fclose(wk[i].p.out);
+    free(wk[i].p.outbuf);
+    free(wk[i].p.ends);
   }
   for (uint32_t ri = 0; ri < e->nregions; ri++) {
     if (s.shadow[ri]) munmap((void *)s.shadow[ri], s.shadow_bytes[ri]);
@@ -617,6 +702,7 @@ bool emu_par_run(emu *e) {
   free(s.fine);
   free(s.fine_bytes);
   free(s.unused);
+  free(s.cl);
   free(wk);
   return ok;
 }

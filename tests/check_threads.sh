@@ -4,7 +4,9 @@
 # statuses, byte for byte.  The kernels (tests/threads/threads.cu) are
 # independent blocks (which run in parallel), and racing, float-atomic,
 # ticket (atomics whose results are used), spin-waiting, printf and
-# faulting ones (which must come out as the sequential run).
+# faulting ones (which must come out as the sequential run).  Device printf
+# from blocks that print over many scheduling rounds runs in parallel and
+# must come out in the sequential interleaving.
 . "$srcdir/tests/lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptxemu-thr.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -48,6 +50,8 @@ for k in "0 race" "1 float_atomics" "2 tickets" "3 chain" "4 neighbours"; do
   grep -q "launch $k: sequential on 3 threads: blocks depend on each other" "$tmp/v/stderr" && ok || { bad "launch $k: no conflict found"; cat "$tmp/v/stderr"; }
 done
 grep -q "parallel launches 5, run again sequentially 5" "$tmp/v/stderr" && ok || bad "fallbacks not counted"
+one "$tmp/v" printf.launch --threads 3 -v
+grep -q "launch 1 chatty: parallel on 3 threads" "$tmp/v/stderr" && ok || { bad "printf did not run in parallel"; cat "$tmp/v/stderr"; }
 one "$tmp/v" fault.launch --threads 2 -v
 grep -q "sequential on 2 threads: a fault" "$tmp/v/stderr" && ok || { bad "the fault did not stop the parallel attempt"; cat "$tmp/v/stderr"; }
 

@@ -67,6 +67,18 @@ extern "C" __global__ void hello(int *out) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = blockIdx.x;
 }
 
+// printf across many scheduling rounds: warps print between loops of
+// different lengths, so blocks' lines interleave as the window runs them
+extern "C" __global__ void chatty(int *out) {
+  int warp = threadIdx.x / 32, acc = 0;
+  int reps = (blockIdx.x * 7 + warp * 3) % 5 + 1;
+  for (int r = 0; r < reps; r++) {
+    for (int k = 0; k < 300 * ((blockIdx.x + r) % 4 + 1); k++) acc = acc * 3 + k;
+    if (threadIdx.x % 32 == 0) printf("block %d warp %d step %d\n", blockIdx.x, warp, r);
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
 // a fault in a late block: block `bad` writes far out of bounds
 extern "C" __global__ void late_fault(int *out, int bad) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
