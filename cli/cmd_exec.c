@@ -34,6 +34,8 @@ static void usage(FILE *f) {
         "  --trace FILE      record every launch in a SQLite trace (ptxemu-trace(5));\n"
         "  --trace-level L, --trace-kernel K, --trace-blocks A-B, --trace-pcs A-B, --trace-max-size SIZE\n"
         "  --max-insts N     stop a launch after N warp instructions\n"
+        "  --threads N       worker threads for functional launches (default: one per core);\n"
+        "                    the results are those of --threads 1\n"
         "  --max-seconds S   stop a launch after S seconds\n"
         "  --max-memory SIZE cap on the host memory the emulation uses, e.g. 2G\n"
         "  --strict-async    check proxy fences of the async proxy\n"
@@ -112,7 +114,7 @@ int cmd_exec(int argc, char **argv) {
     { "--stats", "PTXEMU_STATS" }, { "--trace", "PTXEMU_TRACE" }, { "--trace-level", "PTXEMU_TRACE_LEVEL" },
     { "--trace-blocks", "PTXEMU_TRACE_BLOCKS" }, { "--trace-pcs", "PTXEMU_TRACE_PCS" },
     { "--trace-max-size", "PTXEMU_TRACE_MAX_SIZE" }, { "--max-insts", "PTXEMU_MAX_INSTS" },
-    { "--max-seconds", "PTXEMU_MAX_SECONDS" }, { "--max-memory", "PTXEMU_MAX_MEMORY" }, { "--cache", "PTXEMU_CACHE" },
+    { "--threads", "PTXEMU_THREADS" }, { "--max-seconds", "PTXEMU_MAX_SECONDS" }, { "--max-memory", "PTXEMU_MAX_MEMORY" }, { "--cache", "PTXEMU_CACHE" },
     { "--sanitize", "PTXEMU_SANITIZE" },
   };
   char *cmdline = NULL;

@@ -21,6 +21,8 @@ static void usage(FILE *f, const char *cmd) {
              "  --max-insts N     stop a launch after N warp instructions (default 2e9)\n"
              "  --max-seconds S   stop a launch after S seconds of wall time (default: none)\n"
              "  --max-memory SIZE cap on the host memory the emulation uses, e.g. 2G (default: half the RAM)\n"
+             "  --threads N       worker threads for functional launches (default: one per core);\n"
+             "                    results, printf, --stats and faults are those of --threads 1\n"
              "  --timing          run the cycle-approximate timing model (default GPU: h100)\n"
              "  --gpu NAME|FILE   the GPU to model (ptxemu gpus lists the bundled ones); implies --timing\n"
              "  --sanitize LIST   racecheck, synccheck, initcheck (comma-separated) or all; a finding\n"
@@ -116,6 +118,12 @@ static int run_common(int argc, char **argv, bool compare, void (*attach)(sessio
       i++;
       if (num_opt(argv[0], a, num_u64(argv[i], 1, 1000000000000000ull, &o.max_insts), argv[i], "a whole number from 1 to 1e15")) return EXIT_USAGE;
     }
+    else if (strcmp(a, "--threads") == 0 && more) {
+      i++;
+      uint64_t t;
+      if (num_opt(argv[0], a, num_u64(argv[i], 1, SESSION_MAX_THREADS, &t), argv[i], "a whole number from 1 to 1024")) return EXIT_USAGE;
+      o.threads = (uint32_t)t;
+    }
     else if (strcmp(a, "--max-seconds") == 0 && more) {
       i++;
       if (num_opt(argv[0], a, num_f64(argv[i], 0.001, 1e7, &o.max_seconds), argv[i], "a number of seconds from 0.001 to 1e7")) return EXIT_USAGE;
@@ -178,7 +186,7 @@ static int run_common(int argc, char **argv, bool compare, void (*attach)(sessio
     else if (strcmp(a, "-q") == 0) o.quiet = true;
     else if (strcmp(a, "-v") == 0) o.verbose = true;
     else if ((tr = cli_trace_option(&ct, argc, argv, &i)) != 0) { if (tr < 0) return EXIT_USAGE; }
-    else if (cli_missing_value(argv[0], a, "--out --stats --max-insts --max-seconds --max-memory --sanitize --sched --issue-order --set --kernel --gpu --grid --block --shared -e --arg --format")) return EXIT_USAGE;
+    else if (cli_missing_value(argv[0], a, "--out --stats --max-insts --threads --max-seconds --max-memory --sanitize --sched --issue-order --set --kernel --gpu --grid --block --shared -e --arg --format")) return EXIT_USAGE;
     else if (a[0] == '-' && a[1]) { fprintf(stderr, "ptxemu %s: unknown option '%s'\n", argv[0], a); usage(stderr, argv[0]); return EXIT_USAGE; }
     else if (!path) path = a;
     else { fprintf(stderr, "ptxemu %s: more than one input\n", argv[0]); return EXIT_USAGE; }

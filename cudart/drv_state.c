@@ -13,6 +13,7 @@
 #include "cudart/options.h"
 #include "emu/timing.h"
 #include "host/launcher.h"
+#include "host/session.h"
 #include "traces/trace.h"
 #include "sanitize/sanitize.h"
 
@@ -130,6 +131,7 @@ CUresult drv_init(void) {
   if (opts.max_seconds > 0) eo.max_seconds = opts.max_seconds;
   if (opts.max_memory) eo.mem_cap = opts.max_memory;
   eo.strict_async = opts.strict_async;
+  eo.threads = opts.threads ? (uint32_t)opts.threads : session_default_threads();
   eo.counters = opts.stats || opts.trace || drv.timing;
   eo.progress = !opts.quiet && isatty(2);
   eo.nsm = drv.cfg.sms;

@@ -105,6 +105,7 @@ int drv_options_from_env(drv_options *o) {
   if (o->gpu || o->sched || o->issue_order || o->nsets) o->timing = true;
   /* the ranges of ptxemu run's --max-insts, --max-seconds, --max-memory */
   if (integer("PTXEMU_MAX_INSTS", 1, 1000000000000000ull, "a whole number from 1 to 1e15", &o->max_insts) ||
+      integer("PTXEMU_THREADS", 1, 1024, "a whole number from 1 to 1024", &o->threads) ||
       size("PTXEMU_MAX_MEMORY", 1u << 20, 1ull << 44, "a size from 1M to 16T (bytes, or with K, M, G, T)", &o->max_memory))
     return -1;
   const char *ms = getenv("PTXEMU_MAX_SECONDS");

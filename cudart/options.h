@@ -19,6 +19,7 @@ typedef struct drv_options {
   uint64_t max_insts;            /* PTXEMU_MAX_INSTS                            */
   double max_seconds;            /* PTXEMU_MAX_SECONDS                          */
   uint64_t max_memory;           /* PTXEMU_MAX_MEMORY (K/M/G/T suffixes)        */
+  uint64_t threads;              /* PTXEMU_THREADS: functional launches' worker threads; 0: one per core */
   bool strict_async;             /* PTXEMU_STRICT_ASYNC=1                       */
   bool quiet, verbose;           /* PTXEMU_QUIET=1, PTXEMU_VERBOSE=1            */
   const char *cache_dir;         /* PTXEMU_CACHE: module cache folder, or "off" */

@@ -160,6 +160,7 @@ typedef struct cta {
   void *proxy_state;             /* owned by proxy.c (--strict-async marks)       */
   emu_barrier bar[16];
   bool done;
+  uint64_t par_owner;            /* parallel launch: 1 + the cluster's number (parallel.c) */
 } cta;
 
 /* A device memory region (buffer, module variable, heap, params). */
@@ -210,6 +211,7 @@ typedef struct emu_options {
   bool counters;                 /* compute address-determined counters (sectors, wavefronts) */
   bool progress;                 /* progress line on stderr for long launches    */
   bool strict_async;             /* fault on async-proxy reads of unfenced generic writes (proxy.c) */
+  uint32_t threads;              /* functional launches: worker threads (0, 1: the sequential loop) */
 } emu_options;
 
 /* Whether a global load x allocates in L1 on the timed GPU (the timing
@@ -323,6 +325,9 @@ typedef struct emu {
   emu_module *mods;              /* every module loaded, in load order            */
   uint32_t nmods;
   uint32_t next_func_index;      /* function "addresses" are unique across modules */
+  struct emu_par *par;           /* a parallel launch's worker copy: its access log (parallel.c); NULL otherwise */
+  uint64_t par_launches, par_fallbacks; /* launches tried on several threads, and those run again sequentially */
+  const char *par_last;          /* how the last launch ran ("parallel", or why it was sequential) */
 } emu;
 
 /* ---- life cycle (emu/device.c) ---- */

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 #include "emu/internal.h"
+#include "emu/parallel.h"
 #include "emu/fp.h"
 #include "gpu/config.h"
 #include "memmodel/space.h"
@@ -123,7 +124,7 @@ bool emu_translate(warp *w, const xinsn *x, uint16_t space_mod, uint8_t symspace
     if (base) {
       FOR_LANES(i) p[i] = base + (a[i] - lo);
       memset(kind, usp, WARP_SIZE);
-      return true;
+      return !e->par || usp != MM_GLOBAL || emu_par_access(w, x, a, m, size, kind);   /* a parallel launch's conflict check */
     }
   }
   FOR_LANES(i) {
@@ -150,7 +151,7 @@ bool emu_translate(warp *w, const xinsn *x, uint16_t space_mod, uint8_t symspace
   }
   int lead = __builtin_ctz(m | 0x80000000u);
   FOR_LANES(i) if (!(m >> i & 1)) { p[i] = p[lead]; kind[i] = kind[lead]; }
-  return true;
+  return !e->par || emu_par_access(w, x, a, m, size, kind);
 }
 
 bool emu_load_cached_in_l1(const emu *e, const xinsn *x) {

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 #include "emu/internal.h"
+#include "emu/parallel.h"
 #include "memmodel/space.h"
 #include "util/clock.h"
 #include "util/rss.h"
@@ -420,6 +421,9 @@ void emu_launch_end(emu *e) {
 int emu_run(emu *e, const emu_launch *l) {
   if (e->timing_cfg) return emu_run_timed(e, l);
   if (emu_launch_begin(e, l)) return -1;
+  /* on worker threads where its blocks turn out independent (parallel.c);
+   * otherwise (or after the attempt was abandoned) the loop below */
+  if (emu_par_run(e)) { emu_launch_end(e); return e->faulted ? -1 : 0; }
   uint64_t total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
   uint32_t csize = e->launch.cluster[0] * e->launch.cluster[1] * e->launch.cluster[2];
   /* the window holds whole clusters; a group of slots is refilled when its

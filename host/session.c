@@ -280,6 +280,11 @@ static bool check_expect(const lf_expect *x, const uint8_t *p, uint64_t n, const
   return ok;
 }
 
+uint32_t session_default_threads(void) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n < 1 ? 1 : n > SESSION_MAX_THREADS ? SESSION_MAX_THREADS : (uint32_t)n;
+}
+
 static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(const char *, int *)) {
   launch_file lf = *lfp;
   int status = 0;
@@ -294,6 +299,7 @@ static int play(launch_file *lfp, const session_opts *o, isa_module *(*load)(con
   eo.counters = o->stats_path || o->observer || o->launch_done || o->gpu;
   eo.progress = !o->quiet && isatty(2);
   eo.strict_async = o->strict_async;
+  eo.threads = o->threads ? o->threads : session_default_threads();
   out_cmp pcmp = { (const char *)lf.stdout_data, lf.stdout_size, 0, 0, false };
   FILE *pstream = NULL;
   /* grading output owns stdout: device printf goes to stderr */

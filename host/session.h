@@ -20,6 +20,7 @@ typedef struct session_opts {
   uint64_t mem_cap;             /* --max-memory: device memory cap; 0: the default */
   const char *gpu;              /* --gpu NAME|FILE: run the timing model of that GPU */
   bool strict_async;            /* --strict-async: check proxy fences (emu/proxy.c) */
+  uint32_t threads;             /* --threads: functional launches' worker threads; 0: one per core */
   const char *sched;            /* --sched: warp scheduler instead of the GPU's   */
   const char *issue_order;      /* --issue-order: scheduled or ptx, instead of the GPU's */
   struct grade_run *grade;      /* check --format json|tap: results go here, not to stdout */
@@ -42,4 +43,7 @@ int session_run(const char *launch_path, const session_opts *o, isa_module *(*lo
  * folder of virtual_path). */
 int session_run_text(const char *text, const char *virtual_path, const session_opts *o, isa_module *(*load)(const char *, int *));
 int session_write_file(const char *path, const void *data, size_t n);
+/* --threads: the default (the online cores) and the largest value. */
+#define SESSION_MAX_THREADS 1024
+uint32_t session_default_threads(void);
 #endif

@@ -1,0 +1,59 @@
+#!/bin/sh
+# Functional mode on worker threads (--threads N): thread instructions per
+# second of wall time for a compute-bound kernel (512x512 tiled matmul, 1024
+# blocks) and a memory-bound one (2048x2048 transpose, 4096 blocks) at
+# THREADS (default 1 2 4 8 16), the speedup over --threads 1, and whether
+# the output buffer is byte for byte the --threads 1 one.
+#   THREADS="1 2"   the thread counts
+#   BIG=1           also a matmul of 1536x1536 (about 1.4e10 thread
+#                   instructions) at the largest count, with its wall time
+cd "$(dirname "$0")/.." || exit 1
+PTXEMU=${PTXEMU:-./ptxemu}
+THREADS=${THREADS:-1 2 4 8 16}
+ptx=$(pwd)/bench/kernels/bench.ptx
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+mk_matmul() {   # N FILE
+  n=$1; t=$((n / 16)); b=$((n * n * 4))
+  printf 'ptx %s\nbuffer A %d random f32 1 -1 1\nbuffer B %d random f32 2 -1 1\nbuffer C %d zero\n' "$ptx" "$b" "$b" "$b" >"$2"
+  printf 'launch matmul grid %d %d 1 block 16 16 1 shared 0\narg ptr A\narg ptr B\narg ptr C\narg s32 %d\ndump C %s/out.bin\n' "$t" "$t" "$n" "$tmp" >>"$2"
+}
+mk_transpose() {   # N FILE
+  n=$1; t=$((n / 32)); b=$((n * n * 4))
+  printf 'ptx %s\nbuffer in %d ramp f32 0 1\nbuffer out %d zero\n' "$ptx" "$b" "$b" >"$2"
+  printf 'launch transpose grid %d %d 1 block 32 8 1 shared 0\narg ptr in\narg ptr out\narg s32 %d\ndump out %s/out.bin\n' "$t" "$t" "$n" "$tmp" >>"$2"
+}
+# one run: "RATE SECONDS MODE" (M thread-inst/s, wall seconds of the launch, parallel|sequential)
+run1() {   # LAUNCH THREADS
+  "$PTXEMU" run -v --threads "$2" "$1" >/dev/null 2>"$tmp/v" || { echo "FAILED"; return; }
+  awk '/thread instructions in/ { t = $8; s = $12 } / on [0-9]+ threads/ { m = $5 }
+       END { if (m == "") m = "sequential"; printf "%.1f %.3f %s\n", t / s / 1e6, s, m }' "$tmp/v"
+}
+
+mk_matmul 512 "$tmp/matmul.launch"
+mk_transpose 2048 "$tmp/transpose.launch"
+echo "functional mode on worker threads ($(nproc) cores online): M thread-inst/s, speedup over --threads 1"
+printf '  %-22s %8s %12s %8s %-10s %s\n' kernel threads "M inst/s" speedup mode output
+for k in matmul transpose; do
+  base=
+  for n in $THREADS; do
+    set -- $(run1 "$tmp/$k.launch" "$n")
+    [ "$1" = FAILED ] && { echo "  $k --threads $n: FAILED"; continue; }
+    if [ -z "$base" ]; then base=$1; cp "$tmp/out.bin" "$tmp/ref.bin"; fi
+    same=identical; cmp -s "$tmp/out.bin" "$tmp/ref.bin" || same=DIFFERENT
+    label=$k; [ $k = matmul ] && label="matmul 512 (compute)"; [ $k = transpose ] && label="transpose 2048 (memory)"
+    awk -v k="$label" -v n="$n" -v r="$1" -v b="$base" -v m="$3" -v s="$same" \
+      'BEGIN { printf "  %-22s %8d %12.1f %7.2fx %-10s %s\n", k, n, r, r / b, m, s }'
+  done
+done
+if [ "${BIG:-0}" = 1 ]; then
+  mk_matmul 1536 "$tmp/big.launch"
+  first=; for n in $THREADS; do last=$n; [ -z "$first" ] && first=$n; done
+  for n in $last $first; do
+    set -- $(run1 "$tmp/big.launch" "$n")
+    ti=$(awk '/thread instructions in/ { print $8 }' "$tmp/v")
+    echo "  large workload: matmul 1536x1536, $ti thread instructions, --threads $n: $2 s ($1 M thread-inst/s, $3)"
+    [ "$first" = "$last" ] && break
+  done
+fi

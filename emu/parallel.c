@@ -1,0 +1,708 @@
+/* emu/parallel.c - functional launches on worker threads, deterministic.
+ *
+ * Workers take clusters in launch order and run them with the sequential
+ * scheduler's window, each on its own copy of the emulator's per-launch
+ * state.  Every global access records, in a shadow of 64-byte chunks, which
+ * block touched the chunk and how; a dependency between two blocks (one
+ * reads or writes what another wrote, or writes what another read) is a
+ * conflict.  On a conflict, fault or limit the attempt stops, device memory
+ * goes back to what it was (an undo log of each chunk's bytes before their
+ * first write) and the caller runs the launch sequentially.  So a launch's
+ * answer never depends on the thread count: either its blocks were
+ * independent, and any order gives the sequential result, or it is the
+ * sequential result (doc/parallel.md). */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "emu/internal.h"
+#include "emu/parallel.h"
+#include "memmodel/space.h"
+#include "util/clock.h"
+
+/* A shadow word per 64-byte chunk of a region: bits 0..15 the chunk's
+ * 4-byte granules its owner wrote (in ATOM mode: the operation's class),
+ * 16..31 those read (by the owner, or in SHARED_READ mode by anyone),
+ * 32..61 the owner (1 + cluster number), 62..63 the mode.  Mode 3 is a
+ * short lock (low bits 0) or MULTI (low bits 1): blocks share the chunk's
+ * granules, and a word per granule (the fine shadow) says who uses each. */
+enum { M_EXCL, M_SHARED_READ, M_ATOM, M_LOCKED };
+#define OWNER_BITS 30
+#define OWNER_MASK ((1ull << OWNER_BITS) - 1)
+#define MODE(w) ((unsigned)((w) >> 62))
+#define OWNER(w) (((w) >> 32) & OWNER_MASK)
+#define WBITS(w) ((uint16_t)(w))
+#define RBITS(w) ((uint16_t)((w) >> 16))
+#define MK(mode, owner, low) ((uint64_t)(mode) << 62 | ((uint64_t)(owner) & OWNER_MASK) << 32 | (uint64_t)(low))
+#define LOCKED MK(M_LOCKED, 0, 0)
+#define MULTI MK(M_LOCKED, 0, 1)
+/* fine shadow word: state in bits 30..31, owner below */
+enum { FS_NONE, FS_READ1, FS_READN, FS_WRITTEN };
+#define FMK(st, owner) ((uint32_t)(st) << 30 | (uint32_t)(owner))
+
+enum { A_READ, A_WRITE, A_ATOM };
+
+/* Bytes of a chunk before the launch first wrote them. */
+typedef struct undo {
+  uint8_t *p;
+  uint16_t mask;                 /* granules to put back                          */
+  uint8_t len;                   /* bytes of the chunk inside its region          */
+  uint8_t data[64];
+} undo;
+
+typedef struct par_shared {
+  emu *e;                        /* the launching emulator                        */
+  _Atomic uint64_t next;         /* next cluster to start                          */
+  uint64_t nclusters;
+  uint32_t csize;
+  _Atomic int stop;              /* an attempt is abandoned                        */
+  const char *_Atomic why;       /* why (the first reason)                         */
+  _Atomic uint64_t insts;        /* warp instructions of all workers (--max-insts) */
+  _Atomic(_Atomic uint64_t *) *shadow;   /* per region, mapped at its first access */
+  _Atomic(_Atomic uint32_t *) *fine;     /* per region: a word per granule, for MULTI chunks */
+  uint8_t *unused;               /* per PC: an atom whose result no instruction reads */
+  atomic_flag atom_lock;         /* held around shared commutative atomics (their read-modify-write is not atomic) */
+  size_t *shadow_bytes, *fine_bytes;
+  /* device printf: each worker writes to a memory stream; per cluster, the
+   * stream offsets where each of its rounds ended, to interleave them as
+   * the sequential window would */
+  bool prints;
+  struct par_cluster { uint32_t worker, nrounds; uint64_t first, start; } *cl;
+} par_shared;
+
+struct emu_par {
+  par_shared *s;
+  uint32_t ri;                   /* region of the previous access                  */
+  bool holds;                    /* holds atom_lock until its next access or the slice's end */
+  undo *log;
+  size_t nlog, caplog;
+  uint32_t idx;                  /* worker number                                  */
+  FILE *out;                     /* device printf (when the kernel prints)         */
+  char *outbuf;
+  size_t outlen;
+  uint64_t *ends, nends, capends;   /* stream offsets at the ends of rounds       */
+  uint64_t cur;                  /* the cluster running                            */
+};
+
+typedef struct par_worker {
+  _Alignas(64) emu e;            /* this worker's copy of the launch state (a line of its own) */
+  _Alignas(64) struct emu_par p;
+  char pad[64];                  /* the next worker's state starts on another line */
+} par_worker;
+
+static void stop(par_shared *s, const char *why) {
+  const char *none = NULL;
+  atomic_compare_exchange_strong(&s->why, &none, why);
+  atomic_store(&s->stop, 1);
+}
+
+/* ---- the shadow ------------------------------------------------------------ */
+
+static void *map_once(_Atomic(void *) *slot, size_t bytes, size_t *size_out) {
+  void *sh = atomic_load_explicit(slot, memory_order_acquire);
+  if (sh) return sh;
+  void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (m == MAP_FAILED) return NULL;
+  void *none = NULL;
+  if (!atomic_compare_exchange_strong(slot, &none, m)) { munmap(m, bytes); return none; }
+  *size_out = bytes;
+  return m;
+}
+
+static _Atomic uint64_t *shadow_of(par_shared *s, uint32_t ri) {
+  return map_once((_Atomic(void *) *)&s->shadow[ri], (size_t)((s->e->regions[ri].size + 63) / 64) * sizeof(uint64_t), &s->shadow_bytes[ri]);
+}
+static _Atomic uint32_t *fine_of(par_shared *s, uint32_t ri) {
+  return map_once((_Atomic(void *) *)&s->fine[ri], (size_t)((s->e->regions[ri].size + 63) / 64) * 16 * sizeof(uint32_t), &s->fine_bytes[ri]);
+}
+
+static bool log_chunk(struct emu_par *p, const mem_region *r, uint64_t chunk, uint16_t mask) {
+  if (p->nlog == p->caplog) {
+    size_t cap = p->caplog ? p->caplog * 2 : 1024;
+    undo *n = realloc(p->log, cap * sizeof *n);
+    if (!n) return false;
+    p->log = n;
+    p->caplog = cap;
+  }
+  undo *u = &p->log[p->nlog++];
+  uint64_t off = chunk * 64, left = r->size - off;
+  u->p = r->data + off;
+  u->mask = mask;
+  u->len = (uint8_t)(left < 64 ? left : 64);
+  /* only the granules this block owns: others' may be changing meanwhile */
+  for (unsigned g = 0; g < 16; g++)
+    if ((mask >> g & 1) && g * 4 < u->len) memcpy(u->data + g * 4, u->p + g * 4, u->len - g * 4 < 4 ? u->len - g * 4 : 4);
+  return true;
+}
+
+static void release(struct emu_par *p) {
+  if (p->holds) { atomic_flag_clear_explicit(&p->s->atom_lock, memory_order_release); p->holds = false; }
+}
+
+/* The granules of a MULTI chunk, one by one: a granule another block wrote
+ * may not be read or written, one others read may not be written. */
+static bool touch_fine(struct emu_par *p, uint32_t ri, uint64_t chunk, uint16_t mask, int acc, uint64_t owner) {
+  par_shared *s = p->s;
+  _Atomic uint32_t *f = fine_of(s, ri);
+  if (!f) { stop(s, "out of memory for the access shadow"); return false; }
+  f += chunk * 16;
+  for (unsigned g = 0; g < 16; g++) {
+    if (!(mask >> g & 1)) continue;
+    uint32_t old = atomic_load_explicit(&f[g], memory_order_acquire);
+    for (;;) {
+      unsigned st = old >> 30;
+      bool mine = (old & 0x3fffffffu) == owner;
+      uint32_t nw;
+      if (acc == A_READ) {
+        if (st == FS_READN || (mine && st != FS_NONE)) break;
+        if (st == FS_WRITTEN) goto conflict;
+        nw = st == FS_NONE ? FMK(FS_READ1, owner) : FMK(FS_READN, 0);
+      } else {
+        if (st == FS_WRITTEN && mine) break;
+        if (st == FS_READN || (st != FS_NONE && !mine)) goto conflict;
+        nw = FMK(FS_WRITTEN, owner);
+      }
+      if (atomic_compare_exchange_weak_explicit(&f[g], &old, nw, memory_order_acq_rel, memory_order_acquire)) {
+        if (nw >> 30 == FS_WRITTEN && !log_chunk(p, &s->e->regions[ri], chunk, (uint16_t)(1u << g))) {
+          stop(s, "out of memory for the undo log");
+          return false;
+        }
+        break;
+      }
+    }
+  }
+  return true;
+conflict:
+  stop(s, "blocks depend on each other through global memory");
+  return false;
+}
+
+/* Block `owner` accesses the granules `mask` of chunk `chunk` of region ri;
+ * *shared_atom: a commutative atomic on a chunk other blocks may update. */
+static bool touch(struct emu_par *p, uint32_t ri, uint64_t chunk, uint16_t mask, int acc, uint16_t cls, uint64_t owner, bool *shared_atom) {
+  par_shared *s = p->s;
+  _Atomic uint64_t *sh = shadow_of(s, ri);
+  if (!sh) { stop(s, "out of memory for the access shadow"); return false; }
+  sh += chunk;
+  const mem_region *r = &s->e->regions[ri];
+  uint64_t old = atomic_load_explicit(sh, memory_order_acquire);
+  for (;;) {
+    uint64_t nw;
+    uint16_t newly = 0;
+    unsigned mode = MODE(old);
+    if (old == 0) {
+      if (acc == A_ATOM) {
+        /* the chunk's bytes are logged before any block's atomic changes them */
+        if (!atomic_compare_exchange_weak(sh, &old, LOCKED)) continue;
+        bool ok = log_chunk(p, r, chunk, 0xffff);
+        atomic_store_explicit(sh, MK(M_ATOM, 0, cls), memory_order_release);
+        if (!ok) { stop(s, "out of memory for the undo log"); return false; }
+        *shared_atom = true;
+        return true;
+      }
+      nw = acc == A_READ ? MK(M_EXCL, owner, (uint32_t)mask << 16) : MK(M_EXCL, owner, mask);
+      newly = acc == A_READ ? 0 : mask;
+    } else if (old == LOCKED) {
+      old = atomic_load_explicit(sh, memory_order_acquire);
+      continue;
+    } else if (old == MULTI) {
+      return touch_fine(p, ri, chunk, mask, acc == A_ATOM ? A_WRITE : acc, owner);
+    } else if (mode == M_EXCL && OWNER(old) == owner) {
+      if (acc == A_READ) {
+        if (!(mask & ~(RBITS(old) | WBITS(old)))) return true;
+        nw = old | (uint64_t)mask << 16;
+      } else {
+        newly = (uint16_t)(mask & ~WBITS(old));
+        if (!newly) return true;
+        nw = old | mask;
+      }
+    } else if (mode == M_EXCL || mode == M_SHARED_READ) {
+      /* another block's chunk: reads of granules nobody wrote may share it;
+       * granules apart from everyone else's go one by one */
+      uint16_t w = mode == M_EXCL ? WBITS(old) : 0, rd = RBITS(old);
+      if (acc == A_READ && !w) {
+        if (mode == M_SHARED_READ && !(mask & ~rd)) return true;
+        nw = MK(M_SHARED_READ, 0, (uint32_t)(rd | mask) << 16);
+      } else if (mask & (acc == A_READ ? w : (uint16_t)(w | rd))) {
+        goto conflict;
+      } else {
+        if (!atomic_compare_exchange_weak_explicit(sh, &old, LOCKED, memory_order_acq_rel, memory_order_acquire)) continue;
+        _Atomic uint32_t *f = fine_of(s, ri);
+        if (!f) { atomic_store(sh, old); stop(s, "out of memory for the access shadow"); return false; }
+        f += chunk * 16;
+        uint64_t o = OWNER(old);
+        for (unsigned g = 0; g < 16; g++)
+          atomic_store_explicit(&f[g], w >> g & 1 ? FMK(FS_WRITTEN, o) : !(rd >> g & 1) ? FMK(FS_NONE, 0)
+                                       : mode == M_EXCL ? FMK(FS_READ1, o) : FMK(FS_READN, 0), memory_order_relaxed);
+        atomic_store_explicit(sh, MULTI, memory_order_release);
+        return touch_fine(p, ri, chunk, mask, acc == A_ATOM ? A_WRITE : acc, owner);
+      }
+    } else {
+      if (acc == A_ATOM && (old & 0xffff) == cls) { *shared_atom = true; return true; }
+      goto conflict;
+    }
+    if (atomic_compare_exchange_weak_explicit(sh, &old, nw, memory_order_acq_rel, memory_order_acquire)) {
+      /* only the owner writes these granules, and only after this */
+      if (newly && !log_chunk(p, r, chunk, newly)) { stop(s, "out of memory for the undo log"); return false; }
+      return true;
+    }
+  }
+conflict:
+  stop(s, "blocks depend on each other through global memory");
+  return false;
+}
+
+static bool find_region(const emu *e, uint32_t *ri, uint64_t a) {
+  if (*ri < e->nregions && a - e->regions[*ri].base < e->regions[*ri].size && a >= e->regions[*ri].base) return true;
+  uint32_t lo = 0, hi = e->nregions;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    if (e->regions[mid].base + e->regions[mid].size <= a) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo >= e->nregions || a < e->regions[lo].base) return false;
+  *ri = lo;
+  return true;
+}
+
+/* Integer reductions whose order does not matter: their class, else 0. */
+static uint16_t commutative_class(const isa_insn *in, bool unused) {
+  if ((in->op != OP_RED && !(in->op == OP_ATOM && unused)) || in->vec > 1) return 0;
+  bool sg = in->type == PTX_T_S32 || in->type == PTX_T_S64;
+  bool wide = in->type == PTX_T_U64 || in->type == PTX_T_S64 || in->type == PTX_T_B64;
+  if (!sg && !wide && in->type != PTX_T_U32 && in->type != PTX_T_B32) return 0;
+  switch (in->bop) {
+  case MOD_ADD: case MOD_AND: case MOD_OR: case MOD_XOR: sg = false; break;   /* the same bits either way */
+  case MOD_MIN: case MOD_MAX: break;
+  default: return 0;
+  }
+  return (uint16_t)(0x8000 | (in->bop & 0xfff) << 2 | (sg ? 2 : 0) | (wide ? 1 : 0));
+}
+
+bool emu_par_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, const uint8_t *kind) {
+  emu *e = w->e;
+  struct emu_par *p = e->par;
+  const isa_insn *in = x->in;
+  int acc = A_WRITE;
+  uint16_t cls = 0;
+  bool sa = false;
+  release(p);   /* the previous instruction's atomic has written */
+  switch (in->op) {
+  case OP_LD: case OP_LDU: case OP_WMMA_LOAD_A: case OP_WMMA_LOAD_B: case OP_WMMA_LOAD_C: case OP_LDMATRIX: acc = A_READ; break;
+  default: if ((cls = commutative_class(in, p->s->unused[x->pc]))) acc = A_ATOM;
+  }
+  uint64_t owner = w->cta->par_owner;
+  /* the usual case: every lane in one region, within 256 bytes: a bitmap
+   * of the granules, one shadow word per chunk it covers */
+  uint64_t lo = UINT64_MAX, hi = 0;
+  lanemask gm = 0;
+  FOR_LANES(i) {
+    bool on = (m >> i & 1) && kind[i] == MM_GLOBAL;
+    gm |= (lanemask)on << i;
+    uint64_t v = a[i];
+    lo = on && v < lo ? v : lo;
+    hi = on && v > hi ? v : hi;
+  }
+  if (!gm) return true;
+  if (size <= 64 && hi - lo <= 192 && find_region(e, &p->ri, lo) && hi + size - e->regions[p->ri].base <= e->regions[p->ri].size) {
+    uint64_t base = e->regions[p->ri].base, g0 = ((lo - base) >> 2) & ~15ull;   /* first granule of lo's chunk */
+    uint64_t bm[5] = { 0 };
+    FOR_LANES(i) {
+      if (!(gm >> i & 1)) continue;
+      uint64_t off = a[i] - base;
+      uint32_t g = (uint32_t)((off >> 2) - g0), n = (uint32_t)(((off + size - 1) >> 2) - (off >> 2)) + 1;
+      for (uint32_t k = 0; k < n; k++) bm[(g + k) >> 6] |= 1ull << ((g + k) & 63);
+    }
+    for (uint32_t q = 0; q < 20; q++) {
+      uint16_t mask = (uint16_t)(bm[q >> 2] >> ((q & 3) * 16));
+      if (mask && !touch(p, p->ri, (g0 >> 4) + q, mask, acc, cls, owner, &sa)) goto conflict;
+    }
+    goto done;
+  }
+  uint32_t cri = UINT32_MAX;
+  uint64_t cchunk = 0;
+  uint16_t cmask = 0;
+  for (int i = 0; i < WARP_SIZE; i++) {
+    if (!(m >> i & 1) || kind[i] != MM_GLOBAL) continue;
+    if (!find_region(e, &p->ri, a[i])) continue;     /* emu_translate checked it: cannot happen */
+    uint64_t off = a[i] - e->regions[p->ri].base;
+    uint64_t g = off >> 2, g1 = (off + size - 1) >> 2;
+    while (g <= g1) {
+      uint64_t chunk = g >> 4, gend = g1 < (chunk << 4) + 15 ? g1 : (chunk << 4) + 15;
+      uint16_t mask = (uint16_t)(((2u << (gend & 15)) - 1) & ~((1u << (g & 15)) - 1));
+      if (p->ri == cri && chunk == cchunk) cmask |= mask;
+      else {
+        if (cmask && !touch(p, cri, cchunk, cmask, acc, cls, owner, &sa)) goto conflict;
+        cri = p->ri;
+        cchunk = chunk;
+        cmask = mask;
+      }
+      g = gend + 1;
+    }
+  }
+  if (cmask && !touch(p, cri, cchunk, cmask, acc, cls, owner, &sa)) goto conflict;
+done:
+  /* other workers' atomics on these chunks wait until this one has written */
+  if (sa) {
+    while (atomic_flag_test_and_set_explicit(&p->s->atom_lock, memory_order_acquire)) { }
+    p->holds = true;
+  }
+  return true;
+conflict:
+  e->faulted = true;
+  return false;
+}
+
+/* ---- workers --------------------------------------------------------------- */
+
+static bool start_cluster(par_worker *wk, cta *slot) {
+  par_shared *s = wk->p.s;
+  uint64_t q = atomic_fetch_add(&s->next, 1);
+  if (q >= s->nclusters) return false;
+  for (uint32_t r = 0; r < s->csize; r++) {
+    if (emu_cta_start(&wk->e, &slot[r], q * s->csize + r, slot)) { stop(s, "out of memory starting a block"); return false; }
+    slot[r].par_owner = q + 1;
+  }
+  if (s->prints) {
+    struct emu_par *p = &wk->p;
+    emu_printf_flush(&wk->e);
+    fflush(p->out);
+    s->cl[q] = (struct par_cluster){ p->idx, 0, p->nends, p->outlen };
+    p->cur = q;
+  }
+  return true;
+}
+
+/* Device printf: the end of a round of the running cluster. */
+static bool round_end(par_worker *wk) {
+  struct emu_par *p = &wk->p;
+  emu_printf_flush(&wk->e);
+  if (fflush(p->out) || p->outlen > (256u << 20)) return false;   /* held in memory: at most 256 MiB */
+  if (p->nends == p->capends) {
+    size_t cap = p->capends ? p->capends * 2 : 256;
+    uint64_t *n = realloc(p->ends, cap * sizeof *n);
+    if (!n) return false;
+    p->ends = n;
+    p->capends = cap;
+  }
+  p->ends[p->nends++] = p->outlen;
+  p->s->cl[p->cur].nrounds++;
+  return true;
+}
+
+/* The sequential loop of emu_run over this worker's window (one cluster);
+ * any event whose outcome could depend on other blocks stops the attempt. */
+static void *worker_main(void *arg) {
+  par_worker *wk = arg;
+  par_shared *s = wk->p.s;
+  emu *e = &wk->e;
+  uint32_t csize = s->csize;
+  /* one cluster at a time: independent blocks need no interleaving, and
+   * the resident warps' registers stay in this core's caches (a window of
+   * 16 blocks per worker took 15% more time on the bench matmul) */
+  uint32_t window = csize;
+  uint32_t ngroups = window / csize, nlive = 0;
+  cta *res = calloc(window, sizeof *res);
+  bool *live = calloc(ngroups, sizeof *live);
+  if (!res || !live) { stop(s, "out of memory"); goto out; }
+  for (uint32_t gi = 0; gi < ngroups && !atomic_load_explicit(&s->stop, memory_order_relaxed); gi++) {
+    if (!start_cluster(wk, &res[gi * csize])) break;
+    live[gi] = true;
+    nlive++;
+  }
+  while (nlive && !atomic_load_explicit(&s->stop, memory_order_relaxed)) {
+    bool progress = false;
+    uint64_t before = e->warp_insts;
+    for (uint32_t gi = 0; gi < ngroups && !e->faulted; gi++) {
+      if (!live[gi]) continue;
+      bool all_done = true;
+      for (uint32_t r = 0; r < csize && !e->faulted; r++) {
+        cta *c = &res[gi * csize + r];
+        for (uint32_t wi = 0; wi < c->nwarps && !e->faulted; wi++) {
+          if (~c->warps[wi].exited && emu_warp_run(&c->warps[wi], e->opt.slice)) progress = true;
+          release(&wk->p);
+        }
+        if (!emu_cta_done(c)) all_done = false;
+      }
+      if (e->faulted) break;
+      if (s->prints && !round_end(wk)) { stop(s, "device printf output (memory)"); break; }
+      if (all_done) {
+        for (uint32_t r = 0; r < csize; r++) emu_cta_free(&res[gi * csize + r]);
+        if (start_cluster(wk, &res[gi * csize])) progress = true;
+        else { live[gi] = false; nlive--; }
+      }
+    }
+    if (e->faulted) { stop(s, e->fault.kind ? "a fault" : "blocks depend on each other through global memory"); break; }
+    uint64_t total = atomic_fetch_add(&s->insts, e->warp_insts - before) + (e->warp_insts - before);
+    if (e->opt.max_warp_insts && total > e->opt.max_warp_insts) { stop(s, "the instruction budget"); break; }
+    if (!nlive) break;
+    if (!progress) { stop(s, "blocks that wait (a deadlock or a sleep)"); break; }
+    /* the wall-time budget, a stop request and the memory cap */
+    for (uint32_t i = 0; i < window; i++) if (live[i / csize] && res[i].warps) {
+      warp *w0 = &res[i].warps[0];
+      for (uint32_t wi = 0; wi < res[i].nwarps; wi++) if (~res[i].warps[wi].exited) { w0 = &res[i].warps[wi]; break; }
+      if (emu_over_budget(e, w0)) stop(s, "a limit");
+      break;
+    }
+  }
+out:
+  if (res) for (uint32_t i = 0; i < window; i++) if (res[i].warps) emu_cta_free(&res[i]);
+  free(res);
+  free(live);
+  return NULL;
+}
+
+/* ---- the worker threads ------------------------------------------------------ */
+
+/* Started once and kept for the process (a thread's caches, such as the
+ * matrix instructions' scratch, live as long as it does); one launch at a
+ * time uses them. */
+static struct {
+  pthread_mutex_t use;           /* held by the launch running on the pool        */
+  pthread_mutex_t mu;
+  pthread_cond_t go, done;
+  uint32_t started;              /* threads running (worker indexes 1..started)   */
+  uint64_t gen;                  /* bumped for each launch                         */
+  par_worker *wk;
+  uint32_t n, pending;
+} pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, NULL, 0, 0 };
+
+static void *pool_thread(void *arg) {
+  uint32_t idx = (uint32_t)(uintptr_t)arg;
+  uint64_t seen = 0;
+  pthread_mutex_lock(&pool.mu);
+  for (;;) {
+    while (pool.gen == seen) pthread_cond_wait(&pool.go, &pool.mu);
+    seen = pool.gen;
+    if (idx >= pool.n) continue;
+    par_worker *w = &pool.wk[idx];
+    pthread_mutex_unlock(&pool.mu);
+    worker_main(w);
+    pthread_mutex_lock(&pool.mu);
+    if (--pool.pending == 0) pthread_cond_signal(&pool.done);
+  }
+  return NULL;
+}
+
+/* A forked child has this thread only: it starts a pool of its own. */
+static void pool_after_fork(void) {
+  pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+  pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+  pool.use = m;
+  pool.mu = m;
+  pool.go = c;
+  pool.done = c;
+  pool.started = 0;
+  pool.wk = NULL;
+  pool.n = pool.pending = 0;
+}
+static void pool_init(void) { pthread_atfork(NULL, NULL, pool_after_fork); }
+
+/* Run wk[0..n) (wk[0] on this thread); false when the pool is busy. */
+static bool pool_run(par_worker *wk, uint32_t n) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, pool_init);
+  if (pthread_mutex_trylock(&pool.use)) return false;
+  pthread_mutex_lock(&pool.mu);
+  while (pool.started < n - 1) {
+    pthread_t t;
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    int rc = pthread_create(&t, &at, pool_thread, (void *)(uintptr_t)(pool.started + 1));
+    pthread_attr_destroy(&at);
+    if (rc) { n = pool.started + 1; break; }   /* fewer workers: they take the clusters between them */
+    pool.started++;
+  }
+  pool.wk = wk;
+  pool.n = n;
+  pool.pending = n - 1;
+  pool.gen++;
+  pthread_cond_broadcast(&pool.go);
+  pthread_mutex_unlock(&pool.mu);
+  worker_main(&wk[0]);
+  pthread_mutex_lock(&pool.mu);
+  while (pool.pending) pthread_cond_wait(&pool.done, &pool.mu);
+  pool.wk = NULL;
+  pthread_mutex_unlock(&pool.mu);
+  pthread_mutex_unlock(&pool.use);
+  return true;
+}
+
+/* ---- the launch ------------------------------------------------------------ */
+
+/* Whether the destination of atom x is a register nothing else names (nvcc
+ * writes atom with a result where ptxas makes a red of it). */
+static bool atom_result_unused(const xinsn *x) {
+  const isa_func *f = x->f;
+  const isa_opnd *d = &f->ops[x->in->opi];
+  if (x->in->nops == 0 || d->kind != OK_REG) return d->kind == OK_SINK;
+  uint32_t uses = 0;
+  for (uint32_t i = 0; i < f->nops; i++) {
+    const isa_opnd *o = &f->ops[i];
+    uses += (o->kind == OK_REG || (o->kind == OK_ADDR && (o->flags & OF_BASEREG))) && o->v == d->v;
+  }
+  for (uint32_t i = 0; i < f->npool; i++) {
+    const isa_opnd *o = &f->pool[i];
+    uses += (o->kind == OK_REG || (o->kind == OK_ADDR && (o->flags & OF_BASEREG))) && o->v == d->v;
+  }
+  return uses == 1;
+}
+
+/* Why the launch must run sequentially whatever the thread count, or NULL. */
+static const char *ineligible(const emu *e, bool *prints) {
+  if (e->obs) return "an observer (trace, sanitizer, debugger) is attached";
+  if (e->opt.strict_async) return "--strict-async";
+  if (e->reads_envreg) return "the kernel reads %envreg (a cooperative launch)";
+  bool runtime = false;           /* the module declares printf, malloc, device launches... */
+  for (uint32_t i = 0; i < e->m->nfuncs; i++) runtime |= !e->m->funcs[i].has_body && !e->m->funcs[i].is_proto;
+  for (uint32_t pc = 0; pc < e->nprog; pc++) {
+    const xinsn *x = &e->prog[pc];
+    if (runtime && x->in->op == OP_CALL) {
+      call_ops c = emu_call_operands(x);
+      if (c.tgt && c.tgt->kind == OK_FUNC && strcmp(e->m->funcs[c.tgt->v].name, "vprintf") == 0 && !e->m->funcs[c.tgt->v].has_body)
+        *prints = true;
+      else if (!c.tgt || c.tgt->kind != OK_FUNC || !e->m->funcs[c.tgt->v].has_body)
+        return "the kernel calls the device runtime (malloc, launches) or through a pointer";
+    }
+    int fam = isa_ops[x->in->op].family;
+    if (fam == F_ASYNC || fam == F_TEX) return "the kernel uses asynchronous copies or textures";
+    const isa_opnd *ops = &x->f->ops[x->in->opi];
+    for (uint32_t k = 0; k < x->in->nops; k++)
+      if (ops[k].kind == OK_SREG && (ops[k].v == SREG_GLOBALTIMER || ops[k].v == SREG_GLOBALTIMER_LO || ops[k].v == SREG_GLOBALTIMER_HI))
+        return "the kernel reads %globaltimer";
+  }
+  return NULL;
+}
+
+/* Device printf in the sequential order: the window of emu_run (its
+ * slots, each cluster's rounds, a finished cluster's slot taking the next
+ * one for the following round), replayed over the recorded rounds. */
+static void replay_printf(emu *e, par_shared *s, par_worker *wk) {
+  const emu_launch *l = &e->launch;
+  uint64_t total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+  uint32_t window = e->opt.resident_ctas ? e->opt.resident_ctas : 1;
+  if (window > total) window = (uint32_t)total;
+  window = window < s->csize ? s->csize : window / s->csize * s->csize;
+  uint32_t ngroups = window / s->csize, nlive = 0;
+  uint64_t *slot = calloc(ngroups, sizeof *slot), *start = calloc(ngroups, sizeof *start), next = 0;
+  bool *live = calloc(ngroups, sizeof *live);
+  if (!slot || !start || !live) { free(slot); free(start); free(live); return; }
+  for (uint32_t gi = 0; gi < ngroups && next < s->nclusters; gi++) { slot[gi] = next++; live[gi] = true; nlive++; }
+  for (uint64_t round = 0; nlive && !e->faulted; round++) {
+    for (uint32_t gi = 0; gi < ngroups; gi++) {
+      if (!live[gi]) continue;
+      const struct par_cluster *c = &s->cl[slot[gi]];
+      const struct emu_par *p = &wk[c->worker].p;
+      uint64_t lr = round - start[gi];
+      uint64_t from = lr ? p->ends[c->first + lr - 1] : c->start, to = p->ends[c->first + lr];
+      if (to > from) emu_printf_write(e, p->outbuf + from, to - from);
+      if (lr + 1 == c->nrounds) {
+        if (next < s->nclusters) { slot[gi] = next++; start[gi] = round + 1; }
+        else { live[gi] = false; nlive--; }
+      }
+    }
+  }
+  free(slot);
+  free(start);
+  free(live);
+}
+
+bool emu_par_run(emu *e) {
+  const emu_launch *l = &e->launch;
+  uint32_t csize = l->cluster[0] * l->cluster[1] * l->cluster[2];
+  uint64_t nclusters = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2] / csize;
+  uint32_t n = e->opt.threads;
+  if (n < 2) { e->par_last = "one thread"; return false; }
+  if (nclusters < 2) { e->par_last = "one cluster"; return false; }
+  if (nclusters >= OWNER_MASK) { e->par_last = "too many clusters (2^30)"; return false; }
+  bool prints = false;
+  const char *why = ineligible(e, &prints);
+  if (why) { e->par_last = why; return false; }
+  if (n > nclusters) n = (uint32_t)nclusters;
+  e->par_launches++;
+  par_shared s = { .e = e, .nclusters = nclusters, .csize = csize, .atom_lock = ATOMIC_FLAG_INIT };
+  s.shadow = calloc(e->nregions ? e->nregions : 1, sizeof *s.shadow);
+  s.shadow_bytes = calloc(e->nregions ? e->nregions : 1, sizeof *s.shadow_bytes);
+  s.fine = calloc(e->nregions ? e->nregions : 1, sizeof *s.fine);
+  s.fine_bytes = calloc(e->nregions ? e->nregions : 1, sizeof *s.fine_bytes);
+  s.unused = calloc(e->nprog ? e->nprog : 1, 1);
+  par_worker *wk = aligned_alloc(64, n * sizeof *wk);   /* sizeof is a multiple of 64 */
+  if (wk) memset(wk, 0, n * sizeof *wk);
+  if (!s.shadow || !s.shadow_bytes || !s.fine || !s.fine_bytes || !s.unused || !wk) {
+    free(s.shadow); free(s.shadow_bytes); free(s.fine); free(s.fine_bytes); free(s.unused); free(wk);
+    e->par_fallbacks++;
+    e->par_last = "out of memory";
+    return false;
+  }
+  for (uint32_t pc = 0; pc < e->nprog; pc++) s.unused[pc] = e->prog[pc].in->op == OP_ATOM && atom_result_unused(&e->prog[pc]);
+  s.prints = prints;
+  if (prints && !(s.cl = calloc(nclusters, sizeof *s.cl))) s.prints = false, atomic_store(&s.stop, 1), s.why = "out of memory";
+  for (uint32_t i = 0; i < n; i++) {
+    emu *c = &wk[i].e;
+    *c = *e;
+    memset(&c->stats, 0, sizeof c->stats);
+    memset(&c->fault, 0, sizeof c->fault);
+    c->fault.pc = UINT32_MAX;
+    c->faulted = false;
+    c->warp_insts = 0;
+    c->npool = 0;
+    c->warp_bytes = 0;
+    c->pbuf = NULL;
+    c->plen = c->pcap = 0;
+    c->obs = NULL;
+    c->opt.progress = false;
+    c->par = &wk[i].p;
+    wk[i].p.s = &s;
+    wk[i].p.ri = UINT32_MAX;
+    wk[i].p.idx = i;
+    if (s.prints) {
+      wk[i].p.out = open_memstream(&wk[i].p.outbuf, &wk[i].p.outlen);
+      if (!wk[i].p.out) { atomic_store(&s.stop, 1); s.why = "out of memory"; s.prints = false; }
+      c->opt.printf_out = wk[i].p.out;
+    }
+  }
+  if (!atomic_load(&s.stop) && !pool_run(wk, n)) stop(&s, "another launch is using the worker threads");
+  bool ok = !atomic_load(&s.stop);
+  if (!ok) {
+    for (uint32_t i = 0; i < n; i++)
+      for (size_t k = 0; k < wk[i].p.nlog; k++) {
+        const undo *u = &wk[i].p.log[k];
+        for (unsigned g = 0; g < 16; g++)
+          if ((u->mask >> g & 1) && g * 4 < u->len) memcpy(u->p + g * 4, u->data + g * 4, u->len - g * 4 < 4 ? u->len - g * 4 : 4);
+      }
+    e->par_fallbacks++;
+    e->par_last = atomic_load(&s.why);
+  } else {
+    for (uint32_t i = 0; i < n; i++) {
+      uint64_t *d = (uint64_t *)&e->stats;
+      const uint64_t *src = (const uint64_t *)&wk[i].e.stats;
+      for (size_t k = 0; k < sizeof e->stats / sizeof(uint64_t); k++) d[k] += src[k];
+      e->warp_insts += wk[i].e.warp_insts;
+    }
+    e->par_last = "parallel";
+    if (s.prints) replay_printf(e, &s, wk);
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    emu *c = &wk[i].e;
+    while (c->npool) { c->npool--; free(c->pool_regs[c->npool]); free(c->pool_local[c->npool]); }
+    free(wk[i].p.log);
+    free(c->pbuf);
+    if (wk[i].p.out) fclose(wk[i].p.out);
+    free(wk[i].p.outbuf);
+    free(wk[i].p.ends);
+  }
+  for (uint32_t ri = 0; ri < e->nregions; ri++) {
+    if (s.shadow[ri]) munmap((void *)s.shadow[ri], s.shadow_bytes[ri]);
+    if (s.fine[ri]) munmap((void *)s.fine[ri], s.fine_bytes[ri]);
+  }
+  free(s.shadow);
+  free(s.shadow_bytes);
+  free(s.fine);
+  free(s.fine_bytes);
+  free(s.unused);
+  free(s.cl);
+  free(wk);
+  return ok;
+}
