@@ -283,6 +283,112 @@ static void h_st(warp *w, const xinsn *x, lanemask g) {
   }
 }
 
+/* ---- ld / st, the common case ---------------------------------------------- */
+
+/* ld or st of one register of 4 or 8 bytes at [%r+imm] in .shared or
+ * .global is most of what compiled kernels access memory with.  prep_fast
+ * puts what it needs in the spare operand slot FAST_SLOT; the handlers
+ * compute the warp's addresses, check them against one region at once and
+ * access memory, without the general path's per-lane pointers.  Anything
+ * else (misaligned lanes, lanes outside one region, an access that faults)
+ * goes the general way, which does it all again and reports it. */
+enum { FAST_SLOT = 2, FAST_SHARED = 1, FAST_GLOBAL = 2 };
+
+/* The warp's addresses (a[], inactive lanes at the first active lane's, as
+ * emu_translate leaves them) and *base, the host address of address *lo;
+ * false where the general path must decide. */
+static inline bool fast_addrs(warp *w, const xinsn *x, lanemask g, uint32_t size, uint64_t *a, uint8_t **base, uint64_t *lo) {
+  const xop *f = &x->op[FAST_SLOT];
+  const uint64_t *r = w->r[f->row];
+  /* shared addresses are 32 bits wide; global ones as wide as the register */
+  uint64_t imm = (uint64_t)f->imm, wrap = f->comp == FAST_SHARED || f->bits <= 32 ? 0xffffffffull : ~0ull;
+  uint64_t first = (r[__builtin_ctz(g | 0x80000000u)] + imm) & wrap;
+  uint64_t any = 0, l = UINT64_MAX, h = 0;
+  if (g == FULL_MASK) {
+    FOR_LANES(i) { uint64_t v = (r[i] + imm) & wrap; a[i] = v; any |= v; l = v < l ? v : l; h = v > h ? v : h; }
+  } else {
+    FOR_LANES(i) {
+      uint64_t v = g >> i & 1 ? (r[i] + imm) & wrap : first;
+      a[i] = v; any |= v; l = v < l ? v : l; h = v > h ? v : h;
+    }
+  }
+  if (any & (size - 1)) return false;
+  if (f->comp == FAST_SHARED) {
+    const cta *c = w->cta;
+    if ((h >> CLUSTER_RANK_SHIFT) || h >= c->shared_size || size > c->shared_size - h) return false;
+    *base = c->shared; *lo = 0;
+    return true;
+  }
+  if (h - l >= (1u << 30)) return false;
+  *base = mm_global_ptr(w->e, l, (uint32_t)(h - l) + size);
+  *lo = l;
+  return *base != NULL;
+}
+
+/* The access counters and the timing model, as emu_count_access has them. */
+static inline void fast_count(warp *w, const xinsn *x, const uint64_t *a, lanemask g, uint32_t size, bool store) {
+  emu *e = w->e;
+  if (!e->timing && !e->opt.counters && !e->obs) return;
+  uint8_t kind[WARP_SIZE];
+  memset(kind, x->op[FAST_SLOT].comp == FAST_SHARED ? MM_SHARED : MM_GLOBAL, WARP_SIZE);
+  emu_count_access(w, x, a, g, size, kind, store);
+}
+
+static void h_ld_fast(warp *w, const xinsn *x, lanemask g) {
+  if (!g) return;
+  uint32_t size = x->op[FAST_SLOT].neg ? 8 : 4;
+  uint64_t a[WARP_SIZE], lo;
+  uint8_t *base;
+  if (!fast_addrs(w, x, g, size, a, &base, &lo)) { h_ld(w, x, g); return; }
+  fast_count(w, x, a, g, size, false);
+  uint64_t *d = w->r[x->op[0].row];
+  unsigned db = x->op[0].bits;
+  uint64_t dmask = db >= 64 ? ~0ull : (1ull << db) - 1;
+  if (size == 8) {
+    if (g == FULL_MASK) FOR_LANES(i) { uint64_t v; memcpy(&v, base + (a[i] - lo), 8); d[i] = v & dmask; }
+    else FOR_LANES(i) { uint64_t v; memcpy(&v, base + (a[i] - lo), 8); d[i] = g >> i & 1 ? v & dmask : d[i]; }
+  } else if (x->op[FAST_SLOT].kind) {     /* signed: sign-extended into the register */
+    FOR_LANES(i) { int32_t v; memcpy(&v, base + (a[i] - lo), 4); d[i] = g >> i & 1 ? (uint64_t)(int64_t)v & dmask : d[i]; }
+  } else {
+    if (g == FULL_MASK) FOR_LANES(i) { uint32_t v; memcpy(&v, base + (a[i] - lo), 4); d[i] = v & dmask; }
+    else FOR_LANES(i) { uint32_t v; memcpy(&v, base + (a[i] - lo), 4); d[i] = g >> i & 1 ? v & dmask : d[i]; }
+  }
+}
+
+static void h_st_fast(warp *w, const xinsn *x, lanemask g) {
+  if (!g) return;
+  uint32_t size = x->op[FAST_SLOT].neg ? 8 : 4;
+  uint64_t a[WARP_SIZE], lo;
+  uint8_t *base;
+  if (w->e->opt.strict_async || !fast_addrs(w, x, g, size, a, &base, &lo)) { h_st(w, x, g); return; }
+  fast_count(w, x, a, g, size, true);
+  const uint64_t *s = w->r[x->op[1].row];
+  /* lanes store in order, so the highest lane wins when addresses collide */
+  if (size == 8) FOR_LANES(i) { if (g >> i & 1) memcpy(base + (a[i] - lo), &s[i], 8); }
+  else FOR_LANES(i) { if (g >> i & 1) { uint32_t v = (uint32_t)s[i]; memcpy(base + (a[i] - lo), &v, 4); } }
+}
+
+/* Whether x takes the handlers above; fills FAST_SLOT. */
+static bool prep_fast(emu *e, xinsn *x) {
+  const isa_insn *in = x->in;
+  bool st = in->op == OP_ST;
+  if (in->nops != 2 || x->nops != 2) return false;
+  int comp = in->space == MOD_GLOBAL ? FAST_GLOBAL : in->space == MOD_SHARED || in->space == MOD_SHARED_CTA ? FAST_SHARED : 0;
+  uint32_t eb = elem_bytes(in);
+  const isa_opnd *v = x->op[st ? 1 : 0].o, *ad = x->op[st ? 0 : 1].o;
+  if (!comp || (eb != 4 && eb != 8) || !v || v->kind != OK_REG || (v->flags & OF_OFFSET)) return false;
+  if (ad->kind == OK_ADDRX) ad = &x->f->pool[ad->v];
+  if (ad->kind != OK_ADDR || !(ad->flags & OF_BASEREG)) return false;
+  xop *f = &x->op[FAST_SLOT];
+  f->row = emu_reg_row(e, x, ad->v);
+  f->imm = ad->imm;
+  f->bits = (uint8_t)(ptx_type_bits((enum ptx_type)x->f->regtype[ad->v]) <= 32 ? 32 : 64);
+  f->comp = (uint8_t)comp;
+  f->neg = eb == 8;                                         /* 8-byte access */
+  f->kind = (uint8_t)(!st && eb == 4 && signed_type(in->type));   /* sign-extending load */
+  return true;
+}
+
 /* ---- atomics -------------------------------------------------------------- */
 
 static float f32_of(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
@@ -485,11 +591,10 @@ static void h_stackrestore(warp *w, const xinsn *x, lanemask g) {
 static void h_nop(warp *w, const xinsn *x, lanemask g) { (void)w; (void)x; (void)g; }
 
 int prep_mem(emu *e, xinsn *x) {
-  (void)e;
   const isa_insn *in = x->in;
   switch (in->op) {
-  case OP_LD: case OP_LDU: x->fn = h_ld; return 0;
-  case OP_ST: x->fn = h_st; return 0;
+  case OP_LD: case OP_LDU: x->fn = prep_fast(e, x) ? h_ld_fast : h_ld; return 0;
+  case OP_ST: x->fn = prep_fast(e, x) ? h_st_fast : h_st; return 0;
   case OP_ATOM: case OP_RED: x->fn = h_atom; return 0;
   case OP_CVTA: x->fn = h_cvta; return 0;
   case OP_ISSPACEP: x->fn = h_isspacep; return 0;
