@@ -288,84 +288,130 @@ static void h_st(warp *w, const xinsn *x, lanemask g) {
 /* ld or st of one register of 4 or 8 bytes at [%r+imm] in .shared or
  * .global is most of what compiled kernels access memory with.  prep_fast
  * puts what it needs in the spare operand slot FAST_SLOT; the handlers
- * compute the warp's addresses, check them against one region at once and
- * access memory, without the general path's per-lane pointers.  Anything
- * else (misaligned lanes, lanes outside one region, an access that faults)
- * goes the general way, which does it all again and reports it. */
+ * check the span of the warp's addresses against one region at once, then
+ * access memory recomputing each lane's address (cheaper than keeping
+ * per-lane pointers).  Anything else (misaligned lanes, lanes outside one
+ * region, an access that faults) goes the general way, which does it all
+ * again and reports it. */
 enum { FAST_SLOT = 2, FAST_SHARED = 1, FAST_GLOBAL = 2 };
+typedef uint64_t u64x2 __attribute__((vector_size(16)));
 
-/* The warp's addresses (a[], inactive lanes at the first active lane's, as
- * emu_translate leaves them) and *base, the host address of address *lo;
- * false where the general path must decide. */
-static inline bool fast_addrs(warp *w, const xinsn *x, lanemask g, uint32_t size, uint64_t *a, uint8_t **base, uint64_t *lo) {
+/* Address of lane i: shared addresses are 32 bits wide, global ones as
+ * wide as the register (wrap). */
+#define FAST_ADDR(r, i, imm, wrap) (((r)[i] + (imm)) & (wrap))
+
+/* The host address *base of address *lo, where every active lane's access
+ * lies in one region; false where the general path must decide.  The AND
+ * and OR of the addresses bound them and take vector instructions; the
+ * exact least and greatest are looked for only when those bounds fail. */
+static inline bool fast_span(warp *w, const xinsn *x, lanemask g, uint32_t size, uint8_t **base, uint64_t *lo) {
   const xop *f = &x->op[FAST_SLOT];
   const uint64_t *r = w->r[f->row];
-  /* shared addresses are 32 bits wide; global ones as wide as the register */
-  uint64_t imm = (uint64_t)f->imm, wrap = f->comp == FAST_SHARED || f->bits <= 32 ? 0xffffffffull : ~0ull;
-  uint64_t first = (r[__builtin_ctz(g | 0x80000000u)] + imm) & wrap;
-  uint64_t any = 0, l = UINT64_MAX, h = 0;
+  uint64_t imm = (uint64_t)f->imm;
+  uint64_t wrap = f->comp == FAST_SHARED || f->bits <= 32 ? 0xffffffffull : ~0ull, all, any;
   if (g == FULL_MASK) {
-    FOR_LANES(i) { uint64_t v = (r[i] + imm) & wrap; a[i] = v; any |= v; l = v < l ? v : l; h = v > h ? v : h; }
+    /* written with vectors: the compiler leaves reductions scalar at -O2 */
+    u64x2 va = { ~0ull, ~0ull }, vo = { 0, 0 }, vi = { imm, imm }, vw = { wrap, wrap };
+    for (int i = 0; i < WARP_SIZE; i += 2) { u64x2 v; memcpy(&v, r + i, sizeof v); v = (v + vi) & vw; va &= v; vo |= v; }
+    all = va[0] & va[1];
+    any = vo[0] | vo[1];
   } else {
-    FOR_LANES(i) {
-      uint64_t v = g >> i & 1 ? (r[i] + imm) & wrap : first;
-      a[i] = v; any |= v; l = v < l ? v : l; h = v > h ? v : h;
-    }
+    all = ~0ull; any = 0;
+    FOR_LANES(i) { uint64_t on = 0 - (uint64_t)(g >> i & 1), v = FAST_ADDR(r, i, imm, wrap); all &= v | ~on; any |= v & on; }
   }
   if (any & (size - 1)) return false;
-  if (f->comp == FAST_SHARED) {
-    const cta *c = w->cta;
-    if ((h >> CLUSTER_RANK_SHIFT) || h >= c->shared_size || size > c->shared_size - h) return false;
-    *base = c->shared; *lo = 0;
-    return true;
+  uint64_t l = all, h = any;
+  for (int exact = 0; exact < 2; exact++) {
+    if (exact) {      /* the bounds were too loose: the exact ones */
+      l = UINT64_MAX; h = 0;
+      FOR_LANES(i) if (g >> i & 1) { uint64_t v = FAST_ADDR(r, i, imm, wrap); l = v < l ? v : l; h = v > h ? v : h; }
+    }
+    if (f->comp == FAST_SHARED) {
+      const cta *c = w->cta;
+      if ((h >> CLUSTER_RANK_SHIFT) || h >= c->shared_size || size > c->shared_size - h) continue;
+      *base = c->shared; *lo = 0;
+      return true;
+    }
+    if (h - l >= (1u << 30)) continue;
+    *base = mm_global_ptr(w->e, l, (uint32_t)(h - l) + size);
+    *lo = l;
+    if (*base) return true;
   }
-  if (h - l >= (1u << 30)) return false;
-  *base = mm_global_ptr(w->e, l, (uint32_t)(h - l) + size);
-  *lo = l;
-  return *base != NULL;
+  return false;
 }
 
-/* The access counters and the timing model, as emu_count_access has them. */
-static inline void fast_count(warp *w, const xinsn *x, const uint64_t *a, lanemask g, uint32_t size, bool store) {
+/* The access counters and the timing model, with the addresses and spaces
+ * emu_translate would have given them (inactive lanes at the first active
+ * lane's address). */
+static inline void fast_count(warp *w, const xinsn *x, lanemask g, uint32_t size, bool store) {
   emu *e = w->e;
   if (!e->timing && !e->opt.counters && !e->obs) return;
+  const xop *f = &x->op[FAST_SLOT];
+  const uint64_t *r = w->r[f->row];
+  uint64_t imm = (uint64_t)f->imm, wrap = f->comp == FAST_SHARED || f->bits <= 32 ? 0xffffffffull : ~0ull;
+  uint64_t a[WARP_SIZE], first = FAST_ADDR(r, __builtin_ctz(g), imm, wrap);
+  FOR_LANES(i) a[i] = g >> i & 1 ? FAST_ADDR(r, i, imm, wrap) : first;
   uint8_t kind[WARP_SIZE];
-  memset(kind, x->op[FAST_SLOT].comp == FAST_SHARED ? MM_SHARED : MM_GLOBAL, WARP_SIZE);
+  memset(kind, f->comp == FAST_SHARED ? MM_SHARED : MM_GLOBAL, WARP_SIZE);
   emu_count_access(w, x, a, g, size, kind, store);
 }
 
 static void h_ld_fast(warp *w, const xinsn *x, lanemask g) {
   if (!g) return;
-  uint32_t size = x->op[FAST_SLOT].neg ? 8 : 4;
-  uint64_t a[WARP_SIZE], lo;
+  const xop *f = &x->op[FAST_SLOT];
+  uint32_t size = f->neg ? 8 : 4;
+  uint64_t lo;
   uint8_t *base;
-  if (!fast_addrs(w, x, g, size, a, &base, &lo)) { h_ld(w, x, g); return; }
-  fast_count(w, x, a, g, size, false);
+  if (!fast_span(w, x, g, size, &base, &lo)) { h_ld(w, x, g); return; }
+  fast_count(w, x, g, size, false);
+  /* the destination may be the address register: each lane reads its
+   * address before it writes its value */
+  const uint64_t *r = w->r[f->row];
   uint64_t *d = w->r[x->op[0].row];
   unsigned db = x->op[0].bits;
-  uint64_t dmask = db >= 64 ? ~0ull : (1ull << db) - 1;
-  if (size == 8) {
-    if (g == FULL_MASK) FOR_LANES(i) { uint64_t v; memcpy(&v, base + (a[i] - lo), 8); d[i] = v & dmask; }
-    else FOR_LANES(i) { uint64_t v; memcpy(&v, base + (a[i] - lo), 8); d[i] = g >> i & 1 ? v & dmask : d[i]; }
-  } else if (x->op[FAST_SLOT].kind) {     /* signed: sign-extended into the register */
-    FOR_LANES(i) { int32_t v; memcpy(&v, base + (a[i] - lo), 4); d[i] = g >> i & 1 ? (uint64_t)(int64_t)v & dmask : d[i]; }
-  } else {
-    if (g == FULL_MASK) FOR_LANES(i) { uint32_t v; memcpy(&v, base + (a[i] - lo), 4); d[i] = v & dmask; }
-    else FOR_LANES(i) { uint32_t v; memcpy(&v, base + (a[i] - lo), 4); d[i] = g >> i & 1 ? v & dmask : d[i]; }
+  uint64_t dmask = db >= 64 ? ~0ull : (1ull << db) - 1, imm = (uint64_t)f->imm - lo;
+  uint64_t wrap = f->comp == FAST_SHARED || f->bits <= 32 ? 0xffffffffull : ~0ull;
+  if (g == FULL_MASK && !f->kind && db >= size * 8) {     /* a whole warp, no truncation */
+    if (f->comp == FAST_SHARED) {
+      uint32_t im = (uint32_t)f->imm;
+      if (size == 4) FOR_LANES_UNROLLED(i) { uint32_t v; memcpy(&v, base + ((uint32_t)r[i] + im), 4); d[i] = v; }
+      else FOR_LANES_UNROLLED(i) { uint64_t v; memcpy(&v, base + ((uint32_t)r[i] + im), 8); d[i] = v; }
+      return;
+    }
+    if (wrap == ~0ull) {    /* base + (r + imm - lo) in one addition */
+      uintptr_t adj = (uintptr_t)base + (uintptr_t)imm;
+      if (size == 4) FOR_LANES_UNROLLED(i) { uint32_t v; memcpy(&v, (const uint8_t *)(adj + (uintptr_t)r[i]), 4); d[i] = v; }
+      else FOR_LANES_UNROLLED(i) { uint64_t v; memcpy(&v, (const uint8_t *)(adj + (uintptr_t)r[i]), 8); d[i] = v; }
+      return;
+    }
   }
+  /* inactive lanes read at offset 0, inside the region */
+  if (g == FULL_MASK) {
+    if (size == 8) FOR_LANES(i) { uint64_t v; memcpy(&v, base + (FAST_ADDR(r, i, (uint64_t)f->imm, wrap) - lo), 8); d[i] = v & dmask; }
+    else if (f->kind) FOR_LANES(i) { int32_t v; memcpy(&v, base + (FAST_ADDR(r, i, (uint64_t)f->imm, wrap) - lo), 4); d[i] = (uint64_t)(int64_t)v & dmask; }
+    else FOR_LANES(i) { uint32_t v; memcpy(&v, base + (FAST_ADDR(r, i, (uint64_t)f->imm, wrap) - lo), 4); d[i] = v & dmask; }
+    return;
+  }
+#define FAST_OFF(i) (g >> (i) & 1 ? FAST_ADDR(r, i, (uint64_t)f->imm, wrap) - lo : 0)
+  if (size == 8) FOR_LANES(i) { uint64_t v; memcpy(&v, base + FAST_OFF(i), 8); d[i] = g >> i & 1 ? v & dmask : d[i]; }
+  else if (f->kind) FOR_LANES(i) { int32_t v; memcpy(&v, base + FAST_OFF(i), 4); d[i] = g >> i & 1 ? (uint64_t)(int64_t)v & dmask : d[i]; }
+  else FOR_LANES(i) { uint32_t v; memcpy(&v, base + FAST_OFF(i), 4); d[i] = g >> i & 1 ? v & dmask : d[i]; }
+#undef FAST_OFF
 }
 
 static void h_st_fast(warp *w, const xinsn *x, lanemask g) {
   if (!g) return;
-  uint32_t size = x->op[FAST_SLOT].neg ? 8 : 4;
-  uint64_t a[WARP_SIZE], lo;
+  const xop *f = &x->op[FAST_SLOT];
+  uint32_t size = f->neg ? 8 : 4;
+  uint64_t lo;
   uint8_t *base;
-  if (w->e->opt.strict_async || !fast_addrs(w, x, g, size, a, &base, &lo)) { h_st(w, x, g); return; }
-  fast_count(w, x, a, g, size, true);
-  const uint64_t *s = w->r[x->op[1].row];
+  if (w->e->opt.strict_async || !fast_span(w, x, g, size, &base, &lo)) { h_st(w, x, g); return; }
+  fast_count(w, x, g, size, true);
+  const uint64_t *r = w->r[f->row], *s = w->r[x->op[1].row];
+  uint64_t imm = (uint64_t)f->imm, wrap = f->comp == FAST_SHARED || f->bits <= 32 ? 0xffffffffull : ~0ull;
   /* lanes store in order, so the highest lane wins when addresses collide */
-  if (size == 8) FOR_LANES(i) { if (g >> i & 1) memcpy(base + (a[i] - lo), &s[i], 8); }
-  else FOR_LANES(i) { if (g >> i & 1) { uint32_t v = (uint32_t)s[i]; memcpy(base + (a[i] - lo), &v, 4); } }
+  if (size == 8) FOR_LANES(i) { if (g >> i & 1) memcpy(base + (FAST_ADDR(r, i, imm, wrap) - lo), &s[i], 8); }
+  else FOR_LANES(i) { if (g >> i & 1) { uint32_t v = (uint32_t)s[i]; memcpy(base + (FAST_ADDR(r, i, imm, wrap) - lo), &v, 4); } }
 }
 
 /* Whether x takes the handlers above; fills FAST_SLOT. */

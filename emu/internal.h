@@ -88,6 +88,17 @@ uint64_t emu_cdp_param_buffer(emu *e, uint64_t func_addr, const uint32_t grid[3]
 int emu_cdp_launch(emu *e, uint64_t buf);
 void emu_cdp_free(emu *e);
 
+/* FOR_LANES for loops that stay scalar (gathers and scatters through
+ * per-lane addresses): unrolled, so the loop's own increment, compare and
+ * branch do not cost as much as its body. */
+#if defined(__clang__)
+#define FOR_LANES_UNROLLED(i) _Pragma("unroll 8") FOR_LANES(i)
+#elif defined(__GNUC__) && __GNUC__ >= 8
+#define FOR_LANES_UNROLLED(i) _Pragma("GCC unroll 8") FOR_LANES(i)
+#else
+#define FOR_LANES_UNROLLED(i) FOR_LANES(i)
+#endif
+
 /* guard mask of an instruction for the lanes of m */
 static inline lanemask emu_guard(const warp *w, const xinsn *x, lanemask m) {
   if (x->guard < 0) return m;
