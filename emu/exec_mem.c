@@ -293,7 +293,7 @@ static void h_st(warp *w, const xinsn *x, lanemask g) {
  * per-lane pointers).  Anything else (misaligned lanes, lanes outside one
  * region, an access that faults) goes the general way, which does it all
  * again and reports it. */
-enum { FAST_SLOT = 2, FAST_SHARED = 1, FAST_GLOBAL = 2 };
+enum { FAST_SLOT = 4, FAST_SHARED = 1, FAST_GLOBAL = 2 };
 typedef uint64_t u64x2 __attribute__((vector_size(16)));
 
 /* Address of lane i: shared addresses are 32 bits wide, global ones as
@@ -417,12 +417,14 @@ static void h_st_fast(warp *w, const xinsn *x, lanemask g) {
 /* Whether x takes the handlers above; fills FAST_SLOT. */
 static bool prep_fast(emu *e, xinsn *x) {
   const isa_insn *in = x->in;
-  bool st = in->op == OP_ST;
-  if (in->nops != 2 || x->nops != 2) return false;
+  bool st = in->op == OP_ST, atomic = in->op == OP_ATOM || in->op == OP_RED;
   int comp = in->space == MOD_GLOBAL ? FAST_GLOBAL : in->space == MOD_SHARED || in->space == MOD_SHARED_CTA ? FAST_SHARED : 0;
   uint32_t eb = elem_bytes(in);
-  const isa_opnd *v = x->op[st ? 1 : 0].o, *ad = x->op[st ? 0 : 1].o;
-  if (!comp || (eb != 4 && eb != 8) || !v || v->kind != OK_REG || (v->flags & OF_OFFSET)) return false;
+  if (!comp || (eb != 4 && eb != 8) || x->nops > FAST_SLOT || in->nops != x->nops) return false;
+  const isa_opnd *v = x->op[st ? 1 : 0].o, *ad = x->op[st || in->op == OP_RED ? 0 : 1].o;
+  if (atomic) {
+    if (in->vec > 1) return false;
+  } else if (in->nops != 2 || !v || v->kind != OK_REG || (v->flags & OF_OFFSET)) return false;
   if (ad->kind == OK_ADDRX) ad = &x->f->pool[ad->v];
   if (ad->kind != OK_ADDR || !(ad->flags & OF_BASEREG)) return false;
   xop *f = &x->op[FAST_SLOT];
@@ -431,7 +433,8 @@ static bool prep_fast(emu *e, xinsn *x) {
   f->bits = (uint8_t)(ptx_type_bits((enum ptx_type)x->f->regtype[ad->v]) <= 32 ? 32 : 64);
   f->comp = (uint8_t)comp;
   f->neg = eb == 8;                                         /* 8-byte access */
-  f->kind = (uint8_t)(!st && eb == 4 && signed_type(in->type));   /* sign-extending load */
+  /* a sign-extending load; a 32-bit integer atomic */
+  f->kind = (uint8_t)(atomic ? in->type == PTX_T_U32 || in->type == PTX_T_S32 : !st && eb == 4 && signed_type(in->type));
   return true;
 }
 
@@ -456,9 +459,9 @@ static uint16_t atom_half(bool bf, uint16_t op, uint16_t a, uint16_t b) {
   return bf ? bf16_max(a, b, 0, 0) : f16_max(a, b, 0, 0, 0);
 }
 
-static uint64_t atom_apply(const isa_insn *in, uint64_t old, uint64_t b, uint64_t c, bool *ok) {
+/* bits: the width of the instruction's type (xinsn.tbits) */
+static inline uint64_t atom_apply(const isa_insn *in, unsigned bits, uint64_t old, uint64_t b, uint64_t c, bool *ok) {
   int t = in->type;
-  unsigned bits = (unsigned)ptx_type_bits((enum ptx_type)t);
   uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
   bool sg = signed_type(t);
   *ok = true;
@@ -535,12 +538,53 @@ static void h_atom(warp *w, const xinsn *x, lanemask g) {
       uint64_t old = 0, bv = nv == 1 ? b[i] : brows[j] >= 0 ? w->r[brows[j]][i] : bimm[j];
       memcpy(&old, p[i] + j * eb, eb);
       bool ok;
-      uint64_t nval = atom_apply(in, old, bv, c ? c[i] : 0, &ok);
+      uint64_t nval = atom_apply(in, x->tbits, old, bv, c ? c[i] : 0, &ok);
       if (!ok) { emu_fault_at(w, x, i, FAULT_UNSUPPORTED, "atomic operation not supported"); return; }
       memcpy(p[i] + j * eb, &nval, eb);
       if (d) d[i] = xfit(x, 0, old);
       else if (nv > 1 && !is_red && drows[j] >= 0) w->r[drows[j]][i] = old;
     }
+  }
+}
+
+/* A scalar atom/red of 4 or 8 bytes at [%r+imm] in .shared or .global
+ * (prep_fast): the fused path's addresses, then the lanes in order as
+ * h_atom applies them. */
+static void h_atom_fast(warp *w, const xinsn *x, lanemask g) {
+  if (!g) return;
+  const isa_insn *in = x->in;
+  const xop *f = &x->op[FAST_SLOT];
+  bool is_red = in->op == OP_RED;
+  uint32_t size = f->neg ? 8 : 4;
+  uint64_t lo;
+  uint8_t *base;
+  if (w->e->opt.strict_async || !fast_span(w, x, g, size, &base, &lo)) { h_atom(w, x, g); return; }
+  fast_count(w, x, g, size, is_red);
+  const uint64_t *r = w->r[f->row], *b = xsrc(w, x, is_red ? 1 : 2);
+  const uint64_t *c = in->bop == MOD_CAS ? xsrc(w, x, 3) : NULL;
+  uint64_t *d = is_red ? NULL : xdst(w, x, 0);
+  uint64_t imm = (uint64_t)f->imm, wrap = f->comp == FAST_SHARED || f->bits <= 32 ? 0xffffffffull : ~0ull;
+  if (in->bop == MOD_ADD && size == 4 && f->kind) {      /* 32-bit integer add: the counters and histograms */
+    uint64_t dmask = d && x->op[0].bits < 64 ? (1ull << x->op[0].bits) - 1 : ~0ull;
+    FOR_LANES(i) if (g >> i & 1) {
+      uint8_t *p = base + (FAST_ADDR(r, i, imm, wrap) - lo);
+      uint32_t old;
+      memcpy(&old, p, 4);
+      uint32_t nval = old + (uint32_t)b[i];
+      memcpy(p, &nval, 4);
+      if (d) d[i] = old & dmask;
+    }
+    return;
+  }
+  FOR_LANES(i) if (g >> i & 1) {
+    uint8_t *p = base + (FAST_ADDR(r, i, imm, wrap) - lo);
+    uint64_t old = 0;
+    memcpy(&old, p, size);
+    bool ok;
+    uint64_t nval = atom_apply(in, x->tbits, old, b[i], c ? c[i] : 0, &ok);
+    if (!ok) { emu_fault_at(w, x, i, FAULT_UNSUPPORTED, "atomic operation not supported"); return; }
+    memcpy(p, &nval, size);
+    if (d) d[i] = xfit(x, 0, old);
   }
 }
 
@@ -641,7 +685,7 @@ int prep_mem(emu *e, xinsn *x) {
   switch (in->op) {
   case OP_LD: case OP_LDU: x->fn = prep_fast(e, x) ? h_ld_fast : h_ld; return 0;
   case OP_ST: x->fn = prep_fast(e, x) ? h_st_fast : h_st; return 0;
-  case OP_ATOM: case OP_RED: x->fn = h_atom; return 0;
+  case OP_ATOM: case OP_RED: x->fn = prep_fast(e, x) ? h_atom_fast : h_atom; return 0;
   case OP_CVTA: x->fn = h_cvta; return 0;
   case OP_ISSPACEP: x->fn = h_isspacep; return 0;
   case OP_MOV:
