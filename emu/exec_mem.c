@@ -161,8 +161,32 @@ bool emu_load_cached_in_l1(const emu *e, const xinsn *x) {
   return in->cache != MOD_NC || !e->timing_cfg->readonly_cache_bytes;
 }
 
-void emu_count_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, const uint8_t *kind, bool store) {
+/* The counters of an access that lands in global memory (a: addresses) */
+static void count_global(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, bool atomic, bool store) {
   emu_stats *st = &w->e->stats;
+  uint32_t sectors, lines;
+  mm_sectors(a, m, size, &sectors, &lines);
+  if (atomic) { st->atom_requests++; st->atom_sectors += sectors; }
+  else if (store) { st->gst_requests++; st->gst_sectors += sectors; st->gst_lines += lines; }
+  else { st->gld_requests++; st->gld_sectors += sectors; st->gld_lines += lines; }
+  if (w->e->obs && w->e->obs->on_mem) w->e->obs->on_mem(w->e->obs->ctx, w, x, a, m, size, sectors, lines, 0);
+}
+
+/* ... and in shared memory (off: offsets in the CTA's shared memory) */
+static void count_shared(warp *w, const xinsn *x, const uint64_t *off, lanemask m, uint32_t size, bool atomic, bool store) {
+  emu_stats *st = &w->e->stats;
+  /* the timed GPU's banks and bank mode (Kepler's 8-byte banks in 4- or
+   * 8-byte mode); 4-byte banks otherwise */
+  const gpu_config *g = w->e->timing_cfg;
+  uint32_t ideal, wf = g ? mm_shared_wavefronts_mode(off, m, size, g->shared_bank_bytes, g->shared_bank_mode, &ideal)
+                         : mm_shared_wavefronts(off, m, size, &ideal);
+  if (atomic) { wf = mm_shared_atomic_rounds(off, m, wf); st->shared_atom_requests++; st->shared_atom_rounds += wf; }
+  else if (store) { st->shared_st_requests++; st->shared_st_wavefronts += wf; st->shared_st_bank_conflicts += wf - ideal; }
+  else { st->shared_ld_requests++; st->shared_ld_wavefronts += wf; st->shared_ld_bank_conflicts += wf - ideal; }
+  if (w->e->obs && w->e->obs->on_mem) w->e->obs->on_mem(w->e->obs->ctx, w, x, off, m, size, 0, 0, wf);
+}
+
+void emu_count_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, const uint8_t *kind, bool store) {
   int lead = __builtin_ctz(m);
   uint16_t sp = x->in->space;
   if (w->e->timing) timing_mem(w->e, w, x, a, m, size, kind[lead], store);
@@ -172,25 +196,11 @@ void emu_count_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, ui
   if (sp == MOD_PARAM || sp == MOD_PARAM_ENTRY || sp == MOD_PARAM_FUNC || sp == MOD_CONST || sp == MOD_LOCAL) return;
   /* atomics have counters of their own, as in the profiler */
   bool atomic = x->in->op == OP_ATOM || x->in->op == OP_RED;
-  if (kind[lead] == MM_GLOBAL) {
-    uint32_t sectors, lines;
-    mm_sectors(a, m, size, &sectors, &lines);
-    if (atomic) { st->atom_requests++; st->atom_sectors += sectors; }
-    else if (store) { st->gst_requests++; st->gst_sectors += sectors; st->gst_lines += lines; }
-    else { st->gld_requests++; st->gld_sectors += sectors; st->gld_lines += lines; }
-    if (w->e->obs && w->e->obs->on_mem) w->e->obs->on_mem(w->e->obs->ctx, w, x, a, m, size, sectors, lines, 0);
-  } else if (kind[lead] == MM_SHARED) {
+  if (kind[lead] == MM_GLOBAL) count_global(w, x, a, m, size, atomic, store);
+  else if (kind[lead] == MM_SHARED) {
     uint64_t off[WARP_SIZE];
     FOR_LANES(i) off[i] = a[i] >= GEN_SHARED_BASE ? a[i] - GEN_SHARED_BASE : a[i];
-    /* the timed GPU's banks and bank mode (Kepler's 8-byte banks in 4- or
-     * 8-byte mode); 4-byte banks otherwise */
-    const gpu_config *g = w->e->timing_cfg;
-    uint32_t ideal, wf = g ? mm_shared_wavefronts_mode(off, m, size, g->shared_bank_bytes, g->shared_bank_mode, &ideal)
-                           : mm_shared_wavefronts(off, m, size, &ideal);
-    if (atomic) { wf = mm_shared_atomic_rounds(off, m, wf); st->shared_atom_requests++; st->shared_atom_rounds += wf; }
-    else if (store) { st->shared_st_requests++; st->shared_st_wavefronts += wf; st->shared_st_bank_conflicts += wf - ideal; }
-    else { st->shared_ld_requests++; st->shared_ld_wavefronts += wf; st->shared_ld_bank_conflicts += wf - ideal; }
-    if (w->e->obs && w->e->obs->on_mem) w->e->obs->on_mem(w->e->obs->ctx, w, x, off, m, size, 0, 0, wf);
+    count_shared(w, x, off, m, size, atomic, store);
   }
 }
 
@@ -340,20 +350,29 @@ static inline bool fast_span(warp *w, const xinsn *x, lanemask g, uint32_t size,
   return false;
 }
 
-/* The access counters and the timing model, with the addresses and spaces
- * emu_translate would have given them (inactive lanes at the first active
- * lane's address). */
+/* The access counters and the timing model, as emu_count_access has them,
+ * with the addresses emu_translate would have given (inactive lanes at the
+ * first active lane's address; shared ones are offsets already). */
 static inline void fast_count(warp *w, const xinsn *x, lanemask g, uint32_t size, bool store) {
   emu *e = w->e;
   if (!e->timing && !e->opt.counters && !e->obs) return;
   const xop *f = &x->op[FAST_SLOT];
   const uint64_t *r = w->r[f->row];
   uint64_t imm = (uint64_t)f->imm, wrap = f->comp == FAST_SHARED || f->bits <= 32 ? 0xffffffffull : ~0ull;
-  uint64_t a[WARP_SIZE], first = FAST_ADDR(r, __builtin_ctz(g), imm, wrap);
-  FOR_LANES(i) a[i] = g >> i & 1 ? FAST_ADDR(r, i, imm, wrap) : first;
-  uint8_t kind[WARP_SIZE];
-  memset(kind, f->comp == FAST_SHARED ? MM_SHARED : MM_GLOBAL, WARP_SIZE);
-  emu_count_access(w, x, a, g, size, kind, store);
+  uint64_t a[WARP_SIZE];
+  if (g == FULL_MASK) {
+    u64x2 vi = { imm, imm }, vw = { wrap, wrap };
+    for (int i = 0; i < WARP_SIZE; i += 2) { u64x2 v; memcpy(&v, r + i, sizeof v); v = (v + vi) & vw; memcpy(a + i, &v, sizeof v); }
+  } else {
+    uint64_t first = FAST_ADDR(r, __builtin_ctz(g), imm, wrap);
+    FOR_LANES(i) a[i] = g >> i & 1 ? FAST_ADDR(r, i, imm, wrap) : first;
+  }
+  bool shared = f->comp == FAST_SHARED;
+  if (e->timing) timing_mem(e, w, x, a, g, size, shared ? MM_SHARED : MM_GLOBAL, store);
+  if (!e->opt.counters && !e->obs) return;
+  bool atomic = x->in->op == OP_ATOM || x->in->op == OP_RED;
+  if (shared) count_shared(w, x, a, g, size, atomic, store);
+  else count_global(w, x, a, g, size, atomic, store);
 }
 
 static void h_ld_fast(warp *w, const xinsn *x, lanemask g) {

@@ -14,6 +14,23 @@ static uint32_t add_unique(uint64_t *set, uint32_t n, uint64_t v) {
 void mm_sectors(const uint64_t *addr, uint32_t m, uint32_t bytes, uint32_t *sectors, uint32_t *lines) {
   uint64_t sec[128], lin[128];
   uint32_t ns = 0, nl = 0;
+  if (bytes && bytes <= 32) {
+    /* common case: lanes in address order, each access inside one sector;
+     * equal sectors and lines are then neighbours, and the distinct ones
+     * are counted by their changes from lane to lane */
+    uint64_t prev = 0, ps = ~0ull, pl = ~0ull;
+    int i;
+    for (i = 0; i < 32; i++) {
+      if (!(m >> i & 1)) continue;
+      uint64_t a = addr[i];
+      if (a < prev || (a >> 5) != ((a + bytes - 1) >> 5)) break;
+      prev = a;
+      ns += (a >> 5) != ps; ps = a >> 5;
+      nl += (a >> 7) != pl; pl = a >> 7;
+    }
+    if (i == 32) { *sectors = ns; *lines = nl; return; }
+    ns = nl = 0;
+  }
   for (int i = 0; i < 32; i++) {
     if (!(m >> i & 1)) continue;
     uint64_t first = addr[i], last = addr[i] + (bytes ? bytes : 1) - 1;
@@ -131,16 +148,19 @@ uint32_t mm_shared_wavefronts_mode(const uint64_t *addr, uint32_t m, uint32_t by
 }
 
 uint32_t mm_shared_atomic_rounds(const uint64_t *addr, uint32_t m, uint32_t wavefronts) {
-  /* the most lanes on one address: each needs its own read-modify-write */
+  /* the most lanes on one address: each needs its own read-modify-write;
+   * lanes are counted by address in a table of twice as many slots as
+   * lanes (open addressing) */
+  uint64_t key[64];
+  uint8_t count[64] = {0};
   uint32_t worst = 0;
   for (int i = 0; i < 32; i++) {
     if (!(m >> i & 1)) continue;
-    uint32_t same = 0;
-    int j;
-    for (j = 0; j < i; j++) if ((m >> j & 1) && addr[j] == addr[i]) break;
-    if (j < i) continue;                      /* counted with its first lane */
-    for (j = i; j < 32; j++) same += (m >> j & 1) && addr[j] == addr[i];
-    if (same > worst) worst = same;
+    uint64_t a = addr[i];
+    uint32_t h = (uint32_t)((a * 0x9e3779b97f4a7c15ull) >> 58);
+    while (count[h] && key[h] != a) h = (h + 1) & 63;
+    key[h] = a;
+    if (++count[h] > worst) worst = count[h];
   }
   return worst > wavefronts ? worst : wavefronts;
 }
