@@ -2,6 +2,7 @@
  * sectors and lines a warp's global access touches, how many wavefronts a
  * shared access needs given bank conflicts (and the bank mode), how many
  * rounds a shared atomic needs. */
+#include <string.h>
 #include "memmodel/space.h"
 
 /* Small sorted-set insert; 32 lanes x at most 2 sectors each. */
@@ -14,6 +15,29 @@ static uint32_t add_unique(uint64_t *set, uint32_t n, uint64_t v) {
 void mm_sectors(const uint64_t *addr, uint32_t m, uint32_t bytes, uint32_t *sectors, uint32_t *lines) {
   uint64_t sec[128], lin[128];
   uint32_t ns = 0, nl = 0;
+  if (m == 0xffffffffu && bytes && bytes <= 32) {
+    /* a whole warp in address order, each access inside one sector (see
+     * below), two lanes at a time: below 2^63 (bit 63 of an address is
+     * taken for a break too) a lane's address minus the previous lane's
+     * has bit 63 set where the order breaks, an access crosses a sector
+     * where its offset in the sector plus bytes - 1 has bit 5 set, and
+     * (x | -x) >> 63 is 1 where x is not 0 */
+    typedef uint64_t u64x2 __attribute__((vector_size(16)));
+    u64x2 cur, prv, bad = { 0, 0 }, cs = { 0, 0 }, cl = { 0, 0 }, zero = { 0, 0 };
+    uint64_t a0 = addr[0], a1 = addr[1], x;
+    bad[0] = a0 | a1 | (a1 - a0) | (((a0 & 31) + bytes - 1) << 58) | (((a1 & 31) + bytes - 1) << 58);
+    x = (a1 ^ a0) >> 5; cs[0] = (x | (0 - x)) >> 63;
+    x = (a1 ^ a0) >> 7; cl[0] = (x | (0 - x)) >> 63;
+    for (int i = 2; i < 32; i += 2) {
+      memcpy(&cur, addr + i, sizeof cur);
+      memcpy(&prv, addr + i - 1, sizeof prv);
+      bad |= cur | (cur - prv) | (((cur & 31) + (bytes - 1)) << 58);
+      u64x2 xs = (cur ^ prv) >> 5, xl = (cur ^ prv) >> 7;
+      cs += (xs | (zero - xs)) >> 63;
+      cl += (xl | (zero - xl)) >> 63;
+    }
+    if (!((bad[0] | bad[1]) >> 63)) { *sectors = 1 + (uint32_t)(cs[0] + cs[1]); *lines = 1 + (uint32_t)(cl[0] + cl[1]); return; }
+  }
   if (bytes && bytes <= 32) {
     /* common case: lanes in address order, each access inside one sector;
      * equal sectors and lines are then neighbours, and the distinct ones
@@ -41,6 +65,26 @@ void mm_sectors(const uint64_t *addr, uint32_t m, uint32_t bytes, uint32_t *sect
   *lines = nl;
 }
 
+/* Accesses of up to 4 bytes with bank conflicts: the most distinct words
+ * one bank is asked for, the words counted once each through a small
+ * open-addressing table.  Apart, so the conflict-free test stays tight. */
+static __attribute__((noinline)) uint32_t most_words_in_a_bank(const uint64_t *addr, uint32_t m) {
+  uint64_t key[64];
+  uint8_t used[64] = {0}, per_bank[32] = {0};
+  uint32_t worst = 1;
+  for (int i = 0; i < 32; i++) {
+    if (!(m >> i & 1)) continue;
+    uint64_t w = addr[i] >> 2;
+    uint32_t h = (uint32_t)((w * 0x9e3779b97f4a7c15ull) >> 58);
+    while (used[h] && key[h] != w) h = (h + 1) & 63;
+    if (used[h]) continue;
+    used[h] = 1;
+    key[h] = w;
+    if (++per_bank[w & 31] > worst) worst = per_bank[w & 31];
+  }
+  return worst;
+}
+
 uint32_t mm_shared_wavefronts(const uint64_t *addr, uint32_t m, uint32_t bytes, uint32_t *ideal) {
   if (bytes <= 4 && m) {
     /* common case: no two lanes hit different words of one bank */
@@ -55,6 +99,8 @@ uint32_t mm_shared_wavefronts(const uint64_t *addr, uint32_t m, uint32_t bytes, 
       else if (word[b] != w) break;
     }
     if (i == 32) { *ideal = 1; return 1; }
+    *ideal = 1;
+    return most_words_in_a_bank(addr, m);
   }
   /* A wavefront serves 128 bytes: lanes are taken in groups that fit (all 32
    * for 4-byte accesses, 16 for 8-byte, 8 for 16-byte); within a group, each

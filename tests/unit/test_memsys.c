@@ -578,8 +578,8 @@ START_TEST(memsys_shared_banks)
 END_TEST
 
 /* Brute-force references for the address counters: distinct sectors and
- * lines of every byte the active lanes touch, and the most active lanes
- * on one address. */
+ * lines of every byte the active lanes touch, the most distinct words of
+ * one shared-memory bank, and the most active lanes on one address. */
 static uint32_t count_distinct(const uint64_t *a, uint32_t m, uint32_t bytes, unsigned shift)
 {
     uint64_t seen[32 * 64];
@@ -593,6 +593,23 @@ static uint32_t count_distinct(const uint64_t *a, uint32_t m, uint32_t bytes, un
         }
     }
     return n;
+}
+
+/* 4-byte banks, accesses of up to 4 bytes: the most distinct words a bank is asked for */
+static uint32_t most_words_in_one_bank(const uint64_t *a, uint32_t m)
+{
+    uint32_t worst = 1;
+    for (int b = 0; b < 32; b++) {
+        uint32_t n = 0;
+        for (int i = 0; i < 32; i++) {
+            if (!(m >> i & 1) || (a[i] >> 2 & 31) != (uint64_t)b) continue;
+            int j = 0;
+            while (j < i && !((m >> j & 1) && a[j] >> 2 == a[i] >> 2)) j++;
+            n += j == i;              /* the first lane with this word */
+        }
+        if (n > worst) worst = n;
+    }
+    return worst;
 }
 
 static uint32_t most_on_one_address(const uint64_t *a, uint32_t m)
@@ -631,6 +648,11 @@ START_TEST(coalesce_counters_match_brute_force)
         ck_assert_uint_eq(sectors, count_distinct(a, m, bytes, 5));
         ck_assert_uint_eq(lines, count_distinct(a, m, bytes, 7));
         ck_assert_uint_eq(mm_shared_atomic_rounds(a, m, 1), most_on_one_address(a, m));
+        if (bytes <= 4) {
+            uint32_t ideal;
+            ck_assert_uint_eq(mm_shared_wavefronts(a, m, bytes, &ideal), most_words_in_one_bank(a, m));
+            ck_assert_uint_eq(ideal, 1);
+        }
     }
 }
 END_TEST
