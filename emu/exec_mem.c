@@ -53,6 +53,7 @@ void emu_lane_addrs(warp *w, const xinsn *x, const isa_opnd *o, lanemask m, uint
   if (o->flags & (OF_MODSYM | OF_FUNCSYM)) {
     int lead = __builtin_ctz(m | 0x80000000u);
     uint64_t first = sym_address(w, x, o, lead, symspace) + (uint64_t)o->imm;
+    if (*symspace != PTX_SPACE_LOCAL) { FOR_LANES(i) a[i] = first; return; }    /* the same for every thread */
     FOR_LANES(i) a[i] = (m >> i & 1) && i != lead ? sym_address(w, x, o, i, symspace) + (uint64_t)o->imm : first;
     return;
   }
@@ -610,15 +611,14 @@ static void h_atom_fast(warp *w, const xinsn *x, lanemask g) {
 /* ---- addresses as values ------------------------------------------------------ */
 
 static void h_mov_sym(warp *w, const xinsn *x, lanemask g) {
+  if (!g) return;
   uint64_t *d = xdst(w, x, 0);
   const isa_opnd *o = x->op[1].o;
-  uint8_t sp;
-  FOR_LANES(i) if (g >> i & 1) {
-    uint64_t v;
-    if (o->kind == OK_FUNC) v = w->e->func_addr[o->v];
-    else v = sym_address(w, x, &(isa_opnd){ .kind = OK_SYM, .flags = o->flags, .v = o->v }, i, &sp) + (uint64_t)o->imm;
-    d[i] = xfit(x, 0, v);
-  }
+  const isa_opnd so = { .kind = OK_SYM, .flags = o->flags, .v = o->v };
+  uint8_t sp = PTX_SPACE_NONE;
+  uint64_t first = o->kind == OK_FUNC ? w->e->func_addr[o->v] : sym_address(w, x, &so, __builtin_ctz(g), &sp) + (uint64_t)o->imm;
+  bool same = o->kind == OK_FUNC || sp != PTX_SPACE_LOCAL;     /* the same for every thread */
+  FOR_LANES(i) if (g >> i & 1) d[i] = xfit(x, 0, same ? first : sym_address(w, x, &so, i, &sp) + (uint64_t)o->imm);
 }
 
 static void h_cvta(warp *w, const xinsn *x, lanemask g) {
@@ -627,8 +627,12 @@ static void h_cvta(warp *w, const xinsn *x, lanemask g) {
   uint64_t a[WARP_SIZE];
   const isa_opnd *o = x->op[1].o;
   if (o->kind == OK_SYM) {
+    if (!g) return;
+    const isa_opnd so = { .kind = OK_SYM, .flags = o->flags, .v = o->v };
     uint8_t sp;
-    FOR_LANES(i) if (g >> i & 1) a[i] = sym_address(w, x, &(isa_opnd){ .kind = OK_SYM, .flags = o->flags, .v = o->v }, i, &sp) + (uint64_t)o->imm;
+    uint64_t first = sym_address(w, x, &so, __builtin_ctz(g), &sp) + (uint64_t)o->imm;
+    bool same = sp != PTX_SPACE_LOCAL;                         /* the same for every thread */
+    FOR_LANES(i) if (g >> i & 1) a[i] = same ? first : sym_address(w, x, &so, i, &sp) + (uint64_t)o->imm;
   } else {
     const uint64_t *s = xsrc(w, x, 1);
     FOR_LANES(i) a[i] = s[i];
