@@ -323,6 +323,7 @@ static inline bool fast_span(warp *w, const xinsn *x, lanemask g, uint32_t size,
   if (g == FULL_MASK) {
     /* written with vectors: the compiler leaves reductions scalar at -O2 */
     u64x2 va = { ~0ull, ~0ull }, vo = { 0, 0 }, vi = { imm, imm }, vw = { wrap, wrap };
+    UNROLL_LANES
     for (int i = 0; i < WARP_SIZE; i += 2) { u64x2 v; memcpy(&v, r + i, sizeof v); v = (v + vi) & vw; va &= v; vo |= v; }
     all = va[0] & va[1];
     any = vo[0] | vo[1];

@@ -106,15 +106,16 @@ int emu_cdp_launch(emu *e, uint64_t buf);
 void emu_cdp_free(emu *e);
 
 /* FOR_LANES for loops that stay scalar (gathers and scatters through
- * per-lane addresses): unrolled, so the loop's own increment, compare and
- * branch do not cost as much as its body. */
+ * per-lane addresses) and short vector loops: unrolled, so the loop's own
+ * increment, compare and branch do not cost as much as its body. */
 #if defined(__clang__)
-#define FOR_LANES_UNROLLED(i) _Pragma("unroll 8") FOR_LANES(i)
+#define UNROLL_LANES _Pragma("unroll 8")
 #elif defined(__GNUC__) && __GNUC__ >= 8
-#define FOR_LANES_UNROLLED(i) _Pragma("GCC unroll 8") FOR_LANES(i)
+#define UNROLL_LANES _Pragma("GCC unroll 8")
 #else
-#define FOR_LANES_UNROLLED(i) FOR_LANES(i)
+#define UNROLL_LANES
 #endif
+#define FOR_LANES_UNROLLED(i) UNROLL_LANES FOR_LANES(i)
 
 /* guard mask of an instruction for the lanes of m: bit 0 of each lane of
  * the predicate's row (with SSE2, four lanes per movmskps) */
