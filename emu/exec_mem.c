@@ -364,6 +364,7 @@ static inline void fast_count(warp *w, const xinsn *x, lanemask g, uint32_t size
   uint64_t a[WARP_SIZE];
   if (g == FULL_MASK) {
     u64x2 vi = { imm, imm }, vw = { wrap, wrap };
+    UNROLL_LANES
     for (int i = 0; i < WARP_SIZE; i += 2) { u64x2 v; memcpy(&v, r + i, sizeof v); v = (v + vi) & vw; memcpy(a + i, &v, sizeof v); }
   } else {
     uint64_t first = FAST_ADDR(r, __builtin_ctz(g), imm, wrap);

@@ -91,12 +91,24 @@ uint32_t mm_shared_wavefronts(const uint64_t *addr, uint32_t m, uint32_t bytes, 
     uint64_t word[32];
     uint32_t seen = 0;
     int i;
-    for (i = 0; i < 32; i++) {
-      if (!(m >> i & 1)) continue;
-      uint64_t w = addr[i] >> 2;
-      uint32_t b = (uint32_t)(w & 31);
-      if (!(seen >> b & 1)) { seen |= 1u << b; word[b] = w; }
-      else if (word[b] != w) break;
+    if (m == 0xffffffffu) {     /* a whole warp: no mask test, unrolled */
+#if defined(__GNUC__) && __GNUC__ >= 8 && !defined(__clang__)
+#pragma GCC unroll 8
+#endif
+      for (i = 0; i < 32; i++) {
+        uint64_t w = addr[i] >> 2;
+        uint32_t b = (uint32_t)(w & 31);
+        if (!(seen >> b & 1)) { seen |= 1u << b; word[b] = w; }
+        else if (word[b] != w) break;
+      }
+    } else {
+      for (i = 0; i < 32; i++) {
+        if (!(m >> i & 1)) continue;
+        uint64_t w = addr[i] >> 2;
+        uint32_t b = (uint32_t)(w & 31);
+        if (!(seen >> b & 1)) { seen |= 1u << b; word[b] = w; }
+        else if (word[b] != w) break;
+      }
     }
     if (i == 32) { *ideal = 1; return 1; }
     *ideal = 1;
