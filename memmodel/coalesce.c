@@ -91,6 +91,13 @@ uint32_t mm_shared_wavefronts(const uint64_t *addr, uint32_t m, uint32_t bytes, 
     uint64_t word[32];
     uint32_t seen = 0;
     int i;
+    if (m == 0xffffffffu) {
+      /* all words in one aligned block of 32 words: each bank has one */
+      typedef uint64_t u64x2 __attribute__((vector_size(16)));
+      u64x2 acc = { 0, 0 }, w0 = { addr[0] >> 2, addr[0] >> 2 };
+      for (i = 0; i < 32; i += 2) { u64x2 v; memcpy(&v, addr + i, sizeof v); acc |= (v >> 2) ^ w0; }
+      if (!((acc[0] | acc[1]) >> 5)) { *ideal = 1; return 1; }
+    }
     if (m == 0xffffffffu) {     /* a whole warp: no mask test, unrolled */
 #if defined(__GNUC__) && __GNUC__ >= 8 && !defined(__clang__)
 #pragma GCC unroll 8
