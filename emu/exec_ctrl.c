@@ -320,7 +320,8 @@ static void h_bar(warp *w, const xinsn *x, lanemask g) {
   set_pcs(w, m, w->cur_pc + 1, w->cur_depth);
   w->cur = 0;
   emu_barrier_check(c, (int)id);
-  emu_reschedule(w);
+  if (emu_none_can_run(w)) w->yield_key = 0;     /* the whole warp waits */
+  else emu_reschedule(w);
 }
 
 static void h_nop(warp *w, const xinsn *x, lanemask g) { (void)w; (void)x; (void)g; }

@@ -435,8 +435,10 @@ static inline uint64_t cmp(int op, uint64_t a, uint64_t b, int S) {
  * set: d = (t BoolOp c) ? 1.0f or 0xffffffff : 0. */
 static void cmp_finish(warp *w, const xinsn *x, lanemask m, uint64_t *t) {
   uint64_t q[WARP_SIZE];
-  FOR_LANES(i) q[i] = t[i] ^ 1;
-  if (x->in->bop && x->nops >= 4) {
+  bool bop = x->in->bop && x->nops >= 4;
+  /* q only where it is written: setp p|q, not setp p or set */
+  if (bop || (x->in->op != OP_SET && x->op[x->nops + 1].row >= 0)) FOR_LANES(i) q[i] = t[i] ^ 1;
+  if (bop) {
     const uint64_t *C = xsrc(w, x, 3);
     uint64_t n = negof(x, 3);
     switch (x->in->bop) {
@@ -452,10 +454,27 @@ static void cmp_finish(warp *w, const xinsn *x, lanemask m, uint64_t *t) {
     return;
   }
   xslot_store(w, x, x->nops, t, m);
-  xslot_store(w, x, x->nops + 1, q, m);
+  if (x->op[x->nops + 1].row >= 0) xslot_store(w, x, x->nops + 1, q, m);
+}
+/* Up to 32 bits the operands compare as 32-bit values: the same order, and
+ * SSE2 has 32-bit comparisons (not 64-bit ones), so the lane loop vectorises. */
+static inline uint64_t cmp32(int op, uint32_t a, uint32_t b, int S) {
+  int l = S ? (int32_t)a < (int32_t)b : a < b, g = S ? (int32_t)b < (int32_t)a : b < a;
+  switch (op) {
+  case C_EQ: return a == b;
+  case C_NE: return a != b;
+  case C_LT: return (uint64_t)l;
+  case C_LE: return (uint64_t)!g;
+  case C_GT: return (uint64_t)g;
+  default: return (uint64_t)!l;
+  }
 }
 #define DEF_CMP(op, W, S) H(cmp_##op##_##W##_##S) { const uint64_t *A = xsrc(w, x, 1), *B = xsrc(w, x, 2); \
-  uint64_t t[WARP_SIZE]; FOR_LANES(i) { t[i] = cmp(op, ext(A[i], W, S), ext(B[i], W, S), S); } cmp_finish(w, x, m, t); }
+  uint64_t t[WARP_SIZE]; \
+  if ((W) == 32) FOR_LANES(i) { t[i] = cmp32(op, (uint32_t)A[i], (uint32_t)B[i], S); } \
+  else if ((W) < 32) FOR_LANES(i) { t[i] = cmp32(op, (uint32_t)ext(A[i], W, S), (uint32_t)ext(B[i], W, S), S); } \
+  else FOR_LANES(i) { t[i] = cmp(op, ext(A[i], W, S), ext(B[i], W, S), S); } \
+  cmp_finish(w, x, m, t); }
 #define GENC(op) DEF_CMP(op, 16, 0) DEF_CMP(op, 32, 0) DEF_CMP(op, 64, 0) DEF_CMP(op, 16, 1) DEF_CMP(op, 32, 1) DEF_CMP(op, 64, 1)
 GENC(C_EQ) GENC(C_NE) GENC(C_LT) GENC(C_LE) GENC(C_GT) GENC(C_GE)
 #define ROWC(op) { cmp_##op##_16_0, cmp_##op##_32_0, cmp_##op##_64_0, cmp_##op##_16_1, cmp_##op##_32_1, cmp_##op##_64_1 }
@@ -935,7 +954,7 @@ static int prep_arith(emu *e, xinsn *x) {
     if (ti < 0) return -1;
     if (f & IF_CC) { if (!w32 && !w64) return -1; x->fn = tab_cc[sub ? K_SUBCC : K_ADDCC][w64]; return 0; }
     if (f & IF_SAT) { if (t != PTX_T_S32) return -1; x->fn = sub ? sat_SAT_SUB : sat_SAT_ADD; return 0; }
-    x->fn = (sub ? tab_A_SUB : tab_A_ADD)[ti];
+    x->fn = (sub ? tab_A_SUB : tab_A_ADD)[ti % 3];    /* the low W bits do not depend on the sign */
     return 0;
   }
   case OP_ADDC: case OP_SUBC:
@@ -944,13 +963,13 @@ static int prep_arith(emu *e, xinsn *x) {
     return 0;
   case OP_MUL:
     if (ti < 0) return -1;
-    x->fn = f & IF_HI ? tab_A_MULHI[ti] : f & IF_WIDE ? tab_A_MULWIDE[ti] : tab_A_MULLO[ti];
+    x->fn = f & IF_HI ? tab_A_MULHI[ti] : f & IF_WIDE ? tab_A_MULWIDE[ti] : tab_A_MULLO[ti % 3];
     return x->fn ? 0 : -1;
   case OP_MAD:
     if (ti < 0) return -1;
     if (f & IF_CC) { if (!w32 && !w64) return -1; x->fn = w64 ? madcc64 : madcc32; return 0; }
     if (f & IF_SAT) { if (t != PTX_T_S32 || !(f & IF_HI)) return -1; x->fn = sat_SAT_MADHI; return 0; }
-    x->fn = f & IF_HI ? tab_A_MADHI[ti] : f & IF_WIDE ? tab_A_MADWIDE[ti] : tab_A_MADLO[ti];
+    x->fn = f & IF_HI ? tab_A_MADHI[ti] : f & IF_WIDE ? tab_A_MADWIDE[ti] : tab_A_MADLO[ti % 3];
     return x->fn ? 0 : -1;
   case OP_MADC:
     if (!w32 && !w64) return -1;

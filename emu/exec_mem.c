@@ -54,6 +54,7 @@ void emu_lane_addrs(warp *w, const xinsn *x, const isa_opnd *o, lanemask m, uint
   if (o->flags & (OF_MODSYM | OF_FUNCSYM)) {
     int lead = __builtin_ctz(m | 0x80000000u);
     uint64_t first = sym_address(w, x, o, lead, symspace) + (uint64_t)o->imm;
+    if (*symspace != PTX_SPACE_LOCAL) { FOR_LANES(i) a[i] = first; return; }    /* the same for every thread */
     FOR_LANES(i) a[i] = (m >> i & 1) && i != lead ? sym_address(w, x, o, i, symspace) + (uint64_t)o->imm : first;
     return;
   }
@@ -162,8 +163,32 @@ bool emu_load_cached_in_l1(const emu *e, const xinsn *x) {
   return in->cache != MOD_NC || !e->timing_cfg->readonly_cache_bytes;
 }
 
-void emu_count_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, const uint8_t *kind, bool store) {
+/* The counters of an access that lands in global memory (a: addresses) */
+static void count_global(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, bool atomic, bool store) {
   emu_stats *st = &w->e->stats;
+  uint32_t sectors, lines;
+  mm_sectors(a, m, size, &sectors, &lines);
+  if (atomic) { st->atom_requests++; st->atom_sectors += sectors; }
+  else if (store) { st->gst_requests++; st->gst_sectors += sectors; st->gst_lines += lines; }
+  else { st->gld_requests++; st->gld_sectors += sectors; st->gld_lines += lines; }
+  if (w->e->obs && w->e->obs->on_mem) w->e->obs->on_mem(w->e->obs->ctx, w, x, a, m, size, sectors, lines, 0);
+}
+
+/* ... and in shared memory (off: offsets in the CTA's shared memory) */
+static void count_shared(warp *w, const xinsn *x, const uint64_t *off, lanemask m, uint32_t size, bool atomic, bool store) {
+  emu_stats *st = &w->e->stats;
+  /* the timed GPU's banks and bank mode (Kepler's 8-byte banks in 4- or
+   * 8-byte mode); 4-byte banks otherwise */
+  const gpu_config *g = w->e->timing_cfg;
+  uint32_t ideal, wf = g ? mm_shared_wavefronts_mode(off, m, size, g->shared_bank_bytes, g->shared_bank_mode, &ideal)
+                         : mm_shared_wavefronts(off, m, size, &ideal);
+  if (atomic) { wf = mm_shared_atomic_rounds(off, m, wf); st->shared_atom_requests++; st->shared_atom_rounds += wf; }
+  else if (store) { st->shared_st_requests++; st->shared_st_wavefronts += wf; st->shared_st_bank_conflicts += wf - ideal; }
+  else { st->shared_ld_requests++; st->shared_ld_wavefronts += wf; st->shared_ld_bank_conflicts += wf - ideal; }
+  if (w->e->obs && w->e->obs->on_mem) w->e->obs->on_mem(w->e->obs->ctx, w, x, off, m, size, 0, 0, wf);
+}
+
+void emu_count_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, const uint8_t *kind, bool store) {
   int lead = __builtin_ctz(m);
   uint16_t sp = x->in->space;
   if (w->e->timing) timing_mem(w->e, w, x, a, m, size, kind[lead], store);
@@ -173,25 +198,11 @@ void emu_count_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, ui
   if (sp == MOD_PARAM || sp == MOD_PARAM_ENTRY || sp == MOD_PARAM_FUNC || sp == MOD_CONST || sp == MOD_LOCAL) return;
   /* atomics have counters of their own, as in the profiler */
   bool atomic = x->in->op == OP_ATOM || x->in->op == OP_RED;
-  if (kind[lead] == MM_GLOBAL) {
-    uint32_t sectors, lines;
-    mm_sectors(a, m, size, &sectors, &lines);
-    if (atomic) { st->atom_requests++; st->atom_sectors += sectors; }
-    else if (store) { st->gst_requests++; st->gst_sectors += sectors; st->gst_lines += lines; }
-    else { st->gld_requests++; st->gld_sectors += sectors; st->gld_lines += lines; }
-    if (w->e->obs && w->e->obs->on_mem) w->e->obs->on_mem(w->e->obs->ctx, w, x, a, m, size, sectors, lines, 0);
-  } else if (kind[lead] == MM_SHARED) {
+  if (kind[lead] == MM_GLOBAL) count_global(w, x, a, m, size, atomic, store);
+  else if (kind[lead] == MM_SHARED) {
     uint64_t off[WARP_SIZE];
     FOR_LANES(i) off[i] = a[i] >= GEN_SHARED_BASE ? a[i] - GEN_SHARED_BASE : a[i];
-    /* the timed GPU's banks and bank mode (Kepler's 8-byte banks in 4- or
-     * 8-byte mode); 4-byte banks otherwise */
-    const gpu_config *g = w->e->timing_cfg;
-    uint32_t ideal, wf = g ? mm_shared_wavefronts_mode(off, m, size, g->shared_bank_bytes, g->shared_bank_mode, &ideal)
-                           : mm_shared_wavefronts(off, m, size, &ideal);
-    if (atomic) { wf = mm_shared_atomic_rounds(off, m, wf); st->shared_atom_requests++; st->shared_atom_rounds += wf; }
-    else if (store) { st->shared_st_requests++; st->shared_st_wavefronts += wf; st->shared_st_bank_conflicts += wf - ideal; }
-    else { st->shared_ld_requests++; st->shared_ld_wavefronts += wf; st->shared_ld_bank_conflicts += wf - ideal; }
-    if (w->e->obs && w->e->obs->on_mem) w->e->obs->on_mem(w->e->obs->ctx, w, x, off, m, size, 0, 0, wf);
+    count_shared(w, x, off, m, size, atomic, store);
   }
 }
 
@@ -284,6 +295,172 @@ static void h_st(warp *w, const xinsn *x, lanemask g) {
   }
 }
 
+/* ---- ld / st, the common case ---------------------------------------------- */
+
+/* ld or st of one register of 4 or 8 bytes at [%r+imm] in .shared or
+ * .global is most of what compiled kernels access memory with.  prep_fast
+ * puts what it needs in the spare operand slot FAST_SLOT; the handlers
+ * check the span of the warp's addresses against one region at once, then
+ * access memory recomputing each lane's address (cheaper than keeping
+ * per-lane pointers).  Anything else (misaligned lanes, lanes outside one
+ * region, an access that faults) goes the general way, which does it all
+ * again and reports it. */
+enum { FAST_SLOT = 4, FAST_SHARED = 1, FAST_GLOBAL = 2 };
+typedef uint64_t u64x2 __attribute__((vector_size(16)));
+
+/* Address of lane i: shared addresses are 32 bits wide, global ones as
+ * wide as the register (wrap). */
+#define FAST_ADDR(r, i, imm, wrap) (((r)[i] + (imm)) & (wrap))
+
+/* The host address *base of address *lo, where every active lane's access
+ * lies in one region; false where the general path must decide.  The AND
+ * and OR of the addresses bound them and take vector instructions; the
+ * exact least and greatest are looked for only when those bounds fail. */
+static inline bool fast_span(warp *w, const xinsn *x, lanemask g, uint32_t size, uint8_t **base, uint64_t *lo) {
+  const xop *f = &x->op[FAST_SLOT];
+  const uint64_t *r = w->r[f->row];
+  uint64_t imm = (uint64_t)f->imm;
+  uint64_t wrap = f->comp == FAST_SHARED || f->bits <= 32 ? 0xffffffffull : ~0ull, all, any;
+  if (g == FULL_MASK) {
+    /* written with vectors: the compiler leaves reductions scalar at -O2 */
+    u64x2 va = { ~0ull, ~0ull }, vo = { 0, 0 }, vi = { imm, imm }, vw = { wrap, wrap };
+    UNROLL_LANES
+    for (int i = 0; i < WARP_SIZE; i += 2) { u64x2 v; memcpy(&v, r + i, sizeof v); v = (v + vi) & vw; va &= v; vo |= v; }
+    all = va[0] & va[1];
+    any = vo[0] | vo[1];
+  } else {
+    all = ~0ull; any = 0;
+    FOR_LANES(i) { uint64_t on = 0 - (uint64_t)(g >> i & 1), v = FAST_ADDR(r, i, imm, wrap); all &= v | ~on; any |= v & on; }
+  }
+  if (any & (size - 1)) return false;
+  uint64_t l = all, h = any;
+  for (int exact = 0; exact < 2; exact++) {
+    if (exact) {      /* the bounds were too loose: the exact ones */
+      l = UINT64_MAX; h = 0;
+      FOR_LANES(i) if (g >> i & 1) { uint64_t v = FAST_ADDR(r, i, imm, wrap); l = v < l ? v : l; h = v > h ? v : h; }
+    }
+    if (f->comp == FAST_SHARED) {
+      const cta *c = w->cta;
+      if ((h >> CLUSTER_RANK_SHIFT) || h >= c->shared_size || size > c->shared_size - h) continue;
+      *base = c->shared; *lo = 0;
+      return true;
+    }
+    if (h - l >= (1u << 30)) continue;
+    *base = mm_global_ptr(w->e, l, (uint32_t)(h - l) + size);
+    *lo = l;
+    if (*base) return true;
+  }
+  return false;
+}
+
+/* The access counters and the timing model, as emu_count_access has them,
+ * with the addresses emu_translate would have given (inactive lanes at the
+ * first active lane's address; shared ones are offsets already). */
+static inline void fast_count(warp *w, const xinsn *x, lanemask g, uint32_t size, bool store) {
+  emu *e = w->e;
+  if (!e->timing && !e->opt.counters && !e->obs) return;
+  const xop *f = &x->op[FAST_SLOT];
+  const uint64_t *r = w->r[f->row];
+  uint64_t imm = (uint64_t)f->imm, wrap = f->comp == FAST_SHARED || f->bits <= 32 ? 0xffffffffull : ~0ull;
+  uint64_t a[WARP_SIZE];
+  if (g == FULL_MASK) {
+    u64x2 vi = { imm, imm }, vw = { wrap, wrap };
+    UNROLL_LANES
+    for (int i = 0; i < WARP_SIZE; i += 2) { u64x2 v; memcpy(&v, r + i, sizeof v); v = (v + vi) & vw; memcpy(a + i, &v, sizeof v); }
+  } else {
+    uint64_t first = FAST_ADDR(r, __builtin_ctz(g), imm, wrap);
+    FOR_LANES(i) a[i] = g >> i & 1 ? FAST_ADDR(r, i, imm, wrap) : first;
+  }
+  bool shared = f->comp == FAST_SHARED;
+  if (e->timing) timing_mem(e, w, x, a, g, size, shared ? MM_SHARED : MM_GLOBAL, store);
+  if (!e->opt.counters && !e->obs) return;
+  bool atomic = x->in->op == OP_ATOM || x->in->op == OP_RED;
+  if (shared) count_shared(w, x, a, g, size, atomic, store);
+  else count_global(w, x, a, g, size, atomic, store);
+}
+
+static void h_ld_fast(warp *w, const xinsn *x, lanemask g) {
+  if (!g) return;
+  const xop *f = &x->op[FAST_SLOT];
+  uint32_t size = f->neg ? 8 : 4;
+  uint64_t lo;
+  uint8_t *base;
+  if (!fast_span(w, x, g, size, &base, &lo)) { h_ld(w, x, g); return; }
+  fast_count(w, x, g, size, false);
+  /* the destination may be the address register: each lane reads its
+   * address before it writes its value */
+  const uint64_t *r = w->r[f->row];
+  uint64_t *d = w->r[x->op[0].row];
+  unsigned db = x->op[0].bits;
+  uint64_t dmask = db >= 64 ? ~0ull : (1ull << db) - 1, imm = (uint64_t)f->imm - lo;
+  uint64_t wrap = f->comp == FAST_SHARED || f->bits <= 32 ? 0xffffffffull : ~0ull;
+  if (g == FULL_MASK && !f->kind && db >= size * 8) {     /* a whole warp, no truncation */
+    if (f->comp == FAST_SHARED) {
+      uint32_t im = (uint32_t)f->imm;
+      if (size == 4) FOR_LANES_UNROLLED(i) { uint32_t v; memcpy(&v, base + ((uint32_t)r[i] + im), 4); d[i] = v; }
+      else FOR_LANES_UNROLLED(i) { uint64_t v; memcpy(&v, base + ((uint32_t)r[i] + im), 8); d[i] = v; }
+      return;
+    }
+    if (wrap == ~0ull) {    /* base + (r + imm - lo) in one addition */
+      uintptr_t adj = (uintptr_t)base + (uintptr_t)imm;
+      if (size == 4) FOR_LANES_UNROLLED(i) { uint32_t v; memcpy(&v, (const uint8_t *)(adj + (uintptr_t)r[i]), 4); d[i] = v; }
+      else FOR_LANES_UNROLLED(i) { uint64_t v; memcpy(&v, (const uint8_t *)(adj + (uintptr_t)r[i]), 8); d[i] = v; }
+      return;
+    }
+  }
+  /* inactive lanes read at offset 0, inside the region */
+  if (g == FULL_MASK) {
+    if (size == 8) FOR_LANES(i) { uint64_t v; memcpy(&v, base + (FAST_ADDR(r, i, (uint64_t)f->imm, wrap) - lo), 8); d[i] = v & dmask; }
+    else if (f->kind) FOR_LANES(i) { int32_t v; memcpy(&v, base + (FAST_ADDR(r, i, (uint64_t)f->imm, wrap) - lo), 4); d[i] = (uint64_t)(int64_t)v & dmask; }
+    else FOR_LANES(i) { uint32_t v; memcpy(&v, base + (FAST_ADDR(r, i, (uint64_t)f->imm, wrap) - lo), 4); d[i] = v & dmask; }
+    return;
+  }
+#define FAST_OFF(i) (g >> (i) & 1 ? FAST_ADDR(r, i, (uint64_t)f->imm, wrap) - lo : 0)
+  if (size == 8) FOR_LANES(i) { uint64_t v; memcpy(&v, base + FAST_OFF(i), 8); d[i] = g >> i & 1 ? v & dmask : d[i]; }
+  else if (f->kind) FOR_LANES(i) { int32_t v; memcpy(&v, base + FAST_OFF(i), 4); d[i] = g >> i & 1 ? (uint64_t)(int64_t)v & dmask : d[i]; }
+  else FOR_LANES(i) { uint32_t v; memcpy(&v, base + FAST_OFF(i), 4); d[i] = g >> i & 1 ? v & dmask : d[i]; }
+#undef FAST_OFF
+}
+
+static void h_st_fast(warp *w, const xinsn *x, lanemask g) {
+  if (!g) return;
+  const xop *f = &x->op[FAST_SLOT];
+  uint32_t size = f->neg ? 8 : 4;
+  uint64_t lo;
+  uint8_t *base;
+  if (w->e->opt.strict_async || !fast_span(w, x, g, size, &base, &lo)) { h_st(w, x, g); return; }
+  fast_count(w, x, g, size, true);
+  const uint64_t *r = w->r[f->row], *s = w->r[x->op[1].row];
+  uint64_t imm = (uint64_t)f->imm, wrap = f->comp == FAST_SHARED || f->bits <= 32 ? 0xffffffffull : ~0ull;
+  /* lanes store in order, so the highest lane wins when addresses collide */
+  if (size == 8) FOR_LANES(i) { if (g >> i & 1) memcpy(base + (FAST_ADDR(r, i, imm, wrap) - lo), &s[i], 8); }
+  else FOR_LANES(i) { if (g >> i & 1) { uint32_t v = (uint32_t)s[i]; memcpy(base + (FAST_ADDR(r, i, imm, wrap) - lo), &v, 4); } }
+}
+
+/* Whether x takes the handlers above; fills FAST_SLOT. */
+static bool prep_fast(emu *e, xinsn *x) {
+  const isa_insn *in = x->in;
+  bool st = in->op == OP_ST, atomic = in->op == OP_ATOM || in->op == OP_RED;
+  int comp = in->space == MOD_GLOBAL ? FAST_GLOBAL : in->space == MOD_SHARED || in->space == MOD_SHARED_CTA ? FAST_SHARED : 0;
+  uint32_t eb = elem_bytes(in);
+  if (!comp || (eb != 4 && eb != 8) || x->nops > FAST_SLOT || in->nops != x->nops) return false;
+  const isa_opnd *v = x->op[st ? 1 : 0].o, *ad = x->op[st || in->op == OP_RED ? 0 : 1].o;
+  if (atomic) {
+    if (in->vec > 1) return false;
+  } else if (in->nops != 2 || !v || v->kind != OK_REG || (v->flags & OF_OFFSET)) return false;
+  if (ad->kind == OK_ADDRX) ad = &x->f->pool[ad->v];
+  if (ad->kind != OK_ADDR || !(ad->flags & OF_BASEREG)) return false;
+  xop *f = &x->op[FAST_SLOT];
+  f->row = emu_reg_row(e, x, ad->v);
+  f->imm = ad->imm;
+  f->bits = (uint8_t)(ptx_type_bits((enum ptx_type)x->f->regtype[ad->v]) <= 32 ? 32 : 64);
+  f->comp = (uint8_t)comp;
+  f->neg = eb == 8;                                         /* 8-byte access */
+  /* a sign-extending load; a 32-bit integer atomic */
+  f->kind = (uint8_t)(atomic ? in->type == PTX_T_U32 || in->type == PTX_T_S32 : !st && eb == 4 && signed_type(in->type));
+  return true;
+}
+
 /* ---- atomics -------------------------------------------------------------- */
 
 static float f32_of(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
@@ -305,9 +482,9 @@ static uint16_t atom_half(bool bf, uint16_t op, uint16_t a, uint16_t b) {
   return bf ? bf16_max(a, b, 0, 0) : f16_max(a, b, 0, 0, 0);
 }
 
-static uint64_t atom_apply(const isa_insn *in, uint64_t old, uint64_t b, uint64_t c, bool *ok) {
+/* bits: the width of the instruction's type (xinsn.tbits) */
+static inline uint64_t atom_apply(const isa_insn *in, unsigned bits, uint64_t old, uint64_t b, uint64_t c, bool *ok) {
   int t = in->type;
-  unsigned bits = (unsigned)ptx_type_bits((enum ptx_type)t);
   uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
   bool sg = signed_type(t);
   *ok = true;
@@ -384,7 +561,7 @@ static void h_atom(warp *w, const xinsn *x, lanemask g) {
       uint64_t old = 0, bv = nv == 1 ? b[i] : brows[j] >= 0 ? w->r[brows[j]][i] : bimm[j];
       memcpy(&old, p[i] + j * eb, eb);
       bool ok;
-      uint64_t nval = atom_apply(in, old, bv, c ? c[i] : 0, &ok);
+      uint64_t nval = atom_apply(in, x->tbits, old, bv, c ? c[i] : 0, &ok);
       if (!ok) { emu_fault_at(w, x, i, FAULT_UNSUPPORTED, "atomic operation not supported"); return; }
       memcpy(p[i] + j * eb, &nval, eb);
       if (d) d[i] = xfit(x, 0, old);
@@ -393,18 +570,58 @@ static void h_atom(warp *w, const xinsn *x, lanemask g) {
   }
 }
 
+/* A scalar atom/red of 4 or 8 bytes at [%r+imm] in .shared or .global
+ * (prep_fast): the fused path's addresses, then the lanes in order as
+ * h_atom applies them. */
+static void h_atom_fast(warp *w, const xinsn *x, lanemask g) {
+  if (!g) return;
+  const isa_insn *in = x->in;
+  const xop *f = &x->op[FAST_SLOT];
+  bool is_red = in->op == OP_RED;
+  uint32_t size = f->neg ? 8 : 4;
+  uint64_t lo;
+  uint8_t *base;
+  if (w->e->opt.strict_async || !fast_span(w, x, g, size, &base, &lo)) { h_atom(w, x, g); return; }
+  fast_count(w, x, g, size, is_red);
+  const uint64_t *r = w->r[f->row], *b = xsrc(w, x, is_red ? 1 : 2);
+  const uint64_t *c = in->bop == MOD_CAS ? xsrc(w, x, 3) : NULL;
+  uint64_t *d = is_red ? NULL : xdst(w, x, 0);
+  uint64_t imm = (uint64_t)f->imm, wrap = f->comp == FAST_SHARED || f->bits <= 32 ? 0xffffffffull : ~0ull;
+  if (in->bop == MOD_ADD && size == 4 && f->kind) {      /* 32-bit integer add: the counters and histograms */
+    uint64_t dmask = d && x->op[0].bits < 64 ? (1ull << x->op[0].bits) - 1 : ~0ull;
+    FOR_LANES(i) if (g >> i & 1) {
+      uint8_t *p = base + (FAST_ADDR(r, i, imm, wrap) - lo);
+      uint32_t old;
+      memcpy(&old, p, 4);
+      uint32_t nval = old + (uint32_t)b[i];
+      memcpy(p, &nval, 4);
+      if (d) d[i] = old & dmask;
+    }
+    return;
+  }
+  FOR_LANES(i) if (g >> i & 1) {
+    uint8_t *p = base + (FAST_ADDR(r, i, imm, wrap) - lo);
+    uint64_t old = 0;
+    memcpy(&old, p, size);
+    bool ok;
+    uint64_t nval = atom_apply(in, x->tbits, old, b[i], c ? c[i] : 0, &ok);
+    if (!ok) { emu_fault_at(w, x, i, FAULT_UNSUPPORTED, "atomic operation not supported"); return; }
+    memcpy(p, &nval, size);
+    if (d) d[i] = xfit(x, 0, old);
+  }
+}
+
 /* ---- addresses as values ------------------------------------------------------ */
 
 static void h_mov_sym(warp *w, const xinsn *x, lanemask g) {
+  if (!g) return;
   uint64_t *d = xdst(w, x, 0);
   const isa_opnd *o = x->op[1].o;
-  uint8_t sp;
-  FOR_LANES(i) if (g >> i & 1) {
-    uint64_t v;
-    if (o->kind == OK_FUNC) v = w->e->func_addr[o->v];
-    else v = sym_address(w, x, &(isa_opnd){ .kind = OK_SYM, .flags = o->flags, .v = o->v }, i, &sp) + (uint64_t)o->imm;
-    d[i] = xfit(x, 0, v);
-  }
+  const isa_opnd so = { .kind = OK_SYM, .flags = o->flags, .v = o->v };
+  uint8_t sp = PTX_SPACE_NONE;
+  uint64_t first = o->kind == OK_FUNC ? w->e->func_addr[o->v] : sym_address(w, x, &so, __builtin_ctz(g), &sp) + (uint64_t)o->imm;
+  bool same = o->kind == OK_FUNC || sp != PTX_SPACE_LOCAL;     /* the same for every thread */
+  FOR_LANES(i) if (g >> i & 1) d[i] = xfit(x, 0, same ? first : sym_address(w, x, &so, i, &sp) + (uint64_t)o->imm);
 }
 
 static void h_cvta(warp *w, const xinsn *x, lanemask g) {
@@ -413,8 +630,12 @@ static void h_cvta(warp *w, const xinsn *x, lanemask g) {
   uint64_t a[WARP_SIZE];
   const isa_opnd *o = x->op[1].o;
   if (o->kind == OK_SYM) {
+    if (!g) return;
+    const isa_opnd so = { .kind = OK_SYM, .flags = o->flags, .v = o->v };
     uint8_t sp;
-    FOR_LANES(i) if (g >> i & 1) a[i] = sym_address(w, x, &(isa_opnd){ .kind = OK_SYM, .flags = o->flags, .v = o->v }, i, &sp) + (uint64_t)o->imm;
+    uint64_t first = sym_address(w, x, &so, __builtin_ctz(g), &sp) + (uint64_t)o->imm;
+    bool same = sp != PTX_SPACE_LOCAL;                         /* the same for every thread */
+    FOR_LANES(i) if (g >> i & 1) a[i] = same ? first : sym_address(w, x, &so, i, &sp) + (uint64_t)o->imm;
   } else {
     const uint64_t *s = xsrc(w, x, 1);
     FOR_LANES(i) a[i] = s[i];
@@ -486,12 +707,11 @@ static void h_stackrestore(warp *w, const xinsn *x, lanemask g) {
 static void h_nop(warp *w, const xinsn *x, lanemask g) { (void)w; (void)x; (void)g; }
 
 int prep_mem(emu *e, xinsn *x) {
-  (void)e;
   const isa_insn *in = x->in;
   switch (in->op) {
-  case OP_LD: case OP_LDU: x->fn = h_ld; return 0;
-  case OP_ST: x->fn = h_st; return 0;
-  case OP_ATOM: case OP_RED: x->fn = h_atom; return 0;
+  case OP_LD: case OP_LDU: x->fn = prep_fast(e, x) ? h_ld_fast : h_ld; return 0;
+  case OP_ST: x->fn = prep_fast(e, x) ? h_st_fast : h_st; return 0;
+  case OP_ATOM: case OP_RED: x->fn = prep_fast(e, x) ? h_atom_fast : h_atom; return 0;
   case OP_CVTA: x->fn = h_cvta; return 0;
   case OP_ISSPACEP: x->fn = h_isspacep; return 0;
   case OP_MOV:

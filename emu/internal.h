@@ -1,7 +1,11 @@
 /* emu/internal.h - what the files of emu/ share and nobody else needs. */
 #ifndef EMU_INTERNAL_H
 #define EMU_INTERNAL_H
+#include <string.h>
 #include "emu/emu.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* address translation (device.c): host pointer or NULL when out of bounds */
 uint8_t *mm_global_ptr(emu *e, uint64_t a, uint32_t n);
@@ -39,6 +43,19 @@ void emu_thread_exit(warp *w, lanemask m);
 void emu_barrier_check(cta *c, int id);
 /* Leave the current group: its lanes go to pc[] and the next group is picked. */
 void emu_reschedule(warp *w);
+
+/* No thread of w runs or waits at a warp-synchronous instruction (all wait
+ * at barriers, sleep or exited): emu_reschedule would only clear
+ * w->yield_key and leave w->cur empty.  Eight states at a time. */
+static inline bool emu_none_can_run(const warp *w) {
+  uint64_t st[WARP_SIZE / 8], ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+  memcpy(st, w->state, sizeof st);
+  for (int k = 0; k < WARP_SIZE / 8; k++) {
+    uint64_t run = st[k] ^ ones * TS_RUN, wsync = st[k] ^ ones * TS_WSYNC;
+    if ((((run - ones) & ~run) | ((wsync - ones) & ~wsync)) & highs) return false;    /* a zero byte */
+  }
+  return true;
+}
 
 /* memory access (exec_mem.c): per-lane addresses of a memory operand
  * (symspace: the space of a symbol base, PTX_SPACE_NONE otherwise), their
@@ -88,12 +105,32 @@ uint64_t emu_cdp_param_buffer(emu *e, uint64_t func_addr, const uint32_t grid[3]
 int emu_cdp_launch(emu *e, uint64_t buf);
 void emu_cdp_free(emu *e);
 
-/* guard mask of an instruction for the lanes of m */
+/* FOR_LANES for loops that stay scalar (gathers and scatters through
+ * per-lane addresses) and short vector loops: unrolled, so the loop's own
+ * increment, compare and branch do not cost as much as its body. */
+#if defined(__clang__)
+#define UNROLL_LANES _Pragma("unroll 8")
+#elif defined(__GNUC__) && __GNUC__ >= 8
+#define UNROLL_LANES _Pragma("GCC unroll 8")
+#else
+#define UNROLL_LANES
+#endif
+#define FOR_LANES_UNROLLED(i) UNROLL_LANES FOR_LANES(i)
+
+/* guard mask of an instruction for the lanes of m: bit 0 of each lane of
+ * the predicate's row (with SSE2, four lanes per movmskps) */
 static inline lanemask emu_guard(const warp *w, const xinsn *x, lanemask m) {
   if (x->guard < 0) return m;
   const uint64_t *p = w->r[x->guard];
   lanemask g = 0;
+#if defined(__SSE2__)
+  for (int i = 0; i < WARP_SIZE; i += 4) {
+    __m128 lo = _mm_shuffle_ps(_mm_loadu_ps((const float *)(p + i)), _mm_loadu_ps((const float *)(p + i + 2)), _MM_SHUFFLE(2, 0, 2, 0));
+    g |= (lanemask)_mm_movemask_ps(_mm_castsi128_ps(_mm_slli_epi32(_mm_castps_si128(lo), 31))) << i;
+  }
+#else
   FOR_LANES(i) g |= (lanemask)(p[i] & 1) << i;
+#endif
   return (x->guard_neg ? ~g : g) & m;
 }
 #endif

@@ -111,7 +111,11 @@ uint32_t emu_warp_run(warp *w, uint32_t budget) {
   const xinsn *prog = e->prog;
   emu_observer *obs = e->obs;
   uint32_t n = 0;
-  if (!w->cur) { emu_reschedule(w); if (!w->cur) return 0; }
+  if (!w->cur) {
+    if (emu_none_can_run(w)) { w->yield_key = 0; return 0; }
+    emu_reschedule(w);
+    if (!w->cur) return 0;
+  }
   while (n < budget) {
     const xinsn *x = &prog[w->cur_pc];
     lanemask m = w->cur;
@@ -124,12 +128,13 @@ uint32_t emu_warp_run(warp *w, uint32_t budget) {
     if (obs && obs->on_before_insn) obs->on_before_insn(obs->ctx, w, x, m, g);
     n++;
     w->insts++;
-    w->thread_insts += (uint64_t)popc32(m);
+    w->thread_insts += m == FULL_MASK ? WARP_SIZE : (uint64_t)popc32(m);
     if (obs) obs->on_insn(obs->ctx, w, x, m, g, 0);
     x->fn(w, x, g);
     if (e->faulted) break;
     if (!(x->flags & XF_CONTROL)) w->cur_pc++;
     if (!w->cur || key_of(w->cur_depth, w->cur_pc) >= w->next_key) {
+      if (!w->cur && emu_none_can_run(w)) { w->yield_key = 0; break; }
       emu_reschedule(w);
       if (!w->cur) break;
     }

@@ -2,6 +2,7 @@
  * sectors and lines a warp's global access touches, how many wavefronts a
  * shared access needs given bank conflicts (and the bank mode), how many
  * rounds a shared atomic needs. */
+#include <string.h>
 #include "memmodel/space.h"
 
 /* Small sorted-set insert; 32 lanes x at most 2 sectors each. */
@@ -14,6 +15,46 @@ static uint32_t add_unique(uint64_t *set, uint32_t n, uint64_t v) {
 void mm_sectors(const uint64_t *addr, uint32_t m, uint32_t bytes, uint32_t *sectors, uint32_t *lines) {
   uint64_t sec[128], lin[128];
   uint32_t ns = 0, nl = 0;
+  if (m == 0xffffffffu && bytes && bytes <= 32) {
+    /* a whole warp in address order, each access inside one sector (see
+     * below), two lanes at a time: below 2^63 (bit 63 of an address is
+     * taken for a break too) a lane's address minus the previous lane's
+     * has bit 63 set where the order breaks, an access crosses a sector
+     * where its offset in the sector plus bytes - 1 has bit 5 set, and
+     * (x | -x) >> 63 is 1 where x is not 0 */
+    typedef uint64_t u64x2 __attribute__((vector_size(16)));
+    u64x2 cur, prv, bad = { 0, 0 }, cs = { 0, 0 }, cl = { 0, 0 }, zero = { 0, 0 };
+    uint64_t a0 = addr[0], a1 = addr[1], x;
+    bad[0] = a0 | a1 | (a1 - a0) | (((a0 & 31) + bytes - 1) << 58) | (((a1 & 31) + bytes - 1) << 58);
+    x = (a1 ^ a0) >> 5; cs[0] = (x | (0 - x)) >> 63;
+    x = (a1 ^ a0) >> 7; cl[0] = (x | (0 - x)) >> 63;
+    for (int i = 2; i < 32; i += 2) {
+      memcpy(&cur, addr + i, sizeof cur);
+      memcpy(&prv, addr + i - 1, sizeof prv);
+      bad |= cur | (cur - prv) | (((cur & 31) + (bytes - 1)) << 58);
+      u64x2 xs = (cur ^ prv) >> 5, xl = (cur ^ prv) >> 7;
+      cs += (xs | (zero - xs)) >> 63;
+      cl += (xl | (zero - xl)) >> 63;
+    }
+    if (!((bad[0] | bad[1]) >> 63)) { *sectors = 1 + (uint32_t)(cs[0] + cs[1]); *lines = 1 + (uint32_t)(cl[0] + cl[1]); return; }
+  }
+  if (bytes && bytes <= 32) {
+    /* common case: lanes in address order, each access inside one sector;
+     * equal sectors and lines are then neighbours, and the distinct ones
+     * are counted by their changes from lane to lane */
+    uint64_t prev = 0, ps = ~0ull, pl = ~0ull;
+    int i;
+    for (i = 0; i < 32; i++) {
+      if (!(m >> i & 1)) continue;
+      uint64_t a = addr[i];
+      if (a < prev || (a >> 5) != ((a + bytes - 1) >> 5)) break;
+      prev = a;
+      ns += (a >> 5) != ps; ps = a >> 5;
+      nl += (a >> 7) != pl; pl = a >> 7;
+    }
+    if (i == 32) { *sectors = ns; *lines = nl; return; }
+    ns = nl = 0;
+  }
   for (int i = 0; i < 32; i++) {
     if (!(m >> i & 1)) continue;
     uint64_t first = addr[i], last = addr[i] + (bytes ? bytes : 1) - 1;
@@ -24,20 +65,61 @@ void mm_sectors(const uint64_t *addr, uint32_t m, uint32_t bytes, uint32_t *sect
   *lines = nl;
 }
 
+/* Accesses of up to 4 bytes with bank conflicts: the most distinct words
+ * one bank is asked for, the words counted once each through a small
+ * open-addressing table.  Apart, so the conflict-free test stays tight. */
+static __attribute__((noinline)) uint32_t most_words_in_a_bank(const uint64_t *addr, uint32_t m) {
+  uint64_t key[64];
+  uint8_t used[64] = {0}, per_bank[32] = {0};
+  uint32_t worst = 1;
+  for (int i = 0; i < 32; i++) {
+    if (!(m >> i & 1)) continue;
+    uint64_t w = addr[i] >> 2;
+    uint32_t h = (uint32_t)((w * 0x9e3779b97f4a7c15ull) >> 58);
+    while (used[h] && key[h] != w) h = (h + 1) & 63;
+    if (used[h]) continue;
+    used[h] = 1;
+    key[h] = w;
+    if (++per_bank[w & 31] > worst) worst = per_bank[w & 31];
+  }
+  return worst;
+}
+
 uint32_t mm_shared_wavefronts(const uint64_t *addr, uint32_t m, uint32_t bytes, uint32_t *ideal) {
   if (bytes <= 4 && m) {
     /* common case: no two lanes hit different words of one bank */
     uint64_t word[32];
     uint32_t seen = 0;
     int i;
-    for (i = 0; i < 32; i++) {
-      if (!(m >> i & 1)) continue;
-      uint64_t w = addr[i] >> 2;
-      uint32_t b = (uint32_t)(w & 31);
-      if (!(seen >> b & 1)) { seen |= 1u << b; word[b] = w; }
-      else if (word[b] != w) break;
+    if (m == 0xffffffffu) {
+      /* all words in one aligned block of 32 words: each bank has one */
+      typedef uint64_t u64x2 __attribute__((vector_size(16)));
+      u64x2 acc = { 0, 0 }, w0 = { addr[0] >> 2, addr[0] >> 2 };
+      for (i = 0; i < 32; i += 2) { u64x2 v; memcpy(&v, addr + i, sizeof v); acc |= (v >> 2) ^ w0; }
+      if (!((acc[0] | acc[1]) >> 5)) { *ideal = 1; return 1; }
+    }
+    if (m == 0xffffffffu) {     /* a whole warp: no mask test, unrolled */
+#if defined(__GNUC__) && __GNUC__ >= 8 && !defined(__clang__)
+#pragma GCC unroll 8
+#endif
+      for (i = 0; i < 32; i++) {
+        uint64_t w = addr[i] >> 2;
+        uint32_t b = (uint32_t)(w & 31);
+        if (!(seen >> b & 1)) { seen |= 1u << b; word[b] = w; }
+        else if (word[b] != w) break;
+      }
+    } else {
+      for (i = 0; i < 32; i++) {
+        if (!(m >> i & 1)) continue;
+        uint64_t w = addr[i] >> 2;
+        uint32_t b = (uint32_t)(w & 31);
+        if (!(seen >> b & 1)) { seen |= 1u << b; word[b] = w; }
+        else if (word[b] != w) break;
+      }
     }
     if (i == 32) { *ideal = 1; return 1; }
+    *ideal = 1;
+    return most_words_in_a_bank(addr, m);
   }
   /* A wavefront serves 128 bytes: lanes are taken in groups that fit (all 32
    * for 4-byte accesses, 16 for 8-byte, 8 for 16-byte); within a group, each
@@ -131,16 +213,19 @@ uint32_t mm_shared_wavefronts_mode(const uint64_t *addr, uint32_t m, uint32_t by
 }
 
 uint32_t mm_shared_atomic_rounds(const uint64_t *addr, uint32_t m, uint32_t wavefronts) {
-  /* the most lanes on one address: each needs its own read-modify-write */
+  /* the most lanes on one address: each needs its own read-modify-write;
+   * lanes are counted by address in a table of twice as many slots as
+   * lanes (open addressing) */
+  uint64_t key[64];
+  uint8_t count[64] = {0};
   uint32_t worst = 0;
   for (int i = 0; i < 32; i++) {
     if (!(m >> i & 1)) continue;
-    uint32_t same = 0;
-    int j;
-    for (j = 0; j < i; j++) if ((m >> j & 1) && addr[j] == addr[i]) break;
-    if (j < i) continue;                      /* counted with its first lane */
-    for (j = i; j < 32; j++) same += (m >> j & 1) && addr[j] == addr[i];
-    if (same > worst) worst = same;
+    uint64_t a = addr[i];
+    uint32_t h = (uint32_t)((a * 0x9e3779b97f4a7c15ull) >> 58);
+    while (count[h] && key[h] != a) h = (h + 1) & 63;
+    key[h] = a;
+    if (++count[h] > worst) worst = count[h];
   }
   return worst > wavefronts ? worst : wavefronts;
 }

@@ -577,6 +577,86 @@ START_TEST(memsys_shared_banks)
 }
 END_TEST
 
+/* Brute-force references for the address counters: distinct sectors and
+ * lines of every byte the active lanes touch, the most distinct words of
+ * one shared-memory bank, and the most active lanes on one address. */
+static uint32_t count_distinct(const uint64_t *a, uint32_t m, uint32_t bytes, unsigned shift)
+{
+    uint64_t seen[32 * 64];
+    uint32_t n = 0;
+    for (int i = 0; i < 32; i++) {
+        if (!(m >> i & 1)) continue;
+        for (uint64_t b = a[i]; b < a[i] + bytes; b++) {
+            uint32_t j = 0;
+            while (j < n && seen[j] != b >> shift) j++;
+            if (j == n) seen[n++] = b >> shift;
+        }
+    }
+    return n;
+}
+
+/* 4-byte banks, accesses of up to 4 bytes: the most distinct words a bank is asked for */
+static uint32_t most_words_in_one_bank(const uint64_t *a, uint32_t m)
+{
+    uint32_t worst = 1;
+    for (int b = 0; b < 32; b++) {
+        uint32_t n = 0;
+        for (int i = 0; i < 32; i++) {
+            if (!(m >> i & 1) || (a[i] >> 2 & 31) != (uint64_t)b) continue;
+            int j = 0;
+            while (j < i && !((m >> j & 1) && a[j] >> 2 == a[i] >> 2)) j++;
+            n += j == i;              /* the first lane with this word */
+        }
+        if (n > worst) worst = n;
+    }
+    return worst;
+}
+
+static uint32_t most_on_one_address(const uint64_t *a, uint32_t m)
+{
+    uint32_t worst = 0;
+    for (int i = 0; i < 32; i++) {
+        uint32_t n = 0;
+        for (int j = 0; j < 32; j++) n += (m >> i & 1) && (m >> j & 1) && a[j] == a[i];
+        if (n > worst) worst = n;
+    }
+    return worst;
+}
+
+START_TEST(coalesce_counters_match_brute_force)
+{
+    /* in order, shuffled, colliding, crossing sectors, partial masks */
+    uint64_t rng = 12345, a[32];
+    for (int round = 0; round < 4000; round++) {
+        uint32_t bytes = (uint32_t)1 << (round % 5);          /* 1 .. 16 */
+        int kind = round / 5 % 5;
+        for (int i = 0; i < 32; i++) {
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            uint64_t r = rng >> 33;
+            switch (kind) {
+            case 0: a[i] = 0x7f0000001000ull + (uint64_t)i * bytes; break;               /* coalesced */
+            case 1: a[i] = 0x7f0000001000ull + (uint64_t)i * bytes * (1 + r % 3); break; /* in order, gaps */
+            case 2: a[i] = 0x7f0000001000ull + (r % 64) * bytes; break;                  /* shuffled, colliding */
+            case 3: a[i] = 0x7f0000001000ull + (uint64_t)i * 7 + 20; break;              /* unaligned, crossing */
+            default: a[i] = 0x7f0000001000ull + (uint64_t)(31 - i) * bytes; break;       /* descending */
+            }
+        }
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t m = round % 3 == 0 ? ~0u : (uint32_t)(rng >> 32) | 1u;
+        uint32_t sectors, lines;
+        mm_sectors(a, m, bytes, &sectors, &lines);
+        ck_assert_uint_eq(sectors, count_distinct(a, m, bytes, 5));
+        ck_assert_uint_eq(lines, count_distinct(a, m, bytes, 7));
+        ck_assert_uint_eq(mm_shared_atomic_rounds(a, m, 1), most_on_one_address(a, m));
+        if (bytes <= 4) {
+            uint32_t ideal;
+            ck_assert_uint_eq(mm_shared_wavefronts(a, m, bytes, &ideal), most_words_in_one_bank(a, m));
+            ck_assert_uint_eq(ideal, 1);
+        }
+    }
+}
+END_TEST
+
 START_TEST(memsys_constant_broadcast)
 {
     uint64_t a[32];
@@ -628,6 +708,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(t, memsys_misaligned_store_reads_partial_sectors);
     tcase_add_test(t, memsys_carveout);
     tcase_add_test(t, memsys_shared_banks);
+    tcase_add_test(t, coalesce_counters_match_brute_force);
     tcase_add_test(t, memsys_constant_broadcast);
     suite_add_tcase(s, t);
     return s;
