@@ -353,6 +353,20 @@ static inline bool fast_span(warp *w, const xinsn *x, lanemask g, uint32_t size,
   return false;
 }
 
+/* A parallel launch checks every global access for dependencies between
+ * blocks (emu/parallel.c), as emu_translate does on the general path:
+ * false when the launch stops there. */
+static inline bool fast_par_ok(warp *w, const xinsn *x, lanemask g, uint32_t size) {
+  const xop *f = &x->op[FAST_SLOT];
+  if (!w->e->par || f->comp == FAST_SHARED) return true;
+  uint64_t a[WARP_SIZE], imm = (uint64_t)f->imm, wrap = f->bits <= 32 ? 0xffffffffull : ~0ull;
+  uint8_t kind[WARP_SIZE];
+  const uint64_t *r = w->r[f->row];
+  FOR_LANES(i) a[i] = FAST_ADDR(r, i, imm, wrap);
+  memset(kind, MM_GLOBAL, sizeof kind);
+  return emu_par_access(w, x, a, g, size, kind);
+}
+
 /* The access counters and the timing model, as emu_count_access has them,
  * with the addresses emu_translate would have given (inactive lanes at the
  * first active lane's address; shared ones are offsets already). */
@@ -386,6 +400,7 @@ static void h_ld_fast(warp *w, const xinsn *x, lanemask g) {
   uint64_t lo;
   uint8_t *base;
   if (!fast_span(w, x, g, size, &base, &lo)) { h_ld(w, x, g); return; }
+  if (!fast_par_ok(w, x, g, size)) return;
   fast_count(w, x, g, size, false);
   /* the destination may be the address register: each lane reads its
    * address before it writes its value */
@@ -429,6 +444,7 @@ static void h_st_fast(warp *w, const xinsn *x, lanemask g) {
   uint64_t lo;
   uint8_t *base;
   if (w->e->opt.strict_async || !fast_span(w, x, g, size, &base, &lo)) { h_st(w, x, g); return; }
+  if (!fast_par_ok(w, x, g, size)) return;
   fast_count(w, x, g, size, true);
   const uint64_t *r = w->r[f->row], *s = w->r[x->op[1].row];
   uint64_t imm = (uint64_t)f->imm, wrap = f->comp == FAST_SHARED || f->bits <= 32 ? 0xffffffffull : ~0ull;
@@ -582,6 +598,7 @@ static void h_atom_fast(warp *w, const xinsn *x, lanemask g) {
   uint64_t lo;
   uint8_t *base;
   if (w->e->opt.strict_async || !fast_span(w, x, g, size, &base, &lo)) { h_atom(w, x, g); return; }
+  if (!fast_par_ok(w, x, g, size)) return;
   fast_count(w, x, g, size, is_red);
   const uint64_t *r = w->r[f->row], *b = xsrc(w, x, is_red ? 1 : 2);
   const uint64_t *c = in->bop == MOD_CAS ? xsrc(w, x, 3) : NULL;
