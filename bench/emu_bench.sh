@@ -11,7 +11,7 @@ echo "emulator (functional mode), thread instructions per second:"
 for k in matmul reduce transpose histogram; do
   best=0
   for rep in 1 2 3; do
-    "$PTXEMU" run -v "bench/kernels/$k.launch" >/dev/null 2>"$tmp/v" || { echo "  $k: FAILED"; continue 2; }
+    "$PTXEMU" run -v --threads 1 "bench/kernels/$k.launch" >/dev/null 2>"$tmp/v" || { echo "  $k: FAILED"; continue 2; }
     # "ptxemu: launch 0 K: W warp instructions, T thread instructions in S s (...)"
     set -- $(awk '/thread instructions in/ { t += $8; s += $12; m = $(NF-1) } END { printf "%d %.9f %s\n", t, s, m }' "$tmp/v")
     rss=$3
@@ -29,7 +29,7 @@ golden=${GOLDEN:-../shared/golden}
 echo "golden cases: emulator wall time vs H100 duration (functional mode):"
 for c in matmul reduce_variants transpose atomics_int mem_bound_stream; do
   [ -f "$golden/$c/case.txt" ] || continue
-  (cd "$golden/$c" && "$ptx_abs" run -q --stats "$tmp/g" case.txt >/dev/null 2>&1) || { echo "  $c: FAILED"; continue; }
+  (cd "$golden/$c" && "$ptx_abs" run -q --threads 1 --stats "$tmp/g" case.txt >/dev/null 2>&1) || { echo "  $c: FAILED"; continue; }
   awk -v c="$c" -v hw="$golden/$c/hw.txt" '
     BEGIN { while ((getline l < hw) > 0) if (l ~ /^launch/) { n = split(l, t, " "); for (i = 4; i < n; i += 2) if (t[i] == "duration_ns") d[t[2]] = t[i+1] } }
     { for (i = 4; i < NF; i += 2) { if ($i == "thread_inst_executed") ti = $(i+1); if ($i == "emu_wall_ns") w = $(i+1) }

@@ -11,7 +11,7 @@ best() {
   b=""
   for rep in 1 2 3; do
     # shellcheck disable=SC2086
-    "$PTXEMU" run -v $1 "$2" >/dev/null 2>"$tmp/v" || { echo FAILED; return; }
+    "$PTXEMU" run -v --threads 1 $1 "$2" >/dev/null 2>"$tmp/v" || { echo FAILED; return; }
     s=$(awk '/thread instructions in/ { s += $12 } END { printf "%.6f", s }' "$tmp/v")
     b=$(awk -v a="$b" -v s="$s" 'BEGIN { print (a == "" || s < a) ? s : a }')
   done

@@ -53,11 +53,11 @@ printf "  %-10s %11s %9s %9s %6s %9s %6s %10s %12s\n" kernel warp-insts untraced
 for k in spin alt matmul reduce transpose histogram; do
   case $k in spin|alt) lf=$tmp/$k.launch ;; *) lf=bench/kernels/$k.launch ;; esac
   [ -f "$lf" ] || continue
-  u=$(best "$PTXEMU" run -q "$lf")
+  u=$(best "$PTXEMU" run -q --threads 1 "$lf")
   if [ "$u" = 0 ]; then printf "  %-10s (does not run yet: %s)\n" $k "$(grep -m1 'not supported' "$tmp/err" | sed 's/^ *//')"; continue; fi
-  w=$(best "$PTXEMU" run -q -v --trace "$tmp/t.db" --trace-level warp "$lf")
+  w=$(best "$PTXEMU" run -q --threads 1 -v --trace "$tmp/t.db" --trace-level warp "$lf")
   line=$(grep 'warp_runs rows' "$tmp/err")
-  a=$(best "$PTXEMU" run -q -v --trace "$tmp/t.db" --trace-level all "$lf")
+  a=$(best "$PTXEMU" run -q --threads 1 -v --trace "$tmp/t.db" --trace-level all "$lf")
   linea=$(grep 'warp_runs rows' "$tmp/err")
   # "ptxemu: trace: N warp instructions in R warp_runs rows, M mem_accesses rows; writer X s CPU, Y rows/s"
   set -- $line
