@@ -280,21 +280,66 @@ static uint16_t commutative_class(const isa_insn *in, bool unused) {
   return (uint16_t)(0x8000 | (in->bop & 0xfff) << 2 | (sg ? 2 : 0) | (wide ? 1 : 0));
 }
 
+/* The access class of x (A_READ, A_WRITE or A_ATOM with its *cls). */
+static int access_of(const struct emu_par *p, const xinsn *x, uint16_t *cls) {
+  switch (x->in->op) {
+  case OP_LD: case OP_LDU: case OP_WMMA_LOAD_A: case OP_WMMA_LOAD_B: case OP_WMMA_LOAD_C: case OP_LDMATRIX: return A_READ;
+  default: return (*cls = commutative_class(x->in, p->s->unused[x->pc])) ? A_ATOM : A_WRITE;
+  }
+}
+
+/* The bytes [lo, end) of region p->ri, chunk by chunk.  Callers give the
+ * span of nearby lanes' accesses: a superset of the granules they touch,
+ * so a granule between them that another block uses is a conflict where it
+ * need not be, which costs only the parallel attempt, never the answer. */
+static bool touch_span(struct emu_par *p, uint64_t lo, uint64_t end, int acc, uint16_t cls, uint64_t owner, bool *sa) {
+  uint64_t base = p->s->e->regions[p->ri].base, g = (lo - base) >> 2, g1 = (end - 1 - base) >> 2;
+  while (g <= g1) {
+    uint64_t chunk = g >> 4, gend = g1 < (chunk << 4) + 15 ? g1 : (chunk << 4) + 15;
+    uint16_t mask = (uint16_t)(((2u << (gend & 15)) - 1) & ~((1u << (g & 15)) - 1));
+    if (!touch(p, p->ri, chunk, mask, acc, cls, owner, sa)) return false;
+    g = gend + 1;
+  }
+  return true;
+}
+
+/* After the chunks were taken: other workers' atomics on these chunks wait
+ * until this one has written. */
+static bool taken(struct emu_par *p, bool sa) {
+  if (sa) {
+    while (atomic_flag_test_and_set_explicit(&p->s->atom_lock, memory_order_acquire)) { }
+    p->holds = true;
+  }
+  return true;
+}
+
+/* Spans this short go as one (touch_span); a warp's coalesced access is one. */
+#define PAR_SPAN_MAX 256
+
+bool emu_par_span(warp *w, const xinsn *x, uint64_t lo, uint64_t end) {
+  emu *e = w->e;
+  struct emu_par *p = e->par;
+  release(p);   /* the previous instruction's atomic has written */
+  uint16_t cls = 0;
+  int acc = access_of(p, x, &cls);
+  bool sa = false;
+  if (end - lo > PAR_SPAN_MAX || !find_region(e, &p->ri, lo) || end - e->regions[p->ri].base > e->regions[p->ri].size) {
+    stop(p->s, "an access outside one region");      /* emu_translate checked it: cannot happen */
+    e->faulted = true;
+    return false;
+  }
+  if (!touch_span(p, lo, end, acc, cls, w->cta->par_owner, &sa)) { e->faulted = true; return false; }
+  return taken(p, sa);
+}
+
 bool emu_par_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, const uint8_t *kind) {
   emu *e = w->e;
   struct emu_par *p = e->par;
-  const isa_insn *in = x->in;
-  int acc = A_WRITE;
-  uint16_t cls = 0;
-  bool sa = false;
   release(p);   /* the previous instruction's atomic has written */
-  switch (in->op) {
-  case OP_LD: case OP_LDU: case OP_WMMA_LOAD_A: case OP_WMMA_LOAD_B: case OP_WMMA_LOAD_C: case OP_LDMATRIX: acc = A_READ; break;
-  default: if ((cls = commutative_class(in, p->s->unused[x->pc]))) acc = A_ATOM;
-  }
+  uint16_t cls = 0;
+  int acc = access_of(p, x, &cls);
+  bool sa = false;
   uint64_t owner = w->cta->par_owner;
-  /* the usual case: every lane in one region, within 256 bytes: a bitmap
-   * of the granules, one shadow word per chunk it covers */
   uint64_t lo = UINT64_MAX, hi = 0;
   lanemask gm = 0;
   FOR_LANES(i) {
@@ -305,20 +350,33 @@ bool emu_par_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint
     hi = on && v > hi ? v : hi;
   }
   if (!gm) return true;
-  if (size <= 64 && hi - lo <= 192 && find_region(e, &p->ri, lo) && hi + size - e->regions[p->ri].base <= e->regions[p->ri].size) {
-    uint64_t base = e->regions[p->ri].base, g0 = ((lo - base) >> 2) & ~15ull;   /* first granule of lo's chunk */
-    uint64_t bm[5] = { 0 };
-    FOR_LANES(i) {
+  /* the usual case: the lanes' bytes lie close together in one region */
+  if (hi - lo <= PAR_SPAN_MAX - size && find_region(e, &p->ri, lo) && hi + size - e->regions[p->ri].base <= e->regions[p->ri].size) {
+    if (!touch_span(p, lo, hi + size, acc, cls, owner, &sa)) goto conflict;
+    return taken(p, sa);
+  }
+  /* else runs of lanes close together (a warp over two rows of a tile):
+   * a span each, while they stay in one region */
+  {
+    uint64_t s0 = 0, s1 = 0;
+    bool open = false, spans = true;
+    for (int i = 0; i < WARP_SIZE && spans; i++) {
       if (!(gm >> i & 1)) continue;
-      uint64_t off = a[i] - base;
-      uint32_t g = (uint32_t)((off >> 2) - g0), n = (uint32_t)(((off + size - 1) >> 2) - (off >> 2)) + 1;
-      for (uint32_t k = 0; k < n; k++) bm[(g + k) >> 6] |= 1ull << ((g + k) & 63);
+      uint64_t v = a[i], ve = v + size;
+      if (open && v >= s0 && ve - s0 <= PAR_SPAN_MAX) { s1 = ve > s1 ? ve : s1; continue; }
+      if (open && v < s0 && s1 - v <= PAR_SPAN_MAX) { s0 = v; continue; }
+      if (open) {
+        if (!find_region(e, &p->ri, s0) || s1 - e->regions[p->ri].base > e->regions[p->ri].size) spans = false;
+        else if (!touch_span(p, s0, s1, acc, cls, owner, &sa)) goto conflict;
+      }
+      s0 = v; s1 = ve; open = true;
     }
-    for (uint32_t q = 0; q < 20; q++) {
-      uint16_t mask = (uint16_t)(bm[q >> 2] >> ((q & 3) * 16));
-      if (mask && !touch(p, p->ri, (g0 >> 4) + q, mask, acc, cls, owner, &sa)) goto conflict;
+    if (spans && open) {
+      if (!find_region(e, &p->ri, s0) || s1 - e->regions[p->ri].base > e->regions[p->ri].size) spans = false;
+      else if (!touch_span(p, s0, s1, acc, cls, owner, &sa)) goto conflict;
     }
-    goto done;
+    if (spans) return taken(p, sa);
+    /* a span across two allocations: lane by lane (taking a chunk twice is harmless) */
   }
   uint32_t cri = UINT32_MAX;
   uint64_t cchunk = 0;
@@ -342,13 +400,7 @@ bool emu_par_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint
     }
   }
   if (cmask && !touch(p, cri, cchunk, cmask, acc, cls, owner, &sa)) goto conflict;
-done:
-  /* other workers' atomics on these chunks wait until this one has written */
-  if (sa) {
-    while (atomic_flag_test_and_set_explicit(&p->s->atom_lock, memory_order_acquire)) { }
-    p->holds = true;
-  }
-  return true;
+  return taken(p, sa);
 conflict:
   e->faulted = true;
   return false;

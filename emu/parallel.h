@@ -17,4 +17,7 @@ bool emu_par_run(emu *e);
  * false: the access depends on another block's (a conflict): the attempt
  * stops, e->faulted is set and the access must not happen. */
 bool emu_par_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, const uint8_t *kind);
+/* The same for an access whose lanes' bytes all lie in [lo, end), a span
+ * of at most 256 bytes inside one allocation (the fused path's check). */
+bool emu_par_span(warp *w, const xinsn *x, uint64_t lo, uint64_t end);
 #endif
