@@ -244,9 +244,10 @@ int emu_run_timed(emu *e, const emu_launch *l) {
   /* the model's host memory grows with the configuration's geometry and
    * the resident blocks: checked against the memory cap before building */
   uint64_t per_warp = sizeof(twarp) + (uint64_t)e->nrows * (sizeof(uint64_t) + 1) + (uint64_t)e->nrows * WARP_SIZE * 8 +
-                      (uint64_t)WARP_SIZE * e->local_per_thread;
+                      (uint64_t)WARP_SIZE * e->local_per_thread + 5 * sizeof(uint32_t) + sizeof(uint64_t);
   uint64_t need = memsys_host_bytes(g, nsm, shared_used) + ifetch_host_bytes(g, nsm) + (uint64_t)nsm * sizeof(tsm) +
-                  (uint64_t)e->nprog * sizeof *s->dep + (uint64_t)slots * (sizeof(cta) + 32) + (uint64_t)slots * nwarps * per_warp;
+                  (uint64_t)e->nprog * sizeof *s->dep + (uint64_t)slots * (sizeof(cta) + 32) + (uint64_t)slots * nwarps * per_warp +
+                  (uint64_t)nsm * g->mio_queue * sizeof(uint64_t);
   if (e->warp_bytes + need > e->opt.mem_cap || need > e->opt.mem_cap) {
     e->faulted = true;
     e->fault.kind = FAULT_MEMORY;
@@ -453,17 +454,19 @@ int emu_run_timed(emu *e, const emu_launch *l) {
       }
       if (tw->iready > t) { t = tw->iready; why = STALL_NO_INSTRUCTION; }
     }
-    /* a shared-memory instruction waits to issue while the SM's MIO queue
-     * is full: until the one mio_queue places before it has started on
-     * the shared pipe (mio_throttle) */
-    if (s->mioq && d->throttle_why == STALL_MIO_THROTTLE) {
-      const mioq *q = &s->mioq[tw->sm];
-      uint64_t free_at = q->start[q->next];
-      if (free_at > t) { t = free_at; why = STALL_MIO_THROTTLE; }
+    if (__builtin_expect(d->queued, 0)) {
+      /* a shared-memory instruction waits to issue while the SM's MIO
+       * queue is full: until the one mio_queue places before it has
+       * started on the shared pipe (mio_throttle) */
+      if (s->mioq && d->throttle_why == STALL_MIO_THROTTLE) {
+        const mioq *q = &s->mioq[tw->sm];
+        uint64_t free_at = q->start[q->next];
+        if (free_at > t) { t = free_at; why = STALL_MIO_THROTTLE; }
+      }
+      /* a warp leaves when its reductions are done: 'drain' (Nsight Compute:
+       * waiting after EXIT for the memory instructions to complete) */
+      if (d->exits && stores_done[tw - twmem] > t) { t = stores_done[tw - twmem]; why = STALL_DRAIN; }
     }
-    /* a warp leaves when its stores have left the SM: 'drain' (Nsight
-     * Compute: waiting after EXIT for the memory instructions to complete) */
-    if (d->exits && stores_done[tw - twmem] > t) { t = stores_done[tw - twmem]; why = STALL_DRAIN; }
     if (d->kind == DK_ASYNC_WAIT) {
       /* all but the newest grp_keep committed groups must be complete
        * (cp.async.wait_all: the uncommitted copies too) */
@@ -563,16 +566,21 @@ int emu_run_timed(emu *e, const emu_launch *l) {
           if (d->after) twarp_note_wait(tw, pc0 < e->nprog && e->prog[pc0].in->op == OP_RET ? STALL_WAIT : STALL_BRANCH_RESOLVING, d->after);
         }
         /* in a region ptxas predicates, neither divergence nor jumps cost */
-        uint32_t *ir = ifreg[tw - twmem];
-        if (d->ifconv_end && !(pc0 >= ir[0] && pc0 < ir[1])) { ir[0] = pc0; ir[1] = d->ifconv_end; }
-        bool predicated = pc0 >= ir[0] && pc0 < ir[1];
-        /* the paths split at a branch (branch_resolving); switching to the
-         * other path and the join are the reconvergence (BSYNC: wait) */
-        if (w->cur != mask0 && !predicated) {
-          nt += g->reconverge_cycles;
-          twarp_note_wait(tw, w->cur & ~mask0 ? STALL_WAIT : STALL_BRANCH_RESOLVING, g->reconverge_cycles);
+        if (__builtin_expect(d->ifconv_end != 0, 0)) {
+          uint32_t *ir = ifreg[tw - twmem];
+          if (!(pc0 >= ir[0] && pc0 < ir[1])) { ir[0] = pc0; ir[1] = d->ifconv_end; }
         }
-        if (w->cur_pc != pc0 + 1 && !unrolled && !predicated) { nt += g->fetch_cycles; twarp_note_wait(tw, STALL_NO_INSTRUCTION, g->fetch_cycles); }
+        if (__builtin_expect(w->cur != mask0 || w->cur_pc != pc0 + 1, 0)) {
+          const uint32_t *ir = ifreg[tw - twmem];
+          bool predicated = pc0 >= ir[0] && pc0 < ir[1];
+          /* the paths split at a branch (branch_resolving); switching to the
+           * other path and the join are the reconvergence (BSYNC: wait) */
+          if (w->cur != mask0 && !predicated) {
+            nt += g->reconverge_cycles;
+            twarp_note_wait(tw, w->cur & ~mask0 ? STALL_WAIT : STALL_BRANCH_RESOLVING, g->reconverge_cycles);
+          }
+          if (w->cur_pc != pc0 + 1 && !unrolled && !predicated) { nt += g->fetch_cycles; twarp_note_wait(tw, STALL_NO_INSTRUCTION, g->fetch_cycles); }
+        }
         if (d->kind == DK_MEMBAR) { nt += d->after; twarp_note_wait(tw, d->after_why ? d->after_why : STALL_MEMBAR, d->after); }
         if (d->kind == DK_SLEEP) { nt += d->after; twarp_note_wait(tw, STALL_SLEEPING, d->after); }
         if (sched_push(&s->q, tw, nt)) { fault_oom(e); break; }

@@ -53,8 +53,12 @@ static bool is_shared_space(uint16_t sp) { return sp == MOD_SHARED || sp == MOD_
 /* Tensor cores: lat_tensor / ii_tensor are for one m16n8k16 16-bit mma;
  * other shapes and types scale the interval with their work (m*n*k times
  * the bits of an A element; fp64 runs at a quarter of that rate), and the
- * latency grows by the same amount.  A wgmma is spread over the four
- * warps of its warpgroup, each on its own sub-partition. */
+ * latency grows by the same amount, or shrinks by twice what the interval
+ * saves ([M] tests/microbench mb_mma: a dependent m16n8k8 f16 chain takes
+ * 20 cycles a step, m16n8k16 28).  fp64 (m8n8k4 DMMA) takes lat_tensor:
+ * its lower rate is in the interval only (mb_mma: dependent chains as fast
+ * as m16n8k16's).  A wgmma is spread over the four warps of its
+ * warpgroup, each on its own sub-partition. */
 static void tensor_timing(const gpu_config *g, const isa_insn *in, deps *d) {
   if (in->op != OP_MMA && in->op != OP_MMA_SP && in->op != OP_WMMA_MMA && in->op != OP_WGMMA_MMA_ASYNC) return;
   uint32_t m = in->shape_m ? in->shape_m : 16, n = in->shape_n ? in->shape_n : 8, k = in->shape_k ? in->shape_k : 16;
@@ -65,7 +69,10 @@ static void tensor_timing(const gpu_config *g, const isa_insn *in, deps *d) {
   if (in->op == OP_WGMMA_MMA_ASYNC) work /= 4;
   double ii = g->ii_tensor * work;
   d->ii = ii < 1 ? 1 : (uint32_t)(ii + 0.5);
-  d->lat = g->lat_tensor + (d->ii > g->ii_tensor ? d->ii - g->ii_tensor : 0);
+  if (bits == 64) d->lat = g->lat_tensor;
+  else if (d->ii >= g->ii_tensor) d->lat = g->lat_tensor + (d->ii - g->ii_tensor);
+  else if (in->op == OP_WGMMA_MMA_ASYNC) d->lat = g->lat_tensor;
+  else d->lat = g->lat_tensor > 2 * (g->ii_tensor - d->ii) ? g->lat_tensor - 2 * (g->ii_tensor - d->ii) : 1;
 }
 
 /* Operand collection: a sub-partition's register file has reg_banks banks,
@@ -274,6 +281,8 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
   }
   if (g->unroll_factor > 1)
     for (uint32_t pc = 0; pc < e->nprog; pc++) mark_unrolled_loop(e, dep, pc, g->unroll_max_insns);
+  for (uint32_t pc = 0; pc < e->nprog; pc++)
+    dep[pc].queued = dep[pc].exits || (g->mio_queue && dep[pc].throttle_why == STALL_MIO_THROTTLE);
   if (g->ifconvert_max_insns)
     for (uint32_t pc = 0; pc < e->nprog; pc++) if (!dep[pc].ifconv_end) mark_ifconvert(e, dep, pc, g->ifconvert_max_insns);
   /* an atom whose result no instruction reads: only the warp's exit waits
