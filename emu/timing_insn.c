@@ -211,7 +211,14 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
                       in->space == MOD_PARAM_FUNC) ? STALL_IMC_MISS : in->space == MOD_CONST ? STALL_WAIT : STALL_LONG_SCOREBOARD;
       d->throttle_why = d->unit == U_TEX ? STALL_TEX_THROTTLE : shared ? STALL_MIO_THROTTLE : STALL_LG_THROTTLE;
       break;
-    case U_SFU: d->result_why = STALL_SHORT_SCOREBOARD; d->throttle_why = STALL_MATH_PIPE_THROTTLE; break;
+    case U_SFU:
+      d->result_why = STALL_SHORT_SCOREBOARD; d->throttle_why = STALL_MATH_PIPE_THROTTLE;
+      /* without .ftz, ptxas scales denormal inputs and results around the
+       * MUFU (a compare and multiplies on the dependent path) */
+      if (in->type == PTX_T_F32 && !(in->flags & IF_FTZ) && (in->op == OP_EX2 || in->op == OP_LG2 || in->op == OP_RSQRT ||
+          ((in->op == OP_RCP || in->op == OP_SQRT) && (in->flags & IF_APPROX))))
+        d->lat += g->sfu_denorm_cycles;
+      break;
     default: d->result_why = STALL_WAIT; d->throttle_why = STALL_MATH_PIPE_THROTTLE; break;
     }
     if (d->unit == U_TENSOR) tensor_timing(g, in, d);
