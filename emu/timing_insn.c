@@ -1,5 +1,6 @@
 /* emu/timing_insn.c - timing classes of instructions (see timing_insn.h). */
 #include <stdlib.h>
+#include <string.h>
 #include "emu/internal.h"
 #include "emu/timing.h"
 #include "emu/timing_insn.h"
@@ -116,11 +117,21 @@ static bool row_read_elsewhere(const deps *dep, uint32_t lo, uint32_t hi, int32_
  * one of the setp's sources an induction variable that the loop updates
  * once, by an immediate (add/sub r, r, imm), and reads nowhere else.  A
  * loop stepped by a register (a grid-stride loop) has no trip count ptxas
- * can compute and stays as it is (val_stencil's init: 40 SASS instructions). */
+ * can compute and stays as it is (val_stencil's init: 40 SASS instructions),
+ * and so does one after .pragma "nounroll" (golden timing_fma_latency). */
+static bool pragma_nounroll(const emu *e, const isa_func *f, uint32_t pc) {
+  uint32_t fi = (uint32_t)(f - e->m->funcs);
+  if (fi >= e->m->nfuncs || e->func_base[fi] == UINT32_MAX || pc < e->func_base[fi]) return false;
+  for (uint32_t i = 0; i < f->nrecs; i++)
+    if (f->recs[i].kind == REC_PRAGMA && f->recs[i].pc == pc - e->func_base[fi] && f->recs[i].name && strstr(f->recs[i].name, "nounroll"))
+      return true;
+  return false;
+}
+
 static void mark_unrolled_loop(const emu *e, deps *dep, uint32_t pc, uint32_t max_insns) {
   const xinsn *b = &e->prog[pc];
   uint32_t lo = b->target, body = 0, cmp = UINT32_MAX;
-  if (b->in->op != OP_BRA || b->guard < 0 || lo >= pc) return;
+  if (b->in->op != OP_BRA || b->guard < 0 || lo >= pc || pragma_nounroll(e, b->f, lo)) return;
   for (uint32_t i = lo; i < pc; i++) {
     const xinsn *x = &e->prog[i];
     if (x->f != b->f || (x->flags & XF_CONTROL)) return;
