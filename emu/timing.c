@@ -15,6 +15,7 @@
 typedef struct tsm {
   uint64_t sched_free[8];             /* per sub-partition: next issue cycle      */
   uint64_t unit_free[8][U_COUNT];     /* per sub-partition and unit               */
+  const twarp *unit_by[8][U_COUNT];   /* ... the warp that last issued to it       */
   uint32_t ctas;                      /* resident CTAs                            */
   uint64_t first, last;               /* active span                              */
   uint64_t warp_cycles;               /* sum over resident warps of their lifetime */
@@ -25,6 +26,10 @@ const char *const timing_stall_names[STALL_NREASONS] = {
   "math_pipe_throttle", "mio_throttle", "lg_throttle", "tex_throttle", "branch_resolving", "no_instruction",
   "dispatch_stall", "drain", "sleeping", "misc", "imc_miss"
 };
+
+/* Per SM: when each of the last mio_queue shared-memory instructions
+ * started on the shared pipe, a ring (gpu_config.mio_queue). */
+typedef struct mioq { uint64_t *start; uint32_t next; } mioq;
 
 /* One periodic sample of an SM (sm_samples of traces). */
 typedef struct tsample { uint64_t cycle; uint32_t sm, active, eligible; } tsample;
@@ -37,9 +42,12 @@ typedef struct timing_state {
   memsys *mem;                        /* L1s, L2, DRAM (memmodel/memsys.h)        */
   ifetch *ic;                         /* instruction caches, NULL: not modelled   */
   bool *uniform_atom;                 /* per PC: one atomic per warp (emu/uniform.c) */
+  mioq *mioq;                         /* per SM; NULL: mio_queue 0 */
+  uint64_t *mioq_mem;
   sched q;                            /* the waiting warps (sched.c)              */
   uint64_t now, mem_latency;
   bool mem_done;
+  bool mem_store;                     /* ... a store (not a reduction) */
   timing_result r;
   /* sm_samples, only when an observer wants them: every sample_every
    * cycles; the interval doubles (dropping every other sample) to keep a
@@ -62,15 +70,30 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
   uint16_t isp = x->in->space;
   s->mem_done = true;
   if (isp == MOD_PARAM || isp == MOD_PARAM_ENTRY || isp == MOD_PARAM_FUNC || isp == MOD_CONST) {
-    s->mem_latency = space == MM_LOCAL ? memsys_global(s->mem, smid, t, a, m, size, store ? MS_STORE : MS_LOAD, MS_LOCAL)
+    /* a call's parameters and return value are registers in the SASS
+     * calling convention: a copy, no memory access (mb_stack: Nsight
+     * Compute shows no imc_miss in recursive calls) */
+    s->mem_latency = space == MM_LOCAL && isp != MOD_CONST ? 0
                    : isp == MOD_CONST ? memsys_const(s->mem, smid, t, a, m, size) : memsys_param(s->mem, smid, t, a, m);
     if (store) s->mem_latency = 0;
     return;
   }
   if (space == MM_SHARED) {
     uint64_t off[WARP_SIZE];
-    FOR_LANES(i) off[i] = a[i] >= GEN_SHARED_BASE ? a[i] - GEN_SHARED_BASE : a[i];
+    bool remote = false;
+    FOR_LANES(i) {
+      off[i] = a[i] >= GEN_SHARED_BASE ? a[i] - GEN_SHARED_BASE : a[i];
+      if ((m >> i & 1) && off[i] >> CLUSTER_RANK_SHIFT && (off[i] >> CLUSTER_RANK_SHIFT) - 1 != w->cta->cluster_rank) remote = true;
+    }
+    uint64_t qstart = (uint64_t)(s->mem->sm[smid].shared_free + 0.5);
     s->mem_latency = memsys_shared(s->mem, smid, t, off, m, size);
+    if (s->mioq) {
+      mioq *q = &s->mioq[smid];
+      q->start[q->next] = umax(t, qstart);
+      q->next = (q->next + 1) % s->g->mio_queue;
+    }
+    /* another block's shared memory: over the SMs' network */
+    if (remote && s->g->lat_dsmem > s->g->lat_shared) s->mem_latency += s->g->lat_dsmem - s->g->lat_shared;
     return;
   }
   bool atomic = x->in->op == OP_ATOM || x->in->op == OP_RED;
@@ -83,6 +106,7 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
   enum ms_op op = !atomic ? (store ? MS_STORE : MS_LOAD) : s->uniform_atom[x - e->prog] ? MS_ATOMIC_WARP : MS_ATOMIC;
   /* a store's latency only bounds the kernel's end: it writes no register */
   s->mem_latency = memsys_global(s->mem, smid, t, a, m, size, op, path);
+  s->mem_store = store && !atomic;
 }
 
 /* The first CTA on an SM fetches the kernel's code (16 bytes per
@@ -220,9 +244,10 @@ int emu_run_timed(emu *e, const emu_launch *l) {
   /* the model's host memory grows with the configuration's geometry and
    * the resident blocks: checked against the memory cap before building */
   uint64_t per_warp = sizeof(twarp) + (uint64_t)e->nrows * (sizeof(uint64_t) + 1) + (uint64_t)e->nrows * WARP_SIZE * 8 +
-                      (uint64_t)WARP_SIZE * e->local_per_thread;
+                      (uint64_t)WARP_SIZE * e->local_per_thread + 5 * sizeof(uint32_t) + sizeof(uint64_t);
   uint64_t need = memsys_host_bytes(g, nsm, shared_used) + ifetch_host_bytes(g, nsm) + (uint64_t)nsm * sizeof(tsm) +
-                  (uint64_t)e->nprog * sizeof *s->dep + (uint64_t)slots * (sizeof(cta) + 32) + (uint64_t)slots * nwarps * per_warp;
+                  (uint64_t)e->nprog * sizeof *s->dep + (uint64_t)slots * (sizeof(cta) + 32) + (uint64_t)slots * nwarps * per_warp +
+                  (uint64_t)nsm * g->mio_queue * sizeof(uint64_t);
   if (e->warp_bytes + need > e->opt.mem_cap || need > e->opt.mem_cap) {
     e->faulted = true;
     e->fault.kind = FAULT_MEMORY;
@@ -243,6 +268,16 @@ int emu_run_timed(emu *e, const emu_launch *l) {
    * (registers' ready cycles allocated once) */
   twarp **tws = calloc(slots, sizeof *tws);
   twarp *twmem = calloc((size_t)slots * nwarps, sizeof *twmem);
+  /* per warp: the back-edge PC of the unrolled loop it runs (deps.loop_end)
+   * and the iterations it has run of it */
+  uint32_t (*loopst)[2] = calloc((size_t)slots * nwarps, sizeof *loopst);
+  /* per warp: when its last reduction completes (drain) */
+  uint64_t *stores_done = calloc((size_t)slots * nwarps, sizeof *stores_done);
+  /* per warp: cycles its release from the barrier it blocks on takes
+   * beyond barrier_cycles (barrier.cluster) */
+  uint32_t *release_extra = calloc((size_t)slots * nwarps, sizeof *release_extra);
+  /* per warp: the predicated region (deps.ifconv_end) it runs, [start, end) */
+  uint32_t (*ifreg)[2] = calloc((size_t)slots * nwarps, sizeof *ifreg);
   uint64_t *cta_start_t = calloc(slots, sizeof *cta_start_t);
   uint32_t *slot_sm = calloc(slots, sizeof *slot_sm);
   bool *slot_init = calloc(slots, sizeof *slot_init);
@@ -256,7 +291,13 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     if (!s->ic || ifetch_launch(s->ic, (uint64_t)e->nprog * g->insn_bytes, (uint64_t)e->func_base[l->func] * g->insn_bytes)) { fault_oom(e); goto out; }
   }
   s->uniform_atom = emu_uniform_atomics(e);
-  if (!s->sms || !s->dep || !res || !tws || !twmem || !cta_start_t || !slot_sm || !slot_init || !s->mem || !s->uniform_atom ||
+  if (g->mio_queue) {
+    s->mioq = calloc(nsm, sizeof *s->mioq);
+    s->mioq_mem = calloc((size_t)nsm * g->mio_queue, sizeof *s->mioq_mem);
+    if (!s->mioq || !s->mioq_mem) { free(s->mioq); s->mioq = NULL; fault_oom(e); goto out; }
+    for (uint32_t i = 0; i < nsm; i++) s->mioq[i].start = s->mioq_mem + (size_t)i * g->mio_queue;
+  }
+  if (!s->sms || !s->dep || !res || !tws || !twmem || !loopst || !stores_done || !release_extra || !ifreg || !cta_start_t || !slot_sm || !slot_init || !s->mem || !s->uniform_atom ||
       sched_init(&s->q, (int)g->sched_policy, nsm * nsp, g->sched_active_warps)) {
     fault_oom(e);
     goto out;
@@ -297,6 +338,10 @@ int emu_run_timed(emu *e, const emu_launch *l) {
           else { memset(rd_, 0, e->nrows * sizeof *rd_); memset(rw_, 0, e->nrows); } \
           memset(tw_, 0, sizeof *tw_); \
           tw_->ready = rd_; tw_->ready_why = rw_; \
+          loopst[(size_t)si_ * nwarps + wi_][0] = UINT32_MAX; \
+          stores_done[(size_t)si_ * nwarps + wi_] = 0; \
+          release_extra[(size_t)si_ * nwarps + wi_] = 0; \
+          ifreg[(size_t)si_ * nwarps + wi_][0] = ifreg[(size_t)si_ * nwarps + wi_][1] = 0; \
           if (!rd_ || !rw_) { slot_init[si_] = true; fault_oom(e); goto out; } \
           tw_->w = &c_->warps[wi_]; tw_->sm = sm_; tw_->slot = si_; \
           tw_->sp = (c_->warps[wi_].id + si_) % nsp; \
@@ -340,7 +385,12 @@ int emu_run_timed(emu *e, const emu_launch *l) {
           if (tws[i][wi].queued || !~w->exited) continue;
           bool run = false;
           FOR_LANES(q) if (w->state[q] == TS_RUN) run = true;
-          if (run) { if (requeue_released(s, &tws[i][wi], s->now + g->barrier_cycles)) { fault_oom(e); goto out; } any = true; }
+          if (run) {
+            uint32_t *x = &release_extra[&tws[i][wi] - twmem];
+            if (requeue_released(s, &tws[i][wi], s->now + g->barrier_cycles + *x)) { fault_oom(e); goto out; }
+            *x = 0;
+            any = true;
+          }
         }
       }
       if (!any) {
@@ -374,6 +424,20 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     }
     if (!sched_admit(&s->q, tw, he.t)) continue;                 /* two_level: waits for a place */
     const deps *d = &s->dep[w->cur_pc];
+    /* loop control in all but one of each unroll_factor iterations of a
+     * loop ptxas unrolls costs nothing (timing_insn.h) */
+    deps dl;
+    bool unrolled = false;
+    if (__builtin_expect(d->loop != LOOP_NONE, 0)) {
+      const uint32_t *ls = loopst[tw - twmem];
+      uint32_t k = ls[0] == d->loop_end ? ls[1] : 0;
+      if (k % g->unroll_factor != g->unroll_factor - 1) {
+        dl = *d;
+        dl.nsrc = 0; dl.free = true; dl.lat = 0; dl.bank_extra = 0; dl.kind = DK_PLAIN;
+        d = &dl;
+        unrolled = true;
+      }
+    }
     tsm *sm = &s->sms[tw->sm];
     uint64_t t = he.t;
     int why = 0;
@@ -390,6 +454,19 @@ int emu_run_timed(emu *e, const emu_launch *l) {
       }
       if (tw->iready > t) { t = tw->iready; why = STALL_NO_INSTRUCTION; }
     }
+    if (__builtin_expect(d->queued, 0)) {
+      /* a shared-memory instruction waits to issue while the SM's MIO
+       * queue is full: until the one mio_queue places before it has
+       * started on the shared pipe (mio_throttle) */
+      if (s->mioq && d->throttle_why == STALL_MIO_THROTTLE) {
+        const mioq *q = &s->mioq[tw->sm];
+        uint64_t free_at = q->start[q->next];
+        if (free_at > t) { t = free_at; why = STALL_MIO_THROTTLE; }
+      }
+      /* a warp leaves when its reductions are done: 'drain' (Nsight Compute:
+       * waiting after EXIT for the memory instructions to complete) */
+      if (d->exits && stores_done[tw - twmem] > t) { t = stores_done[tw - twmem]; why = STALL_DRAIN; }
+    }
     if (d->kind == DK_ASYNC_WAIT) {
       /* all but the newest grp_keep committed groups must be complete
        * (cp.async.wait_all: the uncommitted copies too) */
@@ -401,7 +478,11 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     /* the unit throttles only when it stays busy past the scheduler's
      * next free cycle; until then the warp is eligible, not selected */
     uint64_t could = t, slot = umax(t, sm->sched_free[tw->sp]), unit = sm->unit_free[tw->sp][d->unit];
-    if (unit > slot) { t = could = unit; why = d->throttle_why; }
+    /* the warp's own previous instruction holding the pipe is a stall the
+     * compiler wrote into the control bits ('wait', as Nsight Compute counts
+     * it: mb_pipe, one warp: no math_pipe_throttle at any ILP); another
+     * warp's is a throttle */
+    if (unit > slot) { t = could = unit; why = sm->unit_by[tw->sp][d->unit] == tw ? STALL_WAIT : d->throttle_why; }
     else if (slot > t) { t = slot; why = STALL_NOT_SELECTED; }
     if (t > he.t) {
       twarp_note_wait(tw, why, t - he.t);
@@ -414,9 +495,11 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     if (!d->free) {
       sm->sched_free[tw->sp] = t + d->slots;
       sm->unit_free[tw->sp][d->unit] = t + d->bank_extra + d->ii;
+      sm->unit_by[tw->sp][d->unit] = tw;
     }
     s->mem_done = false;
     s->mem_latency = 0;
+    s->mem_store = false;
     uint32_t pc0 = w->cur_pc;
     lanemask mask0 = w->cur;
     s->issue_wait = tw->wait_len;
@@ -426,11 +509,21 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     if (!ran) { if (w->cur && sched_push(&s->q, tw, t + 1)) { fault_oom(e); break; } continue; }
     s->r.issued++;
     s->r.sass_issued += d->free ? 0 : d->slots;
+    if (d->loop == LOOP_BACKEDGE) {
+      uint32_t *ls = loopst[tw - twmem];
+      if (ls[0] != pc0) { ls[0] = pc0; ls[1] = 0; }
+      ls[1] = w->cur_pc == e->prog[pc0].target ? ls[1] + 1 : 0;
+    }
     uint64_t prev_issue1 = tw->issued1;
     tw->issued1 = t + 1;
     sched_issued(&s->q, tw);
     uint64_t lat = (s->mem_done ? s->mem_latency : d->lat) + d->bank_extra;
     uint64_t done = d->free ? t : t + (lat ? lat : 1);
+    /* a reduction (red, an atom whose result nobody reads) drains when
+     * it is done; a store as soon as the L1 takes it ([M] tests/microbench
+     * mb_atomic red_*: 15-22% drain; stores of any pattern (mb_mem
+     * chain_init, scattered): ~0%) */
+    if (s->mem_done && (!d->ndst || d->unread) && !s->mem_store && done > stores_done[tw - twmem]) stores_done[tw - twmem] = done;
     uint8_t rwhy = d->result_why;
     uint64_t async_done = 0;
     if (d->kind == DK_ASYNC_OP) {
@@ -467,10 +560,28 @@ int emu_run_timed(emu *e, const emu_launch *l) {
         /* control flow: the branch resolves, a changed mask reconverges,
          * a jump refills the instruction buffer */
         uint64_t nt = d->free ? t : t + 1;
-        if (d->kind == DK_BRANCH) { nt += g->branch_cycles; twarp_note_wait(tw, STALL_BRANCH_RESOLVING, g->branch_cycles); }
-        if (w->cur != mask0) { nt += g->reconverge_cycles; twarp_note_wait(tw, STALL_BRANCH_RESOLVING, g->reconverge_cycles); }
-        if (w->cur_pc != pc0 + 1) { nt += g->fetch_cycles; twarp_note_wait(tw, STALL_NO_INSTRUCTION, g->fetch_cycles); }
-        if (d->kind == DK_MEMBAR) { nt += d->after; twarp_note_wait(tw, STALL_MEMBAR, d->after); }
+        if (d->kind == DK_BRANCH) {
+          nt += g->branch_cycles + d->after;
+          twarp_note_wait(tw, STALL_BRANCH_RESOLVING, g->branch_cycles);
+          if (d->after) twarp_note_wait(tw, pc0 < e->nprog && e->prog[pc0].in->op == OP_RET ? STALL_WAIT : STALL_BRANCH_RESOLVING, d->after);
+        }
+        /* in a region ptxas predicates, neither divergence nor jumps cost */
+        if (__builtin_expect(d->ifconv_end != 0, 0)) {
+          uint32_t *ir = ifreg[tw - twmem];
+          if (!(pc0 >= ir[0] && pc0 < ir[1])) { ir[0] = pc0; ir[1] = d->ifconv_end; }
+        }
+        if (__builtin_expect(w->cur != mask0 || w->cur_pc != pc0 + 1, 0)) {
+          const uint32_t *ir = ifreg[tw - twmem];
+          bool predicated = pc0 >= ir[0] && pc0 < ir[1];
+          /* the paths split at a branch (branch_resolving); switching to the
+           * other path and the join are the reconvergence (BSYNC: wait) */
+          if (w->cur != mask0 && !predicated) {
+            nt += g->reconverge_cycles;
+            twarp_note_wait(tw, w->cur & ~mask0 ? STALL_WAIT : STALL_BRANCH_RESOLVING, g->reconverge_cycles);
+          }
+          if (w->cur_pc != pc0 + 1 && !unrolled && !predicated) { nt += g->fetch_cycles; twarp_note_wait(tw, STALL_NO_INSTRUCTION, g->fetch_cycles); }
+        }
+        if (d->kind == DK_MEMBAR) { nt += d->after; twarp_note_wait(tw, d->after_why ? d->after_why : STALL_MEMBAR, d->after); }
         if (d->kind == DK_SLEEP) { nt += d->after; twarp_note_wait(tw, STALL_SLEEPING, d->after); }
         if (sched_push(&s->q, tw, nt)) { fault_oom(e); break; }
       } else {
@@ -479,7 +590,11 @@ int emu_run_timed(emu *e, const emu_launch *l) {
          * released by this instruction too */
         emu_reschedule(w);
         if (w->cur) { twarp_note_wait(tw, STALL_BARRIER, g->barrier_cycles); if (sched_push(&s->q, tw, t + g->barrier_cycles)) { fault_oom(e); break; } }
-        else { mark_blocked(tw, t + 1); if (sched_leave(&s->q, tw, t + 1)) { fault_oom(e); break; } }
+        else {
+          if (d->kind == DK_MEMBAR && d->after_why == STALL_BARRIER) release_extra[tw - twmem] = d->after;
+          mark_blocked(tw, t + 1);
+          if (sched_leave(&s->q, tw, t + 1)) { fault_oom(e); break; }
+        }
       }
     } else {
       tw->exit_t = t + 1;                /* active (sm__warps_active) until it exits, not until its block ends */
@@ -496,7 +611,9 @@ int emu_run_timed(emu *e, const emu_launch *l) {
         if (ot->queued || !~o->exited || o == w) continue;
         if (o->next_key == 0 || o->cur) {
           emu_reschedule(o);
-          if (o->cur && requeue_released(s, ot, t + g->barrier_cycles)) { fault_oom(e); break; }
+          uint32_t *x = &release_extra[ot - twmem];
+          if (o->cur && requeue_released(s, ot, t + g->barrier_cycles + *x)) { fault_oom(e); break; }
+          if (o->cur) *x = 0;
         }
       }
     }
@@ -552,6 +669,8 @@ out:
   e->memsys_keep = s->mem;             /* the next launch resets and reuses it */
   e->ifetch_keep = s->ic;
   free(s->uniform_atom);
+  free(s->mioq);
+  free(s->mioq_mem);
   sched_free(&s->q);
   free(s->samples);
   free(s->sms);
@@ -559,6 +678,10 @@ out:
   free(res);
   free(tws);
   free(twmem);
+  free(loopst);
+  free(stores_done);
+  free(release_extra);
+  free(ifreg);
   free(cta_start_t);
   free(slot_sm);
   free(slot_init);

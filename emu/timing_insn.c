@@ -1,5 +1,6 @@
 /* emu/timing_insn.c - timing classes of instructions (see timing_insn.h). */
 #include <stdlib.h>
+#include <string.h>
 #include "emu/internal.h"
 #include "emu/timing.h"
 #include "emu/timing_insn.h"
@@ -53,8 +54,12 @@ static bool is_shared_space(uint16_t sp) { return sp == MOD_SHARED || sp == MOD_
 /* Tensor cores: lat_tensor / ii_tensor are for one m16n8k16 16-bit mma;
  * other shapes and types scale the interval with their work (m*n*k times
  * the bits of an A element; fp64 runs at a quarter of that rate), and the
- * latency grows by the same amount.  A wgmma is spread over the four
- * warps of its warpgroup, each on its own sub-partition. */
+ * latency grows by the same amount, or shrinks by twice what the interval
+ * saves ([M] tests/microbench mb_mma: a dependent m16n8k8 f16 chain takes
+ * 20 cycles a step, m16n8k16 28).  fp64 (m8n8k4 DMMA) takes lat_tensor:
+ * its lower rate is in the interval only (mb_mma: dependent chains as fast
+ * as m16n8k16's).  A wgmma is spread over the four warps of its
+ * warpgroup, each on its own sub-partition. */
 static void tensor_timing(const gpu_config *g, const isa_insn *in, deps *d) {
   if (in->op != OP_MMA && in->op != OP_MMA_SP && in->op != OP_WMMA_MMA && in->op != OP_WGMMA_MMA_ASYNC) return;
   uint32_t m = in->shape_m ? in->shape_m : 16, n = in->shape_n ? in->shape_n : 8, k = in->shape_k ? in->shape_k : 16;
@@ -65,7 +70,10 @@ static void tensor_timing(const gpu_config *g, const isa_insn *in, deps *d) {
   if (in->op == OP_WGMMA_MMA_ASYNC) work /= 4;
   double ii = g->ii_tensor * work;
   d->ii = ii < 1 ? 1 : (uint32_t)(ii + 0.5);
-  d->lat = g->lat_tensor + (d->ii > g->ii_tensor ? d->ii - g->ii_tensor : 0);
+  if (bits == 64) d->lat = g->lat_tensor;
+  else if (d->ii >= g->ii_tensor) d->lat = g->lat_tensor + (d->ii - g->ii_tensor);
+  else if (in->op == OP_WGMMA_MMA_ASYNC) d->lat = g->lat_tensor;
+  else d->lat = g->lat_tensor > 2 * (g->ii_tensor - d->ii) ? g->lat_tensor - 2 * (g->ii_tensor - d->ii) : 1;
 }
 
 /* Operand collection: a sub-partition's register file has reg_banks banks,
@@ -91,6 +99,99 @@ static uint8_t bank_conflicts(const gpu_config *g, const deps *d, int guard_row)
 }
 
 static bool is_wgmma(uint16_t op) { return op == OP_WGMMA_MMA_ASYNC || op == OP_WGMMA_COMMIT_GROUP || op == OP_WGMMA_WAIT_GROUP; }
+
+static bool has_row(const int32_t *v, uint8_t n, int32_t row) {
+  for (uint8_t i = 0; i < n; i++) if (v[i] == row) return true;
+  return false;
+}
+
+/* Instructions of [lo, hi] other than skip1, skip2 that read row. */
+static bool row_read_elsewhere(const deps *dep, uint32_t lo, uint32_t hi, int32_t row, uint32_t skip1, uint32_t skip2) {
+  for (uint32_t i = lo; i <= hi; i++) if (i != skip1 && i != skip2 && has_row(dep[i].src, dep[i].nsrc, row)) return true;
+  return false;
+}
+
+/* The loops ptxas unrolls (enum loop_role): the back-edge branch at pc, its
+ * loop [target, pc] a single block of at most unroll_max_insns SASS
+ * instructions; the guard of the branch set by a setp that only it reads;
+ * one of the setp's sources an induction variable that the loop updates
+ * once, by an immediate (add/sub r, r, imm), and reads nowhere else.  A
+ * loop stepped by a register (a grid-stride loop) has no trip count ptxas
+ * can compute and stays as it is (val_stencil's init: 40 SASS instructions),
+ * and so does one after .pragma "nounroll" (golden timing_fma_latency). */
+static bool pragma_nounroll(const emu *e, const isa_func *f, uint32_t pc) {
+  uint32_t fi = (uint32_t)(f - e->m->funcs);
+  if (fi >= e->m->nfuncs || e->func_base[fi] == UINT32_MAX || pc < e->func_base[fi]) return false;
+  for (uint32_t i = 0; i < f->nrecs; i++)
+    if (f->recs[i].kind == REC_PRAGMA && f->recs[i].pc == pc - e->func_base[fi] && f->recs[i].name && strstr(f->recs[i].name, "nounroll"))
+      return true;
+  return false;
+}
+
+static void mark_unrolled_loop(const emu *e, deps *dep, uint32_t pc, uint32_t max_insns) {
+  const xinsn *b = &e->prog[pc];
+  uint32_t lo = b->target, body = 0, cmp = UINT32_MAX;
+  if (b->in->op != OP_BRA || b->guard < 0 || lo >= pc || pragma_nounroll(e, b->f, lo)) return;
+  for (uint32_t i = lo; i < pc; i++) {
+    const xinsn *x = &e->prog[i];
+    if (x->f != b->f || (x->flags & XF_CONTROL)) return;
+    if (has_row(dep[i].dst, dep[i].ndst, b->guard)) cmp = i;
+    body += dep[i].free ? 0 : dep[i].slots;
+  }
+  if (body + 1 > max_insns || cmp == UINT32_MAX || e->prog[cmp].in->op != OP_SETP || e->prog[cmp].guard >= 0 ||
+      row_read_elsewhere(dep, lo, pc, b->guard, pc, pc)) return;
+  for (uint8_t k = 0; k < dep[cmp].nsrc; k++) {
+    int32_t r = dep[cmp].src[k];
+    uint32_t upd = UINT32_MAX, writers = 0;
+    for (uint32_t i = lo; i < pc; i++) if (has_row(dep[i].dst, dep[i].ndst, r)) { writers++; upd = i; }
+    if (writers != 1) continue;
+    const xinsn *u = &e->prog[upd];
+    const isa_opnd *ops = &u->f->ops[u->in->opi];
+    if ((u->in->op != OP_ADD && u->in->op != OP_SUB) || u->guard >= 0 || u->in->nops != 3 || ops[2].kind != OK_IMM ||
+        !has_row(dep[upd].src, dep[upd].nsrc, r) || row_read_elsewhere(dep, lo, pc, r, cmp, upd)) continue;
+    dep[upd].loop = dep[cmp].loop = LOOP_CONTROL;
+    dep[upd].loop_end = dep[cmp].loop_end = dep[pc].loop_end = pc;
+    dep[pc].loop = LOOP_BACKEDGE;
+    return;
+  }
+}
+
+/* If-conversion: ptxas replaces a short if or if/else by predicated
+ * code: its branches are no instructions, its paths no divergence
+ * (timing.c).  The shapes: '@p bra T; THEN T:', '@p bra T; THEN bra J;
+ * T: ELSE J:' and '@p bra T; bra E; T: THEN bra J; E: ELSE J:', THEN and
+ * ELSE straight-line code of at most max_insns SASS instructions together.
+ * Marks the branches with the join's PC. */
+static bool straight(const emu *e, const deps *dep, const isa_func *f, uint32_t lo, uint32_t hi, uint32_t *n) {
+  for (uint32_t i = lo; i < hi; i++) {
+    if (e->prog[i].f != f || (e->prog[i].flags & XF_CONTROL)) return false;
+    *n += dep[i].free ? 0 : dep[i].slots;
+  }
+  return true;
+}
+
+static bool is_jump(const xinsn *x, uint32_t pc, uint32_t np) {
+  return x->in->op == OP_BRA && x->guard < 0 && x->target > pc && x->target < np;
+}
+
+static void mark_ifconvert(const emu *e, deps *dep, uint32_t pc, uint32_t max_insns) {
+  const xinsn *b = &e->prog[pc];
+  uint32_t np = e->nprog, n = 0, then = pc + 1, t = b->target, join;
+  if (b->in->op != OP_BRA || b->guard < 0 || t <= pc || t >= np) return;
+  if (t == pc + 2 && is_jump(&e->prog[pc + 1], pc + 1, np)) { then = t; t = e->prog[pc + 1].target; }   /* inverted */
+  if (t <= then) return;
+  const xinsn *last = &e->prog[t - 1];
+  if (t - 1 > then && is_jump(last, t - 1, np)) {
+    join = last->target;
+    if (!straight(e, dep, b->f, then, t - 1, &n) || !straight(e, dep, b->f, t, join, &n)) return;
+  } else {
+    join = t;
+    if (!straight(e, dep, b->f, then, t, &n)) return;
+  }
+  if (n > max_insns) return;
+  for (uint32_t i = pc; i < join; i++)
+    if (e->prog[i].in->op == OP_BRA) { dep[i].ifconv_end = join; dep[i].free = true; dep[i].kind = DK_PLAIN; dep[i].lat = 0; }
+}
 
 void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
   for (uint32_t pc = 0; pc < e->nprog; pc++) {
@@ -121,7 +222,14 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
                       in->space == MOD_PARAM_FUNC) ? STALL_IMC_MISS : in->space == MOD_CONST ? STALL_WAIT : STALL_LONG_SCOREBOARD;
       d->throttle_why = d->unit == U_TEX ? STALL_TEX_THROTTLE : shared ? STALL_MIO_THROTTLE : STALL_LG_THROTTLE;
       break;
-    case U_SFU: d->result_why = STALL_SHORT_SCOREBOARD; d->throttle_why = STALL_MATH_PIPE_THROTTLE; break;
+    case U_SFU:
+      d->result_why = STALL_SHORT_SCOREBOARD; d->throttle_why = STALL_MATH_PIPE_THROTTLE;
+      /* without .ftz, ptxas scales denormal inputs and results around the
+       * MUFU (a compare and multiplies on the dependent path) */
+      if (in->type == PTX_T_F32 && !(in->flags & IF_FTZ) && (in->op == OP_EX2 || in->op == OP_LG2 || in->op == OP_RSQRT ||
+          ((in->op == OP_RCP || in->op == OP_SQRT) && (in->flags & IF_APPROX))))
+        d->lat += g->sfu_denorm_cycles;
+      break;
     default: d->result_why = STALL_WAIT; d->throttle_why = STALL_MATH_PIPE_THROTTLE; break;
     }
     if (d->unit == U_TENSOR) tensor_timing(g, in, d);
@@ -132,6 +240,11 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
      * sequence's multiply-adds and ALU instructions share the same cores. */
     const isa_sass_seq *sq;
     uint32_t sass = isa_sass_count(x->f, in, &sq);
+    /* an immediate moved into a register: ptxas folds it into its users'
+     * immediate operands or hoists the move out of the loop (mb_pipe: a
+     * loop of 4 FFMA, each after two such moves, executes 4.8 SASS
+     * instructions per FFMA with its loop control) */
+    if (in->op == OP_MOV && x->guard < 0 && in->nops == 2 && ops[0].kind == OK_REG && ops[1].kind == OK_IMM) sass = 0;
     d->free = sass == 0;
     d->slots = sass ? sass : 1;
     if (d->free) { d->lat = 0; d->bank_extra = 0; }
@@ -144,7 +257,22 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
       d->ii = ii;
     }
     switch (in->op) {
-    case OP_BRA: case OP_BRX_IDX: case OP_CALL: case OP_RET: d->kind = DK_BRANCH; break;
+    case OP_BRA: case OP_BRX_IDX: d->kind = DK_BRANCH; break;
+    /* SASS calls save the callee's registers on the stack and jump through
+     * a return address: calls and returns cost call_cycles and ret_cycles
+     * more than a branch (timing.c) */
+    case OP_CALL: d->kind = DK_BRANCH; d->after = g->call_cycles; break;
+    case OP_RET: d->kind = DK_BRANCH; d->after = x->f->is_entry ? 0 : g->ret_cycles; d->exits = x->f->is_entry; break;
+    case OP_EXIT: d->exits = true; break;
+    /* barrier.cluster: arrive (release semantics unless .relaxed) fences
+     * the warp's memory accesses for the cluster (membar); the warp resumes
+     * from wait cluster_barrier_cycles after the cluster's last arrival
+     * (timing.c) */
+    case OP_BAR: case OP_BARRIER:
+      if (in->scope != MOD_CLUSTER) break;
+      if (in->sub != MOD_ARRIVE) { d->kind = DK_MEMBAR; d->after = g->cluster_barrier_cycles; d->after_why = STALL_BARRIER; }
+      else if (in->sem != MOD_RELAXED) { d->kind = DK_MEMBAR; d->after = g->cluster_arrive_cycles; }
+      break;
     case OP_MEMBAR: case OP_FENCE:
       d->kind = DK_MEMBAR;
       d->after = in->scope == MOD_CTA ? 0 : g->membar_cycles;
@@ -169,6 +297,26 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     }
     if (d->kind >= DK_ASYNC_OP) d->grp = is_wgmma(in->op) ? AC_WGMMA : AC_CP_ASYNC;
   }
+  if (g->unroll_factor > 1)
+    for (uint32_t pc = 0; pc < e->nprog; pc++) mark_unrolled_loop(e, dep, pc, g->unroll_max_insns);
+  for (uint32_t pc = 0; pc < e->nprog; pc++)
+    dep[pc].queued = dep[pc].exits || (g->mio_queue && dep[pc].throttle_why == STALL_MIO_THROTTLE);
+  if (g->ifconvert_max_insns)
+    for (uint32_t pc = 0; pc < e->nprog; pc++) if (!dep[pc].ifconv_end) mark_ifconvert(e, dep, pc, g->ifconvert_max_insns);
+  /* an atom whose result no instruction reads: only the warp's exit waits
+   * for it (drain; [M] tests/microbench mb_atomic red_*: 15-22% drain, and
+   * 80% long_scoreboard: ptxas keeps the ATOM and its register, so the next
+   * one to the same register waits) */
+  uint8_t *read = calloc(e->nrows ? e->nrows : 1, 1);
+  if (!read) return;
+  for (uint32_t pc = 0; pc < e->nprog; pc++)
+    for (uint8_t i = 0; i < dep[pc].nsrc; i++) if (dep[pc].src[i] >= 0 && (uint32_t)dep[pc].src[i] < e->nrows) read[dep[pc].src[i]] = 1;
+  for (uint32_t pc = 0; pc < e->nprog; pc++) {
+    deps *d = &dep[pc];
+    if (e->prog[pc].in->op != OP_ATOM || d->ndst != 1 || d->dst[0] < 0 || (uint32_t)d->dst[0] >= e->nrows || read[d->dst[0]]) continue;
+    d->unread = true;
+  }
+  free(read);
 }
 
 /* Architecture check: every instruction the kernel can reach (its own and

@@ -19,6 +19,13 @@ enum dep_kind { DK_PLAIN, DK_BRANCH, DK_MEMBAR, DK_SLEEP,
  * cp.async (cp.async.commit_group / wait_group / wait_all). */
 enum async_class { AC_WGMMA, AC_CP_ASYNC };
 
+/* Loops ptxas unrolls (gpu_config.unroll_factor): a single-block loop
+ * counted by an induction variable with a constant step.  Its copies share
+ * one loop test, so on all but one of every unroll_factor iterations the
+ * loop control (the induction update, the compare, the back-edge branch)
+ * costs nothing: no issue slot, no wait, no branch or refill. */
+enum loop_role { LOOP_NONE, LOOP_CONTROL, LOOP_BACKEDGE };
+
 /* Registers an instruction reads and writes (rows) and its timing class,
  * computed once per program PC. */
 typedef struct deps {
@@ -32,10 +39,17 @@ typedef struct deps {
   uint8_t throttle_why;               /* the reason while its unit is busy        */
   uint32_t lat, ii;                   /* latency and issue interval of its unit   */
   uint32_t slots;                     /* issue cycles it takes from its scheduler (a SASS sequence: its length) */
-  uint32_t after;                     /* membar, nanosleep: cycles before the warp's next issue */
+  uint8_t after_why;                  /* DK_MEMBAR: the stall reason of `after` (0: membar) */
+  uint32_t after;                     /* membar, nanosleep, call, ret: cycles before the warp's next issue */
   uint32_t grp_keep;                  /* wait_group N: the newest N groups may stay pending */
   uint8_t grp;                        /* enum async_class of DK_ASYNC_*           */
   bool grp_open_too;                  /* cp.async.wait_all: the uncommitted copies as well */
+  uint32_t ifconv_end;                /* a branch of a region ptxas predicates: the region's end (join) PC; 0: none */
+  bool unread;                        /* a memory access whose result nobody reads (drain) */
+  bool queued;                        /* waits for a queue besides its unit: exits, or a shared access with mio_queue */
+  bool exits;                         /* exit, or ret of the kernel: waits for the warp's stores (drain) */
+  uint8_t loop;                       /* enum loop_role: ptxas's unrolling of its loop */
+  uint32_t loop_end;                  /* LOOP_*: the PC of its loop's back-edge branch */
 } deps;
 
 /* Fill dep[0 .. e->nprog). */

@@ -73,6 +73,16 @@ typedef struct gpu_config {
   uint32_t branch_cycles;              /* a branch resolves this long after its issue  */
   uint32_t reconverge_cycles;          /* extra cost when a warp's active mask changes */
   uint32_t membar_cycles;              /* membar/fence at gpu or system scope          */
+  uint32_t cluster_arrive_cycles;      /* barrier.cluster.arrive: its release fence (membar) */
+  uint32_t cluster_barrier_cycles;     /* barrier.cluster.wait: the cluster-wide round trip */
+  uint32_t lat_dsmem;                  /* a shared-memory access to another block of the cluster (0: lat_shared) */
+  uint32_t mio_queue;                  /* shared-memory instructions an SM queues before their issue throttles (0: no limit) */
+  uint32_t sfu_denorm_cycles;          /* a .f32 approx ex2/lg2/rsqrt/rcp/sqrt without .ftz: its denormal scaling */
+  uint32_t call_cycles;                /* a call resolves (and its return) this long: branch_resolving */
+  uint32_t ret_cycles;                 /* a return restores the caller's saved registers: wait */
+  uint32_t ifconvert_max_insns;        /* ptxas predicates if/else regions of at most this many SASS instructions */
+  uint32_t unroll_factor;              /* ptxas unrolls counted single-block loops this many times (1: no) */
+  uint32_t unroll_max_insns;           /* ... whose body has at most this many SASS instructions */
   uint32_t imc_miss_cycles;            /* a kernel parameter not in the SM's constant cache (0: from L2) */
   uint32_t gpcs;                       /* graphics processing clusters (SMs split evenly) */
   char issue_order[16];                /* "scheduled" (ptxas-like, in basic blocks) or "ptx" */
