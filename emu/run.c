@@ -190,6 +190,17 @@ static void init_sregs(emu *e, cta *c, warp *w) {
   if (e->reads_envreg) for (int k = 0; k < 32; k++) fill_row(r[SR_ENVREG0 + k], l->envreg[k]);
 }
 
+/* A pooled register file holds what its last warp left: clear the rows
+ * that warp can have written.  The special registers that init_sregs fills
+ * are written again; the other special rows are read-only to PTX (the
+ * assembler refuses them as destinations) and stay zero, apart from the
+ * clock rows, the carry flag and the offset rows, which the emulator writes. */
+static void clear_used_rows(const emu *e, uint64_t (*r)[WARP_SIZE]) {
+  memset(r, 0, e->sr_base * sizeof *r);
+  memset(r + e->sr_base + SR_CLOCK, 0, (SR_GLOBALTIMER_HI + 1 - SR_CLOCK) * sizeof *r);
+  memset(r + e->sr_base + SR_ZERO, 0, (e->nrows - e->sr_base - SR_ZERO) * sizeof *r);
+}
+
 /* Host memory of one warp's register rows and local memory. */
 static uint64_t warp_bytes(const emu *e) { return (uint64_t)e->nrows * WARP_SIZE * 8 + (uint64_t)WARP_SIZE * e->local_per_thread; }
 
@@ -233,7 +244,7 @@ int emu_cta_start(emu *e, cta *c, uint64_t seq, cta *peers) {
       e->npool--;
       w->r = e->pool_regs[e->npool];
       w->local = e->pool_local[e->npool];
-      memset(w->r, 0, e->nrows * sizeof *w->r);
+      clear_used_rows(e, w->r);
       memset(w->local, 0, (size_t)WARP_SIZE * w->local_stride);
     } else {
       /* registers and local memory of resident warps count against the cap */
