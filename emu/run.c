@@ -21,36 +21,72 @@
 
 static inline uint64_t key_of(uint16_t depth, uint32_t pc) { return ((uint64_t)(0xffffu - depth) << 32) | pc; }
 
+/* One pass over the lanes computes every key and the candidates for the
+ * three rules below (the others' keys, not recomputed); the choice is that
+ * of the rules read in order. */
 void emu_reschedule(warp *w) {
-  if (w->cur) FOR_LANES(i) if (w->cur >> i & 1) { w->pc[i] = w->cur_pc; w->depth[i] = w->cur_depth; }
-  uint64_t best = UINT64_MAX, second = UINT64_MAX;
-  bool any_run = false;
+  for (lanemask m = w->cur; m; m &= m - 1) { int i = __builtin_ctz(m); w->pc[i] = w->cur_pc; w->depth[i] = w->cur_depth; }
   /* a group that yielded runs only if nothing else can, and does not cut
    * short the group picked instead */
   uint64_t skip = w->yield_key;
   w->yield_key = 0;
-  for (int pass = 0; pass < 2 && !any_run; pass++) {
-    FOR_LANES(i) {
-      if (w->state[i] != TS_RUN) continue;
-      uint64_t k = key_of(w->depth[i], w->pc[i]);
-      if (pass == 0 && skip && k == skip) continue;
-      if (k < best) best = k;
-      any_run = true;
-    }
-    if (!any_run) skip = 0;
+  /* the common cases first, tested a word at a time: the whole warp at one
+   * PC (a barrier released it), or no thread that can run (it waits) */
+  uint64_t st[WARP_SIZE / 8], any_run_or_wsync = 0, all_run = 0;
+  memcpy(st, w->state, sizeof st);
+  for (int j = 0; j < WARP_SIZE / 8; j++) {
+    uint64_t a = st[j], b = st[j] ^ 0x0101010101010101ull * TS_WSYNC;
+    any_run_or_wsync |= ((a - 0x0101010101010101ull) & ~a) | ((b - 0x0101010101010101ull) & ~b);
+    all_run |= a ^ 0x0101010101010101ull * TS_RUN;
   }
+  if (!(any_run_or_wsync & 0x8080808080808080ull)) { w->cur = 0; return; }
+  if (!all_run) {
+    uint32_t dpc = 0, pc0 = w->pc[0];
+    uint16_t dd = 0, d0 = w->depth[0];
+    FOR_LANES(i) { dpc |= w->pc[i] ^ pc0; dd |= (uint16_t)(w->depth[i] ^ d0); }
+    if (!dpc && !dd) {
+      w->cur = FULL_MASK;
+      w->cur_pc = pc0;
+      w->cur_depth = d0;
+      w->next_key = UINT64_MAX;
+      w->force_sync = false;
+      return;
+    }
+  }
+  uint64_t key[WARP_SIZE];
+  uint64_t best_other = UINT64_MAX, best_run = UINT64_MAX, best_wsync = UINT64_MAX;
+  lanemask run = 0, wsync = 0;
+  FOR_LANES(i) {
+    uint64_t k = key_of(w->depth[i], w->pc[i]);
+    key[i] = k;
+    if (w->state[i] == TS_RUN) {
+      run |= 1u << i;
+      if (k < best_run) best_run = k;
+      if (!(skip && k == skip) && k < best_other) best_other = k;
+    } else if (w->state[i] == TS_WSYNC) {
+      wsync |= 1u << i;
+      if (k < best_wsync) best_wsync = k;
+    }
+  }
+  uint64_t best;
   bool forced = false;
-  if (!any_run) {
-    /* only threads parked at warp-synchronous instructions: release the first
-     * group even though some members never arrive (they exited or wait elsewhere) */
-    FOR_LANES(i) if (w->state[i] == TS_WSYNC) { uint64_t k = key_of(w->depth[i], w->pc[i]); if (k < best) best = k; }
-    if (best == UINT64_MAX) { w->cur = 0; return; }
-    forced = true;
+  if (best_other != UINT64_MAX) best = best_other;
+  else {
+    skip = 0;
+    if (run) best = best_run;
+    else {
+      /* only threads parked at warp-synchronous instructions: release the first
+       * group even though some members never arrive (they exited or wait elsewhere) */
+      if (!wsync) { w->cur = 0; return; }
+      best = best_wsync;
+      forced = true;
+    }
   }
   lanemask cur = 0;
-  FOR_LANES(i) {
-    if (w->state[i] != TS_RUN && w->state[i] != TS_WSYNC) continue;
-    uint64_t k = key_of(w->depth[i], w->pc[i]);
+  uint64_t second = UINT64_MAX;
+  for (lanemask m = run | wsync; m; m &= m - 1) {
+    int i = __builtin_ctz(m);
+    uint64_t k = key[i];
     if (k == best) { cur |= 1u << i; w->state[i] = TS_RUN; }
     else if (k < second && !(skip && k == skip)) second = k;
   }
