@@ -285,7 +285,11 @@ int emu_cta_start(emu *e, cta *c, uint64_t seq, cta *peers) {
     } else {
       /* registers and local memory of resident warps count against the cap */
       if (e->warp_bytes + warp_bytes(e) > e->opt.mem_cap) return -1;
-      w->r = calloc(e->nrows, sizeof *w->r);
+      w->r = malloc(e->nrows * sizeof *w->r);
+      if (w->r) {             /* the rows init_sregs leaves and the kernel cannot read */
+        clear_used_rows(e, w->r);
+        if (!e->reads_envreg) memset(w->r + e->sr_base + SR_ENVREG0, 0, 32 * sizeof *w->r);
+      }
       w->local = calloc(WARP_SIZE, w->local_stride);
       if (w->r && w->local) e->warp_bytes += warp_bytes(e);
     }
