@@ -14,6 +14,7 @@
  *   ./fit_datapath RAWDIR > emu/fp_approx_dp.h */
 #include "emu/fp_approx.c"
 #include "rawfiles.h"
+#include "lsq.h"
 
 static const struct { const char *name, *pre, *post; uint32_t lo, first; int sh, nb, zero, g; } src[] = {
   {"rcp.approx.ftz.f32", "/* 1/x, x = 1.m; Y in units of 2^-24 */\nstatic const int64_t dp_rcp[128][3] = {\n", "};\n",
@@ -33,27 +34,6 @@ static const struct { const char *name, *pre, *post; uint32_t lo, first; int sh,
 static int64_t hw_y(const struct raw *r, int t, uint32_t u) {
   uint32_t o = r->out[src[t].first + u - r->lo];
   return (int64_t)ldexp((double)fp_f32_val(o), src[t].sh);
-}
-/* least squares of y over xl / 2^nb: c[0..2] */
-static void lsq(const int64_t *y, uint32_t x0, uint32_t n, double *c) {
-  double m[3][4] = {{0}};
-  for (uint32_t x = x0; x < n; x++) {
-    double t = (double)x / n, p[3] = {1, t, t * t};
-    for (int i = 0; i < 3; i++) {
-      for (int j = 0; j < 3; j++) m[i][j] += p[i] * p[j];
-      m[i][3] += p[i] * (double)y[x];
-    }
-  }
-  for (int i = 0; i < 3; i++)
-    for (int k = i + 1; k < 3; k++) {
-      double f = m[k][i] / m[i][i];
-      for (int j = i; j < 4; j++) m[k][j] -= f * m[i][j];
-    }
-  for (int i = 2; i >= 0; i--) {
-    double v = m[i][3];
-    for (int j = i + 1; j < 3; j++) v -= m[i][j] * c[j];
-    c[i] = v / m[i][i];
-  }
 }
 
 int main(int argc, char **argv) {
@@ -76,7 +56,9 @@ int main(int argc, char **argv) {
       uint32_t x0 = s == 0 && src[t].zero ? 1 : 0;            /* u = 0: a special case (exact) */
       for (uint32_t x = x0; x < N; x++) y[x] = hw_y(r, t, (uint32_t)s << nb | x);
       double c[3];
-      lsq(y, x0, N, c);
+      static double yd[1u << 17];
+      for (uint32_t x = x0; x < N; x++) yd[x] = (double)y[x];
+      lsq_quad(yd, x0, N, c);
       int g = src[t].g;
       int64_t c1 = llround(ldexp(c[1], g)), c2 = llround(ldexp(c[2], g));
       int found = 0;

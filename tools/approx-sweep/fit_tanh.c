@@ -17,30 +17,11 @@
  *   ./fit_tanh RAWDIR > emu/fp_approx_tanh.h */
 #include "emu/fp_approx.c"
 #include "rawfiles.h"
+#include "lsq.h"
 
 enum { NB = 17, N = 1 << NB };
 static const int seg_bits[11] = {0, 0, 0, 1, 1, 2, 2, 2, 3, 4, 3};   /* E = -8 .. 2 */
 
-static void lsq(const double *y, double *c) {
-  double m[3][4] = {{0}};
-  for (int x = 0; x < N; x++) {
-    double t = (double)x / N, p[3] = {1, t, t * t};
-    for (int i = 0; i < 3; i++) {
-      for (int j = 0; j < 3; j++) m[i][j] += p[i] * p[j];
-      m[i][3] += p[i] * y[x];
-    }
-  }
-  for (int i = 0; i < 3; i++)
-    for (int k = i + 1; k < 3; k++) {
-      double f = m[k][i] / m[i][i];
-      for (int j = i; j < 4; j++) m[k][j] -= f * m[i][j];
-    }
-  for (int i = 2; i >= 0; i--) {
-    double v = m[i][3];
-    for (int j = i + 1; j < 3; j++) v -= m[i][j] * c[j];
-    c[i] = v / m[i][i];
-  }
-}
 
 int main(int argc, char **argv) {
   if (argc != 2) { fprintf(stderr, "usage: fit_tanh RAWDIR > emu/fp_approx_tanh.h\n"); return 64; }
@@ -73,7 +54,7 @@ int main(int argc, char **argv) {
         yd[x] = ldexp(r, -unit);
       }
       double c[3];
-      lsq(yd, c);
+      lsq_quad(yd, 0, N, c);
       int64_t c1 = llround(c[1]), c2 = llround(c[2]), best[3] = {0, 0, 0};
       int found = 0;
       for (int d = 0; d <= 8 && !found; d++)

@@ -18,6 +18,7 @@
  *   ./fit_trig check DIR                     (the model against all 8 files) */
 #include "emu/fp_approx.c"
 #include "turnsx.h"
+#include "lsq.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,27 +36,6 @@ static int load(const char *dir, const char *name) {
   fclose(f);
   if (n != N23) { fprintf(stderr, "%s: short file\n", p); return 0; }
   return 1;
-}
-/* least squares of y over t = x / SEG: c[0..2] */
-static void lsq(const double *y, double *c) {
-  double m[3][4] = {{0}};
-  for (uint32_t x = 0; x < SEG; x++) {
-    double t = (double)x / SEG, p[3] = {1, t, t * t};
-    for (int i = 0; i < 3; i++) {
-      for (int j = 0; j < 3; j++) m[i][j] += p[i] * p[j];
-      m[i][3] += p[i] * y[x];
-    }
-  }
-  for (int i = 0; i < 3; i++)
-    for (int k = i + 1; k < 3; k++) {
-      double f = m[k][i] / m[i][i];
-      for (int j = i; j < 4; j++) m[k][j] -= f * m[i][j];
-    }
-  for (int i = 2; i >= 0; i--) {
-    double v = m[i][3];
-    for (int j = i + 1; j < 3; j++) v -= m[i][j] * c[j];
-    c[i] = v / m[i][i];
-  }
 }
 
 static int fit(const char *dir) {
@@ -81,7 +61,7 @@ static int fit(const char *dir) {
     uint32_t u0 = (uint32_t)s * SEG;
     for (uint32_t x = 0; x < SEG; x++) y[x] = (double)(ylo[u0 + x] + yhi[u0 + x] + 1) / 2;
     double c[3];
-    lsq(y, c);
+    lsq_quad(y, 0, SEG, c);
     int64_t c1 = llround(ldexp(c[1], 1 - NB)), c2 = llround(ldexp(c[2], 1 - NB)), best[3] = {0, 0, 0};
     int found = 0;
     for (int d = 0; d <= 8 && !found; d++)
