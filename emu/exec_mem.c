@@ -359,18 +359,19 @@ static inline bool fast_span(warp *w, const xinsn *x, lanemask g, uint32_t size,
 static inline bool fast_par_ok(warp *w, const xinsn *x, lanemask g, uint32_t size) {
   const xop *f = &x->op[FAST_SLOT];
   if (!w->e->par || f->comp == FAST_SHARED) return true;
-  uint64_t a[WARP_SIZE], imm = (uint64_t)f->imm, wrap = f->bits <= 32 ? 0xffffffffull : ~0ull, lo = UINT64_MAX, hi = 0;
+  uint64_t imm = (uint64_t)f->imm, wrap = f->bits <= 32 ? 0xffffffffull : ~0ull, lo = UINT64_MAX, hi = 0;
   const uint64_t *r = w->r[f->row];
   FOR_LANES(i) {
     uint64_t v = FAST_ADDR(r, i, imm, wrap);
-    a[i] = v;
     bool on = g >> i & 1;
     lo = on && v < lo ? v : lo;
     hi = on && v > hi ? v : hi;
   }
   /* fast_span put every lane's bytes in one allocation */
   if (hi - lo <= 256 - size) return emu_par_span(w, x, lo, hi + size);
+  uint64_t a[WARP_SIZE];
   uint8_t kind[WARP_SIZE];
+  FOR_LANES(i) a[i] = FAST_ADDR(r, i, imm, wrap);
   memset(kind, MM_GLOBAL, sizeof kind);
   return emu_par_access(w, x, a, g, size, kind);
 }

@@ -313,6 +313,11 @@ static bool taken(struct emu_par *p, bool sa) {
   return true;
 }
 
+/* Whether [lo, end) lies in one region (p->ri becomes it). */
+static bool span_in_region(const emu *e, struct emu_par *p, uint64_t lo, uint64_t end) {
+  return find_region(e, &p->ri, lo) && end - e->regions[p->ri].base <= e->regions[p->ri].size;
+}
+
 /* Spans this short go as one (touch_span); a warp's coalesced access is one. */
 #define PAR_SPAN_MAX 256
 
@@ -323,7 +328,7 @@ bool emu_par_span(warp *w, const xinsn *x, uint64_t lo, uint64_t end) {
   uint16_t cls = 0;
   int acc = access_of(p, x, &cls);
   bool sa = false;
-  if (end - lo > PAR_SPAN_MAX || !find_region(e, &p->ri, lo) || end - e->regions[p->ri].base > e->regions[p->ri].size) {
+  if (end - lo > PAR_SPAN_MAX || !span_in_region(e, p, lo, end)) {
     stop(p->s, "an access outside one region");      /* emu_translate checked it: cannot happen */
     e->faulted = true;
     return false;
@@ -351,7 +356,7 @@ bool emu_par_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint
   }
   if (!gm) return true;
   /* the usual case: the lanes' bytes lie close together in one region */
-  if (hi - lo <= PAR_SPAN_MAX - size && find_region(e, &p->ri, lo) && hi + size - e->regions[p->ri].base <= e->regions[p->ri].size) {
+  if (hi - lo <= PAR_SPAN_MAX - size && span_in_region(e, p, lo, hi + size)) {
     if (!touch_span(p, lo, hi + size, acc, cls, owner, &sa)) goto conflict;
     return taken(p, sa);
   }
@@ -366,13 +371,13 @@ bool emu_par_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint
       if (open && v >= s0 && ve - s0 <= PAR_SPAN_MAX) { s1 = ve > s1 ? ve : s1; continue; }
       if (open && v < s0 && s1 - v <= PAR_SPAN_MAX) { s0 = v; continue; }
       if (open) {
-        if (!find_region(e, &p->ri, s0) || s1 - e->regions[p->ri].base > e->regions[p->ri].size) spans = false;
+        if (!span_in_region(e, p, s0, s1)) spans = false;
         else if (!touch_span(p, s0, s1, acc, cls, owner, &sa)) goto conflict;
       }
       s0 = v; s1 = ve; open = true;
     }
     if (spans && open) {
-      if (!find_region(e, &p->ri, s0) || s1 - e->regions[p->ri].base > e->regions[p->ri].size) spans = false;
+      if (!span_in_region(e, p, s0, s1)) spans = false;
       else if (!touch_span(p, s0, s1, acc, cls, owner, &sa)) goto conflict;
     }
     if (spans) return taken(p, sa);
