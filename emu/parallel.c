@@ -43,13 +43,14 @@ enum { FS_NONE, FS_READ1, FS_READN, FS_WRITTEN };
 
 enum { A_READ, A_WRITE, A_ATOM };
 
-/* Bytes of a chunk before the launch first wrote them. */
-typedef struct undo {
-  uint8_t *p;
-  uint16_t mask;                 /* granules to put back                          */
-  uint8_t len;                   /* bytes of the chunk inside its region          */
-  uint8_t data[64];
-} undo;
+/* Device memory before the attempt is kept a 4 KiB page at a time: a
+ * page is copied before the launch first writes any byte of it (a chunk's
+ * first write by its owner, a chunk's first atomic), so a transposed or
+ * scattered store logs each page once instead of each chunk it touches. */
+enum { PG_SHIFT = 12, PG_SIZE = 1 << PG_SHIFT, PG_NONE = 0, PG_COPYING, PG_SAVED };
+
+/* A page a worker saved (to put back when the attempt is abandoned). */
+typedef struct saved_page { uint32_t ri; uint64_t page; } saved_page;
 
 typedef struct par_shared {
   emu *e;                        /* the launching emulator                        */
@@ -61,9 +62,11 @@ typedef struct par_shared {
   _Atomic uint64_t insts;        /* warp instructions of all workers (--max-insts) */
   _Atomic(_Atomic uint64_t *) *shadow;   /* per region, mapped at its first access */
   _Atomic(_Atomic uint32_t *) *fine;     /* per region: a word per granule, for MULTI chunks */
+  _Atomic(_Atomic uint8_t *) *pstate;    /* per region: a PG_* state per page   */
+  _Atomic(uint8_t *) *saved;             /* per region: the saved pages' bytes (at their offsets) */
   uint8_t *unused;               /* per PC: an atom whose result no instruction reads */
   atomic_flag atom_lock;         /* held around shared commutative atomics (their read-modify-write is not atomic) */
-  size_t *shadow_bytes, *fine_bytes;
+  size_t *shadow_bytes, *fine_bytes, *pstate_bytes, *saved_bytes;
   /* device printf: each worker writes to a memory stream; per cluster, the
    * stream offsets where each of its rounds ended, to interleave them as
    * the sequential window would */
@@ -75,7 +78,7 @@ struct emu_par {
   par_shared *s;
   uint32_t ri;                   /* region of the previous access                  */
   bool holds;                    /* holds atom_lock until its next access or the slice's end */
-  undo *log;
+  saved_page *log;               /* the pages this worker saved                    */
   size_t nlog, caplog;
   uint32_t idx;                  /* worker number                                  */
   FILE *out;                     /* device printf (when the kernel prints)         */
@@ -117,23 +120,45 @@ static _Atomic uint32_t *fine_of(par_shared *s, uint32_t ri) {
   return map_once((_Atomic(void *) *)&s->fine[ri], (size_t)((s->e->regions[ri].size + 63) / 64) * 16 * sizeof(uint32_t), &s->fine_bytes[ri]);
 }
 
-static bool log_chunk(struct emu_par *p, const mem_region *r, uint64_t chunk, uint16_t mask) {
-  if (p->nlog == p->caplog) {
-    size_t cap = p->caplog ? p->caplog * 2 : 1024;
-    undo *n = realloc(p->log, cap * sizeof *n);
-    if (!n) return false;
-    p->log = n;
-    p->caplog = cap;
-  }
-  undo *u = &p->log[p->nlog++];
-  uint64_t off = chunk * 64, left = r->size - off;
-  u->p = r->data + off;
-  u->mask = mask;
-  u->len = (uint8_t)(left < 64 ? left : 64);
-  /* only the granules this block owns: others' may be changing meanwhile */
-  for (unsigned g = 0; g < 16; g++)
-    if ((mask >> g & 1) && g * 4 < u->len) memcpy(u->data + g * 4, u->p + g * 4, u->len - g * 4 < 4 ? u->len - g * 4 : 4);
+static bool grow_log(struct emu_par *p) {
+  size_t cap = p->caplog ? p->caplog * 2 : 256;
+  saved_page *n = realloc(p->log, cap * sizeof *n);
+  if (!n) return false;
+  p->log = n;
+  p->caplog = cap;
   return true;
+}
+
+static _Atomic uint8_t *pstate_of(par_shared *s, uint32_t ri) {
+  return map_once((_Atomic(void *) *)&s->pstate[ri], (size_t)((s->e->regions[ri].size + PG_SIZE - 1) >> PG_SHIFT), &s->pstate_bytes[ri]);
+}
+static uint8_t *saved_of(par_shared *s, uint32_t ri) {
+  return map_once((_Atomic(void *) *)&s->saved[ri], (size_t)s->e->regions[ri].size, &s->saved_bytes[ri]);
+}
+
+/* Before the first write to chunk `chunk` of region ri by this worker's
+ * block: its page is saved (by this worker, or another that got there
+ * first: then wait until the copy is complete, since writes follow). */
+static bool log_chunk(struct emu_par *p, uint32_t ri, uint64_t chunk) {
+  par_shared *s = p->s;
+  _Atomic uint8_t *st = pstate_of(s, ri);
+  if (!st) return false;
+  uint64_t page = chunk >> (PG_SHIFT - 6);
+  uint8_t old = atomic_load_explicit(&st[page], memory_order_acquire);
+  if (old == PG_SAVED) return true;
+  if (old == PG_NONE && atomic_compare_exchange_strong_explicit(&st[page], &old, PG_COPYING, memory_order_acq_rel, memory_order_acquire)) {
+    uint8_t *sv = saved_of(s, ri);
+    if (!sv || (p->nlog == p->caplog && !grow_log(p))) { atomic_store_explicit(&st[page], PG_NONE, memory_order_release); return false; }
+    const mem_region *r = &s->e->regions[ri];
+    uint64_t off = page << PG_SHIFT, left = r->size - off;
+    memcpy(sv + off, r->data + off, left < PG_SIZE ? left : PG_SIZE);
+    p->log[p->nlog++] = (saved_page){ ri, page };
+    atomic_store_explicit(&st[page], PG_SAVED, memory_order_release);
+    return true;
+  }
+  while (atomic_load_explicit(&st[page], memory_order_acquire) == PG_COPYING) { }
+  /* the copier ran out of memory (PG_NONE again): the attempt stops anyway */
+  return atomic_load_explicit(&st[page], memory_order_acquire) == PG_SAVED;
 }
 
 static void release(struct emu_par *p) {
@@ -164,7 +189,7 @@ static bool touch_fine(struct emu_par *p, uint32_t ri, uint64_t chunk, uint16_t 
         nw = FMK(FS_WRITTEN, owner);
       }
       if (atomic_compare_exchange_weak_explicit(&f[g], &old, nw, memory_order_acq_rel, memory_order_acquire)) {
-        if (nw >> 30 == FS_WRITTEN && !log_chunk(p, &s->e->regions[ri], chunk, (uint16_t)(1u << g))) {
+        if (nw >> 30 == FS_WRITTEN && !log_chunk(p, ri, chunk)) {
           stop(s, "out of memory for the undo log");
           return false;
         }
@@ -185,7 +210,6 @@ static bool touch(struct emu_par *p, uint32_t ri, uint64_t chunk, uint16_t mask,
   _Atomic uint64_t *sh = shadow_of(s, ri);
   if (!sh) { stop(s, "out of memory for the access shadow"); return false; }
   sh += chunk;
-  const mem_region *r = &s->e->regions[ri];
   uint64_t old = atomic_load_explicit(sh, memory_order_acquire);
   for (;;) {
     uint64_t nw;
@@ -195,7 +219,7 @@ static bool touch(struct emu_par *p, uint32_t ri, uint64_t chunk, uint16_t mask,
       if (acc == A_ATOM) {
         /* the chunk's bytes are logged before any block's atomic changes them */
         if (!atomic_compare_exchange_weak(sh, &old, LOCKED)) continue;
-        bool ok = log_chunk(p, r, chunk, 0xffff);
+        bool ok = log_chunk(p, ri, chunk);
         atomic_store_explicit(sh, MK(M_ATOM, 0, cls), memory_order_release);
         if (!ok) { stop(s, "out of memory for the undo log"); return false; }
         *shared_atom = true;
@@ -244,7 +268,7 @@ static bool touch(struct emu_par *p, uint32_t ri, uint64_t chunk, uint16_t mask,
     }
     if (atomic_compare_exchange_weak_explicit(sh, &old, nw, memory_order_acq_rel, memory_order_acquire)) {
       /* only the owner writes these granules, and only after this */
-      if (newly && !log_chunk(p, r, chunk, newly)) { stop(s, "out of memory for the undo log"); return false; }
+      if (newly && !log_chunk(p, ri, chunk)) { stop(s, "out of memory for the undo log"); return false; }
       return true;
     }
   }
@@ -684,11 +708,16 @@ bool emu_par_run(emu *e) {
   s.shadow_bytes = calloc(e->nregions ? e->nregions : 1, sizeof *s.shadow_bytes);
   s.fine = calloc(e->nregions ? e->nregions : 1, sizeof *s.fine);
   s.fine_bytes = calloc(e->nregions ? e->nregions : 1, sizeof *s.fine_bytes);
+  s.pstate = calloc(e->nregions ? e->nregions : 1, sizeof *s.pstate);
+  s.pstate_bytes = calloc(e->nregions ? e->nregions : 1, sizeof *s.pstate_bytes);
+  s.saved = calloc(e->nregions ? e->nregions : 1, sizeof *s.saved);
+  s.saved_bytes = calloc(e->nregions ? e->nregions : 1, sizeof *s.saved_bytes);
   s.unused = calloc(e->nprog ? e->nprog : 1, 1);
   par_worker *wk = aligned_alloc(64, n * sizeof *wk);   /* sizeof is a multiple of 64 */
   if (wk) memset(wk, 0, n * sizeof *wk);
-  if (!s.shadow || !s.shadow_bytes || !s.fine || !s.fine_bytes || !s.unused || !wk) {
+  if (!s.shadow || !s.shadow_bytes || !s.fine || !s.fine_bytes || !s.pstate || !s.pstate_bytes || !s.saved || !s.saved_bytes || !s.unused || !wk) {
     free(s.shadow); free(s.shadow_bytes); free(s.fine); free(s.fine_bytes); free(s.unused); free(wk);
+    free(s.pstate); free(s.pstate_bytes); free(s.saved); free(s.saved_bytes);
     e->par_fallbacks++;
     e->par_last = "out of memory";
     return false;
@@ -725,9 +754,10 @@ bool emu_par_run(emu *e) {
   if (!ok) {
     for (uint32_t i = 0; i < n; i++)
       for (size_t k = 0; k < wk[i].p.nlog; k++) {
-        const undo *u = &wk[i].p.log[k];
-        for (unsigned g = 0; g < 16; g++)
-          if ((u->mask >> g & 1) && g * 4 < u->len) memcpy(u->p + g * 4, u->data + g * 4, u->len - g * 4 < 4 ? u->len - g * 4 : 4);
+        const saved_page *u = &wk[i].p.log[k];
+        const mem_region *r = &e->regions[u->ri];
+        uint64_t off = u->page << PG_SHIFT, left = r->size - off;
+        memcpy(r->data + off, (const uint8_t *)s.saved[u->ri] + off, left < PG_SIZE ? left : PG_SIZE);
       }
     e->par_fallbacks++;
     e->par_last = atomic_load(&s.why);
@@ -753,11 +783,17 @@ bool emu_par_run(emu *e) {
   for (uint32_t ri = 0; ri < e->nregions; ri++) {
     if (s.shadow[ri]) munmap((void *)s.shadow[ri], s.shadow_bytes[ri]);
     if (s.fine[ri]) munmap((void *)s.fine[ri], s.fine_bytes[ri]);
+    if (s.pstate[ri]) munmap((void *)s.pstate[ri], s.pstate_bytes[ri]);
+    if (s.saved[ri]) munmap((void *)s.saved[ri], s.saved_bytes[ri]);
   }
   free(s.shadow);
   free(s.shadow_bytes);
   free(s.fine);
   free(s.fine_bytes);
+  free(s.pstate);
+  free(s.pstate_bytes);
+  free(s.saved);
+  free(s.saved_bytes);
   free(s.unused);
   free(s.cl);
   free(wk);
