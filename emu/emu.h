@@ -283,6 +283,10 @@ typedef struct emu {
   uint32_t off_base;             /* rows of the r+imm operands of the instruction running (k-th
                                     operand: off_base + k), after the special registers */
   bool reads_envreg;             /* the kernel names %envregN: its rows are filled */
+  uint64_t sr_used;              /* bit k: special row k (< SR_ENVREG0) is named by the program */
+  uint32_t *clear_runs;          /* register rows a reused register file must have cleared:
+                                    pairs (first row, count), nclear_runs of them */
+  uint32_t nclear_runs;
   emu_launch launch;
   uint64_t param_addr;           /* device address of the kernel parameters       */
   uint32_t param_cap;            /* and the size of that region                   */

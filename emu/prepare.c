@@ -324,6 +324,7 @@ void emu_unprepare(emu *e) {
   e->func_base = e->row_base = e->frame_size = e->params_off = e->rets_off = NULL;
   e->scoped_param_off = e->local_off = e->regsave_off = NULL;
   e->recursive = NULL;
+  free(e->clear_runs); e->clear_runs = NULL; e->nclear_runs = 0;
 }
 
 static void unsupported(warp *w, const xinsn *x, lanemask m) {
@@ -337,6 +338,101 @@ static int prep_one(emu *e, xinsn *x) {
   for (size_t i = 0; i < sizeof preps / sizeof *preps; i++)
     if (preps[i](e, x) == 0) return 0;
   x->fn = unsupported;
+  return 0;
+}
+
+/* Register slots an operand names (the elements of a vector, pair or list,
+ * the base of an address) into use[]; false for a component (.x, .b0...)
+ * of a register, whose slots the caller does not try to follow. */
+static bool mark_uses(const isa_func *fn, const isa_opnd *o, uint8_t *use) {
+  switch (o->kind) {
+  case OK_REG: use[o->v] = 1; return o->n == 0;
+  case OK_ADDR: if (o->flags & OF_BASEREG) use[o->v] = 1; return true;
+  case OK_ADDRX: case OK_VEC: case OK_LIST: case OK_PAIR: {
+    bool ok = true;
+    for (uint32_t j = 0; j < (o->kind == OK_ADDRX ? (o->n ? o->n : 1) : o->n); j++) ok &= mark_uses(fn, &fn->pool[o->v + j], use);
+    return ok;
+  }
+  default: return true;
+  }
+}
+
+/* What a warp's start sets up (emu_cta_start): the special rows the
+ * program names (sr_used), and which register rows a reused register file
+ * must have cleared (clear_runs).  A pooled file holds its last warp's
+ * values, and a thread must read the same value whatever ran before it on
+ * whichever worker: zero, unless the thread certainly writes the row
+ * first.  That is known for the kernel's registers that its first
+ * straight-line stretch (up to the first instruction that may change
+ * control flow, which every thread runs from its start) writes with an
+ * unguarded instruction that writes every active lane, before anything
+ * names them.  Values in lanes past the block's threads stay stale: kernels
+ * with instructions that read other lanes' registers (shuffles, votes,
+ * matrix instructions), with calls, or with register components are
+ * cleared whole. */
+static int plan_warp_start(emu *e, uint32_t kernel) {
+  const isa_module *m = e->m;
+  e->sr_used = 0;
+  bool whole = false;
+  for (uint32_t f = 0; f < m->nfuncs; f++) {
+    if (e->func_base[f] == UINT32_MAX) continue;
+    const isa_func *fn = &m->funcs[f];
+    if (f != kernel && fn->nregs) whole = true;
+    for (int pass = 0; pass < 2; pass++)
+      for (uint32_t i = 0; i < (pass ? fn->npool : fn->nops); i++) {
+        const isa_opnd *o = pass ? &fn->pool[i] : &fn->ops[i];
+        if (o->kind == OK_SREG && sr_row(o->v, o->n) < SR_ENVREG0) e->sr_used |= 1ull << sr_row(o->v, o->n);
+      }
+  }
+  const isa_func *kf = &m->funcs[kernel];
+  uint8_t *use = calloc(e->sr_base ? e->sr_base : 1, 1), *def = calloc(e->sr_base ? e->sr_base : 1, 1);
+  if (!use || !def) { free(use); free(def); return -1; }
+  for (uint32_t pc = e->func_base[kernel]; pc < e->nprog && !whole; pc++) {
+    int fam = isa_ops[e->prog[pc].in->op].family;
+    if (fam == F_WARP || fam == F_MMA) whole = true;
+  }
+  uint32_t kb = e->row_base[kernel];
+  for (uint32_t i = 0; i < kf->ninsns && !whole; i++) {
+    const xinsn *x = &e->prog[e->func_base[kernel] + i];
+    const isa_insn *in = x->in;
+    int fam = isa_ops[in->op].family;
+    if ((x->flags & XF_CONTROL) || fam == F_CTRL) break;
+    const isa_opnd *ops = &kf->ops[in->opi];
+    bool ld = in->op == OP_LD || in->op == OP_LDU;
+    bool writes_all = in->guard < 0 && in->nops && isa_writes_first(in) &&
+                      (fam == F_ARITH || fam == F_BITS || fam == F_SFU || fam == F_CMP || fam == F_LOGIC || fam == F_MOV || fam == F_CVT || ld);
+    /* the sources first: an instruction that reads its destination does not define it first */
+    uint8_t *u = use + kb;
+    if (in->guard >= 0) u[in->guard] = 1;
+    for (uint32_t k = writes_all ? 1 : 0; k < in->nops; k++) if (!mark_uses(kf, &ops[k], u)) whole = true;
+    if (!writes_all) continue;
+    const isa_opnd *d = &ops[0];
+    if (d->kind == OK_REG && d->n == 0 && !(d->flags & OF_OFFSET) && ptx_type_bits((enum ptx_type)kf->regtype[d->v]) <= 64) {
+      if (!u[d->v]) def[kb + d->v] = 1;
+      u[d->v] = 1;
+    } else if (ld && d->kind == OK_VEC) {
+      for (uint32_t j = 0; j < d->n; j++) {
+        const isa_opnd *el = &kf->pool[d->v + j];
+        if (el->kind != OK_REG || el->n || ptx_type_bits((enum ptx_type)kf->regtype[el->v]) > 64) { if (!mark_uses(kf, el, u)) whole = true; continue; }
+        if (!u[el->v]) def[kb + el->v] = 1;
+        u[el->v] = 1;
+      }
+    } else if (!mark_uses(kf, d, u)) whole = true;
+  }
+  if (whole) memset(def, 0, e->sr_base ? e->sr_base : 1);
+  /* runs of rows to clear */
+  uint32_t n = 0;
+  for (uint32_t r = 0; r < e->sr_base; r++) if (!def[r] && (r == 0 || def[r - 1])) n++;
+  e->clear_runs = malloc((n ? n : 1) * 2 * sizeof *e->clear_runs);
+  if (!e->clear_runs) { free(use); free(def); return -1; }
+  e->nclear_runs = 0;
+  for (uint32_t r = 0; r < e->sr_base; r++) {
+    if (def[r]) continue;
+    if (r == 0 || def[r - 1]) { e->clear_runs[2 * e->nclear_runs] = r; e->clear_runs[2 * e->nclear_runs + 1] = 0; e->nclear_runs++; }
+    e->clear_runs[2 * e->nclear_runs - 1]++;
+  }
+  free(use);
+  free(def);
   return 0;
 }
 
@@ -452,6 +548,7 @@ int emu_prepare(emu *e, int kernel) {
   e->alloca_bytes = 0;
   for (uint32_t pc = 0; pc < e->nprog; pc++) if (e->prog[pc].in->op == OP_ALLOCA) e->alloca_bytes = e->opt.stack_bytes * 4;
   need += e->alloca_bytes;
+  if (plan_warp_start(e, (uint32_t)kernel)) goto fail;
   free(mark); free(stack); free(cg.off); free(cg.to);
   /* a thread's local memory is addressed with 32 bits */
   if (need > UINT32_MAX / 2) return refuse(e, "'%s' needs %llu bytes of stack a thread, more than 2 GiB", m->funcs[kernel].name, need);

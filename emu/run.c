@@ -183,56 +183,71 @@ uint32_t emu_warp_run(warp *w, uint32_t budget) {
 
 static void fill_row(uint64_t *row, uint64_t v) { FOR_LANES(i) row[i] = v; }
 
+/* The special rows a warp reads: those the program names (emu_prepare's
+ * sr_used), or all for an observer (the debugger prints any of them). */
 static void init_sregs(emu *e, cta *c, warp *w) {
   const emu_launch *l = &e->launch;
   uint64_t (*r)[WARP_SIZE] = w->r + e->sr_base;
+  uint64_t use = e->obs ? ~0ull : e->sr_used;
   uint32_t nthreads = l->block[0] * l->block[1] * l->block[2];
-  FOR_LANES(i) {
-    uint32_t t = w->id * WARP_SIZE + (uint32_t)i;
-    bool real = t < nthreads;
-    r[SR_TID_X][i] = real ? t % l->block[0] : 0;
-    r[SR_TID_Y][i] = real ? t / l->block[0] % l->block[1] : 0;
-    r[SR_TID_Z][i] = real ? t / (l->block[0] * l->block[1]) : 0;
-    r[SR_LANEID][i] = (uint64_t)i;
-    r[SR_LANEMASK_EQ][i] = 1u << i;
-    r[SR_LANEMASK_LE][i] = (uint32_t)((2ull << i) - 1);
-    r[SR_LANEMASK_LT][i] = (1u << i) - 1;
-    r[SR_LANEMASK_GE][i] = (uint32_t)~((1u << i) - 1);
-    r[SR_LANEMASK_GT][i] = (uint32_t)~((2ull << i) - 1);
+  if (use & (1ull << SR_TID_X | 1ull << SR_TID_Y | 1ull << SR_TID_Z)) {
+    /* thread index of the first lane, then counted up lane by lane (no divisions) */
+    uint32_t t = w->id * WARP_SIZE, x = t % l->block[0], y = t / l->block[0] % l->block[1], z = t / (l->block[0] * l->block[1]);
+    FOR_LANES(i) {
+      bool real = t + (uint32_t)i < nthreads;
+      r[SR_TID_X][i] = real ? x : 0;
+      r[SR_TID_Y][i] = real ? y : 0;
+      r[SR_TID_Z][i] = real ? z : 0;
+      if (++x == l->block[0]) { x = 0; if (++y == l->block[1]) { y = 0; z++; } }
+    }
   }
+  if (use & (1ull << SR_LANEID | 1ull << SR_LANEMASK_EQ | 1ull << SR_LANEMASK_LE | 1ull << SR_LANEMASK_LT | 1ull << SR_LANEMASK_GE | 1ull << SR_LANEMASK_GT))
+    FOR_LANES(i) {
+      r[SR_LANEID][i] = (uint64_t)i;
+      r[SR_LANEMASK_EQ][i] = 1u << i;
+      r[SR_LANEMASK_LE][i] = (uint32_t)((2ull << i) - 1);
+      r[SR_LANEMASK_LT][i] = (1u << i) - 1;
+      r[SR_LANEMASK_GE][i] = (uint32_t)~((1u << i) - 1);
+      r[SR_LANEMASK_GT][i] = (uint32_t)~((2ull << i) - 1);
+    }
+#define FILL(k, v) do { if (use >> (k) & 1) fill_row(r[k], v); } while (0)
   uint32_t csize = 1;
   for (int k = 0; k < 3; k++) {
     uint32_t cd = l->cluster[k] ? l->cluster[k] : 1;
     csize *= cd;
-    fill_row(r[SR_NTID_X + k], l->block[k]);
-    fill_row(r[SR_CTAID_X + k], c->id[k]);
-    fill_row(r[SR_NCTAID_X + k], l->grid[k]);
-    fill_row(r[SR_CLUSTERID_X + k], c->id[k] / cd);
-    fill_row(r[SR_NCLUSTERID_X + k], l->grid[k] / cd);
-    fill_row(r[SR_CLUSTER_CTAID_X + k], c->id[k] % cd);
-    fill_row(r[SR_CLUSTER_NCTAID_X + k], cd);
+    FILL(SR_NTID_X + k, l->block[k]);
+    FILL(SR_CTAID_X + k, c->id[k]);
+    FILL(SR_NCTAID_X + k, l->grid[k]);
+    FILL(SR_CLUSTERID_X + k, c->id[k] / cd);
+    FILL(SR_NCLUSTERID_X + k, l->grid[k] / cd);
+    FILL(SR_CLUSTER_CTAID_X + k, c->id[k] % cd);
+    FILL(SR_CLUSTER_NCTAID_X + k, cd);
   }
-  fill_row(r[SR_CLUSTER_CTARANK], c->cluster_rank);
-  fill_row(r[SR_CLUSTER_NCTARANK], csize);
-  fill_row(r[SR_IS_EXPLICIT_CLUSTER], csize > 1);
-  fill_row(r[SR_WARPID], w->id);
-  fill_row(r[SR_NWARPID], 64);
-  fill_row(r[SR_SMID], c->smid);
-  fill_row(r[SR_NSMID], e->opt.nsm);
-  fill_row(r[SR_GRIDID], e->gridid);
-  fill_row(r[SR_DYNAMIC_SMEM_SIZE], l->dyn_shared);
-  fill_row(r[SR_TOTAL_SMEM_SIZE], c->shared_size);
-  fill_row(r[SR_AGGR_SMEM_SIZE], c->shared_size);
+  FILL(SR_CLUSTER_CTARANK, c->cluster_rank);
+  FILL(SR_CLUSTER_NCTARANK, csize);
+  FILL(SR_IS_EXPLICIT_CLUSTER, csize > 1);
+  FILL(SR_WARPID, w->id);
+  FILL(SR_NWARPID, 64);
+  FILL(SR_SMID, c->smid);
+  FILL(SR_NSMID, e->opt.nsm);
+  FILL(SR_GRIDID, e->gridid);
+  FILL(SR_DYNAMIC_SMEM_SIZE, l->dyn_shared);
+  FILL(SR_TOTAL_SMEM_SIZE, c->shared_size);
+  FILL(SR_AGGR_SMEM_SIZE, c->shared_size);
+#undef FILL
   if (e->reads_envreg) for (int k = 0; k < 32; k++) fill_row(r[SR_ENVREG0 + k], l->envreg[k]);
 }
 
 /* A pooled register file holds what its last warp left: clear the rows
- * that warp can have written.  The special registers that init_sregs fills
- * are written again; the other special rows are read-only to PTX (the
+ * that warp can have written, but those every thread writes before it
+ * reads them (emu_prepare's clear_runs; all of them for an observer, which
+ * may show any row of any lane).  The special registers that init_sregs
+ * fills are written again; the other special rows are read-only to PTX (the
  * assembler refuses them as destinations) and stay zero, apart from the
  * clock rows, the carry flag and the offset rows, which the emulator writes. */
 static void clear_used_rows(const emu *e, uint64_t (*r)[WARP_SIZE]) {
-  memset(r, 0, e->sr_base * sizeof *r);
+  if (e->obs) memset(r, 0, e->sr_base * sizeof *r);
+  else for (uint32_t k = 0; k < e->nclear_runs; k++) memset(r + e->clear_runs[2 * k], 0, e->clear_runs[2 * k + 1] * sizeof *r);
   memset(r + e->sr_base + SR_CLOCK, 0, (SR_GLOBALTIMER_HI + 1 - SR_CLOCK) * sizeof *r);
   memset(r + e->sr_base + SR_ZERO, 0, (e->nrows - e->sr_base - SR_ZERO) * sizeof *r);
 }
