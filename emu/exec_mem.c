@@ -316,7 +316,7 @@ typedef uint64_t u64x2 __attribute__((vector_size(16)));
  * lies in one region; false where the general path must decide.  The AND
  * and OR of the addresses bound them and take vector instructions; the
  * exact least and greatest are looked for only when those bounds fail. */
-static inline bool fast_span(warp *w, const xinsn *x, lanemask g, uint32_t size, uint8_t **base, uint64_t *lo) {
+static inline bool fast_span(warp *w, const xinsn *x, lanemask g, uint32_t size, uint8_t **base, uint64_t *lo, uint64_t *hi) {
   const xop *f = &x->op[FAST_SLOT];
   const uint64_t *r = w->r[f->row];
   uint64_t imm = (uint64_t)f->imm;
@@ -342,12 +342,13 @@ static inline bool fast_span(warp *w, const xinsn *x, lanemask g, uint32_t size,
     if (f->comp == FAST_SHARED) {
       const cta *c = w->cta;
       if ((h >> CLUSTER_RANK_SHIFT) || h >= c->shared_size || size > c->shared_size - h) continue;
-      *base = c->shared; *lo = 0;
+      *base = c->shared; *lo = 0; *hi = h;
       return true;
     }
     if (h - l >= (1u << 30)) continue;
     *base = mm_global_ptr(w->e, l, (uint32_t)(h - l) + size);
     *lo = l;
+    *hi = h;
     if (*base) return true;
   }
   return false;
@@ -356,16 +357,22 @@ static inline bool fast_span(warp *w, const xinsn *x, lanemask g, uint32_t size,
 /* A parallel launch checks every global access for dependencies between
  * blocks (emu/parallel.c), as emu_translate does on the general path:
  * false when the launch stops there. */
-static inline bool fast_par_ok(warp *w, const xinsn *x, lanemask g, uint32_t size) {
+static inline bool fast_par_ok(warp *w, const xinsn *x, lanemask g, uint32_t size, uint64_t lo, uint64_t hi) {
   const xop *f = &x->op[FAST_SLOT];
   if (!w->e->par || f->comp == FAST_SHARED) return true;
-  uint64_t imm = (uint64_t)f->imm, wrap = f->bits <= 32 ? 0xffffffffull : ~0ull, lo = UINT64_MAX, hi = 0;
+  uint64_t imm = (uint64_t)f->imm, wrap = f->bits <= 32 ? 0xffffffffull : ~0ull;
   const uint64_t *r = w->r[f->row];
-  FOR_LANES(i) {
-    uint64_t v = FAST_ADDR(r, i, imm, wrap);
-    bool on = g >> i & 1;
-    lo = on && v < lo ? v : lo;
-    hi = on && v > hi ? v : hi;
+  /* fast_span's bounds [lo, hi] may be looser than the lanes' (the AND and
+   * OR of their addresses); they are exact when lanes hold them, as the
+   * first and last lane of an ascending access do */
+  if (g != FULL_MASK || FAST_ADDR(r, 0, imm, wrap) != lo || FAST_ADDR(r, WARP_SIZE - 1, imm, wrap) != hi) {
+    lo = UINT64_MAX; hi = 0;
+    FOR_LANES(i) {
+      uint64_t v = FAST_ADDR(r, i, imm, wrap);
+      bool on = g >> i & 1;
+      lo = on && v < lo ? v : lo;
+      hi = on && v > hi ? v : hi;
+    }
   }
   /* fast_span put every lane's bytes in one allocation */
   if (hi - lo <= 256 - size) return emu_par_span(w, x, lo, hi + size);
@@ -406,10 +413,10 @@ static void h_ld_fast(warp *w, const xinsn *x, lanemask g) {
   if (!g) return;
   const xop *f = &x->op[FAST_SLOT];
   uint32_t size = f->neg ? 8 : 4;
-  uint64_t lo;
+  uint64_t lo, hi;
   uint8_t *base;
-  if (!fast_span(w, x, g, size, &base, &lo)) { h_ld(w, x, g); return; }
-  if (!fast_par_ok(w, x, g, size)) return;
+  if (!fast_span(w, x, g, size, &base, &lo, &hi)) { h_ld(w, x, g); return; }
+  if (!fast_par_ok(w, x, g, size, lo, hi)) return;
   fast_count(w, x, g, size, false);
   /* the destination may be the address register: each lane reads its
    * address before it writes its value */
@@ -450,16 +457,62 @@ static void h_st_fast(warp *w, const xinsn *x, lanemask g) {
   if (!g) return;
   const xop *f = &x->op[FAST_SLOT];
   uint32_t size = f->neg ? 8 : 4;
-  uint64_t lo;
+  uint64_t lo, hi;
   uint8_t *base;
-  if (w->e->opt.strict_async || !fast_span(w, x, g, size, &base, &lo)) { h_st(w, x, g); return; }
-  if (!fast_par_ok(w, x, g, size)) return;
+  if (w->e->opt.strict_async || !fast_span(w, x, g, size, &base, &lo, &hi)) { h_st(w, x, g); return; }
+  if (!fast_par_ok(w, x, g, size, lo, hi)) return;
   fast_count(w, x, g, size, true);
   const uint64_t *r = w->r[f->row], *s = w->r[x->op[1].row];
   uint64_t imm = (uint64_t)f->imm, wrap = f->comp == FAST_SHARED || f->bits <= 32 ? 0xffffffffull : ~0ull;
   /* lanes store in order, so the highest lane wins when addresses collide */
   if (size == 8) FOR_LANES(i) { if (g >> i & 1) memcpy(base + (FAST_ADDR(r, i, imm, wrap) - lo), &s[i], 8); }
   else FOR_LANES(i) { if (g >> i & 1) { uint32_t v = (uint32_t)s[i]; memcpy(base + (FAST_ADDR(r, i, imm, wrap) - lo), &v, 4); } }
+}
+
+/* ld.param of a kernel parameter into one register: the same address for
+ * every thread (the launch's parameter block plus the symbol's offset, in
+ * FAST_SLOT's imm), so one check and one load for the warp, with the
+ * hooks emu_translate and emu_count_access have (a parallel launch's
+ * conflict check, the timing model).  Anything unusual goes to h_ld. */
+static void h_ld_param(warp *w, const xinsn *x, lanemask g) {
+  if (!g) return;
+  emu *e = w->e;
+  const xop *f = &x->op[FAST_SLOT];
+  uint32_t size = f->bits;
+  uint64_t ad = e->param_addr + (uint64_t)f->imm;
+  const uint8_t *p = (ad & (size - 1)) ? NULL : mm_global_ptr(e, ad, size);
+  if (!p) { h_ld(w, x, g); return; }
+  if (e->par && !emu_par_span(w, x, ad, ad + size)) return;
+  if (e->timing || e->opt.counters || e->obs) {
+    uint64_t a[WARP_SIZE];
+    uint8_t kind[WARP_SIZE];
+    FOR_LANES(i) a[i] = ad;
+    memset(kind, MM_GLOBAL, sizeof kind);
+    emu_count_access(w, x, a, g, size, kind, false);
+  }
+  uint64_t v = 0;
+  memcpy(&v, p, size);
+  if (f->kind && size < 8) v = (uint64_t)sext(v, size * 8);
+  unsigned db = x->op[0].bits;
+  v &= !db || db >= 64 ? ~0ull : (1ull << db) - 1;
+  uint64_t *d = w->r[x->op[0].row];
+  FOR_LANES(i) d[i] = g >> i & 1 ? v : d[i];
+}
+
+/* Whether x takes h_ld_param; fills FAST_SLOT (imm: the parameter's
+ * offset in the block, bits: bytes, kind: sign-extending). */
+static bool prep_param(emu *e, xinsn *x) {
+  const isa_insn *in = x->in;
+  uint32_t eb = elem_bytes(in);
+  if (in->op != OP_LD || (in->space != MOD_PARAM && in->space != MOD_PARAM_ENTRY) || in->nops != 2 || x->nops > FAST_SLOT) return false;
+  const isa_opnd *v = x->op[0].o, *ad = x->op[1].o;
+  if (!v || v->kind != OK_REG || (v->flags & OF_OFFSET) || x->op[0].row < 0 || (eb != 1 && eb != 2 && eb != 4 && eb != 8)) return false;
+  if (ad->kind != OK_ADDR || (ad->flags & (OF_BASEREG | OF_MODSYM | OF_FUNCSYM)) != OF_FUNCSYM || !is_kernel_param(e, x, ad->v)) return false;
+  xop *f = &x->op[FAST_SLOT];
+  f->imm = (int64_t)(x->f->syms[ad->v].offset + (uint64_t)ad->imm);
+  f->bits = (uint8_t)eb;
+  f->kind = signed_type(in->type);
+  return true;
 }
 
 /* Whether x takes the handlers above; fills FAST_SLOT. */
@@ -604,10 +657,10 @@ static void h_atom_fast(warp *w, const xinsn *x, lanemask g) {
   const xop *f = &x->op[FAST_SLOT];
   bool is_red = in->op == OP_RED;
   uint32_t size = f->neg ? 8 : 4;
-  uint64_t lo;
+  uint64_t lo, hi;
   uint8_t *base;
-  if (w->e->opt.strict_async || !fast_span(w, x, g, size, &base, &lo)) { h_atom(w, x, g); return; }
-  if (!fast_par_ok(w, x, g, size)) return;
+  if (w->e->opt.strict_async || !fast_span(w, x, g, size, &base, &lo, &hi)) { h_atom(w, x, g); return; }
+  if (!fast_par_ok(w, x, g, size, lo, hi)) return;
   fast_count(w, x, g, size, is_red);
   const uint64_t *r = w->r[f->row], *b = xsrc(w, x, is_red ? 1 : 2);
   const uint64_t *c = in->bop == MOD_CAS ? xsrc(w, x, 3) : NULL;
@@ -735,7 +788,7 @@ static void h_nop(warp *w, const xinsn *x, lanemask g) { (void)w; (void)x; (void
 int prep_mem(emu *e, xinsn *x) {
   const isa_insn *in = x->in;
   switch (in->op) {
-  case OP_LD: case OP_LDU: x->fn = prep_fast(e, x) ? h_ld_fast : h_ld; return 0;
+  case OP_LD: case OP_LDU: x->fn = prep_fast(e, x) ? h_ld_fast : prep_param(e, x) ? h_ld_param : h_ld; return 0;
   case OP_ST: x->fn = prep_fast(e, x) ? h_st_fast : h_st; return 0;
   case OP_ATOM: case OP_RED: x->fn = prep_fast(e, x) ? h_atom_fast : h_atom; return 0;
   case OP_CVTA: x->fn = h_cvta; return 0;
