@@ -321,7 +321,14 @@ static inline bool fast_span(warp *w, const xinsn *x, lanemask g, uint32_t size,
   const uint64_t *r = w->r[f->row];
   uint64_t imm = (uint64_t)f->imm;
   uint64_t wrap = f->comp == FAST_SHARED || f->bits <= 32 ? 0xffffffffull : ~0ull, all, any;
-  if (g == FULL_MASK) {
+  if (g == FULL_MASK && f->comp == FAST_SHARED) {
+    /* shared memory starts at offset 0: only the upper bound matters */
+    u64x2 vo = { 0, 0 }, vi = { imm, imm }, vw = { wrap, wrap };
+    UNROLL_LANES
+    for (int i = 0; i < WARP_SIZE; i += 2) { u64x2 v; memcpy(&v, r + i, sizeof v); vo |= (v + vi) & vw; }
+    all = 0;
+    any = vo[0] | vo[1];
+  } else if (g == FULL_MASK) {
     /* written with vectors: the compiler leaves reductions scalar at -O2 */
     u64x2 va = { ~0ull, ~0ull }, vo = { 0, 0 }, vi = { imm, imm }, vw = { wrap, wrap };
     UNROLL_LANES
@@ -386,9 +393,8 @@ static inline bool fast_par_ok(warp *w, const xinsn *x, lanemask g, uint32_t siz
 /* The access counters and the timing model, as emu_count_access has them,
  * with the addresses emu_translate would have given (inactive lanes at the
  * first active lane's address; shared ones are offsets already). */
-static inline void fast_count(warp *w, const xinsn *x, lanemask g, uint32_t size, bool store) {
+static void fast_count_on(warp *w, const xinsn *x, lanemask g, uint32_t size, bool store) {
   emu *e = w->e;
-  if (!e->timing && !e->opt.counters && !e->obs) return;
   const xop *f = &x->op[FAST_SLOT];
   const uint64_t *r = w->r[f->row];
   uint64_t imm = (uint64_t)f->imm, wrap = f->comp == FAST_SHARED || f->bits <= 32 ? 0xffffffffull : ~0ull;
@@ -407,6 +413,12 @@ static inline void fast_count(warp *w, const xinsn *x, lanemask g, uint32_t size
   bool atomic = x->in->op == OP_ATOM || x->in->op == OP_RED;
   if (shared) count_shared(w, x, a, g, size, atomic, store);
   else count_global(w, x, a, g, size, atomic, store);
+}
+
+/* ... only where someone asks (the test inline: most runs have no counters) */
+static inline void fast_count(warp *w, const xinsn *x, lanemask g, uint32_t size, bool store) {
+  const emu *e = w->e;
+  if (e->timing || e->opt.counters || e->obs) fast_count_on(w, x, g, size, store);
 }
 
 static void h_ld_fast(warp *w, const xinsn *x, lanemask g) {
