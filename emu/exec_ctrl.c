@@ -16,6 +16,7 @@ static void split(warp *w) {
 }
 
 static void set_pcs(warp *w, lanemask lanes, uint32_t pc, uint16_t depth) {
+  if (lanes == FULL_MASK) { FOR_LANES(i) { w->pc[i] = pc; w->depth[i] = depth; } return; }   /* no tests: vectorised */
   FOR_LANES(i) if (lanes >> i & 1) { w->pc[i] = pc; w->depth[i] = depth; }
 }
 
@@ -316,7 +317,8 @@ static void h_bar(warp *w, const xinsn *x, lanemask g) {
     emu_barrier_check(c, (int)id);
     return;
   }
-  FOR_LANES(i) if (g >> i & 1) { w->state[i] = TS_BAR; w->barid[i] = (uint8_t)id; }
+  if (g == FULL_MASK) { memset(w->state, TS_BAR, WARP_SIZE); memset(w->barid, (int)id, WARP_SIZE); }
+  else FOR_LANES(i) if (g >> i & 1) { w->state[i] = TS_BAR; w->barid[i] = (uint8_t)id; }
   set_pcs(w, m, w->cur_pc + 1, w->cur_depth);
   w->cur = 0;
   emu_barrier_check(c, (int)id);

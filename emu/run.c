@@ -362,7 +362,13 @@ void emu_barrier_check(cta *c, int id) {
   for (uint32_t wi = 0; wi < c->nwarps; wi++) {
     warp *w = &c->warps[wi];
     bool woke = false;
-    FOR_LANES(i) if (w->state[i] == TS_BAR && w->barid[i] == id) { w->state[i] = TS_RUN; woke = true; }
+    /* the usual case first, a word at a time: the whole warp waits here */
+    uint64_t st[WARP_SIZE / 8], bi[WARP_SIZE / 8], diff = 0;
+    memcpy(st, w->state, sizeof st);
+    memcpy(bi, w->barid, sizeof bi);
+    for (int k = 0; k < WARP_SIZE / 8; k++) diff |= (st[k] ^ 0x0101010101010101ull * TS_BAR) | (bi[k] ^ 0x0101010101010101ull * (uint64_t)id);
+    if (!diff) { memset(w->state, TS_RUN, WARP_SIZE); woke = true; }
+    else FOR_LANES(i) if (w->state[i] == TS_BAR && w->barid[i] == id) { w->state[i] = TS_RUN; woke = true; }
     if (w->red_lanes && w->red_row >= 0 && woke) {
       FOR_LANES(i) if (w->red_lanes >> i & 1) w->r[w->red_row][i] = result;
       w->red_lanes = 0;
