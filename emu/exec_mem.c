@@ -372,7 +372,24 @@ static inline bool fast_par_ok(warp *w, const xinsn *x, lanemask g, uint32_t siz
   /* fast_span's bounds [lo, hi] may be looser than the lanes' (the AND and
    * OR of their addresses); they are exact when lanes hold them, as the
    * first and last lane of an ascending access do */
-  if (g != FULL_MASK || FAST_ADDR(r, 0, imm, wrap) != lo || FAST_ADDR(r, WARP_SIZE - 1, imm, wrap) != hi) {
+  bool exact = g == FULL_MASK && FAST_ADDR(r, 0, imm, wrap) == lo && FAST_ADDR(r, WARP_SIZE - 1, imm, wrap) == hi;
+  /* fast_span put every lane's bytes in one allocation */
+  if (exact && hi - lo <= 256 - size) return emu_par_span(w, x, lo, hi + size);
+  if (g == FULL_MASK && x->in->op != OP_ATOM && x->in->op != OP_RED) {
+    /* a warp over two rows of a tile: each half-warp ascending, its bytes
+     * close together (bounded as above, exact by the same test) */
+    enum { H = WARP_SIZE / 2 };
+    u64x2 va[2] = { { ~0ull, ~0ull }, { ~0ull, ~0ull } }, vo[2] = { { 0, 0 }, { 0, 0 } }, vi = { imm, imm }, vw = { wrap, wrap };
+    for (int h = 0; h < 2; h++) {
+      UNROLL_LANES
+      for (int i = h * H; i < (h + 1) * H; i += 2) { u64x2 v; memcpy(&v, r + i, sizeof v); v = (v + vi) & vw; va[h] &= v; vo[h] |= v; }
+    }
+    uint64_t l0 = va[0][0] & va[0][1], h0 = vo[0][0] | vo[0][1], l1 = va[1][0] & va[1][1], h1 = vo[1][0] | vo[1][1];
+    if (FAST_ADDR(r, 0, imm, wrap) == l0 && FAST_ADDR(r, H - 1, imm, wrap) == h0 && h0 - l0 <= 256 - size &&
+        FAST_ADDR(r, H, imm, wrap) == l1 && FAST_ADDR(r, WARP_SIZE - 1, imm, wrap) == h1 && h1 - l1 <= 256 - size)
+      return emu_par_span(w, x, l0, h0 + size) && emu_par_span(w, x, l1, h1 + size);
+  }
+  if (!exact) {
     lo = UINT64_MAX; hi = 0;
     FOR_LANES(i) {
       uint64_t v = FAST_ADDR(r, i, imm, wrap);
@@ -381,7 +398,6 @@ static inline bool fast_par_ok(warp *w, const xinsn *x, lanemask g, uint32_t siz
       hi = on && v > hi ? v : hi;
     }
   }
-  /* fast_span put every lane's bytes in one allocation */
   if (hi - lo <= 256 - size) return emu_par_span(w, x, lo, hi + size);
   uint64_t a[WARP_SIZE];
   uint8_t kind[WARP_SIZE];
