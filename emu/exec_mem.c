@@ -174,18 +174,29 @@ static void count_global(warp *w, const xinsn *x, const uint64_t *a, lanemask m,
   if (w->e->obs && w->e->obs->on_mem) w->e->obs->on_mem(w->e->obs->ctx, w, x, a, m, size, sectors, lines, 0);
 }
 
-/* ... and in shared memory (off: offsets in the CTA's shared memory) */
-static void count_shared(warp *w, const xinsn *x, const uint64_t *off, lanemask m, uint32_t size, bool atomic, bool store) {
+/* The wavefronts of a shared access, and those it would take without bank
+ * conflicts: the timed GPU's banks and bank mode (Kepler's 8-byte banks in
+ * 4- or 8-byte mode); 4-byte banks otherwise. */
+static uint32_t shared_wavefronts(const emu *e, const uint64_t *off, lanemask m, uint32_t size, uint32_t *ideal) {
+  const gpu_config *g = e->timing_cfg;
+  return g ? mm_shared_wavefronts_mode(off, m, size, g->shared_bank_bytes, g->shared_bank_mode, ideal)
+           : mm_shared_wavefronts(off, m, size, ideal);
+}
+
+/* ... and in shared memory (wf, ideal: shared_wavefronts's figures; off:
+ * the offsets in the CTA's shared memory, which atomics and an observer
+ * read, NULL where neither can) */
+static void add_shared(warp *w, const xinsn *x, const uint64_t *off, lanemask m, uint32_t size, bool atomic, bool store, uint32_t wf, uint32_t ideal) {
   emu_stats *st = &w->e->stats;
-  /* the timed GPU's banks and bank mode (Kepler's 8-byte banks in 4- or
-   * 8-byte mode); 4-byte banks otherwise */
-  const gpu_config *g = w->e->timing_cfg;
-  uint32_t ideal, wf = g ? mm_shared_wavefronts_mode(off, m, size, g->shared_bank_bytes, g->shared_bank_mode, &ideal)
-                         : mm_shared_wavefronts(off, m, size, &ideal);
   if (atomic) { wf = mm_shared_atomic_rounds(off, m, wf); st->shared_atom_requests++; st->shared_atom_rounds += wf; }
   else if (store) { st->shared_st_requests++; st->shared_st_wavefronts += wf; st->shared_st_bank_conflicts += wf - ideal; }
   else { st->shared_ld_requests++; st->shared_ld_wavefronts += wf; st->shared_ld_bank_conflicts += wf - ideal; }
   if (w->e->obs && w->e->obs->on_mem) w->e->obs->on_mem(w->e->obs->ctx, w, x, off, m, size, 0, 0, wf);
+}
+
+static void count_shared(warp *w, const xinsn *x, const uint64_t *off, lanemask m, uint32_t size, bool atomic, bool store) {
+  uint32_t ideal, wf = shared_wavefronts(w->e, off, m, size, &ideal);
+  add_shared(w, x, off, m, size, atomic, store, wf, ideal);
 }
 
 void emu_count_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, const uint8_t *kind, bool store) {
@@ -414,6 +425,24 @@ static void fast_count_on(warp *w, const xinsn *x, lanemask g, uint32_t size, bo
   const xop *f = &x->op[FAST_SLOT];
   const uint64_t *r = w->r[f->row];
   uint64_t imm = (uint64_t)f->imm, wrap = f->comp == FAST_SHARED || f->bits <= 32 ? 0xffffffffull : ~0ull;
+  bool shared = f->comp == FAST_SHARED, atomic = x->in->op == OP_ATOM || x->in->op == OP_RED;
+  /* With 4-byte banks, moving every lane by the same multiple of 4 bytes
+   * permutes the banks: a shared access's wavefronts depend only on the
+   * lanes' offsets from lane 0, which are their address registers'
+   * differences modulo 2^32 (fast_span put every offset inside the
+   * block's shared memory).  Accesses through one register repeat their
+   * pattern (a tile's unrolled loads, the same loads in other warps), so
+   * the figures of a pattern met before (a few kept, by register row) are
+   * reused without the addresses.  The timing model, observers and
+   * atomics take the addresses. */
+  struct emu_wf_memo *mo = NULL;
+  if (shared && g == FULL_MASK && !atomic && !e->timing && !e->timing_cfg && !e->obs) {
+    mo = &e->wf_memo[f->row & 3];
+    u64x2 v0 = { r[0], r[0] }, m32 = { 0xffffffffull, 0xffffffffull }, diff = { 0, 0 };
+    UNROLL_LANES
+    for (int i = 0; i < WARP_SIZE; i += 2) { u64x2 v, rel; memcpy(&v, r + i, sizeof v); memcpy(&rel, mo->rel + i, sizeof rel); diff |= ((v - v0) & m32) ^ rel; }
+    if (mo->valid && mo->size == size && !(diff[0] | diff[1])) { add_shared(w, x, NULL, g, size, false, store, mo->wf, mo->ideal); return; }
+  }
   uint64_t a[WARP_SIZE];
   if (g == FULL_MASK) {
     u64x2 vi = { imm, imm }, vw = { wrap, wrap };
@@ -423,12 +452,14 @@ static void fast_count_on(warp *w, const xinsn *x, lanemask g, uint32_t size, bo
     uint64_t first = FAST_ADDR(r, __builtin_ctz(g), imm, wrap);
     FOR_LANES(i) a[i] = g >> i & 1 ? FAST_ADDR(r, i, imm, wrap) : first;
   }
-  bool shared = f->comp == FAST_SHARED;
   if (e->timing) timing_mem(e, w, x, a, g, size, shared ? MM_SHARED : MM_GLOBAL, store);
   if (!e->opt.counters && !e->obs) return;
-  bool atomic = x->in->op == OP_ATOM || x->in->op == OP_RED;
-  if (shared) count_shared(w, x, a, g, size, atomic, store);
-  else count_global(w, x, a, g, size, atomic, store);
+  if (!shared) { count_global(w, x, a, g, size, atomic, store); return; }
+  if (!mo) { count_shared(w, x, a, g, size, atomic, store); return; }
+  uint32_t ideal, wf = shared_wavefronts(e, a, g, size, &ideal);
+  FOR_LANES(i) mo->rel[i] = (r[i] - r[0]) & 0xffffffffull;
+  mo->size = size; mo->wf = wf; mo->ideal = ideal; mo->valid = true;
+  add_shared(w, x, a, g, size, false, store, wf, ideal);
 }
 
 /* ... only where someone asks (the test inline: most runs have no counters) */
