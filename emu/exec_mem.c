@@ -186,7 +186,7 @@ static uint32_t shared_wavefronts(const emu *e, const uint64_t *off, lanemask m,
 /* ... and in shared memory (wf, ideal: shared_wavefronts's figures; off:
  * the offsets in the CTA's shared memory, which atomics and an observer
  * read, NULL where neither can) */
-static void add_shared(warp *w, const xinsn *x, const uint64_t *off, lanemask m, uint32_t size, bool atomic, bool store, uint32_t wf, uint32_t ideal) {
+static inline void add_shared(warp *w, const xinsn *x, const uint64_t *off, lanemask m, uint32_t size, bool atomic, bool store, uint32_t wf, uint32_t ideal) {
   emu_stats *st = &w->e->stats;
   if (atomic) { wf = mm_shared_atomic_rounds(off, m, wf); st->shared_atom_requests++; st->shared_atom_rounds += wf; }
   else if (store) { st->shared_st_requests++; st->shared_st_wavefronts += wf; st->shared_st_bank_conflicts += wf - ideal; }
@@ -438,9 +438,9 @@ static void fast_count_on(warp *w, const xinsn *x, lanemask g, uint32_t size, bo
   struct emu_wf_memo *mo = NULL;
   if (shared && g == FULL_MASK && !atomic && !e->timing && !e->timing_cfg && !e->obs) {
     mo = &e->wf_memo[f->row & 3];
-    u64x2 v0 = { r[0], r[0] }, m32 = { 0xffffffffull, 0xffffffffull }, diff = { 0, 0 };
+    u64x2 v0 = { r[0], r[0] }, diff = { 0, 0 };
     UNROLL_LANES
-    for (int i = 0; i < WARP_SIZE; i += 2) { u64x2 v, rel; memcpy(&v, r + i, sizeof v); memcpy(&rel, mo->rel + i, sizeof rel); diff |= ((v - v0) & m32) ^ rel; }
+    for (int i = 0; i < WARP_SIZE; i += 2) { u64x2 v, rel; memcpy(&v, r + i, sizeof v); memcpy(&rel, mo->rel + i, sizeof rel); diff |= (v - v0) ^ rel; }
     if (mo->valid && mo->size == size && !(diff[0] | diff[1])) { add_shared(w, x, NULL, g, size, false, store, mo->wf, mo->ideal); return; }
   }
   uint64_t a[WARP_SIZE];
@@ -457,7 +457,7 @@ static void fast_count_on(warp *w, const xinsn *x, lanemask g, uint32_t size, bo
   if (!shared) { count_global(w, x, a, g, size, atomic, store); return; }
   if (!mo) { count_shared(w, x, a, g, size, atomic, store); return; }
   uint32_t ideal, wf = shared_wavefronts(e, a, g, size, &ideal);
-  FOR_LANES(i) mo->rel[i] = (r[i] - r[0]) & 0xffffffffull;
+  FOR_LANES(i) mo->rel[i] = r[i] - r[0];    /* equal differences: equal modulo 2^32 */
   mo->size = size; mo->wf = wf; mo->ideal = ideal; mo->valid = true;
   add_shared(w, x, a, g, size, false, store, wf, ideal);
 }
