@@ -357,19 +357,40 @@ static bool mark_uses(const isa_func *fn, const isa_opnd *o, uint8_t *use) {
   }
 }
 
+/* The kernel register an instruction certainly writes in every active
+ * lane (an unguarded one of the plain families, into a whole register of
+ * at most 64 bits, or ld's vector elements), marked in def; false when it
+ * writes none that way. */
+static bool defines(const isa_func *kf, const xinsn *x, uint8_t *def) {
+  const isa_insn *in = x->in;
+  int fam = isa_ops[in->op].family;
+  bool ld = in->op == OP_LD || in->op == OP_LDU;
+  if (in->guard >= 0 || !in->nops || !isa_writes_first(in) ||
+      !(fam == F_ARITH || fam == F_BITS || fam == F_SFU || fam == F_CMP || fam == F_LOGIC || fam == F_MOV || fam == F_CVT || ld)) return false;
+  const isa_opnd *d = &kf->ops[in->opi];
+  bool any = false;
+  for (uint32_t j = 0; j < (d->kind == OK_VEC ? d->n : 1); j++) {
+    const isa_opnd *el = d->kind == OK_VEC ? &kf->pool[d->v + j] : d;
+    if (d->kind == OK_VEC && !ld) return false;
+    if (el->kind != OK_REG || el->n || (el->flags & OF_OFFSET) || ptx_type_bits((enum ptx_type)kf->regtype[el->v]) > 64) continue;
+    def[el->v] = 1;
+    any = true;
+  }
+  return any;
+}
+
 /* What a warp's start sets up (emu_cta_start): the special rows the
  * program names (sr_used), and which register rows a reused register file
  * must have cleared (clear_runs).  A pooled file holds its last warp's
  * values, and a thread must read the same value whatever ran before it on
- * whichever worker: zero, unless the thread certainly writes the row
- * first.  That is known for the kernel's registers that its first
- * straight-line stretch (up to the first instruction that may change
- * control flow, which every thread runs from its start) writes with an
- * unguarded instruction that writes every active lane, before anything
- * names them.  Values in lanes past the block's threads stay stale: kernels
- * with instructions that read other lanes' registers (shuffles, votes,
- * matrix instructions), with calls, or with register components are
- * cleared whole. */
+ * whichever worker: zero, unless the thread certainly wrote the row
+ * first.  A forward must-analysis over the kernel's instructions finds the
+ * registers written on every path to each instruction (defines());
+ * a register that some instruction names where it may not have been
+ * written is cleared.  Values in lanes past the block's threads stay stale,
+ * so kernels with instructions that read other lanes' registers (shuffles,
+ * votes, matrix instructions), with calls, control flow other than
+ * bra, ret, exit and barriers, or register components are cleared whole. */
 static int plan_warp_start(emu *e, uint32_t kernel) {
   const isa_module *m = e->m;
   e->sr_used = 0;
@@ -385,54 +406,75 @@ static int plan_warp_start(emu *e, uint32_t kernel) {
       }
   }
   const isa_func *kf = &m->funcs[kernel];
-  uint8_t *use = calloc(e->sr_base ? e->sr_base : 1, 1), *def = calloc(e->sr_base ? e->sr_base : 1, 1);
-  if (!use || !def) { free(use); free(def); return -1; }
-  for (uint32_t pc = e->func_base[kernel]; pc < e->nprog && !whole; pc++) {
-    int fam = isa_ops[e->prog[pc].in->op].family;
+  uint32_t n = kf->ninsns + 1, nr = kf->nregs, words = (nr + 63) / 64, base = e->func_base[kernel], kb = e->row_base[kernel];
+  if ((uint64_t)n * (words ? words : 1) > (8u << 20)) whole = true;    /* too large to analyse: clear it all */
+  uint8_t *clear = calloc(e->sr_base ? e->sr_base : 1, 1), *use = calloc(nr ? nr : 1, 1), *def = calloc(nr ? nr : 1, 1);
+  uint64_t *in = whole ? NULL : malloc((size_t)n * (words ? words : 1) * 8), *nin = whole ? NULL : malloc((size_t)n * (words ? words : 1) * 8);
+  uint64_t *dset = whole ? NULL : calloc((size_t)n * (words ? words : 1), 8);
+  if (!clear || !use || !def || (!whole && (!in || !nin || !dset))) { free(clear); free(use); free(def); free(in); free(nin); free(dset); return -1; }
+  for (uint32_t i = 0; i < n && !whole; i++) {
+    const xinsn *x = &e->prog[base + i];
+    int fam = isa_ops[x->in->op].family, op = x->in->op;
     if (fam == F_WARP || fam == F_MMA) whole = true;
+    if ((x->flags & XF_CONTROL) && op != OP_BRA && op != OP_RET && op != OP_EXIT && op != OP_BAR && op != OP_BARRIER && op != OP_NANOSLEEP) whole = true;
+    if (op == OP_BRA && (x->target < base || x->target >= base + n)) whole = true;
+    memset(def, 0, nr ? nr : 1);
+    if (defines(kf, x, def)) for (uint32_t r = 0; r < nr; r++) if (def[r]) dset[(size_t)i * words + r / 64] |= 1ull << (r % 64);
   }
-  uint32_t kb = e->row_base[kernel];
-  for (uint32_t i = 0; i < kf->ninsns && !whole; i++) {
-    const xinsn *x = &e->prog[e->func_base[kernel] + i];
-    const isa_insn *in = x->in;
-    int fam = isa_ops[in->op].family;
-    if ((x->flags & XF_CONTROL) || fam == F_CTRL) break;
-    const isa_opnd *ops = &kf->ops[in->opi];
-    bool ld = in->op == OP_LD || in->op == OP_LDU;
-    bool writes_all = in->guard < 0 && in->nops && isa_writes_first(in) &&
-                      (fam == F_ARITH || fam == F_BITS || fam == F_SFU || fam == F_CMP || fam == F_LOGIC || fam == F_MOV || fam == F_CVT || ld);
-    /* the sources first: an instruction that reads its destination does not define it first */
-    uint8_t *u = use + kb;
-    if (in->guard >= 0) u[in->guard] = 1;
-    for (uint32_t k = writes_all ? 1 : 0; k < in->nops; k++) if (!mark_uses(kf, &ops[k], u)) whole = true;
-    if (!writes_all) continue;
-    const isa_opnd *d = &ops[0];
-    if (d->kind == OK_REG && d->n == 0 && !(d->flags & OF_OFFSET) && ptx_type_bits((enum ptx_type)kf->regtype[d->v]) <= 64) {
-      if (!u[d->v]) def[kb + d->v] = 1;
-      u[d->v] = 1;
-    } else if (ld && d->kind == OK_VEC) {
-      for (uint32_t j = 0; j < d->n; j++) {
-        const isa_opnd *el = &kf->pool[d->v + j];
-        if (el->kind != OK_REG || el->n || ptx_type_bits((enum ptx_type)kf->regtype[el->v]) > 64) { if (!mark_uses(kf, el, u)) whole = true; continue; }
-        if (!u[el->v]) def[kb + el->v] = 1;
-        u[el->v] = 1;
+  /* IN[i]: registers written on every path from the kernel's start to i */
+  for (int it = 0; !whole; it++) {
+    if (it == 0) { memset(in, 0xff, (size_t)n * words * 8); memset(in, 0, words * 8); }
+    for (size_t k = 0; k < (size_t)n * words; k++) nin[k] = ~0ull;
+    memset(nin, 0, words * 8);
+    for (uint32_t i = 0; i < n; i++) {
+      const xinsn *x = &e->prog[base + i];
+      int op = x->in->op;
+      bool guarded = x->in->guard >= 0;
+      uint32_t succ[2], ns = 0;
+      if (op == OP_BRA) { succ[ns++] = x->target - base; if (guarded && i + 1 < n) succ[ns++] = i + 1; }
+      else if (op == OP_RET || op == OP_EXIT) { if (guarded && i + 1 < n) succ[ns++] = i + 1; }
+      else if (i + 1 < n) succ[ns++] = i + 1;
+      for (uint32_t k = 0; k < ns; k++)
+        for (uint32_t wd = 0; wd < words; wd++) nin[(size_t)succ[k] * words + wd] &= in[(size_t)i * words + wd] | dset[(size_t)i * words + wd];
+    }
+    if (!memcmp(in, nin, (size_t)n * words * 8)) break;
+    memcpy(in, nin, (size_t)n * words * 8);
+    if (it > 1000) whole = true;
+  }
+  /* every register named where it may not have been written */
+  for (uint32_t i = 0; i < n && !whole; i++) {
+    const xinsn *x = &e->prog[base + i];
+    const isa_insn *in_ = x->in;
+    if (in_ == &implicit_ret) continue;
+    const isa_opnd *ops = &kf->ops[in_->opi];
+    memset(use, 0, nr ? nr : 1);
+    memset(def, 0, nr ? nr : 1);
+    bool d = defines(kf, x, def);
+    if (in_->guard >= 0) use[in_->guard] = 1;
+    for (uint32_t k = 0; k < in_->nops; k++) {
+      if (k == 0 && d) {   /* a defined vector's other elements (immediates, sinks) name nothing */
+        if (ops[0].kind == OK_VEC) for (uint32_t j = 0; j < ops[0].n; j++) { const isa_opnd *el = &kf->pool[ops[0].v + j]; if (!(el->kind == OK_REG && def[el->v]) && !mark_uses(kf, el, use)) whole = true; }
+        continue;
       }
-    } else if (!mark_uses(kf, d, u)) whole = true;
+      if (!mark_uses(kf, &ops[k], use)) whole = true;
+    }
+    for (uint32_t r = 0; r < nr; r++) if (use[r] && !(in[(size_t)i * words + r / 64] >> (r % 64) & 1)) clear[kb + r] = 1;
   }
-  if (whole) memset(def, 0, e->sr_base ? e->sr_base : 1);
+  if (whole) memset(clear, 1, e->sr_base ? e->sr_base : 1);
+  for (uint32_t r = 0; r < e->sr_base; r++) if (r < kb || r >= kb + nr) clear[r] = 1;    /* other functions' rows */
+  free(use); free(def); free(in); free(nin); free(dset);
   /* runs of rows to clear */
-  uint32_t n = 0;
-  for (uint32_t r = 0; r < e->sr_base; r++) if (!def[r] && (r == 0 || def[r - 1])) n++;
-  e->clear_runs = malloc((n ? n : 1) * 2 * sizeof *e->clear_runs);
-  if (!e->clear_runs) { free(use); free(def); return -1; }
+  uint32_t runs = 0;
+  for (uint32_t r = 0; r < e->sr_base; r++) if (clear[r] && (r == 0 || !clear[r - 1])) runs++;
+  e->clear_runs = malloc((runs ? runs : 1) * 2 * sizeof *e->clear_runs);
+  if (!e->clear_runs) { free(clear); return -1; }
   e->nclear_runs = 0;
   for (uint32_t r = 0; r < e->sr_base; r++) {
-    if (def[r]) continue;
-    if (r == 0 || def[r - 1]) { e->clear_runs[2 * e->nclear_runs] = r; e->clear_runs[2 * e->nclear_runs + 1] = 0; e->nclear_runs++; }
+    if (!clear[r]) continue;
+    if (r == 0 || !clear[r - 1]) { e->clear_runs[2 * e->nclear_runs] = r; e->clear_runs[2 * e->nclear_runs + 1] = 0; e->nclear_runs++; }
     e->clear_runs[2 * e->nclear_runs - 1]++;
   }
-  free(use);
-  free(def);
+  free(clear);
   return 0;
 }
 
