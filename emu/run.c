@@ -240,16 +240,24 @@ static void init_sregs(emu *e, cta *c, warp *w) {
 
 /* A pooled register file holds what its last warp left: clear the rows
  * that warp can have written, but those every thread writes before it
- * reads them (emu_prepare's clear_runs; all of them for an observer, which
- * may show any row of any lane).  The special registers that init_sregs
- * fills are written again; the other special rows are read-only to PTX (the
- * assembler refuses them as destinations) and stay zero, apart from the
- * clock rows, the carry flag and the offset rows, which the emulator writes. */
-static void clear_used_rows(const emu *e, uint64_t (*r)[WARP_SIZE]) {
-  if (e->obs) memset(r, 0, e->sr_base * sizeof *r);
-  else for (uint32_t k = 0; k < e->nclear_runs; k++) memset(r + e->clear_runs[2 * k], 0, e->clear_runs[2 * k + 1] * sizeof *r);
-  memset(r + e->sr_base + SR_CLOCK, 0, (SR_GLOBALTIMER_HI + 1 - SR_CLOCK) * sizeof *r);
-  memset(r + e->sr_base + SR_ZERO, 0, (e->nrows - e->sr_base - SR_ZERO) * sizeof *r);
+ * reads them (emu_prepare's clear_runs).  The special registers that
+ * init_sregs fills are written again; the other special rows are read-only
+ * to PTX (the assembler refuses them as destinations) and stay as a fresh
+ * file has them (zero), apart from rows the emulator writes: the clock rows
+ * and the offset rows, written whole before each instruction that reads
+ * them, and the carry flag, which addc may read before any .cc wrote it.
+ * An observer may show any row of any lane: for one, everything is zero. */
+static void clear_used_rows(const emu *e, uint64_t (*r)[WARP_SIZE], bool fresh) {
+  if (e->obs) {
+    memset(r, 0, e->sr_base * sizeof *r);
+    memset(r + e->sr_base + SR_CLOCK, 0, (SR_GLOBALTIMER_HI + 1 - SR_CLOCK) * sizeof *r);
+    memset(r + e->sr_base + SR_ZERO, 0, (e->nrows - e->sr_base - SR_ZERO) * sizeof *r);
+    if (fresh && !e->reads_envreg) memset(r + e->sr_base + SR_ENVREG0, 0, 32 * sizeof *r);
+    return;
+  }
+  for (uint32_t k = 0; k < e->nclear_runs; k++) memset(r + e->clear_runs[2 * k], 0, e->clear_runs[2 * k + 1] * sizeof *r);
+  memset(r + e->sr_base + SR_CC, 0, sizeof *r);
+  if (fresh) memset(r + e->sr_base + SR_ZERO, 0, sizeof *r);
 }
 
 /* Host memory of one warp's register rows and local memory. */
@@ -295,16 +303,13 @@ int emu_cta_start(emu *e, cta *c, uint64_t seq, cta *peers) {
       e->npool--;
       w->r = e->pool_regs[e->npool];
       w->local = e->pool_local[e->npool];
-      clear_used_rows(e, w->r);
+      clear_used_rows(e, w->r, false);
       memset(w->local, 0, (size_t)WARP_SIZE * w->local_stride);
     } else {
       /* registers and local memory of resident warps count against the cap */
       if (e->warp_bytes + warp_bytes(e) > e->opt.mem_cap) return -1;
       w->r = malloc(e->nrows * sizeof *w->r);
-      if (w->r) {             /* the rows init_sregs leaves and the kernel cannot read */
-        clear_used_rows(e, w->r);
-        if (!e->reads_envreg) memset(w->r + e->sr_base + SR_ENVREG0, 0, 32 * sizeof *w->r);
-      }
+      if (w->r) clear_used_rows(e, w->r, true);
       w->local = calloc(WARP_SIZE, w->local_stride);
       if (w->r && w->local) e->warp_bytes += warp_bytes(e);
     }
