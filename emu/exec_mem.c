@@ -353,7 +353,10 @@ static inline bool fast_span(warp *w, const xinsn *x, lanemask g, uint32_t size,
   if (any & (size - 1)) return false;
   uint64_t l = all, h = any;
   for (int exact = 0; exact < 2; exact++) {
-    if (exact) {      /* the bounds were too loose: the exact ones */
+    if (exact && g == FULL_MASK && f->comp == FAST_SHARED) {   /* the greatest offset alone (a padded tile's column) */
+      h = 0;
+      FOR_LANES(i) { uint64_t v = FAST_ADDR(r, i, imm, wrap); h = v > h ? v : h; }
+    } else if (exact) {      /* the bounds were too loose: the exact ones */
       l = UINT64_MAX; h = 0;
       FOR_LANES(i) if (g >> i & 1) { uint64_t v = FAST_ADDR(r, i, imm, wrap); l = v < l ? v : l; h = v > h ? v : h; }
     }
@@ -524,6 +527,10 @@ static void h_st_fast(warp *w, const xinsn *x, lanemask g) {
   const uint64_t *r = w->r[f->row], *s = w->r[x->op[1].row];
   uint64_t imm = (uint64_t)f->imm, wrap = f->comp == FAST_SHARED || f->bits <= 32 ? 0xffffffffull : ~0ull;
   /* lanes store in order, so the highest lane wins when addresses collide */
+  if (g == FULL_MASK && size == 4) {     /* a whole warp: no lane tests, one addition per address */
+    if (f->comp == FAST_SHARED) { uint32_t im = (uint32_t)f->imm; FOR_LANES_UNROLLED(i) { uint32_t v = (uint32_t)s[i]; memcpy(base + ((uint32_t)r[i] + im), &v, 4); } return; }
+    if (wrap == ~0ull) { uintptr_t adj = (uintptr_t)base + (uintptr_t)(imm - lo); FOR_LANES_UNROLLED(i) { uint32_t v = (uint32_t)s[i]; memcpy((uint8_t *)(adj + (uintptr_t)r[i]), &v, 4); } return; }
+  }
   if (size == 8) FOR_LANES(i) { if (g >> i & 1) memcpy(base + (FAST_ADDR(r, i, imm, wrap) - lo), &s[i], 8); }
   else FOR_LANES(i) { if (g >> i & 1) { uint32_t v = (uint32_t)s[i]; memcpy(base + (FAST_ADDR(r, i, imm, wrap) - lo), &v, 4); } }
 }
