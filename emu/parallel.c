@@ -203,13 +203,12 @@ conflict:
   return false;
 }
 
-/* Block `owner` accesses the granules `mask` of chunk `chunk` of region ri;
- * *shared_atom: a commutative atomic on a chunk other blocks may update. */
-static bool touch(struct emu_par *p, uint32_t ri, uint64_t chunk, uint16_t mask, int acc, uint16_t cls, uint64_t owner, bool *shared_atom) {
+/* Block `owner` accesses the granules `mask` of chunk `chunk` of region ri
+ * (shadow: the region's shadow_of); *shared_atom: a commutative atomic on a
+ * chunk other blocks may update. */
+static bool touch(struct emu_par *p, uint32_t ri, _Atomic uint64_t *shadow, uint64_t chunk, uint16_t mask, int acc, uint16_t cls, uint64_t owner, bool *shared_atom) {
   par_shared *s = p->s;
-  _Atomic uint64_t *sh = shadow_of(s, ri);
-  if (!sh) { stop(s, "out of memory for the access shadow"); return false; }
-  sh += chunk;
+  _Atomic uint64_t *sh = shadow + chunk;
   uint64_t old = atomic_load_explicit(sh, memory_order_acquire);
   for (;;) {
     uint64_t nw;
@@ -277,6 +276,13 @@ conflict:
   return false;
 }
 
+/* touch, finding the region's shadow (the lane-by-lane path) */
+static bool touch_lanes(struct emu_par *p, uint32_t ri, uint64_t chunk, uint16_t mask, int acc, uint16_t cls, uint64_t owner, bool *sa) {
+  _Atomic uint64_t *sh = shadow_of(p->s, ri);
+  if (!sh) { stop(p->s, "out of memory for the access shadow"); return false; }
+  return touch(p, ri, sh, chunk, mask, acc, cls, owner, sa);
+}
+
 static bool find_region(const emu *e, uint32_t *ri, uint64_t a) {
   if (*ri < e->nregions && a - e->regions[*ri].base < e->regions[*ri].size && a >= e->regions[*ri].base) return true;
   uint32_t lo = 0, hi = e->nregions;
@@ -318,10 +324,12 @@ static int access_of(const struct emu_par *p, const xinsn *x, uint16_t *cls) {
  * need not be, which costs only the parallel attempt, never the answer. */
 static bool touch_span(struct emu_par *p, uint64_t lo, uint64_t end, int acc, uint16_t cls, uint64_t owner, bool *sa) {
   uint64_t base = p->s->e->regions[p->ri].base, g = (lo - base) >> 2, g1 = (end - 1 - base) >> 2;
+  _Atomic uint64_t *sh = shadow_of(p->s, p->ri);
+  if (!sh) { stop(p->s, "out of memory for the access shadow"); return false; }
   while (g <= g1) {
     uint64_t chunk = g >> 4, gend = g1 < (chunk << 4) + 15 ? g1 : (chunk << 4) + 15;
     uint16_t mask = (uint16_t)(((2u << (gend & 15)) - 1) & ~((1u << (g & 15)) - 1));
-    if (!touch(p, p->ri, chunk, mask, acc, cls, owner, sa)) return false;
+    if (!touch(p, p->ri, sh, chunk, mask, acc, cls, owner, sa)) return false;
     g = gend + 1;
   }
   return true;
@@ -420,7 +428,7 @@ bool emu_par_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint
       uint16_t mask = (uint16_t)(((2u << (gend & 15)) - 1) & ~((1u << (g & 15)) - 1));
       if (p->ri == cri && chunk == cchunk) cmask |= mask;
       else {
-        if (cmask && !touch(p, cri, cchunk, cmask, acc, cls, owner, &sa)) goto conflict;
+        if (cmask && !touch_lanes(p, cri, cchunk, cmask, acc, cls, owner, &sa)) goto conflict;
         cri = p->ri;
         cchunk = chunk;
         cmask = mask;
@@ -428,7 +436,7 @@ bool emu_par_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint
       g = gend + 1;
     }
   }
-  if (cmask && !touch(p, cri, cchunk, cmask, acc, cls, owner, &sa)) goto conflict;
+  if (cmask && !touch_lanes(p, cri, cchunk, cmask, acc, cls, owner, &sa)) goto conflict;
   return taken(p, sa);
 conflict:
   e->faulted = true;
