@@ -415,7 +415,15 @@ static inline uint64_t shift(int op, uint64_t a, uint64_t b, unsigned W) {
 }
 #define DEF_SH(op, W) H(sh_##op##_##W) { const uint64_t *A = xsrc(w, x, 1), *B = xsrc(w, x, 2); uint64_t t[WARP_SIZE]; \
   FOR_LANES(i) { t[i] = shift(op, A[i], B[i], W); } xstore(xdst(w, x, 0), t, m); }
-#define GENSH(op) DEF_SH(op, 16) DEF_SH(op, 32) DEF_SH(op, 64) static const xhandler tab_##op[3] = { sh_##op##_16, sh_##op##_32, sh_##op##_64 };
+/* ... by an immediate amount (the usual case): one amount for every lane,
+ * so the loop is a vector shift */
+#define DEF_SHI(O, W) H(shi_##O##_##W) { const uint64_t *A = xsrc(w, x, 1); uint32_t n = (uint32_t)x->op[2].imm; uint64_t t[WARP_SIZE]; \
+  if (O == S_SHRS || n >= W) FOR_LANES(i) { t[i] = shift(O, A[i], n, W); }                          \
+  else if (O == S_SHL) FOR_LANES(i) { t[i] = (A[i] << n) & MSK(W); }      /* shift() for n < W */ \
+  else FOR_LANES(i) { t[i] = (A[i] & MSK(W)) >> n; }                                              \
+  xstore(xdst(w, x, 0), t, m); }
+#define GENSH(op) DEF_SH(op, 16) DEF_SH(op, 32) DEF_SH(op, 64) static const xhandler tab_##op[3] = { sh_##op##_16, sh_##op##_32, sh_##op##_64 }; \
+  DEF_SHI(op, 16) DEF_SHI(op, 32) DEF_SHI(op, 64) static const xhandler tabi_##op[3] = { shi_##op##_16, shi_##op##_32, shi_##op##_64 };
 GENSH(S_SHL) GENSH(S_SHRU) GENSH(S_SHRS)
 
 /* ---- compare and select ---------------------------------------------------- */
@@ -1056,14 +1064,14 @@ static int prep_logic(emu *e, xinsn *x) {
     if (bits != 32) return -1;
     x->fn = tab_shf[(in->flags & IF_L) != 0][(in->flags & IF_CLAMP) != 0];
     return 0;
-  case OP_SHL:
+  case OP_SHL: case OP_SHR: {
     if (wi < 0) return -1;
-    x->fn = tab_S_SHL[wi];
+    bool imm = xkind(x, 2) == OK_IMM;
+    if (in->op == OP_SHL) x->fn = (imm ? tabi_S_SHL : tab_S_SHL)[wi];
+    else if (is_signed_t(in->type)) x->fn = (imm ? tabi_S_SHRS : tab_S_SHRS)[wi];
+    else x->fn = (imm ? tabi_S_SHRU : tab_S_SHRU)[wi];
     return 0;
-  case OP_SHR:
-    if (wi < 0) return -1;
-    x->fn = (is_signed_t(in->type) ? tab_S_SHRS : tab_S_SHRU)[wi];
-    return 0;
+  }
   default: return -1;
   }
 }
