@@ -411,7 +411,9 @@ static inline uint64_t *xdst(warp *w, const xinsn *x, int k) { return w->r[x->op
 /* Write lanes of m: value truncated to the destination register's width. */
 static inline uint64_t xfit(const xinsn *x, int k, uint64_t v) {
   unsigned b = x->op[k].bits;
-  return b >= 64 ? v : v & ((1ull << b) - 1);
+  /* b is 1..64 for a register (0: no register, whose value goes nowhere);
+   * a mask without a test, so lane loops vectorise */
+  return v & (~0ull >> ((64 - b) & 63));
 }
 #define FOR_LANES(i) for (int i = 0; i < WARP_SIZE; i++)
 /* Population count without a library call (portable builds lack popcnt). */
