@@ -562,7 +562,8 @@ static void h_ld_param(warp *w, const xinsn *x, lanemask g) {
   unsigned db = x->op[0].bits;
   v &= !db || db >= 64 ? ~0ull : (1ull << db) - 1;
   uint64_t *d = w->r[x->op[0].row];
-  FOR_LANES(i) d[i] = g >> i & 1 ? v : d[i];
+  if (g == FULL_MASK) FOR_LANES(i) d[i] = v;
+  else FOR_LANES(i) d[i] = g >> i & 1 ? v : d[i];
 }
 
 /* Whether x takes h_ld_param; fills FAST_SLOT (imm: the parameter's
@@ -788,8 +789,9 @@ static void h_cvta(warp *w, const xinsn *x, lanemask g) {
   uint16_t sp = in->space;
   uint64_t base = (sp == MOD_SHARED || sp == MOD_SHARED_CTA || sp == MOD_SHARED_CLUSTER) ? GEN_SHARED_BASE
                 : sp == MOD_LOCAL ? GEN_LOCAL_BASE : 0;
-  bool to = (in->flags & IF_TO) != 0;
-  FOR_LANES(i) if (g >> i & 1) d[i] = xfit(x, 0, to ? a[i] - base : a[i] + base);
+  uint64_t add = (in->flags & IF_TO) ? 0 - base : base;
+  if (g == FULL_MASK) FOR_LANES(i) d[i] = xfit(x, 0, a[i] + add);    /* no lane tests: vectorised */
+  else FOR_LANES(i) if (g >> i & 1) d[i] = xfit(x, 0, a[i] + add);
 }
 
 static void h_isspacep(warp *w, const xinsn *x, lanemask g) {
