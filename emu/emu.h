@@ -298,9 +298,10 @@ typedef struct emu {
   uint32_t nheap;                /* live blocks                                   */
   /* results */
   emu_stats stats;
-  /* recent shared-access patterns (lanes' offsets from lane 0) and their
-   * wavefronts, for the functional counters (exec_mem.c) */
-  struct emu_wf_memo { uint64_t rel[WARP_SIZE]; uint32_t size, wf, ideal; bool valid; } wf_memo[4];
+  /* recent access patterns (lanes' address registers less lane 0's) and
+   * their counters (shared: wavefronts and ideal ones; global: sectors and
+   * lines), for the functional counters (exec_mem.c) */
+  struct emu_access_memo { uint64_t rel[WARP_SIZE]; uint32_t size, phase, n1, n2; bool valid; } access_memo[8];
   emu_fault fault;
   bool faulted;
   uint64_t warp_insts;           /* this launch, for the budget                   */

@@ -163,15 +163,21 @@ bool emu_load_cached_in_l1(const emu *e, const xinsn *x) {
   return in->cache != MOD_NC || !e->timing_cfg->readonly_cache_bytes;
 }
 
-/* The counters of an access that lands in global memory (a: addresses) */
-static void count_global(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, bool atomic, bool store) {
+/* The counters of an access that lands in global memory (sectors, lines:
+ * mm_sectors's figures; a: the addresses, which an observer reads, NULL
+ * where there is none) */
+static inline void add_global(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, bool atomic, bool store, uint32_t sectors, uint32_t lines) {
   emu_stats *st = &w->e->stats;
-  uint32_t sectors, lines;
-  mm_sectors(a, m, size, &sectors, &lines);
   if (atomic) { st->atom_requests++; st->atom_sectors += sectors; }
   else if (store) { st->gst_requests++; st->gst_sectors += sectors; st->gst_lines += lines; }
   else { st->gld_requests++; st->gld_sectors += sectors; st->gld_lines += lines; }
   if (w->e->obs && w->e->obs->on_mem) w->e->obs->on_mem(w->e->obs->ctx, w, x, a, m, size, sectors, lines, 0);
+}
+
+static void count_global(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, bool atomic, bool store) {
+  uint32_t sectors, lines;
+  mm_sectors(a, m, size, &sectors, &lines);
+  add_global(w, x, a, m, size, atomic, store, sectors, lines);
 }
 
 /* The wavefronts of a shared access, and those it would take without bank
@@ -429,22 +435,31 @@ static void fast_count_on(warp *w, const xinsn *x, lanemask g, uint32_t size, bo
   const uint64_t *r = w->r[f->row];
   uint64_t imm = (uint64_t)f->imm, wrap = f->comp == FAST_SHARED || f->bits <= 32 ? 0xffffffffull : ~0ull;
   bool shared = f->comp == FAST_SHARED, atomic = x->in->op == OP_ATOM || x->in->op == OP_RED;
-  /* With 4-byte banks, moving every lane by the same multiple of 4 bytes
-   * permutes the banks: a shared access's wavefronts depend only on the
-   * lanes' offsets from lane 0, which are their address registers'
-   * differences modulo 2^32 (fast_span put every offset inside the
-   * block's shared memory).  Accesses through one register repeat their
-   * pattern (a tile's unrolled loads, the same loads in other warps), so
-   * the figures of a pattern met before (a few kept, by register row) are
-   * reused without the addresses.  The timing model, observers and
-   * atomics take the addresses. */
-  struct emu_wf_memo *mo = NULL;
-  if (shared && g == FULL_MASK && !atomic && !e->timing && !e->timing_cfg && !e->obs) {
-    mo = &e->wf_memo[f->row & 3];
+  /* Counters that a translation of the whole access keeps come from a
+   * memo of recent patterns (the lanes' address registers less lane 0's;
+   * a few kept, by register row): accesses through one register repeat
+   * their pattern (a tile's unrolled loads, the same loads in other
+   * warps), and a pattern met before needs neither the addresses nor the
+   * counting.  With 4-byte banks, moving every lane by a multiple of 4
+   * bytes permutes the banks, so a shared access's wavefronts depend on
+   * the pattern alone (equal register differences: equal offsets, which
+   * fast_span put inside the block's shared memory); a global access's
+   * sectors and lines on the pattern and lane 0's place in its 128-byte
+   * line (64-bit addresses: no wrapping).  The timing model, observers,
+   * partial warps and atomics take the addresses. */
+  struct emu_access_memo *mo = NULL;
+  uint32_t phase = 0;
+  if (g == FULL_MASK && !atomic && !e->timing && !e->timing_cfg && !e->obs && (shared || wrap == ~0ull)) {
+    mo = &e->access_memo[(shared ? 0 : 4) + (f->row & 3)];
+    phase = shared ? 0 : (uint32_t)((r[0] + imm) & 127);
     u64x2 v0 = { r[0], r[0] }, diff = { 0, 0 };
     UNROLL_LANES
     for (int i = 0; i < WARP_SIZE; i += 2) { u64x2 v, rel; memcpy(&v, r + i, sizeof v); memcpy(&rel, mo->rel + i, sizeof rel); diff |= (v - v0) ^ rel; }
-    if (mo->valid && mo->size == size && !(diff[0] | diff[1])) { add_shared(w, x, NULL, g, size, false, store, mo->wf, mo->ideal); return; }
+    if (mo->valid && mo->size == size && mo->phase == phase && !(diff[0] | diff[1])) {
+      if (shared) add_shared(w, x, NULL, g, size, false, store, mo->n1, mo->n2);
+      else add_global(w, x, NULL, g, size, false, store, mo->n1, mo->n2);
+      return;
+    }
   }
   uint64_t a[WARP_SIZE];
   if (g == FULL_MASK) {
@@ -457,12 +472,18 @@ static void fast_count_on(warp *w, const xinsn *x, lanemask g, uint32_t size, bo
   }
   if (e->timing) timing_mem(e, w, x, a, g, size, shared ? MM_SHARED : MM_GLOBAL, store);
   if (!e->opt.counters && !e->obs) return;
-  if (!shared) { count_global(w, x, a, g, size, atomic, store); return; }
-  if (!mo) { count_shared(w, x, a, g, size, atomic, store); return; }
-  uint32_t ideal, wf = shared_wavefronts(e, a, g, size, &ideal);
-  FOR_LANES(i) mo->rel[i] = r[i] - r[0];    /* equal differences: equal modulo 2^32 */
-  mo->size = size; mo->wf = wf; mo->ideal = ideal; mo->valid = true;
-  add_shared(w, x, a, g, size, false, store, wf, ideal);
+  if (!mo) {
+    if (shared) count_shared(w, x, a, g, size, atomic, store);
+    else count_global(w, x, a, g, size, atomic, store);
+    return;
+  }
+  uint32_t n1, n2;
+  if (shared) n1 = shared_wavefronts(e, a, g, size, &n2);
+  else mm_sectors(a, g, size, &n1, &n2);
+  FOR_LANES(i) mo->rel[i] = r[i] - r[0];
+  mo->size = size; mo->phase = phase; mo->n1 = n1; mo->n2 = n2; mo->valid = true;
+  if (shared) add_shared(w, x, a, g, size, false, store, n1, n2);
+  else add_global(w, x, a, g, size, false, store, n1, n2);
 }
 
 /* ... only where someone asks (the test inline: most runs have no counters) */
