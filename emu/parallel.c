@@ -6,8 +6,8 @@
  * block touched the chunk and how; a dependency between two blocks (one
  * reads or writes what another wrote, or writes what another read) is a
  * conflict.  On a conflict, fault or limit the attempt stops, device memory
- * goes back to what it was (an undo log of each chunk's bytes before their
- * first write) and the caller runs the launch sequentially.  So a launch's
+ * goes back to what it was (each page's bytes, saved before its first
+ * write) and the caller runs the launch sequentially.  So a launch's
  * answer never depends on the thread count: either its blocks were
  * independent, and any order gives the sequential result, or it is the
  * sequential result (doc/parallel.md). */
@@ -190,7 +190,7 @@ static bool touch_fine(struct emu_par *p, uint32_t ri, uint64_t chunk, uint16_t 
       }
       if (atomic_compare_exchange_weak_explicit(&f[g], &old, nw, memory_order_acq_rel, memory_order_acquire)) {
         if (nw >> 30 == FS_WRITTEN && !log_chunk(p, ri, chunk)) {
-          stop(s, "out of memory for the undo log");
+          stop(s, "out of memory for the saved pages");
           return false;
         }
         break;
@@ -220,7 +220,7 @@ static bool touch(struct emu_par *p, uint32_t ri, _Atomic uint64_t *shadow, uint
         if (!atomic_compare_exchange_weak(sh, &old, LOCKED)) continue;
         bool ok = log_chunk(p, ri, chunk);
         atomic_store_explicit(sh, MK(M_ATOM, 0, cls), memory_order_release);
-        if (!ok) { stop(s, "out of memory for the undo log"); return false; }
+        if (!ok) { stop(s, "out of memory for the saved pages"); return false; }
         *shared_atom = true;
         return true;
       }
@@ -267,7 +267,7 @@ static bool touch(struct emu_par *p, uint32_t ri, _Atomic uint64_t *shadow, uint
     }
     if (atomic_compare_exchange_weak_explicit(sh, &old, nw, memory_order_acq_rel, memory_order_acquire)) {
       /* only the owner writes these granules, and only after this */
-      if (newly && !log_chunk(p, ri, chunk)) { stop(s, "out of memory for the undo log"); return false; }
+      if (newly && !log_chunk(p, ri, chunk)) { stop(s, "out of memory for the saved pages"); return false; }
       return true;
     }
   }
