@@ -34,6 +34,35 @@ typedef struct mioq { uint64_t *start; uint32_t next; } mioq;
 /* One periodic sample of an SM (sm_samples of traces). */
 typedef struct tsample { uint64_t cycle; uint32_t sm, active, eligible; } tsample;
 
+/* A domain: the SMs one scheduler queue orders, whose state no other
+ * domain touches within a window of cycles (doc/parallel.md): an SM, or in
+ * a cluster launch a GPC (a cluster's blocks interact within it). */
+typedef struct tdom {
+  sched q;
+  uint64_t now;                       /* the cycle of its last event                  */
+  uint64_t stop;                      /* events from this cycle wait for the edge (a block ended) */
+  struct tpark { twarp *tw; uint64_t t; } *park;   /* warps waiting for a pending value */
+  uint32_t npark, cappark;
+  struct tsite { uint64_t *p; uint64_t code; twarp *tw; } *site;  /* where pending values were stored */
+  uint32_t nsite, capsite;
+  struct tfin { uint64_t when; uint32_t base; } *fin;             /* blocks ended: the next one's start */
+  uint32_t nfin, capfin;
+  tsample *samples;                   /* sm_samples of its SMs (see take_sample)      */
+  uint32_t nsamples, capsamples, sample_cycles;
+  uint64_t sample_every, next_sample;
+} tdom;
+
+static bool grow(void **p, uint32_t *cap, size_t size) {
+  uint32_t nc = *cap ? *cap * 2 : 64;
+  void *n = realloc(*p, (size_t)nc * size);
+  if (!n) return false;
+  *p = n;
+  *cap = nc;
+  return true;
+}
+/* append v to array a of n (capacity cap); -1 when out of memory */
+#define APPEND(a, n, cap, v) (((n) < (cap) || grow((void **)&(a), &(cap), sizeof *(a))) ? ((a)[(n)++] = (v), 0) : -1)
+
 typedef struct timing_state {
   const gpu_config *g;
   emu *e;
@@ -44,17 +73,13 @@ typedef struct timing_state {
   bool *uniform_atom;                 /* per PC: one atomic per warp (emu/uniform.c) */
   mioq *mioq;                         /* per SM; NULL: mio_queue 0 */
   uint64_t *mioq_mem;
-  sched q;                            /* the waiting warps (sched.c)              */
+  tdom *dom;                          /* the domains, and each SM's                 */
+  uint32_t ndom, *dom_of;
+  sched_sp *sp;                       /* per SM and sub-partition (sched.h)         */
   uint64_t now, mem_latency;
   bool mem_done;
   bool mem_store;                     /* ... a store (not a reduction) */
   timing_result r;
-  /* sm_samples, only when an observer wants them: every sample_every
-   * cycles; the interval doubles (dropping every other sample) to keep a
-   * launch's samples bounded */
-  tsample *samples;
-  uint32_t nsamples, capsamples, sample_cycles;
-  uint64_t sample_every, next_sample;
   uint64_t issue_wait; uint8_t issue_why;  /* the issuing warp's wait (emu_timing_issue) */
 } timing_state;
 
@@ -130,14 +155,17 @@ static bool warp_ready_at(const timing_state *s, const twarp *tw, uint64_t c) {
   return s->sms[tw->sm].unit_free[tw->sp][d->unit] <= c;
 }
 
-/* Sample every SM with resident warps at cycle c: the state before the
- * cycle's issues. */
-static int take_sample(timing_state *s, twarp **tws, const cta *res, uint32_t slots, uint64_t c) {
-  uint32_t nsm = s->g->sms;
+/* sm_samples, only when an observer wants them: each domain samples its
+ * SMs every sample_every cycles as its events pass them, the state before
+ * the cycle's issues; the interval doubles (dropping every other sample)
+ * to keep a launch's samples bounded, and the launch keeps the samples at
+ * multiples of the longest interval of its domains. */
+static int take_sample(timing_state *s, tdom *dm, twarp **tws, const cta *res, uint32_t slots, uint64_t c) {
+  uint32_t nsm = s->g->sms, di = (uint32_t)(dm - s->dom);
   uint32_t *act = calloc(2 * (size_t)nsm, sizeof *act), *eli = act + nsm;
   if (!act) return -1;
   for (uint32_t i = 0; i < slots; i++) {
-    if (!tws[i] || !res[i].warps) continue;
+    if (!tws[i] || !res[i].warps || s->dom_of[tws[i][0].sm] != di) continue;
     for (uint32_t wi = 0; wi < res[i].nwarps; wi++) {
       const twarp *tw = &tws[i][wi];
       if (!~tw->w->exited) continue;
@@ -148,26 +176,39 @@ static int take_sample(timing_state *s, twarp **tws, const cta *res, uint32_t sl
   int rc = 0;
   for (uint32_t m = 0; m < nsm && !rc; m++) {
     if (!act[m]) continue;
-    if (s->nsamples == s->capsamples) {
-      uint32_t nc = s->capsamples ? s->capsamples * 2 : 1024;
-      tsample *ns = realloc(s->samples, nc * sizeof *ns);
-      if (!ns) { rc = -1; break; }
-      s->samples = ns;
-      s->capsamples = nc;
-    }
-    s->samples[s->nsamples++] = (tsample){ c, m, act[m], eli[m] };
+    if (APPEND(dm->samples, dm->nsamples, dm->capsamples, ((tsample){ c, m, act[m], eli[m] }))) rc = -1;
   }
   free(act);
-  if (++s->sample_cycles > SAMPLE_CYCLES_MAX) {
+  if (++dm->sample_cycles > SAMPLE_CYCLES_MAX) {
     /* keep the samples at multiples of the doubled interval */
-    s->sample_every *= 2;
+    dm->sample_every *= 2;
     uint32_t k = 0;
-    for (uint32_t i = 0; i < s->nsamples; i++) if (s->samples[i].cycle % s->sample_every == 0) s->samples[k++] = s->samples[i];
-    s->nsamples = k;
-    s->sample_cycles = (s->sample_cycles + 1) / 2;
-    s->next_sample = (s->next_sample + s->sample_every - 1) / s->sample_every * s->sample_every;
+    for (uint32_t i = 0; i < dm->nsamples; i++) if (dm->samples[i].cycle % dm->sample_every == 0) dm->samples[k++] = dm->samples[i];
+    dm->nsamples = k;
+    dm->sample_cycles = (dm->sample_cycles + 1) / 2;
+    dm->next_sample = (dm->next_sample + dm->sample_every - 1) / dm->sample_every * dm->sample_every;
   }
   return rc;
+}
+
+static int sample_order(const void *a, const void *b) {
+  const tsample *x = a, *y = b;
+  return x->cycle != y->cycle ? (x->cycle < y->cycle ? -1 : 1) : x->sm < y->sm ? -1 : x->sm > y->sm;
+}
+
+/* Every domain's samples at multiples of the longest interval, by (cycle, SM). */
+static void report_samples(timing_state *s, emu_observer *obs) {
+  uint64_t every = 1;
+  size_t n = 0;
+  for (uint32_t d = 0; d < s->ndom; d++) { if (s->dom[d].sample_every > every) every = s->dom[d].sample_every; n += s->dom[d].nsamples; }
+  tsample *all = malloc((n ? n : 1) * sizeof *all);
+  if (!all) return;
+  n = 0;
+  for (uint32_t d = 0; d < s->ndom; d++)
+    for (uint32_t i = 0; i < s->dom[d].nsamples; i++) if (s->dom[d].samples[i].cycle % every == 0) all[n++] = s->dom[d].samples[i];
+  qsort(all, n, sizeof *all, sample_order);
+  for (size_t i = 0; i < n; i++) obs->on_sm_sample(obs->ctx, all[i].sm, all[i].cycle, all[i].active, all[i].eligible);
+  free(all);
 }
 
 /* ---- the launch ------------------------------------------------------------- */
@@ -195,7 +236,7 @@ static void place_slots(const gpu_config *g, uint32_t slots, uint32_t csize, uin
 static int requeue_released(timing_state *s, twarp *tw, uint64_t t) {
   if (tw->blocked_at && t > tw->blocked_at) twarp_note_wait(tw, tw->blocked_why, t - tw->blocked_at);
   tw->blocked_at = 0;
-  return sched_push(&s->q, tw, t);
+  return sched_push(&s->dom[s->dom_of[tw->sm]].q, tw, t);
 }
 
 static void mark_blocked(twarp *tw, uint64_t t) {
@@ -206,8 +247,23 @@ static void mark_blocked(twarp *tw, uint64_t t) {
   tw->blocked_at = t ? t : 1;
 }
 
+/* The window: at most the shortest time from an SM's request to anything
+ * shared (an L2 hit's round trip, an atomic's) to its answer, so that no
+ * answer falls in the window that asked (doc/parallel.md). */
+static uint64_t window_cycles(const gpu_config *g) {
+  uint64_t w = umin(g->lat_l2, g->lat_atomic);
+  return w ? w : 1;
+}
+
+static int fin_order(const void *a, const void *b) {
+  const struct tfin *x = a, *y = b;
+  return x->when != y->when ? (x->when < y->when ? -1 : 1) : x->base < y->base ? -1 : x->base > y->base;
+}
+
 int emu_run_timed(emu *e, const emu_launch *l) {
   uint64_t end = 0;
+  struct tfin *due = NULL;             /* blocks to start at an edge */
+  uint32_t ndue = 0, capdue = 0;
   const gpu_config *g = e->timing_cfg;
   if (emu_launch_begin(e, l)) return -1;
   if (timing_check_arch(e, g, l->func)) { emu_launch_end(e); return -1; }
@@ -291,6 +347,16 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     if (!s->ic || ifetch_launch(s->ic, (uint64_t)e->nprog * g->insn_bytes, (uint64_t)e->func_base[l->func] * g->insn_bytes)) { fault_oom(e); goto out; }
   }
   s->uniform_atom = emu_uniform_atomics(e);
+  /* domains: each SM, or each GPC when blocks come in clusters */
+  {
+    uint32_t gpcs = csize > 1 ? (g->gpcs ? g->gpcs : 1) : nsm;
+    s->ndom = gpcs;
+    s->dom = calloc(gpcs, sizeof *s->dom);
+    s->dom_of = calloc(nsm, sizeof *s->dom_of);
+    s->sp = calloc((size_t)nsm * nsp, sizeof *s->sp);
+    for (uint32_t d = 0; s->dom_of && d < gpcs; d++)
+      for (uint32_t i = (uint32_t)((uint64_t)nsm * d / gpcs); i < (uint32_t)((uint64_t)nsm * (d + 1) / gpcs); i++) s->dom_of[i] = d;
+  }
   if (g->mio_queue) {
     s->mioq = calloc(nsm, sizeof *s->mioq);
     s->mioq_mem = calloc((size_t)nsm * g->mio_queue, sizeof *s->mioq_mem);
@@ -298,27 +364,34 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     for (uint32_t i = 0; i < nsm; i++) s->mioq[i].start = s->mioq_mem + (size_t)i * g->mio_queue;
   }
   if (!s->sms || !s->dep || !res || !tws || !twmem || !loopst || !stores_done || !release_extra || !ifreg || !cta_start_t || !slot_sm || !slot_init || !s->mem || !s->uniform_atom ||
-      sched_init(&s->q, (int)g->sched_policy, nsm * nsp, g->sched_active_warps)) {
+      !s->dom || !s->dom_of || !s->sp) {
     fault_oom(e);
     goto out;
   }
   memsys_launch(s->mem);
+  memsys_windowed(s->mem, true);
+  if (s->ic) ifetch_windowed(s->ic, true);
   for (uint32_t i = 0; i < nsm; i++) s->sms[i].first = UINT64_MAX;
   place_slots(g, slots, csize, slot_sm);
+  for (uint32_t di = 0; di < s->ndom; di++) {
+    sched_init_part(&s->dom[di].q, (int)g->sched_policy, s->sp, g->sched_active_warps);
+    s->dom[di].stop = UINT64_MAX;
+    s->dom[di].sample_every = 32;
+  }
   e->timing = s;
-  s->sample_every = 32;
 
   uint64_t next = 0, t0 = g->launch_cycles / 2;
   end = t0;
   uint32_t live = 0;
   /* the first blocks start in waves, cta_launch_cycles apart per SM; each
-   * is set up when its start cycle comes (not all up front) */
+   * is set up at the edge before its start cycle's window */
   uint32_t nwave_groups = 0, wave_next = 0;
   for (uint32_t b = 0; b < slots && (uint64_t)b / csize < (total + csize - 1) / csize; b += csize) nwave_groups++;
   /* place a cluster group of CTAs in slots [base, base+csize) */
   #define START_GROUP(base, when) do { \
       for (uint32_t r_ = 0; r_ < csize; r_++) { \
         uint32_t si_ = (base) + r_, sm_ = slot_sm[si_]; \
+        sched *q_ = &s->dom[s->dom_of[sm_]].q; \
         cta *c_ = &res[si_]; \
         if (emu_cta_start(e, c_, next++, &res[base])) { fault_oom(e); goto out; } \
         c_->smid = sm_; \
@@ -346,83 +419,64 @@ int emu_run_timed(emu *e, const emu_launch *l) {
           tw_->w = &c_->warps[wi_]; tw_->sm = sm_; tw_->slot = si_; \
           tw_->sp = (c_->warps[wi_].id + si_) % nsp; \
           tw_->spi = sm_ * nsp + tw_->sp; \
-          sched_add(&s->q, tw_); \
+          sched_add(q_, tw_); \
           /* the instruction buffer fills before the first issue */ \
           twarp_note_wait(tw_, STALL_NO_INSTRUCTION, g->fetch_cycles); \
-          if (sched_push(&s->q, tw_, (when) + g->fetch_cycles)) { slot_init[si_] = true; fault_oom(e); goto out; } \
+          if (sched_push(q_, tw_, (when) + g->fetch_cycles)) { slot_init[si_] = true; fault_oom(e); goto out; } \
         } \
         slot_init[si_] = true; \
         live++; \
       } } while (0)
 
+  /* Windows of W cycles (doc/parallel.md): within one, each domain runs its
+   * own events on its own state; what crosses domains (L2 and DRAM, code
+   * lines in L2, the next block for a free slot) waits for the edge. */
+  uint64_t W = window_cycles(g), ws = t0 / W * W;
   while (!e->faulted) {
-    /* samples of the cycles before the next event see the state they had */
-    uint64_t te = s->q.nheap ? s->q.heap[0].t : UINT64_MAX;
-    if (wave_next < nwave_groups && next < total) te = umin(te, t0 + (wave_next * csize / nsm) * g->cta_launch_cycles);
-    while (want_samples && te != UINT64_MAX && s->next_sample < te) {
-      if (take_sample(s, tws, res, slots, s->next_sample)) { fault_oom(e); goto out; }
-      s->next_sample += s->sample_every;
+    uint64_t we = ws + W;
+    /* the blocks due: the successors of those that ended, and the first
+     * waves starting before the window ends, by (cycle, slot) */
+    ndue = 0;
+    for (uint32_t di = 0; di < s->ndom; di++) {
+      tdom *dm = &s->dom[di];
+      for (uint32_t i = 0; i < dm->nfin; i++) if (APPEND(due, ndue, capdue, dm->fin[i])) { fault_oom(e); goto out; }
+      dm->nfin = 0;
+      dm->stop = UINT64_MAX;
     }
-    /* due first-wave blocks start before anything later happens */
-    if (wave_next < nwave_groups && next < total) {
+    for (; wave_next < nwave_groups; wave_next++) {
       uint32_t b = wave_next * csize;
       uint64_t when = t0 + (b / nsm) * g->cta_launch_cycles;
-      if (!s->q.nheap || s->q.heap[0].t >= when) {
-        s->now = when;
-        START_GROUP(b, when);
-        wave_next++;
-        continue;
-      }
+      if (when >= we) break;
+      if (APPEND(due, ndue, capdue, ((struct tfin){ when, b }))) { fault_oom(e); goto out; }
     }
-    if (!s->q.nheap) {
-      /* everything waits: threads released by barriers or mbarriers without
-       * an issuing warp noticing; requeue whatever can run, else deadlock */
-      bool any = false;
-      for (uint32_t i = 0; i < slots; i++) {
-        if (!res[i].warps || !tws[i]) continue;
-        for (uint32_t wi = 0; wi < res[i].nwarps; wi++) {
-          warp *w = &res[i].warps[wi];
-          if (tws[i][wi].queued || !~w->exited) continue;
-          bool run = false;
-          FOR_LANES(q) if (w->state[q] == TS_RUN) run = true;
-          if (run) {
-            uint32_t *x = &release_extra[&tws[i][wi] - twmem];
-            if (requeue_released(s, &tws[i][wi], s->now + g->barrier_cycles + *x)) { fault_oom(e); goto out; }
-            *x = 0;
-            any = true;
-          }
+    if (ndue > 1) qsort(due, ndue, sizeof *due, fin_order);
+    for (uint32_t i = 0; i < ndue && next < total; i++) START_GROUP(due[i].base, due[i].when);
+    for (uint32_t di = 0; di < s->ndom && !e->faulted; di++) {
+      tdom *dm = &s->dom[di];
+      sched *q = &dm->q;
+      while (!e->faulted && q->nheap && q->heap[0].t < umin(we, dm->stop)) {
+        /* samples of the cycles before the next event see the state they had */
+        while (want_samples && dm->next_sample < q->heap[0].t) {
+          if (take_sample(s, dm, tws, res, slots, dm->next_sample)) { fault_oom(e); goto out; }
+          dm->next_sample += dm->sample_every;
         }
-      }
-      if (!any) {
-        for (uint32_t i = 0; i < slots && !any; i++) if (res[i].warps && emu_async_stalled(&res[i])) any = true;
-        if (any) continue;
-        if (!live) break;
-        for (uint32_t i = 0; i < slots; i++) if (res[i].warps && !emu_cta_done(&res[i])) {
-          emu_fault_at(&res[i].warps[0], NULL, 0, FAULT_DEADLOCK, "block (%u,%u,%u): every thread waits and none can proceed",
-                       res[i].id[0], res[i].id[1], res[i].id[2]);
+        /* budgets: the clock (and resident memory) are read every 4096 issues */
+        if (__builtin_expect((e->opt.max_warp_insts && e->warp_insts > e->opt.max_warp_insts) || !(s->r.issued & 0xfff), 0) &&
+            emu_over_budget(e, q->heap[0].tw->w))
           break;
-        }
-        break;
-      }
-      continue;
-    }
-    /* budgets: the clock (and resident memory) are read every 4096 issues */
-    if (__builtin_expect((e->opt.max_warp_insts && e->warp_insts > e->opt.max_warp_insts) || !(s->r.issued & 0xfff), 0) &&
-        emu_over_budget(e, s->q.heap[0].tw->w))
-      break;
-    if (e->opt.progress && !(s->r.issued & 0xffff)) emu_progress(e, next - live, total, false);
+        if (e->opt.progress && !(s->r.issued & 0xffff)) emu_progress(e, next - live, total, false);
     heapent he;
-    if (!sched_pop(&s->q, &he)) continue;
+    if (!sched_pop(q, &he)) continue;
     twarp *tw = he.tw;
     warp *w = tw->w;
-    if (!~w->exited) { if (sched_leave(&s->q, tw, he.t)) fault_oom(e); continue; }
-    s->now = he.t;
+    if (!~w->exited) { if (sched_leave(q, tw, he.t)) fault_oom(e); continue; }
+    s->now = dm->now = he.t;
     e->cycle_now = he.t;
     if (!w->cur) {
       emu_reschedule(w);
-      if (!w->cur) { mark_blocked(tw, he.t); if (sched_leave(&s->q, tw, he.t)) fault_oom(e); continue; }   /* requeued on release */
+      if (!w->cur) { mark_blocked(tw, he.t); if (sched_leave(q, tw, he.t)) fault_oom(e); continue; }   /* requeued on release */
     }
-    if (!sched_admit(&s->q, tw, he.t)) continue;                 /* two_level: waits for a place */
+    if (!sched_admit(q, tw, he.t)) continue;                 /* two_level: waits for a place */
     const deps *d = &s->dep[w->cur_pc];
     /* loop control in all but one of each unroll_factor iterations of a
      * loop ptxas unrolls costs nothing (timing_insn.h) */
@@ -475,6 +529,13 @@ int emu_run_timed(emu *e, const emu_launch *l) {
       if (d->grp_open_too) need = umax(need, tw->grp_open[d->grp]);
       if (need > t) { t = need; why = d->grp == AC_CP_ASYNC ? STALL_LONG_SCOREBOARD : STALL_SLEEPING; }
     }
+    /* a value still pending (a memory result the window's edge settles):
+     * the warp waits outside the queue and tries again at he.t then */
+    if (__builtin_expect(ms_is_pending(t), 0)) {
+      tw->queued = true;
+      if (APPEND(dm->park, dm->npark, dm->cappark, ((struct tpark){ tw, he.t }))) { fault_oom(e); break; }
+      continue;
+    }
     /* the unit throttles only when it stays busy past the scheduler's
      * next free cycle; until then the warp is eligible, not selected */
     uint64_t could = t, slot = umax(t, sm->sched_free[tw->sp]), unit = sm->unit_free[tw->sp][d->unit];
@@ -487,8 +548,8 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     if (t > he.t) {
       twarp_note_wait(tw, why, t - he.t);
       /* two_level: a long wait gives the place in the active set away */
-      if (why == STALL_LONG_SCOREBOARD && sched_leave(&s->q, tw, he.t)) { fault_oom(e); break; }
-      if (sched_push(&s->q, tw, t)) { fault_oom(e); break; }
+      if (why == STALL_LONG_SCOREBOARD && sched_leave(q, tw, he.t)) { fault_oom(e); break; }
+      if (sched_push(q, tw, t)) { fault_oom(e); break; }
       tw->elig = could;
       continue;
     }
@@ -506,7 +567,7 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     s->issue_why = tw->wait_len ? tw->wait_why : STALL_SELECTED;
     uint32_t ran = emu_warp_run(w, 1);
     if (e->faulted) break;
-    if (!ran) { if (w->cur && sched_push(&s->q, tw, t + 1)) { fault_oom(e); break; } continue; }
+    if (!ran) { if (w->cur && sched_push(q, tw, t + 1)) { fault_oom(e); break; } continue; }
     s->r.issued++;
     s->r.sass_issued += d->free ? 0 : d->slots;
     if (d->loop == LOOP_BACKEDGE) {
@@ -516,14 +577,26 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     }
     uint64_t prev_issue1 = tw->issued1;
     tw->issued1 = t + 1;
-    sched_issued(&s->q, tw);
-    uint64_t lat = (s->mem_done ? s->mem_latency : d->lat) + d->bank_extra;
+    sched_issued(q, tw);
+    /* a result from L2 is pending until the window's edge: done is its code */
+    bool pend = s->mem_done && s->mem_latency == MS_PENDING;
+    uint64_t lat = pend ? 0 : (s->mem_done ? s->mem_latency : d->lat) + d->bank_extra;
     uint64_t done = d->free ? t : t + (lat ? lat : 1);
+    if (pend) {
+      memsys_pend_add(s->mem, tw->sm, s->mem->pend_code, d->bank_extra);
+      if (!d->free) done = s->mem->pend_code;
+    }
     /* a reduction (red, an atom whose result nobody reads) drains when
      * it is done; a store as soon as the L1 takes it ([M] tests/microbench
      * mb_atomic red_*: 15-22% drain; stores of any pattern (mb_mem
      * chain_init, scattered): ~0%) */
-    if (s->mem_done && (!d->ndst || d->unread) && !s->mem_store && done > stores_done[tw - twmem]) stores_done[tw - twmem] = done;
+    if (s->mem_done && (!d->ndst || d->unread) && !s->mem_store) {
+      uint64_t *sd = &stores_done[tw - twmem];
+      if (ms_is_pending(done) || ms_is_pending(*sd)) {
+        *sd = memsys_pend_max(s->mem, tw->sm, *sd, done);
+        if (APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ sd, *sd, tw }))) { fault_oom(e); break; }
+      } else if (done > *sd) *sd = done;
+    }
     uint8_t rwhy = d->result_why;
     uint64_t async_done = 0;
     if (d->kind == DK_ASYNC_OP) {
@@ -531,7 +604,11 @@ int emu_run_timed(emu *e, const emu_launch *l) {
        * wgmma.wait_group, a cp.async writes shared memory; either completes
        * in the background */
       async_done = done;
-      if (done > tw->grp_open[d->grp]) tw->grp_open[d->grp] = done;
+      if (ms_is_pending(done) || ms_is_pending(tw->grp_open[d->grp])) {
+        tw->grp_open[d->grp] = memsys_pend_max(s->mem, tw->sm, tw->grp_open[d->grp], done);
+        async_done = 0;
+        if (APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ NULL, 0, tw }))) { fault_oom(e); break; }
+      } else if (done > tw->grp_open[d->grp]) tw->grp_open[d->grp] = done;
       done = t + 1;
     } else if (d->kind == DK_ASYNC_COMMIT) {
       uint64_t *g = tw->grp_done[d->grp];
@@ -544,16 +621,24 @@ int emu_run_timed(emu *e, const emu_launch *l) {
       tw->grp_n[d->grp] = (uint8_t)d->grp_keep;
     }
     if (d->kind == DK_ASYNC_WAIT && d->grp_open_too) tw->grp_open[d->grp] = 0;
-    for (uint8_t i = 0; i < d->ndst; i++) { tw->ready[d->dst[i]] = done; tw->ready_why[d->dst[i]] = rwhy; }
+    for (uint8_t i = 0; i < d->ndst; i++) {
+      tw->ready[d->dst[i]] = done;
+      tw->ready_why[d->dst[i]] = rwhy;
+      if (ms_is_pending(done) && APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ &tw->ready[d->dst[i]], done, tw }))) { fault_oom(e); break; }
+    }
     /* warp states (timing.h): the issue cycle is 'selected', the cycles
      * since the warp's previous issue go to the reason that held it longest */
     int why_issue = tw->wait_len ? tw->wait_why : STALL_SELECTED;
     uint64_t waited = prev_issue1 && t > prev_issue1 ? t - prev_issue1 : 0;
     s->r.stall_cycles[why_issue] += waited;
     s->r.stall_cycles[STALL_SELECTED]++;
-    if (obs && obs->on_timing) obs->on_timing(obs->ctx, w, t, async_done > done ? async_done : done, why_issue, waited);
+    /* (a result still pending: its lower bound, the window's end) */
+    if (obs && obs->on_timing) {
+      uint64_t cpl = async_done > done ? async_done : done;
+      obs->on_timing(obs->ctx, w, t, ms_is_pending(cpl) ? umax(we, t + 1) : cpl, why_issue, waited);
+    }
     tw->wait_len = 0;
-    if (t + lat > end) end = t + lat;
+    if (!pend && t + lat > end) end = t + lat;
     cta *c = w->cta;
     if (~w->exited) {
       if (w->cur) {
@@ -583,22 +668,22 @@ int emu_run_timed(emu *e, const emu_launch *l) {
         }
         if (d->kind == DK_MEMBAR) { nt += d->after; twarp_note_wait(tw, d->after_why ? d->after_why : STALL_MEMBAR, d->after); }
         if (d->kind == DK_SLEEP) { nt += d->after; twarp_note_wait(tw, STALL_SLEEPING, d->after); }
-        if (sched_push(&s->q, tw, nt)) { fault_oom(e); break; }
+        if (sched_push(q, tw, nt)) { fault_oom(e); break; }
       } else {
         /* the warp blocked (barrier, warp-sync): its released threads resume
          * after the barrier's latency; other warps of the CTA may have been
          * released by this instruction too */
         emu_reschedule(w);
-        if (w->cur) { twarp_note_wait(tw, STALL_BARRIER, g->barrier_cycles); if (sched_push(&s->q, tw, t + g->barrier_cycles)) { fault_oom(e); break; } }
+        if (w->cur) { twarp_note_wait(tw, STALL_BARRIER, g->barrier_cycles); if (sched_push(q, tw, t + g->barrier_cycles)) { fault_oom(e); break; } }
         else {
           if (d->kind == DK_MEMBAR && d->after_why == STALL_BARRIER) release_extra[tw - twmem] = d->after;
           mark_blocked(tw, t + 1);
-          if (sched_leave(&s->q, tw, t + 1)) { fault_oom(e); break; }
+          if (sched_leave(q, tw, t + 1)) { fault_oom(e); break; }
         }
       }
     } else {
       tw->exit_t = t + 1;                /* active (sm__warps_active) until it exits, not until its block ends */
-      if (sched_leave(&s->q, tw, t + 1)) { fault_oom(e); break; }
+      if (sched_leave(q, tw, t + 1)) { fault_oom(e); break; }
     }
     /* threads this instruction released in other warps of the CTA, or of
      * its cluster (barrier.cluster, mbarriers completed by a multicast copy) */
@@ -637,8 +722,77 @@ int emu_run_timed(emu *e, const emu_launch *l) {
         live--;
       }
       if (t + 1 > end) end = t + 1;
-      if (next < total) START_GROUP(base, t + 1 + g->cta_launch_cycles);
+      /* the next block starts at the window's edge: the domain's events
+       * from the next cycle wait for it */
+      if (next < total) {
+        if (APPEND(dm->fin, dm->nfin, dm->capfin, ((struct tfin){ t + 1 + g->cta_launch_cycles, base }))) { fault_oom(e); break; }
+        dm->stop = umin(dm->stop, t + 1);
+      }
     }
+    }
+    }
+    if (e->faulted) break;
+    /* the edge: the window's requests to L2 are served, pending values
+     * take their values where they were stored, waiting warps queue again */
+    if (memsys_settle(s->mem) || (s->ic && ifetch_commit(s->ic))) { fault_oom(e); break; }
+    end = umax(end, memsys_settled_max(s->mem));
+    uint64_t now = 0, first = UINT64_MAX;
+    bool fins = false;
+    for (uint32_t di = 0; di < s->ndom; di++) {
+      tdom *dm = &s->dom[di];
+      for (uint32_t i = 0; i < dm->nsite; i++) {
+        struct tsite *st = &dm->site[i];
+        twarp *tw = st->tw;
+        if (st->p) { if (*st->p == st->code) *st->p = memsys_value(s->mem, tw->sm, st->code); continue; }
+        for (int k = 0; k < 2; k++) {
+          tw->grp_open[k] = memsys_value(s->mem, tw->sm, tw->grp_open[k]);
+          for (int j = 0; j < 8; j++) tw->grp_done[k][j] = memsys_value(s->mem, tw->sm, tw->grp_done[k][j]);
+        }
+      }
+      dm->nsite = 0;
+      for (uint32_t i = 0; i < dm->npark; i++) if (sched_push(&dm->q, dm->park[i].tw, dm->park[i].t)) { fault_oom(e); goto out; }
+      dm->npark = 0;
+      if (dm->q.nheap && dm->q.heap[0].t < first) first = dm->q.heap[0].t;
+      if (dm->now > now) now = dm->now;
+      if (dm->nfin) fins = true;
+    }
+    memsys_clear(s->mem);
+    if (wave_next < nwave_groups && next < total) first = umin(first, t0 + (wave_next * csize / nsm) * g->cta_launch_cycles);
+    if (fins && next < total) first = umin(first, we);
+    if (first == UINT64_MAX) {
+      /* everything waits: threads released by barriers or mbarriers without
+       * an issuing warp noticing; requeue whatever can run, else deadlock */
+      bool any = false;
+      s->now = now;
+      for (uint32_t i = 0; i < slots; i++) {
+        if (!res[i].warps || !tws[i]) continue;
+        for (uint32_t wi = 0; wi < res[i].nwarps; wi++) {
+          warp *w = &res[i].warps[wi];
+          if (tws[i][wi].queued || !~w->exited) continue;
+          bool run = false;
+          FOR_LANES(q) if (w->state[q] == TS_RUN) run = true;
+          if (run) {
+            uint32_t *x = &release_extra[&tws[i][wi] - twmem];
+            if (requeue_released(s, &tws[i][wi], now + g->barrier_cycles + *x)) { fault_oom(e); goto out; }
+            *x = 0;
+            any = true;
+          }
+        }
+      }
+      if (!any) {
+        for (uint32_t i = 0; i < slots && !any; i++) if (res[i].warps && emu_async_stalled(&res[i])) any = true;
+        if (any) { ws = we; continue; }
+        if (!live) break;
+        for (uint32_t i = 0; i < slots; i++) if (res[i].warps && !emu_cta_done(&res[i])) {
+          emu_fault_at(&res[i].warps[0], NULL, 0, FAULT_DEADLOCK, "block (%u,%u,%u): every thread waits and none can proceed",
+                       res[i].id[0], res[i].id[1], res[i].id[2]);
+          break;
+        }
+        break;
+      }
+      first = now + g->barrier_cycles;
+    }
+    ws = umax(we, first / W * W);
   }
   #undef START_GROUP
 out:
@@ -655,8 +809,7 @@ out:
     if (s->sms[i].first != UINT64_MAX && s->sms[i].last > s->sms[i].first) { active += s->sms[i].last - s->sms[i].first; wc += s->sms[i].warp_cycles; }
   }
   s->r.achieved_occupancy = active ? (double)wc / ((double)active * g->max_warps_per_sm) : 0;
-  if (want_samples && !e->faulted)
-    for (uint32_t i = 0; i < s->nsamples; i++) obs->on_sm_sample(obs->ctx, s->samples[i].sm, s->samples[i].cycle, s->samples[i].active, s->samples[i].eligible);
+  if (want_samples && !e->faulted && s->dom) report_samples(s, obs);
   if (s->mem) {
     s->r.l1_hits = s->mem->l1_hits;
     s->r.l1_lookups = s->mem->l1_lookups;
@@ -671,8 +824,17 @@ out:
   free(s->uniform_atom);
   free(s->mioq);
   free(s->mioq_mem);
-  sched_free(&s->q);
-  free(s->samples);
+  for (uint32_t di = 0; s->dom && di < s->ndom; di++) {
+    tdom *dm = &s->dom[di];
+    sched_free(&dm->q);
+    free(dm->park); free(dm->site); free(dm->fin); free(dm->samples);
+  }
+  free(s->dom);
+  free(s->dom_of);
+  free(s->sp);
+  free(due);
+  if (s->mem) { memsys_clear(s->mem); memsys_windowed(s->mem, false); }
+  if (s->ic) ifetch_windowed(s->ic, false);
   free(s->sms);
   free(s->dep);
   free(res);
