@@ -41,6 +41,8 @@ typedef struct tdom {
   sched q;
   uint64_t now;                       /* the cycle of its last event                  */
   uint64_t stop;                      /* events from this cycle wait for the edge (a block ended) */
+  uint64_t end;                       /* the latest cycle its warps need             */
+  uint32_t ended;                     /* blocks that ended in the window              */
   struct tpark { twarp *tw; uint64_t t; } *park;   /* warps waiting for a pending value */
   uint32_t npark, cappark;
   struct tsite { uint64_t *p; uint64_t code; twarp *tw; } *site;  /* where pending values were stored */
@@ -247,6 +249,312 @@ static void mark_blocked(twarp *tw, uint64_t t) {
   tw->blocked_at = t ? t : 1;
 }
 
+/* What a window's domains share, read-only during the window (each slot,
+ * and each warp's entry, belongs to the domain of its SM). */
+typedef struct trun {
+  const gpu_config *g;
+  emu_observer *obs;
+  bool want_samples;
+  cta *res;
+  twarp **tws, *twmem;
+  uint32_t (*loopst)[2], (*ifreg)[2], *release_extra;
+  uint64_t *stores_done, *cta_start_t;
+  uint32_t slots, csize, nwarps;
+  uint64_t next, total, live, we;
+} trun;
+
+/* One domain's events of the window (those before its stop): the state
+ * of its SMs, its warps and its own counters only; e and s are its
+ * worker's (their scratch and counters; everything else is shared). */
+static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
+  const gpu_config *g = R->g;
+  emu_observer *obs = R->obs;
+  bool want_samples = R->want_samples;
+  cta *res = R->res;
+  twarp **tws = R->tws, *twmem = R->twmem;
+  uint32_t (*loopst)[2] = R->loopst, (*ifreg)[2] = R->ifreg, *release_extra = R->release_extra;
+  uint64_t *stores_done = R->stores_done, *cta_start_t = R->cta_start_t;
+  uint32_t slots = R->slots, csize = R->csize, nwarps = R->nwarps;
+  uint64_t next = R->next, total = R->total, live = R->live, we = R->we;
+  sched *q = &dm->q;
+      while (!e->faulted && q->nheap && q->heap[0].t < umin(we, dm->stop)) {
+        /* samples of the cycles before the next event see the state they had */
+        while (want_samples && dm->next_sample < q->heap[0].t) {
+          if (take_sample(s, dm, tws, res, slots, dm->next_sample)) { fault_oom(e); return; }
+          dm->next_sample += dm->sample_every;
+        }
+        /* budgets: the clock (and resident memory) are read every 4096 issues */
+        if (__builtin_expect((e->opt.max_warp_insts && e->warp_insts > e->opt.max_warp_insts) || !(s->r.issued & 0xfff), 0) &&
+            emu_over_budget(e, q->heap[0].tw->w))
+          break;
+        if (e->opt.progress && !(s->r.issued & 0xffff)) emu_progress(e, next - live, total, false);
+    heapent he;
+    if (!sched_pop(q, &he)) continue;
+    twarp *tw = he.tw;
+    warp *w = tw->w;
+    if (!~w->exited) { if (sched_leave(q, tw, he.t)) fault_oom(e); continue; }
+    s->now = dm->now = he.t;
+    e->cycle_now = he.t;
+    if (!w->cur) {
+      emu_reschedule(w);
+      if (!w->cur) { mark_blocked(tw, he.t); if (sched_leave(q, tw, he.t)) fault_oom(e); continue; }   /* requeued on release */
+    }
+    if (!sched_admit(q, tw, he.t)) continue;                 /* two_level: waits for a place */
+    const deps *d = &s->dep[w->cur_pc];
+    /* loop control in all but one of each unroll_factor iterations of a
+     * loop ptxas unrolls costs nothing (timing_insn.h) */
+    deps dl;
+    bool unrolled = false;
+    if (__builtin_expect(d->loop != LOOP_NONE, 0)) {
+      const uint32_t *ls = loopst[tw - twmem];
+      uint32_t k = ls[0] == d->loop_end ? ls[1] : 0;
+      if (k % g->unroll_factor != g->unroll_factor - 1) {
+        dl = *d;
+        dl.nsrc = 0; dl.free = true; dl.lat = 0; dl.bank_extra = 0; dl.kind = DK_PLAIN;
+        d = &dl;
+        unrolled = true;
+      }
+    }
+    tsm *sm = &s->sms[tw->sm];
+    uint64_t t = he.t;
+    int why = 0;
+    for (uint8_t i = 0; i < d->nsrc; i++) if (tw->ready[d->src[i]] > t) { t = tw->ready[d->src[i]]; why = tw->ready_why[d->src[i]]; }
+    for (uint8_t i = 0; i < d->ndst; i++) if (tw->ready[d->dst[i]] > t) { t = tw->ready[d->dst[i]]; why = tw->ready_why[d->dst[i]]; }
+    if (s->ic) {
+      /* the instruction's line must be in the sub-partition's L0 cache;
+       * a warp asks once per line it enters */
+      uint64_t addr = (uint64_t)w->cur_pc * g->insn_bytes, line1 = (addr >> 7) + 1;
+      if (tw->iline1 != line1) {
+        tw->iline1 = line1;
+        double r = ifetch_line(s->ic, tw->sm, tw->sp, (double)he.t, addr);
+        tw->iready = r > (double)he.t ? (uint64_t)(r + 0.5) : he.t;
+      }
+      if (tw->iready > t) { t = tw->iready; why = STALL_NO_INSTRUCTION; }
+    }
+    if (__builtin_expect(d->queued, 0)) {
+      /* a shared-memory instruction waits to issue while the SM's MIO
+       * queue is full: until the one mio_queue places before it has
+       * started on the shared pipe (mio_throttle) */
+      if (s->mioq && d->throttle_why == STALL_MIO_THROTTLE) {
+        const mioq *q = &s->mioq[tw->sm];
+        uint64_t free_at = q->start[q->next];
+        if (free_at > t) { t = free_at; why = STALL_MIO_THROTTLE; }
+      }
+      /* a warp leaves when its reductions are done: 'drain' (Nsight Compute:
+       * waiting after EXIT for the memory instructions to complete) */
+      if (d->exits && stores_done[tw - twmem] > t) { t = stores_done[tw - twmem]; why = STALL_DRAIN; }
+    }
+    if (d->kind == DK_ASYNC_WAIT) {
+      /* all but the newest grp_keep committed groups must be complete
+       * (cp.async.wait_all: the uncommitted copies too) */
+      uint64_t need = 0, n = tw->grp_n[d->grp];
+      for (uint32_t i = 0; i + d->grp_keep < n; i++) need = umax(need, tw->grp_done[d->grp][i]);
+      if (d->grp_open_too) need = umax(need, tw->grp_open[d->grp]);
+      if (need > t) { t = need; why = d->grp == AC_CP_ASYNC ? STALL_LONG_SCOREBOARD : STALL_SLEEPING; }
+    }
+    /* a value still pending (a memory result the window's edge settles):
+     * the warp waits outside the queue and tries again at he.t then */
+    if (__builtin_expect(ms_is_pending(t), 0)) {
+      tw->queued = true;
+      if (APPEND(dm->park, dm->npark, dm->cappark, ((struct tpark){ tw, he.t }))) { fault_oom(e); break; }
+      continue;
+    }
+    /* the unit throttles only when it stays busy past the scheduler's
+     * next free cycle; until then the warp is eligible, not selected */
+    uint64_t could = t, slot = umax(t, sm->sched_free[tw->sp]), unit = sm->unit_free[tw->sp][d->unit];
+    /* the warp's own previous instruction holding the pipe is a stall the
+     * compiler wrote into the control bits ('wait', as Nsight Compute counts
+     * it: mb_pipe, one warp: no math_pipe_throttle at any ILP); another
+     * warp's is a throttle */
+    if (unit > slot) { t = could = unit; why = sm->unit_by[tw->sp][d->unit] == tw ? STALL_WAIT : d->throttle_why; }
+    else if (slot > t) { t = slot; why = STALL_NOT_SELECTED; }
+    if (t > he.t) {
+      twarp_note_wait(tw, why, t - he.t);
+      /* two_level: a long wait gives the place in the active set away */
+      if (why == STALL_LONG_SCOREBOARD && sched_leave(q, tw, he.t)) { fault_oom(e); break; }
+      if (sched_push(q, tw, t)) { fault_oom(e); break; }
+      tw->elig = could;
+      continue;
+    }
+    if (!d->free) {
+      sm->sched_free[tw->sp] = t + d->slots;
+      sm->unit_free[tw->sp][d->unit] = t + d->bank_extra + d->ii;
+      sm->unit_by[tw->sp][d->unit] = tw;
+    }
+    s->mem_done = false;
+    s->mem_latency = 0;
+    s->mem_store = false;
+    uint32_t pc0 = w->cur_pc;
+    lanemask mask0 = w->cur;
+    s->issue_wait = tw->wait_len;
+    s->issue_why = tw->wait_len ? tw->wait_why : STALL_SELECTED;
+    uint32_t ran = emu_warp_run(w, 1);
+    if (e->faulted) break;
+    if (!ran) { if (w->cur && sched_push(q, tw, t + 1)) { fault_oom(e); break; } continue; }
+    s->r.issued++;
+    s->r.sass_issued += d->free ? 0 : d->slots;
+    if (d->loop == LOOP_BACKEDGE) {
+      uint32_t *ls = loopst[tw - twmem];
+      if (ls[0] != pc0) { ls[0] = pc0; ls[1] = 0; }
+      ls[1] = w->cur_pc == e->prog[pc0].target ? ls[1] + 1 : 0;
+    }
+    uint64_t prev_issue1 = tw->issued1;
+    tw->issued1 = t + 1;
+    sched_issued(q, tw);
+    /* a result from L2 is pending until the window's edge: done is its code */
+    bool pend = s->mem_done && s->mem_latency == MS_PENDING;
+    uint64_t lat = pend ? 0 : (s->mem_done ? s->mem_latency : d->lat) + d->bank_extra;
+    uint64_t done = d->free ? t : t + (lat ? lat : 1);
+    if (pend) {
+      memsys_pend_add(s->mem, tw->sm, memsys_pend_code(s->mem, tw->sm), d->bank_extra);
+      if (!d->free) done = memsys_pend_code(s->mem, tw->sm);
+    }
+    /* a reduction (red, an atom whose result nobody reads) drains when
+     * it is done; a store as soon as the L1 takes it ([M] tests/microbench
+     * mb_atomic red_*: 15-22% drain; stores of any pattern (mb_mem
+     * chain_init, scattered): ~0%) */
+    if (s->mem_done && (!d->ndst || d->unread) && !s->mem_store) {
+      uint64_t *sd = &stores_done[tw - twmem];
+      if (ms_is_pending(done) || ms_is_pending(*sd)) {
+        *sd = memsys_pend_max(s->mem, tw->sm, *sd, done);
+        if (APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ sd, *sd, tw }))) { fault_oom(e); break; }
+      } else if (done > *sd) *sd = done;
+    }
+    uint8_t rwhy = d->result_why;
+    uint64_t async_done = 0;
+    if (d->kind == DK_ASYNC_OP) {
+      /* asynchronous: a wgmma's registers are the program's to protect with
+       * wgmma.wait_group, a cp.async writes shared memory; either completes
+       * in the background */
+      async_done = done;
+      if (ms_is_pending(done) || ms_is_pending(tw->grp_open[d->grp])) {
+        tw->grp_open[d->grp] = memsys_pend_max(s->mem, tw->sm, tw->grp_open[d->grp], done);
+        async_done = 0;
+        if (APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ NULL, 0, tw }))) { fault_oom(e); break; }
+      } else if (done > tw->grp_open[d->grp]) tw->grp_open[d->grp] = done;
+      done = t + 1;
+    } else if (d->kind == DK_ASYNC_COMMIT) {
+      uint64_t *g = tw->grp_done[d->grp];
+      if (tw->grp_n[d->grp] == 8) { memmove(g, g + 1, 7 * sizeof *g); tw->grp_n[d->grp]--; }
+      g[tw->grp_n[d->grp]++] = tw->grp_open[d->grp];
+      tw->grp_open[d->grp] = 0;
+    } else if (d->kind == DK_ASYNC_WAIT && tw->grp_n[d->grp] > d->grp_keep) {
+      uint32_t drop = tw->grp_n[d->grp] - d->grp_keep;
+      memmove(tw->grp_done[d->grp], tw->grp_done[d->grp] + drop, d->grp_keep * sizeof tw->grp_done[d->grp][0]);
+      tw->grp_n[d->grp] = (uint8_t)d->grp_keep;
+    }
+    if (d->kind == DK_ASYNC_WAIT && d->grp_open_too) tw->grp_open[d->grp] = 0;
+    for (uint8_t i = 0; i < d->ndst; i++) {
+      tw->ready[d->dst[i]] = done;
+      tw->ready_why[d->dst[i]] = rwhy;
+      if (ms_is_pending(done) && APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ &tw->ready[d->dst[i]], done, tw }))) { fault_oom(e); break; }
+    }
+    /* warp states (timing.h): the issue cycle is 'selected', the cycles
+     * since the warp's previous issue go to the reason that held it longest */
+    int why_issue = tw->wait_len ? tw->wait_why : STALL_SELECTED;
+    uint64_t waited = prev_issue1 && t > prev_issue1 ? t - prev_issue1 : 0;
+    s->r.stall_cycles[why_issue] += waited;
+    s->r.stall_cycles[STALL_SELECTED]++;
+    /* (a result still pending: its lower bound, the window's end) */
+    if (obs && obs->on_timing) {
+      uint64_t cpl = async_done > done ? async_done : done;
+      obs->on_timing(obs->ctx, w, t, ms_is_pending(cpl) ? umax(we, t + 1) : cpl, why_issue, waited);
+    }
+    tw->wait_len = 0;
+    if (!pend && t + lat > dm->end) dm->end = t + lat;
+    cta *c = w->cta;
+    if (~w->exited) {
+      if (w->cur) {
+        /* control flow: the branch resolves, a changed mask reconverges,
+         * a jump refills the instruction buffer */
+        uint64_t nt = d->free ? t : t + 1;
+        if (d->kind == DK_BRANCH) {
+          nt += g->branch_cycles + d->after;
+          twarp_note_wait(tw, STALL_BRANCH_RESOLVING, g->branch_cycles);
+          if (d->after) twarp_note_wait(tw, pc0 < e->nprog && e->prog[pc0].in->op == OP_RET ? STALL_WAIT : STALL_BRANCH_RESOLVING, d->after);
+        }
+        /* in a region ptxas predicates, neither divergence nor jumps cost */
+        if (__builtin_expect(d->ifconv_end != 0, 0)) {
+          uint32_t *ir = ifreg[tw - twmem];
+          if (!(pc0 >= ir[0] && pc0 < ir[1])) { ir[0] = pc0; ir[1] = d->ifconv_end; }
+        }
+        if (__builtin_expect(w->cur != mask0 || w->cur_pc != pc0 + 1, 0)) {
+          const uint32_t *ir = ifreg[tw - twmem];
+          bool predicated = pc0 >= ir[0] && pc0 < ir[1];
+          /* the paths split at a branch (branch_resolving); switching to the
+           * other path and the join are the reconvergence (BSYNC: wait) */
+          if (w->cur != mask0 && !predicated) {
+            nt += g->reconverge_cycles;
+            twarp_note_wait(tw, w->cur & ~mask0 ? STALL_WAIT : STALL_BRANCH_RESOLVING, g->reconverge_cycles);
+          }
+          if (w->cur_pc != pc0 + 1 && !unrolled && !predicated) { nt += g->fetch_cycles; twarp_note_wait(tw, STALL_NO_INSTRUCTION, g->fetch_cycles); }
+        }
+        if (d->kind == DK_MEMBAR) { nt += d->after; twarp_note_wait(tw, d->after_why ? d->after_why : STALL_MEMBAR, d->after); }
+        if (d->kind == DK_SLEEP) { nt += d->after; twarp_note_wait(tw, STALL_SLEEPING, d->after); }
+        if (sched_push(q, tw, nt)) { fault_oom(e); break; }
+      } else {
+        /* the warp blocked (barrier, warp-sync): its released threads resume
+         * after the barrier's latency; other warps of the CTA may have been
+         * released by this instruction too */
+        emu_reschedule(w);
+        if (w->cur) { twarp_note_wait(tw, STALL_BARRIER, g->barrier_cycles); if (sched_push(q, tw, t + g->barrier_cycles)) { fault_oom(e); break; } }
+        else {
+          if (d->kind == DK_MEMBAR && d->after_why == STALL_BARRIER) release_extra[tw - twmem] = d->after;
+          mark_blocked(tw, t + 1);
+          if (sched_leave(q, tw, t + 1)) { fault_oom(e); break; }
+        }
+      }
+    } else {
+      tw->exit_t = t + 1;                /* active (sm__warps_active) until it exits, not until its block ends */
+      if (sched_leave(q, tw, t + 1)) { fault_oom(e); break; }
+    }
+    /* threads this instruction released in other warps of the CTA, or of
+     * its cluster (barrier.cluster, mbarriers completed by a multicast copy) */
+    for (uint32_t r = 0, base = tw->slot / csize * csize; r < csize && !e->faulted; r++) {
+      cta *pc = &res[base + r];
+      if (!tws[base + r] || !pc->warps) continue;
+      for (uint32_t wi = 0; wi < pc->nwarps && wi < nwarps; wi++) {
+        warp *o = &pc->warps[wi];
+        twarp *ot = &tws[base + r][wi];
+        if (ot->queued || !~o->exited || o == w) continue;
+        if (o->next_key == 0 || o->cur) {
+          emu_reschedule(o);
+          uint32_t *x = &release_extra[ot - twmem];
+          if (o->cur && requeue_released(s, ot, t + g->barrier_cycles + *x)) { fault_oom(e); break; }
+          if (o->cur) *x = 0;
+        }
+      }
+    }
+    if (emu_cta_done(c)) {
+      /* a whole cluster leaves together */
+      uint32_t base = tw->slot / csize * csize;
+      bool all = true;
+      for (uint32_t r = 0; r < csize; r++) if (!emu_cta_done(&res[base + r])) all = false;
+      if (!all) continue;
+      for (uint32_t r = 0; r < csize; r++) {
+        cta *cc = &res[base + r];
+        tsm *m = &s->sms[cc->smid];
+        for (uint32_t wi = 0; wi < cc->nwarps && wi < nwarps; wi++) {
+          uint64_t x = tws[base + r][wi].exit_t;
+          m->warp_cycles += (x && x <= t + 1 ? x : t + 1) - cta_start_t[base + r];
+        }
+        if (t + 1 > m->last) m->last = t + 1;
+        if (obs && obs->on_block_timing) obs->on_block_timing(obs->ctx, cc, cta_start_t[base + r], t + 1);
+        tws[base + r] = NULL;
+        emu_cta_free(cc);
+        dm->ended++;
+      }
+      if (t + 1 > dm->end) dm->end = t + 1;
+      /* the next block starts at the window's edge: the domain's events
+       * from the next cycle wait for it */
+      if (next < total) {
+        if (APPEND(dm->fin, dm->nfin, dm->capfin, ((struct tfin){ t + 1 + g->cta_launch_cycles, base }))) { fault_oom(e); break; }
+        dm->stop = umin(dm->stop, t + 1);
+      }
+    }
+    }
+}
+
 /* The window: at most the shortest time from an SM's request to anything
  * shared (an L2 hit's round trip, an atomic's) to its answer, so that no
  * answer falls in the window that asked (doc/parallel.md). */
@@ -432,6 +740,8 @@ int emu_run_timed(emu *e, const emu_launch *l) {
    * own events on its own state; what crosses domains (L2 and DRAM, code
    * lines in L2, the next block for a free slot) waits for the edge. */
   uint64_t W = window_cycles(g), ws = t0 / W * W;
+  trun R = { g, obs, want_samples, res, tws, twmem, loopst, ifreg, release_extra, stores_done, cta_start_t, slots, csize, nwarps,
+             0, total, 0, 0 };
   while (!e->faulted) {
     uint64_t we = ws + W;
     /* the blocks due: the successors of those that ended, and the first
@@ -451,285 +761,14 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     }
     if (ndue > 1) qsort(due, ndue, sizeof *due, fin_order);
     for (uint32_t i = 0; i < ndue && next < total; i++) START_GROUP(due[i].base, due[i].when);
-    for (uint32_t di = 0; di < s->ndom && !e->faulted; di++) {
-      tdom *dm = &s->dom[di];
-      sched *q = &dm->q;
-      while (!e->faulted && q->nheap && q->heap[0].t < umin(we, dm->stop)) {
-        /* samples of the cycles before the next event see the state they had */
-        while (want_samples && dm->next_sample < q->heap[0].t) {
-          if (take_sample(s, dm, tws, res, slots, dm->next_sample)) { fault_oom(e); goto out; }
-          dm->next_sample += dm->sample_every;
-        }
-        /* budgets: the clock (and resident memory) are read every 4096 issues */
-        if (__builtin_expect((e->opt.max_warp_insts && e->warp_insts > e->opt.max_warp_insts) || !(s->r.issued & 0xfff), 0) &&
-            emu_over_budget(e, q->heap[0].tw->w))
-          break;
-        if (e->opt.progress && !(s->r.issued & 0xffff)) emu_progress(e, next - live, total, false);
-    heapent he;
-    if (!sched_pop(q, &he)) continue;
-    twarp *tw = he.tw;
-    warp *w = tw->w;
-    if (!~w->exited) { if (sched_leave(q, tw, he.t)) fault_oom(e); continue; }
-    s->now = dm->now = he.t;
-    e->cycle_now = he.t;
-    if (!w->cur) {
-      emu_reschedule(w);
-      if (!w->cur) { mark_blocked(tw, he.t); if (sched_leave(q, tw, he.t)) fault_oom(e); continue; }   /* requeued on release */
-    }
-    if (!sched_admit(q, tw, he.t)) continue;                 /* two_level: waits for a place */
-    const deps *d = &s->dep[w->cur_pc];
-    /* loop control in all but one of each unroll_factor iterations of a
-     * loop ptxas unrolls costs nothing (timing_insn.h) */
-    deps dl;
-    bool unrolled = false;
-    if (__builtin_expect(d->loop != LOOP_NONE, 0)) {
-      const uint32_t *ls = loopst[tw - twmem];
-      uint32_t k = ls[0] == d->loop_end ? ls[1] : 0;
-      if (k % g->unroll_factor != g->unroll_factor - 1) {
-        dl = *d;
-        dl.nsrc = 0; dl.free = true; dl.lat = 0; dl.bank_extra = 0; dl.kind = DK_PLAIN;
-        d = &dl;
-        unrolled = true;
-      }
-    }
-    tsm *sm = &s->sms[tw->sm];
-    uint64_t t = he.t;
-    int why = 0;
-    for (uint8_t i = 0; i < d->nsrc; i++) if (tw->ready[d->src[i]] > t) { t = tw->ready[d->src[i]]; why = tw->ready_why[d->src[i]]; }
-    for (uint8_t i = 0; i < d->ndst; i++) if (tw->ready[d->dst[i]] > t) { t = tw->ready[d->dst[i]]; why = tw->ready_why[d->dst[i]]; }
-    if (s->ic) {
-      /* the instruction's line must be in the sub-partition's L0 cache;
-       * a warp asks once per line it enters */
-      uint64_t addr = (uint64_t)w->cur_pc * g->insn_bytes, line1 = (addr >> 7) + 1;
-      if (tw->iline1 != line1) {
-        tw->iline1 = line1;
-        double r = ifetch_line(s->ic, tw->sm, tw->sp, (double)he.t, addr);
-        tw->iready = r > (double)he.t ? (uint64_t)(r + 0.5) : he.t;
-      }
-      if (tw->iready > t) { t = tw->iready; why = STALL_NO_INSTRUCTION; }
-    }
-    if (__builtin_expect(d->queued, 0)) {
-      /* a shared-memory instruction waits to issue while the SM's MIO
-       * queue is full: until the one mio_queue places before it has
-       * started on the shared pipe (mio_throttle) */
-      if (s->mioq && d->throttle_why == STALL_MIO_THROTTLE) {
-        const mioq *q = &s->mioq[tw->sm];
-        uint64_t free_at = q->start[q->next];
-        if (free_at > t) { t = free_at; why = STALL_MIO_THROTTLE; }
-      }
-      /* a warp leaves when its reductions are done: 'drain' (Nsight Compute:
-       * waiting after EXIT for the memory instructions to complete) */
-      if (d->exits && stores_done[tw - twmem] > t) { t = stores_done[tw - twmem]; why = STALL_DRAIN; }
-    }
-    if (d->kind == DK_ASYNC_WAIT) {
-      /* all but the newest grp_keep committed groups must be complete
-       * (cp.async.wait_all: the uncommitted copies too) */
-      uint64_t need = 0, n = tw->grp_n[d->grp];
-      for (uint32_t i = 0; i + d->grp_keep < n; i++) need = umax(need, tw->grp_done[d->grp][i]);
-      if (d->grp_open_too) need = umax(need, tw->grp_open[d->grp]);
-      if (need > t) { t = need; why = d->grp == AC_CP_ASYNC ? STALL_LONG_SCOREBOARD : STALL_SLEEPING; }
-    }
-    /* a value still pending (a memory result the window's edge settles):
-     * the warp waits outside the queue and tries again at he.t then */
-    if (__builtin_expect(ms_is_pending(t), 0)) {
-      tw->queued = true;
-      if (APPEND(dm->park, dm->npark, dm->cappark, ((struct tpark){ tw, he.t }))) { fault_oom(e); break; }
-      continue;
-    }
-    /* the unit throttles only when it stays busy past the scheduler's
-     * next free cycle; until then the warp is eligible, not selected */
-    uint64_t could = t, slot = umax(t, sm->sched_free[tw->sp]), unit = sm->unit_free[tw->sp][d->unit];
-    /* the warp's own previous instruction holding the pipe is a stall the
-     * compiler wrote into the control bits ('wait', as Nsight Compute counts
-     * it: mb_pipe, one warp: no math_pipe_throttle at any ILP); another
-     * warp's is a throttle */
-    if (unit > slot) { t = could = unit; why = sm->unit_by[tw->sp][d->unit] == tw ? STALL_WAIT : d->throttle_why; }
-    else if (slot > t) { t = slot; why = STALL_NOT_SELECTED; }
-    if (t > he.t) {
-      twarp_note_wait(tw, why, t - he.t);
-      /* two_level: a long wait gives the place in the active set away */
-      if (why == STALL_LONG_SCOREBOARD && sched_leave(q, tw, he.t)) { fault_oom(e); break; }
-      if (sched_push(q, tw, t)) { fault_oom(e); break; }
-      tw->elig = could;
-      continue;
-    }
-    if (!d->free) {
-      sm->sched_free[tw->sp] = t + d->slots;
-      sm->unit_free[tw->sp][d->unit] = t + d->bank_extra + d->ii;
-      sm->unit_by[tw->sp][d->unit] = tw;
-    }
-    s->mem_done = false;
-    s->mem_latency = 0;
-    s->mem_store = false;
-    uint32_t pc0 = w->cur_pc;
-    lanemask mask0 = w->cur;
-    s->issue_wait = tw->wait_len;
-    s->issue_why = tw->wait_len ? tw->wait_why : STALL_SELECTED;
-    uint32_t ran = emu_warp_run(w, 1);
-    if (e->faulted) break;
-    if (!ran) { if (w->cur && sched_push(q, tw, t + 1)) { fault_oom(e); break; } continue; }
-    s->r.issued++;
-    s->r.sass_issued += d->free ? 0 : d->slots;
-    if (d->loop == LOOP_BACKEDGE) {
-      uint32_t *ls = loopst[tw - twmem];
-      if (ls[0] != pc0) { ls[0] = pc0; ls[1] = 0; }
-      ls[1] = w->cur_pc == e->prog[pc0].target ? ls[1] + 1 : 0;
-    }
-    uint64_t prev_issue1 = tw->issued1;
-    tw->issued1 = t + 1;
-    sched_issued(q, tw);
-    /* a result from L2 is pending until the window's edge: done is its code */
-    bool pend = s->mem_done && s->mem_latency == MS_PENDING;
-    uint64_t lat = pend ? 0 : (s->mem_done ? s->mem_latency : d->lat) + d->bank_extra;
-    uint64_t done = d->free ? t : t + (lat ? lat : 1);
-    if (pend) {
-      memsys_pend_add(s->mem, tw->sm, s->mem->pend_code, d->bank_extra);
-      if (!d->free) done = s->mem->pend_code;
-    }
-    /* a reduction (red, an atom whose result nobody reads) drains when
-     * it is done; a store as soon as the L1 takes it ([M] tests/microbench
-     * mb_atomic red_*: 15-22% drain; stores of any pattern (mb_mem
-     * chain_init, scattered): ~0%) */
-    if (s->mem_done && (!d->ndst || d->unread) && !s->mem_store) {
-      uint64_t *sd = &stores_done[tw - twmem];
-      if (ms_is_pending(done) || ms_is_pending(*sd)) {
-        *sd = memsys_pend_max(s->mem, tw->sm, *sd, done);
-        if (APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ sd, *sd, tw }))) { fault_oom(e); break; }
-      } else if (done > *sd) *sd = done;
-    }
-    uint8_t rwhy = d->result_why;
-    uint64_t async_done = 0;
-    if (d->kind == DK_ASYNC_OP) {
-      /* asynchronous: a wgmma's registers are the program's to protect with
-       * wgmma.wait_group, a cp.async writes shared memory; either completes
-       * in the background */
-      async_done = done;
-      if (ms_is_pending(done) || ms_is_pending(tw->grp_open[d->grp])) {
-        tw->grp_open[d->grp] = memsys_pend_max(s->mem, tw->sm, tw->grp_open[d->grp], done);
-        async_done = 0;
-        if (APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ NULL, 0, tw }))) { fault_oom(e); break; }
-      } else if (done > tw->grp_open[d->grp]) tw->grp_open[d->grp] = done;
-      done = t + 1;
-    } else if (d->kind == DK_ASYNC_COMMIT) {
-      uint64_t *g = tw->grp_done[d->grp];
-      if (tw->grp_n[d->grp] == 8) { memmove(g, g + 1, 7 * sizeof *g); tw->grp_n[d->grp]--; }
-      g[tw->grp_n[d->grp]++] = tw->grp_open[d->grp];
-      tw->grp_open[d->grp] = 0;
-    } else if (d->kind == DK_ASYNC_WAIT && tw->grp_n[d->grp] > d->grp_keep) {
-      uint32_t drop = tw->grp_n[d->grp] - d->grp_keep;
-      memmove(tw->grp_done[d->grp], tw->grp_done[d->grp] + drop, d->grp_keep * sizeof tw->grp_done[d->grp][0]);
-      tw->grp_n[d->grp] = (uint8_t)d->grp_keep;
-    }
-    if (d->kind == DK_ASYNC_WAIT && d->grp_open_too) tw->grp_open[d->grp] = 0;
-    for (uint8_t i = 0; i < d->ndst; i++) {
-      tw->ready[d->dst[i]] = done;
-      tw->ready_why[d->dst[i]] = rwhy;
-      if (ms_is_pending(done) && APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ &tw->ready[d->dst[i]], done, tw }))) { fault_oom(e); break; }
-    }
-    /* warp states (timing.h): the issue cycle is 'selected', the cycles
-     * since the warp's previous issue go to the reason that held it longest */
-    int why_issue = tw->wait_len ? tw->wait_why : STALL_SELECTED;
-    uint64_t waited = prev_issue1 && t > prev_issue1 ? t - prev_issue1 : 0;
-    s->r.stall_cycles[why_issue] += waited;
-    s->r.stall_cycles[STALL_SELECTED]++;
-    /* (a result still pending: its lower bound, the window's end) */
-    if (obs && obs->on_timing) {
-      uint64_t cpl = async_done > done ? async_done : done;
-      obs->on_timing(obs->ctx, w, t, ms_is_pending(cpl) ? umax(we, t + 1) : cpl, why_issue, waited);
-    }
-    tw->wait_len = 0;
-    if (!pend && t + lat > end) end = t + lat;
-    cta *c = w->cta;
-    if (~w->exited) {
-      if (w->cur) {
-        /* control flow: the branch resolves, a changed mask reconverges,
-         * a jump refills the instruction buffer */
-        uint64_t nt = d->free ? t : t + 1;
-        if (d->kind == DK_BRANCH) {
-          nt += g->branch_cycles + d->after;
-          twarp_note_wait(tw, STALL_BRANCH_RESOLVING, g->branch_cycles);
-          if (d->after) twarp_note_wait(tw, pc0 < e->nprog && e->prog[pc0].in->op == OP_RET ? STALL_WAIT : STALL_BRANCH_RESOLVING, d->after);
-        }
-        /* in a region ptxas predicates, neither divergence nor jumps cost */
-        if (__builtin_expect(d->ifconv_end != 0, 0)) {
-          uint32_t *ir = ifreg[tw - twmem];
-          if (!(pc0 >= ir[0] && pc0 < ir[1])) { ir[0] = pc0; ir[1] = d->ifconv_end; }
-        }
-        if (__builtin_expect(w->cur != mask0 || w->cur_pc != pc0 + 1, 0)) {
-          const uint32_t *ir = ifreg[tw - twmem];
-          bool predicated = pc0 >= ir[0] && pc0 < ir[1];
-          /* the paths split at a branch (branch_resolving); switching to the
-           * other path and the join are the reconvergence (BSYNC: wait) */
-          if (w->cur != mask0 && !predicated) {
-            nt += g->reconverge_cycles;
-            twarp_note_wait(tw, w->cur & ~mask0 ? STALL_WAIT : STALL_BRANCH_RESOLVING, g->reconverge_cycles);
-          }
-          if (w->cur_pc != pc0 + 1 && !unrolled && !predicated) { nt += g->fetch_cycles; twarp_note_wait(tw, STALL_NO_INSTRUCTION, g->fetch_cycles); }
-        }
-        if (d->kind == DK_MEMBAR) { nt += d->after; twarp_note_wait(tw, d->after_why ? d->after_why : STALL_MEMBAR, d->after); }
-        if (d->kind == DK_SLEEP) { nt += d->after; twarp_note_wait(tw, STALL_SLEEPING, d->after); }
-        if (sched_push(q, tw, nt)) { fault_oom(e); break; }
-      } else {
-        /* the warp blocked (barrier, warp-sync): its released threads resume
-         * after the barrier's latency; other warps of the CTA may have been
-         * released by this instruction too */
-        emu_reschedule(w);
-        if (w->cur) { twarp_note_wait(tw, STALL_BARRIER, g->barrier_cycles); if (sched_push(q, tw, t + g->barrier_cycles)) { fault_oom(e); break; } }
-        else {
-          if (d->kind == DK_MEMBAR && d->after_why == STALL_BARRIER) release_extra[tw - twmem] = d->after;
-          mark_blocked(tw, t + 1);
-          if (sched_leave(q, tw, t + 1)) { fault_oom(e); break; }
-        }
-      }
-    } else {
-      tw->exit_t = t + 1;                /* active (sm__warps_active) until it exits, not until its block ends */
-      if (sched_leave(q, tw, t + 1)) { fault_oom(e); break; }
-    }
-    /* threads this instruction released in other warps of the CTA, or of
-     * its cluster (barrier.cluster, mbarriers completed by a multicast copy) */
-    for (uint32_t r = 0, base = tw->slot / csize * csize; r < csize && !e->faulted; r++) {
-      cta *pc = &res[base + r];
-      if (!tws[base + r] || !pc->warps) continue;
-      for (uint32_t wi = 0; wi < pc->nwarps && wi < nwarps; wi++) {
-        warp *o = &pc->warps[wi];
-        twarp *ot = &tws[base + r][wi];
-        if (ot->queued || !~o->exited || o == w) continue;
-        if (o->next_key == 0 || o->cur) {
-          emu_reschedule(o);
-          uint32_t *x = &release_extra[ot - twmem];
-          if (o->cur && requeue_released(s, ot, t + g->barrier_cycles + *x)) { fault_oom(e); break; }
-          if (o->cur) *x = 0;
-        }
-      }
-    }
-    if (emu_cta_done(c)) {
-      /* a whole cluster leaves together */
-      uint32_t base = tw->slot / csize * csize;
-      bool all = true;
-      for (uint32_t r = 0; r < csize; r++) if (!emu_cta_done(&res[base + r])) all = false;
-      if (!all) continue;
-      for (uint32_t r = 0; r < csize; r++) {
-        cta *cc = &res[base + r];
-        tsm *m = &s->sms[cc->smid];
-        for (uint32_t wi = 0; wi < cc->nwarps && wi < nwarps; wi++) {
-          uint64_t x = tws[base + r][wi].exit_t;
-          m->warp_cycles += (x && x <= t + 1 ? x : t + 1) - cta_start_t[base + r];
-        }
-        if (t + 1 > m->last) m->last = t + 1;
-        if (obs && obs->on_block_timing) obs->on_block_timing(obs->ctx, cc, cta_start_t[base + r], t + 1);
-        tws[base + r] = NULL;
-        emu_cta_free(cc);
-        live--;
-      }
-      if (t + 1 > end) end = t + 1;
-      /* the next block starts at the window's edge: the domain's events
-       * from the next cycle wait for it */
-      if (next < total) {
-        if (APPEND(dm->fin, dm->nfin, dm->capfin, ((struct tfin){ t + 1 + g->cta_launch_cycles, base }))) { fault_oom(e); break; }
-        dm->stop = umin(dm->stop, t + 1);
-      }
-    }
-    }
+    R.next = next;
+    R.live = live;
+    R.we = we;
+    for (uint32_t di = 0; di < s->ndom && !e->faulted; di++) run_dom(&R, s, e, &s->dom[di]);
+    for (uint32_t di = 0; di < s->ndom; di++) {
+      live -= s->dom[di].ended;
+      s->dom[di].ended = 0;
+      end = umax(end, s->dom[di].end);
     }
     if (e->faulted) break;
     /* the edge: the window's requests to L2 are served, pending values

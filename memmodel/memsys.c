@@ -84,6 +84,7 @@ void memsys_reset(memsys *m) {
     s->mshr_next = 0;
     s->code = false;
     s->nreq = s->npend = s->nextreq = 0;
+    s->l1_hits = s->l1_lookups = 0;
   }
   m->oom = false;
   for (uint32_t p = 0; p < m->l2.p.partitions; p++) cache_reset(&m->l2.part[p]);
@@ -215,10 +216,18 @@ static void settle_sm(ms_sm *s) {
 
 static void clear_sm(ms_sm *s) { s->nreq = s->npend = s->nextreq = 0; }
 
+/* The SM's L1 counts into memsys's (serially: at once, or at the edge). */
+static void count_l1(memsys *m, ms_sm *s) {
+  m->l1_hits += s->l1_hits;
+  m->l1_lookups += s->l1_lookups;
+  s->l1_hits = s->l1_lookups = 0;
+}
+
 /* The result of a call that recorded requests feeding pending value pend
  * (NONE: none) with `done` known so far: served now, or pending. */
 static uint64_t finish(memsys *m, uint32_t smi, uint64_t t, double done, uint32_t pend) {
   ms_sm *s = &m->sm[smi];
+  if (!m->windowed) count_l1(m, s);
   if (pend == NONE) {
     if (!m->windowed) {                /* requests without a result (code) */
       for (uint32_t i = 0; i < s->nreq; i++) serve(m, smi, &s->req[i]);
@@ -228,7 +237,7 @@ static uint64_t finish(memsys *m, uint32_t smi, uint64_t t, double done, uint32_
   }
   s->pend[pend].t = t;
   s->pend[pend].done = done;
-  if (m->windowed) { m->pend_code = MS_PEND_BIT | pend; return MS_PENDING; }
+  if (m->windowed) { s->pend_code = MS_PEND_BIT | pend; return MS_PENDING; }
   for (uint32_t i = 0; i < s->nreq; i++) serve(m, smi, &s->req[i]);
   settle_sm(s);
   uint64_t v = s->pend[pend].val;
@@ -292,7 +301,10 @@ int memsys_settle(memsys *m) {
     if (n) h[k] = x;
   }
   free(h);
-  for (uint32_t i = 0; i < m->nsm; i++) if (m->sm[i].nreq || m->sm[i].npend) settle_sm(&m->sm[i]);
+  for (uint32_t i = 0; i < m->nsm; i++) {
+    if (m->sm[i].nreq || m->sm[i].npend) settle_sm(&m->sm[i]);
+    count_l1(m, &m->sm[i]);
+  }
   return m->oom ? -1 : 0;
 }
 
@@ -402,8 +414,8 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
       if (c && (g->l1_store_allocate || path == MS_LOCAL)) {
         bool hit;
         cache_ref(c, a, true, &hit, NULL);
-        m->l1_lookups++;
-        m->l1_hits += hit;
+        s->l1_lookups++;
+        s->l1_hits += hit;
       } else if (c || path == MS_CACHED) {
         cache_invalidate(&s->l1, a);
         if (s->has_ro) cache_invalidate(&s->ro, a);
@@ -427,10 +439,10 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
     }
     bool hit;
     cache_line *ln = cache_ref(c, a, true, &hit, NULL);
-    m->l1_lookups++;
+    s->l1_lookups++;
     if (hit) {
       s->mshr_next = (s->mshr_next + g->l1_mshrs - 1) % g->l1_mshrs;   /* a hit takes no MSHR */
-      m->l1_hits++;
+      s->l1_hits++;
       done = dmax(done, start + g->lat_l1);
       /* a hit on a fill in flight waits for it */
       if (ln->ready >= 0) done = dmax(done, ln->ready);

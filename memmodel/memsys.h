@@ -60,6 +60,8 @@ typedef struct ms_sm {
   uint32_t nreq, capreq, nextreq;
   ms_pend *pend;
   uint32_t npend, cappend;
+  uint64_t pend_code;              /* the last MS_PENDING result's code */
+  uint64_t l1_hits, l1_lookups;    /* not yet added to memsys's (windowed: until memsys_settle) */
   cache l1, ro, cst;
   double l1_free, shared_free, const_free;
   double wport_free;               /* the SM's write link to L2 is busy until then */
@@ -78,7 +80,6 @@ typedef struct memsys {
   uint64_t l1_hits, l1_lookups;    /* sectors through L1 (and the read-only cache) */
   uint64_t launch_dram_bytes;
   bool windowed;                   /* requests wait for memsys_settle (else served at once) */
-  uint64_t pend_code;              /* the last MS_PENDING result's code */
   bool oom;                        /* a request could not be recorded */
 } memsys;
 
@@ -119,6 +120,8 @@ void memsys_code(memsys *m, uint32_t sm, uint64_t t, uint64_t code_bytes);
  * memsys_settle; everything else per SM (its L1, MSHR choice, ports,
  * shared memory) only by that SM's calls. */
 void memsys_windowed(memsys *m, bool on);
+/* The code of SM sm's last MS_PENDING result. */
+static inline uint64_t memsys_pend_code(const memsys *m, uint32_t sm) { return m->sm[sm].pend_code; }
 /* A pending value of SM sm: the larger of a and b (cycles or codes). */
 uint64_t memsys_pend_max(memsys *m, uint32_t sm, uint64_t a, uint64_t b);
 /* Add `add` cycles to the pending value `code` of SM sm (made by the last call). */
