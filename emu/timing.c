@@ -7,6 +7,8 @@
 #include "emu/sched.h"
 #include "emu/timing.h"
 #include "emu/timing_insn.h"
+#include "emu/timing_par.h"
+#include "emu/parallel.h"
 #include "emu/reorder.h"
 #include "memmodel/memsys.h"
 #include "memmodel/ifetch.h"
@@ -389,6 +391,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     s->issue_wait = tw->wait_len;
     s->issue_why = tw->wait_len ? tw->wait_why : STALL_SELECTED;
     uint32_t ran = emu_warp_run(w, 1);
+    if (e->par) emu_par_release(e);
     if (e->faulted) break;
     if (!ran) { if (w->cur && sched_push(q, tw, t + 1)) { fault_oom(e); break; } continue; }
     s->r.issued++;
@@ -568,13 +571,35 @@ static int fin_order(const void *a, const void *b) {
   return x->when != y->when ? (x->when < y->when ? -1 : 1) : x->base < y->base ? -1 : x->base > y->base;
 }
 
-int emu_run_timed(emu *e, const emu_launch *l) {
+/* A window on several threads: worker i runs the domains i, i + n, ... */
+typedef struct twin {
+  const trun *R;
+  timing_state *s, *wts;              /* the launch's, and each worker's copy      */
+  emu **wemu;                         /* each worker's copy of the launch state    */
+  uint32_t n;
+  emu_par_job *job;
+} twin;
+
+static void window_part(void *ctx, uint32_t i) {
+  twin *t = ctx;
+  for (uint32_t di = i; di < t->s->ndom; di += t->n) {
+    if (t->wemu[i]->faulted || emu_par_job_stopped(t->job)) return;
+    run_dom(t->R, &t->wts[i], t->wemu[i], &t->s->dom[di]);
+  }
+}
+
+/* The timed launch on nthreads threads (or one); *again: the attempt on
+ * several was abandoned (device memory as before it): run it on one. */
+static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again) {
   uint64_t end = 0;
   struct tfin *due = NULL;             /* blocks to start at an edge */
   uint32_t ndue = 0, capdue = 0;
   const gpu_config *g = e->timing_cfg;
-  if (emu_launch_begin(e, l)) return -1;
-  if (timing_check_arch(e, g, l->func)) { emu_launch_end(e); return -1; }
+  emu_par_job *job = NULL;
+  tteam *team = NULL;
+  emu **wemu = NULL;
+  timing_state *wts = NULL;
+  uint32_t nw = 1;
   timing_state S, *s = &S;
   memset(s, 0, sizeof S);
   s->g = g;
@@ -588,7 +613,6 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     e->fault.kind = FAULT_MEMORY;
     snprintf(e->fault.msg, sizeof e->fault.msg, "the block cannot run on %s: %s (%u threads, %u registers, %u bytes shared)",
              g->name, occ.error ? occ.error : occ.limiter, threads, k->regs_used, e->static_shared + l->dyn_shared);
-    emu_launch_end(e);
     return -1;
   }
   uint32_t per_sm = occ.active_ctas;
@@ -617,7 +641,6 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     e->fault.kind = FAULT_MEMORY;
     snprintf(e->fault.msg, sizeof e->fault.msg, "the timing model of %s needs %llu MiB of host memory for this launch (%u resident blocks), "
              "more than the memory cap leaves (--max-memory)", g->name, (unsigned long long)(need >> 20), slots);
-    emu_launch_end(e);
     return -1;
   }
   s->sms = calloc(nsm, sizeof *s->sms);
@@ -687,6 +710,24 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     s->dom[di].sample_every = 32;
   }
   e->timing = s;
+  /* on several threads: a worker's domains, its copy of the launch state
+   * (parallel.c checks the blocks' global accesses against each other) and
+   * of the timing scratch and counters */
+  if (nthreads > 1) {
+    nw = nthreads < s->ndom ? nthreads : s->ndom;
+    job = nw > 1 ? emu_par_job_begin(e, nw) : NULL;
+    if (nw < 2) e->par_last = "one SM domain";
+    wemu = job ? calloc(nw, sizeof *wemu) : NULL;
+    wts = job ? calloc(nw, sizeof *wts) : NULL;
+    if (job && (!wemu || !wts)) { emu_par_job_stop(job, "out of memory"); *again = true; goto out; }
+    if (!job) nw = 1;
+    for (uint32_t i = 0; job && i < nw; i++) {
+      wemu[i] = emu_par_job_emu(job, i);
+      wts[i] = *s;
+      wts[i].e = wemu[i];
+      wemu[i]->timing = &wts[i];
+    }
+  }
 
   uint64_t next = 0, t0 = g->launch_cycles / 2;
   end = t0;
@@ -701,7 +742,8 @@ int emu_run_timed(emu *e, const emu_launch *l) {
         uint32_t si_ = (base) + r_, sm_ = slot_sm[si_]; \
         sched *q_ = &s->dom[s->dom_of[sm_]].q; \
         cta *c_ = &res[si_]; \
-        if (emu_cta_start(e, c_, next++, &res[base])) { fault_oom(e); goto out; } \
+        if (emu_cta_start(job ? wemu[s->dom_of[sm_] % nw] : e, c_, next++, &res[base])) { fault_oom(e); goto out; } \
+        c_->par_owner = (next - 1) / csize + 1; \
         c_->smid = sm_; \
         for (uint32_t wi_ = 0; wi_ < c_->nwarps; wi_++) FOR_LANES(q_) { c_->warps[wi_].r[e->sr_base + SR_SMID][q_] = sm_; \
           c_->warps[wi_].r[e->sr_base + SR_NSMID][q_] = nsm; } \
@@ -742,6 +784,7 @@ int emu_run_timed(emu *e, const emu_launch *l) {
   uint64_t W = window_cycles(g), ws = t0 / W * W;
   trun R = { g, obs, want_samples, res, tws, twmem, loopst, ifreg, release_extra, stores_done, cta_start_t, slots, csize, nwarps,
              0, total, 0, 0 };
+  twin tw_ctx = { &R, s, wts, wemu, nw, job };
   while (!e->faulted) {
     uint64_t we = ws + W;
     /* the blocks due: the successors of those that ended, and the first
@@ -764,7 +807,16 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     R.next = next;
     R.live = live;
     R.we = we;
-    for (uint32_t di = 0; di < s->ndom && !e->faulted; di++) run_dom(&R, s, e, &s->dom[di]);
+    if (job) {
+      /* on the team; a conflict or a worker's fault or limit ends the attempt */
+      if (!team && !(team = tteam_new(nw, window_part, &tw_ctx))) { emu_par_job_stop(job, "the threads could not start"); *again = true; goto out; }
+      tteam_run(team);
+      bool bad = emu_par_job_stopped(job);
+      for (uint32_t i = 0; i < nw; i++) bad |= wemu[i]->faulted;
+      if (e->opt.max_warp_insts && emu_par_job_insts(job) > e->opt.max_warp_insts) bad = true;
+      if (bad) { emu_par_job_stop(job, "a fault or a limit"); *again = true; goto out; }
+    } else
+      for (uint32_t di = 0; di < s->ndom && !e->faulted; di++) run_dom(&R, s, e, &s->dom[di]);
     for (uint32_t di = 0; di < s->ndom; di++) {
       live -= s->dom[di].ended;
       s->dom[di].ended = 0;
@@ -841,7 +893,22 @@ out:
       for (uint32_t wi = 0; wi < nwarps; wi++) { free(twmem[(size_t)i * nwarps + wi].ready); free(twmem[(size_t)i * nwarps + wi].ready_why); }
   }
   e->timing = NULL;
-  if (e->opt.progress) emu_progress(e, total, total, true);
+  tteam_free(team);
+  if (job) {
+    /* a fault found at an edge (a deadlock) is a worker's: the sequential
+     * run reports it */
+    if (e->faulted) emu_par_job_stop(job, "a fault or a limit");
+    if (!emu_par_job_end(job)) *again = true;
+    for (uint32_t i = 0; i < nw && !*again; i++) {
+      s->r.issued += wts[i].r.issued;
+      s->r.sass_issued += wts[i].r.sass_issued;
+      for (int k = 0; k < STALL_NREASONS; k++) s->r.stall_cycles[k] += wts[i].r.stall_cycles[k];
+    }
+    if (*again) { e->faulted = false; memset(&e->fault, 0, sizeof e->fault); e->fault.pc = UINT32_MAX; }
+  }
+  free(wemu);
+  free(wts);
+  if (e->opt.progress && !*again) emu_progress(e, total, total, true);
   s->r.cycles = end + g->launch_cycles - g->launch_cycles / 2;
   uint64_t active = 0, wc = 0;
   for (uint32_t i = 0; s->sms && i < nsm; i++) {
@@ -857,7 +924,7 @@ out:
     s->r.dram_read_bytes = s->mem->dram.read_bytes + s->mem->launch_dram_bytes;
     s->r.dram_write_bytes = s->mem->dram.write_bytes;   /* evictions; dirty lines left at the end are not flushed */
   }
-  if (e->timing_out) *e->timing_out = s->r;
+  if (e->timing_out && !*again) *e->timing_out = s->r;
   e->memsys_keep = s->mem;             /* the next launch resets and reuses it */
   e->ifetch_keep = s->ic;
   free(s->uniform_atom);
@@ -886,8 +953,18 @@ out:
   free(cta_start_t);
   free(slot_sm);
   free(slot_init);
-  emu_launch_end(e);
   return e->faulted ? -1 : 0;
+}
+
+int emu_run_timed(emu *e, const emu_launch *l) {
+  if (emu_launch_begin(e, l)) return -1;
+  if (timing_check_arch(e, e->timing_cfg, l->func)) { emu_launch_end(e); return -1; }
+  bool again = false;
+  if (e->opt.threads < 2) e->par_last = "one thread";
+  int rc = run_timed(e, l, e->opt.threads, &again);
+  if (again) { again = false; rc = run_timed(e, l, 1, &again); }
+  emu_launch_end(e);
+  return rc;
 }
 
 bool emu_timing_issue(const emu *e, uint64_t *cycle, uint64_t *waited, int *why) {
