@@ -164,12 +164,13 @@ static bool warp_ready_at(const timing_state *s, const twarp *tw, uint64_t c) {
  * the cycle's issues; the interval doubles (dropping every other sample)
  * to keep a launch's samples bounded, and the launch keeps the samples at
  * multiples of the longest interval of its domains. */
-static int take_sample(timing_state *s, tdom *dm, twarp **tws, const cta *res, uint32_t slots, uint64_t c) {
+static int take_sample(timing_state *s, tdom *dm, twarp **tws, const cta *res, const uint64_t *cta_start_t, uint32_t slots, uint64_t c) {
   uint32_t nsm = s->g->sms, di = (uint32_t)(dm - s->dom);
   uint32_t *act = calloc(2 * (size_t)nsm, sizeof *act), *eli = act + nsm;
   if (!act) return -1;
   for (uint32_t i = 0; i < slots; i++) {
-    if (!tws[i] || !res[i].warps || s->dom_of[tws[i][0].sm] != di) continue;
+    /* (a block set up at an edge before its start cycle is not there yet) */
+    if (!tws[i] || !res[i].warps || s->dom_of[tws[i][0].sm] != di || cta_start_t[i] > c) continue;
     for (uint32_t wi = 0; wi < res[i].nwarps; wi++) {
       const twarp *tw = &tws[i][wi];
       if (!~tw->w->exited) continue;
@@ -282,7 +283,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       while (!e->faulted && q->nheap && q->heap[0].t < umin(we, dm->stop)) {
         /* samples of the cycles before the next event see the state they had */
         while (want_samples && dm->next_sample < q->heap[0].t) {
-          if (take_sample(s, dm, tws, res, slots, dm->next_sample)) { fault_oom(e); return; }
+          if (take_sample(s, dm, tws, res, cta_start_t, slots, dm->next_sample)) { fault_oom(e); return; }
           dm->next_sample += dm->sample_every;
         }
         /* budgets: the clock (and resident memory) are read every 4096 issues */
