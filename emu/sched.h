@@ -40,6 +40,7 @@ typedef struct twarp {
   uint64_t grp_done[2][8];
   uint8_t grp_n[2];
   bool queued, active, parked;
+  bool unparked;                      /* queued again at an edge after waiting for a pending value, not issued since */
   struct twarp *next_parked;
 } twarp;
 

@@ -358,6 +358,9 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     /* a value still pending (a memory result the window's edge settles):
      * the warp waits outside the queue and tries again at he.t then */
     if (__builtin_expect(ms_is_pending(t), 0)) {
+      /* every value it waited for was settled at the edge: one still
+       * pending would make it wait for ever */
+      if (tw->unparked) { emu_fault_at(w, NULL, 0, FAULT_DEADLOCK, "timing model: the warp waits for a memory result that was never settled (an internal error)"); break; }
       tw->queued = true;
       if (APPEND(dm->park, dm->npark, dm->cappark, ((struct tpark){ tw, he.t }))) { fault_oom(e); break; }
       continue;
@@ -396,6 +399,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     if (e->faulted) break;
     if (!ran) { if (w->cur && sched_push(q, tw, t + 1)) { fault_oom(e); break; } continue; }
     s->r.issued++;
+    tw->unparked = false;
     s->r.sass_issued += d->free ? 0 : d->slots;
     if (d->loop == LOOP_BACKEDGE) {
       uint32_t *ls = loopst[tw - twmem];
@@ -842,7 +846,10 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
         }
       }
       dm->nsite = 0;
-      for (uint32_t i = 0; i < dm->npark; i++) if (sched_push(&dm->q, dm->park[i].tw, dm->park[i].t)) { fault_oom(e); goto out; }
+      for (uint32_t i = 0; i < dm->npark; i++) {
+        dm->park[i].tw->unparked = true;
+        if (sched_push(&dm->q, dm->park[i].tw, dm->park[i].t)) { fault_oom(e); goto out; }
+      }
       dm->npark = 0;
       if (dm->q.nheap && dm->q.heap[0].t < first) first = dm->q.heap[0].t;
       if (dm->now > now) now = dm->now;
