@@ -280,17 +280,17 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
   uint32_t slots = R->slots, csize = R->csize, nwarps = R->nwarps;
   uint64_t next = R->next, total = R->total, live = R->live, we = R->we;
   sched *q = &dm->q;
-      while (!e->faulted && q->nheap && q->heap[0].t < umin(we, dm->stop)) {
-        /* samples of the cycles before the next event see the state they had */
-        while (want_samples && dm->next_sample < q->heap[0].t) {
-          if (take_sample(s, dm, tws, res, cta_start_t, slots, dm->next_sample)) { fault_oom(e); return; }
-          dm->next_sample += dm->sample_every;
-        }
-        /* budgets: the clock (and resident memory) are read every 4096 issues */
-        if (__builtin_expect((e->opt.max_warp_insts && e->warp_insts > e->opt.max_warp_insts) || !(s->r.issued & 0xfff), 0) &&
-            emu_over_budget(e, q->heap[0].tw->w))
-          break;
-        if (e->opt.progress && !(s->r.issued & 0xffff)) emu_progress(e, next - live, total, false);
+  while (!e->faulted && q->nheap && q->heap[0].t < umin(we, dm->stop)) {
+    /* samples of the cycles before the next event see the state they had */
+    while (want_samples && dm->next_sample < q->heap[0].t) {
+      if (take_sample(s, dm, tws, res, cta_start_t, slots, dm->next_sample)) { fault_oom(e); return; }
+      dm->next_sample += dm->sample_every;
+    }
+    /* budgets: the clock (and resident memory) are read every 4096 issues */
+    if (__builtin_expect((e->opt.max_warp_insts && e->warp_insts > e->opt.max_warp_insts) || !(s->r.issued & 0xfff), 0) &&
+        emu_over_budget(e, q->heap[0].tw->w))
+      break;
+    if (e->opt.progress && !(s->r.issued & 0xffff)) emu_progress(e, next - live, total, false);
     heapent he;
     if (!sched_pop(q, &he)) continue;
     twarp *tw = he.tw;
@@ -560,7 +560,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
         dm->stop = umin(dm->stop, t + 1);
       }
     }
-    }
+  }
 }
 
 /* The window: at most the shortest time from an SM's request to anything
