@@ -83,7 +83,7 @@ void memsys_reset(memsys *m) {
     memset(s->mshr, 0, m->g->l1_mshrs * sizeof *s->mshr);
     s->mshr_next = 0;
     s->code = false;
-    s->nreq = s->npend = s->nextreq = 0;
+    s->nreq = s->npend = 0;
     s->l1_hits = s->l1_lookups = 0;
   }
   m->oom = false;
@@ -214,7 +214,7 @@ static void settle_sm(ms_sm *s) {
   }
 }
 
-static void clear_sm(ms_sm *s) { s->nreq = s->npend = s->nextreq = 0; }
+static void clear_sm(ms_sm *s) { s->nreq = s->npend = 0; }
 
 /* The SM's L1 counts into memsys's (serially: at once, or at the edge). */
 static void count_l1(memsys *m, ms_sm *s) {
@@ -267,40 +267,48 @@ void memsys_pend_add(memsys *m, uint32_t smi, uint64_t code, uint64_t add) {
 
 uint64_t memsys_value(const memsys *m, uint32_t smi, uint64_t v) { return value_of(&m->sm[smi], v); }
 
-/* (cycle, SM) of SM smi's next request to serve */
-static bool merge_before(const memsys *m, uint32_t a, uint32_t b) {
-  uint64_t ta = m->sm[a].req[m->sm[a].nextreq].t, tb = m->sm[b].req[m->sm[b].nextreq].t;
-  return ta < tb || (ta == tb && a < b);
+/* A request's place in the merge: its cycle, SM and index on the SM. */
+typedef struct ms_ref { uint64_t t; uint32_t sm, i; } ms_ref;
+
+static int ref_order(const void *a, const void *b) {
+  const ms_ref *x = a, *y = b;
+  if (x->t != y->t) return x->t < y->t ? -1 : 1;
+  if (x->sm != y->sm) return x->sm < y->sm ? -1 : 1;
+  return x->i < y->i ? -1 : x->i > y->i;
 }
 
 int memsys_settle(memsys *m) {
-  /* a k-way merge of the SMs' requests (each SM's in its own order) */
-  uint32_t *h = malloc((m->nsm ? m->nsm : 1) * sizeof *h), n = 0;
-  if (!h) return -1;
-  for (uint32_t i = 0; i < m->nsm; i++) {
-    if (!m->sm[i].nreq) continue;
-    uint32_t k = n++;
-    while (k && merge_before(m, i, h[(k - 1) / 2])) { h[k] = h[(k - 1) / 2]; k = (k - 1) / 2; }
-    h[k] = i;
-  }
-  while (n) {
-    uint32_t smi = h[0];
-    ms_sm *s = &m->sm[smi];
-    serve(m, smi, &s->req[s->nextreq++]);
-    uint32_t x = smi;
-    if (s->nextreq == s->nreq) x = h[--n];
-    uint32_t k = 0;
-    for (;;) {
-      uint32_t c = 2 * k + 1;
-      if (c >= n) break;
-      if (c + 1 < n && merge_before(m, h[c + 1], h[c])) c++;
-      if (!merge_before(m, h[c], x)) break;
-      h[k] = h[c];
-      k = c;
+  /* the window's requests of every SM by (cycle, SM, order on the SM): a
+   * counting sort over the cycles they span (a window's few hundred) */
+  uint64_t lo = UINT64_MAX, hi = 0, n = 0;
+  for (uint32_t i = 0; i < m->nsm; i++)
+    for (uint32_t k = 0; k < m->sm[i].nreq; k++) {
+      uint64_t t = m->sm[i].req[k].t;
+      lo = t < lo ? t : lo;
+      hi = t > hi ? t : hi;
+      n++;
     }
-    if (n) h[k] = x;
+  if (n) {
+    ms_ref *ord = malloc(n * sizeof *ord);
+    uint64_t span = hi - lo + 1;
+    uint32_t *cnt = span <= (1u << 16) ? calloc(span + 1, sizeof *cnt) : NULL;
+    if (!ord || (span <= (1u << 16) && !cnt)) { free(ord); free(cnt); return -1; }
+    if (cnt) {
+      for (uint32_t i = 0; i < m->nsm; i++)
+        for (uint32_t k = 0; k < m->sm[i].nreq; k++) cnt[m->sm[i].req[k].t - lo + 1]++;
+      for (uint64_t c = 1; c <= span; c++) cnt[c] += cnt[c - 1];
+      for (uint32_t i = 0; i < m->nsm; i++)
+        for (uint32_t k = 0; k < m->sm[i].nreq; k++) ord[cnt[m->sm[i].req[k].t - lo]++] = (ms_ref){ m->sm[i].req[k].t, i, k };
+    } else {
+      uint64_t j = 0;
+      for (uint32_t i = 0; i < m->nsm; i++)
+        for (uint32_t k = 0; k < m->sm[i].nreq; k++) ord[j++] = (ms_ref){ m->sm[i].req[k].t, i, k };
+      qsort(ord, n, sizeof *ord, ref_order);
+    }
+    for (uint64_t j = 0; j < n; j++) serve(m, ord[j].sm, &m->sm[ord[j].sm].req[ord[j].i]);
+    free(ord);
+    free(cnt);
   }
-  free(h);
   for (uint32_t i = 0; i < m->nsm; i++) {
     if (m->sm[i].nreq || m->sm[i].npend) settle_sm(&m->sm[i]);
     count_l1(m, &m->sm[i]);

@@ -57,7 +57,7 @@ static inline bool ms_is_pending(uint64_t v) { return v >= MS_PEND_BIT; }
 
 typedef struct ms_sm {
   ms_req *req;                     /* this window's requests (windowed mode) */
-  uint32_t nreq, capreq, nextreq;
+  uint32_t nreq, capreq;
   ms_pend *pend;
   uint32_t npend, cappend;
   uint64_t pend_code;              /* the last MS_PENDING result's code */
