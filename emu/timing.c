@@ -816,10 +816,14 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
       /* on the team; a conflict or a worker's fault or limit ends the attempt */
       if (!team && !(team = tteam_new(nw, window_part, &tw_ctx))) { emu_par_job_stop(job, "the threads could not start"); *again = true; goto out; }
       tteam_run(team);
-      bool bad = emu_par_job_stopped(job);
-      for (uint32_t i = 0; i < nw; i++) bad |= wemu[i]->faulted;
-      if (e->opt.max_warp_insts && emu_par_job_insts(job) > e->opt.max_warp_insts) bad = true;
-      if (bad) { emu_par_job_stop(job, "a fault or a limit"); *again = true; goto out; }
+      const char *why = NULL;
+      for (uint32_t i = 0; i < nw && !why; i++)
+        if (wemu[i]->faulted) {
+          int k = wemu[i]->fault.kind;
+          why = k == FAULT_BUDGET ? "the instruction budget" : k == FAULT_TIMEOUT || k == FAULT_STOPPED || k == FAULT_MEMORY ? "a limit" : "a fault";
+        }
+      if (!why && e->opt.max_warp_insts && emu_par_job_insts(job) > e->opt.max_warp_insts) why = "the instruction budget";
+      if (why || emu_par_job_stopped(job)) { emu_par_job_stop(job, why ? why : "a limit"); *again = true; goto out; }
     } else
       for (uint32_t di = 0; di < s->ndom && !e->faulted; di++) run_dom(&R, s, e, &s->dom[di]);
     for (uint32_t di = 0; di < s->ndom; di++) {
@@ -905,7 +909,7 @@ out:
   if (job) {
     /* a fault found at an edge (a deadlock) is a worker's: the sequential
      * run reports it */
-    if (e->faulted) emu_par_job_stop(job, "a fault or a limit");
+    if (e->faulted) emu_par_job_stop(job, e->fault.kind == FAULT_DEADLOCK ? "blocks that wait (a deadlock)" : "a fault");
     if (!emu_par_job_end(job)) *again = true;
     for (uint32_t i = 0; i < nw && !*again; i++) {
       s->r.issued += wts[i].r.issued;
