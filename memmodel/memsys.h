@@ -47,7 +47,7 @@ typedef struct ms_req {
   uint8_t kind;
 } ms_req;
 /* A pending value: the cycle an instruction's memory result is back (t +
- * the rounded latency + add), or the larger of two values (dep_a/dep_b,
+ * the rounded latency + add), or the larger of two values (a and b,
  * either a cycle or an earlier pending value's code). */
 typedef struct ms_pend { uint64_t t, add, val, a, b; double done; bool max; } ms_pend;
 /* A pending value's code: above every cycle, the SM's index of it below. */
