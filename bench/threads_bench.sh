@@ -1,9 +1,12 @@
 #!/bin/sh
-# Functional mode on worker threads (--threads N): thread instructions per
-# second of wall time for a compute-bound kernel (512x512 tiled matmul, 1024
+# Launches on worker threads (--threads N): thread instructions per second
+# of wall time for a compute-bound kernel (512x512 tiled matmul, 1024
 # blocks) and a memory-bound one (2048x2048 transpose, 4096 blocks) at
 # THREADS (default 1 2 4 8 16), the speedup over --threads 1, and whether
-# the output buffer is byte for byte the --threads 1 one.
+# the output buffer is byte for byte the --threads 1 one; then timing mode
+# (--gpu h100) on a 384x384 matmul (576 blocks) and a 1024x1024 transpose
+# (1024 blocks), where the emulated cycles must be the same too.
+#   TIMING=0        functional mode only
 #   THREADS="1 2"   the thread counts
 #   BIG=1           also a matmul of 1536x1536 (about 1.4e10 thread
 #                   instructions) at the largest count, with its wall time
@@ -25,16 +28,18 @@ mk_transpose() {   # N FILE
   printf 'launch transpose grid %d %d 1 block 32 8 1 shared 0\narg ptr in\narg ptr out\narg s32 %d\ndump out %s/out.bin\n' "$t" "$t" "$n" "$tmp" >>"$2"
 }
 # one run: "RATE SECONDS MODE" (M thread-inst/s, wall seconds of the launch, parallel|sequential)
-run1() {   # LAUNCH THREADS
-  "$PTXEMU" run -v --threads "$2" "$1" >/dev/null 2>"$tmp/v" || { echo "FAILED"; return; }
+run1() {   # LAUNCH THREADS [MORE-ARGS...]: also the cycles (timing mode) in $tmp/cycles
+  l=$1; n=$2; shift 2
+  "$PTXEMU" run -v --threads "$n" "$@" "$l" >/dev/null 2>"$tmp/v" || { echo "FAILED"; return; }
+  awk '/ cycles on / { print $5 }' "$tmp/v" >"$tmp/cycles"
   awk '/thread instructions in/ { t = $8; s = $12 } / on [0-9]+ threads/ { m = $5 }
        END { if (m == "") m = "sequential"; printf "%.1f %.3f %s\n", t / s / 1e6, s, m }' "$tmp/v"
 }
 
 # the best of three: short runs on a shared machine vary by tens of percent
-best3() {   # LAUNCH THREADS
+best3() {   # LAUNCH THREADS [MORE-ARGS...]
   b=; for rep in 1 2 3; do
-    r=$(run1 "$1" "$2"); [ "$r" = FAILED ] && { echo FAILED; return; }
+    r=$(run1 "$@"); [ "$r" = FAILED ] && { echo FAILED; return; }
     [ -z "$b" ] && { b=$r; continue; }
     b=$(printf '%s\n%s\n' "$b" "$r" | sort -g -r | head -1)
   done
@@ -57,6 +62,24 @@ for k in matmul transpose; do
       'BEGIN { printf "  %-22s %8d %12.1f %7.2fx %-10s %s\n", k, n, r, r / b, m, s }'
   done
 done
+if [ "${TIMING:-1}" = 1 ]; then
+  mk_matmul 384 "$tmp/tmatmul.launch"
+  mk_transpose 1024 "$tmp/ttranspose.launch"
+  echo "timing mode (--gpu h100) on worker threads: M thread-inst/s, speedup over --threads 1"
+  printf '  %-22s %8s %12s %8s %-10s %s\n' kernel threads "M inst/s" speedup mode "output, cycles"
+  for k in tmatmul ttranspose; do
+    base=
+    for n in $THREADS; do
+      set -- $(best3 "$tmp/$k.launch" "$n" --gpu h100)
+      [ "$1" = FAILED ] && { echo "  $k --threads $n: FAILED"; continue; }
+      if [ -z "$base" ]; then base=$1; cp "$tmp/out.bin" "$tmp/ref.bin"; cp "$tmp/cycles" "$tmp/refcycles"; fi
+      same=identical; cmp -s "$tmp/out.bin" "$tmp/ref.bin" && cmp -s "$tmp/cycles" "$tmp/refcycles" || same=DIFFERENT
+      label="matmul 384 (compute)"; [ $k = ttranspose ] && label="transpose 1024 (memory)"
+      awk -v k="$label" -v n="$n" -v r="$1" -v b="$base" -v m="$3" -v s="$same" -v c="$(cat "$tmp/cycles")" \
+        'BEGIN { printf "  %-22s %8d %12.1f %7.2fx %-10s %s (%s cycles)\n", k, n, r, r / b, m, s, c }'
+    done
+  done
+fi
 if [ "${BIG:-0}" = 1 ]; then
   mk_matmul 1536 "$tmp/big.launch"
   first=; for n in $THREADS; do last=$n; [ -z "$first" ] && first=$n; done

@@ -807,3 +807,126 @@ bool emu_par_run(emu *e) {
   free(wk);
   return ok;
 }
+
+/* ---- a launch whose caller runs the blocks (timing mode) --------------------- */
+
+/* The timing model runs blocks on its own threads, in windows of cycles
+ * (timing.c, doc/parallel.md); it takes from here the workers' copies of
+ * the launch state with the access shadow, and the end of the attempt:
+ * the counters added up, or device memory put back. */
+struct emu_par_job {
+  par_shared s;
+  par_worker *wk;
+  uint32_t n;
+};
+
+emu_par_job *emu_par_job_begin(emu *e, uint32_t n) {
+  const emu_launch *l = &e->launch;
+  uint32_t csize = l->cluster[0] * l->cluster[1] * l->cluster[2];
+  uint64_t nclusters = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2] / csize;
+  if (n < 2) { e->par_last = "one thread"; return NULL; }
+  if (nclusters < 2) { e->par_last = "one cluster"; return NULL; }
+  if (nclusters >= OWNER_MASK) { e->par_last = "too many clusters (2^30)"; return NULL; }
+  bool prints = false;
+  const char *why = ineligible(e, &prints);
+  if (!why && prints) why = "device printf (timing mode)";
+  if (why) { e->par_last = why; return NULL; }
+  emu_par_job *j = calloc(1, sizeof *j);
+  par_worker *wk = aligned_alloc(64, n * sizeof *wk);
+  if (wk) memset(wk, 0, n * sizeof *wk);
+  if (j) {
+    j->s = (par_shared){ .e = e, .nclusters = nclusters, .csize = csize, .atom_lock = ATOMIC_FLAG_INIT };
+    j->s.shadow = calloc(e->nregions ? e->nregions : 1, sizeof *j->s.shadow);
+    j->s.shadow_bytes = calloc(e->nregions ? e->nregions : 1, sizeof *j->s.shadow_bytes);
+    j->s.fine = calloc(e->nregions ? e->nregions : 1, sizeof *j->s.fine);
+    j->s.fine_bytes = calloc(e->nregions ? e->nregions : 1, sizeof *j->s.fine_bytes);
+    j->s.unused = calloc(e->nprog ? e->nprog : 1, 1);
+  }
+  if (!j || !wk || !j->s.shadow || !j->s.shadow_bytes || !j->s.fine || !j->s.fine_bytes || !j->s.unused) {
+    if (j) { free(j->s.shadow); free(j->s.shadow_bytes); free(j->s.fine); free(j->s.fine_bytes); free(j->s.unused); }
+    free(j);
+    free(wk);
+    e->par_last = "out of memory";
+    return NULL;
+  }
+  e->par_launches++;
+  for (uint32_t pc = 0; pc < e->nprog; pc++) j->s.unused[pc] = e->prog[pc].in->op == OP_ATOM && atom_result_unused(&e->prog[pc]);
+  j->wk = wk;
+  j->n = n;
+  for (uint32_t i = 0; i < n; i++) {
+    emu *c = &wk[i].e;
+    *c = *e;
+    memset(&c->stats, 0, sizeof c->stats);
+    memset(&c->fault, 0, sizeof c->fault);
+    c->fault.pc = UINT32_MAX;
+    c->faulted = false;
+    c->warp_insts = 0;
+    c->npool = 0;
+    c->warp_bytes = 0;
+    c->pbuf = NULL;
+    c->plen = c->pcap = 0;
+    c->obs = NULL;
+    c->opt.progress = false;
+    c->par = &wk[i].p;
+    wk[i].p.s = &j->s;
+    wk[i].p.ri = UINT32_MAX;
+    wk[i].p.idx = i;
+  }
+  return j;
+}
+
+emu *emu_par_job_emu(emu_par_job *j, uint32_t i) { return &j->wk[i].e; }
+
+void emu_par_release(emu *e) { if (e->par) release(e->par); }
+
+bool emu_par_job_stopped(emu_par_job *j) { return atomic_load_explicit(&j->s.stop, memory_order_relaxed); }
+
+void emu_par_job_stop(emu_par_job *j, const char *why) { stop(&j->s, why); }
+
+uint64_t emu_par_job_insts(emu_par_job *j) {
+  uint64_t n = 0;
+  for (uint32_t i = 0; i < j->n; i++) n += j->wk[i].e.warp_insts;
+  return n;
+}
+
+bool emu_par_job_end(emu_par_job *j) {
+  emu *e = j->s.e;
+  bool ok = !atomic_load(&j->s.stop);
+  for (uint32_t i = 0; i < j->n && ok; i++) if (j->wk[i].e.faulted) { stop(&j->s, j->wk[i].e.fault.kind ? "a fault" : "blocks depend on each other through global memory"); ok = false; }
+  if (!ok) {
+    for (uint32_t i = 0; i < j->n; i++)
+      for (size_t k = 0; k < j->wk[i].p.nlog; k++) {
+        const undo *u = &j->wk[i].p.log[k];
+        for (unsigned g = 0; g < 16; g++)
+          if ((u->mask >> g & 1) && g * 4 < u->len) memcpy(u->p + g * 4, u->data + g * 4, u->len - g * 4 < 4 ? u->len - g * 4 : 4);
+      }
+    e->par_fallbacks++;
+    e->par_last = atomic_load(&j->s.why);
+  } else {
+    for (uint32_t i = 0; i < j->n; i++) {
+      uint64_t *d = (uint64_t *)&e->stats;
+      const uint64_t *src = (const uint64_t *)&j->wk[i].e.stats;
+      for (size_t k = 0; k < sizeof e->stats / sizeof(uint64_t); k++) d[k] += src[k];
+      e->warp_insts += j->wk[i].e.warp_insts;
+    }
+    e->par_last = "parallel";
+  }
+  for (uint32_t i = 0; i < j->n; i++) {
+    emu *c = &j->wk[i].e;
+    while (c->npool) { c->npool--; free(c->pool_regs[c->npool]); free(c->pool_local[c->npool]); }
+    free(j->wk[i].p.log);
+    free(c->pbuf);
+  }
+  for (uint32_t ri = 0; ri < e->nregions; ri++) {
+    if (j->s.shadow[ri]) munmap((void *)j->s.shadow[ri], j->s.shadow_bytes[ri]);
+    if (j->s.fine[ri]) munmap((void *)j->s.fine[ri], j->s.fine_bytes[ri]);
+  }
+  free(j->s.shadow);
+  free(j->s.shadow_bytes);
+  free(j->s.fine);
+  free(j->s.fine_bytes);
+  free(j->s.unused);
+  free(j->wk);
+  free(j);
+  return ok;
+}

@@ -40,6 +40,7 @@ typedef struct twarp {
   uint64_t grp_done[2][8];
   uint8_t grp_n[2];
   bool queued, active, parked;
+  bool unparked;                      /* queued again at an edge after waiting for a pending value, not issued since */
   struct twarp *next_parked;
 } twarp;
 
@@ -59,9 +60,13 @@ typedef struct sched {
   uint32_t nheap, capheap;
   sched_sp *sp;                       /* per SM and sub-partition                   */
   uint64_t counter;                   /* ages and issue stamps                      */
+  bool own_sp;                        /* sp allocated by sched_init                 */
 } sched;
 
 int sched_init(sched *s, int policy, uint32_t nsp_total, uint32_t active_limit);
+/* A queue for part of the SMs, over a per-sub-partition array sp of all
+ * of them that the caller owns (each warp touches its own entries only). */
+void sched_init_part(sched *s, int policy, sched_sp *sp, uint32_t active_limit);
 void sched_free(sched *s);
 /* a new warp: its age */
 void sched_add(sched *s, twarp *tw);

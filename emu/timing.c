@@ -7,6 +7,8 @@
 #include "emu/sched.h"
 #include "emu/timing.h"
 #include "emu/timing_insn.h"
+#include "emu/timing_par.h"
+#include "emu/parallel.h"
 #include "emu/reorder.h"
 #include "memmodel/memsys.h"
 #include "memmodel/ifetch.h"
@@ -34,6 +36,37 @@ typedef struct mioq { uint64_t *start; uint32_t next; } mioq;
 /* One periodic sample of an SM (sm_samples of traces). */
 typedef struct tsample { uint64_t cycle; uint32_t sm, active, eligible; } tsample;
 
+/* A domain: the SMs one scheduler queue orders, whose state no other
+ * domain touches within a window of cycles (doc/parallel.md): an SM, or in
+ * a cluster launch a GPC (a cluster's blocks interact within it). */
+typedef struct tdom {
+  sched q;
+  uint64_t now;                       /* the cycle of its last event                  */
+  uint64_t stop;                      /* events from this cycle wait for the edge (a block ended) */
+  uint64_t end;                       /* the latest cycle its warps need             */
+  uint32_t ended;                     /* blocks that ended in the window              */
+  struct tpark { twarp *tw; uint64_t t; } *park;   /* warps waiting for a pending value */
+  uint32_t npark, cappark;
+  struct tsite { uint64_t *p; uint64_t code; twarp *tw; } *site;  /* where pending values were stored */
+  uint32_t nsite, capsite;
+  struct tfin { uint64_t when; uint32_t base; } *fin;             /* blocks ended: the next one's start */
+  uint32_t nfin, capfin;
+  tsample *samples;                   /* sm_samples of its SMs (see take_sample)      */
+  uint32_t nsamples, capsamples, sample_cycles;
+  uint64_t sample_every, next_sample;
+} tdom;
+
+static bool grow(void **p, uint32_t *cap, size_t size) {
+  uint32_t nc = *cap ? *cap * 2 : 64;
+  void *n = realloc(*p, (size_t)nc * size);
+  if (!n) return false;
+  *p = n;
+  *cap = nc;
+  return true;
+}
+/* append v to array a of n (capacity cap); -1 when out of memory */
+#define APPEND(a, n, cap, v) (((n) < (cap) || grow((void **)&(a), &(cap), sizeof *(a))) ? ((a)[(n)++] = (v), 0) : -1)
+
 typedef struct timing_state {
   const gpu_config *g;
   emu *e;
@@ -44,17 +77,13 @@ typedef struct timing_state {
   bool *uniform_atom;                 /* per PC: one atomic per warp (emu/uniform.c) */
   mioq *mioq;                         /* per SM; NULL: mio_queue 0 */
   uint64_t *mioq_mem;
-  sched q;                            /* the waiting warps (sched.c)              */
+  tdom *dom;                          /* the domains, and each SM's                 */
+  uint32_t ndom, *dom_of;
+  sched_sp *sp;                       /* per SM and sub-partition (sched.h)         */
   uint64_t now, mem_latency;
   bool mem_done;
   bool mem_store;                     /* ... a store (not a reduction) */
   timing_result r;
-  /* sm_samples, only when an observer wants them: every sample_every
-   * cycles; the interval doubles (dropping every other sample) to keep a
-   * launch's samples bounded */
-  tsample *samples;
-  uint32_t nsamples, capsamples, sample_cycles;
-  uint64_t sample_every, next_sample;
   uint64_t issue_wait; uint8_t issue_why;  /* the issuing warp's wait (emu_timing_issue) */
 } timing_state;
 
@@ -130,14 +159,18 @@ static bool warp_ready_at(const timing_state *s, const twarp *tw, uint64_t c) {
   return s->sms[tw->sm].unit_free[tw->sp][d->unit] <= c;
 }
 
-/* Sample every SM with resident warps at cycle c: the state before the
- * cycle's issues. */
-static int take_sample(timing_state *s, twarp **tws, const cta *res, uint32_t slots, uint64_t c) {
-  uint32_t nsm = s->g->sms;
+/* sm_samples, only when an observer wants them: each domain samples its
+ * SMs every sample_every cycles as its events pass them, the state before
+ * the cycle's issues; the interval doubles (dropping every other sample)
+ * to keep a launch's samples bounded, and the launch keeps the samples at
+ * multiples of the longest interval of its domains. */
+static int take_sample(timing_state *s, tdom *dm, twarp **tws, const cta *res, const uint64_t *cta_start_t, uint32_t slots, uint64_t c) {
+  uint32_t nsm = s->g->sms, di = (uint32_t)(dm - s->dom);
   uint32_t *act = calloc(2 * (size_t)nsm, sizeof *act), *eli = act + nsm;
   if (!act) return -1;
   for (uint32_t i = 0; i < slots; i++) {
-    if (!tws[i] || !res[i].warps) continue;
+    /* (a block set up at an edge before its start cycle is not there yet) */
+    if (!tws[i] || !res[i].warps || s->dom_of[tws[i][0].sm] != di || cta_start_t[i] > c) continue;
     for (uint32_t wi = 0; wi < res[i].nwarps; wi++) {
       const twarp *tw = &tws[i][wi];
       if (!~tw->w->exited) continue;
@@ -148,26 +181,39 @@ static int take_sample(timing_state *s, twarp **tws, const cta *res, uint32_t sl
   int rc = 0;
   for (uint32_t m = 0; m < nsm && !rc; m++) {
     if (!act[m]) continue;
-    if (s->nsamples == s->capsamples) {
-      uint32_t nc = s->capsamples ? s->capsamples * 2 : 1024;
-      tsample *ns = realloc(s->samples, nc * sizeof *ns);
-      if (!ns) { rc = -1; break; }
-      s->samples = ns;
-      s->capsamples = nc;
-    }
-    s->samples[s->nsamples++] = (tsample){ c, m, act[m], eli[m] };
+    if (APPEND(dm->samples, dm->nsamples, dm->capsamples, ((tsample){ c, m, act[m], eli[m] }))) rc = -1;
   }
   free(act);
-  if (++s->sample_cycles > SAMPLE_CYCLES_MAX) {
+  if (++dm->sample_cycles > SAMPLE_CYCLES_MAX) {
     /* keep the samples at multiples of the doubled interval */
-    s->sample_every *= 2;
+    dm->sample_every *= 2;
     uint32_t k = 0;
-    for (uint32_t i = 0; i < s->nsamples; i++) if (s->samples[i].cycle % s->sample_every == 0) s->samples[k++] = s->samples[i];
-    s->nsamples = k;
-    s->sample_cycles = (s->sample_cycles + 1) / 2;
-    s->next_sample = (s->next_sample + s->sample_every - 1) / s->sample_every * s->sample_every;
+    for (uint32_t i = 0; i < dm->nsamples; i++) if (dm->samples[i].cycle % dm->sample_every == 0) dm->samples[k++] = dm->samples[i];
+    dm->nsamples = k;
+    dm->sample_cycles = (dm->sample_cycles + 1) / 2;
+    dm->next_sample = (dm->next_sample + dm->sample_every - 1) / dm->sample_every * dm->sample_every;
   }
   return rc;
+}
+
+static int sample_order(const void *a, const void *b) {
+  const tsample *x = a, *y = b;
+  return x->cycle != y->cycle ? (x->cycle < y->cycle ? -1 : 1) : x->sm < y->sm ? -1 : x->sm > y->sm;
+}
+
+/* Every domain's samples at multiples of the longest interval, by (cycle, SM). */
+static void report_samples(timing_state *s, emu_observer *obs) {
+  uint64_t every = 1;
+  size_t n = 0;
+  for (uint32_t d = 0; d < s->ndom; d++) { if (s->dom[d].sample_every > every) every = s->dom[d].sample_every; n += s->dom[d].nsamples; }
+  tsample *all = malloc((n ? n : 1) * sizeof *all);
+  if (!all) return;
+  n = 0;
+  for (uint32_t d = 0; d < s->ndom; d++)
+    for (uint32_t i = 0; i < s->dom[d].nsamples; i++) if (s->dom[d].samples[i].cycle % every == 0) all[n++] = s->dom[d].samples[i];
+  qsort(all, n, sizeof *all, sample_order);
+  for (size_t i = 0; i < n; i++) obs->on_sm_sample(obs->ctx, all[i].sm, all[i].cycle, all[i].active, all[i].eligible);
+  free(all);
 }
 
 /* ---- the launch ------------------------------------------------------------- */
@@ -195,7 +241,7 @@ static void place_slots(const gpu_config *g, uint32_t slots, uint32_t csize, uin
 static int requeue_released(timing_state *s, twarp *tw, uint64_t t) {
   if (tw->blocked_at && t > tw->blocked_at) twarp_note_wait(tw, tw->blocked_why, t - tw->blocked_at);
   tw->blocked_at = 0;
-  return sched_push(&s->q, tw, t);
+  return sched_push(&s->dom[s->dom_of[tw->sm]].q, tw, t);
 }
 
 static void mark_blocked(twarp *tw, uint64_t t) {
@@ -206,223 +252,57 @@ static void mark_blocked(twarp *tw, uint64_t t) {
   tw->blocked_at = t ? t : 1;
 }
 
-int emu_run_timed(emu *e, const emu_launch *l) {
-  uint64_t end = 0;
-  const gpu_config *g = e->timing_cfg;
-  if (emu_launch_begin(e, l)) return -1;
-  if (timing_check_arch(e, g, l->func)) { emu_launch_end(e); return -1; }
-  timing_state S, *s = &S;
-  memset(s, 0, sizeof S);
-  s->g = g;
-  s->e = e;
-  const isa_func *k = &e->m->funcs[l->func];
-  uint32_t threads = l->block[0] * l->block[1] * l->block[2];
-  gpu_occupancy occ;
-  gpu_occupancy_calc(g, threads, k->regs_used, e->static_shared + l->dyn_shared, &occ);
-  if (!occ.active_ctas) {
-    e->faulted = true;
-    e->fault.kind = FAULT_MEMORY;
-    snprintf(e->fault.msg, sizeof e->fault.msg, "the block cannot run on %s: %s (%u threads, %u registers, %u bytes shared)",
-             g->name, occ.error ? occ.error : occ.limiter, threads, k->regs_used, e->static_shared + l->dyn_shared);
-    emu_launch_end(e);
-    return -1;
-  }
-  uint32_t per_sm = occ.active_ctas;
-  uint32_t csize = e->launch.cluster[0] * e->launch.cluster[1] * e->launch.cluster[2];
-  if (csize > 1) per_sm = per_sm < csize ? csize : per_sm / csize * csize;   /* whole clusters */
-  s->r.theoretical_occupancy = occ.occupancy;
-  uint64_t total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-  uint32_t nsm = g->sms, nsp = g->sub_partitions;
-  uint32_t slots = nsm * per_sm;
-  if (slots > total) slots = (uint32_t)total;
-  slots = slots < csize ? csize : slots / csize * csize;
-  uint32_t nwarps = (threads + WARP_SIZE - 1) / WARP_SIZE;
-  emu_observer *obs = e->obs;
-  bool want_samples = obs && obs->on_sm_sample;
-  /* L1 gets what the carve-out for the resident blocks' shared memory leaves */
-  uint64_t shared_used = (uint64_t)(e->static_shared + l->dyn_shared ? occ.smem_per_cta : 0) * per_sm;
-  /* the model's host memory grows with the configuration's geometry and
-   * the resident blocks: checked against the memory cap before building */
-  uint64_t per_warp = sizeof(twarp) + (uint64_t)e->nrows * (sizeof(uint64_t) + 1) + (uint64_t)e->nrows * WARP_SIZE * 8 +
-                      (uint64_t)WARP_SIZE * e->local_per_thread + 5 * sizeof(uint32_t) + sizeof(uint64_t);
-  uint64_t need = memsys_host_bytes(g, nsm, shared_used) + ifetch_host_bytes(g, nsm) + (uint64_t)nsm * sizeof(tsm) +
-                  (uint64_t)e->nprog * sizeof *s->dep + (uint64_t)slots * (sizeof(cta) + 32) + (uint64_t)slots * nwarps * per_warp +
-                  (uint64_t)nsm * g->mio_queue * sizeof(uint64_t);
-  if (e->warp_bytes + need > e->opt.mem_cap || need > e->opt.mem_cap) {
-    e->faulted = true;
-    e->fault.kind = FAULT_MEMORY;
-    snprintf(e->fault.msg, sizeof e->fault.msg, "the timing model of %s needs %llu MiB of host memory for this launch (%u resident blocks), "
-             "more than the memory cap leaves (--max-memory)", g->name, (unsigned long long)(need >> 20), slots);
-    emu_launch_end(e);
-    return -1;
-  }
-  s->sms = calloc(nsm, sizeof *s->sms);
-  s->dep = calloc(e->nprog ? e->nprog : 1, sizeof *s->dep);
-  if (s->dep) {
-    timing_build_deps(e, g, s->dep);
-    /* the issue order ptxas would give (before anything keyed by PC) */
-    if (g->reorder && emu_reorder(e, g, s->dep)) { free(s->dep); s->dep = NULL; }
-  }
-  cta *res = calloc(slots, sizeof *res);
-  /* per slot, kept from one block to the next: its warps' timing state
-   * (registers' ready cycles allocated once) */
-  twarp **tws = calloc(slots, sizeof *tws);
-  twarp *twmem = calloc((size_t)slots * nwarps, sizeof *twmem);
-  /* per warp: the back-edge PC of the unrolled loop it runs (deps.loop_end)
-   * and the iterations it has run of it */
-  uint32_t (*loopst)[2] = calloc((size_t)slots * nwarps, sizeof *loopst);
-  /* per warp: when its last reduction completes (drain) */
-  uint64_t *stores_done = calloc((size_t)slots * nwarps, sizeof *stores_done);
-  /* per warp: cycles its release from the barrier it blocks on takes
-   * beyond barrier_cycles (barrier.cluster) */
-  uint32_t *release_extra = calloc((size_t)slots * nwarps, sizeof *release_extra);
-  /* per warp: the predicated region (deps.ifconv_end) it runs, [start, end) */
-  uint32_t (*ifreg)[2] = calloc((size_t)slots * nwarps, sizeof *ifreg);
-  uint64_t *cta_start_t = calloc(slots, sizeof *cta_start_t);
-  uint32_t *slot_sm = calloc(slots, sizeof *slot_sm);
-  bool *slot_init = calloc(slots, sizeof *slot_init);
-  if (memsys_fits(e->memsys_keep, g, nsm, shared_used)) { s->mem = e->memsys_keep; memsys_reset(s->mem); }
-  else { memsys_free(e->memsys_keep); s->mem = memsys_new(g, nsm, shared_used); }
-  e->memsys_keep = NULL;
-  if (g->icache_l0_bytes) {
-    s->ic = ifetch_fits(e->ifetch_keep, g, nsm) ? e->ifetch_keep : NULL;
-    if (!s->ic) { ifetch_free(e->ifetch_keep); s->ic = ifetch_new(g, nsm); }
-    e->ifetch_keep = NULL;
-    if (!s->ic || ifetch_launch(s->ic, (uint64_t)e->nprog * g->insn_bytes, (uint64_t)e->func_base[l->func] * g->insn_bytes)) { fault_oom(e); goto out; }
-  }
-  s->uniform_atom = emu_uniform_atomics(e);
-  if (g->mio_queue) {
-    s->mioq = calloc(nsm, sizeof *s->mioq);
-    s->mioq_mem = calloc((size_t)nsm * g->mio_queue, sizeof *s->mioq_mem);
-    if (!s->mioq || !s->mioq_mem) { free(s->mioq); s->mioq = NULL; fault_oom(e); goto out; }
-    for (uint32_t i = 0; i < nsm; i++) s->mioq[i].start = s->mioq_mem + (size_t)i * g->mio_queue;
-  }
-  if (!s->sms || !s->dep || !res || !tws || !twmem || !loopst || !stores_done || !release_extra || !ifreg || !cta_start_t || !slot_sm || !slot_init || !s->mem || !s->uniform_atom ||
-      sched_init(&s->q, (int)g->sched_policy, nsm * nsp, g->sched_active_warps)) {
-    fault_oom(e);
-    goto out;
-  }
-  memsys_launch(s->mem);
-  for (uint32_t i = 0; i < nsm; i++) s->sms[i].first = UINT64_MAX;
-  place_slots(g, slots, csize, slot_sm);
-  e->timing = s;
-  s->sample_every = 32;
+/* What a window's domains share, read-only during the window (each slot,
+ * and each warp's entry, belongs to the domain of its SM). */
+typedef struct trun {
+  const gpu_config *g;
+  emu_observer *obs;
+  bool want_samples;
+  cta *res;
+  twarp **tws, *twmem;
+  uint32_t (*loopst)[2], (*ifreg)[2], *release_extra;
+  uint64_t *stores_done, *cta_start_t;
+  uint32_t slots, csize, nwarps;
+  uint64_t next, total, live, we;
+} trun;
 
-  uint64_t next = 0, t0 = g->launch_cycles / 2;
-  end = t0;
-  uint32_t live = 0;
-  /* the first blocks start in waves, cta_launch_cycles apart per SM; each
-   * is set up when its start cycle comes (not all up front) */
-  uint32_t nwave_groups = 0, wave_next = 0;
-  for (uint32_t b = 0; b < slots && (uint64_t)b / csize < (total + csize - 1) / csize; b += csize) nwave_groups++;
-  /* place a cluster group of CTAs in slots [base, base+csize) */
-  #define START_GROUP(base, when) do { \
-      for (uint32_t r_ = 0; r_ < csize; r_++) { \
-        uint32_t si_ = (base) + r_, sm_ = slot_sm[si_]; \
-        cta *c_ = &res[si_]; \
-        if (emu_cta_start(e, c_, next++, &res[base])) { fault_oom(e); goto out; } \
-        c_->smid = sm_; \
-        for (uint32_t wi_ = 0; wi_ < c_->nwarps; wi_++) FOR_LANES(q_) { c_->warps[wi_].r[e->sr_base + SR_SMID][q_] = sm_; \
-          c_->warps[wi_].r[e->sr_base + SR_NSMID][q_] = nsm; } \
-        twarp *t_ = &twmem[(size_t)si_ * nwarps]; \
-        tws[si_] = t_; \
-        tsm *m_ = &s->sms[sm_]; \
-        m_->ctas++; \
-        fetch_code(s, m_, (when)); \
-        if ((when) < m_->first) m_->first = (when); \
-        cta_start_t[si_] = (when); \
-        for (uint32_t wi_ = 0; wi_ < c_->nwarps && wi_ < nwarps; wi_++) { \
-          twarp *tw_ = &t_[wi_]; \
-          uint64_t *rd_ = tw_->ready; uint8_t *rw_ = tw_->ready_why; \
-          if (!slot_init[si_]) { rd_ = calloc(e->nrows ? e->nrows : 1, sizeof *rd_); rw_ = calloc(e->nrows ? e->nrows : 1, 1); } \
-          else { memset(rd_, 0, e->nrows * sizeof *rd_); memset(rw_, 0, e->nrows); } \
-          memset(tw_, 0, sizeof *tw_); \
-          tw_->ready = rd_; tw_->ready_why = rw_; \
-          loopst[(size_t)si_ * nwarps + wi_][0] = UINT32_MAX; \
-          stores_done[(size_t)si_ * nwarps + wi_] = 0; \
-          release_extra[(size_t)si_ * nwarps + wi_] = 0; \
-          ifreg[(size_t)si_ * nwarps + wi_][0] = ifreg[(size_t)si_ * nwarps + wi_][1] = 0; \
-          if (!rd_ || !rw_) { slot_init[si_] = true; fault_oom(e); goto out; } \
-          tw_->w = &c_->warps[wi_]; tw_->sm = sm_; tw_->slot = si_; \
-          tw_->sp = (c_->warps[wi_].id + si_) % nsp; \
-          tw_->spi = sm_ * nsp + tw_->sp; \
-          sched_add(&s->q, tw_); \
-          /* the instruction buffer fills before the first issue */ \
-          twarp_note_wait(tw_, STALL_NO_INSTRUCTION, g->fetch_cycles); \
-          if (sched_push(&s->q, tw_, (when) + g->fetch_cycles)) { slot_init[si_] = true; fault_oom(e); goto out; } \
-        } \
-        slot_init[si_] = true; \
-        live++; \
-      } } while (0)
-
-  while (!e->faulted) {
+/* One domain's events of the window (those before its stop): the state
+ * of its SMs, its warps and its own counters only; e and s are its
+ * worker's (their scratch and counters; everything else is shared). */
+static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
+  const gpu_config *g = R->g;
+  emu_observer *obs = R->obs;
+  bool want_samples = R->want_samples;
+  cta *res = R->res;
+  twarp **tws = R->tws, *twmem = R->twmem;
+  uint32_t (*loopst)[2] = R->loopst, (*ifreg)[2] = R->ifreg, *release_extra = R->release_extra;
+  uint64_t *stores_done = R->stores_done, *cta_start_t = R->cta_start_t;
+  uint32_t slots = R->slots, csize = R->csize, nwarps = R->nwarps;
+  uint64_t next = R->next, total = R->total, live = R->live, we = R->we;
+  sched *q = &dm->q;
+  while (!e->faulted && q->nheap && q->heap[0].t < umin(we, dm->stop)) {
     /* samples of the cycles before the next event see the state they had */
-    uint64_t te = s->q.nheap ? s->q.heap[0].t : UINT64_MAX;
-    if (wave_next < nwave_groups && next < total) te = umin(te, t0 + (wave_next * csize / nsm) * g->cta_launch_cycles);
-    while (want_samples && te != UINT64_MAX && s->next_sample < te) {
-      if (take_sample(s, tws, res, slots, s->next_sample)) { fault_oom(e); goto out; }
-      s->next_sample += s->sample_every;
-    }
-    /* due first-wave blocks start before anything later happens */
-    if (wave_next < nwave_groups && next < total) {
-      uint32_t b = wave_next * csize;
-      uint64_t when = t0 + (b / nsm) * g->cta_launch_cycles;
-      if (!s->q.nheap || s->q.heap[0].t >= when) {
-        s->now = when;
-        START_GROUP(b, when);
-        wave_next++;
-        continue;
-      }
-    }
-    if (!s->q.nheap) {
-      /* everything waits: threads released by barriers or mbarriers without
-       * an issuing warp noticing; requeue whatever can run, else deadlock */
-      bool any = false;
-      for (uint32_t i = 0; i < slots; i++) {
-        if (!res[i].warps || !tws[i]) continue;
-        for (uint32_t wi = 0; wi < res[i].nwarps; wi++) {
-          warp *w = &res[i].warps[wi];
-          if (tws[i][wi].queued || !~w->exited) continue;
-          bool run = false;
-          FOR_LANES(q) if (w->state[q] == TS_RUN) run = true;
-          if (run) {
-            uint32_t *x = &release_extra[&tws[i][wi] - twmem];
-            if (requeue_released(s, &tws[i][wi], s->now + g->barrier_cycles + *x)) { fault_oom(e); goto out; }
-            *x = 0;
-            any = true;
-          }
-        }
-      }
-      if (!any) {
-        for (uint32_t i = 0; i < slots && !any; i++) if (res[i].warps && emu_async_stalled(&res[i])) any = true;
-        if (any) continue;
-        if (!live) break;
-        for (uint32_t i = 0; i < slots; i++) if (res[i].warps && !emu_cta_done(&res[i])) {
-          emu_fault_at(&res[i].warps[0], NULL, 0, FAULT_DEADLOCK, "block (%u,%u,%u): every thread waits and none can proceed",
-                       res[i].id[0], res[i].id[1], res[i].id[2]);
-          break;
-        }
-        break;
-      }
-      continue;
+    while (want_samples && dm->next_sample < q->heap[0].t) {
+      if (take_sample(s, dm, tws, res, cta_start_t, slots, dm->next_sample)) { fault_oom(e); return; }
+      dm->next_sample += dm->sample_every;
     }
     /* budgets: the clock (and resident memory) are read every 4096 issues */
     if (__builtin_expect((e->opt.max_warp_insts && e->warp_insts > e->opt.max_warp_insts) || !(s->r.issued & 0xfff), 0) &&
-        emu_over_budget(e, s->q.heap[0].tw->w))
+        emu_over_budget(e, q->heap[0].tw->w))
       break;
     if (e->opt.progress && !(s->r.issued & 0xffff)) emu_progress(e, next - live, total, false);
     heapent he;
-    if (!sched_pop(&s->q, &he)) continue;
+    if (!sched_pop(q, &he)) continue;
     twarp *tw = he.tw;
     warp *w = tw->w;
-    if (!~w->exited) { if (sched_leave(&s->q, tw, he.t)) fault_oom(e); continue; }
-    s->now = he.t;
+    if (!~w->exited) { if (sched_leave(q, tw, he.t)) fault_oom(e); continue; }
+    s->now = dm->now = he.t;
     e->cycle_now = he.t;
     if (!w->cur) {
       emu_reschedule(w);
-      if (!w->cur) { mark_blocked(tw, he.t); if (sched_leave(&s->q, tw, he.t)) fault_oom(e); continue; }   /* requeued on release */
+      if (!w->cur) { mark_blocked(tw, he.t); if (sched_leave(q, tw, he.t)) fault_oom(e); continue; }   /* requeued on release */
     }
-    if (!sched_admit(&s->q, tw, he.t)) continue;                 /* two_level: waits for a place */
+    if (!sched_admit(q, tw, he.t)) continue;                 /* two_level: waits for a place */
     const deps *d = &s->dep[w->cur_pc];
     /* loop control in all but one of each unroll_factor iterations of a
      * loop ptxas unrolls costs nothing (timing_insn.h) */
@@ -475,6 +355,16 @@ int emu_run_timed(emu *e, const emu_launch *l) {
       if (d->grp_open_too) need = umax(need, tw->grp_open[d->grp]);
       if (need > t) { t = need; why = d->grp == AC_CP_ASYNC ? STALL_LONG_SCOREBOARD : STALL_SLEEPING; }
     }
+    /* a value still pending (a memory result the window's edge settles):
+     * the warp waits outside the queue and tries again at he.t then */
+    if (__builtin_expect(ms_is_pending(t), 0)) {
+      /* every value it waited for was settled at the edge: one still
+       * pending would make it wait for ever */
+      if (tw->unparked) { emu_fault_at(w, NULL, 0, FAULT_DEADLOCK, "timing model: the warp waits for a memory result that was never settled (an internal error)"); break; }
+      tw->queued = true;
+      if (APPEND(dm->park, dm->npark, dm->cappark, ((struct tpark){ tw, he.t }))) { fault_oom(e); break; }
+      continue;
+    }
     /* the unit throttles only when it stays busy past the scheduler's
      * next free cycle; until then the warp is eligible, not selected */
     uint64_t could = t, slot = umax(t, sm->sched_free[tw->sp]), unit = sm->unit_free[tw->sp][d->unit];
@@ -487,8 +377,8 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     if (t > he.t) {
       twarp_note_wait(tw, why, t - he.t);
       /* two_level: a long wait gives the place in the active set away */
-      if (why == STALL_LONG_SCOREBOARD && sched_leave(&s->q, tw, he.t)) { fault_oom(e); break; }
-      if (sched_push(&s->q, tw, t)) { fault_oom(e); break; }
+      if (why == STALL_LONG_SCOREBOARD && sched_leave(q, tw, he.t)) { fault_oom(e); break; }
+      if (sched_push(q, tw, t)) { fault_oom(e); break; }
       tw->elig = could;
       continue;
     }
@@ -505,9 +395,11 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     s->issue_wait = tw->wait_len;
     s->issue_why = tw->wait_len ? tw->wait_why : STALL_SELECTED;
     uint32_t ran = emu_warp_run(w, 1);
+    if (e->par) emu_par_release(e);
     if (e->faulted) break;
-    if (!ran) { if (w->cur && sched_push(&s->q, tw, t + 1)) { fault_oom(e); break; } continue; }
+    if (!ran) { if (w->cur && sched_push(q, tw, t + 1)) { fault_oom(e); break; } continue; }
     s->r.issued++;
+    tw->unparked = false;
     s->r.sass_issued += d->free ? 0 : d->slots;
     if (d->loop == LOOP_BACKEDGE) {
       uint32_t *ls = loopst[tw - twmem];
@@ -516,14 +408,26 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     }
     uint64_t prev_issue1 = tw->issued1;
     tw->issued1 = t + 1;
-    sched_issued(&s->q, tw);
-    uint64_t lat = (s->mem_done ? s->mem_latency : d->lat) + d->bank_extra;
+    sched_issued(q, tw);
+    /* a result from L2 is pending until the window's edge: done is its code */
+    bool pend = s->mem_done && s->mem_latency == MS_PENDING;
+    uint64_t lat = pend ? 0 : (s->mem_done ? s->mem_latency : d->lat) + d->bank_extra;
     uint64_t done = d->free ? t : t + (lat ? lat : 1);
+    if (pend) {
+      memsys_pend_add(s->mem, tw->sm, memsys_pend_code(s->mem, tw->sm), d->bank_extra);
+      if (!d->free) done = memsys_pend_code(s->mem, tw->sm);
+    }
     /* a reduction (red, an atom whose result nobody reads) drains when
      * it is done; a store as soon as the L1 takes it ([M] tests/microbench
      * mb_atomic red_*: 15-22% drain; stores of any pattern (mb_mem
      * chain_init, scattered): ~0%) */
-    if (s->mem_done && (!d->ndst || d->unread) && !s->mem_store && done > stores_done[tw - twmem]) stores_done[tw - twmem] = done;
+    if (s->mem_done && (!d->ndst || d->unread) && !s->mem_store) {
+      uint64_t *sd = &stores_done[tw - twmem];
+      if (ms_is_pending(done) || ms_is_pending(*sd)) {
+        *sd = memsys_pend_max(s->mem, tw->sm, *sd, done);
+        if (APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ sd, *sd, tw }))) { fault_oom(e); break; }
+      } else if (done > *sd) *sd = done;
+    }
     uint8_t rwhy = d->result_why;
     uint64_t async_done = 0;
     if (d->kind == DK_ASYNC_OP) {
@@ -531,7 +435,11 @@ int emu_run_timed(emu *e, const emu_launch *l) {
        * wgmma.wait_group, a cp.async writes shared memory; either completes
        * in the background */
       async_done = done;
-      if (done > tw->grp_open[d->grp]) tw->grp_open[d->grp] = done;
+      if (ms_is_pending(done) || ms_is_pending(tw->grp_open[d->grp])) {
+        tw->grp_open[d->grp] = memsys_pend_max(s->mem, tw->sm, tw->grp_open[d->grp], done);
+        async_done = 0;
+        if (APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ NULL, 0, tw }))) { fault_oom(e); break; }
+      } else if (done > tw->grp_open[d->grp]) tw->grp_open[d->grp] = done;
       done = t + 1;
     } else if (d->kind == DK_ASYNC_COMMIT) {
       uint64_t *g = tw->grp_done[d->grp];
@@ -544,16 +452,24 @@ int emu_run_timed(emu *e, const emu_launch *l) {
       tw->grp_n[d->grp] = (uint8_t)d->grp_keep;
     }
     if (d->kind == DK_ASYNC_WAIT && d->grp_open_too) tw->grp_open[d->grp] = 0;
-    for (uint8_t i = 0; i < d->ndst; i++) { tw->ready[d->dst[i]] = done; tw->ready_why[d->dst[i]] = rwhy; }
+    for (uint8_t i = 0; i < d->ndst; i++) {
+      tw->ready[d->dst[i]] = done;
+      tw->ready_why[d->dst[i]] = rwhy;
+      if (ms_is_pending(done) && APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ &tw->ready[d->dst[i]], done, tw }))) { fault_oom(e); break; }
+    }
     /* warp states (timing.h): the issue cycle is 'selected', the cycles
      * since the warp's previous issue go to the reason that held it longest */
     int why_issue = tw->wait_len ? tw->wait_why : STALL_SELECTED;
     uint64_t waited = prev_issue1 && t > prev_issue1 ? t - prev_issue1 : 0;
     s->r.stall_cycles[why_issue] += waited;
     s->r.stall_cycles[STALL_SELECTED]++;
-    if (obs && obs->on_timing) obs->on_timing(obs->ctx, w, t, async_done > done ? async_done : done, why_issue, waited);
+    /* (a result still pending: its lower bound, the window's end) */
+    if (obs && obs->on_timing) {
+      uint64_t cpl = async_done > done ? async_done : done;
+      obs->on_timing(obs->ctx, w, t, ms_is_pending(cpl) ? umax(we, t + 1) : cpl, why_issue, waited);
+    }
     tw->wait_len = 0;
-    if (t + lat > end) end = t + lat;
+    if (!pend && t + lat > dm->end) dm->end = t + lat;
     cta *c = w->cta;
     if (~w->exited) {
       if (w->cur) {
@@ -583,22 +499,22 @@ int emu_run_timed(emu *e, const emu_launch *l) {
         }
         if (d->kind == DK_MEMBAR) { nt += d->after; twarp_note_wait(tw, d->after_why ? d->after_why : STALL_MEMBAR, d->after); }
         if (d->kind == DK_SLEEP) { nt += d->after; twarp_note_wait(tw, STALL_SLEEPING, d->after); }
-        if (sched_push(&s->q, tw, nt)) { fault_oom(e); break; }
+        if (sched_push(q, tw, nt)) { fault_oom(e); break; }
       } else {
         /* the warp blocked (barrier, warp-sync): its released threads resume
          * after the barrier's latency; other warps of the CTA may have been
          * released by this instruction too */
         emu_reschedule(w);
-        if (w->cur) { twarp_note_wait(tw, STALL_BARRIER, g->barrier_cycles); if (sched_push(&s->q, tw, t + g->barrier_cycles)) { fault_oom(e); break; } }
+        if (w->cur) { twarp_note_wait(tw, STALL_BARRIER, g->barrier_cycles); if (sched_push(q, tw, t + g->barrier_cycles)) { fault_oom(e); break; } }
         else {
           if (d->kind == DK_MEMBAR && d->after_why == STALL_BARRIER) release_extra[tw - twmem] = d->after;
           mark_blocked(tw, t + 1);
-          if (sched_leave(&s->q, tw, t + 1)) { fault_oom(e); break; }
+          if (sched_leave(q, tw, t + 1)) { fault_oom(e); break; }
         }
       }
     } else {
       tw->exit_t = t + 1;                /* active (sm__warps_active) until it exits, not until its block ends */
-      if (sched_leave(&s->q, tw, t + 1)) { fault_oom(e); break; }
+      if (sched_leave(q, tw, t + 1)) { fault_oom(e); break; }
     }
     /* threads this instruction released in other warps of the CTA, or of
      * its cluster (barrier.cluster, mbarriers completed by a multicast copy) */
@@ -634,11 +550,352 @@ int emu_run_timed(emu *e, const emu_launch *l) {
         if (obs && obs->on_block_timing) obs->on_block_timing(obs->ctx, cc, cta_start_t[base + r], t + 1);
         tws[base + r] = NULL;
         emu_cta_free(cc);
-        live--;
+        dm->ended++;
       }
-      if (t + 1 > end) end = t + 1;
-      if (next < total) START_GROUP(base, t + 1 + g->cta_launch_cycles);
+      if (t + 1 > dm->end) dm->end = t + 1;
+      /* the next block starts at the window's edge: the domain's events
+       * from the next cycle wait for it */
+      if (next < total) {
+        if (APPEND(dm->fin, dm->nfin, dm->capfin, ((struct tfin){ t + 1 + g->cta_launch_cycles, base }))) { fault_oom(e); break; }
+        dm->stop = umin(dm->stop, t + 1);
+      }
     }
+  }
+}
+
+/* The window: at most the shortest time from an SM's request to anything
+ * shared (an L2 hit's round trip, an atomic's) to its answer, so that no
+ * answer falls in the window that asked (doc/parallel.md). */
+static uint64_t window_cycles(const gpu_config *g) {
+  uint64_t w = umin(g->lat_l2, g->lat_atomic);
+  return w ? w : 1;
+}
+
+static int fin_order(const void *a, const void *b) {
+  const struct tfin *x = a, *y = b;
+  return x->when != y->when ? (x->when < y->when ? -1 : 1) : x->base < y->base ? -1 : x->base > y->base;
+}
+
+/* A window on several threads: worker i runs the domains i, i + n, ... */
+typedef struct twin {
+  const trun *R;
+  timing_state *s, *wts;              /* the launch's, and each worker's copy      */
+  emu **wemu;                         /* each worker's copy of the launch state    */
+  uint32_t n;
+  emu_par_job *job;
+} twin;
+
+static void window_part(void *ctx, uint32_t i) {
+  twin *t = ctx;
+  for (uint32_t di = i; di < t->s->ndom; di += t->n) {
+    if (t->wemu[i]->faulted || emu_par_job_stopped(t->job)) return;
+    run_dom(t->R, &t->wts[i], t->wemu[i], &t->s->dom[di]);
+  }
+}
+
+/* The timed launch on nthreads threads (or one); *again: the attempt on
+ * several was abandoned (device memory as before it): run it on one. */
+static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again) {
+  uint64_t end = 0;
+  struct tfin *due = NULL;             /* blocks to start at an edge */
+  uint32_t ndue = 0, capdue = 0;
+  const gpu_config *g = e->timing_cfg;
+  emu_par_job *job = NULL;
+  tteam *team = NULL;
+  emu **wemu = NULL;
+  timing_state *wts = NULL;
+  uint32_t nw = 1;
+  timing_state S, *s = &S;
+  memset(s, 0, sizeof S);
+  s->g = g;
+  s->e = e;
+  const isa_func *k = &e->m->funcs[l->func];
+  uint32_t threads = l->block[0] * l->block[1] * l->block[2];
+  gpu_occupancy occ;
+  gpu_occupancy_calc(g, threads, k->regs_used, e->static_shared + l->dyn_shared, &occ);
+  if (!occ.active_ctas) {
+    e->faulted = true;
+    e->fault.kind = FAULT_MEMORY;
+    snprintf(e->fault.msg, sizeof e->fault.msg, "the block cannot run on %s: %s (%u threads, %u registers, %u bytes shared)",
+             g->name, occ.error ? occ.error : occ.limiter, threads, k->regs_used, e->static_shared + l->dyn_shared);
+    return -1;
+  }
+  uint32_t per_sm = occ.active_ctas;
+  uint32_t csize = e->launch.cluster[0] * e->launch.cluster[1] * e->launch.cluster[2];
+  if (csize > 1) per_sm = per_sm < csize ? csize : per_sm / csize * csize;   /* whole clusters */
+  s->r.theoretical_occupancy = occ.occupancy;
+  uint64_t total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+  uint32_t nsm = g->sms, nsp = g->sub_partitions;
+  uint32_t slots = nsm * per_sm;
+  if (slots > total) slots = (uint32_t)total;
+  slots = slots < csize ? csize : slots / csize * csize;
+  uint32_t nwarps = (threads + WARP_SIZE - 1) / WARP_SIZE;
+  emu_observer *obs = e->obs;
+  bool want_samples = obs && obs->on_sm_sample;
+  /* L1 gets what the carve-out for the resident blocks' shared memory leaves */
+  uint64_t shared_used = (uint64_t)(e->static_shared + l->dyn_shared ? occ.smem_per_cta : 0) * per_sm;
+  /* the model's host memory grows with the configuration's geometry and
+   * the resident blocks: checked against the memory cap before building */
+  uint64_t per_warp = sizeof(twarp) + (uint64_t)e->nrows * (sizeof(uint64_t) + 1) + (uint64_t)e->nrows * WARP_SIZE * 8 +
+                      (uint64_t)WARP_SIZE * e->local_per_thread + 5 * sizeof(uint32_t) + sizeof(uint64_t);
+  uint64_t need = memsys_host_bytes(g, nsm, shared_used) + ifetch_host_bytes(g, nsm) + (uint64_t)nsm * sizeof(tsm) +
+                  (uint64_t)e->nprog * sizeof *s->dep + (uint64_t)slots * (sizeof(cta) + 32) + (uint64_t)slots * nwarps * per_warp +
+                  (uint64_t)nsm * g->mio_queue * sizeof(uint64_t);
+  if (e->warp_bytes + need > e->opt.mem_cap || need > e->opt.mem_cap) {
+    e->faulted = true;
+    e->fault.kind = FAULT_MEMORY;
+    snprintf(e->fault.msg, sizeof e->fault.msg, "the timing model of %s needs %llu MiB of host memory for this launch (%u resident blocks), "
+             "more than the memory cap leaves (--max-memory)", g->name, (unsigned long long)(need >> 20), slots);
+    return -1;
+  }
+  s->sms = calloc(nsm, sizeof *s->sms);
+  s->dep = calloc(e->nprog ? e->nprog : 1, sizeof *s->dep);
+  if (s->dep) {
+    timing_build_deps(e, g, s->dep);
+    /* the issue order ptxas would give (before anything keyed by PC) */
+    if (g->reorder && emu_reorder(e, g, s->dep)) { free(s->dep); s->dep = NULL; }
+  }
+  cta *res = calloc(slots, sizeof *res);
+  /* per slot, kept from one block to the next: its warps' timing state
+   * (registers' ready cycles allocated once) */
+  twarp **tws = calloc(slots, sizeof *tws);
+  twarp *twmem = calloc((size_t)slots * nwarps, sizeof *twmem);
+  /* per warp: the back-edge PC of the unrolled loop it runs (deps.loop_end)
+   * and the iterations it has run of it */
+  uint32_t (*loopst)[2] = calloc((size_t)slots * nwarps, sizeof *loopst);
+  /* per warp: when its last reduction completes (drain) */
+  uint64_t *stores_done = calloc((size_t)slots * nwarps, sizeof *stores_done);
+  /* per warp: cycles its release from the barrier it blocks on takes
+   * beyond barrier_cycles (barrier.cluster) */
+  uint32_t *release_extra = calloc((size_t)slots * nwarps, sizeof *release_extra);
+  /* per warp: the predicated region (deps.ifconv_end) it runs, [start, end) */
+  uint32_t (*ifreg)[2] = calloc((size_t)slots * nwarps, sizeof *ifreg);
+  uint64_t *cta_start_t = calloc(slots, sizeof *cta_start_t);
+  uint32_t *slot_sm = calloc(slots, sizeof *slot_sm);
+  bool *slot_init = calloc(slots, sizeof *slot_init);
+  if (memsys_fits(e->memsys_keep, g, nsm, shared_used)) { s->mem = e->memsys_keep; memsys_reset(s->mem); }
+  else { memsys_free(e->memsys_keep); s->mem = memsys_new(g, nsm, shared_used); }
+  e->memsys_keep = NULL;
+  if (g->icache_l0_bytes) {
+    s->ic = ifetch_fits(e->ifetch_keep, g, nsm) ? e->ifetch_keep : NULL;
+    if (!s->ic) { ifetch_free(e->ifetch_keep); s->ic = ifetch_new(g, nsm); }
+    e->ifetch_keep = NULL;
+    if (!s->ic || ifetch_launch(s->ic, (uint64_t)e->nprog * g->insn_bytes, (uint64_t)e->func_base[l->func] * g->insn_bytes)) { fault_oom(e); goto out; }
+  }
+  s->uniform_atom = emu_uniform_atomics(e);
+  /* domains: each SM, or each GPC when blocks come in clusters */
+  {
+    uint32_t gpcs = csize > 1 ? (g->gpcs ? g->gpcs : 1) : nsm;
+    s->ndom = gpcs;
+    s->dom = calloc(gpcs, sizeof *s->dom);
+    s->dom_of = calloc(nsm, sizeof *s->dom_of);
+    s->sp = calloc((size_t)nsm * nsp, sizeof *s->sp);
+    for (uint32_t d = 0; s->dom_of && d < gpcs; d++)
+      for (uint32_t i = (uint32_t)((uint64_t)nsm * d / gpcs); i < (uint32_t)((uint64_t)nsm * (d + 1) / gpcs); i++) s->dom_of[i] = d;
+  }
+  if (g->mio_queue) {
+    s->mioq = calloc(nsm, sizeof *s->mioq);
+    s->mioq_mem = calloc((size_t)nsm * g->mio_queue, sizeof *s->mioq_mem);
+    if (!s->mioq || !s->mioq_mem) { free(s->mioq); s->mioq = NULL; fault_oom(e); goto out; }
+    for (uint32_t i = 0; i < nsm; i++) s->mioq[i].start = s->mioq_mem + (size_t)i * g->mio_queue;
+  }
+  if (!s->sms || !s->dep || !res || !tws || !twmem || !loopst || !stores_done || !release_extra || !ifreg || !cta_start_t || !slot_sm || !slot_init || !s->mem || !s->uniform_atom ||
+      !s->dom || !s->dom_of || !s->sp) {
+    fault_oom(e);
+    goto out;
+  }
+  memsys_launch(s->mem);
+  memsys_windowed(s->mem, true);
+  if (s->ic) ifetch_windowed(s->ic, true);
+  for (uint32_t i = 0; i < nsm; i++) s->sms[i].first = UINT64_MAX;
+  place_slots(g, slots, csize, slot_sm);
+  for (uint32_t di = 0; di < s->ndom; di++) {
+    sched_init_part(&s->dom[di].q, (int)g->sched_policy, s->sp, g->sched_active_warps);
+    s->dom[di].stop = UINT64_MAX;
+    s->dom[di].sample_every = 32;
+  }
+  e->timing = s;
+  /* on several threads: a worker's domains, its copy of the launch state
+   * (parallel.c checks the blocks' global accesses against each other) and
+   * of the timing scratch and counters */
+  if (nthreads > 1) {
+    nw = nthreads < s->ndom ? nthreads : s->ndom;
+    job = nw > 1 ? emu_par_job_begin(e, nw) : NULL;
+    if (nw < 2) e->par_last = "one SM domain";
+    wemu = job ? calloc(nw, sizeof *wemu) : NULL;
+    wts = job ? calloc(nw, sizeof *wts) : NULL;
+    if (job && (!wemu || !wts)) { emu_par_job_stop(job, "out of memory"); *again = true; goto out; }
+    if (!job) nw = 1;
+    for (uint32_t i = 0; job && i < nw; i++) {
+      wemu[i] = emu_par_job_emu(job, i);
+      wts[i] = *s;
+      wts[i].e = wemu[i];
+      wemu[i]->timing = &wts[i];
+    }
+  }
+
+  uint64_t next = 0, t0 = g->launch_cycles / 2;
+  end = t0;
+  uint32_t live = 0;
+  /* the first blocks start in waves, cta_launch_cycles apart per SM; each
+   * is set up at the edge before its start cycle's window */
+  uint32_t nwave_groups = 0, wave_next = 0;
+  for (uint32_t b = 0; b < slots && (uint64_t)b / csize < (total + csize - 1) / csize; b += csize) nwave_groups++;
+  /* place a cluster group of CTAs in slots [base, base+csize) */
+  #define START_GROUP(base, when) do { \
+      for (uint32_t r_ = 0; r_ < csize; r_++) { \
+        uint32_t si_ = (base) + r_, sm_ = slot_sm[si_]; \
+        sched *q_ = &s->dom[s->dom_of[sm_]].q; \
+        cta *c_ = &res[si_]; \
+        if (emu_cta_start(job ? wemu[s->dom_of[sm_] % nw] : e, c_, next++, &res[base])) { fault_oom(e); goto out; } \
+        c_->par_owner = (next - 1) / csize + 1; \
+        c_->smid = sm_; \
+        for (uint32_t wi_ = 0; wi_ < c_->nwarps; wi_++) FOR_LANES(q_) { c_->warps[wi_].r[e->sr_base + SR_SMID][q_] = sm_; \
+          c_->warps[wi_].r[e->sr_base + SR_NSMID][q_] = nsm; } \
+        twarp *t_ = &twmem[(size_t)si_ * nwarps]; \
+        tws[si_] = t_; \
+        tsm *m_ = &s->sms[sm_]; \
+        m_->ctas++; \
+        fetch_code(s, m_, (when)); \
+        if ((when) < m_->first) m_->first = (when); \
+        cta_start_t[si_] = (when); \
+        for (uint32_t wi_ = 0; wi_ < c_->nwarps && wi_ < nwarps; wi_++) { \
+          twarp *tw_ = &t_[wi_]; \
+          uint64_t *rd_ = tw_->ready; uint8_t *rw_ = tw_->ready_why; \
+          if (!slot_init[si_]) { rd_ = calloc(e->nrows ? e->nrows : 1, sizeof *rd_); rw_ = calloc(e->nrows ? e->nrows : 1, 1); } \
+          else { memset(rd_, 0, e->nrows * sizeof *rd_); memset(rw_, 0, e->nrows); } \
+          memset(tw_, 0, sizeof *tw_); \
+          tw_->ready = rd_; tw_->ready_why = rw_; \
+          loopst[(size_t)si_ * nwarps + wi_][0] = UINT32_MAX; \
+          stores_done[(size_t)si_ * nwarps + wi_] = 0; \
+          release_extra[(size_t)si_ * nwarps + wi_] = 0; \
+          ifreg[(size_t)si_ * nwarps + wi_][0] = ifreg[(size_t)si_ * nwarps + wi_][1] = 0; \
+          if (!rd_ || !rw_) { slot_init[si_] = true; fault_oom(e); goto out; } \
+          tw_->w = &c_->warps[wi_]; tw_->sm = sm_; tw_->slot = si_; \
+          tw_->sp = (c_->warps[wi_].id + si_) % nsp; \
+          tw_->spi = sm_ * nsp + tw_->sp; \
+          sched_add(q_, tw_); \
+          /* the instruction buffer fills before the first issue */ \
+          twarp_note_wait(tw_, STALL_NO_INSTRUCTION, g->fetch_cycles); \
+          if (sched_push(q_, tw_, (when) + g->fetch_cycles)) { slot_init[si_] = true; fault_oom(e); goto out; } \
+        } \
+        slot_init[si_] = true; \
+        live++; \
+      } } while (0)
+
+  /* Windows of W cycles (doc/parallel.md): within one, each domain runs its
+   * own events on its own state; what crosses domains (L2 and DRAM, code
+   * lines in L2, the next block for a free slot) waits for the edge. */
+  uint64_t W = window_cycles(g), ws = t0 / W * W;
+  trun R = { g, obs, want_samples, res, tws, twmem, loopst, ifreg, release_extra, stores_done, cta_start_t, slots, csize, nwarps,
+             0, total, 0, 0 };
+  twin tw_ctx = { &R, s, wts, wemu, nw, job };
+  while (!e->faulted) {
+    uint64_t we = ws + W;
+    /* the blocks due: the successors of those that ended, and the first
+     * waves starting before the window ends, by (cycle, slot) */
+    ndue = 0;
+    for (uint32_t di = 0; di < s->ndom; di++) {
+      tdom *dm = &s->dom[di];
+      for (uint32_t i = 0; i < dm->nfin; i++) if (APPEND(due, ndue, capdue, dm->fin[i])) { fault_oom(e); goto out; }
+      dm->nfin = 0;
+      dm->stop = UINT64_MAX;
+    }
+    for (; wave_next < nwave_groups; wave_next++) {
+      uint32_t b = wave_next * csize;
+      uint64_t when = t0 + (b / nsm) * g->cta_launch_cycles;
+      if (when >= we) break;
+      if (APPEND(due, ndue, capdue, ((struct tfin){ when, b }))) { fault_oom(e); goto out; }
+    }
+    if (ndue > 1) qsort(due, ndue, sizeof *due, fin_order);
+    for (uint32_t i = 0; i < ndue && next < total; i++) START_GROUP(due[i].base, due[i].when);
+    R.next = next;
+    R.live = live;
+    R.we = we;
+    if (job) {
+      /* on the team; a conflict or a worker's fault or limit ends the attempt */
+      if (!team && !(team = tteam_new(nw, window_part, &tw_ctx))) { emu_par_job_stop(job, "the threads could not start"); *again = true; goto out; }
+      tteam_run(team);
+      const char *why = NULL;
+      for (uint32_t i = 0; i < nw && !why; i++)
+        if (wemu[i]->faulted) {
+          int k = wemu[i]->fault.kind;
+          why = k == FAULT_BUDGET ? "the instruction budget" : k == FAULT_TIMEOUT || k == FAULT_STOPPED || k == FAULT_MEMORY ? "a limit" : "a fault";
+        }
+      if (!why && e->opt.max_warp_insts && emu_par_job_insts(job) > e->opt.max_warp_insts) why = "the instruction budget";
+      if (why || emu_par_job_stopped(job)) { emu_par_job_stop(job, why ? why : "a limit"); *again = true; goto out; }
+    } else
+      for (uint32_t di = 0; di < s->ndom && !e->faulted; di++) run_dom(&R, s, e, &s->dom[di]);
+    for (uint32_t di = 0; di < s->ndom; di++) {
+      live -= s->dom[di].ended;
+      s->dom[di].ended = 0;
+      end = umax(end, s->dom[di].end);
+    }
+    if (e->faulted) break;
+    /* the edge: the window's requests to L2 are served, pending values
+     * take their values where they were stored, waiting warps queue again */
+    if (memsys_settle(s->mem) || (s->ic && ifetch_commit(s->ic))) { fault_oom(e); break; }
+    end = umax(end, memsys_settled_max(s->mem));
+    uint64_t now = 0, first = UINT64_MAX;
+    bool fins = false;
+    for (uint32_t di = 0; di < s->ndom; di++) {
+      tdom *dm = &s->dom[di];
+      for (uint32_t i = 0; i < dm->nsite; i++) {
+        struct tsite *st = &dm->site[i];
+        twarp *tw = st->tw;
+        if (st->p) { if (*st->p == st->code) *st->p = memsys_value(s->mem, tw->sm, st->code); continue; }
+        for (int k = 0; k < 2; k++) {
+          tw->grp_open[k] = memsys_value(s->mem, tw->sm, tw->grp_open[k]);
+          for (int j = 0; j < 8; j++) tw->grp_done[k][j] = memsys_value(s->mem, tw->sm, tw->grp_done[k][j]);
+        }
+      }
+      dm->nsite = 0;
+      for (uint32_t i = 0; i < dm->npark; i++) {
+        dm->park[i].tw->unparked = true;
+        if (sched_push(&dm->q, dm->park[i].tw, dm->park[i].t)) { fault_oom(e); goto out; }
+      }
+      dm->npark = 0;
+      if (dm->q.nheap && dm->q.heap[0].t < first) first = dm->q.heap[0].t;
+      if (dm->now > now) now = dm->now;
+      if (dm->nfin) fins = true;
+    }
+    memsys_clear(s->mem);
+    if (wave_next < nwave_groups && next < total) first = umin(first, t0 + (wave_next * csize / nsm) * g->cta_launch_cycles);
+    if (fins && next < total) first = umin(first, we);
+    if (first == UINT64_MAX) {
+      /* everything waits: threads released by barriers or mbarriers without
+       * an issuing warp noticing; requeue whatever can run, else deadlock */
+      bool any = false;
+      s->now = now;
+      for (uint32_t i = 0; i < slots; i++) {
+        if (!res[i].warps || !tws[i]) continue;
+        for (uint32_t wi = 0; wi < res[i].nwarps; wi++) {
+          warp *w = &res[i].warps[wi];
+          if (tws[i][wi].queued || !~w->exited) continue;
+          bool run = false;
+          FOR_LANES(q) if (w->state[q] == TS_RUN) run = true;
+          if (run) {
+            uint32_t *x = &release_extra[&tws[i][wi] - twmem];
+            if (requeue_released(s, &tws[i][wi], now + g->barrier_cycles + *x)) { fault_oom(e); goto out; }
+            *x = 0;
+            any = true;
+          }
+        }
+      }
+      if (!any) {
+        for (uint32_t i = 0; i < slots && !any; i++) if (res[i].warps && emu_async_stalled(&res[i])) any = true;
+        if (any) { ws = we; continue; }
+        if (!live) break;
+        for (uint32_t i = 0; i < slots; i++) if (res[i].warps && !emu_cta_done(&res[i])) {
+          emu_fault_at(&res[i].warps[0], NULL, 0, FAULT_DEADLOCK, "block (%u,%u,%u): every thread waits and none can proceed",
+                       res[i].id[0], res[i].id[1], res[i].id[2]);
+          break;
+        }
+        break;
+      }
+      first = now + g->barrier_cycles;
+    }
+    ws = umax(we, first / W * W);
   }
   #undef START_GROUP
 out:
@@ -648,15 +905,29 @@ out:
       for (uint32_t wi = 0; wi < nwarps; wi++) { free(twmem[(size_t)i * nwarps + wi].ready); free(twmem[(size_t)i * nwarps + wi].ready_why); }
   }
   e->timing = NULL;
-  if (e->opt.progress) emu_progress(e, total, total, true);
+  tteam_free(team);
+  if (job) {
+    /* a fault found at an edge (a deadlock) is a worker's: the sequential
+     * run reports it */
+    if (e->faulted) emu_par_job_stop(job, e->fault.kind == FAULT_DEADLOCK ? "blocks that wait (a deadlock)" : "a fault");
+    if (!emu_par_job_end(job)) *again = true;
+    for (uint32_t i = 0; i < nw && !*again; i++) {
+      s->r.issued += wts[i].r.issued;
+      s->r.sass_issued += wts[i].r.sass_issued;
+      for (int k = 0; k < STALL_NREASONS; k++) s->r.stall_cycles[k] += wts[i].r.stall_cycles[k];
+    }
+    if (*again) { e->faulted = false; memset(&e->fault, 0, sizeof e->fault); e->fault.pc = UINT32_MAX; }
+  }
+  free(wemu);
+  free(wts);
+  if (e->opt.progress && !*again) emu_progress(e, total, total, true);
   s->r.cycles = end + g->launch_cycles - g->launch_cycles / 2;
   uint64_t active = 0, wc = 0;
   for (uint32_t i = 0; s->sms && i < nsm; i++) {
     if (s->sms[i].first != UINT64_MAX && s->sms[i].last > s->sms[i].first) { active += s->sms[i].last - s->sms[i].first; wc += s->sms[i].warp_cycles; }
   }
   s->r.achieved_occupancy = active ? (double)wc / ((double)active * g->max_warps_per_sm) : 0;
-  if (want_samples && !e->faulted)
-    for (uint32_t i = 0; i < s->nsamples; i++) obs->on_sm_sample(obs->ctx, s->samples[i].sm, s->samples[i].cycle, s->samples[i].active, s->samples[i].eligible);
+  if (want_samples && !e->faulted && s->dom) report_samples(s, obs);
   if (s->mem) {
     s->r.l1_hits = s->mem->l1_hits;
     s->r.l1_lookups = s->mem->l1_lookups;
@@ -665,14 +936,23 @@ out:
     s->r.dram_read_bytes = s->mem->dram.read_bytes + s->mem->launch_dram_bytes;
     s->r.dram_write_bytes = s->mem->dram.write_bytes;   /* evictions; dirty lines left at the end are not flushed */
   }
-  if (e->timing_out) *e->timing_out = s->r;
+  if (e->timing_out && !*again) *e->timing_out = s->r;
   e->memsys_keep = s->mem;             /* the next launch resets and reuses it */
   e->ifetch_keep = s->ic;
   free(s->uniform_atom);
   free(s->mioq);
   free(s->mioq_mem);
-  sched_free(&s->q);
-  free(s->samples);
+  for (uint32_t di = 0; s->dom && di < s->ndom; di++) {
+    tdom *dm = &s->dom[di];
+    sched_free(&dm->q);
+    free(dm->park); free(dm->site); free(dm->fin); free(dm->samples);
+  }
+  free(s->dom);
+  free(s->dom_of);
+  free(s->sp);
+  free(due);
+  if (s->mem) { memsys_clear(s->mem); memsys_windowed(s->mem, false); }
+  if (s->ic) ifetch_windowed(s->ic, false);
   free(s->sms);
   free(s->dep);
   free(res);
@@ -685,8 +965,18 @@ out:
   free(cta_start_t);
   free(slot_sm);
   free(slot_init);
-  emu_launch_end(e);
   return e->faulted ? -1 : 0;
+}
+
+int emu_run_timed(emu *e, const emu_launch *l) {
+  if (emu_launch_begin(e, l)) return -1;
+  if (timing_check_arch(e, e->timing_cfg, l->func)) { emu_launch_end(e); return -1; }
+  bool again = false;
+  if (e->opt.threads < 2) e->par_last = "one thread";
+  int rc = run_timed(e, l, e->opt.threads, &again);
+  if (again) { again = false; rc = run_timed(e, l, 1, &again); }
+  emu_launch_end(e);
+  return rc;
 }
 
 bool emu_timing_issue(const emu *e, uint64_t *cycle, uint64_t *waited, int *why) {

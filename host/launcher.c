@@ -115,7 +115,7 @@ static int host_launch_one(host_launcher *hl, emu *e, const emu_launch *el, int 
             index, shown, (unsigned long long)e->stats.inst_executed, (unsigned long long)e->stats.thread_inst_executed,
             (double)dt / 1e9, (double)e->stats.thread_inst_executed / ((double)dt / 1e9) / 1e6, peak_rss_mib());
   /* how the launch used the worker threads (doc/parallel.md) */
-  if (!o->quiet && o->verbose && !hl->gcfg && e->opt.threads > 1)
+  if (!o->quiet && o->verbose && e->opt.threads > 1)
     fprintf(stderr, "ptxemu: launch %d %s: %s on %u threads%s%s (parallel launches %llu, run again sequentially %llu)\n", index, shown,
             e->par_last && strcmp(e->par_last, "parallel") == 0 ? "parallel" : "sequential", e->opt.threads,
             e->par_last && strcmp(e->par_last, "parallel") ? ": " : "", e->par_last && strcmp(e->par_last, "parallel") ? e->par_last : "",

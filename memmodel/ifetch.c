@@ -14,6 +14,12 @@ struct ifetch {
   double *l0_free, *l1_free;           /* each fetch engine is busy until then */
   double *in_l2;                       /* per code line: cycle it is in L2 (0: not fetched yet) */
   uint64_t nlines, cap;
+  /* windowed (ifetch_windowed): per SM, the lines it brought into L2 this
+   * window, published to the other SMs by ifetch_commit */
+  bool windowed;
+  struct ifl2 { uint64_t li; double at; } **pub;
+  uint32_t *npub, *cappub;
+  bool oom;
 };
 
 static double dmax(double a, double b) { return a > b ? a : b; }
@@ -22,6 +28,8 @@ void ifetch_free(ifetch *f) {
   if (!f) return;
   for (uint32_t i = 0; f->l0 && i < f->nsm * f->nsp; i++) cache_free(&f->l0[i]);
   for (uint32_t i = 0; f->l1 && i < f->nsm; i++) cache_free(&f->l1[i]);
+  for (uint32_t i = 0; f->pub && i < f->nsm; i++) free(f->pub[i]);
+  free(f->pub); free(f->npub); free(f->cappub);
   free(f->l0); free(f->l1); free(f->l0_free); free(f->l1_free); free(f->in_l2);
   free(f);
 }
@@ -46,7 +54,10 @@ ifetch *ifetch_new(const gpu_config *g, uint32_t nsm) {
   f->l1 = calloc(nsm, sizeof *f->l1);
   f->l0_free = calloc(n0, sizeof *f->l0_free);
   f->l1_free = calloc(nsm, sizeof *f->l1_free);
-  if (!f->l0 || !f->l1 || !f->l0_free || !f->l1_free) { ifetch_free(f); return NULL; }
+  f->pub = calloc(nsm, sizeof *f->pub);
+  f->npub = calloc(nsm, sizeof *f->npub);
+  f->cappub = calloc(nsm, sizeof *f->cappub);
+  if (!f->l0 || !f->l1 || !f->l0_free || !f->l1_free || !f->pub || !f->npub || !f->cappub) { ifetch_free(f); return NULL; }
   for (uint32_t i = 0; i < n0; i++)
     if (cache_init(&f->l0[i], g->icache_l0_bytes, 4, 1u << LINE_SHIFT, 1u << LINE_SHIFT)) { ifetch_free(f); return NULL; }
   for (uint32_t i = 0; i < nsm; i++)
@@ -67,6 +78,8 @@ int ifetch_launch(ifetch *f, uint64_t code_bytes, uint64_t kernel_start) {
     f->cap = nl;
   }
   f->nlines = nl;
+  f->oom = false;
+  for (uint32_t i = 0; i < f->nsm; i++) f->npub[i] = 0;
   memset(f->in_l2, 0, nl * sizeof *f->in_l2);
   for (uint32_t i = 0; i < f->nsm * f->nsp; i++) { cache_reset(&f->l0[i]); f->l0_free[i] = 0; }
   uint64_t pre_end = kernel_start + f->g->icache_launch_bytes < code_bytes ? kernel_start + f->g->icache_launch_bytes : code_bytes;
@@ -82,6 +95,29 @@ int ifetch_launch(ifetch *f, uint64_t code_bytes, uint64_t kernel_start) {
   return 0;
 }
 
+static bool grow_pub(ifetch *f, uint32_t sm) {
+  uint32_t nc = f->cappub[sm] ? f->cappub[sm] * 2 : 64;
+  struct ifl2 *n = realloc(f->pub[sm], nc * sizeof *n);
+  if (!n) { f->oom = true; return false; }
+  f->pub[sm] = n;
+  f->cappub[sm] = nc;
+  return true;
+}
+
+void ifetch_windowed(ifetch *f, bool on) { f->windowed = on; }
+
+int ifetch_commit(ifetch *f) {
+  /* a line several SMs fetched this window: in L2 from the earliest */
+  for (uint32_t sm = 0; sm < f->nsm; sm++) {
+    for (uint32_t i = 0; i < f->npub[sm]; i++) {
+      double *l2 = &f->in_l2[f->pub[sm][i].li];
+      if (!*l2 || f->pub[sm][i].at < *l2) *l2 = f->pub[sm][i].at;
+    }
+    f->npub[sm] = 0;
+  }
+  return f->oom ? -1 : 0;
+}
+
 /* Line addr into SM sm's L1 (asked for at t): when it is there. */
 static double l1_line(ifetch *f, uint32_t sm, double t, uint64_t addr) {
   const gpu_config *g = f->g;
@@ -94,7 +130,10 @@ static double l1_line(ifetch *f, uint32_t sm, double t, uint64_t addr) {
   if (l2 && *l2) { start = dmax(start, *l2); cost = g->icache_l2_cycles; }   /* another SM fetched it */
   ln->ready = start + cost;
   f->l1_free[sm] = ln->ready;
-  if (l2 && !*l2) *l2 = ln->ready;
+  if (l2 && !*l2) {
+    if (!f->windowed) *l2 = ln->ready;
+    else if (f->npub[sm] < f->cappub[sm] || grow_pub(f, sm)) f->pub[sm][f->npub[sm]++] = (struct ifl2){ li, ln->ready };
+  }
   return ln->ready;
 }
 

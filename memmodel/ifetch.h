@@ -33,4 +33,9 @@ int ifetch_launch(ifetch *f, uint64_t code_bytes, uint64_t kernel_start);
  * it when they are missing). */
 double ifetch_line(ifetch *f, uint32_t sm, uint32_t sp, double t, uint64_t addr);
 void ifetch_free(ifetch *f);
+/* Windowed mode: a line an SM fetches from DRAM is in L2 for the other
+ * SMs only from the next ifetch_commit (the end of the window of cycles),
+ * so that an SM's fetches within a window depend on its own state alone. */
+void ifetch_windowed(ifetch *f, bool on);
+int ifetch_commit(ifetch *f);
 #endif

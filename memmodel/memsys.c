@@ -83,7 +83,10 @@ void memsys_reset(memsys *m) {
     memset(s->mshr, 0, m->g->l1_mshrs * sizeof *s->mshr);
     s->mshr_next = 0;
     s->code = false;
+    s->nreq = s->npend = 0;
+    s->l1_hits = s->l1_lookups = 0;
   }
+  m->oom = false;
   for (uint32_t p = 0; p < m->l2.p.partitions; p++) cache_reset(&m->l2.part[p]);
   l2_reset_timing(&m->l2);
   dram_reset(&m->dram);
@@ -102,6 +105,8 @@ void memsys_free(memsys *m) {
     cache_free(&m->sm[i].ro);
     cache_free(&m->sm[i].cst);
     free(m->sm[i].mshr);
+    free(m->sm[i].req);
+    free(m->sm[i].pend);
   }
   free(m->sm);
   l2_free(&m->l2);
@@ -121,12 +126,204 @@ static uint32_t near_part(const memsys *m, uint32_t sm) { return (uint32_t)((uin
 
 /* A sector miss takes an MSHR; with all of them busy it waits for the one
  * it reuses (they are reused in turn, a FIFO approximation of "the first
- * that frees"). */
-static double mshr_take(ms_sm *s, uint32_t n, double t, double **slot) {
-  *slot = &s->mshr[s->mshr_next];
+ * that frees"): the choice here, the wait when the request is served. */
+static uint32_t mshr_take(ms_sm *s, uint32_t n) {
+  uint32_t slot = s->mshr_next;
   s->mshr_next = (s->mshr_next + 1) % n;
-  return dmax(t, **slot);
+  return slot;
 }
+
+/* ---- requests to L2 and pending values ---------------------------------------- */
+
+#define NONE UINT32_MAX
+
+static uint32_t new_pend(memsys *m, ms_sm *s) {
+  if (s->npend == s->cappend) {
+    uint32_t nc = s->cappend ? s->cappend * 2 : 256;
+    ms_pend *np = realloc(s->pend, nc * sizeof *np);
+    if (!np) { m->oom = true; return NONE; }
+    s->pend = np;
+    s->cappend = nc;
+  }
+  memset(&s->pend[s->npend], 0, sizeof s->pend[0]);
+  return s->npend++;
+}
+
+/* Record a request of SM s feeding pending value *pend (made on first use). */
+static uint32_t add_req(memsys *m, ms_sm *s, uint32_t *pend, uint8_t kind, uint64_t t, double at, uint64_t addr) {
+  if (pend && *pend == NONE && (*pend = new_pend(m, s)) == NONE) return NONE;
+  if (s->nreq == s->capreq) {
+    uint32_t nc = s->capreq ? s->capreq * 2 : 256;
+    ms_req *nr = realloc(s->req, nc * sizeof *nr);
+    if (!nr) { m->oom = true; return NONE; }
+    s->req = nr;
+    s->capreq = nc;
+  }
+  s->req[s->nreq] = (ms_req){ .t = t, .at = at, .addr = addr, .pend = pend ? *pend : NONE, .ref = NONE, .slot = NONE, .kind = kind };
+  return s->nreq++;
+}
+
+/* Serve one request at L2 (and DRAM). */
+static void serve(memsys *m, uint32_t smi, ms_req *r) {
+  ms_sm *s = &m->sm[smi];
+  uint32_t near = near_part(m, smi);
+  switch (r->kind) {
+  case RQ_READ:
+    if (r->slot != NONE) r->at = dmax(r->at, s->mshr[r->slot]);
+    r->res = l2_access(&m->l2, near, r->at, r->addr, L2_READ, 1);
+    if (r->slot != NONE) s->mshr[r->slot] = r->res;
+    break;
+  case RQ_EXTRA: {
+    /* another sector of a whole-line fill: leaves with the first */
+    ms_req *p = &s->req[r->ref];
+    p->res = dmax(p->res, l2_access(&m->l2, near, p->at, r->addr, L2_READ, 1));
+    if (p->slot != NONE) s->mshr[p->slot] = p->res;
+    break;
+  }
+  case RQ_ATOMIC: r->res = l2_access(&m->l2, near, r->at, r->addr, L2_ATOMIC, r->arg); break;
+  case RQ_WRITE: {
+    double merged, ack = l2_write(&m->l2, near, r->at, r->addr, r->arg, &merged);
+    r->res = dmax(ack, merged) - m->g->lat_l2;
+    break;
+  }
+  case RQ_CODE:
+    for (uint64_t off = 0; off < r->arg; off += 32) l2_access(&m->l2, near, r->at, r->addr + off, L2_READ, 1);
+    r->res = r->at;
+    break;
+  default: break;
+  }
+}
+
+static uint64_t value_of(const ms_sm *s, uint64_t v) {
+  return ms_is_pending(v) && v - MS_PEND_BIT < s->npend ? s->pend[v - MS_PEND_BIT].val : v;
+}
+
+/* After its requests are served: the lines they fill, and the values. */
+static void settle_sm(ms_sm *s) {
+  for (uint32_t i = 0; i < s->nreq; i++) {
+    ms_req *r = &s->req[i];
+    if (r->kind == RQ_EXTRA || r->kind == RQ_CODE) continue;
+    double v = r->kind == RQ_DEP ? s->req[r->ref].res : r->res;
+    if (r->ln && r->ln->ready == -(double)(i + 1)) r->ln->ready = r->res;
+    if (r->pend != NONE) s->pend[r->pend].done = dmax(s->pend[r->pend].done, v);
+  }
+  for (uint32_t j = 0; j < s->npend; j++) {
+    ms_pend *p = &s->pend[j];
+    if (p->max) { uint64_t a = value_of(s, p->a), b = value_of(s, p->b); p->val = a > b ? a : b; }
+    else p->val = p->t + (uint64_t)(p->done - (double)p->t + 0.5) + p->add;
+  }
+}
+
+static void clear_sm(ms_sm *s) { s->nreq = s->npend = 0; }
+
+/* The SM's L1 counts into memsys's (serially: at once, or at the edge). */
+static void count_l1(memsys *m, ms_sm *s) {
+  m->l1_hits += s->l1_hits;
+  m->l1_lookups += s->l1_lookups;
+  s->l1_hits = s->l1_lookups = 0;
+}
+
+/* The result of a call that recorded requests feeding pending value pend
+ * (NONE: none) with `done` known so far: served now, or pending. */
+static uint64_t finish(memsys *m, uint32_t smi, uint64_t t, double done, uint32_t pend) {
+  ms_sm *s = &m->sm[smi];
+  if (!m->windowed) count_l1(m, s);
+  if (pend == NONE) {
+    if (!m->windowed) {                /* requests without a result (code) */
+      for (uint32_t i = 0; i < s->nreq; i++) serve(m, smi, &s->req[i]);
+      clear_sm(s);
+    }
+    return (uint64_t)(done - (double)t + 0.5);
+  }
+  s->pend[pend].t = t;
+  s->pend[pend].done = done;
+  if (m->windowed) { s->pend_code = MS_PEND_BIT | pend; return MS_PENDING; }
+  for (uint32_t i = 0; i < s->nreq; i++) serve(m, smi, &s->req[i]);
+  settle_sm(s);
+  uint64_t v = s->pend[pend].val;
+  clear_sm(s);
+  return v - t;
+}
+
+void memsys_windowed(memsys *m, bool on) { m->windowed = on; }
+
+uint64_t memsys_pend_max(memsys *m, uint32_t smi, uint64_t a, uint64_t b) {
+  if (!ms_is_pending(a) && !ms_is_pending(b)) return a > b ? a : b;
+  if (!a || a == b) return b;
+  if (!b) return a;
+  ms_sm *s = &m->sm[smi];
+  uint32_t j = new_pend(m, s);
+  if (j == NONE) return ms_is_pending(a) ? a : b;
+  s->pend[j].max = true;
+  s->pend[j].a = a;
+  s->pend[j].b = b;
+  return MS_PEND_BIT | j;
+}
+
+void memsys_pend_add(memsys *m, uint32_t smi, uint64_t code, uint64_t add) {
+  ms_sm *s = &m->sm[smi];
+  if (ms_is_pending(code) && code - MS_PEND_BIT < s->npend) s->pend[code - MS_PEND_BIT].add += add;
+}
+
+uint64_t memsys_value(const memsys *m, uint32_t smi, uint64_t v) { return value_of(&m->sm[smi], v); }
+
+/* A request's place in the merge: its cycle, SM and index on the SM. */
+typedef struct ms_ref { uint64_t t; uint32_t sm, i; } ms_ref;
+
+static int ref_order(const void *a, const void *b) {
+  const ms_ref *x = a, *y = b;
+  if (x->t != y->t) return x->t < y->t ? -1 : 1;
+  if (x->sm != y->sm) return x->sm < y->sm ? -1 : 1;
+  return x->i < y->i ? -1 : x->i > y->i;
+}
+
+int memsys_settle(memsys *m) {
+  /* the window's requests of every SM by (cycle, SM, order on the SM): a
+   * counting sort over the cycles they span (a window's few hundred) */
+  uint64_t lo = UINT64_MAX, hi = 0, n = 0;
+  for (uint32_t i = 0; i < m->nsm; i++)
+    for (uint32_t k = 0; k < m->sm[i].nreq; k++) {
+      uint64_t t = m->sm[i].req[k].t;
+      lo = t < lo ? t : lo;
+      hi = t > hi ? t : hi;
+      n++;
+    }
+  if (n) {
+    ms_ref *ord = malloc(n * sizeof *ord);
+    uint64_t span = hi - lo + 1;
+    uint32_t *cnt = span <= (1u << 16) ? calloc(span + 1, sizeof *cnt) : NULL;
+    if (!ord || (span <= (1u << 16) && !cnt)) { free(ord); free(cnt); return -1; }
+    if (cnt) {
+      for (uint32_t i = 0; i < m->nsm; i++)
+        for (uint32_t k = 0; k < m->sm[i].nreq; k++) cnt[m->sm[i].req[k].t - lo + 1]++;
+      for (uint64_t c = 1; c <= span; c++) cnt[c] += cnt[c - 1];
+      for (uint32_t i = 0; i < m->nsm; i++)
+        for (uint32_t k = 0; k < m->sm[i].nreq; k++) ord[cnt[m->sm[i].req[k].t - lo]++] = (ms_ref){ m->sm[i].req[k].t, i, k };
+    } else {
+      uint64_t j = 0;
+      for (uint32_t i = 0; i < m->nsm; i++)
+        for (uint32_t k = 0; k < m->sm[i].nreq; k++) ord[j++] = (ms_ref){ m->sm[i].req[k].t, i, k };
+      qsort(ord, n, sizeof *ord, ref_order);
+    }
+    for (uint64_t j = 0; j < n; j++) serve(m, ord[j].sm, &m->sm[ord[j].sm].req[ord[j].i]);
+    free(ord);
+    free(cnt);
+  }
+  for (uint32_t i = 0; i < m->nsm; i++) {
+    if (m->sm[i].nreq || m->sm[i].npend) settle_sm(&m->sm[i]);
+    count_l1(m, &m->sm[i]);
+  }
+  return m->oom ? -1 : 0;
+}
+
+uint64_t memsys_settled_max(const memsys *m) {
+  uint64_t hi = 0;
+  for (uint32_t i = 0; i < m->nsm; i++)
+    for (uint32_t j = 0; j < m->sm[i].npend; j++) if (m->sm[i].pend[j].val > hi) hi = m->sm[i].pend[j].val;
+  return hi;
+}
+
+void memsys_clear(memsys *m) { for (uint32_t i = 0; i < m->nsm; i++) clear_sm(&m->sm[i]); }
 
 /* The SM's write link to L2 takes one sector every 32 /
  * l2_write_bytes_per_cycle cycles, full or partial (H100: a sector per 2
@@ -207,8 +404,8 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
     busy = dmax(busy, lines_of(sec, n, s->l1.line_shift > 5 ? s->l1.line_shift - 5 : 0) / g->l1_lines_per_cycle);
   double start = dmax((double)t, s->l1_free);
   s->l1_free = start + busy;
-  uint32_t near = near_part(m, smi);
   double done = start + 1;
+  uint32_t pend = NONE;
   /* atomics: updates of one address serialise at the L2 slice, distinct
    * addresses of a sector are updated together ([M] tests/microbench
    * mb_atomic: 32 lanes on one word ~5x slower than on 32 words of a line) */
@@ -217,15 +414,16 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
   for (uint32_t k = 0; k < n; k++) {
     uint64_t a = sec[k] << 5;
     if (atomic) {
-      done = dmax(done, l2_access(&m->l2, near, start, a, L2_ATOMIC, op == MS_ATOMIC_WARP ? 1 : serial[k]));
+      uint32_t r = add_req(m, s, &pend, RQ_ATOMIC, t, start, a);
+      if (r != NONE) s->req[r].arg = op == MS_ATOMIC_WARP ? 1 : serial[k];
       continue;
     }
     if (op == MS_STORE) {
       if (c && (g->l1_store_allocate || path == MS_LOCAL)) {
         bool hit;
         cache_ref(c, a, true, &hit, NULL);
-        m->l1_lookups++;
-        m->l1_hits += hit;
+        s->l1_lookups++;
+        s->l1_hits += hit;
       } else if (c || path == MS_CACHED) {
         cache_invalidate(&s->l1, a);
         if (s->has_ro) cache_invalidate(&s->ro, a);
@@ -234,27 +432,38 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
        * link's queue is longer than one L2 round trip (stores hold no
        * register, only the queue slows them) */
       double out = port_take(&s->wport_free, start, g->l2_write_bytes_per_cycle);
-      double merged, accepted = l2_write(&m->l2, near, out, a, touched[k], &merged) - g->lat_l2;
       if (out - start > g->lat_l2) s->l1_free = dmax(s->l1_free, out - g->lat_l2);
       /* the kernel is not over before its stores are in L2 (a partial
        * write's sector read from DRAM included) */
-      done = dmax(done, dmax(accepted, merged - g->lat_l2));
+      uint32_t r = add_req(m, s, &pend, RQ_WRITE, t, out, a);
+      if (r != NONE) s->req[r].arg = touched[k];
       continue;
     }
-    double *slot, issue = mshr_take(s, g->l1_mshrs, start, &slot);
-    if (!c) { *slot = l2_access(&m->l2, near, issue, a, L2_READ, 1); done = dmax(done, *slot); continue; }
+    uint32_t slot = mshr_take(s, g->l1_mshrs);
+    if (!c) {
+      uint32_t r = add_req(m, s, &pend, RQ_READ, t, start, a);
+      if (r != NONE) s->req[r].slot = slot;
+      continue;
+    }
     bool hit;
     cache_line *ln = cache_ref(c, a, true, &hit, NULL);
-    m->l1_lookups++;
+    s->l1_lookups++;
     if (hit) {
       s->mshr_next = (s->mshr_next + g->l1_mshrs - 1) % g->l1_mshrs;   /* a hit takes no MSHR */
-      m->l1_hits++;
-      done = dmax(done, dmax(start + g->lat_l1, ln->ready));   /* a hit on a fill in flight waits for it */
+      s->l1_hits++;
+      done = dmax(done, start + g->lat_l1);
+      /* a hit on a fill in flight waits for it */
+      if (ln->ready >= 0) done = dmax(done, ln->ready);
+      else { uint32_t r = add_req(m, s, &pend, RQ_DEP, t, start, a); if (r != NONE) s->req[r].ref = (uint32_t)(-ln->ready - 1); }
       continue;
     }
     /* a miss fetches its sector, or every missing sector of the line when
      * the L1 fills whole lines (Fermi/Kepler 128-byte lines) */
-    double arrive = l2_access(&m->l2, near, issue, a, L2_READ, 1);
+    uint32_t r = add_req(m, s, &pend, RQ_READ, t, start, a);
+    if (r == NONE) continue;
+    s->req[r].slot = slot;
+    s->req[r].ln = ln;
+    ln->ready = -(double)(r + 1);
     if (g->l1_fill_bytes > c->sector_bytes) {
       uint64_t base = a & ~(uint64_t)(g->l1_fill_bytes - 1);
       for (uint64_t o = 0; o < g->l1_fill_bytes; o += 32) {
@@ -262,14 +471,12 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
         uint32_t bit = cache_sector_bit(c, base + o);
         if (ln->sectors & bit) continue;
         ln->sectors |= bit;
-        arrive = dmax(arrive, l2_access(&m->l2, near, issue, base + o, L2_READ, 1));
+        uint32_t x = add_req(m, s, NULL, RQ_EXTRA, t, start, base + o);
+        if (x != NONE) s->req[x].ref = r;
       }
     }
-    ln->ready = arrive;
-    *slot = arrive;
-    done = dmax(done, arrive);
   }
-  return (uint64_t)(done - (double)t + 0.5);
+  return finish(m, smi, t, done, pend);
 }
 
 uint64_t memsys_shared(memsys *m, uint32_t smi, uint64_t t, const uint64_t *off, uint32_t mask, uint32_t bytes) {
@@ -297,34 +504,47 @@ uint64_t memsys_const(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr,
   double start = dmax((double)t, s->const_free);
   s->const_free = start + n;
   double done = start + m->g->lat_l1 + n - 1;
+  uint32_t pend = NONE;
   for (uint32_t k = 0; k < n; k++) {
     bool hit;
     cache_line *ln = cache_ref(&s->cst, seen[k], true, &hit, NULL);
-    if (hit) { done = dmax(done, ln->ready); continue; }
-    ln->ready = l2_access(&m->l2, near_part(m, smi), start + k, seen[k] & ~31ull, L2_READ, 1);
-    done = dmax(done, ln->ready);
+    if (hit && ln->ready >= 0) { done = dmax(done, ln->ready); continue; }
+    uint32_t r = add_req(m, s, &pend, hit ? RQ_DEP : RQ_READ, t, start + k, seen[k] & ~31ull);
+    if (r == NONE) continue;
+    if (hit) { s->req[r].ref = (uint32_t)(-ln->ready - 1); continue; }
+    s->req[r].ln = ln;
+    ln->ready = -(double)(r + 1);
   }
-  return (uint64_t)(done - (double)t + 0.5);
+  return finish(m, smi, t, done, pend);
 }
 
 uint64_t memsys_param(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr, uint32_t mask) {
   ms_sm *s = &m->sm[smi];
   double done = (double)t;
+  uint32_t pend = NONE;
   for (int i = 0; i < 32; i++) {
     if (!(mask >> i & 1)) continue;
     bool hit;
     cache_line *ln = cache_ref(&s->cst, addr[i], true, &hit, NULL);
-    if (!hit) ln->ready = m->g->imc_miss_cycles ? (double)(t + m->g->imc_miss_cycles)
-                                               : l2_access(&m->l2, near_part(m, smi), (double)t, addr[i] & ~31ull, L2_READ, 1);
+    if (!hit && m->g->imc_miss_cycles) ln->ready = (double)(t + m->g->imc_miss_cycles);
+    else if (!hit || ln->ready < 0) {
+      uint32_t r = add_req(m, s, &pend, hit ? RQ_DEP : RQ_READ, t, (double)t, addr[i] & ~31ull);
+      if (r == NONE) break;
+      if (hit) s->req[r].ref = (uint32_t)(-ln->ready - 1);
+      else { s->req[r].ln = ln; ln->ready = -(double)(r + 1); }
+      break;
+    }
     done = dmax(done, ln->ready);
     break;                          /* one parameter: the lanes read the same address */
   }
-  return (uint64_t)(done - (double)t + 0.5);
+  return finish(m, smi, t, done, pend);
 }
 
 void memsys_code(memsys *m, uint32_t smi, uint64_t t, uint64_t bytes) {
   ms_sm *s = &m->sm[smi];
   if (s->code) return;
   s->code = true;
-  for (uint64_t off = 0; off < bytes; off += 32) l2_access(&m->l2, near_part(m, smi), (double)t, CODE_BASE + off, L2_READ, 1);
+  uint32_t r = add_req(m, s, NULL, RQ_CODE, t, (double)t, CODE_BASE);
+  if (r != NONE) s->req[r].arg = (uint32_t)(bytes < UINT32_MAX ? bytes : UINT32_MAX);
+  finish(m, smi, t, (double)t, NONE);
 }

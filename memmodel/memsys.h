@@ -28,7 +28,40 @@ enum ms_path {
   MS_LOCAL                         /* local memory: always cached in L1            */
 };
 
+/* Windowed mode (memsys_windowed): a request to L2 is not served when its
+ * warp issues but recorded, and served at the end of the window of cycles
+ * (memsys_settle) with every SM's requests of the window, in the order
+ * (cycle, SM, order on the SM).  Results that depend on it are pending
+ * values (MS_PENDING) until then. */
+enum ms_req_kind { RQ_READ, RQ_EXTRA, RQ_ATOMIC, RQ_WRITE, RQ_CODE, RQ_DEP };
+typedef struct ms_req {
+  uint64_t t;                      /* the cycle its warp instruction issued (merge order) */
+  double at;                       /* the cycle it leaves the SM (RQ_READ: before waiting for its MSHR) */
+  double res;                      /* settled: when its answer is back at the SM */
+  uint64_t addr;
+  cache_line *ln;                  /* the L1/constant line it fills (ready = -(index + 1) until settled) */
+  uint32_t pend;                   /* the pending value it feeds (UINT32_MAX: none) */
+  uint32_t ref;                    /* RQ_EXTRA, RQ_DEP: the fill it belongs to / waits for */
+  uint32_t slot;                   /* the MSHR it holds (UINT32_MAX: none) */
+  uint32_t arg;                    /* lanes (atomics), bytes written (RQ_WRITE), code bytes (RQ_CODE) */
+  uint8_t kind;
+} ms_req;
+/* A pending value: the cycle an instruction's memory result is back (t +
+ * the rounded latency + add), or the larger of two values (a and b,
+ * either a cycle or an earlier pending value's code). */
+typedef struct ms_pend { uint64_t t, add, val, a, b; double done; bool max; } ms_pend;
+/* A pending value's code: above every cycle, the SM's index of it below. */
+#define MS_PEND_BIT (1ull << 62)
+#define MS_PENDING UINT64_MAX      /* memsys_* result: pending, m->pend_code says which */
+static inline bool ms_is_pending(uint64_t v) { return v >= MS_PEND_BIT; }
+
 typedef struct ms_sm {
+  ms_req *req;                     /* this window's requests (windowed mode) */
+  uint32_t nreq, capreq;
+  ms_pend *pend;
+  uint32_t npend, cappend;
+  uint64_t pend_code;              /* the last MS_PENDING result's code */
+  uint64_t l1_hits, l1_lookups;    /* not yet added to memsys's (windowed: until memsys_settle) */
   cache l1, ro, cst;
   double l1_free, shared_free, const_free;
   double wport_free;               /* the SM's write link to L2 is busy until then */
@@ -46,6 +79,8 @@ typedef struct memsys {
   l2sys l2;
   uint64_t l1_hits, l1_lookups;    /* sectors through L1 (and the read-only cache) */
   uint64_t launch_dram_bytes;
+  bool windowed;                   /* requests wait for memsys_settle (else served at once) */
+  bool oom;                        /* a request could not be recorded */
 } memsys;
 
 /* The L1 bytes an SM has when its resident blocks use shared_used bytes:
@@ -80,4 +115,24 @@ uint64_t memsys_const(memsys *m, uint32_t sm, uint64_t t, const uint64_t *addr, 
 uint64_t memsys_param(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr, uint32_t mask);
 /* An SM's first block fetches the kernel's code and constant bank. */
 void memsys_code(memsys *m, uint32_t sm, uint64_t t, uint64_t code_bytes);
+
+/* Windowed mode (see ms_req).  The L2 and DRAM are touched only by
+ * memsys_settle; everything else per SM (its L1, MSHR choice, ports,
+ * shared memory) only by that SM's calls. */
+void memsys_windowed(memsys *m, bool on);
+/* The code of SM sm's last MS_PENDING result. */
+static inline uint64_t memsys_pend_code(const memsys *m, uint32_t sm) { return m->sm[sm].pend_code; }
+/* A pending value of SM sm: the larger of a and b (cycles or codes). */
+uint64_t memsys_pend_max(memsys *m, uint32_t sm, uint64_t a, uint64_t b);
+/* Add `add` cycles to the pending value `code` of SM sm (made by the last call). */
+void memsys_pend_add(memsys *m, uint32_t sm, uint64_t code, uint64_t add);
+/* Serve the window's requests, every SM's, in (cycle, SM, order) order;
+ * their pending values then have values. */
+int memsys_settle(memsys *m);
+/* The value of v: v itself, or the settled value of SM sm's code v. */
+uint64_t memsys_value(const memsys *m, uint32_t sm, uint64_t v);
+/* The largest settled value of the window (the kernel's end). */
+uint64_t memsys_settled_max(const memsys *m);
+/* Forget the window's requests and values (after memsys_settle). */
+void memsys_clear(memsys *m);
 #endif

@@ -55,6 +55,32 @@ grep -q "launch 1 chatty: parallel on 3 threads" "$tmp/v/stderr" && ok || { bad 
 one "$tmp/v" fault.launch --threads 2 -v
 grep -q "sequential on 2 threads: a fault" "$tmp/v/stderr" && ok || { bad "the fault did not stop the parallel attempt"; cat "$tmp/v/stderr"; }
 
+# timing mode (--gpu h100): the SMs advance in windows of cycles on the
+# threads; cycles, every --stats counter and every output byte are the
+# --threads 1 ones.  Independent blocks (integer atomics on shared bins,
+# clusters on one GPC) run on several threads; racing, float-atomic,
+# ticket and spin-waiting ones are found out and run again on one
+case_ timing-independent 0 independent.launch --gpu h100
+case_ timing-racing 0 racing.launch --gpu h100
+case_ timing-budget 4 independent.launch --gpu h100 --max-insts 5000
+case_ timing-late-fault 3 fault.launch --gpu h100
+case_ timing-printf 0 printf.launch --gpu h100
+one "$tmp/v" independent.launch --gpu h100 --threads 3 -v
+for k in "0 saxpy" "2 block_sums" "3 histogram" "4 pairs"; do
+  grep -q "launch $k: parallel on 3 threads" "$tmp/v/stderr" && ok || { bad "timing: launch $k did not run in parallel"; cat "$tmp/v/stderr"; }
+done
+one "$tmp/v" racing.launch --gpu h100 --threads 3 -v
+for k in "0 race" "1 float_atomics" "2 tickets" "3 chain" "4 neighbours"; do
+  grep -q "launch $k: sequential on 3 threads: blocks depend on each other" "$tmp/v/stderr" && ok || { bad "timing: launch $k: no conflict found"; cat "$tmp/v/stderr"; }
+done
+one "$tmp/v" fault.launch --gpu h100 --threads 2 -v
+grep -q "sequential on 2 threads: a fault" "$tmp/v/stderr" && ok || { bad "timing: the fault did not stop the parallel attempt"; cat "$tmp/v/stderr"; }
+# an observer (a trace) keeps the launch on one thread, with the same cycles
+one "$tmp/tr" independent.launch --gpu h100 --threads 3 --trace tr.db -v
+grep -q "sequential on 3 threads: an observer" "$tmp/tr/stderr" && ok || { bad "timing: a traced launch ran in parallel"; cat "$tmp/tr/stderr"; }
+one "$tmp/t3" independent.launch --gpu h100 --threads 3
+if [ "$(grep -o 'cycles [0-9]*' "$tmp/tr/stats.txt")" = "$(grep -o 'cycles [0-9]*' "$tmp/t3/stats.txt")" ]; then ok; else bad "timing: cycles with a trace differ"; fi
+
 # a CUDA program through ptxemu exec (PTXEMU_THREADS)
 if command -v nvcc >/dev/null 2>&1; then NVCC=nvcc
 elif [ -x /usr/local/cuda/bin/nvcc ]; then NVCC=/usr/local/cuda/bin/nvcc

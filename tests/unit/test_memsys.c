@@ -465,6 +465,61 @@ START_TEST(memsys_l1_policies)
 }
 END_TEST
 
+/* Windowed mode (memsys_windowed): requests recorded in a window and served
+ * at its edge in (cycle, SM) order give the latencies that serving each at
+ * once, in that order, gives; L1 hits on settled lines need no edge. */
+START_TEST(memsys_windowed_matches_immediate)
+{
+    uint64_t a[32], b[32];
+    lanes_stride(a, 0x7f0000200000ull, 4);
+    lanes_stride(b, 0x7f0000300000ull, 4);
+    gpu_config h = cfg("h100");
+    memsys *now = memsys_new(&h, 2, 0), *win = memsys_new(&h, 2, 0);
+    ck_assert_ptr_nonnull(now);
+    ck_assert_ptr_nonnull(win);
+    /* immediately, in cycle order: SM 0's load at 3, its reload at 10 (a hit
+     * on the fill in flight), SM 1's load of the same data at 5, an atomic */
+    uint64_t l0 = memsys_global(now, 0, 3, a, ~0u, 4, MS_LOAD, MS_CACHED);
+    uint64_t l1 = memsys_global(now, 1, 5, a, ~0u, 4, MS_LOAD, MS_CACHED);
+    uint64_t l2 = memsys_global(now, 0, 10, a, ~0u, 4, MS_LOAD, MS_CACHED);
+    uint64_t l3 = memsys_global(now, 1, 12, b, 1u, 4, MS_ATOMIC, MS_CACHED);
+    /* windowed, SM 1's requests recorded first: all pending until the edge */
+    memsys_windowed(win, true);
+    uint64_t c1 = memsys_global(win, 1, 5, a, ~0u, 4, MS_LOAD, MS_CACHED);
+    ck_assert(c1 == MS_PENDING);
+    c1 = memsys_pend_code(win, 1);
+    uint64_t c3 = memsys_global(win, 1, 12, b, 1u, 4, MS_ATOMIC, MS_CACHED);
+    ck_assert(c3 == MS_PENDING);
+    c3 = memsys_pend_code(win, 1);
+    uint64_t c0 = memsys_global(win, 0, 3, a, ~0u, 4, MS_LOAD, MS_CACHED);
+    ck_assert(c0 == MS_PENDING);
+    c0 = memsys_pend_code(win, 0);
+    uint64_t c2 = memsys_global(win, 0, 10, a, ~0u, 4, MS_LOAD, MS_CACHED);
+    ck_assert(c2 == MS_PENDING);                  /* a hit, on a fill still pending */
+    c2 = memsys_pend_code(win, 0);
+    uint64_t both = memsys_pend_max(win, 0, c0, 7);
+    ck_assert(ms_is_pending(both));
+    ck_assert_int_eq(memsys_settle(win), 0);
+    ck_assert_uint_eq(memsys_value(win, 0, c0) - 3, l0);
+    ck_assert_uint_eq(memsys_value(win, 1, c1) - 5, l1);
+    ck_assert_uint_eq(memsys_value(win, 0, c2) - 10, l2);
+    ck_assert_uint_eq(memsys_value(win, 1, c3) - 12, l3);
+    ck_assert_uint_eq(memsys_value(win, 0, both), 3 + l0);
+    ck_assert_uint_eq(memsys_settled_max(win), 12 + l3 > 10 + l2 ? 12 + l3 : 10 + l2);
+    memsys_clear(win);
+    ck_assert_uint_eq(win->l1_lookups, now->l1_lookups);
+    ck_assert_uint_eq(win->l1_hits, now->l1_hits);
+    ck_assert_uint_eq(win->l2.lookups, now->l2.lookups);
+    /* the lines were settled at the edge: a later hit needs none */
+    uint64_t late_now = memsys_global(now, 0, 5000, a, ~0u, 4, MS_LOAD, MS_CACHED);
+    uint64_t late_win = memsys_global(win, 0, 5000, a, ~0u, 4, MS_LOAD, MS_CACHED);
+    ck_assert_uint_eq(late_win, late_now);
+    ck_assert_uint_eq(late_win, h.lat_l1);
+    memsys_free(now);
+    memsys_free(win);
+}
+END_TEST
+
 START_TEST(memsys_mshr_merges_misses)
 {
     uint64_t a[32];
@@ -704,6 +759,7 @@ static Suite *memsys_suite(void)
     t = tcase_create("memsys");
     tcase_add_test(t, memsys_l1_policies);
     tcase_add_test(t, memsys_mshr_merges_misses);
+    tcase_add_test(t, memsys_windowed_matches_immediate);
     tcase_add_test(t, memsys_l1_takes_a_line_at_a_time);
     tcase_add_test(t, memsys_misaligned_store_reads_partial_sectors);
     tcase_add_test(t, memsys_carveout);
