@@ -273,6 +273,8 @@ int emu_run_timed(emu *e, const emu_launch *l) {
   uint32_t (*loopst)[2] = calloc((size_t)slots * nwarps, sizeof *loopst);
   /* per warp: when its last reduction completes (drain) */
   uint64_t *stores_done = calloc((size_t)slots * nwarps, sizeof *stores_done);
+  /* per warp: when the current copy group of its unrolled loop began (deps.hoist) */
+  uint64_t *hoist_t0 = calloc((size_t)slots * nwarps, sizeof *hoist_t0);
   /* per warp: cycles its release from the barrier it blocks on takes
    * beyond barrier_cycles (barrier.cluster) */
   uint32_t *release_extra = calloc((size_t)slots * nwarps, sizeof *release_extra);
@@ -297,7 +299,7 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     if (!s->mioq || !s->mioq_mem) { free(s->mioq); s->mioq = NULL; fault_oom(e); goto out; }
     for (uint32_t i = 0; i < nsm; i++) s->mioq[i].start = s->mioq_mem + (size_t)i * g->mio_queue;
   }
-  if (!s->sms || !s->dep || !res || !tws || !twmem || !loopst || !stores_done || !release_extra || !ifreg || !cta_start_t || !slot_sm || !slot_init || !s->mem || !s->uniform_atom ||
+  if (!s->sms || !s->dep || !res || !tws || !twmem || !loopst || !stores_done || !hoist_t0 || !release_extra || !ifreg || !cta_start_t || !slot_sm || !slot_init || !s->mem || !s->uniform_atom ||
       sched_init(&s->q, (int)g->sched_policy, nsm * nsp, g->sched_active_warps)) {
     fault_oom(e);
     goto out;
@@ -519,6 +521,8 @@ int emu_run_timed(emu *e, const emu_launch *l) {
     sched_issued(&s->q, tw);
     uint64_t lat = (s->mem_done ? s->mem_latency : d->lat) + d->bank_extra;
     uint64_t done = d->free ? t : t + (lat ? lat : 1);
+    if (__builtin_expect(d->hoist != 0, 0) && !d->free)
+      done = timing_hoisted_done(g, d, loopst[tw - twmem], &hoist_t0[tw - twmem], tw->ready, t, lat ? lat : 1);
     /* a reduction (red, an atom whose result nobody reads) drains when
      * it is done; a store as soon as the L1 takes it ([M] tests/microbench
      * mb_atomic red_*: 15-22% drain; stores of any pattern (mb_mem
@@ -680,6 +684,7 @@ out:
   free(twmem);
   free(loopst);
   free(stores_done);
+  free(hoist_t0);
   free(release_extra);
   free(ifreg);
   free(cta_start_t);
