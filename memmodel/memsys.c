@@ -221,9 +221,10 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
       continue;
     }
     if (op == MS_STORE) {
+      cache_line *wl = NULL;
       if (c && (g->l1_store_allocate || path == MS_LOCAL)) {
         bool hit;
-        cache_ref(c, a, true, &hit, NULL);
+        wl = cache_ref(c, a, true, &hit, NULL);
         m->l1_lookups++;
         m->l1_hits += hit;
       } else if (c || path == MS_CACHED) {
@@ -236,6 +237,10 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
       double out = port_take(&s->wport_free, start, g->l2_write_bytes_per_cycle);
       double merged, accepted = l2_write(&m->l2, near, out, a, touched[k], &merged) - g->lat_l2;
       if (out - start > g->lat_l2) s->l1_free = dmax(s->l1_free, out - g->lat_l2);
+      /* a load of the line waits until L2 has acknowledged the write-through
+       * ([M] tests/microbench mb_stack local_16..256: a local array's load
+       * after stores to its lines takes an L2 round trip) */
+      if (wl && path == MS_LOCAL) wl->ready = dmax(wl->ready, accepted + g->lat_l2);
       /* the kernel is not over before its stores are in L2 (a partial
        * write's sector read from DRAM included) */
       done = dmax(done, dmax(accepted, merged - g->lat_l2));
