@@ -213,6 +213,9 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     bool imul = d->unit == U_INT && (in->op == OP_MUL || in->op == OP_MAD || in->op == OP_MADC ||
                                      in->op == OP_MUL24 || in->op == OP_MAD24);
     if (imul) d->ii = ii_imul;
+    /* integer multiply-adds run on the FMA pipe (fmaheavy), other integer
+     * instructions on the ALU pipe: they do not throttle each other */
+    if (imul && g->sm_version >= 70) d->unit = U_FP32;
     d->bank_extra = d->unit == U_TENSOR ? 0 : bank_conflicts(g, d, x->guard);
     bool shared = is_shared_space(in->space);
     switch (d->unit) {
