@@ -264,7 +264,16 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     /* SASS calls save the callee's registers on the stack and jump through
      * a return address: calls and returns cost call_cycles and ret_cycles
      * more than a branch (timing.c) */
-    case OP_CALL: d->kind = DK_BRANCH; d->after = g->call_cycles; break;
+    case OP_CALL: {
+      d->kind = DK_BRANCH;
+      d->after = g->call_cycles;
+      /* device printf runs vprintf, thousands of SASS instructions that
+       * format into the printf buffer (printf_cycles a call) */
+      call_ops c = emu_call_operands(x);
+      const isa_func *cf = c.tgt && c.tgt->kind == OK_FUNC && c.tgt->v < e->m->nfuncs ? &e->m->funcs[c.tgt->v] : NULL;
+      if (cf && !cf->has_body && cf->name && strcmp(cf->name, "vprintf") == 0 && g->printf_cycles) d->after = g->printf_cycles;
+      break;
+    }
     case OP_RET: d->kind = DK_BRANCH; d->after = x->f->is_entry ? 0 : g->ret_cycles; d->exits = x->f->is_entry; break;
     case OP_EXIT: d->exits = true; break;
     /* barrier.cluster: arrive (release semantics unless .relaxed) fences
