@@ -668,6 +668,18 @@ static const char *ineligible(const emu *e, bool *prints) {
 /* Device printf in the sequential order: the window of emu_run (its
  * slots, each cluster's rounds, a finished cluster's slot taking the next
  * one for the following round), replayed over the recorded rounds. */
+/* An abandoned attempt: every page a worker wrote goes back to the copy
+ * saved before its first write. */
+static void restore_pages(emu *e, const par_shared *s, const par_worker *wk, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    for (size_t k = 0; k < wk[i].p.nlog; k++) {
+      const saved_page *u = &wk[i].p.log[k];
+      const mem_region *r = &e->regions[u->ri];
+      uint64_t off = u->page << PG_SHIFT, left = r->size - off;
+      memcpy(r->data + off, (const uint8_t *)s->saved[u->ri] + off, left < PG_SIZE ? left : PG_SIZE);
+    }
+}
+
 static void replay_printf(emu *e, par_shared *s, par_worker *wk) {
   const emu_launch *l = &e->launch;
   uint64_t total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
@@ -698,77 +710,83 @@ static void replay_printf(emu *e, par_shared *s, par_worker *wk) {
   free(live);
 }
 
-bool emu_par_run(emu *e) {
+/* Why a launch cannot run its clusters on n threads (NULL: it can). */
+static const char *not_parallel(emu *e, uint32_t n, uint64_t *nclusters, uint32_t *csize, bool *prints) {
   const emu_launch *l = &e->launch;
-  uint32_t csize = l->cluster[0] * l->cluster[1] * l->cluster[2];
-  uint64_t nclusters = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2] / csize;
-  uint32_t n = e->opt.threads;
-  if (n < 2) { e->par_last = "one thread"; return false; }
-  if (nclusters < 2) { e->par_last = "one cluster"; return false; }
-  if (nclusters >= OWNER_MASK) { e->par_last = "too many clusters (2^30)"; return false; }
-  bool prints = false;
-  const char *why = ineligible(e, &prints);
-  if (why) { e->par_last = why; return false; }
-  if (n > nclusters) n = (uint32_t)nclusters;
-  e->par_launches++;
-  par_shared s = { .e = e, .nclusters = nclusters, .csize = csize, .atom_lock = ATOMIC_FLAG_INIT };
-  s.shadow = calloc(e->nregions ? e->nregions : 1, sizeof *s.shadow);
-  s.shadow_bytes = calloc(e->nregions ? e->nregions : 1, sizeof *s.shadow_bytes);
-  s.fine = calloc(e->nregions ? e->nregions : 1, sizeof *s.fine);
-  s.fine_bytes = calloc(e->nregions ? e->nregions : 1, sizeof *s.fine_bytes);
-  s.pstate = calloc(e->nregions ? e->nregions : 1, sizeof *s.pstate);
-  s.pstate_bytes = calloc(e->nregions ? e->nregions : 1, sizeof *s.pstate_bytes);
-  s.saved = calloc(e->nregions ? e->nregions : 1, sizeof *s.saved);
-  s.saved_bytes = calloc(e->nregions ? e->nregions : 1, sizeof *s.saved_bytes);
-  s.unused = calloc(e->nprog ? e->nprog : 1, 1);
-  par_worker *wk = aligned_alloc(64, n * sizeof *wk);   /* sizeof is a multiple of 64 */
-  if (wk) memset(wk, 0, n * sizeof *wk);
-  if (!s.shadow || !s.shadow_bytes || !s.fine || !s.fine_bytes || !s.pstate || !s.pstate_bytes || !s.saved || !s.saved_bytes || !s.unused || !wk) {
-    free(s.shadow); free(s.shadow_bytes); free(s.fine); free(s.fine_bytes); free(s.unused); free(wk);
-    free(s.pstate); free(s.pstate_bytes); free(s.saved); free(s.saved_bytes);
-    e->par_fallbacks++;
-    e->par_last = "out of memory";
+  *csize = l->cluster[0] * l->cluster[1] * l->cluster[2];
+  *nclusters = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2] / *csize;
+  if (n < 2) return "one thread";
+  if (*nclusters < 2) return "one cluster";
+  if (*nclusters >= OWNER_MASK) return "too many clusters (2^30)";
+  *prints = false;
+  return ineligible(e, prints);
+}
+
+static void shared_free(par_shared *s) {
+  const emu *e = s->e;
+  for (uint32_t ri = 0; ri < e->nregions; ri++) {
+    if (s->shadow && s->shadow[ri]) munmap((void *)s->shadow[ri], s->shadow_bytes[ri]);
+    if (s->fine && s->fine[ri]) munmap((void *)s->fine[ri], s->fine_bytes[ri]);
+    if (s->pstate && s->pstate[ri]) munmap((void *)s->pstate[ri], s->pstate_bytes[ri]);
+    if (s->saved && s->saved[ri]) munmap((void *)s->saved[ri], s->saved_bytes[ri]);
+  }
+  free(s->shadow); free(s->shadow_bytes);
+  free(s->fine); free(s->fine_bytes);
+  free(s->pstate); free(s->pstate_bytes);
+  free(s->saved); free(s->saved_bytes);
+  free(s->unused);
+  free(s->cl);
+}
+
+/* The shared state of one attempt (its maps are made at first access). */
+static bool shared_init(par_shared *s, emu *e, uint64_t nclusters, uint32_t csize) {
+  *s = (par_shared){ .e = e, .nclusters = nclusters, .csize = csize, .atom_lock = ATOMIC_FLAG_INIT };
+  size_t nr = e->nregions ? e->nregions : 1;
+  s->shadow = calloc(nr, sizeof *s->shadow);
+  s->shadow_bytes = calloc(nr, sizeof *s->shadow_bytes);
+  s->fine = calloc(nr, sizeof *s->fine);
+  s->fine_bytes = calloc(nr, sizeof *s->fine_bytes);
+  s->pstate = calloc(nr, sizeof *s->pstate);
+  s->pstate_bytes = calloc(nr, sizeof *s->pstate_bytes);
+  s->saved = calloc(nr, sizeof *s->saved);
+  s->saved_bytes = calloc(nr, sizeof *s->saved_bytes);
+  s->unused = calloc(e->nprog ? e->nprog : 1, 1);
+  if (!s->shadow || !s->shadow_bytes || !s->fine || !s->fine_bytes || !s->pstate || !s->pstate_bytes || !s->saved || !s->saved_bytes || !s->unused) {
+    shared_free(s);
     return false;
   }
-  for (uint32_t pc = 0; pc < e->nprog; pc++) s.unused[pc] = e->prog[pc].in->op == OP_ATOM && atom_result_unused(&e->prog[pc]);
-  s.prints = prints;
-  if (prints && !(s.cl = calloc(nclusters, sizeof *s.cl))) s.prints = false, atomic_store(&s.stop, 1), s.why = "out of memory";
-  for (uint32_t i = 0; i < n; i++) {
-    emu *c = &wk[i].e;
-    *c = *e;
-    memset(&c->stats, 0, sizeof c->stats);
-    memset(&c->fault, 0, sizeof c->fault);
-    c->fault.pc = UINT32_MAX;
-    c->faulted = false;
-    c->warp_insts = 0;
-    c->npool = 0;
-    c->warp_bytes = 0;
-    c->pbuf = NULL;
-    c->plen = c->pcap = 0;
-    c->obs = NULL;
-    c->opt.progress = false;
-    c->par = &wk[i].p;
-    wk[i].p.s = &s;
-    wk[i].p.ri = UINT32_MAX;
-    wk[i].p.idx = i;
-    if (s.prints) {
-      wk[i].p.out = open_memstream(&wk[i].p.outbuf, &wk[i].p.outlen);
-      if (!wk[i].p.out) { atomic_store(&s.stop, 1); s.why = "out of memory"; s.prints = false; }
-      c->opt.printf_out = wk[i].p.out;
-    }
-  }
-  if (!atomic_load(&s.stop) && !pool_run(wk, n)) stop(&s, "another launch is using the worker threads");
-  bool ok = !atomic_load(&s.stop);
+  for (uint32_t pc = 0; pc < e->nprog; pc++) s->unused[pc] = e->prog[pc].in->op == OP_ATOM && atom_result_unused(&e->prog[pc]);
+  return true;
+}
+
+/* Worker i's copy of the launch state: counters, fault and pools its own. */
+static void worker_init(par_worker *wk, uint32_t i, emu *e, par_shared *s) {
+  emu *c = &wk[i].e;
+  *c = *e;
+  memset(&c->stats, 0, sizeof c->stats);
+  memset(&c->fault, 0, sizeof c->fault);
+  c->fault.pc = UINT32_MAX;
+  c->faulted = false;
+  c->warp_insts = 0;
+  c->npool = 0;
+  c->warp_bytes = 0;
+  c->pbuf = NULL;
+  c->plen = c->pcap = 0;
+  c->obs = NULL;
+  c->opt.progress = false;
+  c->par = &wk[i].p;
+  wk[i].p.s = s;
+  wk[i].p.ri = UINT32_MAX;
+  wk[i].p.idx = i;
+}
+
+/* The end of an attempt: the workers' counters added up (ok), or device
+ * memory put back; the workers' own memory freed. */
+static void attempt_end(emu *e, par_shared *s, par_worker *wk, uint32_t n, bool ok) {
   if (!ok) {
-    for (uint32_t i = 0; i < n; i++)
-      for (size_t k = 0; k < wk[i].p.nlog; k++) {
-        const saved_page *u = &wk[i].p.log[k];
-        const mem_region *r = &e->regions[u->ri];
-        uint64_t off = u->page << PG_SHIFT, left = r->size - off;
-        memcpy(r->data + off, (const uint8_t *)s.saved[u->ri] + off, left < PG_SIZE ? left : PG_SIZE);
-      }
+    restore_pages(e, s, wk, n);
     e->par_fallbacks++;
-    e->par_last = atomic_load(&s.why);
+    e->par_last = atomic_load(&s->why);
   } else {
     for (uint32_t i = 0; i < n; i++) {
       uint64_t *d = (uint64_t *)&e->stats;
@@ -777,7 +795,7 @@ bool emu_par_run(emu *e) {
       e->warp_insts += wk[i].e.warp_insts;
     }
     e->par_last = "parallel";
-    if (s.prints) replay_printf(e, &s, wk);
+    if (s->prints) replay_printf(e, s, wk);
   }
   for (uint32_t i = 0; i < n; i++) {
     emu *c = &wk[i].e;
@@ -788,22 +806,39 @@ bool emu_par_run(emu *e) {
     free(wk[i].p.outbuf);
     free(wk[i].p.ends);
   }
-  for (uint32_t ri = 0; ri < e->nregions; ri++) {
-    if (s.shadow[ri]) munmap((void *)s.shadow[ri], s.shadow_bytes[ri]);
-    if (s.fine[ri]) munmap((void *)s.fine[ri], s.fine_bytes[ri]);
-    if (s.pstate[ri]) munmap((void *)s.pstate[ri], s.pstate_bytes[ri]);
-    if (s.saved[ri]) munmap((void *)s.saved[ri], s.saved_bytes[ri]);
+}
+
+bool emu_par_run(emu *e) {
+  uint64_t nclusters;
+  uint32_t csize, n = e->opt.threads;
+  bool prints;
+  const char *why = not_parallel(e, n, &nclusters, &csize, &prints);
+  if (why) { e->par_last = why; return false; }
+  if (n > nclusters) n = (uint32_t)nclusters;
+  e->par_launches++;
+  par_shared s;
+  par_worker *wk = aligned_alloc(64, n * sizeof *wk);   /* sizeof is a multiple of 64 */
+  if (!wk || !shared_init(&s, e, nclusters, csize)) {
+    free(wk);
+    e->par_fallbacks++;
+    e->par_last = "out of memory";
+    return false;
   }
-  free(s.shadow);
-  free(s.shadow_bytes);
-  free(s.fine);
-  free(s.fine_bytes);
-  free(s.pstate);
-  free(s.pstate_bytes);
-  free(s.saved);
-  free(s.saved_bytes);
-  free(s.unused);
-  free(s.cl);
+  memset(wk, 0, n * sizeof *wk);
+  s.prints = prints;
+  if (prints && !(s.cl = calloc(nclusters, sizeof *s.cl))) s.prints = false, atomic_store(&s.stop, 1), s.why = "out of memory";
+  for (uint32_t i = 0; i < n; i++) {
+    worker_init(wk, i, e, &s);
+    if (s.prints) {
+      wk[i].p.out = open_memstream(&wk[i].p.outbuf, &wk[i].p.outlen);
+      if (!wk[i].p.out) { atomic_store(&s.stop, 1); s.why = "out of memory"; s.prints = false; }
+      wk[i].e.opt.printf_out = wk[i].p.out;
+    }
+  }
+  if (!atomic_load(&s.stop) && !pool_run(wk, n)) stop(&s, "another launch is using the worker threads");
+  bool ok = !atomic_load(&s.stop);
+  attempt_end(e, &s, wk, n, ok);
+  shared_free(&s);
   free(wk);
   return ok;
 }
@@ -821,57 +856,25 @@ struct emu_par_job {
 };
 
 emu_par_job *emu_par_job_begin(emu *e, uint32_t n) {
-  const emu_launch *l = &e->launch;
-  uint32_t csize = l->cluster[0] * l->cluster[1] * l->cluster[2];
-  uint64_t nclusters = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2] / csize;
-  if (n < 2) { e->par_last = "one thread"; return NULL; }
-  if (nclusters < 2) { e->par_last = "one cluster"; return NULL; }
-  if (nclusters >= OWNER_MASK) { e->par_last = "too many clusters (2^30)"; return NULL; }
-  bool prints = false;
-  const char *why = ineligible(e, &prints);
+  uint64_t nclusters;
+  uint32_t csize;
+  bool prints;
+  const char *why = not_parallel(e, n, &nclusters, &csize, &prints);
   if (!why && prints) why = "device printf (timing mode)";
   if (why) { e->par_last = why; return NULL; }
   emu_par_job *j = calloc(1, sizeof *j);
   par_worker *wk = aligned_alloc(64, n * sizeof *wk);
-  if (wk) memset(wk, 0, n * sizeof *wk);
-  if (j) {
-    j->s = (par_shared){ .e = e, .nclusters = nclusters, .csize = csize, .atom_lock = ATOMIC_FLAG_INIT };
-    j->s.shadow = calloc(e->nregions ? e->nregions : 1, sizeof *j->s.shadow);
-    j->s.shadow_bytes = calloc(e->nregions ? e->nregions : 1, sizeof *j->s.shadow_bytes);
-    j->s.fine = calloc(e->nregions ? e->nregions : 1, sizeof *j->s.fine);
-    j->s.fine_bytes = calloc(e->nregions ? e->nregions : 1, sizeof *j->s.fine_bytes);
-    j->s.unused = calloc(e->nprog ? e->nprog : 1, 1);
-  }
-  if (!j || !wk || !j->s.shadow || !j->s.shadow_bytes || !j->s.fine || !j->s.fine_bytes || !j->s.unused) {
-    if (j) { free(j->s.shadow); free(j->s.shadow_bytes); free(j->s.fine); free(j->s.fine_bytes); free(j->s.unused); }
+  if (!j || !wk || !shared_init(&j->s, e, nclusters, csize)) {
     free(j);
     free(wk);
     e->par_last = "out of memory";
     return NULL;
   }
+  memset(wk, 0, n * sizeof *wk);
   e->par_launches++;
-  for (uint32_t pc = 0; pc < e->nprog; pc++) j->s.unused[pc] = e->prog[pc].in->op == OP_ATOM && atom_result_unused(&e->prog[pc]);
   j->wk = wk;
   j->n = n;
-  for (uint32_t i = 0; i < n; i++) {
-    emu *c = &wk[i].e;
-    *c = *e;
-    memset(&c->stats, 0, sizeof c->stats);
-    memset(&c->fault, 0, sizeof c->fault);
-    c->fault.pc = UINT32_MAX;
-    c->faulted = false;
-    c->warp_insts = 0;
-    c->npool = 0;
-    c->warp_bytes = 0;
-    c->pbuf = NULL;
-    c->plen = c->pcap = 0;
-    c->obs = NULL;
-    c->opt.progress = false;
-    c->par = &wk[i].p;
-    wk[i].p.s = &j->s;
-    wk[i].p.ri = UINT32_MAX;
-    wk[i].p.idx = i;
-  }
+  for (uint32_t i = 0; i < n; i++) worker_init(wk, i, e, &j->s);
   return j;
 }
 
@@ -893,39 +896,8 @@ bool emu_par_job_end(emu_par_job *j) {
   emu *e = j->s.e;
   bool ok = !atomic_load(&j->s.stop);
   for (uint32_t i = 0; i < j->n && ok; i++) if (j->wk[i].e.faulted) { stop(&j->s, j->wk[i].e.fault.kind ? "a fault" : "blocks depend on each other through global memory"); ok = false; }
-  if (!ok) {
-    for (uint32_t i = 0; i < j->n; i++)
-      for (size_t k = 0; k < j->wk[i].p.nlog; k++) {
-        const undo *u = &j->wk[i].p.log[k];
-        for (unsigned g = 0; g < 16; g++)
-          if ((u->mask >> g & 1) && g * 4 < u->len) memcpy(u->p + g * 4, u->data + g * 4, u->len - g * 4 < 4 ? u->len - g * 4 : 4);
-      }
-    e->par_fallbacks++;
-    e->par_last = atomic_load(&j->s.why);
-  } else {
-    for (uint32_t i = 0; i < j->n; i++) {
-      uint64_t *d = (uint64_t *)&e->stats;
-      const uint64_t *src = (const uint64_t *)&j->wk[i].e.stats;
-      for (size_t k = 0; k < sizeof e->stats / sizeof(uint64_t); k++) d[k] += src[k];
-      e->warp_insts += j->wk[i].e.warp_insts;
-    }
-    e->par_last = "parallel";
-  }
-  for (uint32_t i = 0; i < j->n; i++) {
-    emu *c = &j->wk[i].e;
-    while (c->npool) { c->npool--; free(c->pool_regs[c->npool]); free(c->pool_local[c->npool]); }
-    free(j->wk[i].p.log);
-    free(c->pbuf);
-  }
-  for (uint32_t ri = 0; ri < e->nregions; ri++) {
-    if (j->s.shadow[ri]) munmap((void *)j->s.shadow[ri], j->s.shadow_bytes[ri]);
-    if (j->s.fine[ri]) munmap((void *)j->s.fine[ri], j->s.fine_bytes[ri]);
-  }
-  free(j->s.shadow);
-  free(j->s.shadow_bytes);
-  free(j->s.fine);
-  free(j->s.fine_bytes);
-  free(j->s.unused);
+  attempt_end(e, &j->s, j->wk, j->n, ok);
+  shared_free(&j->s);
   free(j->wk);
   free(j);
   return ok;

@@ -214,6 +214,7 @@ int emu_reorder(emu *e, const gpu_config *g, deps *dep) {
     }
     pc = lo + n;
   }
+  timing_mark_hoisted(e, g, dep);
   rc = 0;
 out:
   free(leader); free(nd); free(edge); free(order); free(tmp); free(dtmp);

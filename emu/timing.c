@@ -261,7 +261,7 @@ typedef struct trun {
   cta *res;
   twarp **tws, *twmem;
   uint32_t (*loopst)[2], (*ifreg)[2], *release_extra;
-  uint64_t *stores_done, *cta_start_t;
+  uint64_t *stores_done, *hoist_t0, *cta_start_t;
   uint32_t slots, csize, nwarps;
   uint64_t next, total, live, we;
 } trun;
@@ -276,7 +276,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
   cta *res = R->res;
   twarp **tws = R->tws, *twmem = R->twmem;
   uint32_t (*loopst)[2] = R->loopst, (*ifreg)[2] = R->ifreg, *release_extra = R->release_extra;
-  uint64_t *stores_done = R->stores_done, *cta_start_t = R->cta_start_t;
+  uint64_t *stores_done = R->stores_done, *hoist_t0 = R->hoist_t0, *cta_start_t = R->cta_start_t;
   uint32_t slots = R->slots, csize = R->csize, nwarps = R->nwarps;
   uint64_t next = R->next, total = R->total, live = R->live, we = R->we;
   sched *q = &dm->q;
@@ -416,6 +416,16 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     if (pend) {
       memsys_pend_add(s->mem, tw->sm, memsys_pend_code(s->mem, tw->sm), d->bank_extra);
       if (!d->free) done = memsys_pend_code(s->mem, tw->sm);
+    }
+    /* a load ptxas hoists above its unrolled copies issues earlier than
+     * the PTX puts it (a pending result moves by the same cycles) */
+    if (__builtin_expect(d->hoist != 0, 0) && !d->free) {
+      uint64_t *h0 = &hoist_t0[tw - twmem];
+      if (!pend) done = timing_hoisted_done(g, d, loopst[tw - twmem], h0, tw->ready, t, lat ? lat : 1);
+      else {
+        uint64_t at = timing_hoisted_done(g, d, loopst[tw - twmem], h0, tw->ready, t, 0);
+        if (at < t) memsys_pend_add(s->mem, tw->sm, done, (uint64_t)0 - (t - at));
+      }
     }
     /* a reduction (red, an atom whose result nobody reads) drains when
      * it is done; a store as soon as the L1 takes it ([M] tests/microbench
@@ -665,6 +675,8 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
   uint32_t (*loopst)[2] = calloc((size_t)slots * nwarps, sizeof *loopst);
   /* per warp: when its last reduction completes (drain) */
   uint64_t *stores_done = calloc((size_t)slots * nwarps, sizeof *stores_done);
+  /* per warp: when the current copy group of its unrolled loop began (deps.hoist) */
+  uint64_t *hoist_t0 = calloc((size_t)slots * nwarps, sizeof *hoist_t0);
   /* per warp: cycles its release from the barrier it blocks on takes
    * beyond barrier_cycles (barrier.cluster) */
   uint32_t *release_extra = calloc((size_t)slots * nwarps, sizeof *release_extra);
@@ -699,7 +711,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     if (!s->mioq || !s->mioq_mem) { free(s->mioq); s->mioq = NULL; fault_oom(e); goto out; }
     for (uint32_t i = 0; i < nsm; i++) s->mioq[i].start = s->mioq_mem + (size_t)i * g->mio_queue;
   }
-  if (!s->sms || !s->dep || !res || !tws || !twmem || !loopst || !stores_done || !release_extra || !ifreg || !cta_start_t || !slot_sm || !slot_init || !s->mem || !s->uniform_atom ||
+  if (!s->sms || !s->dep || !res || !tws || !twmem || !loopst || !stores_done || !hoist_t0 || !release_extra || !ifreg || !cta_start_t || !slot_sm || !slot_init || !s->mem || !s->uniform_atom ||
       !s->dom || !s->dom_of || !s->sp) {
     fault_oom(e);
     goto out;
@@ -787,7 +799,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
    * own events on its own state; what crosses domains (L2 and DRAM, code
    * lines in L2, the next block for a free slot) waits for the edge. */
   uint64_t W = window_cycles(g), ws = t0 / W * W;
-  trun R = { g, obs, want_samples, res, tws, twmem, loopst, ifreg, release_extra, stores_done, cta_start_t, slots, csize, nwarps,
+  trun R = { g, obs, want_samples, res, tws, twmem, loopst, ifreg, release_extra, stores_done, hoist_t0, cta_start_t, slots, csize, nwarps,
              0, total, 0, 0 };
   twin tw_ctx = { &R, s, wts, wemu, nw, job };
   while (!e->faulted) {
@@ -960,6 +972,7 @@ out:
   free(twmem);
   free(loopst);
   free(stores_done);
+  free(hoist_t0);
   free(release_extra);
   free(ifreg);
   free(cta_start_t);

@@ -213,6 +213,9 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     bool imul = d->unit == U_INT && (in->op == OP_MUL || in->op == OP_MAD || in->op == OP_MADC ||
                                      in->op == OP_MUL24 || in->op == OP_MAD24);
     if (imul) d->ii = ii_imul;
+    /* integer multiply-adds run on the FMA pipe (fmaheavy), other integer
+     * instructions on the ALU pipe: they do not throttle each other */
+    if (imul && g->sm_version >= 70) d->unit = U_FP32;
     d->bank_extra = d->unit == U_TENSOR ? 0 : bank_conflicts(g, d, x->guard);
     bool shared = is_shared_space(in->space);
     switch (d->unit) {
@@ -261,7 +264,16 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     /* SASS calls save the callee's registers on the stack and jump through
      * a return address: calls and returns cost call_cycles and ret_cycles
      * more than a branch (timing.c) */
-    case OP_CALL: d->kind = DK_BRANCH; d->after = g->call_cycles; break;
+    case OP_CALL: {
+      d->kind = DK_BRANCH;
+      d->after = g->call_cycles;
+      /* device printf runs vprintf, thousands of SASS instructions that
+       * format into the printf buffer (printf_cycles a call) */
+      call_ops c = emu_call_operands(x);
+      const isa_func *cf = c.tgt && c.tgt->kind == OK_FUNC && c.tgt->v < e->m->nfuncs ? &e->m->funcs[c.tgt->v] : NULL;
+      if (cf && !cf->has_body && cf->name && strcmp(cf->name, "vprintf") == 0 && g->printf_cycles) d->after = g->printf_cycles;
+      break;
+    }
     case OP_RET: d->kind = DK_BRANCH; d->after = x->f->is_entry ? 0 : g->ret_cycles; d->exits = x->f->is_entry; break;
     case OP_EXIT: d->exits = true; break;
     /* barrier.cluster: arrive (release semantics unless .relaxed) fences
@@ -317,6 +329,69 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     d->unread = true;
   }
   free(read);
+}
+
+/* Hoisting across unrolled copies: ptxas schedules the unroll_factor
+ * copies of an unrolled body as one block, so the loads of every copy (and
+ * the address arithmetic they need) issue before the first copy's uses,
+ * where issuing the copies one after another would wait a load latency per
+ * copy ([M] golden matmul_naive: a 4-way unrolled dot product whose loads
+ * hit L1 runs at ~1.5 L1 latencies per 16 loads, not 4).  Marked: the
+ * plain loads of an unrolled loop's body, and the instructions their
+ * addresses come from; not in a body with stores, atomics, barriers or
+ * volatile accesses, where ptxas cannot move a load above another copy's
+ * access.  The loop control is left out (its copies are free). */
+static bool plain_load(const isa_insn *in) {
+  return (in->op == OP_LD || in->op == OP_LDU) && !(in->flags & IF_VOLATILE) && (!in->sem || in->sem == MOD_WEAK) &&
+         in->space != MOD_PARAM && in->space != MOD_PARAM_ENTRY && in->space != MOD_PARAM_FUNC;
+}
+
+static void mark_hoisted_loop(const emu *e, const gpu_config *g, deps *dep, uint32_t pc) {
+  uint32_t lo = e->prog[pc].target, n = 0, regs = 0;
+  if (lo >= pc || pc - lo > 256) return;
+  for (uint32_t i = lo; i < pc; i++) {
+    const isa_insn *in = e->prog[i].in;
+    if (e->prog[i].flags & (XF_CONTROL | XF_SYNC)) return;
+    if (isa_ops[in->op].family == F_MEM && !plain_load(in) && in->op != OP_CVTA) return;
+    if (in->op == OP_LD && ((in->flags & IF_VOLATILE) || (in->sem && in->sem != MOD_WEAK))) return;
+  }
+  uint8_t *mark = calloc(pc - lo, 1);
+  if (!mark) return;
+  for (uint32_t i = lo; i < pc; i++) if (plain_load(e->prog[i].in) && !dep[i].free) { mark[i - lo] = 1; regs += dep[i].ndst; }
+  /* the copies whose loaded values fit in hoist_regs registers */
+  uint32_t copies = regs ? g->hoist_regs / regs : 0;
+  if (copies > g->unroll_factor) copies = g->unroll_factor;
+  if (copies < 2) { free(mark); return; }
+  /* the address slice: the writers of a marked instruction's sources,
+   * earlier in the body (twice: sources written later are the previous
+   * iteration's) */
+  for (int pass = 0; pass < 2; pass++)
+    for (uint32_t i = pc; i-- > lo;) {
+      if (!mark[i - lo]) continue;
+      for (uint8_t s = 0; s < dep[i].nsrc; s++)
+        for (uint32_t j = lo; j < pc; j++)
+          if (j != i && !mark[j - lo] && dep[j].loop == LOOP_NONE && !dep[j].free && dep[j].unit != U_ATOM &&
+              has_row(dep[j].dst, dep[j].ndst, dep[i].src[s]))
+            mark[j - lo] = 1;
+    }
+  for (uint32_t i = lo; i < pc; i++) if (mark[i - lo] && n < 255) { dep[i].hoist = (uint8_t)++n; dep[i].loop_end = pc; }
+  for (uint32_t i = lo; i < pc; i++) if (dep[i].hoist) { dep[i].nhoist = (uint8_t)n; dep[i].hoist_copies = (uint8_t)copies; }
+  free(mark);
+}
+
+void timing_mark_hoisted(const emu *e, const gpu_config *g, deps *dep) {
+  if (!g->hoist_regs || g->unroll_factor < 2) return;
+  for (uint32_t pc = 0; pc < e->nprog; pc++) if (dep[pc].loop == LOOP_BACKEDGE) mark_hoisted_loop(e, g, dep, pc);
+}
+
+uint64_t timing_hoisted_done(const gpu_config *g, const deps *d, const uint32_t ls[2], uint64_t *t0,
+                             const uint64_t *ready, uint64_t t, uint64_t lat) {
+  uint32_t k = ls[0] == d->loop_end ? ls[1] % g->unroll_factor % d->hoist_copies : 0;
+  if (k == 0 && d->hoist == 1) *t0 = t;
+  uint64_t at = *t0 + (uint64_t)g->ii_lsu * (k * d->nhoist + d->hoist - 1u);
+  if (at >= t) return t + lat;
+  for (uint8_t i = 0; i < d->nsrc; i++) if (ready[d->src[i]] > at) at = ready[d->src[i]];
+  return at < t ? at + lat : t + lat;
 }
 
 /* Architecture check: every instruction the kernel can reach (its own and

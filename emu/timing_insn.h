@@ -49,11 +49,27 @@ typedef struct deps {
   bool queued;                        /* waits for a queue besides its unit: exits, or a shared access with mio_queue */
   bool exits;                         /* exit, or ret of the kernel: waits for the warp's stores (drain) */
   uint8_t loop;                       /* enum loop_role: ptxas's unrolling of its loop */
-  uint32_t loop_end;                  /* LOOP_*: the PC of its loop's back-edge branch */
+  uint32_t loop_end;                  /* LOOP_*, hoist: the PC of its loop's back-edge branch */
+  uint8_t hoist;                      /* a load ptxas hoists across its loop's unrolled copies:
+                                         1 + its place among them in the body (0: none) */
+  uint8_t nhoist;                     /* ... how many such instructions the body has */
+  uint8_t hoist_copies;               /* ... the copies hoisted together (gpu_config.hoist_regs) */
 } deps;
 
 /* Fill dep[0 .. e->nprog). */
 void timing_build_deps(const emu *e, const gpu_config *g, deps *dep);
+/* Mark the loads ptxas hoists above the other copies of an unrolled loop
+ * (deps.hoist), on the issue order (emu_reorder calls it). */
+void timing_mark_hoisted(const emu *e, const gpu_config *g, deps *dep);
+/* When a hoisted instruction's result is ready, issued at cycle t with
+ * latency lat: ptxas issues the loads of hoist_copies copies of the body
+ * (and their address arithmetic) first, so the one of copy k
+ * (iteration ls[1] of the loop ls[0]) left at *t0 (when copy 0's first one
+ * issued) plus its place among them, or when its sources were ready
+ * (ready: the warp's register scoreboard), if later; copy 0 sets *t0.  The
+ * result may be ready before t: the warp issued late, in PTX's copy order. */
+uint64_t timing_hoisted_done(const gpu_config *g, const deps *d, const uint32_t ls[2], uint64_t *t0,
+                             const uint64_t *ready, uint64_t t, uint64_t lat);
 /* Every instruction the kernel kfunc can reach (its own, those of the
  * functions it calls; all functions when it calls indirectly) must exist on
  * the modelled GPU; otherwise a fault naming the first one, and -1. */

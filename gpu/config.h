@@ -83,6 +83,8 @@ typedef struct gpu_config {
   uint32_t ifconvert_max_insns;        /* ptxas predicates if/else regions of at most this many SASS instructions */
   uint32_t unroll_factor;              /* ptxas unrolls counted single-block loops this many times (1: no) */
   uint32_t unroll_max_insns;           /* ... whose body has at most this many SASS instructions */
+  uint32_t printf_cycles;              /* a device printf (vprintf call) holds its warp this long */
+  uint32_t hoist_regs;                 /* ... and hoists the loads of as many copies as these registers hold (0: none) */
   uint32_t imc_miss_cycles;            /* a kernel parameter not in the SM's constant cache (0: from L2) */
   uint32_t gpcs;                       /* graphics processing clusters (SMs split evenly) */
   char issue_order[16];                /* "scheduled" (ptxas-like, in basic blocks) or "ptx" */

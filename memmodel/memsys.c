@@ -184,6 +184,7 @@ static void serve(memsys *m, uint32_t smi, ms_req *r) {
   case RQ_WRITE: {
     double merged, ack = l2_write(&m->l2, near, r->at, r->addr, r->arg, &merged);
     r->res = dmax(ack, merged) - m->g->lat_l2;
+    r->ack = ack;
     break;
   }
   case RQ_CODE:
@@ -203,8 +204,11 @@ static void settle_sm(ms_sm *s) {
   for (uint32_t i = 0; i < s->nreq; i++) {
     ms_req *r = &s->req[i];
     if (r->kind == RQ_EXTRA || r->kind == RQ_CODE) continue;
-    double v = r->kind == RQ_DEP ? s->req[r->ref].res : r->res;
-    if (r->ln && r->ln->ready == -(double)(i + 1)) r->ln->ready = r->res;
+    const ms_req *f = r->kind == RQ_DEP ? &s->req[r->ref] : r;
+    /* a line written through (local stores) is ready when L2 acknowledges */
+    double line = f->kind == RQ_WRITE ? f->ack : f->res;
+    double v = r->kind == RQ_DEP ? line : r->res;
+    if (r->ln && r->ln->ready == -(double)(i + 1)) r->ln->ready = line;
     if (r->pend != NONE) s->pend[r->pend].done = dmax(s->pend[r->pend].done, v);
   }
   for (uint32_t j = 0; j < s->npend; j++) {
@@ -419,9 +423,10 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
       continue;
     }
     if (op == MS_STORE) {
+      cache_line *wl = NULL;
       if (c && (g->l1_store_allocate || path == MS_LOCAL)) {
         bool hit;
-        cache_ref(c, a, true, &hit, NULL);
+        wl = cache_ref(c, a, true, &hit, NULL);
         s->l1_lookups++;
         s->l1_hits += hit;
       } else if (c || path == MS_CACHED) {
@@ -436,7 +441,12 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
       /* the kernel is not over before its stores are in L2 (a partial
        * write's sector read from DRAM included) */
       uint32_t r = add_req(m, s, &pend, RQ_WRITE, t, out, a);
-      if (r != NONE) s->req[r].arg = touched[k];
+      if (r == NONE) continue;
+      s->req[r].arg = touched[k];
+      /* a load of a local line waits until L2 has acknowledged its
+       * write-through ([M] tests/microbench mb_stack local_16..256: a local
+       * array's load after stores to its lines takes an L2 round trip) */
+      if (wl && path == MS_LOCAL) { s->req[r].ln = wl; wl->ready = -(double)(r + 1); }
       continue;
     }
     uint32_t slot = mshr_take(s, g->l1_mshrs);

@@ -38,6 +38,7 @@ typedef struct ms_req {
   uint64_t t;                      /* the cycle its warp instruction issued (merge order) */
   double at;                       /* the cycle it leaves the SM (RQ_READ: before waiting for its MSHR) */
   double res;                      /* settled: when its answer is back at the SM */
+  double ack;                      /* RQ_WRITE: when L2 has acknowledged it (a local line it writes is ready then) */
   uint64_t addr;
   cache_line *ln;                  /* the L1/constant line it fills (ready = -(index + 1) until settled) */
   uint32_t pend;                   /* the pending value it feeds (UINT32_MAX: none) */
