@@ -15,6 +15,7 @@
 #include "memmodel/memsys.h"
 #include "memmodel/ifetch.h"
 #include "util/demangle.h"
+#include "util/lazymap.h"
 
 /* Default host-memory cap: half of the machine's physical memory, so a
  * kernel that touches too much is a clear error, not an OOM kill. */
@@ -70,8 +71,8 @@ static uint8_t *alloc_zeroed(uint64_t size, bool *mapped) {
   *mapped = false;
   if (size < (1u << 20)) return calloc(1, size ? size : 1);
   if (size > SIZE_MAX) return NULL;
-  void *p = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED) return NULL;
+  void *p = lazymap_zeroed((size_t)size);
+  if (!p) return NULL;
   *mapped = true;
   return p;
 }

@@ -20,6 +20,7 @@
 #include "emu/parallel.h"
 #include "memmodel/space.h"
 #include "util/clock.h"
+#include "util/lazymap.h"
 
 /* A shadow word per 64-byte chunk of a region: bits 0..15 the chunk's
  * 4-byte granules its owner wrote (in ATOM mode: the operation's class),
@@ -105,8 +106,8 @@ static void stop(par_shared *s, const char *why) {
 static void *map_once(_Atomic(void *) *slot, size_t bytes, size_t *size_out) {
   void *sh = atomic_load_explicit(slot, memory_order_acquire);
   if (sh) return sh;
-  void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (m == MAP_FAILED) return NULL;
+  void *m = lazymap_zeroed(bytes);
+  if (!m) return NULL;
   void *none = NULL;
   if (!atomic_compare_exchange_strong(slot, &none, m)) { munmap(m, bytes); return none; }
   *size_out = bytes;

@@ -1,0 +1,16 @@
+/* util/lazymap.h - zeroed memory the host backs only where it is touched. */
+#ifndef PTXEMU_UTIL_LAZYMAP_H
+#define PTXEMU_UTIL_LAZYMAP_H
+#include <stddef.h>
+
+/* A private anonymous mapping of bytes with no swap reserved (NULL on
+ * failure; free with munmap).  Up to LAZYMAP_HUGE_MAX it asks for huge
+ * pages: a page fault then backs 2 MiB instead of 4 KiB, which matters
+ * when worker threads touch fresh memory together (faults in one mapping
+ * serialise on its locks: a 64 MiB buffer written by 16 threads spent 10x
+ * its user time in the kernel).  Larger mappings keep small pages, so a
+ * 40 GB buffer of which a kernel touches 1 MB costs about 1 MB. */
+#define LAZYMAP_HUGE_MAX ((size_t)256 << 20)
+void *lazymap_zeroed(size_t bytes);
+
+#endif
