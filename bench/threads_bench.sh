@@ -90,3 +90,4 @@ if [ "${BIG:-0}" = 1 ]; then
     [ "$first" = "$last" ] && break
   done
 fi
+exit 0

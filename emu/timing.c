@@ -849,7 +849,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     if (memsys_settle(s->mem) || (s->ic && ifetch_commit(s->ic))) { fault_oom(e); break; }
     end = umax(end, memsys_settled_max(s->mem));
     uint64_t now = 0, first = UINT64_MAX;
-    bool fins = false;
+    bool fins = false, lagged = false;
     for (uint32_t di = 0; di < s->ndom; di++) {
       tdom *dm = &s->dom[di];
       for (uint32_t i = 0; i < dm->nsite; i++) {
@@ -870,6 +870,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
       if (dm->q.nheap && dm->q.heap[0].t < first) first = dm->q.heap[0].t;
       if (dm->now > now) now = dm->now;
       if (dm->nfin) fins = true;
+      if (dm->stop < we) lagged = true;
     }
     memsys_clear(s->mem);
     if (wave_next < nwave_groups && next < total) first = umin(first, t0 + (wave_next * csize / nsm) * g->cta_launch_cycles);
@@ -907,7 +908,12 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
       }
       first = now + g->barrier_cycles;
     }
-    ws = umax(we, first / W * W);
+    /* a domain that stopped for a block's successor runs the rest of the
+     * same window once the successor is there, before any domain goes
+     * past it: the window's events stay in time order on every SM (its
+     * shared memory, pipes and queues book time in order), and whatever
+     * it asks of L2 is still answered after the window's end */
+    ws = lagged ? ws : umax(we, first / W * W);
   }
   #undef START_GROUP
 out:
