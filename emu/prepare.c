@@ -407,7 +407,10 @@ static int plan_warp_start(emu *e, uint32_t kernel) {
   }
   const isa_func *kf = &m->funcs[kernel];
   uint32_t n = kf->ninsns + 1, nr = kf->nregs, words = (nr + 63) / 64, base = e->func_base[kernel], kb = e->row_base[kernel];
-  if ((uint64_t)n * (words ? words : 1) > (8u << 20)) whole = true;    /* too large to analyse: clear it all */
+  /* too large to analyse: clear it all (the analysis costs about n x nr
+   * steps and n x words per pass; a 50,000-instruction kernel of 10,000
+   * registers took 13 s) */
+  if ((uint64_t)n * (words ? words : 1) > (1u << 20) || (uint64_t)n * (nr ? nr : 1) > (32u << 20)) whole = true;
   uint8_t *clear = calloc(e->sr_base ? e->sr_base : 1, 1), *use = calloc(nr ? nr : 1, 1), *def = calloc(nr ? nr : 1, 1);
   uint64_t *in = whole ? NULL : malloc((size_t)n * (words ? words : 1) * 8), *nin = whole ? NULL : malloc((size_t)n * (words ? words : 1) * 8);
   uint64_t *dset = whole ? NULL : calloc((size_t)n * (words ? words : 1), 8);
@@ -439,7 +442,7 @@ static int plan_warp_start(emu *e, uint32_t kernel) {
     }
     if (!memcmp(in, nin, (size_t)n * words * 8)) break;
     memcpy(in, nin, (size_t)n * words * 8);
-    if (it > 1000) whole = true;
+    if ((uint64_t)(it + 2) * n * words > (64u << 20)) whole = true;   /* converging slowly: give up */
   }
   /* every register named where it may not have been written */
   for (uint32_t i = 0; i < n && !whole; i++) {
