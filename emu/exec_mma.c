@@ -39,6 +39,7 @@
  * operation (PTX forbids touching the accumulators or the shared inputs
  * before wgmma.wait_group), so fence/commit_group/wait_group are no-ops.
  */
+#include <pthread.h>
 #include <string.h>
 #include <stdlib.h>
 #include "emu/internal.h"
@@ -325,9 +326,19 @@ typedef struct {
   fnum fa[MAX_AK], fb[MAX_BK];
 } mscratch;
 static _Thread_local mscratch *scr;
+/* a thread's scratch is freed when the thread ends (the timing model's
+ * worker threads end with their launch) */
+static pthread_key_t scr_key;
+static pthread_once_t scr_once = PTHREAD_ONCE_INIT;
+static bool scr_keyed;
+static void scr_key_make(void) { scr_keyed = pthread_key_create(&scr_key, free) == 0; }
 
 static mscratch *scratch(warp *w, const xinsn *x, lanemask m) {
-  if (!scr) scr = calloc(1, sizeof *scr);
+  if (!scr) {
+    pthread_once(&scr_once, scr_key_make);
+    scr = calloc(1, sizeof *scr);
+    if (scr && scr_keyed) pthread_setspecific(scr_key, scr);
+  }
   if (!scr) emu_fault_at(w, x, __builtin_ctz(m), FAULT_MEMORY, "out of host memory for a matrix instruction");
   return scr;
 }
