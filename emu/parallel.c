@@ -51,7 +51,7 @@ enum { A_READ, A_WRITE, A_ATOM };
 enum { PG_SHIFT = 12, PG_SIZE = 1 << PG_SHIFT, PG_NONE = 0, PG_COPYING, PG_SAVED };
 
 /* A page a worker saved (to put back when the attempt is abandoned). */
-typedef struct saved_page { uint32_t ri; uint64_t page; } saved_page;
+typedef struct saved_page { uint32_t ri; bool zero; uint64_t page; } saved_page;   /* zero: all its bytes were 0, nothing copied */
 
 typedef struct par_shared {
   emu *e;                        /* the launching emulator                        */
@@ -137,6 +137,13 @@ static uint8_t *saved_of(par_shared *s, uint32_t ri) {
   return map_once((_Atomic(void *) *)&s->saved[ri], (size_t)s->e->regions[ri].size, &s->saved_bytes[ri]);
 }
 
+static bool all_zero(const uint8_t *b, uint64_t len) {
+  uint64_t acc = 0, i = 0;
+  for (; i + 8 <= len; i += 8) { uint64_t v; memcpy(&v, b + i, 8); acc |= v; }
+  for (; i < len; i++) acc |= b[i];
+  return acc == 0;
+}
+
 /* Before the first write to chunk `chunk` of region ri by this worker's
  * block: its page is saved (by this worker, or another that got there
  * first: then wait until the copy is complete, since writes follow). */
@@ -148,12 +155,15 @@ static bool log_chunk(struct emu_par *p, uint32_t ri, uint64_t chunk) {
   uint8_t old = atomic_load_explicit(&st[page], memory_order_acquire);
   if (old == PG_SAVED) return true;
   if (old == PG_NONE && atomic_compare_exchange_strong_explicit(&st[page], &old, PG_COPYING, memory_order_acq_rel, memory_order_acquire)) {
-    uint8_t *sv = saved_of(s, ri);
-    if (!sv || (p->nlog == p->caplog && !grow_log(p))) { atomic_store_explicit(&st[page], PG_NONE, memory_order_release); return false; }
     const mem_region *r = &s->e->regions[ri];
-    uint64_t off = page << PG_SHIFT, left = r->size - off;
-    memcpy(sv + off, r->data + off, left < PG_SIZE ? left : PG_SIZE);
-    p->log[p->nlog++] = (saved_page){ ri, page };
+    uint64_t off = page << PG_SHIFT, left = r->size - off, len = left < PG_SIZE ? left : PG_SIZE;
+    /* a page of zeros (an output buffer not written yet) is remembered as
+     * such: no copy, and no saved page to back */
+    bool zero = all_zero(r->data + off, len);
+    uint8_t *sv = zero ? NULL : saved_of(s, ri);
+    if ((!zero && !sv) || (p->nlog == p->caplog && !grow_log(p))) { atomic_store_explicit(&st[page], PG_NONE, memory_order_release); return false; }
+    if (!zero) memcpy(sv + off, r->data + off, len);
+    p->log[p->nlog++] = (saved_page){ ri, zero, page };
     atomic_store_explicit(&st[page], PG_SAVED, memory_order_release);
     return true;
   }
@@ -676,8 +686,9 @@ static void restore_pages(emu *e, const par_shared *s, const par_worker *wk, uin
     for (size_t k = 0; k < wk[i].p.nlog; k++) {
       const saved_page *u = &wk[i].p.log[k];
       const mem_region *r = &e->regions[u->ri];
-      uint64_t off = u->page << PG_SHIFT, left = r->size - off;
-      memcpy(r->data + off, (const uint8_t *)s->saved[u->ri] + off, left < PG_SIZE ? left : PG_SIZE);
+      uint64_t off = u->page << PG_SHIFT, left = r->size - off, len = left < PG_SIZE ? left : PG_SIZE;
+      if (u->zero) memset(r->data + off, 0, len);
+      else memcpy(r->data + off, (const uint8_t *)s->saved[u->ri] + off, len);
     }
 }
 
