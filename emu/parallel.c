@@ -21,6 +21,7 @@
 #include "memmodel/space.h"
 #include "util/clock.h"
 #include "util/lazymap.h"
+#include "util/vec.h"
 
 /* A shadow word per 64-byte chunk of a region: bits 0..15 the chunk's
  * 4-byte granules its owner wrote (in ATOM mode: the operation's class),
@@ -80,7 +81,7 @@ struct emu_par {
   uint32_t ri;                   /* region of the previous access                  */
   bool holds;                    /* holds atom_lock until its next access or the slice's end */
   saved_page *log;               /* the pages this worker saved                    */
-  size_t nlog, caplog;
+  uint32_t nlog, caplog;
   uint32_t idx;                  /* worker number                                  */
   FILE *out;                     /* device printf (when the kernel prints)         */
   char *outbuf;
@@ -121,15 +122,6 @@ static _Atomic uint32_t *fine_of(par_shared *s, uint32_t ri) {
   return map_once((_Atomic(void *) *)&s->fine[ri], (size_t)((s->e->regions[ri].size + 63) / 64) * 16 * sizeof(uint32_t), &s->fine_bytes[ri]);
 }
 
-static bool grow_log(struct emu_par *p) {
-  size_t cap = p->caplog ? p->caplog * 2 : 256;
-  saved_page *n = realloc(p->log, cap * sizeof *n);
-  if (!n) return false;
-  p->log = n;
-  p->caplog = cap;
-  return true;
-}
-
 static _Atomic uint8_t *pstate_of(par_shared *s, uint32_t ri) {
   return map_once((_Atomic(void *) *)&s->pstate[ri], (size_t)((s->e->regions[ri].size + PG_SIZE - 1) >> PG_SHIFT), &s->pstate_bytes[ri]);
 }
@@ -161,7 +153,7 @@ static bool log_chunk(struct emu_par *p, uint32_t ri, uint64_t chunk) {
      * such: no copy, and no saved page to back */
     bool zero = all_zero(r->data + off, len);
     uint8_t *sv = zero ? NULL : saved_of(s, ri);
-    if ((!zero && !sv) || (p->nlog == p->caplog && !grow_log(p))) { atomic_store_explicit(&st[page], PG_NONE, memory_order_release); return false; }
+    if ((!zero && !sv) || (p->nlog == p->caplog && !vec_grow((void **)&p->log, &p->caplog, sizeof *p->log, 256))) { atomic_store_explicit(&st[page], PG_NONE, memory_order_release); return false; }
     if (!zero) memcpy(sv + off, r->data + off, len);
     p->log[p->nlog++] = (saved_page){ ri, zero, page };
     atomic_store_explicit(&st[page], PG_SAVED, memory_order_release);

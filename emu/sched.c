@@ -6,20 +6,17 @@
 #include "emu/timing.h"
 #include "gpu/config.h"
 
-int sched_init(sched *s, int policy, uint32_t nsp_total, uint32_t active_limit) {
-  memset(s, 0, sizeof *s);
-  s->policy = policy;
-  s->active_limit = active_limit ? active_limit : 1;
-  s->sp = calloc(nsp_total ? nsp_total : 1, sizeof *s->sp);
-  s->own_sp = true;
-  return s->sp ? 0 : -1;
-}
-
 void sched_init_part(sched *s, int policy, sched_sp *sp, uint32_t active_limit) {
   memset(s, 0, sizeof *s);
   s->policy = policy;
   s->active_limit = active_limit ? active_limit : 1;
   s->sp = sp;
+}
+
+int sched_init(sched *s, int policy, uint32_t nsp_total, uint32_t active_limit) {
+  sched_init_part(s, policy, calloc(nsp_total ? nsp_total : 1, sizeof *s->sp), active_limit);
+  s->own_sp = true;
+  return s->sp ? 0 : -1;
 }
 
 void sched_free(sched *s) {

@@ -7,6 +7,7 @@
 #include "emu/sched.h"
 #include "emu/timing.h"
 #include "emu/timing_insn.h"
+#include "util/vec.h"
 #include "emu/timing_par.h"
 #include "emu/parallel.h"
 #include "emu/reorder.h"
@@ -56,16 +57,6 @@ typedef struct tdom {
   uint64_t sample_every, next_sample;
 } tdom;
 
-static bool grow(void **p, uint32_t *cap, size_t size) {
-  uint32_t nc = *cap ? *cap * 2 : 64;
-  void *n = realloc(*p, (size_t)nc * size);
-  if (!n) return false;
-  *p = n;
-  *cap = nc;
-  return true;
-}
-/* append v to array a of n (capacity cap); -1 when out of memory */
-#define APPEND(a, n, cap, v) (((n) < (cap) || grow((void **)&(a), &(cap), sizeof *(a))) ? ((a)[(n)++] = (v), 0) : -1)
 
 typedef struct timing_state {
   const gpu_config *g;
@@ -181,7 +172,7 @@ static int take_sample(timing_state *s, tdom *dm, twarp **tws, const cta *res, c
   int rc = 0;
   for (uint32_t m = 0; m < nsm && !rc; m++) {
     if (!act[m]) continue;
-    if (APPEND(dm->samples, dm->nsamples, dm->capsamples, ((tsample){ c, m, act[m], eli[m] }))) rc = -1;
+    if (VEC_APPEND(dm->samples, dm->nsamples, dm->capsamples, ((tsample){ c, m, act[m], eli[m] }))) rc = -1;
   }
   free(act);
   if (++dm->sample_cycles > SAMPLE_CYCLES_MAX) {
@@ -362,7 +353,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
        * pending would make it wait for ever */
       if (tw->unparked) { emu_fault_at(w, NULL, 0, FAULT_DEADLOCK, "timing model: the warp waits for a memory result that was never settled (an internal error)"); break; }
       tw->queued = true;
-      if (APPEND(dm->park, dm->npark, dm->cappark, ((struct tpark){ tw, he.t }))) { fault_oom(e); break; }
+      if (VEC_APPEND(dm->park, dm->npark, dm->cappark, ((struct tpark){ tw, he.t }))) { fault_oom(e); break; }
       continue;
     }
     /* the unit throttles only when it stays busy past the scheduler's
@@ -435,7 +426,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       uint64_t *sd = &stores_done[tw - twmem];
       if (ms_is_pending(done) || ms_is_pending(*sd)) {
         *sd = memsys_pend_max(s->mem, tw->sm, *sd, done);
-        if (APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ sd, *sd, tw }))) { fault_oom(e); break; }
+        if (VEC_APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ sd, *sd, tw }))) { fault_oom(e); break; }
       } else if (done > *sd) *sd = done;
     }
     uint8_t rwhy = d->result_why;
@@ -448,7 +439,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       if (ms_is_pending(done) || ms_is_pending(tw->grp_open[d->grp])) {
         tw->grp_open[d->grp] = memsys_pend_max(s->mem, tw->sm, tw->grp_open[d->grp], done);
         async_done = 0;
-        if (APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ NULL, 0, tw }))) { fault_oom(e); break; }
+        if (VEC_APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ NULL, 0, tw }))) { fault_oom(e); break; }
       } else if (done > tw->grp_open[d->grp]) tw->grp_open[d->grp] = done;
       done = t + 1;
     } else if (d->kind == DK_ASYNC_COMMIT) {
@@ -465,7 +456,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     for (uint8_t i = 0; i < d->ndst; i++) {
       tw->ready[d->dst[i]] = done;
       tw->ready_why[d->dst[i]] = rwhy;
-      if (ms_is_pending(done) && APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ &tw->ready[d->dst[i]], done, tw }))) { fault_oom(e); break; }
+      if (ms_is_pending(done) && VEC_APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ &tw->ready[d->dst[i]], done, tw }))) { fault_oom(e); break; }
     }
     /* warp states (timing.h): the issue cycle is 'selected', the cycles
      * since the warp's previous issue go to the reason that held it longest */
@@ -566,7 +557,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       /* the next block starts at the window's edge: the domain's events
        * from the next cycle wait for it */
       if (next < total) {
-        if (APPEND(dm->fin, dm->nfin, dm->capfin, ((struct tfin){ t + 1 + g->cta_launch_cycles, base }))) { fault_oom(e); break; }
+        if (VEC_APPEND(dm->fin, dm->nfin, dm->capfin, ((struct tfin){ t + 1 + g->cta_launch_cycles, base }))) { fault_oom(e); break; }
         dm->stop = umin(dm->stop, t + 1);
       }
     }
@@ -809,7 +800,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     ndue = 0;
     for (uint32_t di = 0; di < s->ndom; di++) {
       tdom *dm = &s->dom[di];
-      for (uint32_t i = 0; i < dm->nfin; i++) if (APPEND(due, ndue, capdue, dm->fin[i])) { fault_oom(e); goto out; }
+      for (uint32_t i = 0; i < dm->nfin; i++) if (VEC_APPEND(due, ndue, capdue, dm->fin[i])) { fault_oom(e); goto out; }
       dm->nfin = 0;
       dm->stop = UINT64_MAX;
     }
@@ -817,7 +808,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
       uint32_t b = wave_next * csize;
       uint64_t when = t0 + (b / nsm) * g->cta_launch_cycles;
       if (when >= we) break;
-      if (APPEND(due, ndue, capdue, ((struct tfin){ when, b }))) { fault_oom(e); goto out; }
+      if (VEC_APPEND(due, ndue, capdue, ((struct tfin){ when, b }))) { fault_oom(e); goto out; }
     }
     if (ndue > 1) qsort(due, ndue, sizeof *due, fin_order);
     for (uint32_t i = 0; i < ndue && next < total; i++) START_GROUP(due[i].base, due[i].when);

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "memmodel/cache.h"
 #include "memmodel/ifetch.h"
+#include "util/vec.h"
 
 #define LINE_SHIFT 7                   /* 128-byte instruction-cache lines */
 
@@ -95,15 +96,6 @@ int ifetch_launch(ifetch *f, uint64_t code_bytes, uint64_t kernel_start) {
   return 0;
 }
 
-static bool grow_pub(ifetch *f, uint32_t sm) {
-  uint32_t nc = f->cappub[sm] ? f->cappub[sm] * 2 : 64;
-  struct ifl2 *n = realloc(f->pub[sm], nc * sizeof *n);
-  if (!n) { f->oom = true; return false; }
-  f->pub[sm] = n;
-  f->cappub[sm] = nc;
-  return true;
-}
-
 void ifetch_windowed(ifetch *f, bool on) { f->windowed = on; }
 
 int ifetch_commit(ifetch *f) {
@@ -132,7 +124,7 @@ static double l1_line(ifetch *f, uint32_t sm, double t, uint64_t addr) {
   f->l1_free[sm] = ln->ready;
   if (l2 && !*l2) {
     if (!f->windowed) *l2 = ln->ready;
-    else if (f->npub[sm] < f->cappub[sm] || grow_pub(f, sm)) f->pub[sm][f->npub[sm]++] = (struct ifl2){ li, ln->ready };
+    else if (VEC_APPEND(f->pub[sm], f->npub[sm], f->cappub[sm], ((struct ifl2){ li, ln->ready }))) f->oom = true;
   }
   return ln->ready;
 }

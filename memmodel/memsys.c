@@ -4,6 +4,7 @@
 #include <string.h>
 #include "memmodel/memsys.h"
 #include "memmodel/space.h"
+#include "util/vec.h"
 
 #define CODE_BASE (FUNC_ADDR_BASE - (1ull << 30))   /* where code and constant banks "live" */
 
@@ -138,13 +139,7 @@ static uint32_t mshr_take(ms_sm *s, uint32_t n) {
 #define NONE UINT32_MAX
 
 static uint32_t new_pend(memsys *m, ms_sm *s) {
-  if (s->npend == s->cappend) {
-    uint32_t nc = s->cappend ? s->cappend * 2 : 256;
-    ms_pend *np = realloc(s->pend, nc * sizeof *np);
-    if (!np) { m->oom = true; return NONE; }
-    s->pend = np;
-    s->cappend = nc;
-  }
+  if (s->npend == s->cappend && !vec_grow((void **)&s->pend, &s->cappend, sizeof *s->pend, 256)) { m->oom = true; return NONE; }
   memset(&s->pend[s->npend], 0, sizeof s->pend[0]);
   return s->npend++;
 }
@@ -152,13 +147,7 @@ static uint32_t new_pend(memsys *m, ms_sm *s) {
 /* Record a request of SM s feeding pending value *pend (made on first use). */
 static uint32_t add_req(memsys *m, ms_sm *s, uint32_t *pend, uint8_t kind, uint64_t t, double at, uint64_t addr) {
   if (pend && *pend == NONE && (*pend = new_pend(m, s)) == NONE) return NONE;
-  if (s->nreq == s->capreq) {
-    uint32_t nc = s->capreq ? s->capreq * 2 : 256;
-    ms_req *nr = realloc(s->req, nc * sizeof *nr);
-    if (!nr) { m->oom = true; return NONE; }
-    s->req = nr;
-    s->capreq = nc;
-  }
+  if (s->nreq == s->capreq && !vec_grow((void **)&s->req, &s->capreq, sizeof *s->req, 256)) { m->oom = true; return NONE; }
   s->req[s->nreq] = (ms_req){ .t = t, .at = at, .addr = addr, .pend = pend ? *pend : NONE, .ref = NONE, .slot = NONE, .kind = kind };
   return s->nreq++;
 }
