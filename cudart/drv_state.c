@@ -16,6 +16,8 @@
 #include "host/session.h"
 #include "traces/trace.h"
 #include "sanitize/sanitize.h"
+#include "memmodel/space.h"
+#include "util/lazymap.h"
 
 drv_state drv;
 
@@ -137,6 +139,10 @@ CUresult drv_init(void) {
   eo.nsm = drv.cfg.sms;
   drv.printf_stream = open_memstream(&drv.printf_buf, &drv.printf_len);
   eo.printf_out = drv.printf_stream ? drv.printf_stream : stdout;
+  /* the device's address map shares this process's address space with the
+   * program's host memory: keep the program's mappings out of it */
+  if (lazymap_reserve((size_t)EMU_ADDR_MAP_LO, (size_t)EMU_ADDR_MAP_HI) && drv.verbose)
+    fprintf(stderr, "ptxemu: could not reserve the device's address range; continuing\n");
   drv.e = emu_new(NULL, &eo);
   if (!drv.e) { fprintf(stderr, "ptxemu: cannot set up the emulated device (memory)\n"); init_error = CUDA_ERROR_OUT_OF_MEMORY; return init_error; }
   drv.primary.primary = true;

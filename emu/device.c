@@ -83,19 +83,39 @@ static void free_data(mem_region *r) {
   else free(r->data);
 }
 
+/* First 256-byte aligned address from which size bytes and the 4 KiB gap
+ * after them fit in the global window: after the last allocation while the
+ * window lasts, then in the first hole freed allocations left (a program
+ * that allocates and frees in a loop never runs out of addresses). */
+static uint64_t place(const emu *e, uint64_t size) {
+  uint64_t room = EMU_ADDR_MAP_HI - GLOBAL_BASE;
+  if (size > room - 4096 - 255) return 0;
+  uint64_t base = (e->next_base + 255) & ~255ull;
+  if (base - GLOBAL_BASE <= room - 4096 - size) return base;
+  base = GLOBAL_BASE;
+  for (uint32_t i = 0; i < e->nregions; i++) {
+    const mem_region *r = &e->regions[i];
+    if (r->base < GLOBAL_BASE || r->base >= EMU_ADDR_MAP_HI) continue;
+    if (r->base >= base && r->base - base >= size + 4096) return base;
+    uint64_t end = (r->base + r->size + 4096 + 255) & ~255ull;
+    if (end > base) base = end;
+  }
+  return base - GLOBAL_BASE <= room - 4096 - size ? base : 0;
+}
+
 uint64_t emu_alloc(emu *e, uint64_t size, const char *name) {
   if (size > e->opt.device_bytes || e->mem_used + size > e->opt.device_bytes) return 0;
   /* 256-byte aligned like cudaMalloc, with a gap so that running off the end
    * of one allocation faults instead of landing in the next */
-  uint64_t base = (e->next_base + 255) & ~255ull;
-  if (size > UINT64_MAX - base - 4096) return 0;
+  uint64_t base = place(e, size);
+  if (!base) return 0;
   bool mapped;
   uint8_t *data = alloc_zeroed(size, &mapped);
   if (!data) return 0;
   mem_region *r = insert_region(e, base);
   if (!r) { if (mapped) munmap(data, (size_t)size); else free(data); return 0; }
   r->mapped = mapped;
-  e->next_base = base + size + 4096;
+  if (base + size + 4096 > e->next_base) e->next_base = base + size + 4096;
   r->size = size;
   r->data = data;
   r->name = name;
@@ -106,14 +126,11 @@ uint64_t emu_alloc(emu *e, uint64_t size, const char *name) {
 /* The emulator's own address windows (generic shared/local, functions)
  * and the range emu_alloc hands out. */
 bool emu_in_windows(const emu *e, uint64_t a, uint64_t n) {
+  (void)e;
   uint64_t end = a + n;
   if (end < a) return true;
   if (a < GEN_WINDOW_SIZE) return true;
-  const uint64_t lo[] = { FUNC_ADDR_BASE, GEN_LOCAL_BASE, GEN_SHARED_BASE, GLOBAL_BASE };
-  const uint64_t hi[] = { FUNC_ADDR_BASE + GEN_WINDOW_SIZE, GEN_LOCAL_BASE + GEN_WINDOW_SIZE,
-                          GEN_SHARED_BASE + GEN_WINDOW_SIZE, e->next_base + (1ull << 32) };
-  for (int i = 0; i < 4; i++) if (a < hi[i] && end > lo[i]) return true;
-  return false;
+  return a < EMU_ADDR_MAP_HI && end > EMU_ADDR_MAP_LO;
 }
 
 int emu_map_host(emu *e, uint64_t base, void *data, uint64_t size, const char *name) {

@@ -9,16 +9,26 @@
  *   everything else             global memory (device allocations,
  *                               module variables, kernel parameters, heap)
  * Both windows are 4 GiB aligned, so a 32-bit truncated shared or local
- * address (what cvta.to.shared + cvt.u32.u64 gives) is the offset itself. */
+ * address (what cvta.to.shared + cvt.u32.u64 gives) is the offset itself.
+ *
+ * The map sits at 0x2c00'0000'0000..0x3000'0000'0000, a range Linux never
+ * picks for a mapping on its own (executables and brk near 0x55..,
+ * mmap downwards from 0x7f.. less up to 1 TiB of randomisation; ASan's
+ * shadow ends at 0x1000'8000'0000): under ptxemu exec the program's own
+ * host memory (cudaMallocHost, cudaHostRegister) keeps its host address on
+ * the device, so the two must never meet.  ptxemu exec also reserves the
+ * range (EMU_ADDR_MAP_LO..HI) so nothing can be put there later. */
 #ifndef MEMMODEL_SPACE_H
 #define MEMMODEL_SPACE_H
 #include <stdint.h>
 
-#define GEN_LOCAL_BASE   0x00007d0000000000ull
-#define GEN_SHARED_BASE  0x00007e0000000000ull
+#define GEN_LOCAL_BASE   0x00002d0000000000ull
+#define GEN_SHARED_BASE  0x00002e0000000000ull
 #define GEN_WINDOW_SIZE  0x0000000100000000ull
-#define GLOBAL_BASE      0x00007f0000000000ull
-#define FUNC_ADDR_BASE   0x00007c0000000000ull   /* "addresses" of functions */
+#define GLOBAL_BASE      0x00002f0000000000ull   /* device allocations grow up from here */
+#define FUNC_ADDR_BASE   0x00002c0000000000ull   /* "addresses" of functions */
+#define EMU_ADDR_MAP_LO  FUNC_ADDR_BASE
+#define EMU_ADDR_MAP_HI  0x0000300000000000ull
 #define CLUSTER_RANK_SHIFT 24
 
 enum mm_space { MM_GLOBAL, MM_SHARED, MM_LOCAL, MM_CONST, MM_PARAM, MM_NONE };

@@ -10,3 +10,16 @@ void *lazymap_zeroed(size_t bytes) {
 #endif
   return p;
 }
+
+int lazymap_reserve(size_t lo, size_t hi) {
+  if (hi <= lo) return -1;
+  int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+#ifdef MAP_FIXED_NOREPLACE
+  flags |= MAP_FIXED_NOREPLACE;
+#endif
+  void *p = mmap((void *)lo, hi - lo, PROT_NONE, flags, -1, 0);
+  if (p == MAP_FAILED) return -1;
+  /* a kernel older than MAP_FIXED_NOREPLACE takes the address as a hint */
+  if ((size_t)p != lo) { munmap(p, hi - lo); return -1; }
+  return 0;
+}

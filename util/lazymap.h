@@ -13,4 +13,10 @@
 #define LAZYMAP_HUGE_MAX ((size_t)256 << 20)
 void *lazymap_zeroed(size_t bytes);
 
+/* Keeps [lo, hi) of this process's address space from ever being handed
+ * out (an inaccessible mapping, no memory behind it).  0 when reserved;
+ * -1 when something is already there or the system refuses (a limit on
+ * address space): then nothing is reserved. */
+int lazymap_reserve(size_t lo, size_t hi);
+
 #endif

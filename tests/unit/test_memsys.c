@@ -425,7 +425,7 @@ static void lanes_stride(uint64_t *a, uint64_t base, uint64_t stride)
 START_TEST(memsys_l1_policies)
 {
     uint64_t a[32];
-    lanes_stride(a, 0x7f0000000000ull, 4);          /* one coalesced 128-byte request */
+    lanes_stride(a, 0x2f0000000000ull, 4);          /* one coalesced 128-byte request */
     /* H100: loads allocate in L1, the second load hits */
     gpu_config h = cfg("h100");
     memsys *m = memsys_new(&h, 2, 0);
@@ -471,8 +471,8 @@ END_TEST
 START_TEST(memsys_windowed_matches_immediate)
 {
     uint64_t a[32], b[32];
-    lanes_stride(a, 0x7f0000200000ull, 4);
-    lanes_stride(b, 0x7f0000300000ull, 4);
+    lanes_stride(a, 0x2f0000200000ull, 4);
+    lanes_stride(b, 0x2f0000300000ull, 4);
     gpu_config h = cfg("h100");
     memsys *now = memsys_new(&h, 2, 0), *win = memsys_new(&h, 2, 0);
     ck_assert_ptr_nonnull(now);
@@ -523,7 +523,7 @@ END_TEST
 START_TEST(memsys_mshr_merges_misses)
 {
     uint64_t a[32];
-    lanes_stride(a, 0x7f0000100000ull, 4);
+    lanes_stride(a, 0x2f0000100000ull, 4);
     gpu_config h = cfg("h100");
     memsys *m = memsys_new(&h, 1, 0);
     uint64_t first = memsys_global(m, 0, 0, a, ~0u, 4, MS_LOAD, MS_CACHED);
@@ -545,8 +545,8 @@ START_TEST(memsys_l1_takes_a_line_at_a_time)
      * second waits for the L1 to finish the first: at half a line a cycle,
      * 2 cycles for 4 sectors of one line, 64 for 32 scattered lines */
     uint64_t one[32], spread[32];
-    lanes_stride(one, 0x7f0000200000ull, 4);
-    lanes_stride(spread, 0x7f0000300000ull, 256);
+    lanes_stride(one, 0x2f0000200000ull, 4);
+    lanes_stride(spread, 0x2f0000300000ull, 256);
     gpu_config h = cfg("h100");
     h.l1_lines_per_cycle = 0.5;
     memsys *m = memsys_new(&h, 1, 0);
@@ -567,24 +567,24 @@ END_TEST
 START_TEST(memsys_misaligned_store_reads_partial_sectors)
 {
     uint64_t a[32];
-    lanes_stride(a, 0x7f0000300000ull + 44, 4);
+    lanes_stride(a, 0x2f0000300000ull + 44, 4);
     gpu_config f = cfg("fermi");
     memsys *m = memsys_new(&f, 1, 0);
     memsys_global(m, 0, 0, a, ~0u, 4, MS_STORE, MS_CACHED);
     ck_assert_uint_eq(m->l2.write_fetches, 2);
     ck_assert_uint_eq(m->dram.read_bytes, 64);
     /* the next warp's store completes both sectors it shares: no read */
-    lanes_stride(a, 0x7f0000300000ull + 44 + 128, 4);
+    lanes_stride(a, 0x2f0000300000ull + 44 + 128, 4);
     memsys_global(m, 0, 100, a, ~0u, 4, MS_STORE, MS_CACHED);
     ck_assert_uint_eq(m->l2.write_fetches, 3);       /* only its own last sector */
     /* aligned: none */
-    lanes_stride(a, 0x7f0000400000ull, 4);
+    lanes_stride(a, 0x2f0000400000ull, 4);
     memsys_global(m, 0, 200, a, ~0u, 4, MS_STORE, MS_CACHED);
     ck_assert_uint_eq(m->l2.write_fetches, 3);
     memsys_free(m);
     gpu_config h = cfg("h100");
     m = memsys_new(&h, 1, 0);
-    lanes_stride(a, 0x7f0000300000ull + 44, 4);
+    lanes_stride(a, 0x2f0000300000ull + 44, 4);
     memsys_global(m, 0, 0, a, ~0u, 4, MS_STORE, MS_CACHED);
     ck_assert_uint_eq(m->l2.write_fetches, 0);
     ck_assert_uint_eq(m->dram.read_bytes, 0);
@@ -689,11 +689,11 @@ START_TEST(coalesce_counters_match_brute_force)
             rng = rng * 6364136223846793005ull + 1442695040888963407ull;
             uint64_t r = rng >> 33;
             switch (kind) {
-            case 0: a[i] = 0x7f0000001000ull + (uint64_t)i * bytes; break;               /* coalesced */
-            case 1: a[i] = 0x7f0000001000ull + (uint64_t)i * bytes * (1 + r % 3); break; /* in order, gaps */
-            case 2: a[i] = 0x7f0000001000ull + (r % 64) * bytes; break;                  /* shuffled, colliding */
-            case 3: a[i] = 0x7f0000001000ull + (uint64_t)i * 7 + 20; break;              /* unaligned, crossing */
-            default: a[i] = 0x7f0000001000ull + (uint64_t)(31 - i) * bytes; break;       /* descending */
+            case 0: a[i] = 0x2f0000001000ull + (uint64_t)i * bytes; break;               /* coalesced */
+            case 1: a[i] = 0x2f0000001000ull + (uint64_t)i * bytes * (1 + r % 3); break; /* in order, gaps */
+            case 2: a[i] = 0x2f0000001000ull + (r % 64) * bytes; break;                  /* shuffled, colliding */
+            case 3: a[i] = 0x2f0000001000ull + (uint64_t)i * 7 + 20; break;              /* unaligned, crossing */
+            default: a[i] = 0x2f0000001000ull + (uint64_t)(31 - i) * bytes; break;       /* descending */
             }
         }
         rng = rng * 6364136223846793005ull + 1442695040888963407ull;
@@ -717,10 +717,10 @@ START_TEST(memsys_constant_broadcast)
     uint64_t a[32];
     gpu_config h = cfg("h100");
     memsys *m = memsys_new(&h, 1, 0);
-    lanes_stride(a, 0x7f0000200000ull, 0);          /* one address: broadcast */
+    lanes_stride(a, 0x2f0000200000ull, 0);          /* one address: broadcast */
     memsys_const(m, 0, 0, a, ~0u, 4);               /* warm the constant cache */
     uint64_t one = memsys_const(m, 0, 5000, a, ~0u, 4);
-    lanes_stride(a, 0x7f0000200000ull, 4);          /* 32 addresses: serialised */
+    lanes_stride(a, 0x2f0000200000ull, 4);          /* 32 addresses: serialised */
     memsys_const(m, 0, 10000, a, ~0u, 4);
     uint64_t many = memsys_const(m, 0, 20000, a, ~0u, 4);
     ck_assert_uint_eq(one, h.lat_l1);
