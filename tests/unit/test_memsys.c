@@ -20,6 +20,7 @@
 #include "memmodel/memsys.h"
 #include "memmodel/space.h"
 #include "memmodel/timeline.h"
+#include "emu/emu.h"
 
 /* ---- timeline ------------------------------------------------------------- */
 
@@ -729,6 +730,38 @@ START_TEST(memsys_constant_broadcast)
 }
 END_TEST
 
+/* Device allocations stay inside the address map (EMU_ADDR_MAP_HI), with
+ * a gap after each, never overlapping a live one; once the window's end is
+ * reached, the ranges freed allocations left are handed out again, so a
+ * program allocating and freeing in a loop never runs out of addresses. */
+START_TEST(device_addresses_reused)
+{
+    emu_options o;
+    emu_default_options(&o);
+    emu *e = emu_new(NULL, &o);
+    ck_assert_ptr_nonnull(e);
+    const uint64_t big = 32ull << 30;              /* lazily backed: costs nothing */
+    uint64_t keep = emu_alloc(e, 4096, "kept");
+    ck_assert_uint_ge(keep, GLOBAL_BASE);
+    uint64_t prev = 0;
+    for (int i = 0; i < 80; i++) {                 /* 2.5 TiB in all, the window is 1 */
+        uint64_t a = emu_alloc(e, big, "loop");
+        ck_assert_msg(a != 0, "allocation %d failed", i);
+        ck_assert_uint_ge(a, GLOBAL_BASE);
+        ck_assert_uint_le(a + big, EMU_ADDR_MAP_HI);
+        ck_assert(a % 256 == 0);
+        ck_assert(a >= keep + 4096 + 4096 || a + big + 4096 <= keep);
+        if (prev) ck_assert_int_eq(emu_free_region(e, prev), 0);
+        prev = a;
+    }
+    /* with one 32 GiB allocation live, a second can still be placed */
+    uint64_t b = emu_alloc(e, big, "second");
+    ck_assert(b != 0);
+    ck_assert(b + big + 4096 <= prev || b >= prev + big + 4096);
+    emu_free(e);
+}
+END_TEST
+
 static Suite *memsys_suite(void)
 {
     Suite *s = suite_create("memsys");
@@ -766,6 +799,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(t, memsys_shared_banks);
     tcase_add_test(t, coalesce_counters_match_brute_force);
     tcase_add_test(t, memsys_constant_broadcast);
+    tcase_add_test(t, device_addresses_reused);
     suite_add_tcase(s, t);
     return s;
 }
