@@ -212,7 +212,8 @@ static void on_begin(void *ctx, int index, const char *kernel, emu *e, const emu
   dbg *d = ctx;
   if (d->next_begin) d->next_begin(d->next_ctx, index, kernel, e, l);
   d->next_obs = e->obs == &d->obs || e->obs == &d->chain.obs ? NULL : e->obs;
-  d->obs = (emu_observer){ .ctx = d, .on_insn = no_insn, .on_mem = watch_mem, .on_before_insn = before_insn, .on_fault = on_fault };
+  d->obs = (emu_observer){ .ctx = d, .on_insn = no_insn, .on_mem = watch_mem, .on_before_insn = before_insn, .on_fault = on_fault,
+                        .reads_any_register = true };
   e->obs = obs_chain_make(&d->chain, d->next_obs, &d->obs);
   d->e = e;
   d->started = false;

@@ -240,7 +240,14 @@ typedef struct emu_observer {
   /* an instruction faulted (e->fault is filled; may be NULL): the warps are
    * still as the fault found them */
   void (*on_fault)(void *ctx, const warp *w, const xinsn *x);
+  /* it may read any register row of any lane (the debugger prints them),
+   * not only an instruction's operands: a warp's registers then start
+   * zeroed whole and every special register is filled */
+  bool reads_any_register;
 } emu_observer;
+
+/* An observer that wants every memory access (its addresses and counters). */
+static inline bool emu_obs_mem(const emu_observer *o) { return o && o->on_mem; }
 
 /* A module loaded into the device: its variables' addresses (a CUDA
  * context holds several modules over one device memory). */

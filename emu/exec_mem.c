@@ -209,7 +209,7 @@ void emu_count_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, ui
   int lead = __builtin_ctz(m);
   uint16_t sp = x->in->space;
   if (w->e->timing) timing_mem(w->e, w, x, a, m, size, kind[lead], store);
-  if (!w->e->opt.counters && !w->e->obs) return;     /* nobody asked for the counters */
+  if (!w->e->opt.counters && !emu_obs_mem(w->e->obs)) return;     /* nobody asked for the counters */
   /* the profiler's global counters see ld/st.global and generic accesses
    * that land in global memory, not parameter or constant reads */
   if (sp == MOD_PARAM || sp == MOD_PARAM_ENTRY || sp == MOD_PARAM_FUNC || sp == MOD_CONST || sp == MOD_LOCAL) return;
@@ -449,7 +449,7 @@ static void fast_count_on(warp *w, const xinsn *x, lanemask g, uint32_t size, bo
    * partial warps and atomics take the addresses. */
   struct emu_access_memo *mo = NULL;
   uint32_t phase = 0;
-  if (g == FULL_MASK && !atomic && !e->timing && !e->timing_cfg && !e->obs && (shared || wrap == ~0ull)) {
+  if (g == FULL_MASK && !atomic && !e->timing && !e->timing_cfg && !emu_obs_mem(e->obs) && (shared || wrap == ~0ull)) {
     mo = &e->access_memo[(shared ? 0 : 4) + (f->row & 3)];
     phase = shared ? 0 : (uint32_t)((r[0] + imm) & 127);
     u64x2 v0 = { r[0], r[0] }, diff = { 0, 0 };
@@ -471,7 +471,7 @@ static void fast_count_on(warp *w, const xinsn *x, lanemask g, uint32_t size, bo
     FOR_LANES(i) a[i] = g >> i & 1 ? FAST_ADDR(r, i, imm, wrap) : first;
   }
   if (e->timing) timing_mem(e, w, x, a, g, size, shared ? MM_SHARED : MM_GLOBAL, store);
-  if (!e->opt.counters && !e->obs) return;
+  if (!e->opt.counters && !emu_obs_mem(e->obs)) return;
   if (!mo) {
     if (shared) count_shared(w, x, a, g, size, atomic, store);
     else count_global(w, x, a, g, size, atomic, store);
@@ -489,7 +489,7 @@ static void fast_count_on(warp *w, const xinsn *x, lanemask g, uint32_t size, bo
 /* ... only where someone asks (the test inline: most runs have no counters) */
 static inline void fast_count(warp *w, const xinsn *x, lanemask g, uint32_t size, bool store) {
   const emu *e = w->e;
-  if (e->timing || e->opt.counters || e->obs) fast_count_on(w, x, g, size, store);
+  if (e->timing || e->opt.counters || emu_obs_mem(e->obs)) fast_count_on(w, x, g, size, store);
 }
 
 static void h_ld_fast(warp *w, const xinsn *x, lanemask g) {
@@ -570,7 +570,7 @@ static void h_ld_param(warp *w, const xinsn *x, lanemask g) {
   const uint8_t *p = (ad & (size - 1)) ? NULL : mm_global_ptr(e, ad, size);
   if (!p) { h_ld(w, x, g); return; }
   if (e->par && !emu_par_span(w, x, ad, ad + size)) return;
-  if (e->timing || e->opt.counters || e->obs) {
+  if (e->timing || e->opt.counters || emu_obs_mem(e->obs)) {
     uint64_t a[WARP_SIZE];
     uint8_t kind[WARP_SIZE];
     FOR_LANES(i) a[i] = ad;

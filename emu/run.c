@@ -188,7 +188,7 @@ static void fill_row(uint64_t *row, uint64_t v) { FOR_LANES(i) row[i] = v; }
 static void init_sregs(emu *e, cta *c, warp *w) {
   const emu_launch *l = &e->launch;
   uint64_t (*r)[WARP_SIZE] = w->r + e->sr_base;
-  uint64_t use = e->obs ? ~0ull : e->sr_used;
+  uint64_t use = e->obs && e->obs->reads_any_register ? ~0ull : e->sr_used;
   uint32_t nthreads = l->block[0] * l->block[1] * l->block[2];
   if (use & (1ull << SR_TID_X | 1ull << SR_TID_Y | 1ull << SR_TID_Z)) {
     /* thread index of the first lane, then counted up lane by lane (no divisions) */
@@ -246,9 +246,10 @@ static void init_sregs(emu *e, cta *c, warp *w) {
  * file has them (zero), apart from rows the emulator writes: the clock rows
  * and the offset rows, written whole before each instruction that reads
  * them, and the carry flag, which addc may read before any .cc wrote it.
- * An observer may show any row of any lane: for one, everything is zero. */
+ * An observer may show any row of any lane (the debugger): for one,
+ * everything is zero. */
 static void clear_used_rows(const emu *e, uint64_t (*r)[WARP_SIZE], bool fresh) {
-  if (e->obs) {
+  if (e->obs && e->obs->reads_any_register) {
     memset(r, 0, e->sr_base * sizeof *r);
     memset(r + e->sr_base + SR_CLOCK, 0, (SR_GLOBALTIMER_HI + 1 - SR_CLOCK) * sizeof *r);
     memset(r + e->sr_base + SR_ZERO, 0, (e->nrows - e->sr_base - SR_ZERO) * sizeof *r);

@@ -506,11 +506,10 @@ static void close_run(trace *t) {
   t->pending = true;
 }
 
-static void on_insn(void *ctx, const warp *w, const xinsn *x, lanemask active, lanemask guard, lanemask taken) {
-  (void)taken;
-  trace *t = ctx;
-  if (__builtin_expect(!t->map_ready, 0)) build_map(t, w->e);
+/* on_insn's other cases: a row opens or ends, the instruction is not traced */
+static __attribute__((noinline)) void on_insn_row(trace *t, const warp *w, const xinsn *x, lanemask active, lanemask guard) {
   uint32_t pc = x->pc;
+  if (__builtin_expect(!t->map_ready, 0)) build_map(t, w->e);
   const cta *c = w->cta;
   if (__builtin_expect(pc >= t->nmap || !(t->pcflag[pc] & PF_TRACED) || c->linear - t->blo > t->bspan, 0)) {
     if (t->open) close_run(t);
@@ -533,14 +532,14 @@ static void on_insn(void *ctx, const warp *w, const xinsn *x, lanemask active, l
     block_of(t, c);
     t->open = true;
     t->rw = w;
-    uint8_t th = (uint8_t)__builtin_popcount(active);
+    uint8_t th = (uint8_t)popc32(active);
     t->run = (wrun){ .wseq = w->insts - 1, .insn = t->cur_insn, .n = 1, .reps = 1, .block = c->linear, .active = active,
                      .guard = active, .warp = (uint16_t)w->id, .sm = (uint16_t)c->smid, .threads = th, .pred_threads = th };
   }
   t->rnext = pc + 1;
   if (guard != active || (fl & PF_ENDS)) {
     t->run.guard = guard;
-    t->run.pred_threads = (uint8_t)__builtin_popcount(guard);
+    t->run.pred_threads = (uint8_t)popc32(guard);
     if (fl & PF_BRANCH) {
       lanemask tk = guard;
       if ((fl & PF_BRX) && guard) {
@@ -555,6 +554,23 @@ static void on_insn(void *ctx, const warp *w, const xinsn *x, lanemask active, l
     }
     if (!t->timed) close_run(t);
   }
+}
+
+static void on_insn(void *ctx, const warp *w, const xinsn *x, lanemask active, lanemask guard, lanemask taken) {
+  (void)taken;
+  trace *t = ctx;
+  uint32_t pc = x->pc;
+  /* most calls: the open row's warp goes on to the next instruction with
+   * the same threads, unguarded, and the row does not end there (the
+   * warp's block passed the filter when the row opened) */
+  if (t->open && w == t->rw && pc == t->rnext && active == t->run.active && guard == active && !t->timed &&
+      pc < t->nmap && (t->pcflag[pc] & (PF_TRACED | PF_ENDS)) == PF_TRACED) {
+    t->run.n++;
+    t->rnext = pc + 1;
+    if (t->mem_level) { t->cur_ok = true; t->cur_insn = t->pcmap[pc]; }
+    return;
+  }
+  on_insn_row(t, w, x, active, guard);
 }
 
 /* Timing mode: the instruction on_insn opened a row for has issued. */
@@ -606,7 +622,7 @@ static void on_mem(void *ctx, const warp *w, const xinsn *x, const uint64_t *add
   r->block = w->cta->linear;
   r->warp = (uint16_t)w->id;
   r->size = (uint8_t)(bytes > 255 ? 255 : bytes);
-  r->threads = (uint8_t)__builtin_popcount(m);
+  r->threads = (uint8_t)popc32(m);
   switch (x->in->op) {
   case OP_ST: r->kind = 1; break;
   case OP_ATOM: r->kind = 2; break;
@@ -1106,7 +1122,10 @@ void trace_launch_begin(void *ctx, int index, const char *kernel, emu *e, const 
   t->nsamples = 0;
   t->warp_level = t->level == TRACE_WARP || t->level == TRACE_ALL;
   t->mem_level = t->level == TRACE_MEM || t->level == TRACE_ALL;
-  /* a timed run reports blocks and SM samples at every level */
+  /* a timed run reports blocks and SM samples at every level; the memory
+   * accesses are asked for only where they are recorded (without, the
+   * emulator keeps its shortcuts for the counters) */
+  t->obs.on_mem = t->mem_level ? on_mem : NULL;
   if (t->level != TRACE_LAUNCH || t->timed) e->obs = &t->obs;
   t->t0 = clock_now_ns();
 }
