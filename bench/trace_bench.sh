@@ -70,3 +70,28 @@ for k in spin alt matmul reduce transpose histogram; do
     printf "  %-10s   (level warp: %d warp_runs rows, %.1f instructions per row)\n", "", rr, n / (rr ? rr : 1) }'
 done
 echo "  warp: --trace-level warp; all: --trace-level all; rows and rows/s: level all (warp_runs + mem_accesses)"
+
+# the launch alone (what ptxemu -v times: no start-up, no opening or closing
+# of the database), best of BENCH_RUNS: untraced and without counters, with
+# --stats, with a trace at level warp
+# best_launch ARGS...: the shortest "in X s" of -v's launch line
+best_launch() {
+  b=
+  i=0
+  while [ $i -lt "$BENCH_RUNS" ]; do
+    rm -f "$tmp/t.db" "$tmp/t.db-wal" "$tmp/t.db-shm"
+    "$PTXEMU" run --threads 1 -v "$@" >/dev/null 2>"$tmp/err" || { echo 0; return; }
+    d=$(sed -n 's/.* thread instructions in \([0-9.]*\) s .*/\1/p' "$tmp/err" | head -1)
+    b=$(awk -v d="$d" -v b="$b" 'BEGIN { if (b == "" || d < b) b = d; printf "%.4f", b }')
+    i=$((i + 1))
+  done
+  echo "$b"
+}
+echo "the launch alone (ptxemu -v's launch time), best of $BENCH_RUNS:"
+printf "  %-10s %9s %9s %6s %9s %6s\n" kernel untraced stats slow warp slow
+for k in matmul reduce transpose histogram; do
+  lf=bench/kernels/$k.launch
+  u=$(best_launch "$lf"); s=$(best_launch --stats "$tmp/s" "$lf"); w=$(best_launch --trace "$tmp/t.db" --trace-level warp "$lf")
+  awk -v k=$k -v u="$u" -v s="$s" -v w="$w" 'BEGIN { if (u > 0) printf "  %-10s %8.3fs %8.3fs %5.2fx %8.3fs %5.2fx\n", k, u, s, s / u, w, w / u }'
+done
+

@@ -194,14 +194,21 @@ static uint32_t shared_wavefronts(const emu *e, const uint64_t *off, lanemask m,
  * read, NULL where neither can) */
 static inline void add_shared(warp *w, const xinsn *x, const uint64_t *off, lanemask m, uint32_t size, bool atomic, bool store, uint32_t wf, uint32_t ideal) {
   emu_stats *st = &w->e->stats;
-  if (atomic) { wf = mm_shared_atomic_rounds(off, m, wf); st->shared_atom_requests++; st->shared_atom_rounds += wf; }
+  if (atomic) { st->shared_atom_requests++; st->shared_atom_rounds += wf; }
   else if (store) { st->shared_st_requests++; st->shared_st_wavefronts += wf; st->shared_st_bank_conflicts += wf - ideal; }
   else { st->shared_ld_requests++; st->shared_ld_wavefronts += wf; st->shared_ld_bank_conflicts += wf - ideal; }
   if (w->e->obs && w->e->obs->on_mem) w->e->obs->on_mem(w->e->obs->ctx, w, x, off, m, size, 0, 0, wf);
 }
 
 static void count_shared(warp *w, const xinsn *x, const uint64_t *off, lanemask m, uint32_t size, bool atomic, bool store) {
+  const gpu_config *g = w->e->timing_cfg;
+  if (atomic && size == 4 && (!g || (g->shared_bank_bytes == 4 && (!g->shared_bank_mode || g->shared_bank_mode >= 4)))) {
+    uint32_t wf;
+    int64_t rounds = mm_shared_atomic4(off, m, &wf);
+    if (rounds >= 0) { add_shared(w, x, off, m, size, true, store, (uint32_t)rounds, 1); return; }
+  }
   uint32_t ideal, wf = shared_wavefronts(w->e, off, m, size, &ideal);
+  if (atomic) wf = mm_shared_atomic_rounds(off, m, wf);
   add_shared(w, x, off, m, size, atomic, store, wf, ideal);
 }
 

@@ -212,6 +212,27 @@ uint32_t mm_shared_wavefronts_mode(const uint64_t *addr, uint32_t m, uint32_t by
   return total;
 }
 
+int64_t mm_shared_atomic4(const uint64_t *addr, uint32_t m, uint32_t *wavefronts) {
+  uint64_t odd = 0;
+  for (int i = 0; i < 32; i++) odd |= m >> i & 1 ? addr[i] : 0;
+  if (odd & 3 || !m) return -1;
+  /* aligned words: lanes on one address are lanes on one word, so one
+   * table of words gives the lanes per address and the words per bank */
+  uint64_t key[64];
+  uint8_t count[64] = {0}, per_bank[32] = {0};
+  uint32_t lanes = 0, words = 1;
+  for (int i = 0; i < 32; i++) {
+    if (!(m >> i & 1)) continue;
+    uint64_t w = addr[i] >> 2;
+    uint32_t h = (uint32_t)((w * 0x9e3779b97f4a7c15ull) >> 58);
+    while (count[h] && key[h] != w) h = (h + 1) & 63;
+    if (!count[h]) { key[h] = w; if (++per_bank[w & 31] > words) words = per_bank[w & 31]; }
+    if (++count[h] > lanes) lanes = count[h];
+  }
+  *wavefronts = words;
+  return lanes > words ? lanes : words;
+}
+
 uint32_t mm_shared_atomic_rounds(const uint64_t *addr, uint32_t m, uint32_t wavefronts) {
   /* the most lanes on one address: each needs its own read-modify-write;
    * lanes are counted by address in a table of twice as many slots as

@@ -62,4 +62,10 @@ uint32_t mm_shared_wavefronts_mode(const uint64_t *addr, uint32_t m, uint32_t by
 /* Rounds a shared-memory atomic needs: wavefronts as for a store, and lanes
  * updating one address take a round each (the contention of a histogram). */
 uint32_t mm_shared_atomic_rounds(const uint64_t *addr, uint32_t m, uint32_t wavefronts);
+/* Both figures of a 4-byte shared atomic on 4-byte banks in one pass over
+ * the lanes (a histogram's atomics are the counters' costliest access):
+ * returns mm_shared_atomic_rounds's rounds and sets *wavefronts to
+ * mm_shared_wavefronts's; -1 (nothing set) when an address is not a
+ * multiple of 4, for the general functions to take. */
+int64_t mm_shared_atomic4(const uint64_t *addr, uint32_t m, uint32_t *wavefronts);
 #endif

@@ -730,6 +730,37 @@ START_TEST(memsys_constant_broadcast)
 }
 END_TEST
 
+/* The one-pass figures of a 4-byte shared atomic equal the general
+ * functions' (wavefronts as for a store, rounds with contention) on
+ * histogram-like, broadcast, strided and partial-warp lane patterns; a
+ * misaligned address is left to the general functions. */
+START_TEST(shared_atomic4_matches_general)
+{
+    uint64_t rng = 777, a[32];
+    for (int round = 0; round < 5000; round++) {
+        uint32_t bins = 1u + (uint32_t)(round % 300), stride = 4u << (round % 4);
+        for (int i = 0; i < 32; i++) {
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            uint64_t r = rng >> 33;
+            a[i] = round % 3 == 0 ? (r % bins) * 4 : round % 3 == 1 ? (uint64_t)i * stride : (r % bins) * stride;
+        }
+        uint32_t m = round % 7 == 0 ? (uint32_t)(rng >> 20) : 0xffffffffu;
+        if (!m) continue;
+        uint32_t ideal, wf = mm_shared_wavefronts(a, m, 4, &ideal), wf1 = 0;
+        uint32_t rounds = mm_shared_atomic_rounds(a, m, wf);
+        int64_t r1 = mm_shared_atomic4(a, m, &wf1);
+        ck_assert_int_eq(r1, rounds);
+        ck_assert_uint_eq(wf1, wf);
+    }
+    a[0] = 2;
+    for (int i = 1; i < 32; i++) a[i] = (uint64_t)i * 4;
+    uint32_t wf1 = 99;
+    ck_assert_int_eq(mm_shared_atomic4(a, 0xffffffffu, &wf1), -1);
+    ck_assert_uint_eq(wf1, 99);
+    ck_assert_int_eq(mm_shared_atomic4(a, 0xfffffffeu, &wf1), 1);   /* lane 0 inactive: aligned */
+}
+END_TEST
+
 /* Device allocations stay inside the address map (EMU_ADDR_MAP_HI), with
  * a gap after each, never overlapping a live one; once the window's end is
  * reached, the ranges freed allocations left are handed out again, so a
@@ -800,6 +831,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(t, coalesce_counters_match_brute_force);
     tcase_add_test(t, memsys_constant_broadcast);
     tcase_add_test(t, device_addresses_reused);
+    tcase_add_test(t, shared_atomic4_matches_general);
     suite_add_tcase(s, t);
     return s;
 }
