@@ -56,6 +56,9 @@ typedef struct xinsn {
   uint32_t target;         /* branch target (global PC) where it has one          */
   int32_t guard;           /* guard row or -1                                     */
   uint8_t guard_neg, nops, tbits, flags;   /* tbits: width of in->type            */
+  uint32_t same_addr_as;   /* fast ld/st: 1 + the PC of the fast ld/st before it, in
+                              straight-line code, through the same address register
+                              that nothing between writes (emu_link_accesses); 0: none */
   xop op[XOPS];
 } xinsn;
 
@@ -308,7 +311,13 @@ typedef struct emu {
   /* recent access patterns (lanes' address registers less lane 0's) and
    * their counters (shared: wavefronts and ideal ones; global: sectors and
    * lines), for the functional counters (exec_mem.c) */
-  struct emu_access_memo { uint64_t rel[WARP_SIZE]; uint32_t size, phase, n1, n2; bool valid; } access_memo[8];
+  struct emu_access_memo {
+    uint64_t rel[WARP_SIZE]; uint32_t size, phase, n1, n2; bool valid;
+    /* the access that last matched or set it: its warp (and block), PC, and
+     * the warp's instruction count less that PC (constant while the warp
+     * runs straight on) */
+    const warp *w; uint32_t linear, pc; uint64_t base;
+  } access_memo[8];
   emu_fault fault;
   bool faulted;
   uint64_t warp_insts;           /* this launch, for the budget                   */

@@ -166,7 +166,7 @@ bool emu_load_cached_in_l1(const emu *e, const xinsn *x) {
 /* The counters of an access that lands in global memory (sectors, lines:
  * mm_sectors's figures; a: the addresses, which an observer reads, NULL
  * where there is none) */
-static inline void add_global(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, bool atomic, bool store, uint32_t sectors, uint32_t lines) {
+static inline __attribute__((always_inline)) void add_global(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, bool atomic, bool store, uint32_t sectors, uint32_t lines) {
   emu_stats *st = &w->e->stats;
   if (atomic) { st->atom_requests++; st->atom_sectors += sectors; }
   else if (store) { st->gst_requests++; st->gst_sectors += sectors; st->gst_lines += lines; }
@@ -192,7 +192,7 @@ static uint32_t shared_wavefronts(const emu *e, const uint64_t *off, lanemask m,
 /* ... and in shared memory (wf, ideal: shared_wavefronts's figures; off:
  * the offsets in the CTA's shared memory, which atomics and an observer
  * read, NULL where neither can) */
-static inline void add_shared(warp *w, const xinsn *x, const uint64_t *off, lanemask m, uint32_t size, bool atomic, bool store, uint32_t wf, uint32_t ideal) {
+static inline __attribute__((always_inline)) void add_shared(warp *w, const xinsn *x, const uint64_t *off, lanemask m, uint32_t size, bool atomic, bool store, uint32_t wf, uint32_t ideal) {
   emu_stats *st = &w->e->stats;
   if (atomic) { st->shared_atom_requests++; st->shared_atom_rounds += wf; }
   else if (store) { st->shared_st_requests++; st->shared_st_wavefronts += wf; st->shared_st_bank_conflicts += wf - ideal; }
@@ -459,9 +459,20 @@ static void fast_count_on(warp *w, const xinsn *x, lanemask g, uint32_t size, bo
   if (g == FULL_MASK && !atomic && !e->timing && !e->timing_cfg && !emu_obs_mem(e->obs) && (shared || wrap == ~0ull)) {
     mo = &e->access_memo[(shared ? 0 : 4) + (f->row & 3)];
     phase = shared ? 0 : (uint32_t)((r[0] + imm) & 127);
+    /* the warp came straight from the access the memo last saw, through
+     * the same register, unwritten since (emu_link_accesses): the same
+     * pattern without comparing it */
+    if (x->same_addr_as == mo->pc + 1 && mo->w == w && mo->base == w->insts - x->pc && mo->phase == phase &&
+        mo->linear == w->cta->linear) {
+      mo->pc = x->pc;
+      if (shared) add_shared(w, x, NULL, g, size, false, store, mo->n1, mo->n2);
+      else add_global(w, x, NULL, g, size, false, store, mo->n1, mo->n2);
+      return;
+    }
     u64x2 v0 = { r[0], r[0] }, diff = { 0, 0 };
     UNROLL_LANES
     for (int i = 0; i < WARP_SIZE; i += 2) { u64x2 v, rel; memcpy(&v, r + i, sizeof v); memcpy(&rel, mo->rel + i, sizeof rel); diff |= (v - v0) ^ rel; }
+    mo->w = w; mo->linear = w->cta->linear; mo->pc = x->pc; mo->base = w->insts - x->pc;
     if (mo->valid && mo->size == size && mo->phase == phase && !(diff[0] | diff[1])) {
       if (shared) add_shared(w, x, NULL, g, size, false, store, mo->n1, mo->n2);
       else add_global(w, x, NULL, g, size, false, store, mo->n1, mo->n2);
@@ -632,6 +643,59 @@ static bool prep_fast(emu *e, xinsn *x) {
   /* a sign-extending load; a 32-bit integer atomic */
   f->kind = (uint8_t)(atomic ? in->type == PTX_T_U32 || in->type == PTX_T_S32 : !st && eb == 4 && signed_type(in->type));
   return true;
+}
+
+/* Whether operand o of function f names register slot reg (as a register,
+ * an address's base, or an element of a vector, list or pair). */
+static bool names_reg(const isa_func *f, const isa_opnd *o, uint32_t reg, int depth) {
+  switch (o->kind) {
+  case OK_REG: return o->v == reg;
+  case OK_ADDR: return (o->flags & OF_BASEREG) && o->v == reg;
+  case OK_ADDRX: case OK_VEC: case OK_LIST: case OK_PAIR:
+    if (depth > 1) return true;                     /* deeper than operands nest: assume so */
+    if (o->kind == OK_ADDRX) return names_reg(f, &f->pool[o->v], reg, depth + 1);
+    for (uint32_t j = 0; j < o->n; j++) if (names_reg(f, &f->pool[o->v + j], reg, depth + 1)) return true;
+    return false;
+  default: return false;
+  }
+}
+
+static bool insn_names_reg(const xinsn *x, uint32_t reg) {
+  const isa_insn *in = x->in;
+  if (in->guard >= 0 && (uint32_t)in->guard == reg) return true;
+  for (uint32_t k = 0; k < in->nops; k++) if (names_reg(x->f, &x->f->ops[in->opi + k], reg, 0)) return true;
+  return false;
+}
+
+/* The fast ld/st whose address register (FAST_SLOT) nothing has written
+ * since the previous fast ld/st through it in the same straight-line code
+ * (no control flow, barrier or warp-collective, no instruction naming the
+ * register between, the earlier one does not load into it, both access
+ * as many bytes): a full warp that runs the two back to back has the same
+ * address pattern at both, which fast_count_on's memo then need not
+ * compare. */
+void emu_link_accesses(emu *e) {
+  memset(e->access_memo, 0, sizeof e->access_memo);
+  for (uint32_t pc = 0; pc < e->nprog; pc++) {
+    xinsn *x = &e->prog[pc];
+    x->same_addr_as = 0;
+    if (x->fn != h_ld_fast && x->fn != h_st_fast) continue;
+    const isa_opnd *ad = x->op[x->in->op == OP_ST ? 0 : 1].o;
+    if (ad->kind == OK_ADDRX) ad = &x->f->pool[ad->v];
+    uint32_t reg = ad->v;
+    /* within 256 instructions: the search stays linear in the program */
+    for (uint32_t p = pc; p-- > 0 && pc - p <= 256;) {
+      const xinsn *y = &e->prog[p];
+      int fam = isa_ops[y->in->op].family;
+      if (y->f != x->f || (y->flags & (XF_CONTROL | XF_SYNC)) || fam == F_CTRL || fam == F_SYNC) break;
+      if ((y->fn == h_ld_fast || y->fn == h_st_fast) && y->op[FAST_SLOT].row == x->op[FAST_SLOT].row &&
+          y->op[FAST_SLOT].comp == x->op[FAST_SLOT].comp && y->op[FAST_SLOT].neg == x->op[FAST_SLOT].neg) {
+        if (y->fn == h_st_fast || !names_reg(y->f, y->op[0].o, reg, 0)) x->same_addr_as = p + 1;
+        break;
+      }
+      if (insn_names_reg(y, reg)) break;
+    }
+  }
 }
 
 /* ---- atomics -------------------------------------------------------------- */

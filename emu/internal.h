@@ -36,6 +36,8 @@ uint32_t emu_warp_run(warp *w, uint32_t budget);
 /* timed launch (timing.c) */
 int emu_run_timed(emu *e, const emu_launch *l);
 /* timing hook for memory accesses (timing.c): sets the latency of the access */
+/* Fills xinsn.same_addr_as for the program's fast ld/st (exec_mem.c). */
+void emu_link_accesses(emu *e);
 /* Per PC: an atom/red whose address is provably warp-uniform (emu/uniform.c). */
 bool *emu_uniform_atomics(const emu *e);
 void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, int space, bool store);

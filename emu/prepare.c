@@ -575,6 +575,7 @@ int emu_prepare(emu *e, int kernel) {
       prep_one(e, x);
     }
   }
+  emu_link_accesses(e);
   /* static shared memory: at most what a block can have (the timing
    * model checks the chosen GPU's figure; functional runs are an H100's),
    * never wrapped into 32 bits */
