@@ -213,21 +213,47 @@ uint32_t mm_shared_wavefronts_mode(const uint64_t *addr, uint32_t m, uint32_t by
 }
 
 int64_t mm_shared_atomic4(const uint64_t *addr, uint32_t m, uint32_t *wavefronts) {
-  uint64_t odd = 0;
-  for (int i = 0; i < 32; i++) odd |= m >> i & 1 ? addr[i] : 0;
-  if (odd & 3 || !m) return -1;
-  /* aligned words: lanes on one address are lanes on one word, so one
-   * table of words gives the lanes per address and the words per bank */
-  uint64_t key[64];
-  uint8_t count[64] = {0}, per_bank[32] = {0};
-  uint32_t lanes = 0, words = 1;
+  uint64_t odd = 0, lo = UINT64_MAX, hi = 0;
   for (int i = 0; i < 32; i++) {
-    if (!(m >> i & 1)) continue;
-    uint64_t w = addr[i] >> 2;
-    uint32_t h = (uint32_t)((w * 0x9e3779b97f4a7c15ull) >> 58);
-    while (count[h] && key[h] != w) h = (h + 1) & 63;
-    if (!count[h]) { key[h] = w; if (++per_bank[w & 31] > words) words = per_bank[w & 31]; }
-    if (++count[h] > lanes) lanes = count[h];
+    uint64_t a = m >> i & 1 ? addr[i] : addr[__builtin_ctz(m | 0x80000000u)];
+    odd |= a;
+    lo = a < lo ? a : lo;
+    hi = a > hi ? a : hi;
+  }
+  if (odd & 3 || !m) return -1;
+  /* aligned words: lanes on one address are lanes on one word, so counting
+   * lanes per word gives both figures: the most lanes on one word (rounds)
+   * and the most distinct words on one bank (a word's first lane adds it
+   * to its bank).  Words within 256 of each other (a histogram's bins) are
+   * counted by their distance from the lowest, without hashing; others in
+   * a table of 128 slots (open addressing, 32 keys at most). */
+  uint8_t per_bank[32] = {0};
+  uint32_t lanes = 0, words = 1;
+  uint64_t w0 = lo >> 2;
+  if ((hi >> 2) - w0 < 256) {
+    uint8_t count[256] = {0};
+    for (int i = 0; i < 32; i++) {
+      if (!(m >> i & 1)) continue;
+      uint64_t w = addr[i] >> 2;
+      uint32_t c = ++count[w - w0], b = (uint32_t)(w & 31);
+      per_bank[b] = (uint8_t)(per_bank[b] + (c == 1));
+      words = per_bank[b] > words ? per_bank[b] : words;
+      lanes = c > lanes ? c : lanes;
+    }
+  } else {
+    uint64_t key[128];
+    uint8_t count[128] = {0};
+    for (int i = 0; i < 32; i++) {
+      if (!(m >> i & 1)) continue;
+      uint64_t w = addr[i] >> 2;
+      uint32_t h = (uint32_t)((w * 0x9e3779b97f4a7c15ull) >> 57);
+      while (count[h] && key[h] != w) h = (h + 1) & 127;
+      key[h] = w;
+      uint32_t c = ++count[h], b = (uint32_t)(w & 31);
+      per_bank[b] = (uint8_t)(per_bank[b] + (c == 1));
+      words = per_bank[b] > words ? per_bank[b] : words;
+      lanes = c > lanes ? c : lanes;
+    }
   }
   *wavefronts = words;
   return lanes > words ? lanes : words;
