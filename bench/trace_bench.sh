@@ -33,7 +33,9 @@ EOF
 sed -e 's/spin_loop/alt_loop/' -e "s/arg u32 .*/arg u32 $ALT_N/" "$tmp/spin.launch" >"$tmp/alt.launch"
 
 now() { date +%s.%N; }
-# best wall time of BENCH_RUNS runs of "$@" (a fresh trace each time); 0 if it fails
+# best (shortest) time of BENCH_RUNS runs of "$@" (a fresh trace each time);
+# 0 if it fails.  BEST=wall: the whole process's wall time; BEST=launch: the
+# launch alone, as -v's "... thread instructions in X s" gives it
 best() {
   b=
   i=0
@@ -42,7 +44,9 @@ best() {
     t0=$(now)
     "$@" >/dev/null 2>"$tmp/err" || { echo 0; return; }
     t1=$(now)
-    b=$(awk -v a="$t0" -v z="$t1" -v b="$b" 'BEGIN { d = z - a; if (b == "" || d < b) b = d; printf "%.4f", b }')
+    if [ "${BEST:-wall}" = launch ]; then d=$(sed -n 's/.* thread instructions in \([0-9.]*\) s .*/\1/p' "$tmp/err" | head -1)
+    else d=$(awk -v a="$t0" -v z="$t1" 'BEGIN { print z - a }'); fi
+    b=$(awk -v d="$d" -v b="$b" 'BEGIN { if (b == "" || d < b) b = d; printf "%.4f", b }')
     i=$((i + 1))
   done
   echo "$b"
@@ -74,19 +78,7 @@ echo "  warp: --trace-level warp; all: --trace-level all; rows and rows/s: level
 # the launch alone (what ptxemu -v times: no start-up, no opening or closing
 # of the database), best of BENCH_RUNS: untraced and without counters, with
 # --stats, with a trace at level warp
-# best_launch ARGS...: the shortest "in X s" of -v's launch line
-best_launch() {
-  b=
-  i=0
-  while [ $i -lt "$BENCH_RUNS" ]; do
-    rm -f "$tmp/t.db" "$tmp/t.db-wal" "$tmp/t.db-shm"
-    "$PTXEMU" run --threads 1 -v "$@" >/dev/null 2>"$tmp/err" || { echo 0; return; }
-    d=$(sed -n 's/.* thread instructions in \([0-9.]*\) s .*/\1/p' "$tmp/err" | head -1)
-    b=$(awk -v d="$d" -v b="$b" 'BEGIN { if (b == "" || d < b) b = d; printf "%.4f", b }')
-    i=$((i + 1))
-  done
-  echo "$b"
-}
+best_launch() { BEST=launch best "$PTXEMU" run --threads 1 -v "$@"; }
 echo "the launch alone (ptxemu -v's launch time), best of $BENCH_RUNS:"
 printf "  %-10s %9s %9s %6s %9s %6s\n" kernel untraced stats slow warp slow
 for k in matmul reduce transpose histogram; do

@@ -56,7 +56,7 @@ uint8_t *drv_any_ptr(uint64_t addr, uint64_t n) {
   if (p) return p;
   /* not device memory: host memory of the program, unless it lies where
    * only device addresses live (a device pointer out of its allocation) */
-  if (!addr || emu_in_windows(drv.e, addr, n)) return NULL;
+  if (!addr || emu_in_windows(addr, n)) return NULL;
   return (uint8_t *)(uintptr_t)addr;
 }
 

@@ -125,8 +125,7 @@ uint64_t emu_alloc(emu *e, uint64_t size, const char *name) {
 
 /* The emulator's own address windows (generic shared/local, functions)
  * and the range emu_alloc hands out. */
-bool emu_in_windows(const emu *e, uint64_t a, uint64_t n) {
-  (void)e;
+bool emu_in_windows(uint64_t a, uint64_t n) {
   uint64_t end = a + n;
   if (end < a) return true;
   if (a < GEN_WINDOW_SIZE) return true;
@@ -134,7 +133,7 @@ bool emu_in_windows(const emu *e, uint64_t a, uint64_t n) {
 }
 
 int emu_map_host(emu *e, uint64_t base, void *data, uint64_t size, const char *name) {
-  if (!size || emu_in_windows(e, base, size)) return -1;
+  if (!size || emu_in_windows(base, size)) return -1;
   for (uint32_t i = 0; i < e->nregions; i++) {
     const mem_region *r = &e->regions[i];
     if (base < r->base + r->size && base + size > r->base) return -1;

@@ -370,7 +370,7 @@ void emu_module_select(emu *e, int idx);
 int emu_map_host(emu *e, uint64_t base, void *data, uint64_t size, const char *name);
 /* Whether [a, a+n) touches the emulator's own address windows (device
  * allocations, generic shared/local, functions, the null page). */
-bool emu_in_windows(const emu *e, uint64_t a, uint64_t n);
+bool emu_in_windows(uint64_t a, uint64_t n);
 /* Remove the region that starts at base (a buffer freed); 0 or -1. */
 int emu_free_region(emu *e, uint64_t base);
 /* The region holding addr, or NULL (messages name the allocation). */

@@ -171,7 +171,7 @@ static inline __attribute__((always_inline)) void add_global(warp *w, const xins
   if (atomic) { st->atom_requests++; st->atom_sectors += sectors; }
   else if (store) { st->gst_requests++; st->gst_sectors += sectors; st->gst_lines += lines; }
   else { st->gld_requests++; st->gld_sectors += sectors; st->gld_lines += lines; }
-  if (w->e->obs && w->e->obs->on_mem) w->e->obs->on_mem(w->e->obs->ctx, w, x, a, m, size, sectors, lines, 0);
+  if (emu_obs_mem(w->e->obs)) w->e->obs->on_mem(w->e->obs->ctx, w, x, a, m, size, sectors, lines, 0);
 }
 
 static void count_global(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, bool atomic, bool store) {
@@ -180,13 +180,19 @@ static void count_global(warp *w, const xinsn *x, const uint64_t *a, lanemask m,
   add_global(w, x, a, m, size, atomic, store, sectors, lines);
 }
 
+/* Whether shared memory has plain 4-byte banks (functional runs, and every
+ * timed GPU but Kepler with its 8-byte banks). */
+static bool word_banks(const gpu_config *g) {
+  return !g || (g->shared_bank_bytes == 4 && (!g->shared_bank_mode || g->shared_bank_mode >= 4));
+}
+
 /* The wavefronts of a shared access, and those it would take without bank
  * conflicts: the timed GPU's banks and bank mode (Kepler's 8-byte banks in
  * 4- or 8-byte mode); 4-byte banks otherwise. */
 static uint32_t shared_wavefronts(const emu *e, const uint64_t *off, lanemask m, uint32_t size, uint32_t *ideal) {
   const gpu_config *g = e->timing_cfg;
-  return g ? mm_shared_wavefronts_mode(off, m, size, g->shared_bank_bytes, g->shared_bank_mode, ideal)
-           : mm_shared_wavefronts(off, m, size, ideal);
+  return word_banks(g) ? mm_shared_wavefronts(off, m, size, ideal)
+                       : mm_shared_wavefronts_mode(off, m, size, g->shared_bank_bytes, g->shared_bank_mode, ideal);
 }
 
 /* ... and in shared memory (wf, ideal: shared_wavefronts's figures; off:
@@ -197,12 +203,11 @@ static inline __attribute__((always_inline)) void add_shared(warp *w, const xins
   if (atomic) { st->shared_atom_requests++; st->shared_atom_rounds += wf; }
   else if (store) { st->shared_st_requests++; st->shared_st_wavefronts += wf; st->shared_st_bank_conflicts += wf - ideal; }
   else { st->shared_ld_requests++; st->shared_ld_wavefronts += wf; st->shared_ld_bank_conflicts += wf - ideal; }
-  if (w->e->obs && w->e->obs->on_mem) w->e->obs->on_mem(w->e->obs->ctx, w, x, off, m, size, 0, 0, wf);
+  if (emu_obs_mem(w->e->obs)) w->e->obs->on_mem(w->e->obs->ctx, w, x, off, m, size, 0, 0, wf);
 }
 
 static void count_shared(warp *w, const xinsn *x, const uint64_t *off, lanemask m, uint32_t size, bool atomic, bool store) {
-  const gpu_config *g = w->e->timing_cfg;
-  if (atomic && size == 4 && (!g || (g->shared_bank_bytes == 4 && (!g->shared_bank_mode || g->shared_bank_mode >= 4)))) {
+  if (atomic && size == 4 && word_banks(w->e->timing_cfg)) {
     uint32_t wf;
     int64_t rounds = mm_shared_atomic4(off, m, &wf);
     if (rounds >= 0) { add_shared(w, x, off, m, size, true, store, (uint32_t)rounds, 1); return; }
@@ -462,18 +467,17 @@ static void fast_count_on(warp *w, const xinsn *x, lanemask g, uint32_t size, bo
     /* the warp came straight from the access the memo last saw, through
      * the same register, unwritten since (emu_link_accesses): the same
      * pattern without comparing it */
-    if (x->same_addr_as == mo->pc + 1 && mo->w == w && mo->base == w->insts - x->pc && mo->phase == phase &&
-        mo->linear == w->cta->linear) {
-      mo->pc = x->pc;
-      if (shared) add_shared(w, x, NULL, g, size, false, store, mo->n1, mo->n2);
-      else add_global(w, x, NULL, g, size, false, store, mo->n1, mo->n2);
-      return;
+    uint64_t base = w->insts - x->pc;
+    bool same = x->same_addr_as == mo->pc + 1 && mo->w == w && mo->base == base && mo->phase == phase && mo->linear == w->cta->linear;
+    if (!same) {
+      u64x2 v0 = { r[0], r[0] }, diff = { 0, 0 };
+      UNROLL_LANES
+      for (int i = 0; i < WARP_SIZE; i += 2) { u64x2 v, rel; memcpy(&v, r + i, sizeof v); memcpy(&rel, mo->rel + i, sizeof rel); diff |= (v - v0) ^ rel; }
+      same = mo->valid && mo->size == size && mo->phase == phase && !(diff[0] | diff[1]);
+      mo->w = w; mo->linear = w->cta->linear; mo->base = base;
     }
-    u64x2 v0 = { r[0], r[0] }, diff = { 0, 0 };
-    UNROLL_LANES
-    for (int i = 0; i < WARP_SIZE; i += 2) { u64x2 v, rel; memcpy(&v, r + i, sizeof v); memcpy(&rel, mo->rel + i, sizeof rel); diff |= (v - v0) ^ rel; }
-    mo->w = w; mo->linear = w->cta->linear; mo->pc = x->pc; mo->base = w->insts - x->pc;
-    if (mo->valid && mo->size == size && mo->phase == phase && !(diff[0] | diff[1])) {
+    mo->pc = x->pc;
+    if (same) {
       if (shared) add_shared(w, x, NULL, g, size, false, store, mo->n1, mo->n2);
       else add_global(w, x, NULL, g, size, false, store, mo->n1, mo->n2);
       return;
@@ -645,26 +649,12 @@ static bool prep_fast(emu *e, xinsn *x) {
   return true;
 }
 
-/* Whether operand o of function f names register slot reg (as a register,
- * an address's base, or an element of a vector, list or pair). */
-static bool names_reg(const isa_func *f, const isa_opnd *o, uint32_t reg, int depth) {
-  switch (o->kind) {
-  case OK_REG: return o->v == reg;
-  case OK_ADDR: return (o->flags & OF_BASEREG) && o->v == reg;
-  case OK_ADDRX: case OK_VEC: case OK_LIST: case OK_PAIR:
-    if (depth > 1) return true;                     /* deeper than operands nest: assume so */
-    if (o->kind == OK_ADDRX) return names_reg(f, &f->pool[o->v], reg, depth + 1);
-    for (uint32_t j = 0; j < o->n; j++) if (names_reg(f, &f->pool[o->v + j], reg, depth + 1)) return true;
-    return false;
-  default: return false;
-  }
-}
-
-static bool insn_names_reg(const xinsn *x, uint32_t reg) {
-  const isa_insn *in = x->in;
-  if (in->guard >= 0 && (uint32_t)in->guard == reg) return true;
-  for (uint32_t k = 0; k < in->nops; k++) if (names_reg(x->f, &x->f->ops[in->opi + k], reg, 0)) return true;
-  return false;
+/* Whether instruction y names register slot reg in an operand (a write
+ * can only come through one); use is scratch of a slot per register. */
+static bool names_reg(const xinsn *y, uint32_t reg, uint8_t *use) {
+  use[reg] = 0;
+  for (uint32_t k = 0; k < y->in->nops; k++) emu_mark_uses(y->f, &y->f->ops[y->in->opi + k], use);
+  return use[reg];
 }
 
 /* The fast ld/st whose address register (FAST_SLOT) nothing has written
@@ -673,13 +663,16 @@ static bool insn_names_reg(const xinsn *x, uint32_t reg) {
  * register between, the earlier one does not load into it, both access
  * as many bytes): a full warp that runs the two back to back has the same
  * address pattern at both, which fast_count_on's memo then need not
- * compare. */
+ * compare.  Without memory for the scratch, nothing is linked. */
 void emu_link_accesses(emu *e) {
   memset(e->access_memo, 0, sizeof e->access_memo);
+  uint32_t nregs = 1;
+  for (uint32_t i = 0; i < e->m->nfuncs; i++) if (e->m->funcs[i].nregs > nregs) nregs = e->m->funcs[i].nregs;
+  uint8_t *use = calloc(nregs, 1);
   for (uint32_t pc = 0; pc < e->nprog; pc++) {
     xinsn *x = &e->prog[pc];
     x->same_addr_as = 0;
-    if (x->fn != h_ld_fast && x->fn != h_st_fast) continue;
+    if (!use || (x->fn != h_ld_fast && x->fn != h_st_fast)) continue;
     const isa_opnd *ad = x->op[x->in->op == OP_ST ? 0 : 1].o;
     if (ad->kind == OK_ADDRX) ad = &x->f->pool[ad->v];
     uint32_t reg = ad->v;
@@ -690,12 +683,15 @@ void emu_link_accesses(emu *e) {
       if (y->f != x->f || (y->flags & (XF_CONTROL | XF_SYNC)) || fam == F_CTRL || fam == F_SYNC) break;
       if ((y->fn == h_ld_fast || y->fn == h_st_fast) && y->op[FAST_SLOT].row == x->op[FAST_SLOT].row &&
           y->op[FAST_SLOT].comp == x->op[FAST_SLOT].comp && y->op[FAST_SLOT].neg == x->op[FAST_SLOT].neg) {
-        if (y->fn == h_st_fast || !names_reg(y->f, y->op[0].o, reg, 0)) x->same_addr_as = p + 1;
+        use[reg] = 0;
+        if (y->fn == h_ld_fast) emu_mark_uses(y->f, y->op[0].o, use);   /* a load into its own address register */
+        if (!use[reg]) x->same_addr_as = p + 1;
         break;
       }
-      if (insn_names_reg(y, reg)) break;
+      if (names_reg(y, reg, use)) break;
     }
   }
+  free(use);
 }
 
 /* ---- atomics -------------------------------------------------------------- */

@@ -19,6 +19,10 @@ int emu_row_of(const emu *e, const xinsn *x, const isa_opnd *o);
 /* The row an r+imm operand (OF_OFFSET) adds its offset to; emu_row_of
  * gives the row its sum is in while the instruction runs. */
 int emu_offset_src_row(const emu *e, const xinsn *x, const isa_opnd *o);
+/* Register slots an operand names (the elements of a vector, pair or list,
+ * the base of an address) into use[]; false for a component (.x, .b0...)
+ * of a register, whose slots the caller does not try to follow. */
+bool emu_mark_uses(const isa_func *fn, const isa_opnd *o, uint8_t *use);
 /* Row of a register slot of the instruction's function (hot paths). */
 static inline int emu_reg_row(const emu *e, const xinsn *x, uint32_t slot) { return (int)(e->row_base[x->f - e->m->funcs] + slot); }
 /* Local-space address of a function-scope symbol for the executing thread. */

@@ -341,16 +341,14 @@ static int prep_one(emu *e, xinsn *x) {
   return 0;
 }
 
-/* Register slots an operand names (the elements of a vector, pair or list,
- * the base of an address) into use[]; false for a component (.x, .b0...)
- * of a register, whose slots the caller does not try to follow. */
-static bool mark_uses(const isa_func *fn, const isa_opnd *o, uint8_t *use) {
+/* (internal.h) */
+bool emu_mark_uses(const isa_func *fn, const isa_opnd *o, uint8_t *use) {
   switch (o->kind) {
   case OK_REG: use[o->v] = 1; return o->n == 0;
   case OK_ADDR: if (o->flags & OF_BASEREG) use[o->v] = 1; return true;
   case OK_ADDRX: case OK_VEC: case OK_LIST: case OK_PAIR: {
     bool ok = true;
-    for (uint32_t j = 0; j < (o->kind == OK_ADDRX ? (o->n ? o->n : 1) : o->n); j++) ok &= mark_uses(fn, &fn->pool[o->v + j], use);
+    for (uint32_t j = 0; j < (o->kind == OK_ADDRX ? (o->n ? o->n : 1) : o->n); j++) ok &= emu_mark_uses(fn, &fn->pool[o->v + j], use);
     return ok;
   }
   default: return true;
@@ -456,10 +454,10 @@ static int plan_warp_start(emu *e, uint32_t kernel) {
     if (in_->guard >= 0) use[in_->guard] = 1;
     for (uint32_t k = 0; k < in_->nops; k++) {
       if (k == 0 && d) {   /* a defined vector's other elements (immediates, sinks) name nothing */
-        if (ops[0].kind == OK_VEC) for (uint32_t j = 0; j < ops[0].n; j++) { const isa_opnd *el = &kf->pool[ops[0].v + j]; if (!(el->kind == OK_REG && def[el->v]) && !mark_uses(kf, el, use)) whole = true; }
+        if (ops[0].kind == OK_VEC) for (uint32_t j = 0; j < ops[0].n; j++) { const isa_opnd *el = &kf->pool[ops[0].v + j]; if (!(el->kind == OK_REG && def[el->v]) && !emu_mark_uses(kf, el, use)) whole = true; }
         continue;
       }
-      if (!mark_uses(kf, &ops[k], use)) whole = true;
+      if (!emu_mark_uses(kf, &ops[k], use)) whole = true;
     }
     for (uint32_t r = 0; r < nr; r++) if (use[r] && !(in[(size_t)i * words + r / 64] >> (r % 64) & 1)) clear[kb + r] = 1;
   }

@@ -2,6 +2,7 @@
  * sectors and lines a warp's global access touches, how many wavefronts a
  * shared access needs given bank conflicts (and the bank mode), how many
  * rounds a shared atomic needs. */
+#include <stdbool.h>
 #include <string.h>
 #include "memmodel/space.h"
 
@@ -213,47 +214,39 @@ uint32_t mm_shared_wavefronts_mode(const uint64_t *addr, uint32_t m, uint32_t by
 }
 
 int64_t mm_shared_atomic4(const uint64_t *addr, uint32_t m, uint32_t *wavefronts) {
-  uint64_t odd = 0, lo = UINT64_MAX, hi = 0;
+  if (!m) return -1;
+  uint64_t odd = 0, lo = UINT64_MAX, hi = 0, lead = addr[__builtin_ctz(m)];
   for (int i = 0; i < 32; i++) {
-    uint64_t a = m >> i & 1 ? addr[i] : addr[__builtin_ctz(m | 0x80000000u)];
+    uint64_t a = m >> i & 1 ? addr[i] : lead;
     odd |= a;
     lo = a < lo ? a : lo;
     hi = a > hi ? a : hi;
   }
-  if (odd & 3 || !m) return -1;
+  if (odd & 3) return -1;
   /* aligned words: lanes on one address are lanes on one word, so counting
    * lanes per word gives both figures: the most lanes on one word (rounds)
    * and the most distinct words on one bank (a word's first lane adds it
    * to its bank).  Words within 256 of each other (a histogram's bins) are
    * counted by their distance from the lowest, without hashing; others in
-   * a table of 128 slots (open addressing, 32 keys at most). */
-  uint8_t per_bank[32] = {0};
+   * 128 slots of the same table (open addressing, 32 keys at most). */
+  uint64_t w0 = lo >> 2, key[128];
+  bool near = (hi >> 2) - w0 < 256;
+  uint8_t count[256] = {0}, per_bank[32] = {0};
   uint32_t lanes = 0, words = 1;
-  uint64_t w0 = lo >> 2;
-  if ((hi >> 2) - w0 < 256) {
-    uint8_t count[256] = {0};
-    for (int i = 0; i < 32; i++) {
-      if (!(m >> i & 1)) continue;
-      uint64_t w = addr[i] >> 2;
-      uint32_t c = ++count[w - w0], b = (uint32_t)(w & 31);
-      per_bank[b] = (uint8_t)(per_bank[b] + (c == 1));
-      words = per_bank[b] > words ? per_bank[b] : words;
-      lanes = c > lanes ? c : lanes;
-    }
-  } else {
-    uint64_t key[128];
-    uint8_t count[128] = {0};
-    for (int i = 0; i < 32; i++) {
-      if (!(m >> i & 1)) continue;
-      uint64_t w = addr[i] >> 2;
-      uint32_t h = (uint32_t)((w * 0x9e3779b97f4a7c15ull) >> 57);
+  for (int i = 0; i < 32; i++) {
+    if (!(m >> i & 1)) continue;
+    uint64_t w = addr[i] >> 2;
+    uint32_t h;
+    if (near) h = (uint32_t)(w - w0);
+    else {
+      h = (uint32_t)((w * 0x9e3779b97f4a7c15ull) >> 57);
       while (count[h] && key[h] != w) h = (h + 1) & 127;
       key[h] = w;
-      uint32_t c = ++count[h], b = (uint32_t)(w & 31);
-      per_bank[b] = (uint8_t)(per_bank[b] + (c == 1));
-      words = per_bank[b] > words ? per_bank[b] : words;
-      lanes = c > lanes ? c : lanes;
     }
+    uint32_t c = ++count[h], b = (uint32_t)(w & 31);
+    per_bank[b] = (uint8_t)(per_bank[b] + (c == 1));
+    words = per_bank[b] > words ? per_bank[b] : words;
+    lanes = c > lanes ? c : lanes;
   }
   *wavefronts = words;
   return lanes > words ? lanes : words;

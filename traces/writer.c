@@ -611,7 +611,7 @@ static void on_sm_sample(void *ctx, uint32_t sm, uint64_t cycle, uint32_t active
 static void on_mem(void *ctx, const warp *w, const xinsn *x, const uint64_t *addr, lanemask m, uint32_t bytes,
                    uint32_t sectors, uint32_t lines, uint32_t wavefronts) {
   trace *t = ctx;
-  if (!t->cur_ok || !t->mem_level || !m) return;
+  if (!t->cur_ok || !m) return;             /* installed at levels mem and all only */
   tbuf *b = t->cur[BUF_MEM];
   if (!b->n) b->first_id = t->next_mem_id;
   mrec *r = &((mrec *)b->rows)[b->n++];
