@@ -5,6 +5,7 @@
  * PTX's folder say (util/source_file.c); without it the rows still name the
  * lines.  Kernels without .loc keep the annotated PTX (source.c). */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,7 +166,7 @@ bool rep_cuda_source(rep *r, const rep_launch *l) {
   while ((rc = sqlite3_step(s)) == SQLITE_ROW && nf < 8) {
     const char *p = (const char *)sqlite3_column_text(s, 1);
     long long lo = sqlite3_column_int64(s, 2), hi = sqlite3_column_int64(s, 3);
-    if (!p || lo < 1 || hi < lo || hi - lo > SRC_MAX_SPAN) continue;   /* values from the trace are untrusted */
+    if (!p || lo < 1 || hi < lo || hi > INT32_MAX || hi - lo > SRC_MAX_SPAN) continue;   /* values from the trace are untrusted */
     files[nf] = (cu_file){ sqlite3_column_int64(s, 0), strdup(p), lo, hi, sqlite3_column_int64(s, 4) };
     if (files[nf].path) nf++;
   }

@@ -6,6 +6,7 @@
  * cycles, of its executions plus bank-conflict replays (the extra
  * wavefronts a warp's shared access costs). */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,13 @@ void rep_source(rep *r, const rep_launch *l) {
   if (lo <= 0) lo = rep_scalar(r, "SELECT min(ptx_line) FROM instructions WHERE kernel_id = ?1 AND file_id = ?2", l->kernel_id, l->file_id, -1);
   if (l->file_id < 0 || hi < 0 || lo < 0) {
     html_note(f, "The trace holds no PTX text for this kernel (loaded from an object without line information?).");
+    fputs("</section>\n", f);
+    return;
+  }
+  /* line numbers from the trace are untrusted: the kernel's first line
+   * must lie at or before its last instruction's, far from overflow */
+  if (hi < lo || hi > INT32_MAX) {
+    html_note(f, "The trace's line numbers for this kernel are inconsistent (a damaged trace): no source is shown.");
     fputs("</section>\n", f);
     return;
   }

@@ -186,6 +186,15 @@ if grep -q '<script\|<b>&' "$tmp/e.html"; then bad "escaping: raw text from the 
 if grep -q '&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;x&quot;' "$tmp/e.html" && grep -q 'k&lt;b&gt;&amp;' "$tmp/e.html"; then ok
 else bad "escaping: escaped text not found"; fi
 
+# ---- damaged line numbers: a kernel that starts after its last instruction, or
+# lines at the end of 64-bit numbers, give a note, not a crash or a huge table
+cp "$f" "$tmp/lines.db"
+q "$tmp/lines.db" "UPDATE kernels SET ptx_line = (SELECT max(ptx_line) FROM instructions) + 10;
+                   UPDATE instructions SET src_line = 9223372036854775807 WHERE insn_id % 2 = 0" >/dev/null
+report damaged-lines "$tmp/lines.db" "$tmp/lines.html"
+if grep -q "line numbers for this kernel are inconsistent" "$tmp/lines.html"; then ok; else bad "damaged-lines: no note"; fi
+well_formed damaged-lines "$tmp/lines.html"
+
 # ---- errors --------------------------------------------------------------------
 err() {   # NAME STATUS MESSAGE ARGS...: a report that must fail so
   name=$1; want=$2; msg=$3; shift 3
