@@ -397,8 +397,10 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       if (ls[0] != pc0) { ls[0] = pc0; ls[1] = 0; }
       ls[1] = w->cur_pc == e->prog[pc0].target ? ls[1] + 1 : 0;
     }
+    /* an instruction that leaves no SASS (d->free) issues nothing: no
+     * 'selected' cycle, and the gap before it goes on to the next one */
     uint64_t prev_issue1 = tw->issued1;
-    tw->issued1 = t + 1;
+    if (!d->free) tw->issued1 = t + 1;
     sched_issued(q, tw);
     /* a result from L2 is pending until the window's edge: done is its code */
     bool pend = s->mem_done && s->mem_latency == MS_PENDING;
@@ -459,17 +461,20 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       if (ms_is_pending(done) && VEC_APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ &tw->ready[d->dst[i]], done, tw }))) { fault_oom(e); break; }
     }
     /* warp states (timing.h): the issue cycle is 'selected', the cycles
-     * since the warp's previous issue go to the reason that held it longest */
-    int why_issue = tw->wait_len ? tw->wait_why : STALL_SELECTED;
-    uint64_t waited = prev_issue1 && t > prev_issue1 ? t - prev_issue1 : 0;
-    s->r.stall_cycles[why_issue] += waited;
-    s->r.stall_cycles[STALL_SELECTED]++;
+     * since the warp's previous issue go to the reason that held it longest
+     * (an instruction without SASS: none, its row has no timing) */
+    int why_issue = d->free ? 0 : tw->wait_len ? tw->wait_why : STALL_SELECTED;
+    uint64_t waited = !d->free && prev_issue1 && t > prev_issue1 ? t - prev_issue1 : 0;
+    if (!d->free) {
+      s->r.stall_cycles[why_issue] += waited;
+      s->r.stall_cycles[STALL_SELECTED]++;
+      tw->wait_len = 0;
+    }
     /* (a result still pending: its lower bound, the window's end) */
     if (obs && obs->on_timing) {
       uint64_t cpl = async_done > done ? async_done : done;
       obs->on_timing(obs->ctx, w, t, ms_is_pending(cpl) ? umax(we, t + 1) : cpl, why_issue, waited);
     }
-    tw->wait_len = 0;
     if (!pend && t + lat > dm->end) dm->end = t + lat;
     cta *c = w->cta;
     if (~w->exited) {

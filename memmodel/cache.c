@@ -68,6 +68,7 @@ cache_line *cache_ref(cache *c, uint64_t addr, bool fill, bool *hit, cache_evict
   victim->sectors = bit;
   victim->dirty = 0;
   victim->partial = 0;
+  victim->fetched = 0;
   victim->ready = 0;
   victim->lru = c->tick;
   return victim;

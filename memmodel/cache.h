@@ -14,6 +14,7 @@ typedef struct cache_line {
   double ready;                    /* cycle the line's latest fill arrives */
   uint32_t sectors, dirty;         /* bit masks of present / dirty sectors */
   uint32_t partial;                /* present sectors holding only the bytes written (L2 byte masks) */
+  uint32_t fetched;                /* absent sectors whose bytes a neighbour's DRAM read brought (L2 fill_bytes) */
   uint32_t gen;                    /* valid when equal to its cache's gen          */
 } cache_line;
 

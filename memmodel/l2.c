@@ -12,6 +12,7 @@ int l2_init(l2sys *l, const l2_params *p, dram *d) {
   memset(l, 0, sizeof *l);
   if (!p->slices || !p->partitions || p->slices % p->partitions || !p->interleave_bytes || p->slice_bytes_per_cycle <= 0) return -1;
   if (p->write_granule > 32 || (p->write_granule & (p->write_granule - 1))) return -1;
+  if (p->fill_bytes > p->line_bytes || (p->fill_bytes & (p->fill_bytes - 1))) return -1;
   l->p = *p;
   l->dram = d;
   l->part = calloc(p->partitions, sizeof *l->part);
@@ -141,21 +142,44 @@ bool l2_write_whole(uint32_t granule, uint32_t bytes) {
   return true;
 }
 
+/* A read miss's DRAM access takes fill_bytes: the absent sectors of the
+ * aligned block around addr's come too, marked fetched ([M] tests/microbench
+ * mb_mem, golden timing_dram_latency: pointer chases that use one sector a
+ * line read twice its bytes from DRAM). */
+static void fill_block(l2sys *l, const cache *c, cache_line *ln, double t, uint64_t addr) {
+  uint32_t per = l->p.fill_bytes >> c->sector_shift;
+  if (per < 2) return;
+  uint32_t first = (uint32_t)(addr >> c->sector_shift) & ((1u << (c->line_shift - c->sector_shift)) - 1) & ~(per - 1);
+  uint64_t line = addr >> c->line_shift << c->line_shift;
+  for (uint32_t k = first; k < first + per; k++) {
+    uint32_t b = 1u << k;
+    if ((ln->sectors | ln->fetched) & b) continue;
+    double r = dram_access(l->dram, t, line + ((uint64_t)k << c->sector_shift), false);
+    ln->fetched |= b;
+    if (r > ln->ready) ln->ready = r;
+  }
+}
+
 /* Look up (and allocate) a sector in partition `part`; reads that miss
  * fetch from DRAM, and so do writes of `bytes` that leave part of a write
  * granule out when the sector is absent.  Returns the cycle the sector's
  * data is at the slice (as seen from the SM: start + lat_hit for a hit). */
 static double lookup(l2sys *l, uint32_t part, uint32_t s, double t, uint64_t addr, enum l2_op op, bool home, cache_line **out,
-                     uint32_t bytes, double *merged) {
+                     uint32_t bytes, bool same_line, double *merged) {
   cache_evict ev;
   bool hit;
   cache *c = &l->part[part];
   cache_line *ln = cache_ref(c, addr, true, &hit, &ev);
   uint32_t bit = cache_sector_bit(c, addr);
+  /* a sector whose bytes a neighbour's DRAM read brought (fill_bytes) is
+   * whole without a DRAM access of its own; the profiler still counts a
+   * miss, the sector was not there when asked for */
+  bool came = !hit && (ln->fetched & bit);
+  ln->fetched &= ~bit;
   /* a write into an absent or incomplete sector goes through the byte
    * masks; a partial one into a whole sector is a plain write */
-  bool masked = op == L2_WRITE && home && (!hit || (ln->partial & bit));
-  double start = slice_take(l, s, t, masked && bytes != ~0u);
+  bool masked = op == L2_WRITE && home && ((!hit && !came) || (ln->partial & bit));
+  double start = slice_take(l, s, t, masked && bytes != ~0u && !same_line);
   if (out) *out = ln;
   l->lookups++;
   double room = ev.dirty ? write_back(l, start, &ev) : start;   /* when the victim has left */
@@ -176,7 +200,7 @@ static double lookup(l2sys *l, uint32_t part, uint32_t s, double t, uint64_t add
     return arrive;
   }
   if (op == L2_WRITE) {
-    if (!hit && home && !l2_write_whole(l->p.write_granule, bytes)) {
+    if (!hit && !came && home && !l2_write_whole(l->p.write_granule, bytes)) {
       /* read-modify-write: the sector comes from DRAM before the write
        * merges into it (a miss, as the profiler counts it) */
       double arrive = dram_access(l->dram, start, addr, false);
@@ -198,13 +222,15 @@ static double lookup(l2sys *l, uint32_t part, uint32_t s, double t, uint64_t add
     return ln->ready > done ? ln->ready : done;
   }
   if (!home) return -1;            /* the near partition forwards the miss */
+  if (came) return ln->ready > done ? ln->ready : done;
   double arrive = dram_access(l->dram, start, addr, false);
   ln->ready = arrive;
+  fill_block(l, c, ln, start, addr);
   return arrive;
 }
 
 static double sector_access(l2sys *l, uint32_t near, double t, uint64_t addr, enum l2_op op, uint32_t lanes, uint32_t bytes,
-                            double *merged) {
+                            bool same_line, double *merged) {
   uint32_t per = l->p.slices / l->p.partitions;
   uint64_t block = addr / l->p.interleave_bytes;
   uint32_t s = (uint32_t)((l->p.hash ? mix(block) : block) % l->p.slices);
@@ -217,9 +243,9 @@ static double sector_access(l2sys *l, uint32_t near, double t, uint64_t addr, en
     uint32_t ns = near * per + s % per;
     if (op == L2_READ) {
       cache_line *copy;
-      done = lookup(l, near, ns, t, addr, op, false, &copy, bytes, NULL);
+      done = lookup(l, near, ns, t, addr, op, false, &copy, bytes, false, NULL);
       if (done >= 0) return done;
-      done = lookup(l, home, s, t, addr, op, true, NULL, bytes, NULL);
+      done = lookup(l, home, s, t, addr, op, true, NULL, bytes, false, NULL);
       copy->ready = done;            /* the near copy fills when the answer passes */
       return done;
     }
@@ -228,7 +254,7 @@ static double sector_access(l2sys *l, uint32_t near, double t, uint64_t addr, en
     l->hits++;
   }
   cache_line *ln;
-  done = lookup(l, home, s, t, addr, op == L2_ATOMIC ? L2_READ : op, true, &ln, bytes, merged);
+  done = lookup(l, home, s, t, addr, op == L2_ATOMIC ? L2_READ : op, true, &ln, bytes, same_line, merged);
   if (op != L2_ATOMIC) return done;
   /* the slice's atomic unit performs the lanes' updates one after another
    * once the data is there; the old value returns after lat_atomic */
@@ -240,11 +266,11 @@ static double sector_access(l2sys *l, uint32_t near, double t, uint64_t addr, en
 }
 
 double l2_access(l2sys *l, uint32_t near, double t, uint64_t addr, enum l2_op op, uint32_t lanes) {
-  return sector_access(l, near, t, addr, op, lanes, ~0u, NULL);
+  return sector_access(l, near, t, addr, op, lanes, ~0u, false, NULL);
 }
 
-double l2_write(l2sys *l, uint32_t near, double t, uint64_t addr, uint32_t bytes, double *merged) {
-  double fetched = 0, ack = sector_access(l, near, t, addr, L2_WRITE, 1, bytes, &fetched);
+double l2_write(l2sys *l, uint32_t near, double t, uint64_t addr, uint32_t bytes, bool same_line, double *merged) {
+  double fetched = 0, ack = sector_access(l, near, t, addr, L2_WRITE, 1, bytes, same_line, &fetched);
   if (merged) *merged = fetched > ack ? fetched : ack;
   return ack;
 }

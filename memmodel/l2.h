@@ -21,7 +21,11 @@
  * when a read wants it, is then read from DRAM and merged; a set keeps
  * such sectors in at most partial_ways lines.  A partial write into an
  * absent or incomplete sector occupies its slice for partial_write_cycles
- * where a whole sector takes 32 bytes' worth. */
+ * where a whole sector takes 32 bytes' worth; that is the tag and byte-mask
+ * work of the line, done once for the sectors of one line a request
+ * writes: the others take their 32 bytes' worth ([M] tests/microbench
+ * mb_store: 4-byte stores completing 4 sectors of a line a request write
+ * 1.6x the sectors per cycle that those completing 1 a line do). */
 #ifndef MEMMODEL_L2_H
 #define MEMMODEL_L2_H
 #include "memmodel/cache.h"
@@ -38,6 +42,7 @@ typedef struct l2_params {
   bool partial_fill;               /* write_granule 0: fill incomplete sectors before write-back or a read */
   uint32_t partial_ways;           /* most lines per set with incomplete sectors (0: no limit) */
   double partial_write_cycles;     /* slice cycles of a write of part of a sector (0: as a whole one) */
+  uint32_t fill_bytes;             /* a read miss's DRAM access: its aligned block of this size (0, 32: the sector) */
 } l2_params;
 
 /* the data path is a timeline (timeline.h): requests come in issue order */
@@ -68,9 +73,10 @@ double l2_access(l2sys *l, uint32_t near, double t, uint64_t addr, enum l2_op op
  * (an L2 round trip after the slice takes the write); *merged is when the
  * write is in the sector: the same, or for a partial write of an absent
  * sector (see write_granule above) when its DRAM read is back, the write
- * waiting meanwhile in the slice.  l2_access(..., L2_WRITE, ...) writes the
- * whole sector. */
-double l2_write(l2sys *l, uint32_t near, double t, uint64_t addr, uint32_t bytes, double *merged);
+ * waiting meanwhile in the slice.  same_line: an earlier sector of the
+ * same request was of addr's line (see partial_write_cycles above).
+ * l2_access(..., L2_WRITE, ...) writes the whole sector. */
+double l2_write(l2sys *l, uint32_t near, double t, uint64_t addr, uint32_t bytes, bool same_line, double *merged);
 /* Whether a write of the bytes in `bytes` covers every write granule of
  * its sector that it touches (granule 0: always). */
 bool l2_write_whole(uint32_t granule, uint32_t bytes);

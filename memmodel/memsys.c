@@ -61,7 +61,8 @@ memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
                      g->dram_activate_cycles, g->lat_dram, g->partition_hash != 0 };
   l2_params lp = { g->l2_bytes, g->l2_assoc, g->l1_line_bytes, g->l2_slices, g->l2_partitions, g->l2_interleave_bytes,
                    g->l2_slice_bytes_per_cycle, g->l2_atomic_cycles, g->lat_l2, g->lat_atomic, g->partition_hash != 0, g->l2_dirty_ways,
-                   g->l2_write_granule_bytes, g->l2_partial_fill != 0, g->l2_partial_ways, g->l2_partial_write_cycles };
+                   g->l2_write_granule_bytes, g->l2_partial_fill != 0, g->l2_partial_ways, g->l2_partial_write_cycles,
+                   g->l2_fill_bytes };
   if (!m->sm || dram_init(&m->dram, &dp) || l2_init(&m->l2, &lp, &m->dram)) { memsys_free(m); return NULL; }
   for (uint32_t i = 0; i < nsm; i++) {
     ms_sm *s = &m->sm[i];
@@ -171,7 +172,7 @@ static void serve(memsys *m, uint32_t smi, ms_req *r) {
   }
   case RQ_ATOMIC: r->res = l2_access(&m->l2, near, r->at, r->addr, L2_ATOMIC, r->arg); break;
   case RQ_WRITE: {
-    double merged, ack = l2_write(&m->l2, near, r->at, r->addr, r->arg, &merged);
+    double merged, ack = l2_write(&m->l2, near, r->at, r->addr, r->arg, r->same_line, &merged);
     r->res = dmax(ack, merged) - m->g->lat_l2;
     r->ack = ack;
     break;
@@ -348,13 +349,15 @@ static uint32_t sectors_of(const uint64_t *addr, uint32_t mask, uint32_t bytes, 
   return n;
 }
 
-/* Distinct lines (of 2^shift sectors) among n distinct sectors. */
-static uint32_t lines_of(const uint64_t *sec, uint32_t n, uint32_t shift) {
+/* Distinct lines (of 2^shift sectors) among n distinct sectors; again[k]:
+ * an earlier sector is of sector k's line. */
+static uint32_t lines_of(const uint64_t *sec, uint32_t n, uint32_t shift, bool *again) {
   uint32_t lines = 0;
   for (uint32_t k = 0; k < n; k++) {
     uint32_t j = 0;
     while (j < k && sec[j] >> shift != sec[k] >> shift) j++;
     lines += j == k;
+    again[k] = j < k;
   }
   return lines;
 }
@@ -393,8 +396,11 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
   /* the L1 takes l1_sectors_per_cycle sectors, but one tag lookup per
    * line: an access spread over many lines takes a cycle per line or so */
   double busy = (double)n / g->l1_sectors_per_cycle;
-  if (g->l1_lines_per_cycle > 0)
-    busy = dmax(busy, lines_of(sec, n, s->l1.line_shift > 5 ? s->l1.line_shift - 5 : 0) / g->l1_lines_per_cycle);
+  bool again[64] = { false };
+  if (g->l1_lines_per_cycle > 0 || op == MS_STORE) {
+    uint32_t lines = lines_of(sec, n, s->l1.line_shift > 5 ? s->l1.line_shift - 5 : 0, again);
+    if (g->l1_lines_per_cycle > 0) busy = dmax(busy, lines / g->l1_lines_per_cycle);
+  }
   double start = dmax((double)t, s->l1_free);
   s->l1_free = start + busy;
   double done = start + 1;
@@ -432,6 +438,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
       uint32_t r = add_req(m, s, &pend, RQ_WRITE, t, out, a);
       if (r == NONE) continue;
       s->req[r].arg = touched[k];
+      s->req[r].same_line = again[k];
       /* a load of a local line waits until L2 has acknowledged its
        * write-through ([M] tests/microbench mb_stack local_16..256: a local
        * array's load after stores to its lines takes an L2 round trip) */

@@ -46,6 +46,7 @@ typedef struct ms_req {
   uint32_t slot;                   /* the MSHR it holds (UINT32_MAX: none) */
   uint32_t arg;                    /* lanes (atomics), bytes written (RQ_WRITE), code bytes (RQ_CODE) */
   uint8_t kind;
+  bool same_line;                  /* RQ_WRITE: an earlier sector of its request was of its line (l2_write) */
 } ms_req;
 /* A pending value: the cycle an instruction's memory result is back (t +
  * the rounded latency + add), or the larger of two values (a and b,

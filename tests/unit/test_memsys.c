@@ -232,7 +232,7 @@ static void l2_over_dram(l2sys *l, dram *d, const l2_params *p)
 
 static void small_l2(l2sys *l, dram *d, uint32_t partitions, uint64_t bytes)
 {
-    l2_params p = { bytes, 2, 128, 4, partitions, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0 };
+    l2_params p = { bytes, 2, 128, 4, partitions, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 32 };
     l2_over_dram(l, d, &p);
 }
 
@@ -260,7 +260,7 @@ START_TEST(l2_cleans_beyond_dirty_ways)
     l2sys l;
     dram d;
     /* one slice, one set of 4 ways; at most 2 dirty lines */
-    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 2, 0, false, 0, 0 };
+    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 2, 0, false, 0, 0, 32 };
     l2_over_dram(&l, &d, &p);
     l2_access(&l, 0, 0, 0x000, L2_WRITE, 1);
     l2_access(&l, 0, 1, 0x080, L2_WRITE, 1);
@@ -271,6 +271,39 @@ START_TEST(l2_cleans_beyond_dirty_ways)
     l2_access(&l, 0, 1000, 0x000, L2_READ, 1);      /* ...which stays resident */
     ck_assert_uint_eq(l.hits, hits + 1);
     ck_assert_uint_eq(d.read_bytes, 0);
+    l2_free(&l);
+    dram_free(&d);
+}
+END_TEST
+
+/* fill_bytes 64: a read miss brings its sector's pair from DRAM; the pair's
+ * first read needs no DRAM access of its own, yet counts as a miss */
+START_TEST(l2_read_miss_fills_its_pair)
+{
+    l2sys l;
+    dram d;
+    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 64 };
+    l2_over_dram(&l, &d, &p);
+    double a = l2_access(&l, 0, 0, 0x020, L2_READ, 1);
+    ck_assert_uint_eq(d.read_bytes, 64);
+    uint64_t hits = l.hits, lookups = l.lookups;
+    double b = l2_access(&l, 0, 1, 0x000, L2_READ, 1);  /* the pair: in flight with the first */
+    ck_assert_uint_eq(d.read_bytes, 64);
+    ck_assert_uint_eq(l.hits, hits);
+    ck_assert_uint_eq(l.lookups, lookups + 1);
+    ck_assert(b >= a);
+    ck_assert(b < a + 100);
+    l2_access(&l, 0, 2000, 0x000, L2_READ, 1);          /* now present: a hit */
+    ck_assert_uint_eq(l.hits, hits + 1);
+    l2_access(&l, 0, 2001, 0x040, L2_READ, 1);          /* the line's other pair: DRAM again */
+    ck_assert_uint_eq(d.read_bytes, 128);
+    l2_free(&l);
+    dram_free(&d);
+    /* fill_bytes 32: a sector alone */
+    p.fill_bytes = 32;
+    l2_over_dram(&l, &d, &p);
+    l2_access(&l, 0, 0, 0x020, L2_READ, 1);
+    ck_assert_uint_eq(d.read_bytes, 32);
     l2_free(&l);
     dram_free(&d);
 }
@@ -326,23 +359,23 @@ START_TEST(l2_partial_writes_fetch_with_a_granule)
     ck_assert(!l2_write_whole(32, 0x00ffffffu));
     l2sys l;
     dram d;
-    l2_params p = { 1 << 20, 2, 128, 4, 1, 512, 32.0, 1.0, 200, 220, false, 0, 8, false, 0, 0 };
+    l2_params p = { 1 << 20, 2, 128, 4, 1, 512, 32.0, 1.0, 200, 220, false, 0, 8, false, 0, 0, 32 };
     l2_over_dram(&l, &d, &p);
     double merged;
     /* a whole sector, or whole words: allocated without a read */
-    double ack = l2_write(&l, 0, 0, 0x000, ~0u, &merged);
+    double ack = l2_write(&l, 0, 0, 0x000, ~0u, false, &merged);
     ck_assert(merged == ack);
-    l2_write(&l, 0, 0, 0x020, 0x0000ffffu, &merged);
+    l2_write(&l, 0, 0, 0x020, 0x0000ffffu, false, &merged);
     ck_assert_uint_eq(d.read_bytes, 0);
     ck_assert_uint_eq(l.hits, 2);
     /* half a word of an absent sector: its read comes first (a miss) */
-    ack = l2_write(&l, 0, 0, 0x040, 0x000000f0u, &merged);
+    ack = l2_write(&l, 0, 0, 0x040, 0x000000f0u, false, &merged);
     ck_assert_uint_eq(d.read_bytes, 32);
     ck_assert_uint_eq(l.write_fetches, 1);
     ck_assert_uint_eq(l.hits, 2);
     ck_assert(merged > ack);
     /* the rest of that word: the sector is there now, no second read */
-    l2_write(&l, 0, 10, 0x040, 0x0000000fu, &merged);
+    l2_write(&l, 0, 10, 0x040, 0x0000000fu, false, &merged);
     ck_assert_uint_eq(d.read_bytes, 32);
     ck_assert_uint_eq(l.hits, 3);
     /* a read of the sector waits for its fill */
@@ -360,15 +393,15 @@ START_TEST(l2_byte_masks_fill_incomplete_sectors)
     l2sys l;
     dram d;
     /* one slice, one set of 4 ways; byte masks for at most 2 lines */
-    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 0, 0, true, 2, 0 };
+    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 0, 0, true, 2, 0, 32 };
     l2_over_dram(&l, &d, &p);
     double merged;
     /* four 8-byte writes complete a sector: nothing is read */
-    for (uint32_t k = 0; k < 4; k++) l2_write(&l, 0, k, 0x000, 0xffu << (8 * k), &merged);
+    for (uint32_t k = 0; k < 4; k++) l2_write(&l, 0, k, 0x000, 0xffu << (8 * k), false, &merged);
     ck_assert_uint_eq(d.read_bytes, 0);
     ck_assert_uint_eq(l.write_fetches, 0);
     /* a sector left at 4 bytes is read (and merged) when a read wants it */
-    l2_write(&l, 0, 10, 0x020, 0xfu, &merged);
+    l2_write(&l, 0, 10, 0x020, 0xfu, false, &merged);
     ck_assert_uint_eq(d.read_bytes, 0);
     uint64_t hits = l.hits;
     double r = l2_access(&l, 0, 20, 0x020, L2_READ, 1);
@@ -380,10 +413,10 @@ START_TEST(l2_byte_masks_fill_incomplete_sectors)
     ck_assert_uint_eq(d.read_bytes, 32);
     /* a third line with an incomplete sector: the oldest of the others is
      * read, merged and written back */
-    l2_write(&l, 0, 40, 0x080, 0xfu, &merged);
-    l2_write(&l, 0, 41, 0x100, 0xfu, &merged);
+    l2_write(&l, 0, 40, 0x080, 0xfu, false, &merged);
+    l2_write(&l, 0, 41, 0x100, 0xfu, false, &merged);
     ck_assert_uint_eq(d.read_bytes, 32);
-    l2_write(&l, 0, 42, 0x180, 0xfu, &merged);
+    l2_write(&l, 0, 42, 0x180, 0xfu, false, &merged);
     ck_assert_uint_eq(d.read_bytes, 64);
     ck_assert_uint_eq(d.write_bytes, 32);
     ck_assert_uint_eq(l.write_fetches, 2);
@@ -392,7 +425,7 @@ START_TEST(l2_byte_masks_fill_incomplete_sectors)
     p.partial_fill = false;
     ck_assert_int_eq(l2_init(&l, &p, &d), 0);
     dram_reset(&d);
-    l2_write(&l, 0, 0, 0x000, 0xfu, &merged);
+    l2_write(&l, 0, 0, 0x000, 0xfu, false, &merged);
     for (uint64_t a = 0x1000; a < 0x1000 + 8 * 128; a += 128) l2_access(&l, 0, 10, a, L2_READ, 1);
     ck_assert_uint_eq(d.write_bytes, 32);
     ck_assert_uint_eq(d.read_bytes, 8 * 32);
@@ -400,10 +433,20 @@ START_TEST(l2_byte_masks_fill_incomplete_sectors)
     /* a partial write occupies the slice for partial_write_cycles, a whole one for 1 */
     p.partial_write_cycles = 5;
     ck_assert_int_eq(l2_init(&l, &p, &d), 0);
-    double a1 = l2_write(&l, 0, 0, 0x000, 0xfu, &merged), a2 = l2_write(&l, 0, 0, 0x040, ~0u, &merged);
+    double a1 = l2_write(&l, 0, 0, 0x000, 0xfu, false, &merged), a2 = l2_write(&l, 0, 0, 0x040, ~0u, false, &merged);
     ck_assert(a2 - a1 > 4.9 && a2 - a1 < 5.1);
-    double a3 = l2_write(&l, 0, 0, 0x060, ~0u, &merged);
+    double a3 = l2_write(&l, 0, 0, 0x060, ~0u, false, &merged);
     ck_assert(a3 - a2 > 0.9 && a3 - a2 < 1.1);
+    /* the line's tag and byte-mask work is done once a request: a partial
+     * write after another sector of its line in the same request takes a
+     * whole sector's time; the next line's first pays it again */
+    double b1 = l2_write(&l, 0, 0, 0x100, 0xfu, false, &merged), b2 = l2_write(&l, 0, 0, 0x120, 0xfu, true, &merged);
+    ck_assert(b2 - b1 > 4.9 && b2 - b1 < 5.1);
+    double b3 = l2_write(&l, 0, 0, 0x140, 0xfu, true, &merged), b4 = l2_write(&l, 0, 0, 0x180, 0xfu, false, &merged);
+    ck_assert(b3 - b2 > 0.9 && b3 - b2 < 1.1);
+    ck_assert(b4 - b3 > 0.9 && b4 - b3 < 1.1);
+    double b5 = l2_write(&l, 0, 0, 0x1a0, 0xfu, false, &merged);
+    ck_assert(b5 - b4 > 4.9 && b5 - b4 < 5.1);
     l2_free(&l);
     dram_free(&d);
 }
@@ -815,6 +858,7 @@ static Suite *memsys_suite(void)
     t = tcase_create("l2");
     tcase_add_test(t, l2_write_back_on_eviction);
     tcase_add_test(t, l2_far_partition_counts_twice);
+    tcase_add_test(t, l2_read_miss_fills_its_pair);
     tcase_add_test(t, l2_cleans_beyond_dirty_ways);
     tcase_add_test(t, l2_atomics_serialise_per_slice);
     tcase_add_test(t, l2_partial_writes_fetch_with_a_granule);

@@ -15,6 +15,8 @@ Each case sweeps one mechanism's parameters (doc/timing-validation.md):
   mb_stack    recursion depth and dynamically indexed local arrays
   mb_cluster  cluster sizes 1..8: barrier.cluster and distributed shared memory
   mb_mem      pointer chases over 16 KiB .. 128 MiB footprints, streaming reads
+  mb_store    4-byte stores writing 1, 2 or 4 sectors of each line a request,
+              completing each sector (8 stores) or leaving it partial (1)
 Everything is generated: change the sweeps here, never the output."""
 import os
 import sys
@@ -373,6 +375,28 @@ extern "C" __global__ void stream_read(const float4 *in, float *out, unsigned n)
     return c
 
 
+# ---------------------------------------------------------------- partial writes
+def store_case():
+    c = Case('mb_store', '4-byte stores: 1, 2 or 4 sectors of a line per request, sectors completed or left partial')
+    # thread t writes WORDS consecutive words at word t * stride: a warp's
+    # request covers 32 sectors in 32 / (128 / (4 * stride)) lines
+    for words in (1, 8):
+        c.src.append('''extern "C" __global__ void store_w%d(unsigned *out, unsigned stride, int reps)
+{
+    unsigned t = blockIdx.x * blockDim.x + threadIdx.x, n = gridDim.x * blockDim.x;
+    for (int r = 0; r < reps; r++) {
+        unsigned *p = out + (size_t)(t + r * n) * stride;
+#pragma unroll
+        for (int e = 0; e < %d; e++) p[e] = t + e;
+    }
+}''' % (words, words))
+    c.buf('out', 32 << 20)
+    for words in (8, 1):
+        for stride_bytes in (32, 64, 128):
+            c.launch('store_w%d' % words, 264, 256, [('ptr', 'out'), ('u32', stride_bytes // 4), ('s32', 3)])
+    return c
+
+
 if __name__ == '__main__':
-    for mk in (pipe_case, smem_case, atomic_case, mma_case, div_case, stack_case, cluster_case, mem_case):
+    for mk in (pipe_case, smem_case, atomic_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case):
         mk().write()
