@@ -222,6 +222,12 @@ typedef struct emu_options {
  * volatile); false in a functional run. */
 bool emu_load_cached_in_l1(const struct emu *e, const xinsn *x);
 
+/* Cycles a warp waited for one reason (enum timing_stall) before an issue;
+ * a wait can hold several (its own pipe's stall count, losing the
+ * scheduler's choice, another warp's instruction in the pipe). */
+#define EMU_STALL_PARTS 3
+typedef struct emu_stall { uint8_t why; uint32_t cycles; } emu_stall;
+
 /* Hooks for observers (traces).  NULL when nobody listens; the interpreter
  * tests one pointer. */
 typedef struct emu_observer {
@@ -230,11 +236,13 @@ typedef struct emu_observer {
   void (*on_mem)(void *ctx, const warp *w, const xinsn *x, const uint64_t *addr, lanemask m, uint32_t bytes,
                  uint32_t sectors, uint32_t lines, uint32_t wavefronts);
   /* timing mode only (any may be NULL): right after on_insn's instruction
-   * ran, when it issued, when its results are ready, why the warp waited
-   * before it (enum timing_stall) and for how many cycles since its previous
-   * issue (doc/stall-reasons.md); a block's first issue-able cycle and the
-   * cycle after it ended; an SM's resident and eligible warps at a cycle */
-  void (*on_timing)(void *ctx, const warp *w, uint64_t issue, uint64_t complete, int stall, uint64_t stall_cycles);
+   * ran, when it issued, when its results are ready, and the cycles since
+   * the warp's previous issue by the reason that held it (nst parts of
+   * EMU_STALL_PARTS at most, the largest first; 0 parts: an instruction
+   * that leaves no SASS, which issues nothing; doc/stall-reasons.md); a
+   * block's first issue-able cycle and the cycle after it ended; an SM's
+   * resident and eligible warps at a cycle */
+  void (*on_timing)(void *ctx, const warp *w, uint64_t issue, uint64_t complete, const emu_stall *st, int nst);
   void (*on_block_timing)(void *ctx, const cta *c, uint64_t start, uint64_t end);
   void (*on_sm_sample)(void *ctx, uint32_t sm, uint64_t cycle, uint32_t active, uint32_t eligible);
   /* before a warp instruction runs (may be NULL; the debugger stops here by

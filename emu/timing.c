@@ -19,6 +19,7 @@ typedef struct tsm {
   uint64_t sched_free[8];             /* per sub-partition: next issue cycle      */
   uint64_t unit_free[8][U_COUNT];     /* per sub-partition and unit               */
   const twarp *unit_by[8][U_COUNT];   /* ... the warp that last issued to it       */
+  uint64_t unit_at[8][U_COUNT];       /* ... and the cycle it did                  */
   uint32_t ctas;                      /* resident CTAs                            */
   uint64_t first, last;               /* active span                              */
   uint64_t warp_cycles;               /* sum over resident warps of their lifetime */
@@ -228,6 +229,38 @@ static void place_slots(const gpu_config *g, uint32_t slots, uint32_t csize, uin
   }
 }
 
+/* The parts of a warp's wait before an issue, largest first, that add up
+ * to the waited cycles since its previous issue: what the notes leave out
+ * (a wait for a pending value at a window's edge) goes to the largest part
+ * (or 'selected' when nothing was noted), what they count twice comes off
+ * the smallest.  At least one part; the warp's notes start again. */
+static int gap_parts(twarp *tw, uint64_t waited, emu_stall *st) {
+  int n = tw->gap_n;
+  for (int i = 0; i < n; i++) {
+    emu_stall x = tw->gap[i];
+    int j = i;
+    for (; j > 0 && st[j - 1].cycles < x.cycles; j--) st[j] = st[j - 1];
+    st[j] = x;
+  }
+  tw->gap_n = 0;
+  tw->wait_len = 0;
+  if (!n) st[n++] = (emu_stall){ STALL_SELECTED, 0 };
+  uint64_t sum = 0;
+  for (int i = 0; i < n; i++) sum += st[i].cycles;
+  if (sum < waited) {
+    uint64_t c = st[0].cycles + (waited - sum);
+    st[0].cycles = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
+  }
+  for (int i = n - 1; i >= 0 && sum > waited; i--) {
+    uint32_t c = sum - waited < st[i].cycles ? (uint32_t)(sum - waited) : st[i].cycles;
+    st[i].cycles -= c;
+    sum -= c;
+  }
+  int m = 1;
+  for (int i = 1; i < n; i++) if (st[i].cycles) st[m++] = st[i];
+  return m;
+}
+
 /* A warp that waited outside the queue (blocked) is queued again. */
 static int requeue_released(timing_state *s, twarp *tw, uint64_t t) {
   if (tw->blocked_at && t > tw->blocked_at) twarp_note_wait(tw, tw->blocked_why, t - tw->blocked_at);
@@ -362,11 +395,18 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     /* the warp's own previous instruction holding the pipe is a stall the
      * compiler wrote into the control bits ('wait', as Nsight Compute counts
      * it: mb_pipe, one warp: no math_pipe_throttle at any ILP); another
-     * warp's is a throttle */
-    if (unit > slot) { t = could = unit; why = sm->unit_by[tw->sp][d->unit] == tw ? STALL_WAIT : d->throttle_why; }
-    else if (slot > t) { t = slot; why = STALL_NOT_SELECTED; }
+     * warp's is a throttle, but for the cycle that warp was chosen in: the
+     * pipe was free then, this warp was not selected */
+    bool lost = false;
+    if (unit > slot) {
+      t = could = unit;
+      bool own = sm->unit_by[tw->sp][d->unit] == tw;
+      why = own ? STALL_WAIT : d->throttle_why;
+      lost = !own && sm->unit_at[tw->sp][d->unit] == he.t;
+    } else if (slot > t) { t = slot; why = STALL_NOT_SELECTED; }
     if (t > he.t) {
-      twarp_note_wait(tw, why, t - he.t);
+      if (lost) twarp_note_wait(tw, STALL_NOT_SELECTED, 1);
+      twarp_note_wait(tw, why, t - he.t - lost);
       /* two_level: a long wait gives the place in the active set away */
       if (why == STALL_LONG_SCOREBOARD && sched_leave(q, tw, he.t)) { fault_oom(e); break; }
       if (sched_push(q, tw, t)) { fault_oom(e); break; }
@@ -377,6 +417,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       sm->sched_free[tw->sp] = t + d->slots;
       sm->unit_free[tw->sp][d->unit] = t + d->bank_extra + d->ii;
       sm->unit_by[tw->sp][d->unit] = tw;
+      sm->unit_at[tw->sp][d->unit] = t;
     }
     s->mem_done = false;
     s->mem_latency = 0;
@@ -461,19 +502,19 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       if (ms_is_pending(done) && VEC_APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ &tw->ready[d->dst[i]], done, tw }))) { fault_oom(e); break; }
     }
     /* warp states (timing.h): the issue cycle is 'selected', the cycles
-     * since the warp's previous issue go to the reason that held it longest
-     * (an instruction without SASS: none, its row has no timing) */
-    int why_issue = d->free ? 0 : tw->wait_len ? tw->wait_why : STALL_SELECTED;
-    uint64_t waited = !d->free && prev_issue1 && t > prev_issue1 ? t - prev_issue1 : 0;
+     * since the warp's previous issue go to the reasons that held the warp,
+     * part by part (an instruction without SASS: none, its gap goes on) */
+    emu_stall st[EMU_STALL_PARTS];
+    int nst = 0;
     if (!d->free) {
-      s->r.stall_cycles[why_issue] += waited;
+      nst = gap_parts(tw, prev_issue1 && t > prev_issue1 ? t - prev_issue1 : 0, st);
+      for (int k = 0; k < nst; k++) s->r.stall_cycles[st[k].why] += st[k].cycles;
       s->r.stall_cycles[STALL_SELECTED]++;
-      tw->wait_len = 0;
     }
     /* (a result still pending: its lower bound, the window's end) */
     if (obs && obs->on_timing) {
       uint64_t cpl = async_done > done ? async_done : done;
-      obs->on_timing(obs->ctx, w, t, ms_is_pending(cpl) ? umax(we, t + 1) : cpl, why_issue, waited);
+      obs->on_timing(obs->ctx, w, t, ms_is_pending(cpl) ? umax(we, t + 1) : cpl, st, nst);
     }
     if (!pend && t + lat > dm->end) dm->end = t + lat;
     cta *c = w->cta;
@@ -780,6 +821,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
           ifreg[(size_t)si_ * nwarps + wi_][0] = ifreg[(size_t)si_ * nwarps + wi_][1] = 0; \
           if (!rd_ || !rw_) { slot_init[si_] = true; fault_oom(e); goto out; } \
           tw_->w = &c_->warps[wi_]; tw_->sm = sm_; tw_->slot = si_; \
+          tw_->issued1 = (when);        /* a warp's states count from its start (sm__warps_active) */ \
           tw_->sp = (c_->warps[wi_].id + si_) % nsp; \
           tw_->spi = sm_ * nsp + tw_->sp; \
           sched_add(q_, tw_); \

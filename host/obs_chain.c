@@ -12,10 +12,10 @@ static void on_mem(void *ctx, const warp *w, const xinsn *x, const uint64_t *a, 
   if (c->a->on_mem) c->a->on_mem(c->a->ctx, w, x, a, m, bytes, sectors, lines, wavefronts);
   if (c->b->on_mem) c->b->on_mem(c->b->ctx, w, x, a, m, bytes, sectors, lines, wavefronts);
 }
-static void on_timing(void *ctx, const warp *w, uint64_t issue, uint64_t complete, int stall, uint64_t stall_cycles) {
+static void on_timing(void *ctx, const warp *w, uint64_t issue, uint64_t complete, const emu_stall *st, int nst) {
   obs_chain *c = ctx;
-  if (c->a->on_timing) c->a->on_timing(c->a->ctx, w, issue, complete, stall, stall_cycles);
-  if (c->b->on_timing) c->b->on_timing(c->b->ctx, w, issue, complete, stall, stall_cycles);
+  if (c->a->on_timing) c->a->on_timing(c->a->ctx, w, issue, complete, st, nst);
+  if (c->b->on_timing) c->b->on_timing(c->b->ctx, w, issue, complete, st, nst);
 }
 static void on_before_insn(void *ctx, const warp *w, const xinsn *x, lanemask m, lanemask g) {
   obs_chain *c = ctx;

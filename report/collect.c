@@ -3,20 +3,18 @@
  * them, ptxemu-trace(5)), warp instructions (as line_warp_stats does) and,
  * for timed launches, the cycles each warp waited before each issue.
  *
- * SQL would GROUP BY (a sort of every row) and the waits need each warp's
- * previous issue (a window: another sort); here the memory rows are summed
- * into an array indexed by insn_id while they stream by, and only the
- * issue rows are sorted, in C, a bounded number of them at a time.
+ * SQL would GROUP BY (a sort of every row); here the rows are summed into
+ * an array indexed by insn_id while they stream by.
  *
  * Warp states: a warp instruction accounts for the cycles since its warp's
  * previous issue; the issue cycle is 'selected', the cycles before it are
- * the instruction's stall_id, as Nsight Compute's warp states count them. */
+ * its stall_id's, stall2_id's and stall3_id's (stall_cycles, ...), as
+ * Nsight Compute's warp states count them. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "report/internal.h"
 
-#define ISSUES_PER_PASS 4000000  /* about 100 MB of sort records at most     */
 /* Bounds on values read from the trace (untrusted): a request moves at most
  * 32 lanes x 16 bytes in at most 4096 sectors or wavefronts; a row folds at
  * most 2^32 instructions or repetitions; cycles and instruction ids stay
@@ -70,14 +68,6 @@ static void collect_mem(rep *r, const rep_launch *l) {
   r->mem_ready = !r->failed;
 }
 
-typedef struct issue { uint64_t warp; int64_t cycle; uint32_t insn; uint16_t reps; uint8_t stall; } issue;
-
-static int issue_cmp(const void *a, const void *b) {
-  const issue *x = a, *y = b;
-  if (x->warp != y->warp) return x->warp < y->warp ? -1 : 1;
-  return (x->cycle > y->cycle) - (x->cycle < y->cycle);
-}
-
 /* A run's instructions, as line_warp_stats counts them: every one executes
  * reps times with the run's threads; only the last can have a guard that
  * is false for some threads, or be a branch. */
@@ -98,82 +88,36 @@ static void count_run(rep *r, long long insn, long long n, long long reps, long 
   }
 }
 
-/* One pass over the warp instructions of blocks lo .. hi - 1: their counts
- * per instruction and, timed, their issues (cap: the expected number). */
-static void collect_pass(rep *r, const rep_launch *l, long long lo, long long hi, size_t cap) {
-  /* cap comes from blocks.inst_executed: the rows themselves decide beyond a pass */
-  if (cap > ISSUES_PER_PASS + 1024) cap = ISSUES_PER_PASS + 1024;
-  issue *v = l->timed ? malloc((cap ? cap : 1) * sizeof *v) : NULL;
-  sqlite3_stmt *s = rep_prepare(r, "SELECT block, warp, issue_cycle, insn_id, n, reps, threads, pred_threads, taken, active, stall_id\n"
-                                   "FROM warp_runs WHERE id BETWEEN ?1 AND ?2 AND block >= ?3 AND block < ?4");
-  if ((l->timed && !v) || !s) {
-    free(v);
-    sqlite3_finalize(s);
-    if (!r->failed) { r->failed = true; snprintf(r->err, sizeof r->err, "out of memory"); }
-    return;
-  }
+/* One pass over the launch's warp instructions: their counts per
+ * instruction and, timed, the parts of the wait before each issue. */
+static void collect_runs(rep *r, const rep_launch *l) {
+  sqlite3_stmt *s = rep_prepare(r, "SELECT insn_id, n, reps, threads, pred_threads, taken, active, issue_cycle,\n"
+                                   "  stall_id, stall_cycles, stall2_id, stall2_cycles, stall3_id, stall3_cycles\n"
+                                   "FROM warp_runs WHERE id BETWEEN ?1 AND ?2");
+  if (!s) return;
   sqlite3_bind_int64(s, 1, l->first_run);
   sqlite3_bind_int64(s, 2, l->last_run);
-  sqlite3_bind_int64(s, 3, lo);
-  sqlite3_bind_int64(s, 4, hi);
-  size_t n = 0;
   int rc;
   while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-    long long insn = sqlite3_column_int64(s, 3), len = rep_count(s, 4, 1, 1, MAX_RUN), reps = rep_count(s, 5, 1, 1, MAX_RUN);
-    bool branch = sqlite3_column_type(s, 8) != SQLITE_NULL;
-    long long taken = rep_int(s, 8, 0), active = rep_int(s, 9, 0);
-    count_run(r, insn, len, reps, rep_count(s, 6, 0, 0, 32), rep_count(s, 7, 0, 0, 32), branch, branch && taken != 0 && taken != active);
-    if (!v || sqlite3_column_type(s, 2) == SQLITE_NULL) continue;
-    if (insn < r->insn_lo || insn - r->insn_lo >= r->insn_n) continue;
-    if (n == cap) {                          /* blocks.inst_executed undercounted */
-      size_t nc = cap * 2 + 1024;
-      issue *nv = realloc(v, nc * sizeof *v);
-      if (!nv) { rc = SQLITE_NOMEM; break; }
-      v = nv;
-      cap = nc;
+    long long insn = sqlite3_column_int64(s, 0), len = rep_count(s, 1, 1, 1, MAX_RUN), reps = rep_count(s, 2, 1, 1, MAX_RUN);
+    bool branch = sqlite3_column_type(s, 5) != SQLITE_NULL;
+    long long taken = rep_int(s, 5, 0), active = rep_int(s, 6, 0);
+    count_run(r, insn, len, reps, rep_count(s, 3, 0, 0, 32), rep_count(s, 4, 0, 0, 32), branch, branch && taken != 0 && taken != active);
+    /* timed rows only (an instruction without SASS has no timing) */
+    if (!l->timed || sqlite3_column_type(s, 7) == SQLITE_NULL || sqlite3_column_type(s, 8) == SQLITE_NULL) continue;
+    rep_insn *x = rep_insn_at(r, insn);
+    if (!x) continue;
+    for (int k = 0; k < 3; k++) {
+      if (sqlite3_column_type(s, 8 + 2 * k) == SQLITE_NULL) continue;
+      long long why = rep_int(s, 8 + 2 * k, 0), wait = rep_count(s, 9 + 2 * k, 0, 0, MAX_CYCLE);
+      if (why < 0 || why >= REP_NSTALL) why = REP_NSTALL - 1;
+      x->waits[why] += (double)wait;
+      r->stall_cycles[why] += (double)wait;
     }
-    long long stall = rep_int(s, 10, 0);
-    v[n++] = (issue){ .warp = (uint64_t)sqlite3_column_int64(s, 0) * 64 + (uint64_t)sqlite3_column_int64(s, 1),
-                      .cycle = rep_count(s, 2, 0, 0, MAX_CYCLE), .insn = (uint32_t)(insn - r->insn_lo),
-                      .reps = (uint16_t)(reps > 0 && reps < 65536 ? reps : 1),
-                      .stall = (uint8_t)(stall >= 0 && stall < REP_NSTALL ? stall : REP_NSTALL - 1) };
+    x->issued += reps;
+    r->stall_cycles[1] += (double)reps;
   }
   rep_finish(r, s, rc);
-  if (v && !r->failed) {
-    qsort(v, n, sizeof *v, issue_cmp);
-    for (size_t i = 0; i < n; i++) {
-      long long wait = i > 0 && v[i - 1].warp == v[i].warp ? v[i].cycle - v[i - 1].cycle - 1 : 0;
-      if (wait < 0) wait = 0;
-      if (v[i].insn >= (uint64_t)r->insn_n) continue;
-      rep_insn *x = &r->insn[v[i].insn];
-      x->waits[v[i].stall] += (double)wait;
-      x->issued += v[i].reps;
-      r->stall_cycles[v[i].stall] += (double)wait;
-      r->stall_cycles[1] += v[i].reps;
-    }
-  }
-  free(v);
-}
-
-static void collect_runs(rep *r, const rep_launch *l) {
-  /* passes of whole blocks, each at most ISSUES_PER_PASS issues (by
-   * blocks.inst_executed); untimed: one pass, nothing kept */
-  long long lo = 0;
-  size_t pass = 0;
-  if (l->timed) {
-    sqlite3_stmt *s = rep_prepare(r, "SELECT block, inst_executed FROM blocks WHERE launch_id = ?1 ORDER BY block");
-    if (!s) return;
-    sqlite3_bind_int64(s, 1, l->id);
-    int rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW && !r->failed) {
-      long long b = sqlite3_column_int64(s, 0), insts = rep_count(s, 1, 0, 0, MAX_RUN);
-      if (pass && pass + (size_t)insts > ISSUES_PER_PASS) { collect_pass(r, l, lo, b, pass); lo = b; pass = 0; }
-      pass += (size_t)(insts > 0 ? insts : 0);
-    }
-    rep_finish(r, s, rc);
-  }
-  /* the last pass also takes any block the blocks table lacks */
-  if (!r->failed) collect_pass(r, l, lo, INT64_MAX, pass + 1024);
   r->runs_ready = !r->failed;
   r->stalls_ready = l->timed && !r->failed;
 }

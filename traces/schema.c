@@ -200,7 +200,11 @@ const char trace_schema_sql[] =
   "  issue_cycle INTEGER,\n"
   "  complete_cycle INTEGER,\n"
   "  stall_id INTEGER REFERENCES stall_reasons,\n"
-  "  stall_cycles INTEGER);\n"
+  "  stall_cycles INTEGER,\n"
+  "  stall2_id INTEGER REFERENCES stall_reasons,\n"
+  "  stall2_cycles INTEGER,\n"
+  "  stall3_id INTEGER REFERENCES stall_reasons,\n"
+  "  stall3_cycles INTEGER);\n"
   /* 0 .. 4095: the repetitions of a warp_runs row (reps <= 4096, MAX_REPS) */
   "CREATE TABLE counter(k INTEGER PRIMARY KEY);\n"
   "WITH RECURSIVE c(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM c WHERE k < 4095) INSERT INTO counter SELECT k FROM c;\n"
@@ -401,13 +405,17 @@ const char trace_schema_sql[] =
   METRIC_ARM(ipc) ";\n"
   /* stall breakdown: warp states (emu/timing.h, doc/stall-reasons.md), the share of
    * all warp cycles in each: the cycles a warp waited before an issue are its
-   * instruction's stall_id's, the issue cycle itself 'selected' (id 1) */
+   * instruction's stall_id's, stall2_id's and stall3_id's, the issue cycle
+   * itself 'selected' (id 1) */
   "CREATE VIEW stall_breakdown AS\n"
-  "WITH r AS (SELECT l.launch_id, r.stall_id, r.stall_cycles, r.n * r.reps AS issues\n"
+  "WITH r AS (SELECT l.launch_id, r.stall_id, r.stall_cycles, r.stall2_id, r.stall2_cycles, r.stall3_id, r.stall3_cycles,\n"
+  "             r.n * r.reps AS issues\n"
   "           FROM launches l JOIN warp_runs r ON r.id BETWEEN l.first_run_id AND l.last_run_id\n"
   "           WHERE r.stall_id IS NOT NULL),\n"
   "     c AS (SELECT launch_id, stall_id, sum(n) AS n FROM\n"
-  "             (SELECT launch_id, stall_id, stall_cycles AS n FROM r UNION ALL SELECT launch_id, 1, issues FROM r)\n"
+  "             (SELECT launch_id, stall_id, stall_cycles AS n FROM r UNION ALL SELECT launch_id, 1, issues FROM r\n"
+  "              UNION ALL SELECT launch_id, stall2_id, stall2_cycles FROM r WHERE stall2_id IS NOT NULL\n"
+  "              UNION ALL SELECT launch_id, stall3_id, stall3_cycles FROM r WHERE stall3_id IS NOT NULL)\n"
   "           GROUP BY 1, 2),\n"
   "     t AS (SELECT launch_id, sum(n) AS total FROM c GROUP BY launch_id)\n"
   "SELECT l.launch_id, k.name AS kernel, s.name AS reason,\n"
@@ -495,11 +503,14 @@ const char trace_schema_sql[] =
   LINE_VIEW(l2_hit_rate, "line_mem_stats", "100.0 * s.l2_hit_sectors / nullif(s.l2_sectors, 0)", "s.gld_requests + s.gst_requests > 0")
   LINE_VIEW(dram_read_bytes, "line_mem_stats", "32 * s.dram_read_sectors", "s.gld_requests > 0")
   "CREATE VIEW stall_breakdown_by_line AS\n"
-  "WITH r AS (SELECT l.launch_id, r.insn_id, r.stall_id, r.stall_cycles, r.n * r.reps AS issues\n"
+  "WITH r AS (SELECT l.launch_id, r.insn_id, r.stall_id, r.stall_cycles, r.stall2_id, r.stall2_cycles, r.stall3_id,\n"
+  "             r.stall3_cycles, r.n * r.reps AS issues\n"
   "           FROM launches l JOIN warp_runs r ON r.id BETWEEN l.first_run_id AND l.last_run_id\n"
   "           WHERE r.stall_id IS NOT NULL),\n"
   "     g AS (SELECT launch_id, insn_id, stall_id, sum(n) AS n FROM\n"
-  "             (SELECT launch_id, insn_id, stall_id, stall_cycles AS n FROM r UNION ALL SELECT launch_id, insn_id, 1, issues FROM r)\n"
+  "             (SELECT launch_id, insn_id, stall_id, stall_cycles AS n FROM r UNION ALL SELECT launch_id, insn_id, 1, issues FROM r\n"
+  "              UNION ALL SELECT launch_id, insn_id, stall2_id, stall2_cycles FROM r WHERE stall2_id IS NOT NULL\n"
+  "              UNION ALL SELECT launch_id, insn_id, stall3_id, stall3_cycles FROM r WHERE stall3_id IS NOT NULL)\n"
   "           GROUP BY 1, 2, 3),\n"
   "     c AS (SELECT g.launch_id, i.file_id, i.ptx_line, g.stall_id, sum(g.n) AS n,\n"
   "             min(i.src_file_id) AS src_file_id, min(i.src_line) AS src_line\n"

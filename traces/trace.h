@@ -32,7 +32,7 @@ struct emu_launch;
 struct emu_observer;
 
 /* Schema version written to PRAGMA user_version (and the application id). */
-#define TRACE_SCHEMA_VERSION 4
+#define TRACE_SCHEMA_VERSION 5
 #define TRACE_APPLICATION_ID 0x50545845   /* "PTXE" */
 
 enum trace_level { TRACE_LAUNCH, TRACE_WARP, TRACE_MEM, TRACE_ALL };

@@ -43,7 +43,9 @@ typedef struct wrun {
   uint16_t warp, sm;
   uint8_t has_taken, threads, pred_threads;
   uint8_t stall;                 /* timing: stall_id; 0: no timing (NULL columns) */
-  uint32_t stall_cycles;         /* timing: cycles since the warp's previous issue */
+  uint8_t stall2, stall3;        /* timing: the wait's other reasons; 0: none     */
+  uint32_t stall_cycles;         /* timing: cycles of the wait since the warp's previous issue, by reason */
+  uint32_t stall2_cycles, stall3_cycles;
 } wrun;
 
 #define MAX_REPS 4096            /* rows of the counter table (schema.c)       */
@@ -221,7 +223,7 @@ static int v_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, 
   const vaux *a = aux;
   int rc = sqlite3_declare_vtab(db, a->kind == BUF_RUNS ?
     "CREATE TABLE x(launch_id, sm, block, warp, wseq, insn_id, n, reps, active, threads, guard, pred_threads, taken, "
-    "issue_cycle, complete_cycle, stall_id, stall_cycles)" :
+    "issue_cycle, complete_cycle, stall_id, stall_cycles, stall2_id, stall2_cycles, stall3_id, stall3_cycles)" :
     "CREATE TABLE x(launch_id, insn_id, block, warp, wseq, space_id, kind_id, size, threads, bytes, addr, "
     "sectors, lines, wavefronts, conflicts, l1_cached)");
   if (rc != SQLITE_OK) return rc;
@@ -278,6 +280,10 @@ static int v_column_runs(sqlite3_vtab_cursor *cc, sqlite3_context *ctx, int col)
   case 14: if (r->stall) sqlite3_result_int64(ctx, (int64_t)(r->issue + r->dur)); break;
   case 15: if (r->stall) sqlite3_result_int(ctx, r->stall); break;
   case 16: if (r->stall) sqlite3_result_int64(ctx, r->stall_cycles); break;
+  case 17: if (r->stall2) sqlite3_result_int(ctx, r->stall2); break;
+  case 18: if (r->stall2) sqlite3_result_int64(ctx, r->stall2_cycles); break;
+  case 19: if (r->stall3) sqlite3_result_int(ctx, r->stall3); break;
+  case 20: if (r->stall3) sqlite3_result_int64(ctx, r->stall3_cycles); break;
   }
   return SQLITE_OK;
 }
@@ -574,13 +580,18 @@ static void on_insn(void *ctx, const warp *w, const xinsn *x, lanemask active, l
 }
 
 /* Timing mode: the instruction on_insn opened a row for has issued. */
-static void on_timing(void *ctx, const warp *w, uint64_t issue, uint64_t complete, int stall, uint64_t stall_cycles) {
+static void on_timing(void *ctx, const warp *w, uint64_t issue, uint64_t complete, const emu_stall *st, int nst) {
   trace *t = ctx;
   if (!t->open || t->rw != w) return;
   t->run.issue = issue;
   t->run.dur = (uint32_t)(complete > issue ? (complete - issue > UINT32_MAX ? UINT32_MAX : complete - issue) : 0);
-  t->run.stall = (uint8_t)stall;
-  t->run.stall_cycles = (uint32_t)(stall_cycles > UINT32_MAX ? UINT32_MAX : stall_cycles);
+  /* no parts: an instruction without SASS, no timing columns */
+  t->run.stall = nst > 0 ? st[0].why : 0;
+  t->run.stall_cycles = nst > 0 ? st[0].cycles : 0;
+  t->run.stall2 = nst > 1 ? st[1].why : 0;
+  t->run.stall2_cycles = nst > 1 ? st[1].cycles : 0;
+  t->run.stall3 = nst > 2 ? st[2].why : 0;
+  t->run.stall3_cycles = nst > 2 ? st[2].cycles : 0;
   close_run(t);
 }
 
@@ -786,9 +797,10 @@ trace *trace_open(const trace_opts *o, char *err, size_t errlen) {
     goto fail_msg;
   }
   t->ins[BUF_RUNS] = prep(t, "INSERT INTO warp_runs(launch_id, sm, block, warp, wseq, insn_id, n, reps, active, threads, guard, "
-                             "pred_threads, taken, issue_cycle, complete_cycle, stall_id, stall_cycles) SELECT launch_id, sm, block, "
+                             "pred_threads, taken, issue_cycle, complete_cycle, stall_id, stall_cycles, stall2_id, stall2_cycles, "
+                             "stall3_id, stall3_cycles) SELECT launch_id, sm, block, "
                              "warp, wseq, insn_id, n, reps, active, threads, guard, pred_threads, taken, issue_cycle, complete_cycle, "
-                             "stall_id, stall_cycles FROM trace_runs_buf");
+                             "stall_id, stall_cycles, stall2_id, stall2_cycles, stall3_id, stall3_cycles FROM trace_runs_buf");
   t->ins[BUF_MEM] = prep(t, "INSERT INTO mem_accesses(launch_id, insn_id, block, warp, wseq, space_id, kind_id, size, threads, bytes, addr, "
                             "sectors, lines, wavefronts, conflicts, l1_cached) SELECT launch_id, insn_id, block, warp, wseq, space_id, kind_id, "
                             "size, threads, bytes, addr, sectors, lines, wavefronts, conflicts, l1_cached FROM trace_mem_buf");

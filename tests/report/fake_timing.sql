@@ -21,6 +21,13 @@ FROM (SELECT r.id, 10 * (r.block % 16) + sum(g.gap) OVER (PARTITION BY r.launch_
         ON g.insn_id = r.insn_id AND g.warp = r.warp) t
 WHERE warp_runs.id = t.id;
 
+-- each issue's wait: the cycles since its warp's previous issue (0 for the
+-- first), all of them for its one reason
+UPDATE warp_runs SET stall_cycles = t.sc, stall2_id = NULL, stall2_cycles = NULL, stall3_id = NULL, stall3_cycles = NULL
+FROM (SELECT id, coalesce(issue_cycle - lag(issue_cycle) OVER (PARTITION BY launch_id, block, warp ORDER BY wseq, id) - 1, 0) AS sc
+      FROM warp_runs WHERE issue_cycle IS NOT NULL) t
+WHERE warp_runs.id = t.id;
+
 UPDATE blocks SET start_cycle = t.s, end_cycle = t.e
 FROM (SELECT launch_id, block, min(issue_cycle) - 1 AS s, max(complete_cycle) AS e FROM warp_runs GROUP BY launch_id, block) t
 WHERE blocks.launch_id = t.launch_id AND blocks.block = t.block;

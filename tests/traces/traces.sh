@@ -117,7 +117,7 @@ elif grep -q "is not supported by this version of ptxemu" "$tmp/out"; then
   b=
 else bad "run branches.launch: exit $st"; cat "$tmp/out"; fi
 if [ -n "$b" ]; then
-check schema-version "$b" "PRAGMA user_version" 4
+check schema-version "$b" "PRAGMA user_version" 5
 check application-id "$b" "PRAGMA application_id" 1347704901
 check integrity "$b" "PRAGMA integrity_check" ok
 check_metric divergent "$b" branch_efficiency 1 50.0
@@ -180,7 +180,13 @@ for l in 1 5; do
 done
 check stall-sum "$tm" "SELECT round(sum(value)) FROM stall_breakdown WHERE launch_id = 1" 100.0
 # (an instruction that leaves no SASS issues nothing: its row has no timing)
-check stall-selected "$tm" "SELECT (SELECT sum(n * reps) FROM warp_runs WHERE launch_id = 1 AND stall_id IS NOT NULL) = (SELECT round(value * (SELECT sum(stall_cycles + n * reps) FROM warp_runs WHERE launch_id = 1 AND stall_id IS NOT NULL) / 100) FROM stall_breakdown WHERE launch_id = 1 AND reason = 'selected')" 1
+check stall-selected "$tm" "SELECT (SELECT sum(n * reps) FROM warp_runs WHERE launch_id = 1 AND stall_id IS NOT NULL) = (SELECT round(value * (SELECT sum(stall_cycles + coalesce(stall2_cycles, 0) + coalesce(stall3_cycles, 0) + n * reps) FROM warp_runs WHERE launch_id = 1 AND stall_id IS NOT NULL) / 100) FROM stall_breakdown WHERE launch_id = 1 AND reason = 'selected')" 1
+# a wait's parts: the largest first, each of another reason, and together the
+# cycles since the warp's previous issue (its issue_cycle's gap to the warp's
+# previous timed row)
+check stall-parts-order "$tm" "SELECT count(*) FROM warp_runs WHERE stall2_id IS NOT NULL AND (stall2_cycles > stall_cycles OR stall2_id = stall_id OR stall3_id = stall2_id OR stall3_id = stall_id OR stall3_cycles > stall2_cycles)" 0
+check stall-parts-some "$tm" "SELECT count(*) > 0 FROM warp_runs WHERE stall2_id IS NOT NULL" 1
+check stall-parts-gap "$tm" "WITH r AS (SELECT launch_id, block, warp, issue_cycle, stall_cycles + coalesce(stall2_cycles, 0) + coalesce(stall3_cycles, 0) AS w, lag(issue_cycle) OVER (PARTITION BY launch_id, block, warp ORDER BY wseq) AS prev FROM warp_runs WHERE stall_id IS NOT NULL) SELECT count(*) FROM r WHERE prev IS NOT NULL AND w <> issue_cycle - prev - 1" 0
 check free-rows "$tm" "SELECT count(*) > 0 FROM warp_runs WHERE launch_id = 1 AND stall_id IS NULL" 1
 check stall-by-line "$tm" "SELECT count(*) FROM (SELECT ptx_line, round(sum(value)) AS s FROM stall_breakdown_by_line WHERE launch_id = 1 GROUP BY ptx_line) WHERE s <> 100" 0
 # counters of the emulator agree with the rows
