@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "emu/emu.h"
+#include "emu/timing.h"
 
 typedef struct twarp {
   warp *w;
@@ -27,10 +28,8 @@ typedef struct twarp {
   uint64_t elig;                      /* cycle from which it could issue if selected (sm_samples) */
   uint64_t issued1;                   /* 1 + the cycle of its last issue; 0: none    */
   uint64_t age, stamp;                /* start order; order of its last issue (lrr) */
-  uint64_t wait_len;                  /* the largest part of the wait before the next issue ... */
-  uint8_t wait_why;                   /* ... and its reason (enum timing_stall)     */
-  uint8_t gap_n;                      /* the wait's parts so far, by reason         */
-  emu_stall gap[EMU_STALL_PARTS];
+  uint32_t gap_mask;                  /* the reasons of the wait before the next issue ... */
+  uint64_t gap[STALL_NREASONS];       /* ... and their cycles so far (enum timing_stall) */
   uint8_t blocked_why;                /* blocked (barrier, warp-level wait) since ... */
   uint64_t blocked_at, parked_at;
   /* asynchronous groups, per class (enum async_class: wgmma, cp.async):
@@ -47,24 +46,12 @@ typedef struct twarp {
 } twarp;
 
 /* The warp waits len cycles for reason why before its next issue: added to
- * that reason's part of the wait.  With every part taken by another reason,
- * the smallest part gives way to a larger newcomer (what is lost goes to
- * the largest part at the issue, timing.c). */
+ * that reason's part of the wait (the parts are made at the issue,
+ * timing.c gap_parts; a part longer than 2^32 - 1 cycles is cut there). */
 static inline void twarp_note_wait(twarp *tw, int why, uint64_t len) {
   if (!len) return;
-  uint32_t l = len > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)len;
-  emu_stall *p = NULL;
-  for (uint8_t i = 0; i < tw->gap_n; i++) if (tw->gap[i].why == why) p = &tw->gap[i];
-  if (p) p->cycles = p->cycles + l > UINT32_MAX / 2 ? UINT32_MAX / 2 : p->cycles + l;
-  else if (tw->gap_n < EMU_STALL_PARTS) { p = &tw->gap[tw->gap_n++]; *p = (emu_stall){ (uint8_t)why, l }; }
-  else {
-    emu_stall *m = &tw->gap[0];
-    for (uint8_t i = 1; i < tw->gap_n; i++) if (tw->gap[i].cycles < m->cycles) m = &tw->gap[i];
-    if (l <= m->cycles) return;
-    p = m;
-    *p = (emu_stall){ (uint8_t)why, l };
-  }
-  if (p->cycles > tw->wait_len) { tw->wait_len = p->cycles; tw->wait_why = p->why; }
+  tw->gap[why] += len;
+  tw->gap_mask |= 1u << why;
 }
 
 typedef struct heapent { uint64_t t, prio; twarp *tw; } heapent;

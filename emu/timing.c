@@ -234,23 +234,38 @@ static void place_slots(const gpu_config *g, uint32_t slots, uint32_t csize, uin
  * (a wait for a pending value at a window's edge) goes to the largest part
  * (or 'selected' when nothing was noted), what they count twice comes off
  * the smallest.  At least one part; the warp's notes start again. */
+static uint32_t cut32(uint64_t x) { return x > UINT32_MAX ? UINT32_MAX : (uint32_t)x; }
+
 static int gap_parts(twarp *tw, uint64_t waited, emu_stall *st) {
-  int n = tw->gap_n;
-  for (int i = 0; i < n; i++) {
-    emu_stall x = tw->gap[i];
-    int j = i;
+  uint32_t mask = tw->gap_mask;
+  if (!(mask & (mask - 1))) {
+    /* one reason or none (most issues): the whole wait is its part */
+    int k = mask ? __builtin_ctz(mask) : STALL_SELECTED;
+    tw->gap[k] = 0;
+    tw->gap_mask = 0;
+    st[0] = (emu_stall){ (uint8_t)k, cut32(waited) };
+    return 1;
+  }
+  /* the EMU_STALL_PARTS largest, largest first (ties: the lower reason);
+   * a smaller reason's cycles go to the largest part */
+  int n = 0;
+  uint64_t rest = 0;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int k = __builtin_ctz(m);
+    emu_stall x = { (uint8_t)k, cut32(tw->gap[k]) };
+    tw->gap[k] = 0;
+    if (n == EMU_STALL_PARTS && x.cycles <= st[n - 1].cycles) { rest += x.cycles; continue; }
+    if (n == EMU_STALL_PARTS) rest += st[--n].cycles;
+    int j = n++;
     for (; j > 0 && st[j - 1].cycles < x.cycles; j--) st[j] = st[j - 1];
     st[j] = x;
   }
-  tw->gap_n = 0;
-  tw->wait_len = 0;
+  tw->gap_mask = 0;
   if (!n) st[n++] = (emu_stall){ STALL_SELECTED, 0 };
+  if (rest) st[0].cycles = cut32(st[0].cycles + rest);
   uint64_t sum = 0;
   for (int i = 0; i < n; i++) sum += st[i].cycles;
-  if (sum < waited) {
-    uint64_t c = st[0].cycles + (waited - sum);
-    st[0].cycles = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
-  }
+  if (sum < waited) st[0].cycles = cut32(st[0].cycles + (waited - sum));
   for (int i = n - 1; i >= 0 && sum > waited; i--) {
     uint32_t c = sum - waited < st[i].cycles ? (uint32_t)(sum - waited) : st[i].cycles;
     st[i].cycles -= c;
@@ -391,7 +406,9 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     }
     /* the unit throttles only when it stays busy past the scheduler's
      * next free cycle; until then the warp is eligible, not selected */
-    uint64_t could = t, slot = umax(t, sm->sched_free[tw->sp]), unit = sm->unit_free[tw->sp][d->unit];
+    uint8_t uid = d->unit;
+    if (d->alt_ii && sm->unit_free[tw->sp][U_FP32] < sm->unit_free[tw->sp][uid]) uid = U_FP32;   /* IMAD form */
+    uint64_t could = t, slot = umax(t, sm->sched_free[tw->sp]), unit = sm->unit_free[tw->sp][uid];
     /* the warp's own previous instruction holding the pipe is a stall the
      * compiler wrote into the control bits ('wait', as Nsight Compute counts
      * it: mb_pipe, one warp: no math_pipe_throttle at any ILP); another
@@ -400,9 +417,9 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     bool lost = false;
     if (unit > slot) {
       t = could = unit;
-      bool own = sm->unit_by[tw->sp][d->unit] == tw;
+      bool own = sm->unit_by[tw->sp][uid] == tw;
       why = own ? STALL_WAIT : d->throttle_why;
-      lost = !own && sm->unit_at[tw->sp][d->unit] == he.t;
+      lost = !own && sm->unit_at[tw->sp][uid] == he.t;
     } else if (slot > t) { t = slot; why = STALL_NOT_SELECTED; }
     if (t > he.t) {
       if (lost) twarp_note_wait(tw, STALL_NOT_SELECTED, 1);
@@ -415,17 +432,24 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     }
     if (!d->free) {
       sm->sched_free[tw->sp] = t + d->slots;
-      sm->unit_free[tw->sp][d->unit] = t + d->bank_extra + d->ii;
-      sm->unit_by[tw->sp][d->unit] = tw;
-      sm->unit_at[tw->sp][d->unit] = t;
+      sm->unit_free[tw->sp][uid] = t + d->bank_extra + (uid == d->unit ? d->ii : d->alt_ii);
+      sm->unit_by[tw->sp][uid] = tw;
+      sm->unit_at[tw->sp][uid] = t;
     }
     s->mem_done = false;
     s->mem_latency = 0;
     s->mem_store = false;
     uint32_t pc0 = w->cur_pc;
     lanemask mask0 = w->cur;
-    s->issue_wait = tw->wait_len;
-    s->issue_why = tw->wait_len ? tw->wait_why : STALL_SELECTED;
+    if (__builtin_expect(obs && obs->reads_any_register, 0)) {
+      /* the debugger's "waited N cycles (why)": the largest part so far */
+      s->issue_wait = 0;
+      s->issue_why = STALL_SELECTED;
+      for (uint32_t m = tw->gap_mask; m; m &= m - 1) {
+        int k = __builtin_ctz(m);
+        if (tw->gap[k] > s->issue_wait) { s->issue_wait = tw->gap[k]; s->issue_why = (uint8_t)k; }
+      }
+    }
     uint32_t ran = emu_warp_run(w, 1);
     if (e->par) emu_par_release(e);
     if (e->faulted) break;
@@ -729,7 +753,8 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     s->ic = ifetch_fits(e->ifetch_keep, g, nsm) ? e->ifetch_keep : NULL;
     if (!s->ic) { ifetch_free(e->ifetch_keep); s->ic = ifetch_new(g, nsm); }
     e->ifetch_keep = NULL;
-    if (!s->ic || ifetch_launch(s->ic, (uint64_t)e->nprog * g->insn_bytes, (uint64_t)e->func_base[l->func] * g->insn_bytes)) { fault_oom(e); goto out; }
+    if (!s->ic || ifetch_launch(s->ic, (uint64_t)e->nprog * g->insn_bytes, (uint64_t)e->func_base[l->func] * g->insn_bytes,
+                                  (double)(g->launch_cycles / 2))) { fault_oom(e); goto out; }
   }
   s->uniform_atom = emu_uniform_atomics(e);
   /* domains: each SM, or each GPC when blocks come in clusters */

@@ -213,6 +213,15 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     bool imul = d->unit == U_INT && (in->op == OP_MUL || in->op == OP_MAD || in->op == OP_MADC ||
                                      in->op == OP_MUL24 || in->op == OP_MAD24);
     if (imul) d->ii = ii_imul;
+    /* ptxas spreads 32-bit integer adds, register moves and shifts by a
+     * constant over the ALU and the FMA pipe (IADD3 or IMAD.IADD/VIADD,
+     * MOV or IMAD.MOV, SHF or IMAD.SHL: about half of each in sm_90 SASS):
+     * the warp takes the one that frees first (timing.c) */
+    if (d->unit == U_INT && g->sm_version >= 70 && x->guard < 0 && !(in->flags & IF_CC) &&
+        (in->type == PTX_T_S32 || in->type == PTX_T_U32 || in->type == PTX_T_B32) &&
+        ((in->op == OP_ADD || in->op == OP_SUB) || (in->op == OP_MOV && in->nops == 2 && ops[1].kind == OK_REG) ||
+         (in->op == OP_SHL && in->nops == 3 && ops[2].kind == OK_IMM)))
+      d->alt_ii = (uint8_t)(ii_imul < 255 ? ii_imul : 255);
     /* integer multiply-adds run on the FMA pipe (fmaheavy), other integer
      * instructions on the ALU pipe: they do not throttle each other */
     if (imul && g->sm_version >= 70) d->unit = U_FP32;

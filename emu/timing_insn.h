@@ -54,6 +54,8 @@ typedef struct deps {
                                          1 + its place among them in the body (0: none) */
   uint8_t nhoist;                     /* ... how many such instructions the body has */
   uint8_t hoist_copies;               /* ... the copies hoisted together (gpu_config.hoist_regs) */
+  uint8_t alt_ii;                     /* an integer add, move or shift ptxas can also issue to the FMA
+                                         pipe (IMAD.IADD, IMAD.MOV, IMAD.SHL): that pipe's interval; 0: no */
 } deps;
 
 /* Fill dep[0 .. e->nprog). */

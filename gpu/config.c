@@ -57,7 +57,8 @@ static const param params[] = {
   OPT_STR(issue_order, "scheduled"), OPT_U32(l2_write_bytes_per_cycle, 1, 4096, "128"),
   OPT_U32(insn_bytes, 4, 32, "16"), OPT_U32(icache_l0_bytes, 0, 1u << 24, "0"), OPT_U32(icache_l1_bytes, 128, 1u << 24, "131072"),
   OPT_U32(icache_l1_cycles, 0, 100000, "0"), OPT_U32(icache_l2_cycles, 0, 100000, "0"), OPT_U32(icache_dram_cycles, 0, 100000, "0"),
-  OPT_U32(icache_launch_bytes, 0, 1u << 24, "0"), OPT_U32(icache_ahead, 0, 64, "0"),
+  OPT_U32(icache_launch_bytes, 0, 1u << 24, "0"),
+  OPT_U32(icache_launch_cycles, 0, 100000, "0"), OPT_DBL(icache_launch_sm_cycles, 0, 1000, "0"), OPT_U32(icache_ahead, 0, 64, "0"),
   /* optional memory parameters (their defaults keep older files' behaviour) */
   OPT_U32(l2_write_granule_bytes, 0, 32, "0"), OPT_DBL(l1_lines_per_cycle, 0, 64, "0"),
   OPT_U32(ii_imul, 0, 1000, "0"),

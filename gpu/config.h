@@ -96,6 +96,8 @@ typedef struct gpu_config {
   uint32_t icache_l0_bytes, icache_l1_bytes;   /* per sub-partition, per SM          */
   uint32_t icache_l1_cycles, icache_l2_cycles, icache_dram_cycles;   /* per 128-byte line into L0, L1 */
   uint32_t icache_launch_bytes;        /* kernel code in every SM's L1 at launch      */
+  uint32_t icache_launch_cycles;       /* ... from this long after the first block starts */
+  double icache_launch_sm_cycles;      /* ... and this much later on each next SM     */
   uint32_t icache_ahead;               /* lines fetched ahead of a warp               */
 } gpu_config;
 

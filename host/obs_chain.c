@@ -52,5 +52,6 @@ emu_observer *obs_chain_make(obs_chain *c, emu_observer *a, emu_observer *b) {
   if (a->on_sm_sample || b->on_sm_sample) c->obs.on_sm_sample = on_sm_sample;
   if (a->on_before_insn || b->on_before_insn) c->obs.on_before_insn = on_before_insn;
   if (a->on_fault || b->on_fault) c->obs.on_fault = on_fault;
+  c->obs.reads_any_register = a->reads_any_register || b->reads_any_register;
   return &c->obs;
 }

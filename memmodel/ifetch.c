@@ -70,7 +70,7 @@ bool ifetch_fits(const ifetch *f, const gpu_config *g, uint32_t nsm) {
   return f && f->g == g && f->nsm == nsm && f->nsp == g->sub_partitions;
 }
 
-int ifetch_launch(ifetch *f, uint64_t code_bytes, uint64_t kernel_start) {
+int ifetch_launch(ifetch *f, uint64_t code_bytes, uint64_t kernel_start, double start) {
   uint64_t nl = (code_bytes >> LINE_SHIFT) + 2;
   if (nl > f->cap) {
     double *p = realloc(f->in_l2, nl * sizeof *p);
@@ -85,12 +85,17 @@ int ifetch_launch(ifetch *f, uint64_t code_bytes, uint64_t kernel_start) {
   for (uint32_t i = 0; i < f->nsm * f->nsp; i++) { cache_reset(&f->l0[i]); f->l0_free[i] = 0; }
   uint64_t pre_end = kernel_start + f->g->icache_launch_bytes < code_bytes ? kernel_start + f->g->icache_launch_bytes : code_bytes;
   for (uint64_t a = kernel_start; a < pre_end; a += 1u << LINE_SHIFT) f->in_l2[a >> LINE_SHIFT] = 1;   /* there from cycle 1 */
+  /* every SM asks L2 for the same first lines at once: they come one SM
+   * after another ([M] tests/microbench mb_launch: a warp's first
+   * instruction waits ~140 cycles on one SM, ~230 on 132) */
+  double first = f->g->icache_launch_cycles ? start + f->g->icache_launch_cycles : 0;
   for (uint32_t i = 0; i < f->nsm; i++) {
     cache_reset(&f->l1[i]);
     f->l1_free[i] = 0;
+    double ready = first ? first + i * f->g->icache_launch_sm_cycles : 0;
     for (uint64_t a = kernel_start; a < pre_end; a += 1u << LINE_SHIFT) {
       bool hit;
-      cache_ref(&f->l1[i], a, true, &hit, NULL)->ready = 0;
+      cache_ref(&f->l1[i], a, true, &hit, NULL)->ready = ready;
     }
   }
   return 0;

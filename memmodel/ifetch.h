@@ -26,8 +26,10 @@ uint64_t ifetch_host_bytes(const gpu_config *g, uint32_t nsm);
 /* Whether f was made for this configuration and SM count (reuse it). */
 bool ifetch_fits(const ifetch *f, const gpu_config *g, uint32_t nsm);
 /* A new launch: every cache empty, code_bytes of code of which the kernel
- * starts at byte kernel_start (its first icache_launch_bytes preloaded). */
-int ifetch_launch(ifetch *f, uint64_t code_bytes, uint64_t kernel_start);
+ * starts at byte kernel_start (its first icache_launch_bytes preloaded:
+ * in SM sm's L1 from cycle start + icache_launch_cycles + sm *
+ * icache_launch_sm_cycles, start being the first block's start). */
+int ifetch_launch(ifetch *f, uint64_t code_bytes, uint64_t kernel_start, double start);
 /* The cycle the line holding code byte addr is in sub-partition sp of SM
  * sm, for a warp reaching it at cycle t (fetching it and the lines after
  * it when they are missing). */

@@ -17,6 +17,8 @@ Each case sweeps one mechanism's parameters (doc/timing-validation.md):
   mb_mem      pointer chases over 16 KiB .. 128 MiB footprints, streaming reads
   mb_store    4-byte stores writing 1, 2 or 4 sectors of each line a request,
               completing each sector (8 stores) or leaving it partial (1)
+  mb_launch   a launch's cold start: 1..264 blocks reading their parameters
+              and running 64..1024 straight-line instructions
 Everything is generated: change the sweeps here, never the output."""
 import os
 import sys
@@ -397,6 +399,33 @@ def store_case():
     return c
 
 
+# ---------------------------------------------------------------- a launch's cold start
+def launch_case():
+    c = Case('mb_launch', "cold start: blocks on 1..264 SMs fetch the kernel's parameters and code at once")
+    c.src.append('''// one store a thread after reading two parameters
+extern "C" __global__ void params_only(unsigned *out, unsigned v)
+{
+    out[blockIdx.x * blockDim.x + threadIdx.x] = v + threadIdx.x;
+}''')
+    for n in (64, 1024):
+        c.src.append('''// %d dependent integer steps of straight-line code (about %d bytes of SASS)
+extern "C" __global__ void code_%d(unsigned *out, unsigned v)
+{
+    unsigned x = v + threadIdx.x;
+#pragma unroll
+    for (int i = 0; i < %d; i++) asm volatile("xor.b32 %%0, %%0, %%1;" : "+r"(x) : "r"(v + i));
+    out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}''' % (n, 16 * n, n, n))
+    c.buf('out', 264 * 256 * 4)
+    for blocks in (1, 8, 33, 66, 132, 264):
+        c.launch('params_only', blocks, 256, [('ptr', 'out'), ('u32', 7)])
+    for n in (64, 1024):
+        for blocks in (1, 132):
+            c.launch('code_%d' % n, blocks, 256, [('ptr', 'out'), ('u32', 7)])
+    return c
+
+
 if __name__ == '__main__':
-    for mk in (pipe_case, smem_case, atomic_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case):
+    for mk in (pipe_case, smem_case, atomic_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case,
+               launch_case):
         mk().write()
