@@ -29,7 +29,6 @@ typedef struct twarp {
   uint64_t issued1;                   /* 1 + the cycle of its last issue; 0: none    */
   uint64_t age, stamp;                /* start order; order of its last issue (lrr) */
   uint32_t gap_mask;                  /* the reasons of the wait before the next issue ... */
-  uint64_t gap[STALL_NREASONS];       /* ... and their cycles so far (enum timing_stall) */
   uint8_t blocked_why;                /* blocked (barrier, warp-level wait) since ... */
   uint64_t blocked_at, parked_at;
   /* asynchronous groups, per class (enum async_class: wgmma, cp.async):
@@ -43,14 +42,16 @@ typedef struct twarp {
   bool queued, active, parked;
   bool unparked;                      /* queued again at an edge after waiting for a pending value, not issued since */
   struct twarp *next_parked;
+  uint32_t gap[STALL_NREASONS];       /* ... and their cycles so far (enum timing_stall, saturating) */
 } twarp;
 
 /* The warp waits len cycles for reason why before its next issue: added to
  * that reason's part of the wait (the parts are made at the issue,
- * timing.c gap_parts; a part longer than 2^32 - 1 cycles is cut there). */
+ * timing.c gap_parts; a part stops at 2^32 - 1 cycles). */
 static inline void twarp_note_wait(twarp *tw, int why, uint64_t len) {
   if (!len) return;
-  tw->gap[why] += len;
+  uint32_t *g = &tw->gap[why];
+  if (len > UINT32_MAX || __builtin_add_overflow(*g, (uint32_t)len, g)) *g = UINT32_MAX;
   tw->gap_mask |= 1u << why;
 }
 
