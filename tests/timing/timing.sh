@@ -216,6 +216,24 @@ if "$PTXEMU" run -q --gpu fermi "$k" --kernel straight -e 'buffer b 4096 zero' -
 if "$PTXEMU" run -q --gpu a100 "$k" --kernel newer -e 'buffer b 64 zero' --arg ptr:b >/dev/null 2>&1; then ok; else bad "redux runs on a100 (sm_80)"; fi
 if "$PTXEMU" run -q "$k" --kernel newer -e 'buffer b 64 zero' --arg ptr:b >/dev/null 2>&1; then ok; else bad "redux runs in functional mode"; fi
 
+# ---- integer pipes and the launch's code ------------------------------------------------
+# one warp, PTX order: 32 independent adds take the ALU and the FMA pipe in
+# turn, 32 independent xors only the ALU (ii_int 2): the adds issue about
+# twice as fast (wseq 2 .. 33 and 34 .. 65; no instruction caches, whose
+# line fills would pace both)
+trace "$tmp/pipes.db" intpipes 32 64 --gpu "$tmp/noic.gpu" --issue-order ptx
+span() { q "$tmp/pipes.db" "SELECT max(issue_cycle) - min(issue_cycle) FROM warp_runs WHERE wseq BETWEEN $1 AND $2 AND issue_cycle IS NOT NULL"; }
+adds=$(span 2 33); xors=$(span 34 65)
+if [ -n "$adds" ] && [ -n "$xors" ] && [ $((adds * 3)) -lt $((xors * 2)) ]; then ok; else bad "adds should issue faster than xors: adds $adds, xors $xors cycles"; fi
+# the kernel's code reaches the SM icache_launch_cycles after the first block
+# starts: the warp's first instruction waits that long (less the L0 fill it
+# overlaps), as no_instruction
+for c in 0 500; do trace "$tmp/code$c.db" straight 32 4096 --gpu h100 --set icache_launch_cycles=$c; done
+first() { q "$1" "SELECT min(issue_cycle) FROM warp_runs WHERE issue_cycle IS NOT NULL"; }
+f0=$(first "$tmp/code0.db"); f5=$(first "$tmp/code500.db")
+if [ -n "$f0" ] && [ -n "$f5" ] && [ $((f5 - f0)) -ge 450 ] && [ $((f5 - f0)) -le 500 ]; then ok; else bad "code arrival: first issue at $f0 and $f5"; fi
+expect "the first wait is no_instruction" "$(q "$tmp/code500.db" "SELECT stall_id = 13 AND stall_cycles >= 450 FROM warp_runs WHERE issue_cycle IS NOT NULL ORDER BY issue_cycle LIMIT 1")"
+
 # ---- command line and configuration --------------------------------------------------
 "$PTXEMU" run -q --sched fifo "$k" --kernel straight -e 'buffer b 64 zero' --arg ptr:b >"$tmp/out" 2>&1
 st=$?
