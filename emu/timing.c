@@ -229,13 +229,13 @@ static void place_slots(const gpu_config *g, uint32_t slots, uint32_t csize, uin
   }
 }
 
+static uint32_t cut32(uint64_t x) { return x > UINT32_MAX ? UINT32_MAX : (uint32_t)x; }
+
 /* The parts of a warp's wait before an issue, largest first, that add up
  * to the waited cycles since its previous issue: what the notes leave out
  * (a wait for a pending value at a window's edge) goes to the largest part
  * (or 'selected' when nothing was noted), what they count twice comes off
  * the smallest.  At least one part; the warp's notes start again. */
-static uint32_t cut32(uint64_t x) { return x > UINT32_MAX ? UINT32_MAX : (uint32_t)x; }
-
 static int gap_parts(twarp *tw, uint64_t waited, emu_stall *st) {
   uint32_t mask = tw->gap_mask;
   if (!(mask & (mask - 1))) {
@@ -261,7 +261,6 @@ static int gap_parts(twarp *tw, uint64_t waited, emu_stall *st) {
     st[j] = x;
   }
   tw->gap_mask = 0;
-  if (!n) st[n++] = (emu_stall){ STALL_SELECTED, 0 };
   if (rest) st[0].cycles = cut32(st[0].cycles + rest);
   uint64_t sum = 0;
   for (int i = 0; i < n; i++) sum += st[i].cycles;

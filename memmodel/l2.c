@@ -175,7 +175,7 @@ static double lookup(l2sys *l, uint32_t part, uint32_t s, double t, uint64_t add
    * whole without a DRAM access of its own; the profiler still counts a
    * miss, the sector was not there when asked for */
   bool came = !hit && (ln->fetched & bit);
-  ln->fetched &= ~bit;
+  if (came) ln->fetched &= ~bit;
   /* a write into an absent or incomplete sector goes through the byte
    * masks; a partial one into a whole sector is a plain write */
   bool masked = op == L2_WRITE && home && ((!hit && !came) || (ln->partial & bit));

@@ -396,7 +396,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
   /* the L1 takes l1_sectors_per_cycle sectors, but one tag lookup per
    * line: an access spread over many lines takes a cycle per line or so */
   double busy = (double)n / g->l1_sectors_per_cycle;
-  bool again[64] = { false };
+  bool again[64];                  /* stores: set by lines_of */
   if (g->l1_lines_per_cycle > 0 || op == MS_STORE) {
     uint32_t lines = lines_of(sec, n, s->l1.line_shift > 5 ? s->l1.line_shift - 5 : 0, again);
     if (g->l1_lines_per_cycle > 0) busy = dmax(busy, lines / g->l1_lines_per_cycle);

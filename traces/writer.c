@@ -42,10 +42,10 @@ typedef struct wrun {
   uint32_t insn, n, reps, block, active, guard, taken, dur;
   uint16_t warp, sm;
   uint8_t has_taken, threads, pred_threads;
-  uint8_t stall;                 /* timing: stall_id; 0: no timing (NULL columns) */
-  uint8_t stall2, stall3;        /* timing: the wait's other reasons; 0: none     */
-  uint32_t stall_cycles;         /* timing: cycles of the wait since the warp's previous issue, by reason */
-  uint32_t stall2_cycles, stall3_cycles;
+  /* timing: the parts of the wait since the warp's previous issue, largest
+   * first (stall_id/stall_cycles, stall2_..., stall3_...); a part of reason
+   * 0 is none, and without st[0] the row has no timing (NULL columns) */
+  emu_stall st[EMU_STALL_PARTS];
 } wrun;
 
 #define MAX_REPS 4096            /* rows of the counter table (schema.c)       */
@@ -276,14 +276,14 @@ static int v_column_runs(sqlite3_vtab_cursor *cc, sqlite3_context *ctx, int col)
   case 10: sqlite3_result_int64(ctx, r->guard); break;
   case 11: sqlite3_result_int(ctx, r->pred_threads); break;
   case 12: if (r->has_taken) sqlite3_result_int64(ctx, r->taken); break;
-  case 13: if (r->stall) sqlite3_result_int64(ctx, (int64_t)r->issue); break;
-  case 14: if (r->stall) sqlite3_result_int64(ctx, (int64_t)(r->issue + r->dur)); break;
-  case 15: if (r->stall) sqlite3_result_int(ctx, r->stall); break;
-  case 16: if (r->stall) sqlite3_result_int64(ctx, r->stall_cycles); break;
-  case 17: if (r->stall2) sqlite3_result_int(ctx, r->stall2); break;
-  case 18: if (r->stall2) sqlite3_result_int64(ctx, r->stall2_cycles); break;
-  case 19: if (r->stall3) sqlite3_result_int(ctx, r->stall3); break;
-  case 20: if (r->stall3) sqlite3_result_int64(ctx, r->stall3_cycles); break;
+  case 13: if (r->st[0].why) sqlite3_result_int64(ctx, (int64_t)r->issue); break;
+  case 14: if (r->st[0].why) sqlite3_result_int64(ctx, (int64_t)(r->issue + r->dur)); break;
+  default:                      /* 15 .. 20: the parts' reasons and cycles */
+    if (col >= 15 && col < 15 + 2 * EMU_STALL_PARTS && r->st[(col - 15) / 2].why) {
+      const emu_stall *p = &r->st[(col - 15) / 2];
+      sqlite3_result_int64(ctx, (col - 15) % 2 ? (int64_t)p->cycles : (int64_t)p->why);
+    }
+    break;
   }
   return SQLITE_OK;
 }
@@ -586,12 +586,8 @@ static void on_timing(void *ctx, const warp *w, uint64_t issue, uint64_t complet
   t->run.issue = issue;
   t->run.dur = (uint32_t)(complete > issue ? (complete - issue > UINT32_MAX ? UINT32_MAX : complete - issue) : 0);
   /* no parts: an instruction without SASS, no timing columns */
-  t->run.stall = nst > 0 ? st[0].why : 0;
-  t->run.stall_cycles = nst > 0 ? st[0].cycles : 0;
-  t->run.stall2 = nst > 1 ? st[1].why : 0;
-  t->run.stall2_cycles = nst > 1 ? st[1].cycles : 0;
-  t->run.stall3 = nst > 2 ? st[2].why : 0;
-  t->run.stall3_cycles = nst > 2 ? st[2].cycles : 0;
+  memset(t->run.st, 0, sizeof t->run.st);
+  memcpy(t->run.st, st, (size_t)(nst < EMU_STALL_PARTS ? nst : EMU_STALL_PARTS) * sizeof *st);
   close_run(t);
 }
 
