@@ -27,8 +27,7 @@ void sched_free(sched *s) {
 
 void sched_add(sched *s, twarp *tw) { tw->age = tw->stamp = ++s->counter; }
 
-/* The order among warps trying in the same cycle (lower first). */
-static uint64_t priority(const sched *s, const twarp *tw) {
+uint64_t sched_priority(const sched *s, const twarp *tw) {
   if (s->policy == GPU_SCHED_GTO) return s->sp[tw->spi].greedy == tw ? 0 : tw->age;
   return tw->stamp;
 }
@@ -44,7 +43,7 @@ int sched_push(sched *s, twarp *tw, uint64_t t) {
     s->capheap = nc;
   }
   uint32_t i = s->nheap++;
-  heapent e = { t, priority(s, tw), tw };
+  heapent e = { t, sched_priority(s, tw), tw };
   while (i && before(&e, &s->heap[(i - 1) / 2])) { s->heap[i] = s->heap[(i - 1) / 2]; i = (i - 1) / 2; }
   s->heap[i] = e;
   tw->queued = true;
@@ -117,4 +116,35 @@ int sched_leave(sched *s, twarp *tw, uint64_t now) {
   twarp_note_wait(n, STALL_NOT_SELECTED, now - n->parked_at);
   p->nactive++;
   return sched_push(s, n, now);
+}
+
+int sched_list_pick(sched *s, sched_list *l, uint64_t now) {
+  if (l->head || !l->n) return 0;
+  twarp *best = l->w[0];
+  uint64_t bp = sched_priority(s, best);
+  for (uint32_t i = 1; i < l->n; i++) {
+    uint64_t p = sched_priority(s, l->w[i]);
+    if (p < bp) { bp = p; best = l->w[i]; }
+  }
+  l->head = best;
+  return sched_push(s, best, *l->free_at > now ? *l->free_at : now);
+}
+
+int sched_list_join(sched *s, sched_list *l, twarp *tw, uint64_t now, int why) {
+  if (l->n == l->cap || (l->head && sched_priority(s, tw) < sched_priority(s, l->head))) return 0;
+  l->w[l->n++] = tw;
+  tw->wl = l;
+  tw->wl_since = now;
+  tw->wl_why = (uint8_t)why;
+  tw->queued = true;
+  tw->elig = *l->free_at;
+  return sched_list_pick(s, l, now) ? -1 : 1;
+}
+
+void sched_list_leave(sched_list *l, twarp *tw, uint64_t now) {
+  for (uint32_t i = 0; i < l->n; i++)
+    if (l->w[i] == tw) { l->w[i] = l->w[--l->n]; break; }
+  l->head = NULL;
+  tw->wl = NULL;
+  twarp_note_wait(tw, tw->wl_why, now - tw->wl_since);
 }

@@ -41,6 +41,9 @@ typedef struct twarp {
   uint8_t grp_n[2];
   bool queued, active, parked;
   bool unparked;                      /* queued again at an edge after waiting for a pending value, not issued since */
+  struct sched_list *wl;              /* the list it waits in without an event (sched_list) ... */
+  uint64_t wl_since;                  /* ... since this cycle, for this reason (enum timing_stall) */
+  uint8_t wl_why;
   struct twarp *next_parked;
   uint32_t gap[STALL_NREASONS];       /* ... and their cycles so far (enum timing_stall, saturating) */
 } twarp;
@@ -54,6 +57,18 @@ static inline void twarp_note_wait(twarp *tw, int why, uint64_t len) {
   if (len > UINT32_MAX || __builtin_add_overflow(*g, (uint32_t)len, g)) *g = UINT32_MAX;
   tw->gap_mask |= 1u << why;
 }
+
+/* Warps held back by one resource that frees for one warp at a time (a
+ * full MIO queue, a sub-partition's scheduler busy with another warp):
+ * only the first by priority has an event, at the cycle the resource
+ * frees (*free_at); the others wait in the list without one, so the
+ * resource costs an event per grant rather than one per waiting warp per
+ * cycle. */
+typedef struct sched_list {
+  struct twarp **w, *head;
+  uint32_t n, cap;
+  const uint64_t *free_at;            /* the cycle the resource frees next      */
+} sched_list;
 
 typedef struct heapent { uint64_t t, prio; twarp *tw; } heapent;
 
@@ -82,6 +97,18 @@ int sched_push(sched *s, twarp *tw, uint64_t t);
 bool sched_pop(sched *s, heapent *out);
 /* two_level: may tw issue now?  If not it is parked until a place frees */
 bool sched_admit(sched *s, twarp *tw, uint64_t now);
+/* the order among warps trying in the same cycle (lower first) */
+uint64_t sched_priority(const sched *s, const twarp *tw);
+/* tw, held back by l's resource at now, waits in l (counted as why): 1;
+ * 0: it goes before the list's first warp (or l is full) and is to be
+ * queued as usual; -1: out of memory */
+int sched_list_join(sched *s, sched_list *l, twarp *tw, uint64_t now, int why);
+/* the first warp's event came at now: it leaves l to try to issue (its
+ * wait counted), and the caller calls sched_list_pick once it has tried */
+void sched_list_leave(sched_list *l, twarp *tw, uint64_t now);
+/* without a first warp: the next one by priority gets the event, at the
+ * cycle the resource frees but not before now (-1: out of memory) */
+int sched_list_pick(sched *s, sched_list *l, uint64_t now);
 /* tw issued */
 void sched_issued(sched *s, twarp *tw);
 /* tw leaves the active set (two_level); a parked warp is queued at now */

@@ -17,6 +17,8 @@
 
 typedef struct tsm {
   uint64_t sched_free[8];             /* per sub-partition: next issue cycle      */
+  sched_list ns[8];                   /* ... warps it did not select (not_selected) */
+  sched_list unit_wait[8][U_COUNT];   /* ... warps another warp's use of a unit holds back */
   uint64_t unit_free[8][U_COUNT];     /* per sub-partition and unit               */
   const twarp *unit_by[8][U_COUNT];   /* ... the warp that last issued to it       */
   uint64_t unit_at[8][U_COUNT];       /* ... and the cycle it did                  */
@@ -32,8 +34,15 @@ const char *const timing_stall_names[STALL_NREASONS] = {
 };
 
 /* Per SM: when each of the last mio_queue shared-memory instructions
- * started on the shared pipe, a ring (gpu_config.mio_queue). */
-typedef struct mioq { uint64_t *start; uint32_t next; } mioq;
+ * started on the shared pipe, a ring (gpu_config.mio_queue); free_at: when
+ * the oldest did, that is when the next place frees; and the warps held
+ * back while it is full. */
+typedef struct mioq {
+  uint64_t *start;
+  uint32_t next;
+  uint64_t free_at;
+  sched_list wait;
+} mioq;
 
 /* One periodic sample of an SM (sm_samples of traces). */
 typedef struct tsample { uint64_t cycle; uint32_t sm, active, eligible; } tsample;
@@ -69,6 +78,7 @@ typedef struct timing_state {
   bool *uniform_atom;                 /* per PC: one atomic per warp (emu/uniform.c) */
   mioq *mioq;                         /* per SM; NULL: mio_queue 0 */
   uint64_t *mioq_mem;
+  twarp **list_mem;                   /* the lists' warps (sched_list)               */
   tdom *dom;                          /* the domains, and each SM's                 */
   uint32_t ndom, *dom_of;
   sched_sp *sp;                       /* per SM and sub-partition (sched.h)         */
@@ -112,6 +122,7 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
       mioq *q = &s->mioq[smid];
       q->start[q->next] = umax(t, qstart);
       q->next = (q->next + 1) % s->g->mio_queue;
+      q->free_at = q->start[q->next];
     }
     /* another block's shared memory: over the SMs' network */
     if (remote && s->g->lat_dsmem > s->g->lat_shared) s->mem_latency += s->g->lat_dsmem - s->g->lat_shared;
@@ -145,6 +156,7 @@ static bool warp_ready_at(const timing_state *s, const twarp *tw, uint64_t c) {
   const warp *w = tw->w;
   if (tw->issued1 == c + 1) return true;                 /* selected in that cycle */
   if (!w->cur || !tw->queued || tw->parked || tw->elig > c) return false;
+  if (tw->wl && s->mioq && tw->wl == &s->mioq[tw->sm].wait && *tw->wl->free_at > c) return false;
   const deps *d = &s->dep[w->cur_pc];
   for (uint8_t i = 0; i < d->nsrc; i++) if (tw->ready[d->src[i]] > c) return false;
   for (uint8_t i = 0; i < d->ndst; i++) if (tw->ready[d->dst[i]] > c) return false;
@@ -299,6 +311,7 @@ typedef struct trun {
   cta *res;
   twarp **tws, *twmem;
   uint32_t (*loopst)[2], (*ifreg)[2], *release_extra;
+  bool *unqueued;                     /* per block (cluster: its first): a live warp may be out of the queue */
   uint64_t *stores_done, *hoist_t0, *cta_start_t;
   uint32_t slots, csize, nwarps;
   uint64_t next, total, live, we;
@@ -314,11 +327,19 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
   cta *res = R->res;
   twarp **tws = R->tws, *twmem = R->twmem;
   uint32_t (*loopst)[2] = R->loopst, (*ifreg)[2] = R->ifreg, *release_extra = R->release_extra;
+  bool *unqueued = R->unqueued;
   uint64_t *stores_done = R->stores_done, *hoist_t0 = R->hoist_t0, *cta_start_t = R->cta_start_t;
   uint32_t slots = R->slots, csize = R->csize, nwarps = R->nwarps;
   uint64_t next = R->next, total = R->total, live = R->live, we = R->we;
   sched *q = &dm->q;
-  while (!e->faulted && q->nheap && q->heap[0].t < umin(we, dm->stop)) {
+  sched_list *rehead = NULL;           /* its first warp left: pick the next */
+  uint64_t rehead_t = 0;
+  for (;;) {
+    if (rehead) {
+      if (sched_list_pick(q, rehead, rehead_t)) { fault_oom(e); return; }
+      rehead = NULL;
+    }
+    if (e->faulted || !q->nheap || q->heap[0].t >= umin(we, dm->stop)) break;
     /* samples of the cycles before the next event see the state they had */
     while (want_samples && dm->next_sample < q->heap[0].t) {
       if (take_sample(s, dm, tws, res, cta_start_t, slots, dm->next_sample)) { fault_oom(e); return; }
@@ -333,12 +354,18 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     if (!sched_pop(q, &he)) continue;
     twarp *tw = he.tw;
     warp *w = tw->w;
+    if (tw->wl) { rehead = tw->wl; rehead_t = he.t; sched_list_leave(rehead, tw, he.t); }
     if (!~w->exited) { if (sched_leave(q, tw, he.t)) fault_oom(e); continue; }
     s->now = dm->now = he.t;
     e->cycle_now = he.t;
     if (!w->cur) {
       emu_reschedule(w);
-      if (!w->cur) { mark_blocked(tw, he.t); if (sched_leave(q, tw, he.t)) fault_oom(e); continue; }   /* requeued on release */
+      if (!w->cur) {                   /* requeued on release */
+        mark_blocked(tw, he.t);
+        unqueued[tw->slot / csize * csize] = true;
+        if (sched_leave(q, tw, he.t)) fault_oom(e);
+        continue;
+      }
     }
     if (!sched_admit(q, tw, he.t)) continue;                 /* two_level: waits for a place */
     const deps *d = &s->dep[w->cur_pc];
@@ -359,6 +386,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     tsm *sm = &s->sms[tw->sm];
     uint64_t t = he.t;
     int why = 0;
+    uint64_t mio_t = 0;
     for (uint8_t i = 0; i < d->nsrc; i++) if (tw->ready[d->src[i]] > t) { t = tw->ready[d->src[i]]; why = tw->ready_why[d->src[i]]; }
     for (uint8_t i = 0; i < d->ndst; i++) if (tw->ready[d->dst[i]] > t) { t = tw->ready[d->dst[i]]; why = tw->ready_why[d->dst[i]]; }
     if (s->ic) {
@@ -378,8 +406,8 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
        * started on the shared pipe (mio_throttle) */
       if (s->mioq && d->throttle_why == STALL_MIO_THROTTLE) {
         const mioq *q = &s->mioq[tw->sm];
-        uint64_t free_at = q->start[q->next];
-        if (free_at > t) { t = free_at; why = STALL_MIO_THROTTLE; }
+        uint64_t free_at = q->free_at;
+        if (free_at > t) { t = mio_t = free_at; why = STALL_MIO_THROTTLE; }
       }
       /* a warp leaves when its reductions are done: 'drain' (Nsight Compute:
        * waiting after EXIT for the memory instructions to complete) */
@@ -413,14 +441,25 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
      * it: mb_pipe, one warp: no math_pipe_throttle at any ILP); another
      * warp's is a throttle, but for the cycle that warp was chosen in: the
      * pipe was free then, this warp was not selected */
-    bool lost = false;
+    bool lost = false, throttled = false;
     if (unit > slot) {
       t = could = unit;
       bool own = sm->unit_by[tw->sp][uid] == tw;
       why = own ? STALL_WAIT : d->throttle_why;
       lost = !own && sm->unit_at[tw->sp][uid] == he.t;
+      throttled = !own && !d->alt_ii;
     } else if (slot > t) { t = slot; why = STALL_NOT_SELECTED; }
     if (t > he.t) {
+      /* held back by the full MIO queue alone, by another warp's use of
+       * the unit (not one that takes either of two) or by the scheduler */
+      sched_list *l = t == mio_t && why == STALL_MIO_THROTTLE ? &s->mioq[tw->sm].wait
+                    : throttled ? &sm->unit_wait[tw->sp][uid]
+                    : why == STALL_NOT_SELECTED && !lost ? &sm->ns[tw->sp] : NULL;
+      if (l) {
+        int j = sched_list_join(q, l, tw, he.t + lost, why);
+        if (j < 0) { fault_oom(e); break; }
+        if (j) { if (lost) twarp_note_wait(tw, STALL_NOT_SELECTED, 1); continue; }
+      }
       if (lost) twarp_note_wait(tw, STALL_NOT_SELECTED, 1);
       twarp_note_wait(tw, why, t - he.t - lost);
       /* two_level: a long wait gives the place in the active set away */
@@ -452,7 +491,11 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     uint32_t ran = emu_warp_run(w, 1);
     if (e->par) emu_par_release(e);
     if (e->faulted) break;
-    if (!ran) { if (w->cur && sched_push(q, tw, t + 1)) { fault_oom(e); break; } continue; }
+    if (!ran) {
+      if (!w->cur) unqueued[tw->slot / csize * csize] = true;
+      else if (sched_push(q, tw, t + 1)) { fault_oom(e); break; }
+      continue;
+    }
     s->r.issued++;
     tw->unparked = false;
     s->r.sass_issued += d->free ? 0 : d->slots;
@@ -579,6 +622,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
         else {
           if (d->kind == DK_MEMBAR && d->after_why == STALL_BARRIER) release_extra[tw - twmem] = d->after;
           mark_blocked(tw, t + 1);
+          unqueued[tw->slot / csize * csize] = true;
           if (sched_leave(q, tw, t + 1)) { fault_oom(e); break; }
         }
       }
@@ -587,21 +631,28 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       if (sched_leave(q, tw, t + 1)) { fault_oom(e); break; }
     }
     /* threads this instruction released in other warps of the CTA, or of
-     * its cluster (barrier.cluster, mbarriers completed by a multicast copy) */
-    for (uint32_t r = 0, base = tw->slot / csize * csize; r < csize && !e->faulted; r++) {
-      cta *pc = &res[base + r];
-      if (!tws[base + r] || !pc->warps) continue;
-      for (uint32_t wi = 0; wi < pc->nwarps && wi < nwarps; wi++) {
-        warp *o = &pc->warps[wi];
-        twarp *ot = &tws[base + r][wi];
-        if (ot->queued || !~o->exited || o == w) continue;
-        if (o->next_key == 0 || o->cur) {
-          emu_reschedule(o);
-          uint32_t *x = &release_extra[ot - twmem];
-          if (o->cur && requeue_released(s, ot, t + g->barrier_cycles + *x)) { fault_oom(e); break; }
-          if (o->cur) *x = 0;
+     * its cluster (barrier.cluster, mbarriers completed by a multicast
+     * copy): only where a live warp may be out of the queue */
+    uint32_t base = tw->slot / csize * csize;
+    if (unqueued[base]) {
+      bool still = !tw->queued && ~w->exited;
+      for (uint32_t r = 0; r < csize && !e->faulted; r++) {
+        cta *pc = &res[base + r];
+        if (!tws[base + r] || !pc->warps) continue;
+        for (uint32_t wi = 0; wi < pc->nwarps && wi < nwarps; wi++) {
+          warp *o = &pc->warps[wi];
+          twarp *ot = &tws[base + r][wi];
+          if (ot->queued || !~o->exited || o == w) continue;
+          if (o->next_key == 0 || o->cur) {
+            emu_reschedule(o);
+            uint32_t *x = &release_extra[ot - twmem];
+            if (o->cur && requeue_released(s, ot, t + g->barrier_cycles + *x)) { fault_oom(e); break; }
+            if (o->cur) *x = 0;
+          }
+          if (!ot->queued) still = true;
         }
       }
+      unqueued[base] = still;
     }
     if (emu_cta_done(c)) {
       /* a whole cluster leaves together */
@@ -710,7 +761,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
                       (uint64_t)WARP_SIZE * e->local_per_thread + 5 * sizeof(uint32_t) + sizeof(uint64_t);
   uint64_t need = memsys_host_bytes(g, nsm, shared_used) + ifetch_host_bytes(g, nsm) + (uint64_t)nsm * sizeof(tsm) +
                   (uint64_t)e->nprog * sizeof *s->dep + (uint64_t)slots * (sizeof(cta) + 32) + (uint64_t)slots * nwarps * per_warp +
-                  (uint64_t)nsm * g->mio_queue * sizeof(uint64_t);
+                  (uint64_t)nsm * g->mio_queue * sizeof(uint64_t) + (uint64_t)nsm * per_sm * nwarps * (2 + U_COUNT) * sizeof(twarp *);
   if (e->warp_bytes + need > e->opt.mem_cap || need > e->opt.mem_cap) {
     e->faulted = true;
     e->fault.kind = FAULT_MEMORY;
@@ -740,6 +791,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
   /* per warp: cycles its release from the barrier it blocks on takes
    * beyond barrier_cycles (barrier.cluster) */
   uint32_t *release_extra = calloc((size_t)slots * nwarps, sizeof *release_extra);
+  bool *unqueued = calloc(slots, sizeof *unqueued);
   /* per warp: the predicated region (deps.ifconv_end) it runs, [start, end) */
   uint32_t (*ifreg)[2] = calloc((size_t)slots * nwarps, sizeof *ifreg);
   uint64_t *cta_start_t = calloc(slots, sizeof *cta_start_t);
@@ -772,7 +824,21 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     if (!s->mioq || !s->mioq_mem) { free(s->mioq); s->mioq = NULL; fault_oom(e); goto out; }
     for (uint32_t i = 0; i < nsm; i++) s->mioq[i].start = s->mioq_mem + (size_t)i * g->mio_queue;
   }
-  if (!s->sms || !s->dep || !res || !tws || !twmem || !loopst || !stores_done || !hoist_t0 || !release_extra || !ifreg || !cta_start_t || !slot_sm || !slot_init || !s->mem || !s->uniform_atom ||
+  /* the waiting lists: each SM's MIO queue (any of its warps may wait
+   * there), each sub-partition's scheduler and units (its warps) */
+  uint32_t per_sp = per_sm * ((nwarps + nsp - 1) / nsp), per_sm_lists = per_sm * nwarps + nsp * (1 + U_COUNT) * per_sp;
+  s->list_mem = calloc((size_t)nsm * per_sm_lists, sizeof *s->list_mem);
+  for (uint32_t i = 0; s->list_mem && s->sms && i < nsm; i++) {
+    twarp **m = s->list_mem + (size_t)i * per_sm_lists;
+    for (uint32_t p = 0; p < nsp; p++) {
+      s->sms[i].ns[p] = (sched_list){ .w = m, .cap = per_sp, .free_at = &s->sms[i].sched_free[p] };
+      m += per_sp;
+      for (int u = 0; u < U_COUNT; u++, m += per_sp)
+        s->sms[i].unit_wait[p][u] = (sched_list){ .w = m, .cap = per_sp, .free_at = &s->sms[i].unit_free[p][u] };
+    }
+    if (s->mioq) s->mioq[i].wait = (sched_list){ .w = m, .cap = per_sm * nwarps, .free_at = &s->mioq[i].free_at };
+  }
+  if (!s->sms || !s->dep || !res || !tws || !twmem || !loopst || !stores_done || !hoist_t0 || !release_extra || !unqueued || !ifreg || !cta_start_t || !slot_sm || !slot_init || !s->mem || !s->uniform_atom || !s->list_mem ||
       !s->dom || !s->dom_of || !s->sp) {
     fault_oom(e);
     goto out;
@@ -861,7 +927,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
    * own events on its own state; what crosses domains (L2 and DRAM, code
    * lines in L2, the next block for a free slot) waits for the edge. */
   uint64_t W = window_cycles(g), ws = t0 / W * W;
-  trun R = { g, obs, want_samples, res, tws, twmem, loopst, ifreg, release_extra, stores_done, hoist_t0, cta_start_t, slots, csize, nwarps,
+  trun R = { g, obs, want_samples, res, tws, twmem, loopst, ifreg, release_extra, unqueued, stores_done, hoist_t0, cta_start_t, slots, csize, nwarps,
              0, total, 0, 0 };
   twin tw_ctx = { &R, s, wts, wemu, nw, job };
   while (!e->faulted) {
@@ -1022,6 +1088,7 @@ out:
   free(s->uniform_atom);
   free(s->mioq);
   free(s->mioq_mem);
+  free(s->list_mem);
   for (uint32_t di = 0; s->dom && di < s->ndom; di++) {
     tdom *dm = &s->dom[di];
     sched_free(&dm->q);
@@ -1042,6 +1109,7 @@ out:
   free(stores_done);
   free(hoist_t0);
   free(release_extra);
+  free(unqueued);
   free(ifreg);
   free(cta_start_t);
   free(slot_sm);

@@ -17,7 +17,9 @@
  *  - memory: sectored L1 per SM, sectored L2 shared by all SMs, DRAM with a
  *    bandwidth queue; shared memory serves one wavefront per cycle per SM.
  * Nothing runs for idle cycles: warps wait in a priority queue keyed by the
- * cycle at which they can issue next. */
+ * cycle at which they can issue next; warps that only another warp's turn
+ * holds back (a full MIO queue, a busy unit, the scheduler) wait in a list
+ * per resource in which only the first has an event (sched_list). */
 #ifndef EMU_TIMING_H
 #define EMU_TIMING_H
 #include <stdint.h>
