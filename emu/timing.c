@@ -592,7 +592,15 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
         if (d->kind == DK_BRANCH) {
           nt += g->branch_cycles + d->after;
           twarp_note_wait(tw, STALL_BRANCH_RESOLVING, g->branch_cycles);
-          if (d->after) twarp_note_wait(tw, pc0 < e->nprog && e->prog[pc0].in->op == OP_RET ? STALL_WAIT : STALL_BRANCH_RESOLVING, d->after);
+          if (d->after && pc0 < e->nprog && e->prog[pc0].in->op == OP_RET) {
+            /* a return restores the registers its call saved: a local load
+             * (an L1 hit: long_scoreboard), then the moves and the jump
+             * back ('wait') ([M] tests/microbench mb_stack recurse: 17%
+             * long_scoreboard, 33% wait) */
+            uint64_t ldl = umin(g->lat_l1, d->after);
+            twarp_note_wait(tw, STALL_LONG_SCOREBOARD, ldl);
+            twarp_note_wait(tw, STALL_WAIT, d->after - ldl);
+          } else if (d->after) twarp_note_wait(tw, STALL_BRANCH_RESOLVING, d->after);
         }
         /* in a region ptxas predicates, neither divergence nor jumps cost */
         if (__builtin_expect(d->ifconv_end != 0, 0)) {
