@@ -87,12 +87,16 @@ typedef struct timing_state {
   bool mem_store;                     /* ... a store (not a reduction) */
   timing_result r;
   uint64_t issue_wait; uint8_t issue_why;  /* the issuing warp's wait (emu_timing_issue) */
+  twarp *issuing;                     /* the warp whose instruction runs (timing_mem) */
 } timing_state;
 
 static uint64_t umin(uint64_t a, uint64_t b) { return a < b ? a : b; }
 /* ---- memory --------------------------------------------------------------- */
 
 static uint64_t umax(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* Where a kernel's parameters start in constant bank 0. */
+static uint64_t imc_param_base(const gpu_config *g) { return g->sm_version >= 90 ? 0x210 : 0x160; }
 
 void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, int space, bool store) {
   timing_state *s = e->timing;
@@ -104,8 +108,14 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
     /* a call's parameters and return value are registers in the SASS
      * calling convention: a copy, no memory access (mb_stack: Nsight
      * Compute shows no imc_miss in recursive calls) */
-    s->mem_latency = space == MM_LOCAL && isp != MOD_CONST ? 0
-                   : isp == MOD_CONST ? memsys_const(s->mem, smid, t, a, m, size) : memsys_param(s->mem, smid, t, a, m);
+    uint64_t first = a[__builtin_ctz(m | 0x80000000u)];
+    if (space == MM_LOCAL && isp != MOD_CONST) s->mem_latency = 0;
+    else if (isp == MOD_CONST) s->mem_latency = memsys_const(s->mem, smid, t, a, m, size);
+    else if (size * (x->in->vec ? x->in->vec : 1) <= 4 && s->g->imc_miss_cycles && s->issuing && first >= e->param_addr &&
+             first - e->param_addr < (1u << 16))
+      /* a kernel parameter of 32 bits: ULDC (timing_insn.c) */
+      s->mem_latency = memsys_imc(s->mem, smid, t, imc_param_base(s->g) + first - e->param_addr, &s->issuing->imc_busy);
+    else s->mem_latency = memsys_param(s->mem, smid, t, a, m);
     if (store) s->mem_latency = 0;
     return;
   }
@@ -488,7 +498,9 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
         if (tw->gap[k] > s->issue_wait) { s->issue_wait = tw->gap[k]; s->issue_why = (uint8_t)k; }
       }
     }
+    s->issuing = tw;
     uint32_t ran = emu_warp_run(w, 1);
+    s->issuing = NULL;
     if (e->par) emu_par_release(e);
     if (e->faulted) break;
     if (!ran) {
@@ -509,6 +521,10 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     uint64_t prev_issue1 = tw->issued1;
     if (!d->free) tw->issued1 = t + 1;
     sched_issued(q, tw);
+    if (__builtin_expect(d->imc_sreg != 0, 0) && g->imc_miss_cycles) {
+      s->mem_done = true;
+      s->mem_latency = memsys_imc(s->mem, tw->sm, t, d->imc_sreg - 1u, &tw->imc_busy);
+    }
     /* a result from L2 is pending until the window's edge: done is its code */
     bool pend = s->mem_done && s->mem_latency == MS_PENDING;
     uint64_t lat = pend ? 0 : (s->mem_done ? s->mem_latency : d->lat) + d->bank_extra;

@@ -229,9 +229,14 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     bool shared = is_shared_space(in->space);
     switch (d->unit) {
     case U_LSU: case U_ATOM: case U_TEX:
-      /* a kernel parameter is a constant-bank operand: only a constant-cache miss waits */
-      d->result_why = shared ? STALL_SHORT_SCOREBOARD : (in->space == MOD_PARAM || in->space == MOD_PARAM_ENTRY ||
-                      in->space == MOD_PARAM_FUNC) ? STALL_IMC_MISS : in->space == MOD_CONST ? STALL_WAIT : STALL_LONG_SCOREBOARD;
+      /* a kernel parameter is a constant-bank operand: only a constant-cache
+       * miss waits; ptxas reads one of 32 bits with ULDC through the
+       * immediate-constant cache (imc_miss), a 64-bit pointer with LDC
+       * (short_scoreboard) (sm_90 SASS of tests/validation: every kernel) */
+      d->result_why = shared ? STALL_SHORT_SCOREBOARD
+                    : (in->space == MOD_PARAM || in->space == MOD_PARAM_ENTRY || in->space == MOD_PARAM_FUNC)
+                      ? (ptx_type_bits((enum ptx_type)in->type) * (in->vec ? in->vec : 1) > 32 ? STALL_SHORT_SCOREBOARD : STALL_IMC_MISS)
+                    : in->space == MOD_CONST ? STALL_WAIT : STALL_LONG_SCOREBOARD;
       d->throttle_why = d->unit == U_TEX ? STALL_TEX_THROTTLE : shared ? STALL_MIO_THROTTLE : STALL_LG_THROTTLE;
       break;
     case U_SFU:
@@ -245,6 +250,12 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     default: d->result_why = STALL_WAIT; d->throttle_why = STALL_MATH_PIPE_THROTTLE; break;
     }
     if (d->unit == U_TENSOR) tensor_timing(g, in, d);
+    /* %ntid and %nctaid are constant-bank values (c[0x0][0x0] to [0x14]):
+     * ptxas reads them with ULDC, through the immediate-constant cache */
+    if (in->op == OP_MOV && in->nops == 2 && ops[1].kind == OK_SREG && (ops[1].v == SREG_NTID || ops[1].v == SREG_NCTAID) && ops[1].n < 3) {
+      d->imc_sreg = (uint8_t)(1 + (ops[1].v == SREG_NCTAID ? 12 : 0) + 4 * ops[1].n);
+      d->result_why = STALL_IMC_MISS;
+    }
     /* a PTX instruction that leaves no SASS behind takes no issue slot; a
      * sequence takes a slot per SASS instruction, holds its pipe as long as
      * the busiest of the pipes its instructions use, and takes the

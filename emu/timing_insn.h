@@ -36,6 +36,8 @@ typedef struct deps {
   bool free;                          /* ptxas emits no SASS for it (a register copy, a
                                          global cvta): no issue slot, no latency */
   uint8_t result_why;                 /* what a dependent instruction waits for   */
+  uint8_t imc_sreg;                   /* 1 + the offset in constant bank 0 of the %ntid or %nctaid
+                                       * it reads (through the immediate-constant cache); 0: none */
   uint8_t throttle_why;               /* the reason while its unit is busy        */
   uint32_t lat, ii;                   /* latency and issue interval of its unit   */
   uint32_t slots;                     /* issue cycles it takes from its scheduler (a SASS sequence: its length) */

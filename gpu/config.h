@@ -88,6 +88,7 @@ typedef struct gpu_config {
   uint32_t printf_cycles;              /* a device printf (vprintf call) holds its warp this long */
   uint32_t hoist_regs;                 /* ... and hoists the loads of as many copies as these registers hold (0: none) */
   uint32_t imc_miss_cycles;            /* a kernel parameter not in the SM's constant cache (0: from L2) */
+  double imc_miss_sm_cycles;           /* ... and this much more per SM before it (all SMs miss one line at a launch) */
   uint32_t gpcs;                       /* graphics processing clusters (SMs split evenly) */
   char issue_order[16];                /* "scheduled" (ptxas-like, in basic blocks) or "ptx" */
   uint32_t reorder;                    /* 1 for "scheduled", from issue_order         */

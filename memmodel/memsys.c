@@ -546,6 +546,21 @@ uint64_t memsys_param(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr,
   return finish(m, smi, t, done, pend);
 }
 
+/* the immediate-constant lines, apart from those LDC and ld.const read */
+#define IMC_TAG (1ull << 62)
+
+uint64_t memsys_imc(memsys *m, uint32_t smi, uint64_t t, uint64_t bank_off, uint64_t *busy) {
+  ms_sm *s = &m->sm[smi];
+  bool hit;
+  cache_line *ln = cache_ref(&s->cst, IMC_TAG | bank_off, true, &hit, NULL);
+  if (!hit) {
+    double start = dmax((double)t, (double)*busy);
+    ln->ready = start + m->g->imc_miss_cycles + smi * m->g->imc_miss_sm_cycles;
+    *busy = (uint64_t)ln->ready;
+  }
+  return finish(m, smi, t, dmax((double)t, ln->ready), NONE);
+}
+
 void memsys_code(memsys *m, uint32_t smi, uint64_t t, uint64_t bytes) {
   ms_sm *s = &m->sm[smi];
   if (s->code) return;

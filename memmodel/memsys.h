@@ -115,6 +115,14 @@ uint64_t memsys_const(memsys *m, uint32_t sm, uint64_t t, const uint64_t *addr, 
  * holds the bank's sector, else the fetch from L2 (Nsight Compute's
  * imc_miss). */
 uint64_t memsys_param(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr, uint32_t mask);
+/* A read through the immediate-constant cache (what ptxas makes of a
+ * 32-bit kernel parameter, %ntid or %nctaid: ULDC, or a constant operand):
+ * bank_off is its offset in constant bank 0.  The warp stalls at issue on a
+ * miss, so its misses come one after another: one starts when the warp's
+ * previous miss is served (*busy, updated); all SMs miss the same lines
+ * when a launch starts, and SM i is served imc_miss_sm_cycles * i later.
+ * Needs imc_miss_cycles. */
+uint64_t memsys_imc(memsys *m, uint32_t smi, uint64_t t, uint64_t bank_off, uint64_t *busy);
 /* An SM's first block fetches the kernel's code and constant bank. */
 void memsys_code(memsys *m, uint32_t sm, uint64_t t, uint64_t code_bytes);
 
