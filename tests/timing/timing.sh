@@ -234,6 +234,23 @@ f0=$(first "$tmp/code0.db"); f5=$(first "$tmp/code500.db")
 if [ -n "$f0" ] && [ -n "$f5" ] && [ $((f5 - f0)) -ge 450 ] && [ $((f5 - f0)) -le 500 ]; then ok; else bad "code arrival: first issue at $f0 and $f5"; fi
 expect "the first wait is no_instruction" "$(q "$tmp/code500.db" "SELECT stall_id = 13 AND stall_cycles >= 450 FROM warp_runs WHERE issue_cycle IS NOT NULL ORDER BY issue_cycle LIMIT 1")"
 
+# ---- the immediate-constant cache and calls ----------------------------------------------
+# what ptxas reads with ULDC (a 32-bit parameter, %ntid) misses the SM's
+# immediate-constant cache one line after another: two lines wait twice
+# as long as one (imc_miss; imc_miss_cycles 300 to stand out)
+imc() {   # KERNEL: the imc_miss cycles of the warp
+  trace "$tmp/$1.db" "$1" 32 64 --gpu h100 --set imc_miss_cycles=300 --set imc_miss_sm_cycles=0 --arg u32:5
+  q "$tmp/$1.db" "SELECT coalesce(sum(CASE WHEN stall_id = 18 THEN stall_cycles ELSE 0 END + CASE WHEN stall2_id = 18 THEN stall2_cycles ELSE 0 END
+                                 + CASE WHEN stall3_id = 18 THEN stall3_cycles ELSE 0 END), 0) FROM warp_runs"
+}
+two=$(imc consts); one=$(imc consts1)
+if [ "$one" -ge 290 ] && [ "$one" -le 310 ] && [ "$two" -ge 590 ] && [ "$two" -le 610 ]; then ok; else bad "imc misses: one line $one, two lines $two cycles (300 each)"; fi
+# a return restores the registers its call saved: a local load (lat_l1,
+# long_scoreboard) before the moves and the jump back (wait)
+trace "$tmp/calls.db" calls 32 64 --gpu h100 --set lat_l1=50
+expect "a return's restore is a long_scoreboard of lat_l1" "$(q "$tmp/calls.db" "SELECT count(*) > 0 FROM warp_runs WHERE
+  (stall_id = 3 AND stall_cycles = 50) OR (stall2_id = 3 AND stall2_cycles = 50) OR (stall3_id = 3 AND stall3_cycles = 50)")"
+
 # ---- command line and configuration --------------------------------------------------
 "$PTXEMU" run -q --sched fifo "$k" --kernel straight -e 'buffer b 64 zero' --arg ptr:b >"$tmp/out" 2>&1
 st=$?
