@@ -240,7 +240,11 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
       d->throttle_why = d->unit == U_TEX ? STALL_TEX_THROTTLE : shared ? STALL_MIO_THROTTLE : STALL_LG_THROTTLE;
       break;
     case U_SFU:
-      d->result_why = STALL_SHORT_SCOREBOARD; d->throttle_why = STALL_MATH_PIPE_THROTTLE;
+      /* MUFU goes to its unit through the MIO, like shared-memory accesses:
+       * a busy unit is mio_throttle (Nsight Compute's definition; [M]
+       * tests/microbench mb_pipe pipe_sfu_ilp2..8 with 8 warps: 20-37 %
+       * mio_throttle, no math_pipe_throttle) */
+      d->result_why = STALL_SHORT_SCOREBOARD; d->throttle_why = STALL_MIO_THROTTLE;
       /* without .ftz, ptxas scales denormal inputs and results around the
        * MUFU (a compare and multiplies on the dependent path) */
       if (in->type == PTX_T_F32 && !(in->flags & IF_FTZ) && (in->op == OP_EX2 || in->op == OP_LG2 || in->op == OP_RSQRT ||
@@ -332,7 +336,7 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
   if (g->unroll_factor > 1)
     for (uint32_t pc = 0; pc < e->nprog; pc++) mark_unrolled_loop(e, dep, pc, g->unroll_max_insns);
   for (uint32_t pc = 0; pc < e->nprog; pc++)
-    dep[pc].queued = dep[pc].exits || (g->mio_queue && dep[pc].throttle_why == STALL_MIO_THROTTLE);
+    dep[pc].queued = dep[pc].exits || (g->mio_queue && dep[pc].throttle_why == STALL_MIO_THROTTLE && dep[pc].unit != U_SFU);
   if (g->ifconvert_max_insns)
     for (uint32_t pc = 0; pc < e->nprog; pc++) if (!dep[pc].ifconv_end) mark_ifconvert(e, dep, pc, g->ifconvert_max_insns);
   /* an atom whose result no instruction reads: only the warp's exit waits

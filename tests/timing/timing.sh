@@ -245,6 +245,15 @@ imc() {   # KERNEL: the imc_miss cycles of the warp
 }
 two=$(imc consts); one=$(imc consts1)
 if [ "$one" -ge 290 ] && [ "$one" -le 310 ] && [ "$two" -ge 590 ] && [ "$two" -le 610 ]; then ok; else bad "imc misses: one line $one, two lines $two cycles (300 each)"; fi
+# MUFU reaches the special function unit through the MIO: two warps of a
+# sub-partition waiting for it while the other's ex2 holds it show
+# mio_throttle, never math_pipe_throttle (8 warps, 2 a sub-partition)
+trace "$tmp/sfus.db" sfus 256 64 --gpu "$tmp/noic.gpu"
+reason() { q "$tmp/sfus.db" "SELECT coalesce(sum(CASE WHEN stall_id = $1 THEN stall_cycles ELSE 0 END + CASE WHEN stall2_id = $1 THEN stall2_cycles ELSE 0 END
+                                 + CASE WHEN stall3_id = $1 THEN stall3_cycles ELSE 0 END), 0)
+                                 FROM warp_runs JOIN instructions USING (insn_id) WHERE opname LIKE 'ex2%'"; }
+mio=$(reason 9); math=$(reason 8)
+if [ "$mio" -gt 0 ] && [ "$math" -eq 0 ]; then ok; else bad "a busy special function unit: mio_throttle $mio, math_pipe_throttle $math cycles"; fi
 # a return restores the registers its call saved: a local load (lat_l1,
 # long_scoreboard) before the moves and the jump back (wait)
 trace "$tmp/calls.db" calls 32 64 --gpu h100 --set lat_l1=50
