@@ -60,7 +60,8 @@ static inline void twarp_note_wait(twarp *tw, int why, uint64_t len) {
 }
 
 /* Warps held back by one resource that frees for one warp at a time (a
- * full MIO queue, a sub-partition's scheduler busy with another warp):
+ * full MIO queue, a unit or a sub-partition's scheduler busy with another
+ * warp):
  * only the first by priority has an event, at the cycle the resource
  * frees (*free_at); the others wait in the list without one, so the
  * resource costs an event per grant rather than one per waiting warp per

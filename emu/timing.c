@@ -460,6 +460,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       throttled = !own && !d->alt_ii;
     } else if (slot > t) { t = slot; why = STALL_NOT_SELECTED; }
     if (t > he.t) {
+      if (lost) twarp_note_wait(tw, STALL_NOT_SELECTED, 1);
       /* held back by the full MIO queue alone, by another warp's use of
        * the unit (not one that takes either of two) or by the scheduler */
       sched_list *l = t == mio_t && why == STALL_MIO_THROTTLE ? &s->mioq[tw->sm].wait
@@ -468,9 +469,8 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       if (l) {
         int j = sched_list_join(q, l, tw, he.t + lost, why);
         if (j < 0) { fault_oom(e); break; }
-        if (j) { if (lost) twarp_note_wait(tw, STALL_NOT_SELECTED, 1); continue; }
+        if (j) continue;
       }
-      if (lost) twarp_note_wait(tw, STALL_NOT_SELECTED, 1);
       twarp_note_wait(tw, why, t - he.t - lost);
       /* two_level: a long wait gives the place in the active set away */
       if (why == STALL_LONG_SCOREBOARD && sched_leave(q, tw, he.t)) { fault_oom(e); break; }
