@@ -69,8 +69,7 @@ static bool plain_memory(const isa_insn *in) {
   return true;
 }
 
-/* Whether an instruction may move inside its block. */
-static bool movable(const xinsn *x, const deps *d) {
+bool emu_reorder_movable(const xinsn *x, const deps *d) {
   if (x->flags & (XF_CONTROL | XF_SYNC | XF_CLOCK)) return false;
   if (d->nsrc >= MAX_DEPS || d->ndst >= MAX_DEPS) return false;    /* its operand list was cut short */
   const isa_insn *in = x->in;
@@ -169,19 +168,9 @@ static void schedule_run(node *nd, uint32_t n, uint8_t *edge, uint32_t *order) {
   }
 }
 
-int emu_reorder(emu *e, const gpu_config *g, deps *dep) {
+void emu_block_leaders(const emu *e, uint8_t *leader) {
   uint32_t np = e->nprog;
-  if (!np) return 0;
-  uint8_t *leader = calloc(np + 1, 1);
-  node *nd = malloc(RUN_MAX * sizeof *nd);
-  uint8_t *edge = malloc(RUN_MAX * RUN_MAX);
-  uint32_t *order = malloc(RUN_MAX * sizeof *order);
-  xinsn *tmp = malloc(RUN_MAX * sizeof *tmp);
-  deps *dtmp = malloc(RUN_MAX * sizeof *dtmp);
-  int rc = -1;
-  if (!leader || !nd || !edge || !order || !tmp || !dtmp) goto out;
-  /* block leaders: function entries, labels (branch and table targets are
-   * labels), and what follows a control instruction */
+  /* labels (branch and table targets are labels) */
   const isa_module *m = e->m;
   for (uint32_t f = 0; f < m->nfuncs; f++) {
     uint32_t base = e->func_base[f];
@@ -195,12 +184,26 @@ int emu_reorder(emu *e, const gpu_config *g, deps *dep) {
     if (x->target < np && (x->flags & XF_CONTROL)) leader[x->target] = 1;
     if ((x->flags & XF_CONTROL) || isa_ops[x->in->op].family == F_CTRL) leader[pc + 1] = 1;
   }
+}
+
+int emu_reorder(emu *e, const gpu_config *g, deps *dep) {
+  uint32_t np = e->nprog;
+  if (!np) return 0;
+  uint8_t *leader = calloc(np + 1, 1);
+  node *nd = malloc(RUN_MAX * sizeof *nd);
+  uint8_t *edge = malloc(RUN_MAX * RUN_MAX);
+  uint32_t *order = malloc(RUN_MAX * sizeof *order);
+  xinsn *tmp = malloc(RUN_MAX * sizeof *tmp);
+  deps *dtmp = malloc(RUN_MAX * sizeof *dtmp);
+  int rc = -1;
+  if (!leader || !nd || !edge || !order || !tmp || !dtmp) goto out;
+  emu_block_leaders(e, leader);
   uint32_t pc = 0;
   while (pc < np) {
-    if (!movable(&e->prog[pc], &dep[pc])) { pc++; continue; }
+    if (!emu_reorder_movable(&e->prog[pc], &dep[pc])) { pc++; continue; }
     /* a run of movable instructions inside one block */
     uint32_t lo = pc, n = 0;
-    do n++; while (lo + n < np && n < RUN_MAX && !leader[lo + n] && movable(&e->prog[lo + n], &dep[lo + n]));
+    do n++; while (lo + n < np && n < RUN_MAX && !leader[lo + n] && emu_reorder_movable(&e->prog[lo + n], &dep[lo + n]));
     if (n > 1) {
       for (uint32_t i = 0; i < n; i++) make_node(e, g, &e->prog[lo + i], &dep[lo + i], &nd[i]);
       schedule_run(nd, n, edge, order);

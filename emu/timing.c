@@ -103,6 +103,15 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
   uint32_t smid = w->cta->smid;
   uint64_t t = s->now;
   uint16_t isp = x->in->space;
+  /* ptxas merged it into another instruction's vector access (fuse.c) */
+  const deps *d = &s->dep[x->pc];
+  if (d->fused) return;
+  uint64_t va[WARP_SIZE];
+  if (d->fuse_bytes) {
+    FOR_LANES(i) va[i] = a[i] - d->fuse_pos;
+    a = va;
+    size = d->fuse_bytes;
+  }
   s->mem_done = true;
   if (isp == MOD_PARAM || isp == MOD_PARAM_ENTRY || isp == MOD_PARAM_FUNC || isp == MOD_CONST) {
     /* a call's parameters and return value are registers in the SASS
@@ -397,7 +406,10 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     uint64_t t = he.t;
     int why = 0;
     uint64_t mio_t = 0;
-    for (uint8_t i = 0; i < d->nsrc; i++) if (tw->ready[d->src[i]] > t) { t = tw->ready[d->src[i]]; why = tw->ready_why[d->src[i]]; }
+    /* (a load merged into another's access waits for nothing: its register
+     * is written when the access's is) */
+    if (!d->fused)
+      for (uint8_t i = 0; i < d->nsrc; i++) if (tw->ready[d->src[i]] > t) { t = tw->ready[d->src[i]]; why = tw->ready_why[d->src[i]]; }
     for (uint8_t i = 0; i < d->ndst; i++) if (tw->ready[d->dst[i]] > t) { t = tw->ready[d->dst[i]]; why = tw->ready_why[d->dst[i]]; }
     if (s->ic) {
       /* the instruction's line must be in the sub-partition's L0 cache;
@@ -529,6 +541,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     bool pend = s->mem_done && s->mem_latency == MS_PENDING;
     uint64_t lat = pend ? 0 : (s->mem_done ? s->mem_latency : d->lat) + d->bank_extra;
     uint64_t done = d->free ? t : t + (lat ? lat : 1);
+    if (d->fused && d->fuse_row >= 0) done = tw->ready[d->fuse_row];
     if (pend) {
       memsys_pend_add(s->mem, tw->sm, memsys_pend_code(s->mem, tw->sm), d->bank_extra);
       if (!d->free) done = memsys_pend_code(s->mem, tw->sm);

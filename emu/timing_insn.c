@@ -339,6 +339,7 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     dep[pc].queued = dep[pc].exits || (g->mio_queue && dep[pc].throttle_why == STALL_MIO_THROTTLE && dep[pc].unit != U_SFU);
   if (g->ifconvert_max_insns)
     for (uint32_t pc = 0; pc < e->nprog; pc++) if (!dep[pc].ifconv_end) mark_ifconvert(e, dep, pc, g->ifconvert_max_insns);
+  timing_mark_fused(e, g, dep);
   /* an atom whose result no instruction reads: only the warp's exit waits
    * for it (drain; [M] tests/microbench mb_atomic red_*: 15-22% drain, and
    * 80% long_scoreboard: ptxas keeps the ATOM and its register, so the next
@@ -381,7 +382,12 @@ static void mark_hoisted_loop(const emu *e, const gpu_config *g, deps *dep, uint
   }
   uint8_t *mark = calloc(pc - lo, 1);
   if (!mark) return;
-  for (uint32_t i = lo; i < pc; i++) if (plain_load(e->prog[i].in) && !dep[i].free) { mark[i - lo] = 1; regs += dep[i].ndst; }
+  /* (a load merged into another's vector access still needs its registers) */
+  for (uint32_t i = lo; i < pc; i++) {
+    if (!plain_load(e->prog[i].in) || (dep[i].free && !dep[i].fused)) continue;
+    mark[i - lo] = !dep[i].free;
+    regs += dep[i].ndst;
+  }
   /* the copies whose loaded values fit in hoist_regs registers */
   uint32_t copies = regs ? g->hoist_regs / regs : 0;
   if (copies > g->unroll_factor) copies = g->unroll_factor;

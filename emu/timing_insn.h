@@ -58,10 +58,18 @@ typedef struct deps {
   uint8_t hoist_copies;               /* ... the copies hoisted together (gpu_config.hoist_regs) */
   uint8_t alt_ii;                     /* an integer add, move or shift ptxas can also issue to the FMA
                                          pipe (IMAD.IADD, IMAD.MOV, IMAD.SHL): that pipe's interval; 0: no */
+  /* ptxas's merging of scalar accesses into a vector one (fuse.c) */
+  uint8_t fuse_bytes;                 /* it makes the merged access: its bytes a lane (0: no merge) */
+  uint8_t fuse_pos;                   /* ... its own address less the merged access's */
+  bool fused;                         /* another instruction of its group makes the access (free) */
+  int32_t fuse_row;                   /* a fused load: the row of the access's result (-1: none) */
 } deps;
 
 /* Fill dep[0 .. e->nprog). */
 void timing_build_deps(const emu *e, const gpu_config *g, deps *dep);
+/* Mark the loads and stores ptxas merges into vector accesses (fuse.c;
+ * gpu_config.fuse_bytes), on PTX order: timing_build_deps calls it. */
+void timing_mark_fused(const emu *e, const gpu_config *g, deps *dep);
 /* Mark the loads ptxas hoists above the other copies of an unrolled loop
  * (deps.hoist), on the issue order (emu_reorder calls it). */
 void timing_mark_hoisted(const emu *e, const gpu_config *g, deps *dep);

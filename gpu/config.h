@@ -42,6 +42,7 @@ typedef struct gpu_config {
   uint32_t l1_mshrs;                   /* outstanding sector misses per SM */
   uint32_t l1_sectors_per_cycle;       /* tag/data throughput of L1 */
   double l1_lines_per_cycle;           /* distinct lines a cycle (tag lookups; 0: no limit) */
+  double l1_request_cycles;            /* the fewest cycles a warp request holds the L1 (0: no floor) */
   uint32_t l2_write_bytes_per_cycle;   /* an SM's stores into L2 (sectors of 32 bytes) */
   uint32_t readonly_cache_bytes;       /* separate ld.global.nc cache per SM; 0: nc loads use L1 */
   uint32_t const_cache_bytes;          /* constant cache per SM */
@@ -87,6 +88,7 @@ typedef struct gpu_config {
   uint32_t unroll_max_insns;           /* ... whose body has at most this many SASS instructions */
   uint32_t printf_cycles;              /* a device printf (vprintf call) holds its warp this long */
   uint32_t hoist_regs;                 /* ... and hoists the loads of as many copies as these registers hold (0: none) */
+  uint32_t fuse_bytes;                 /* ptxas merges scalar accesses into vector ones of up to this many bytes (0: none) */
   uint32_t imc_miss_cycles;            /* a kernel parameter not in the SM's constant cache (0: from L2) */
   double imc_miss_sm_cycles;           /* ... and this much more per SM before it (all SMs miss one line at a launch) */
   uint32_t gpcs;                       /* graphics processing clusters (SMs split evenly) */

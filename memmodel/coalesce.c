@@ -122,18 +122,20 @@ uint32_t mm_shared_wavefronts(const uint64_t *addr, uint32_t m, uint32_t bytes, 
     *ideal = 1;
     return most_words_in_a_bank(addr, m);
   }
-  /* A wavefront serves 128 bytes: lanes are taken in groups that fit (all 32
-   * for 4-byte accesses, 16 for 8-byte, 8 for 16-byte); within a group, each
-   * bank serves one distinct 4-byte word per wavefront. */
-  uint32_t per = bytes <= 4 ? 32 : 128 / bytes;
-  uint32_t total = 0, groups = 0;
+  /* A wavefront serves 128 bytes, one distinct 4-byte word a bank: the
+   * lanes of a 64-bit access go together, those of a 128-bit one a half-warp
+   * at a time, so a half-warp's distinct bytes take at least one wavefront
+   * ([M] tests/microbench mb_fuse: 32 lanes reading the same 16 bytes take
+   * 2 wavefronts an LDS.128, the same 8 bytes 1 an LDS.64; 16 bytes a lane
+   * at a 32-byte stride 8). */
+  uint32_t per = bytes <= 8 ? 32 : 16;
+  uint32_t total = 0, least = 0;
   for (uint32_t g = 0; g < 32; g += per) {
     uint32_t gm = (per == 32 ? m : (m >> g) & ((1u << per) - 1));
     if (!gm) continue;
-    groups++;
     uint64_t words[32][32];   /* a bank sees at most 32 distinct words in a group */
     uint8_t nwords[32] = {0};
-    uint32_t worst = 1;
+    uint32_t worst = 1, distinct = 0;
     for (uint32_t k = 0; k < per; k++) {
       if (!(gm >> k & 1)) continue;
       uint64_t a = addr[g + k];
@@ -143,13 +145,15 @@ uint32_t mm_shared_wavefronts(const uint64_t *addr, uint32_t m, uint32_t bytes, 
         uint32_t bank = (uint32_t)(word & 31);
         uint32_t j = 0;
         while (j < nwords[bank] && words[bank][j] != word) j++;
-        if (j == nwords[bank] && j < 32) words[bank][nwords[bank]++] = word;
+        if (j == nwords[bank] && j < 32) { words[bank][nwords[bank]++] = word; distinct++; }
         if (nwords[bank] > worst) worst = nwords[bank];
       }
     }
     total += worst;
+    /* without conflicts: as many wavefronts as 128 bytes of distinct words */
+    least += distinct > 32 ? (distinct + 31) / 32 : 1;
   }
-  *ideal = groups;
+  *ideal = least;
   return total;
 }
 

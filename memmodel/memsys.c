@@ -401,6 +401,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
     uint32_t lines = lines_of(sec, n, s->l1.line_shift > 5 ? s->l1.line_shift - 5 : 0, again);
     if (g->l1_lines_per_cycle > 0) busy = dmax(busy, lines / g->l1_lines_per_cycle);
   }
+  busy = dmax(busy, g->l1_request_cycles);
   double start = dmax((double)t, s->l1_free);
   s->l1_free = start + busy;
   double done = start + 1;

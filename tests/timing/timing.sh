@@ -260,6 +260,25 @@ trace "$tmp/calls.db" calls 32 64 --gpu h100 --set lat_l1=50
 expect "a return's restore is a long_scoreboard of lat_l1" "$(q "$tmp/calls.db" "SELECT count(*) > 0 FROM warp_runs WHERE
   (stall_id = 3 AND stall_cycles = 50) OR (stall2_id = 3 AND stall2_cycles = 50) OR (stall3_id = 3 AND stall3_cycles = 50)")"
 
+# ---- scalar accesses ptxas merges ----------------------------------------------------------
+# 8 ld.shared.f32 of consecutive words and 4 st.shared.f32 at a base ptxas
+# knows to be 16-byte aligned issue as 2 LDS.128 and an STS.128 (9 SASS
+# instructions fewer a warp than unmerged); with fuse_bytes = 8, as 4
+# LDS.64 and 2 STS.64 (6 fewer); through a base of unknown alignment, none
+sass() {   # KERNEL MORE-ARGS...: the launch's sass_inst_executed
+  kern=$1; shift
+  "$PTXEMU" run -q --gpu h100 --stats "$tmp/fs" "$k" --kernel "$kern" --block 32 -e 'buffer b 64 zero' --arg ptr:b --arg u32:0 "$@" >/dev/null 2>&1 &&
+    sed -n 's/.* sass_inst_executed \([0-9]*\).*/\1/p' "$tmp/fs"
+}
+s16=$(sass fuse_sym); s8=$(sass fuse_sym --set fuse_bytes=8); s0=$(sass fuse_sym --set fuse_bytes=0)
+p16=$(sass fuse_param); p0=$(sass fuse_param --set fuse_bytes=0)
+if [ -n "$s16" ] && [ -n "$s0" ] && [ $((s0 - s16)) -eq 9 ] && [ $((s0 - s8)) -eq 6 ] && [ -n "$p16" ] && [ "$p16" = "$p0" ]; then ok
+else bad "merged accesses: SASS instructions $s16 (16-byte base), $s8 (fuse_bytes 8), $s0 (fuse_bytes 0), $p16 and $p0 (unknown alignment)"; fi
+# ... and the values are the same as unmerged
+"$PTXEMU" run -q --gpu h100 "$k" --kernel fuse_sym --block 32 -e 'buffer b 64 zero' --arg ptr:b --arg u32:0 -e 'dump b 4 f32' >"$tmp/m1" 2>&1
+"$PTXEMU" run -q "$k" --kernel fuse_sym --block 32 -e 'buffer b 64 zero' --arg ptr:b --arg u32:0 -e 'dump b 4 f32' >"$tmp/m2" 2>&1
+if cmp -s "$tmp/m1" "$tmp/m2" && [ -s "$tmp/m1" ]; then ok; else bad "merged accesses change results"; cat "$tmp/m1" "$tmp/m2"; fi
+
 # ---- command line and configuration --------------------------------------------------
 "$PTXEMU" run -q --sched fifo "$k" --kernel straight -e 'buffer b 64 zero' --arg ptr:b >"$tmp/out" 2>&1
 st=$?

@@ -19,6 +19,10 @@ Each case sweeps one mechanism's parameters (doc/timing-validation.md):
               completing each sector (8 stores) or leaving it partial (1)
   mb_launch   a launch's cold start: 1..264 blocks reading their parameters
               and running 64..1024 straight-line instructions
+  mb_l1       L1 hits and misses by request shape: 1..32 lines and 1..4
+              sectors a line
+  mb_fuse     scalar shared-memory loads and stores ptxas can merge (16- or
+              8-byte aligned) or not (4-byte aligned), broadcast or per lane
 Everything is generated: change the sweeps here, never the output."""
 import os
 import sys
@@ -425,7 +429,101 @@ extern "C" __global__ void code_%d(unsigned *out, unsigned v)
     return c
 
 
+# ---------------------------------------------------------------- L1 hits by request shape
+L1_SHAPES = ((1, 1), (1, 4), (2, 4), (4, 1), (4, 4), (8, 1), (8, 4), (16, 1), (16, 2), (32, 1))
+L1_MISS_SHAPES = ((1, 1), (1, 4), (4, 1), (4, 4), (8, 1), (8, 4), (32, 1))
+
+
+def l1_case():
+    c = Case('mb_l1', 'loads whose requests touch 1..32 lines, 1..4 sectors of each: L1 hits, and L1 misses that hit L2')
+    c.src.append('''// lane l reads word l / (L*S) of sector (l / L) % S of line l % L: every request
+// touches L lines and L*S sectors; 4 independent loads a step from 32 regions
+// of 33 lines (132 KiB, L1-resident after the first pass)
+extern "C" __global__ void l1_shape(const float *buf, float *out, int iters, unsigned L, unsigned S)
+{
+    unsigned lane = threadIdx.x & 31;
+    const float *p = buf + (lane % L) * 32 + ((lane / L) % S) * 8 + lane / (L * S);
+    float a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    for (int i = 0; i < iters; i++) {
+        unsigned r = (i * 4) & 31;
+        a0 += p[(r + 0) * 1056]; a1 += p[(r + 1) * 1056]; a2 += p[(r + 2) * 1056]; a3 += p[(r + 3) * 1056];
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = a0 + a1 + a2 + a3;
+}''')
+    c.src.append('''// the same requests, each warp over 256 regions of its own, four passes: 16
+// warps touch 4096 regions (512 KiB of lines at L = 1, twice the L1; 16 MiB
+// at L = 32): every line a miss in L1, after the first pass a hit in L2
+extern "C" __global__ void l1_miss_shape(const float *buf, float *out, int iters, unsigned L, unsigned S)
+{
+    unsigned lane = threadIdx.x & 31;
+    const float *p = buf + (lane % L) * 32 + ((lane / L) % S) * 8 + lane / (L * S) + (threadIdx.x >> 5) * 256 * 1056;
+    float a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    for (int i = 0; i < iters; i++) {
+        unsigned r = (i * 4) & 255;
+        a0 += p[(r + 0) * 1056]; a1 += p[(r + 1) * 1056]; a2 += p[(r + 2) * 1056]; a3 += p[(r + 3) * 1056];
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = a0 + a1 + a2 + a3;
+}''')
+    c.buf('buf', 16 * 256 * 1056 * 4)
+    c.buf('out', 132 * 1024 * 4)
+    for lines, sectors in L1_SHAPES:
+        c.launch('l1_shape', 1, 512, [('ptr', 'buf'), ('ptr', 'out'), ('s32', 256), ('u32', lines), ('u32', sectors)])
+    for lines, sectors in L1_MISS_SHAPES:
+        c.launch('l1_miss_shape', 1, 512, [('ptr', 'buf'), ('ptr', 'out'), ('s32', 256), ('u32', lines), ('u32', sectors)])
+    return c
+
+
+# ---------------------------------------------------------------- merged shared-memory accesses
+FUSE_ALIGN = (16, 8, 4)
+
+
+def fuse_case():
+    c = Case('mb_fuse', 'scalar shared loads/stores at 16-, 8- and 4-byte aligned bases (merged by ptxas or not)')
+    for al in FUSE_ALIGN:
+        off = 16 - al if al < 16 else 0          # bytes past a 16-byte boundary: alignment al
+        for pat, lane in (('bcast', '0'), ('lane', '(threadIdx.x & 31) * 32')):
+            loads = '\n'.join('        asm("ld.shared.f32 %%0, [%%1+%d];" : "=f"(x%d) : "r"(a));' % (4 * k, k) for k in range(8))
+            c.src.append('''// 8 scalar loads of consecutive words at a %d-byte aligned address (%s)
+extern "C" __global__ void fuse_ld_%s_a%d(float *out, int iters)
+{
+    __shared__ __align__(16) float q[2048];
+    for (int i = threadIdx.x; i < 2048; i += blockDim.x) q[i] = i * 0.25f;
+    __syncthreads();
+    unsigned base = (unsigned)__cvta_generic_to_shared(q) + %d + %s;
+    float acc0 = 0, acc1 = 0;
+    for (int i = 0; i < iters; i++) {
+        unsigned a = base + ((i * 32) & 2047);
+        float x0, x1, x2, x3, x4, x5, x6, x7;
+%s
+        acc0 += x0 * x1 + x2 * x3; acc1 += x4 * x5 + x6 * x7;
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = acc0 + acc1;
+}''' % (al, 'all lanes the same' if pat == 'bcast' else 'lane l at 32 l', pat, al, off, lane, loads))
+        stores = '\n'.join('        asm volatile("st.shared.f32 [%%0+%d], %%1;" :: "r"(a), "f"(v + %d.0f));' % (4 * k, k) for k in range(4))
+        c.src.append('''// 4 scalar stores of consecutive words a lane, at a %d-byte aligned address
+extern "C" __global__ void fuse_st_a%d(float *out, int iters)
+{
+    __shared__ __align__(16) float q[4096];
+    unsigned base = (unsigned)__cvta_generic_to_shared(q) + %d + (threadIdx.x & 31) * 32;
+    float v = threadIdx.x;
+    for (int i = 0; i < iters; i++) {
+        unsigned a = base + ((i * 1024) & 8191);
+%s
+        v += 1.0f;
+    }
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + threadIdx.x] = q[threadIdx.x];
+}''' % (al, al, off, stores))
+    c.buf('out', 132 * 1024 * 4)
+    for al in FUSE_ALIGN:
+        for pat in ('bcast', 'lane'):
+            for threads in (32, 512):
+                c.launch('fuse_ld_%s_a%d' % (pat, al), 1, threads, [('ptr', 'out'), ('s32', 1024)])
+        c.launch('fuse_st_a%d' % al, 1, 512, [('ptr', 'out'), ('s32', 1024)])
+    return c
+
+
 if __name__ == '__main__':
     for mk in (pipe_case, smem_case, atomic_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case,
-               launch_case):
+               launch_case, l1_case, fuse_case):
         mk().write()
