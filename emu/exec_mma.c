@@ -689,6 +689,14 @@ typedef struct {
 } wfrag;
 
 static _Thread_local int w_m, w_n, w_k, w_which, w_ebits;   /* the fragment being laid out */
+/* The memory accesses of a 16-bit A fragment of a column-major matrix, or
+ * B of a row-major one: the registers hold the layouts below whatever the
+ * memory layout (measured), so a register's pair of elements runs across
+ * the matrix's contiguous dimension; ptxas loads 32-bit words along it and
+ * regroups the halves (PRMT): the requests are those of the transposed
+ * layout (Nsight Compute on the H100, tests/golden/lab_gemm: a row-major B
+ * fragment of m16n16k16 loads in 4 requests of 8 sectors, as A's do). */
+static _Thread_local int w_trans;
 
 static void lay_wmma(int lane, int j, int e, int per, int *r, int *c) {
   int g = lane >> 2, t = lane & 3;
@@ -706,7 +714,14 @@ static void lay_wmma(int lane, int j, int e, int per, int *r, int *c) {
   bool a = w_which == WA;
   switch (w_ebits) {
   case 16:
-    if (a) {
+    if (w_trans && a) {
+      if (w_m == 8) { *r = 2 * t + (i & 1); *c = g + 8 * (i >> 1); }
+      else { *r = 2 * t + (i & 1) + 8 * ((i >> 2) & 1) + 16 * (i >> 3); *c = g + 8 * ((i >> 1) & 1); }
+    } else if (w_trans) {
+      if (w_n == 8) { *r = g + 8 * (i >> 1); *c = 2 * t + (i & 1); }
+      else if (w_n == 16) { *r = g + 8 * ((i >> 1) & 1); *c = 2 * t + (i & 1) + 8 * (i >> 2); }
+      else { *r = g + 8 * ((i >> 2) & 1); *c = 2 * t + (i & 1) + 8 * ((i >> 1) & 1) + 16 * (i >> 3); }
+    } else if (a) {
       if (w_m == 8) { *r = g; *c = 2 * t + (i & 1) + 8 * (i >> 1); }
       else { *r = g + 8 * ((i >> 1) & 1) + 16 * (i >> 3); *c = 2 * t + (i & 1) + 8 * ((i >> 2) & 1); }
     } else {
@@ -737,6 +752,7 @@ static void wmma_frag(int which, int M, int N, int K, int f, wfrag *fr) {
   w_m = M; w_n = N; w_k = K; w_which = which;
   int eb = ebits_of(f);
   w_ebits = eb;
+  w_trans = 0;
   fr->ebits = eb;
   fr->lay = lay_wmma;
   if (which == WA) { fr->rows = M; fr->cols = K; }
@@ -768,8 +784,9 @@ static void h_wmma_ldst(warp *w, const xinsn *x, lanemask m) {
   int f = efmt_of(in->type);
   if (f == E_NONE) f = E_F32;
   wfrag fr;
-  wmma_frag(which, M, N, K, f, &fr);
   int rowmajor = layout_mod(in, 0) != 0;
+  wmma_frag(which, M, N, K, f, &fr);
+  bool trans = fr.ebits == 16 && (which == WA ? !rowmajor : which == WB && rowmajor);
   regvec rv, *v = &rv;
   get_regs(w, x, opnd(x, store ? 1 : 0), v);
   const isa_opnd *ao = opnd(x, store ? 0 : 1);
@@ -805,13 +822,30 @@ static void h_wmma_ldst(warp *w, const xinsn *x, lanemask m) {
       /* ptxas moves fragments two elements per access (LDG/STG of 32 bits
        * for halves, 64 for floats): count requests the same way */
       if (eb < 8 ? e == 0 : ((j * per + e) & 1) == 0) {
+        const uint64_t *ca = a;
+        const uint8_t *ck = kind;
+        uint64_t ta[WARP_SIZE];
+        uint8_t *tp[WARP_SIZE], tk[WARP_SIZE];
+        if (trans) {
+          w_trans = 1;
+          FOR_LANES(i) {
+            int r, c, b;
+            if (!(m >> i & 1)) { ta[i] = 0; continue; }
+            fr.lay(i, j, e, per, &r, &c);
+            ta[i] = base[i] + welem_off(r, c, rowmajor, stride[i], eb, &b);
+          }
+          w_trans = 0;
+          if (!emu_translate(w, x, in->space, symspace, ta, m, esize * (uint32_t)per, tp, tk)) return;
+          ca = ta;
+          ck = tk;
+        }
         /* fragments that repeat elements (f16 A/B) load them once */
-        uint64_t key = a[__builtin_ctz(m)];
+        uint64_t key = ca[__builtin_ctz(m)];
         int seen = 0;
         for (int q = 0; q < ncounted; q++) seen |= counted[q] == key;
         if (!seen) {
           if (ncounted < 64) counted[ncounted++] = key;
-          emu_count_access(w, x, a, m, eb < 8 ? esize * (uint32_t)per : esize * 2, kind, store);
+          emu_count_access(w, x, ca, m, eb < 8 ? esize * (uint32_t)per : esize * 2, ck, store);
         }
       }
       FOR_LANES(i) {

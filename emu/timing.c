@@ -548,9 +548,9 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     }
     /* a load ptxas hoists above its unrolled copies issues earlier than
      * the PTX puts it (a pending result moves by the same cycles) */
-    if (__builtin_expect(d->hoist != 0, 0) && !d->free) {
+    if (__builtin_expect(d->hoist != 0, 0) && !d->fused) {
       uint64_t *h0 = &hoist_t0[tw - twmem];
-      if (!pend) done = timing_hoisted_done(g, d, loopst[tw - twmem], h0, tw->ready, t, lat ? lat : 1);
+      if (!pend) done = timing_hoisted_done(g, d, loopst[tw - twmem], h0, tw->ready, t, d->free ? 0 : lat ? lat : 1);
       else {
         uint64_t at = timing_hoisted_done(g, d, loopst[tw - twmem], h0, tw->ready, t, 0);
         if (at < t) memsys_pend_add(s->mem, tw->sm, done, (uint64_t)0 - (t - at));

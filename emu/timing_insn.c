@@ -339,6 +339,7 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     dep[pc].queued = dep[pc].exits || (g->mio_queue && dep[pc].throttle_why == STALL_MIO_THROTTLE && dep[pc].unit != U_SFU);
   if (g->ifconvert_max_insns)
     for (uint32_t pc = 0; pc < e->nprog; pc++) if (!dep[pc].ifconv_end) mark_ifconvert(e, dep, pc, g->ifconvert_max_insns);
+  timing_mark_combined(e, g, dep);
   timing_mark_fused(e, g, dep);
   /* an atom whose result no instruction reads: only the warp's exit waits
    * for it (drain; [M] tests/microbench mb_atomic red_*: 15-22% drain, and
@@ -365,7 +366,9 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
  * plain loads of an unrolled loop's body, and the instructions their
  * addresses come from; not in a body with stores, atomics, barriers or
  * volatile accesses, where ptxas cannot move a load above another copy's
- * access.  The loop control is left out (its copies are free). */
+ * access.  The loop control is left out (its copies are free); the
+ * address arithmetic includes what takes no SASS of its own (a register
+ * copy, an instruction combined into its reader: combine.c). */
 static bool plain_load(const isa_insn *in) {
   return (in->op == OP_LD || in->op == OP_LDU) && !(in->flags & IF_VOLATILE) && (!in->sem || in->sem == MOD_WEAK) &&
          in->space != MOD_PARAM && in->space != MOD_PARAM_ENTRY && in->space != MOD_PARAM_FUNC;
@@ -400,7 +403,7 @@ static void mark_hoisted_loop(const emu *e, const gpu_config *g, deps *dep, uint
       if (!mark[i - lo]) continue;
       for (uint8_t s = 0; s < dep[i].nsrc; s++)
         for (uint32_t j = lo; j < pc; j++)
-          if (j != i && !mark[j - lo] && dep[j].loop == LOOP_NONE && !dep[j].free && dep[j].unit != U_ATOM &&
+          if (j != i && !mark[j - lo] && dep[j].loop == LOOP_NONE && !dep[j].fused && dep[j].unit != U_ATOM &&
               has_row(dep[j].dst, dep[j].ndst, dep[i].src[s]))
             mark[j - lo] = 1;
     }

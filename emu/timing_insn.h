@@ -67,6 +67,10 @@ typedef struct deps {
 
 /* Fill dep[0 .. e->nprog). */
 void timing_build_deps(const emu *e, const gpu_config *g, deps *dep);
+/* Mark the instructions ptxas combines with their one reader into one SASS
+ * instruction (combine.c; gpu_config.combine_ops), on PTX order:
+ * timing_build_deps calls it. */
+void timing_mark_combined(const emu *e, const gpu_config *g, deps *dep);
 /* Mark the loads and stores ptxas merges into vector accesses (fuse.c;
  * gpu_config.fuse_bytes), on PTX order: timing_build_deps calls it. */
 void timing_mark_fused(const emu *e, const gpu_config *g, deps *dep);

@@ -88,6 +88,7 @@ typedef struct gpu_config {
   uint32_t unroll_max_insns;           /* ... whose body has at most this many SASS instructions */
   uint32_t printf_cycles;              /* a device printf (vprintf call) holds its warp this long */
   uint32_t hoist_regs;                 /* ... and hoists the loads of as many copies as these registers hold (0: none) */
+  uint32_t combine_ops;                /* ptxas writes dependent pairs as one LEA, IADD3, LOP3, IMAD, xSETP (0: no) */
   uint32_t fuse_bytes;                 /* ptxas merges scalar accesses into vector ones of up to this many bytes (0: none) */
   uint32_t imc_miss_cycles;            /* a kernel parameter not in the SM's constant cache (0: from L2) */
   double imc_miss_sm_cycles;           /* ... and this much more per SM before it (all SMs miss one line at a launch) */

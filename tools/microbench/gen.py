@@ -464,12 +464,31 @@ extern "C" __global__ void l1_miss_shape(const float *buf, float *out, int iters
     }
     out[blockIdx.x * blockDim.x + threadIdx.x] = a0 + a1 + a2 + a3;
 }''')
-    c.buf('buf', 16 * 256 * 1056 * 4)
+    c.src.append('''// requests of 8 lines (one sector each), M of them from the warp's own
+// 256 regions (misses, as above) and the others from 8 lines of its own that
+// stay in L1 (hits): hits and misses in one request
+extern "C" __global__ void l1_mix(const float *buf, float *out, int iters, unsigned M)
+{
+    unsigned lane = threadIdx.x & 31, j = lane % 8, w = threadIdx.x >> 5;
+    const float *miss = buf + w * 256 * 1056 + j * 32 + lane / 8;
+    const float *hit = buf + 16 * 256 * 1056 + w * 1056 + j * 32 + lane / 8;
+    float a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    for (int i = 0; i < iters; i++) {
+        unsigned r = (i * 4) & 255;
+        bool m = j < M;
+        a0 += m ? miss[(r + 0) * 1056] : hit[0]; a1 += m ? miss[(r + 1) * 1056] : hit[0];
+        a2 += m ? miss[(r + 2) * 1056] : hit[0]; a3 += m ? miss[(r + 3) * 1056] : hit[0];
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = a0 + a1 + a2 + a3;
+}''')
+    c.buf('buf', 16 * 257 * 1056 * 4)
     c.buf('out', 132 * 1024 * 4)
     for lines, sectors in L1_SHAPES:
         c.launch('l1_shape', 1, 512, [('ptr', 'buf'), ('ptr', 'out'), ('s32', 256), ('u32', lines), ('u32', sectors)])
     for lines, sectors in L1_MISS_SHAPES:
         c.launch('l1_miss_shape', 1, 512, [('ptr', 'buf'), ('ptr', 'out'), ('s32', 256), ('u32', lines), ('u32', sectors)])
+    for misses in (0, 1, 2, 4, 8):
+        c.launch('l1_mix', 1, 512, [('ptr', 'buf'), ('ptr', 'out'), ('s32', 256), ('u32', misses)])
     return c
 
 

@@ -48,4 +48,4 @@ done
 lab_check "one wmma.mma per 16x16 tile and k step: (N/16)^3 = $(((N / 16) ** 3)) mma instructions" \
   "$(lab_v gm trace 1 mma_insts) == $(((N / 16) ** 3))"
 
-lab_finish "(not in the textbook, which predates tensor cores) a warp-wide mma does 4096 multiply-adds where an FFMA does 32: the GEMM needs far fewer instructions; but fed straight from global memory (no shared-memory staging) every fragment load spreads over 8 lines per request and the L1 takes about a line per 1.4 cycles, so on an H100 this naive wmma GEMM is not faster than the tiled FMA one"
+lab_finish "(not in the textbook, which predates tensor cores) a warp-wide mma does 4096 multiply-adds where an FFMA does 32: the GEMM needs far fewer instructions; but fed straight from global memory (no shared-memory staging) every fragment load is 4 requests of 8 lines each and the L1 looks up one line a cycle, so on an H100 this naive wmma GEMM is not faster than the tiled FMA one"

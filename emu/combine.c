@@ -1,0 +1,98 @@
+/* emu/combine.c - ptxas's combining of two dependent PTX instructions into
+ * one SASS instruction, for the timing model (timing_insn.h,
+ * timing_mark_combined).
+ *
+ * Since Maxwell the SASS has three-input integer and logic instructions and
+ * compares that fold in a predicate: ptxas writes a shift feeding an add as
+ * one LEA, two adds as one IADD3, two logic operations as one LOP3, a
+ * logic operation tested against zero as a LOP3 with a predicate result, a
+ * compare feeding a predicate and/or/xor as one ISETP (FSETP) with the
+ * combining operation, and a multiply feeding an add as one IMAD (a wide
+ * one feeding a 64-bit add as IMAD.WIDE).  It does so where the first
+ * instruction's result has no other reader: nvcc's PTX writes each such
+ * temporary once and reads it once.
+ *
+ * Marked: the first instruction of the pair (the producer) takes no issue
+ * slot and no latency (deps.free); its consumer reads its result as soon
+ * as the producer's own sources are ready, as the combined instruction
+ * reads them.  A consumer that took a producer does not become a producer
+ * itself (a combined instruction has at most three inputs). */
+#include <stdlib.h>
+#include <string.h>
+#include "emu/internal.h"
+#include "emu/timing_insn.h"
+#include "emu/reorder.h"
+
+static bool int32_type(uint8_t t) { return t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_B32; }
+static bool int64_type(uint8_t t) { return t == PTX_T_U64 || t == PTX_T_S64 || t == PTX_T_B64; }
+static bool logic_op(uint16_t op) { return op == OP_AND || op == OP_OR || op == OP_XOR || op == OP_NOT; }
+
+/* The immediate of source k of x, if it is one. */
+static bool imm_src(const xinsn *x, uint32_t k, int64_t *v) {
+  if (x->in->nops <= k) return false;
+  const isa_opnd *o = &x->f->ops[x->in->opi + k];
+  if (o->kind != OK_IMM) return false;
+  *v = o->imm;
+  return true;
+}
+
+/* Whether ptxas writes producer p and its consumer c as one instruction. */
+static bool combines(const xinsn *p, const xinsn *c) {
+  const isa_insn *a = p->in, *b = c->in;
+  if (a->flags & IF_CC || b->flags & IF_CC) return false;
+  int64_t v;
+  switch (a->op) {
+  case OP_SHL:                                             /* LEA */
+    return (int32_type(a->type) || int64_type(a->type)) && imm_src(p, 2, &v) && v > 0 && v < 32 &&
+           b->op == OP_ADD && (int32_type(b->type) || int64_type(b->type));
+  case OP_ADD: case OP_SUB:                                /* IADD3 */
+    return int32_type(a->type) && (b->op == OP_ADD || b->op == OP_SUB) && int32_type(b->type);
+  case OP_MUL:                                             /* IMAD, IMAD.WIDE */
+    if (a->flags & IF_HI) return false;
+    if (a->flags & IF_WIDE) return int32_type(a->type) && b->op == OP_ADD && int64_type(b->type);
+    return int32_type(a->type) && b->op == OP_ADD && int32_type(b->type);
+  case OP_SETP:                                            /* ISETP/FSETP with .AND/.OR/.XOR */
+    return b->type == PTX_T_PRED && (b->op == OP_AND || b->op == OP_OR || b->op == OP_XOR);
+  case OP_AND: case OP_OR: case OP_XOR: case OP_NOT:
+    if (!int32_type(a->type) && a->type != PTX_T_B64) return false;
+    if (logic_op(b->op) && b->type == a->type) return true;   /* LOP3 */
+    /* LOP3 with a predicate result: x == 0, x != 0 */
+    return b->op == OP_SETP && (b->cmp == MOD_EQ || b->cmp == MOD_NE) && (int32_type(b->type) || int64_type(b->type)) &&
+           imm_src(c, 2, &v) && v == 0;
+  default: return false;
+  }
+}
+
+void timing_mark_combined(const emu *e, const gpu_config *g, deps *dep) {
+  if (!g->combine_ops || !e->nprog) return;
+  uint32_t n = e->nrows ? e->nrows : 1;
+  uint16_t *defs = calloc(n, sizeof *defs), *reads = calloc(n, sizeof *reads);
+  uint8_t *leader = calloc(e->nprog + 1, 1), *absorbed = calloc(e->nprog, 1);
+  if (!defs || !reads || !leader || !absorbed) goto out;
+  for (uint32_t pc = 0; pc < e->nprog; pc++) {
+    for (uint8_t i = 0; i < dep[pc].ndst; i++) if ((uint32_t)dep[pc].dst[i] < n && defs[dep[pc].dst[i]] < UINT16_MAX) defs[dep[pc].dst[i]]++;
+    for (uint8_t i = 0; i < dep[pc].nsrc; i++) if ((uint32_t)dep[pc].src[i] < n && reads[dep[pc].src[i]] < UINT16_MAX) reads[dep[pc].src[i]]++;
+  }
+  emu_block_leaders(e, leader);
+  for (uint32_t p = 0; p < e->nprog; p++) {
+    const xinsn *x = &e->prog[p];
+    deps *d = &dep[p];
+    if (d->free || absorbed[p] || x->guard >= 0 || d->ndst != 1 || d->nsrc >= MAX_DEPS) continue;
+    int32_t r = d->dst[0];
+    if ((uint32_t)r >= n || defs[r] != 1 || reads[r] != 1) continue;
+    /* its one reader, later in the block */
+    uint32_t c = p + 1;
+    for (; c < e->nprog && !leader[c]; c++) {
+      bool reads_r = false;
+      for (uint8_t i = 0; i < dep[c].nsrc && !reads_r; i++) reads_r = dep[c].src[i] == r;
+      if (reads_r) break;
+    }
+    if (c >= e->nprog || leader[c] || dep[c].free || e->prog[c].guard >= 0 || !combines(x, &e->prog[c])) continue;
+    d->free = true;
+    d->lat = 0;
+    d->bank_extra = 0;
+    absorbed[c] = 1;
+  }
+out:
+  free(defs); free(reads); free(leader); free(absorbed);
+}
