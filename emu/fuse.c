@@ -311,7 +311,8 @@ static bool as_cand(const emu *e, const xinsn *x, const deps *d, const known *kn
   uint32_t unit = bits > 0 ? (uint32_t)bits / 8 * (in->vec ? in->vec : 1) : 0;
   if (sp < 0 || (unit != 4 && unit != 8) || in->nops != 2 || d->nsrc >= MAX_DEPS - 1) return false;
   const isa_opnd *a = &x->f->ops[in->opi + (in->op == OP_ST ? 0 : 1)];
-  if (a->kind != OK_ADDR) return false;
+  /* (offsets beyond 2^40 merge with nothing; the sums below stay in range) */
+  if (a->kind != OK_ADDR || a->imm > (1ll << 40) || a->imm < -(1ll << 40)) return false;
   memset(c, 0, sizeof *c);
   known b;
   if (a->flags & OF_BASEREG) {
