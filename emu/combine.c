@@ -23,6 +23,8 @@
 #include "emu/timing_insn.h"
 #include "emu/reorder.h"
 
+#define NEAR 64                  /* the farthest reader looked for */
+
 static bool int32_type(uint8_t t) { return t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_B32; }
 static bool int64_type(uint8_t t) { return t == PTX_T_U64 || t == PTX_T_S64 || t == PTX_T_B64; }
 static bool logic_op(uint16_t op) { return op == OP_AND || op == OP_OR || op == OP_XOR || op == OP_NOT; }
@@ -80,14 +82,15 @@ void timing_mark_combined(const emu *e, const gpu_config *g, deps *dep) {
     if (d->free || absorbed[p] || x->guard >= 0 || d->ndst != 1 || d->nsrc >= MAX_DEPS) continue;
     int32_t r = d->dst[0];
     if ((uint32_t)r >= n || defs[r] != 1 || reads[r] != 1) continue;
-    /* its one reader, later in the block */
+    /* its one reader, later in the block and near (ptxas's window; a bound
+     * on the search in long blocks) */
     uint32_t c = p + 1;
-    for (; c < e->nprog && !leader[c]; c++) {
+    for (; c < e->nprog && !leader[c] && c - p <= NEAR; c++) {
       bool reads_r = false;
       for (uint8_t i = 0; i < dep[c].nsrc && !reads_r; i++) reads_r = dep[c].src[i] == r;
       if (reads_r) break;
     }
-    if (c >= e->nprog || leader[c] || dep[c].free || e->prog[c].guard >= 0 || !combines(x, &e->prog[c])) continue;
+    if (c >= e->nprog || leader[c] || c - p > NEAR || dep[c].free || e->prog[c].guard >= 0 || !combines(x, &e->prog[c])) continue;
     d->free = true;
     d->lat = 0;
     d->bank_extra = 0;

@@ -36,6 +36,7 @@
 typedef struct known { uint8_t k; uint64_t low; } known;
 #define UNDEF 255
 #define KMAX 63
+#define MAX_PASSES 16
 
 static uint64_t lowmask(uint8_t k) { return k >= 64 ? ~0ull : (1ull << k) - 1; }
 static known mk(uint8_t k, uint64_t low) { if (k > KMAX) k = KMAX; return (known){ k, low & lowmask(k) }; }
@@ -142,7 +143,11 @@ static known *row_knowledge(const emu *e, const deps *dep) {
     for (uint8_t i = 0; i < dep[pc].ndst; i++) if ((uint32_t)dep[pc].dst[i] < e->nrows) defined[dep[pc].dst[i]] = 1;
   for (uint32_t r = 0; r < e->nrows; r++) kn[r] = defined[r] ? (known){ UNDEF, 0 } : unknown();
   free(defined);
-  for (bool changed = true; changed;) {
+  /* each pass carries what is known along the program; loops take a few
+   * more.  A program that has not settled after MAX_PASSES (it would take
+   * one pass per bit of every row at worst) is taken as knowing nothing. */
+  bool changed = true;
+  for (int pass = 0; changed && pass < MAX_PASSES; pass++) {
     changed = false;
     for (uint32_t pc = 0; pc < e->nprog; pc++) {
       const xinsn *x = &e->prog[pc];
@@ -161,7 +166,7 @@ static known *row_knowledge(const emu *e, const deps *dep) {
     }
   }
   /* a row only ever defined from undefined ones: nothing known */
-  for (uint32_t r = 0; r < e->nrows; r++) if (kn[r].k == UNDEF) kn[r] = unknown();
+  for (uint32_t r = 0; r < e->nrows; r++) if (changed || kn[r].k == UNDEF) kn[r] = unknown();
   return kn;
 }
 
