@@ -21,7 +21,6 @@
 #include <string.h>
 #include "emu/internal.h"
 #include "emu/timing_insn.h"
-#include "emu/reorder.h"
 
 #define NEAR 64                  /* the farthest reader looked for */
 
@@ -65,17 +64,16 @@ static bool combines(const xinsn *p, const xinsn *c) {
   }
 }
 
-void timing_mark_combined(const emu *e, const gpu_config *g, deps *dep) {
+void timing_mark_combined(const emu *e, const gpu_config *g, deps *dep, const uint8_t *leader) {
   if (!g->combine_ops || !e->nprog) return;
   uint32_t n = e->nrows ? e->nrows : 1;
   uint16_t *defs = calloc(n, sizeof *defs), *reads = calloc(n, sizeof *reads);
-  uint8_t *leader = calloc(e->nprog + 1, 1), *absorbed = calloc(e->nprog, 1);
-  if (!defs || !reads || !leader || !absorbed) goto out;
+  uint8_t *absorbed = calloc(e->nprog, 1);
+  if (!defs || !reads || !absorbed) goto out;
   for (uint32_t pc = 0; pc < e->nprog; pc++) {
     for (uint8_t i = 0; i < dep[pc].ndst; i++) if ((uint32_t)dep[pc].dst[i] < n && defs[dep[pc].dst[i]] < UINT16_MAX) defs[dep[pc].dst[i]]++;
     for (uint8_t i = 0; i < dep[pc].nsrc; i++) if ((uint32_t)dep[pc].src[i] < n && reads[dep[pc].src[i]] < UINT16_MAX) reads[dep[pc].src[i]]++;
   }
-  emu_block_leaders(e, leader);
   for (uint32_t p = 0; p < e->nprog; p++) {
     const xinsn *x = &e->prog[p];
     deps *d = &dep[p];
@@ -97,5 +95,5 @@ void timing_mark_combined(const emu *e, const gpu_config *g, deps *dep) {
     absorbed[c] = 1;
   }
 out:
-  free(defs); free(reads); free(leader); free(absorbed);
+  free(defs); free(reads); free(absorbed);
 }

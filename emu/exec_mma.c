@@ -747,12 +747,18 @@ static void lay_wmma(int lane, int j, int e, int per, int *r, int *c) {
   }
 }
 
+/* lay_wmma with each register's pair along the other dimension (w_trans). */
+static void lay_wmma_trans(int lane, int j, int e, int per, int *r, int *c) {
+  w_trans = 1;
+  lay_wmma(lane, j, e, per, r, c);
+  w_trans = 0;
+}
+
 /* Select the fragment (also sets the layout state for lay_wmma). */
 static void wmma_frag(int which, int M, int N, int K, int f, wfrag *fr) {
   w_m = M; w_n = N; w_k = K; w_which = which;
   int eb = ebits_of(f);
   w_ebits = eb;
-  w_trans = 0;
   fr->ebits = eb;
   fr->lay = lay_wmma;
   if (which == WA) { fr->rows = M; fr->cols = K; }
@@ -827,14 +833,12 @@ static void h_wmma_ldst(warp *w, const xinsn *x, lanemask m) {
         uint64_t ta[WARP_SIZE];
         uint8_t *tp[WARP_SIZE], tk[WARP_SIZE];
         if (trans) {
-          w_trans = 1;
           FOR_LANES(i) {
             int r, c, b;
             if (!(m >> i & 1)) { ta[i] = 0; continue; }
-            fr.lay(i, j, e, per, &r, &c);
+            lay_wmma_trans(i, j, e, per, &r, &c);
             ta[i] = base[i] + welem_off(r, c, rowmajor, stride[i], eb, &b);
           }
-          w_trans = 0;
           if (!emu_translate(w, x, in->space, symspace, ta, m, esize * (uint32_t)per, tp, tk)) return;
           ca = ta;
           ck = tk;

@@ -59,11 +59,11 @@ static const isa_sym *sym_of(const emu *e, const xinsn *x, const isa_opnd *o) {
   return NULL;
 }
 
-/* A symbol's address plus imm: ptxas places shared variables itself, 16-byte
+/* A symbol's address: ptxas places shared variables itself, 16-byte
  * aligned at least; other addresses it does not know */
-static known sym_known(const emu *e, const xinsn *x, const isa_opnd *o) {
+static known sym_base(const emu *e, const xinsn *x, const isa_opnd *o) {
   const isa_sym *s = sym_of(e, x, o);
-  return s && s->space == PTX_SPACE_SHARED ? mk(4, (uint64_t)o->imm) : unknown();
+  return s && s->space == PTX_SPACE_SHARED ? mk(4, 0) : unknown();
 }
 
 static bool is_int_type(uint8_t t) {
@@ -80,7 +80,7 @@ static known opnd_known(const emu *e, const xinsn *x, const isa_opnd *o, const k
     known r = kn[emu_offset_src_row(e, x, o)];
     return r.k == UNDEF ? r : mk(r.k, r.low + (uint64_t)o->imm);
   }
-  case OK_SYM: return sym_known(e, x, o);
+  case OK_SYM: { known b = sym_base(e, x, o); return mk(b.k, (uint64_t)o->imm); }
   default: return unknown();
   }
 }
@@ -238,11 +238,8 @@ static bool make_group(deps *dep, const cand *c, uint32_t n, uint32_t bytes, int
   } else {
     /* the others take the first load's result: it must still be there */
     if (!L->ndst) return false;
-    for (uint32_t i = 0; i < n; i++) {
-      if (i == lead) continue;
-      const deps *f = &dep[c[i].pc];
-      if (f->nsrc + 1 >= MAX_DEPS || row_written(dep, c[lead].pc + 1, c[i].pc, L->dst[0])) return false;
-    }
+    for (uint32_t i = 0; i < n; i++)
+      if (i != lead && row_written(dep, c[lead].pc + 1, c[i].pc, L->dst[0])) return false;
   }
   L->fuse_bytes = (uint8_t)bytes;
   L->fuse_pos = (uint8_t)(c[lead].off - block_off);
@@ -314,6 +311,7 @@ static bool as_cand(const emu *e, const xinsn *x, const deps *d, const known *kn
   int sp = space_of(in->space);
   int bits = ptx_type_bits((enum ptx_type)in->type);
   uint32_t unit = bits > 0 ? (uint32_t)bits / 8 * (in->vec ? in->vec : 1) : 0;
+  /* (room for the source a load merged into another takes: make_group) */
   if (sp < 0 || (unit != 4 && unit != 8) || in->nops != 2 || d->nsrc >= MAX_DEPS - 1) return false;
   const isa_opnd *a = &x->f->ops[in->opi + (in->op == OP_ST ? 0 : 1)];
   /* (offsets beyond 2^40 merge with nothing; the sums below stay in range) */
@@ -328,7 +326,7 @@ static bool as_cand(const emu *e, const xinsn *x, const deps *d, const known *kn
     b = kn[row];
   } else if (sym_of(e, x, a)) {
     c->base = (a->v & 0x3fffffffu) | 1u << 31 | ((a->flags & OF_FUNCSYM) ? 1u << 30 : 0);
-    b = sym_known(e, x, &(isa_opnd){ .kind = OK_SYM, .flags = a->flags, .v = a->v });
+    b = sym_base(e, x, a);
   } else return false;
   /* the offset from the base's last aligned boundary: the base's known
    * low bits are part of it */
@@ -361,14 +359,12 @@ static int separates(const xinsn *x, const deps *d, uint8_t *ld, uint8_t *st) {
   return 1;
 }
 
-void timing_mark_fused(const emu *e, const gpu_config *g, deps *dep) {
+void timing_mark_fused(const emu *e, const gpu_config *g, deps *dep, const uint8_t *leader) {
   if (g->fuse_bytes < 8 || !e->nprog) return;
   known *kn = row_knowledge(e, dep);
-  uint8_t *leader = calloc(e->nprog + 1, 1);
   uint32_t *ver = calloc(e->nrows ? e->nrows : 1, sizeof *ver);
   cand *c = malloc(256 * sizeof *c);
-  if (!kn || !leader || !ver || !c) goto out;
-  emu_block_leaders(e, leader);
+  if (!kn || !ver || !c) goto out;
   uint32_t n = 0, epoch_ld[SP_N] = {0}, epoch_st[SP_N] = {0};
   for (uint32_t pc = 0; pc < e->nprog; pc++) {
     const xinsn *x = &e->prog[pc];
@@ -394,5 +390,5 @@ void timing_mark_fused(const emu *e, const gpu_config *g, deps *dep) {
   }
   flush(dep, c, n, g->fuse_bytes);
 out:
-  free(kn); free(leader); free(ver); free(c);
+  free(kn); free(ver); free(c);
 }

@@ -4,6 +4,7 @@
 #include "emu/internal.h"
 #include "emu/timing.h"
 #include "emu/timing_insn.h"
+#include "emu/reorder.h"
 #include "ptx/ast.h"
 
 static uint64_t umin(uint64_t a, uint64_t b) { return a < b ? a : b; }
@@ -339,8 +340,14 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     dep[pc].queued = dep[pc].exits || (g->mio_queue && dep[pc].throttle_why == STALL_MIO_THROTTLE && dep[pc].unit != U_SFU);
   if (g->ifconvert_max_insns)
     for (uint32_t pc = 0; pc < e->nprog; pc++) if (!dep[pc].ifconv_end) mark_ifconvert(e, dep, pc, g->ifconvert_max_insns);
-  timing_mark_combined(e, g, dep);
-  timing_mark_fused(e, g, dep);
+  /* ptxas's combined instructions and merged accesses, in basic blocks */
+  uint8_t *leader = calloc(e->nprog + 1, 1);
+  if (leader) {
+    emu_block_leaders(e, leader);
+    timing_mark_combined(e, g, dep, leader);
+    timing_mark_fused(e, g, dep, leader);
+    free(leader);
+  }
   /* an atom whose result no instruction reads: only the warp's exit waits
    * for it (drain; [M] tests/microbench mb_atomic red_*: 15-22% drain, and
    * 80% long_scoreboard: ptxas keeps the ATOM and its register, so the next

@@ -68,12 +68,12 @@ typedef struct deps {
 /* Fill dep[0 .. e->nprog). */
 void timing_build_deps(const emu *e, const gpu_config *g, deps *dep);
 /* Mark the instructions ptxas combines with their one reader into one SASS
- * instruction (combine.c; gpu_config.combine_ops), on PTX order:
- * timing_build_deps calls it. */
-void timing_mark_combined(const emu *e, const gpu_config *g, deps *dep);
+ * instruction (combine.c; gpu_config.combine_ops), on PTX order; leader:
+ * emu_block_leaders's.  timing_build_deps calls it. */
+void timing_mark_combined(const emu *e, const gpu_config *g, deps *dep, const uint8_t *leader);
 /* Mark the loads and stores ptxas merges into vector accesses (fuse.c;
- * gpu_config.fuse_bytes), on PTX order: timing_build_deps calls it. */
-void timing_mark_fused(const emu *e, const gpu_config *g, deps *dep);
+ * gpu_config.fuse_bytes), on PTX order, the same way. */
+void timing_mark_fused(const emu *e, const gpu_config *g, deps *dep, const uint8_t *leader);
 /* Mark the loads ptxas hoists above the other copies of an unrolled loop
  * (deps.hoist), on the issue order (emu_reorder calls it). */
 void timing_mark_hoisted(const emu *e, const gpu_config *g, deps *dep);

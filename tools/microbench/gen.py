@@ -436,34 +436,26 @@ L1_MISS_SHAPES = ((1, 1), (1, 4), (4, 1), (4, 4), (8, 1), (8, 4), (32, 1))
 
 def l1_case():
     c = Case('mb_l1', 'loads whose requests touch 1..32 lines, 1..4 sectors of each: L1 hits, and L1 misses that hit L2')
-    c.src.append('''// lane l reads word l / (L*S) of sector (l / L) % S of line l % L: every request
+    # lane l reads word l / (L*S) of sector (l / L) % S of line l % L
+    shape = '''%s
+extern "C" __global__ void %s(const float *buf, float *out, int iters, unsigned L, unsigned S)
+{
+    unsigned lane = threadIdx.x & 31;
+    const float *p = buf + (lane %% L) * 32 + ((lane / L) %% S) * 8 + lane / (L * S)%s;
+    float a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    for (int i = 0; i < iters; i++) {
+        unsigned r = (i * 4) & %d;
+        a0 += p[(r + 0) * 1056]; a1 += p[(r + 1) * 1056]; a2 += p[(r + 2) * 1056]; a3 += p[(r + 3) * 1056];
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = a0 + a1 + a2 + a3;
+}'''
+    c.src.append(shape % ('''// lane l reads word l / (L*S) of sector (l / L) % S of line l % L: every request
 // touches L lines and L*S sectors; 4 independent loads a step from 32 regions
-// of 33 lines (132 KiB, L1-resident after the first pass)
-extern "C" __global__ void l1_shape(const float *buf, float *out, int iters, unsigned L, unsigned S)
-{
-    unsigned lane = threadIdx.x & 31;
-    const float *p = buf + (lane % L) * 32 + ((lane / L) % S) * 8 + lane / (L * S);
-    float a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    for (int i = 0; i < iters; i++) {
-        unsigned r = (i * 4) & 31;
-        a0 += p[(r + 0) * 1056]; a1 += p[(r + 1) * 1056]; a2 += p[(r + 2) * 1056]; a3 += p[(r + 3) * 1056];
-    }
-    out[blockIdx.x * blockDim.x + threadIdx.x] = a0 + a1 + a2 + a3;
-}''')
-    c.src.append('''// the same requests, each warp over 256 regions of its own, four passes: 16
+// of 33 lines (132 KiB, L1-resident after the first pass)''', 'l1_shape', '', 31))
+    c.src.append(shape % ('''// the same requests, each warp over 256 regions of its own, four passes: 16
 // warps touch 4096 regions (512 KiB of lines at L = 1, twice the L1; 16 MiB
-// at L = 32): every line a miss in L1, after the first pass a hit in L2
-extern "C" __global__ void l1_miss_shape(const float *buf, float *out, int iters, unsigned L, unsigned S)
-{
-    unsigned lane = threadIdx.x & 31;
-    const float *p = buf + (lane % L) * 32 + ((lane / L) % S) * 8 + lane / (L * S) + (threadIdx.x >> 5) * 256 * 1056;
-    float a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    for (int i = 0; i < iters; i++) {
-        unsigned r = (i * 4) & 255;
-        a0 += p[(r + 0) * 1056]; a1 += p[(r + 1) * 1056]; a2 += p[(r + 2) * 1056]; a3 += p[(r + 3) * 1056];
-    }
-    out[blockIdx.x * blockDim.x + threadIdx.x] = a0 + a1 + a2 + a3;
-}''')
+// at L = 32): every line a miss in L1, after the first pass a hit in L2''', 'l1_miss_shape',
+                          ' + (threadIdx.x >> 5) * 256 * 1056', 255))
     c.src.append('''// requests of 8 lines (one sector each), M of them from the warp's own
 // 256 regions (misses, as above) and the others from 8 lines of its own that
 // stay in L1 (hits): hits and misses in one request
