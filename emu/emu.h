@@ -68,8 +68,13 @@ enum { XF_CONTROL = 1,     /* may change control flow: core handles the PC      
        XF_CLOCK = 4,       /* reads %clock/%globaltimer: refresh before running   */
        XF_OFFSET = 8 };    /* has r+imm sources: their sums go to the offset rows first */
 
-/* Special-register pseudo rows, appended after a function's register slots. */
+/* Special-register pseudo rows, after the functions' register slots and
+ * the offset rows.  Ordered by how often a warp needs them: a register
+ * file holds the rows up to the last one the kernel names (emu.warp_rows),
+ * so the rarer ones (clusters, %envreg) come last. */
 enum {
+  SR_ZERO,                 /* %pm*, reserved offsets: read as 0                  */
+  SR_CC,                   /* carry flag of add.cc/addc/madc... (bit 0 per lane)  */
   SR_TID_X, SR_TID_Y, SR_TID_Z, SR_NTID_X, SR_NTID_Y, SR_NTID_Z,
   SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z,
   SR_LANEID, SR_WARPID, SR_NWARPID, SR_SMID, SR_NSMID, SR_GRIDID,
@@ -81,9 +86,7 @@ enum {
   SR_CLUSTER_NCTAID_X, SR_CLUSTER_NCTAID_Y, SR_CLUSTER_NCTAID_Z,
   SR_CLUSTER_CTARANK, SR_CLUSTER_NCTARANK, SR_IS_EXPLICIT_CLUSTER,
   SR_ENVREG0,              /* %envreg0..31: what the driver passes a launch       */
-  SR_ZERO = SR_ENVREG0 + 32, /* %pm*, reserved offsets: read as 0                  */
-  SR_CC,                   /* carry flag of add.cc/addc/madc... (bit 0 per lane)  */
-  SR_COUNT
+  SR_COUNT = SR_ENVREG0 + 32
 };
 
 /* Thread states inside a warp. */
@@ -296,10 +299,12 @@ typedef struct emu {
   uint8_t *recursive;            /* per function: can call itself                 */
   uint32_t local_per_thread;     /* local memory bytes per thread                 */
   uint32_t alloca_bytes;         /* of which the top part is for alloca           */
-  uint32_t nrows;                /* register rows per warp (max over functions + SR) */
+  uint32_t nrows;                /* register rows (max over functions + offsets + SR) */
+  uint32_t warp_rows;            /* of which a warp's register file holds the first ones: up to
+                                    the last special row the kernel uses (all for an observer) */
   uint32_t sr_base;              /* first special-register row                    */
   uint32_t off_base;             /* rows of the r+imm operands of the instruction running (k-th
-                                    operand: off_base + k), after the special registers */
+                                    operand: off_base + k), after the functions' registers */
   bool reads_envreg;             /* the kernel names %envregN: its rows are filled */
   uint64_t sr_used;              /* bit k: special row k (< SR_ENVREG0) is named by the program */
   uint32_t *clear_runs;          /* register rows a reused register file must have cleared:
@@ -348,6 +353,7 @@ typedef struct emu {
   uint64_t (*pool_regs[EMU_POOL])[WARP_SIZE];
   uint8_t *pool_local[EMU_POOL];
   uint32_t npool;
+  uint32_t pool_rows, pool_local_stride;   /* the pooled buffers' register rows and local bytes per thread */
   uint64_t warp_bytes;           /* host memory of the launch's warp buffers (counted against mem_cap) */
   /* device printf buffer (builtins.c: written out when full and after each launch) */
   char *pbuf;

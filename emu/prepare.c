@@ -389,6 +389,8 @@ static bool defines(const isa_func *kf, const xinsn *x, uint8_t *def) {
  * so kernels with instructions that read other lanes' registers (shuffles,
  * votes, matrix instructions), with calls, control flow other than
  * bra, ret, exit and barriers, or register components are cleared whole. */
+_Static_assert(SR_ENVREG0 <= 64, "sr_used has a bit for each special row before %envreg");
+
 static int plan_warp_start(emu *e, uint32_t kernel) {
   const isa_module *m = e->m;
   e->sr_used = 0;
@@ -462,7 +464,8 @@ static int plan_warp_start(emu *e, uint32_t kernel) {
     for (uint32_t r = 0; r < nr; r++) if (use[r] && !(in[(size_t)i * words + r / 64] >> (r % 64) & 1)) clear[kb + r] = 1;
   }
   if (whole) memset(clear, 1, e->sr_base ? e->sr_base : 1);
-  for (uint32_t r = 0; r < e->sr_base; r++) if (r < kb || r >= kb + nr) clear[r] = 1;    /* other functions' rows */
+  /* other functions' rows (the offset rows are written before each read) */
+  for (uint32_t r = 0; r < e->sr_base; r++) if ((r < kb || r >= kb + nr) && (r < e->off_base || r >= e->sr_base)) clear[r] = 1;
   free(use); free(def); free(in); free(nin); free(dset);
   /* runs of rows to clear */
   uint32_t runs = 0;
@@ -476,6 +479,16 @@ static int plan_warp_start(emu *e, uint32_t kernel) {
     e->clear_runs[2 * e->nclear_runs - 1]++;
   }
   free(clear);
+  /* the rows a register file holds: those up to the last special row a
+   * warp's start or an instruction writes (init_sregs fills a group of
+   * rows, a clock read all six); %envreg, last, when the kernel reads it */
+  uint64_t need = e->sr_used | 1ull << SR_ZERO | 1ull << SR_CC;
+  const uint64_t groups[] = {
+    1ull << SR_TID_X | 1ull << SR_TID_Y | 1ull << SR_TID_Z,
+    1ull << SR_LANEID | 1ull << SR_LANEMASK_EQ | 1ull << SR_LANEMASK_LE | 1ull << SR_LANEMASK_LT | 1ull << SR_LANEMASK_GE | 1ull << SR_LANEMASK_GT,
+    1ull << SR_CLOCK | 1ull << SR_CLOCK_HI | 1ull << SR_CLOCK64 | 1ull << SR_GLOBALTIMER | 1ull << SR_GLOBALTIMER_LO | 1ull << SR_GLOBALTIMER_HI };
+  for (size_t g = 0; g < sizeof groups / sizeof *groups; g++) if (need & groups[g]) need |= groups[g];
+  e->warp_rows = e->reads_envreg ? e->nrows : e->sr_base + (uint32_t)(64 - __builtin_clzll(need));
   return 0;
 }
 
@@ -514,9 +527,9 @@ int emu_prepare(emu *e, int kernel) {
     snprintf(e->fault.msg, sizeof e->fault.msg, "kernel '%s' has no body", m->funcs[kernel].name);
     goto fail;
   }
-  e->sr_base = rows;
-  e->off_base = rows + SR_COUNT;
-  e->nrows = rows + SR_COUNT + ISA_MAX_OFFSET_OPND;
+  e->off_base = rows;
+  e->sr_base = rows + ISA_MAX_OFFSET_OPND;
+  e->nrows = e->sr_base + SR_COUNT;
   /* %envreg rows are filled at each warp's start only for kernels that read them */
   e->reads_envreg = false;
   for (uint32_t f = 0; f < nf && !e->reads_envreg; f++) {

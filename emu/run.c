@@ -250,9 +250,9 @@ static void init_sregs(emu *e, cta *c, warp *w) {
  * everything is zero. */
 static void clear_used_rows(const emu *e, uint64_t (*r)[WARP_SIZE], bool fresh) {
   if (e->obs && e->obs->reads_any_register) {
-    memset(r, 0, e->sr_base * sizeof *r);
+    memset(r, 0, e->sr_base * sizeof *r);          /* the functions' and offset rows */
+    memset(r + e->sr_base + SR_ZERO, 0, 2 * sizeof *r);   /* SR_ZERO, SR_CC */
     memset(r + e->sr_base + SR_CLOCK, 0, (SR_GLOBALTIMER_HI + 1 - SR_CLOCK) * sizeof *r);
-    memset(r + e->sr_base + SR_ZERO, 0, (e->nrows - e->sr_base - SR_ZERO) * sizeof *r);
     if (fresh && !e->reads_envreg) memset(r + e->sr_base + SR_ENVREG0, 0, 32 * sizeof *r);
     return;
   }
@@ -262,7 +262,7 @@ static void clear_used_rows(const emu *e, uint64_t (*r)[WARP_SIZE], bool fresh) 
 }
 
 /* Host memory of one warp's register rows and local memory. */
-static uint64_t warp_bytes(const emu *e) { return (uint64_t)e->nrows * WARP_SIZE * 8 + (uint64_t)WARP_SIZE * e->local_per_thread; }
+static uint64_t warp_bytes(const emu *e) { return (uint64_t)emu_warp_rows(e) * WARP_SIZE * 8 + (uint64_t)WARP_SIZE * e->local_per_thread; }
 
 /* Start the CTA number seq of the launch, counted cluster by cluster (all
  * CTAs of a cluster run together: they share memory and barriers). */
@@ -298,8 +298,9 @@ int emu_cta_start(emu *e, cta *c, uint64_t seq, cta *peers) {
     w->id = wi;
     w->red_row = -1;
     w->nthreads = nthreads - wi * WARP_SIZE < WARP_SIZE ? nthreads - wi * WARP_SIZE : WARP_SIZE;
-    w->nrows = e->nrows;
+    w->nrows = emu_warp_rows(e);
     w->local_stride = e->local_per_thread;
+    if (e->npool && (e->pool_rows != w->nrows || e->pool_local_stride != w->local_stride)) emu_pool_free(e);   /* another kernel's */
     if (e->npool) {           /* reuse the buffers of a finished warp */
       e->npool--;
       w->r = e->pool_regs[e->npool];
@@ -309,7 +310,7 @@ int emu_cta_start(emu *e, cta *c, uint64_t seq, cta *peers) {
     } else {
       /* registers and local memory of resident warps count against the cap */
       if (e->warp_bytes + warp_bytes(e) > e->opt.mem_cap) return -1;
-      w->r = malloc(e->nrows * sizeof *w->r);
+      w->r = malloc(w->nrows * sizeof *w->r);
       if (w->r) clear_used_rows(e, w->r, true);
       w->local = calloc(WARP_SIZE, w->local_stride);
       if (w->r && w->local) e->warp_bytes += warp_bytes(e);
@@ -334,7 +335,10 @@ void emu_cta_free(cta *c) {
     c->e->stats.inst_executed += c->warps[i].insts;
     c->e->stats.thread_inst_executed += c->warps[i].thread_insts;
     emu *e = c->e;
+    if (e->npool && (e->pool_rows != c->warps[i].nrows || e->pool_local_stride != c->warps[i].local_stride)) emu_pool_free(e);
     if (e->npool < EMU_POOL && c->warps[i].r && c->warps[i].local) {
+      e->pool_rows = c->warps[i].nrows;
+      e->pool_local_stride = c->warps[i].local_stride;
       e->pool_regs[e->npool] = c->warps[i].r;
       e->pool_local[e->npool++] = c->warps[i].local;
     } else {
@@ -495,8 +499,14 @@ bool emu_over_budget(emu *e, warp *w) {
 }
 
 /* After the last CTA: device printf output, in execution order. */
+/* Free the pooled warp buffers. */
+void emu_pool_free(emu *e) {
+  uint64_t each = (uint64_t)e->pool_rows * WARP_SIZE * 8 + (uint64_t)WARP_SIZE * e->pool_local_stride;
+  while (e->npool) { e->npool--; free(e->pool_regs[e->npool]); free(e->pool_local[e->npool]); e->warp_bytes -= each; }
+}
+
 void emu_launch_end(emu *e) {
-  while (e->npool) { e->npool--; free(e->pool_regs[e->npool]); free(e->pool_local[e->npool]); e->warp_bytes -= warp_bytes(e); }
+  emu_pool_free(e);
   e->warp_bytes = 0;
   emu_printf_flush(e);
 }

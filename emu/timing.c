@@ -62,6 +62,10 @@ typedef struct tdom {
   uint32_t nsite, capsite;
   struct tfin { uint64_t when; uint32_t base; } *fin;             /* blocks ended: the next one's start */
   uint32_t nfin, capfin;
+  /* blocks the edge gave it, set up by the domain itself (on its thread)
+   * before its window: their slots, start cycles and launch numbers */
+  struct tstart { uint64_t when, seq; uint32_t base; } *start;
+  uint32_t nstart, capstart;
   tsample *samples;                   /* sm_samples of its SMs (see take_sample)      */
   uint32_t nsamples, capsamples, sample_cycles;
   uint64_t sample_every, next_sample;
@@ -334,7 +338,66 @@ typedef struct trun {
   uint64_t *stores_done, *hoist_t0, *cta_start_t;
   uint32_t slots, csize, nwarps;
   uint64_t next, total, live, we;
+  const uint32_t *slot_sm;            /* per slot: its SM                               */
+  bool *slot_init;                    /* per slot: its warps' ready arrays exist        */
 } trun;
+
+/* Set up the cluster group of blocks p->seq.. in slots [p->base, +csize)
+ * of the domain's SMs, starting at p->when: on the domain's thread, with
+ * its copy of the launch state (e) and timing state (s), so that the
+ * registers' first touch and the warps' setup spread over the threads. */
+static int start_group(const trun *R, timing_state *s, emu *e, tdom *dm, const struct tstart *p) {
+  const gpu_config *g = R->g;
+  uint32_t nsm = g->sms, nwarps = R->nwarps, base = p->base;
+  uint64_t when = p->when;
+  for (uint32_t r = 0; r < R->csize; r++) {
+    uint32_t si = base + r, sm = R->slot_sm[si];
+    cta *c = &R->res[si];
+    if (emu_cta_start(e, c, p->seq + r, &R->res[base])) return -1;
+    c->par_owner = (p->seq + r) / R->csize + 1;
+    c->smid = sm;
+    if (e->sr_base + SR_NSMID < c->warps[0].nrows)     /* the file holds them (warp_rows) */
+      for (uint32_t wi = 0; wi < c->nwarps; wi++) FOR_LANES(q) {
+        c->warps[wi].r[e->sr_base + SR_SMID][q] = sm;
+        c->warps[wi].r[e->sr_base + SR_NSMID][q] = nsm;
+      }
+    twarp *t = &R->twmem[(size_t)si * nwarps];
+    R->tws[si] = t;
+    tsm *m = &s->sms[sm];
+    m->ctas++;
+    fetch_code(s, m, when);
+    if (when < m->first) m->first = when;
+    R->cta_start_t[si] = when;
+    for (uint32_t wi = 0; wi < c->nwarps && wi < nwarps; wi++) {
+      twarp *tw = &t[wi];
+      size_t k = (size_t)si * nwarps + wi;
+      uint64_t *rd = tw->ready;
+      uint8_t *rw = tw->ready_why;
+      if (!R->slot_init[si]) { rd = calloc(e->nrows ? e->nrows : 1, sizeof *rd); rw = calloc(e->nrows ? e->nrows : 1, 1); }
+      else { memset(rd, 0, e->nrows * sizeof *rd); memset(rw, 0, e->nrows); }
+      memset(tw, 0, sizeof *tw);
+      tw->ready = rd;
+      tw->ready_why = rw;
+      R->loopst[k][0] = UINT32_MAX;
+      R->stores_done[k] = 0;
+      R->release_extra[k] = 0;
+      R->ifreg[k][0] = R->ifreg[k][1] = 0;
+      if (!rd || !rw) { R->slot_init[si] = true; return -1; }
+      tw->w = &c->warps[wi];
+      tw->sm = sm;
+      tw->slot = si;
+      tw->issued1 = when;             /* a warp's states count from its start (sm__warps_active) */
+      tw->sp = (c->warps[wi].id + si) % g->sub_partitions;
+      tw->spi = sm * g->sub_partitions + tw->sp;
+      sched_add(&dm->q, tw);
+      /* the instruction buffer fills before the first issue */
+      twarp_note_wait(tw, STALL_NO_INSTRUCTION, g->fetch_cycles);
+      if (sched_push(&dm->q, tw, when + g->fetch_cycles)) { R->slot_init[si] = true; return -1; }
+    }
+    R->slot_init[si] = true;
+  }
+  return 0;
+}
 
 /* One domain's events of the window (those before its stop): the state
  * of its SMs, its warps and its own counters only; e and s are its
@@ -353,6 +416,9 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
   sched *q = &dm->q;
   sched_list *rehead = NULL;           /* its first warp left: pick the next */
   uint64_t rehead_t = 0;
+  for (uint32_t i = 0; i < dm->nstart; i++)
+    if (start_group(R, s, e, dm, &dm->start[i])) { fault_oom(e); return; }
+  dm->nstart = 0;
   for (;;) {
     if (rehead) {
       if (sched_list_pick(q, rehead, rehead_t)) { fault_oom(e); return; }
@@ -917,55 +983,13 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
    * is set up at the edge before its start cycle's window */
   uint32_t nwave_groups = 0, wave_next = 0;
   for (uint32_t b = 0; b < slots && (uint64_t)b / csize < (total + csize - 1) / csize; b += csize) nwave_groups++;
-  /* place a cluster group of CTAs in slots [base, base+csize) */
-  #define START_GROUP(base, when) do { \
-      for (uint32_t r_ = 0; r_ < csize; r_++) { \
-        uint32_t si_ = (base) + r_, sm_ = slot_sm[si_]; \
-        sched *q_ = &s->dom[s->dom_of[sm_]].q; \
-        cta *c_ = &res[si_]; \
-        if (emu_cta_start(job ? wemu[s->dom_of[sm_] % nw] : e, c_, next++, &res[base])) { fault_oom(e); goto out; } \
-        c_->par_owner = (next - 1) / csize + 1; \
-        c_->smid = sm_; \
-        for (uint32_t wi_ = 0; wi_ < c_->nwarps; wi_++) FOR_LANES(q_) { c_->warps[wi_].r[e->sr_base + SR_SMID][q_] = sm_; \
-          c_->warps[wi_].r[e->sr_base + SR_NSMID][q_] = nsm; } \
-        twarp *t_ = &twmem[(size_t)si_ * nwarps]; \
-        tws[si_] = t_; \
-        tsm *m_ = &s->sms[sm_]; \
-        m_->ctas++; \
-        fetch_code(s, m_, (when)); \
-        if ((when) < m_->first) m_->first = (when); \
-        cta_start_t[si_] = (when); \
-        for (uint32_t wi_ = 0; wi_ < c_->nwarps && wi_ < nwarps; wi_++) { \
-          twarp *tw_ = &t_[wi_]; \
-          uint64_t *rd_ = tw_->ready; uint8_t *rw_ = tw_->ready_why; \
-          if (!slot_init[si_]) { rd_ = calloc(e->nrows ? e->nrows : 1, sizeof *rd_); rw_ = calloc(e->nrows ? e->nrows : 1, 1); } \
-          else { memset(rd_, 0, e->nrows * sizeof *rd_); memset(rw_, 0, e->nrows); } \
-          memset(tw_, 0, sizeof *tw_); \
-          tw_->ready = rd_; tw_->ready_why = rw_; \
-          loopst[(size_t)si_ * nwarps + wi_][0] = UINT32_MAX; \
-          stores_done[(size_t)si_ * nwarps + wi_] = 0; \
-          release_extra[(size_t)si_ * nwarps + wi_] = 0; \
-          ifreg[(size_t)si_ * nwarps + wi_][0] = ifreg[(size_t)si_ * nwarps + wi_][1] = 0; \
-          if (!rd_ || !rw_) { slot_init[si_] = true; fault_oom(e); goto out; } \
-          tw_->w = &c_->warps[wi_]; tw_->sm = sm_; tw_->slot = si_; \
-          tw_->issued1 = (when);        /* a warp's states count from its start (sm__warps_active) */ \
-          tw_->sp = (c_->warps[wi_].id + si_) % nsp; \
-          tw_->spi = sm_ * nsp + tw_->sp; \
-          sched_add(q_, tw_); \
-          /* the instruction buffer fills before the first issue */ \
-          twarp_note_wait(tw_, STALL_NO_INSTRUCTION, g->fetch_cycles); \
-          if (sched_push(q_, tw_, (when) + g->fetch_cycles)) { slot_init[si_] = true; fault_oom(e); goto out; } \
-        } \
-        slot_init[si_] = true; \
-        live++; \
-      } } while (0)
 
   /* Windows of W cycles (doc/parallel.md): within one, each domain runs its
    * own events on its own state; what crosses domains (L2 and DRAM, code
    * lines in L2, the next block for a free slot) waits for the edge. */
   uint64_t W = window_cycles(g), ws = t0 / W * W;
   trun R = { g, obs, want_samples, res, tws, twmem, loopst, ifreg, release_extra, unqueued, stores_done, hoist_t0, cta_start_t, slots, csize, nwarps,
-             0, total, 0, 0 };
+             0, total, 0, 0, slot_sm, slot_init };
   twin tw_ctx = { &R, s, wts, wemu, nw, job };
   while (!e->faulted) {
     uint64_t we = ws + W;
@@ -985,7 +1009,13 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
       if (VEC_APPEND(due, ndue, capdue, ((struct tfin){ when, b }))) { fault_oom(e); goto out; }
     }
     if (ndue > 1) qsort(due, ndue, sizeof *due, fin_order);
-    for (uint32_t i = 0; i < ndue && next < total; i++) START_GROUP(due[i].base, due[i].when);
+    /* each group goes to its domain, which sets it up (start_group) */
+    for (uint32_t i = 0; i < ndue && next < total; i++) {
+      tdom *dm = &s->dom[s->dom_of[slot_sm[due[i].base]]];
+      if (VEC_APPEND(dm->start, dm->nstart, dm->capstart, ((struct tstart){ due[i].when, next, due[i].base }))) { fault_oom(e); goto out; }
+      next += csize;
+      live += csize;
+    }
     R.next = next;
     R.live = live;
     R.we = we;
@@ -1080,7 +1110,6 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
      * it asks of L2 is still answered after the window's end */
     ws = lagged ? ws : umax(we, first / W * W);
   }
-  #undef START_GROUP
 out:
   for (uint32_t i = 0; i < slots; i++) {
     if (res && res[i].warps) emu_cta_free(&res[i]);
@@ -1129,7 +1158,7 @@ out:
   for (uint32_t di = 0; s->dom && di < s->ndom; di++) {
     tdom *dm = &s->dom[di];
     sched_free(&dm->q);
-    free(dm->park); free(dm->site); free(dm->fin); free(dm->samples);
+    free(dm->park); free(dm->site); free(dm->fin); free(dm->start); free(dm->samples);
   }
   free(s->dom);
   free(s->dom_of);

@@ -1,7 +1,9 @@
 /* memmodel/cache.c - sectored set-associative LRU cache (see cache.h). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "memmodel/cache.h"
+#include "util/lazymap.h"
 
 static uint32_t log2u(uint32_t x) { uint32_t r = 0; while ((1u << (r + 1)) <= x) r++; return r; }
 
@@ -15,12 +17,20 @@ int cache_init(cache *c, uint64_t size, uint32_t assoc, uint32_t line, uint32_t 
   c->sector_shift = log2u(sector);
   uint64_t sets = size / ((uint64_t)line * assoc);
   c->sets = sets ? (uint32_t)sets : 1;
-  c->lines = calloc((size_t)c->sets * assoc, sizeof *c->lines);
+  /* a large cache's lines are backed where used: an L1 per SM, most of
+   * which a launch never touches, costs only its touched sets */
+  size_t bytes = (size_t)c->sets * assoc * sizeof *c->lines;
+  if (bytes >= CACHE_MAP_BYTES) { c->lines = lazymap_zeroed(bytes); c->mapped = c->lines ? bytes : 0; }
+  else c->lines = calloc((size_t)c->sets * assoc, sizeof *c->lines);
   c->gen = 1;                      /* the zeroed lines (gen 0) are empty */
   return c->lines ? 0 : -1;
 }
 
-void cache_free(cache *c) { free(c->lines); c->lines = NULL; }
+void cache_free(cache *c) {
+  if (c->mapped) munmap(c->lines, c->mapped); else free(c->lines);
+  c->lines = NULL;
+  c->mapped = 0;
+}
 void cache_flush(cache *c) { memset(c->lines, 0, (size_t)c->sets * c->assoc * sizeof *c->lines); }
 
 void cache_reset(cache *c) {

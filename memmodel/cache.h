@@ -18,10 +18,14 @@ typedef struct cache_line {
   uint32_t gen;                    /* valid when equal to its cache's gen          */
 } cache_line;
 
+/* Line arrays of this size or more are mapped, backed where touched. */
+#define CACHE_MAP_BYTES ((size_t)64 << 10)
+
 typedef struct cache {
   uint32_t sets, assoc, line_bytes, sector_bytes;
   uint32_t line_shift, sector_shift;
   cache_line *lines;               /* sets * assoc */
+  size_t mapped;                   /* bytes of lines when mapped (CACHE_MAP_BYTES or more), else 0 */
   uint64_t tick;
   uint32_t gen;                    /* lines of another generation are empty: a reset is one increment */
   uint64_t hits, misses;           /* sector accesses */

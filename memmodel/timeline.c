@@ -23,13 +23,12 @@ int timeline_init(timeline *tl, double width, double horizon) {
   if (!(width > 0)) return -1;
   uint32_t n = timeline_windows(width, horizon);
   width = clamp_width(width, horizon);
-  tl->used = malloc(n * sizeof *tl->used);
-  tl->skip = malloc(n * sizeof *tl->skip);
+  /* zeroed memory is an empty ring: touched (backed) window by window */
+  tl->used = calloc(n, sizeof *tl->used);
+  tl->skip = calloc(n, sizeof *tl->skip);
   tl->n = n;
   tl->width = width;
-  if (!tl->used || !tl->skip) return -1;
-  timeline_reset(tl);
-  return 0;
+  return tl->used && tl->skip ? 0 : -1;
 }
 
 void timeline_free(timeline *tl) {
@@ -39,19 +38,26 @@ void timeline_free(timeline *tl) {
   tl->skip = NULL;
 }
 
-static void clear(timeline *tl, uint32_t i) { tl->used[i] = 0; tl->skip[i] = 1; }
+/* skip[i] holds the distance less one, so that zeroed windows are empty */
+static void clear(timeline *tl, uint32_t i) { tl->used[i] = 0; tl->skip[i] = 0; }
 
-void timeline_reset(timeline *tl) {
+static void clear_all(timeline *tl) {
   for (uint32_t i = 0; i < tl->n; i++) clear(tl, i);
   tl->lo = 0;
   tl->tail = 0;
+}
+
+/* (a ring nothing was booked in since is still all clear) */
+void timeline_reset(timeline *tl) {
+  if (tl->booked) clear_all(tl);
+  tl->booked = false;
 }
 
 /* Window w's slot, making w part of the ring by dropping the oldest ones. */
 static uint32_t slot(timeline *tl, uint64_t w) {
   if (w >= tl->lo + tl->n) {
     uint64_t lo = w - tl->n + 1;
-    if (lo - tl->lo >= tl->n) timeline_reset(tl);
+    if (lo - tl->lo >= tl->n) clear_all(tl);
     else for (uint64_t i = tl->lo; i < lo; i++) clear(tl, (uint32_t)(i & (tl->n - 1)));
     tl->lo = lo;
   }
@@ -66,10 +72,10 @@ static int full(const timeline *tl, uint32_t i) { return tl->used[i] >= tl->widt
 static uint64_t first_room(timeline *tl, uint64_t w) {
   uint32_t i = slot(tl, w);
   while (full(tl, i)) {
-    uint64_t nx = w + tl->skip[i];
+    uint64_t nx = w + tl->skip[i] + 1;
     if (nx < tl->lo + tl->n) {
       uint32_t j = (uint32_t)(nx & (tl->n - 1));
-      if (full(tl, j) && nx + tl->skip[j] - w < tl->n) tl->skip[i] = (uint32_t)(nx + tl->skip[j] - w);
+      if (full(tl, j) && nx + tl->skip[j] + 1 - w < tl->n) tl->skip[i] = (uint32_t)(nx + tl->skip[j] - w);
     }
     w = nx;
     i = slot(tl, w);
@@ -80,6 +86,7 @@ static uint64_t first_room(timeline *tl, uint64_t w) {
 double timeline_take(timeline *tl, double t, double cost) {
   uint64_t w = t > 0 ? (uint64_t)(t / tl->width) : 0;
   if (w < tl->lo) w = tl->lo;
+  tl->booked = true;
   double start;
   uint32_t i;
   for (;;) {

@@ -22,15 +22,17 @@
  * arrive in time order are served first come, first served exactly. */
 #ifndef MEMMODEL_TIMELINE_H
 #define MEMMODEL_TIMELINE_H
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct timeline {
   double *used;                    /* how far into each window it is sold, cycles */
-  uint32_t *skip;                  /* full windows: how far on to look for room */
+  uint32_t *skip;                  /* full windows: how far on to look for room, less one */
   uint32_t n;                      /* windows in the ring, a power of two */
   double width;                    /* cycles per window */
   uint64_t lo;                     /* the oldest window the ring holds */
   double tail;                     /* the end of the latest booking */
+  bool booked;                     /* anything booked since the last reset */
 } timeline;
 
 /* How far, in cycles, the memory system's timelines look ahead of the

@@ -87,6 +87,15 @@ START_TEST(timeline_ring_moves_on)
     ck_assert(timeline_take(&tl, 5, 1) >= 1000 - 64);
     timeline_reset(&tl);
     ck_assert(timeline_take(&tl, 5, 1) == 5);
+    /* a reset clears a ring whose last booking moved it on */
+    ck_assert(timeline_take(&tl, 5000, 1) == 5000);
+    timeline_reset(&tl);
+    ck_assert(timeline_take(&tl, 5, 1) == 5);
+    /* and a fresh ring is clear without one (zeroed windows are empty) */
+    timeline t2;
+    ck_assert_int_eq(timeline_init(&t2, 1.0, 64.0), 0);
+    for (int i = 0; i < 3; i++) ck_assert(timeline_take(&t2, 10, 1) == 10 + i);
+    timeline_free(&t2);
     timeline_free(&tl);
 }
 END_TEST
