@@ -58,6 +58,7 @@ typedef struct par_shared {
   emu *e;                        /* the launching emulator                        */
   _Atomic uint64_t next;         /* next cluster to start                          */
   uint64_t nclusters;
+  uint32_t batch;                /* clusters a worker claims at once               */
   uint32_t csize;
   _Atomic int stop;              /* an attempt is abandoned                        */
   const char *_Atomic why;       /* why (the first reason)                         */
@@ -88,6 +89,7 @@ struct emu_par {
   size_t outlen;
   uint64_t *ends, nends, capends;   /* stream offsets at the ends of rounds       */
   uint64_t cur;                  /* the cluster running                            */
+  uint64_t batch_next, batch_end;   /* the clusters claimed, not started yet        */
 };
 
 typedef struct par_worker {
@@ -450,8 +452,17 @@ conflict:
 
 static bool start_cluster(par_worker *wk, cta *slot) {
   par_shared *s = wk->p.s;
-  uint64_t q = atomic_fetch_add(&s->next, 1);
-  if (q >= s->nclusters) return false;
+  struct emu_par *bp = &wk->p;
+  if (bp->batch_next == bp->batch_end) {
+    /* a few consecutive clusters at a time: neighbouring blocks usually
+     * touch neighbouring bytes, whose shadow words share cache lines, so
+     * blocks running at once on other threads are better further apart */
+    uint64_t q0 = atomic_fetch_add(&s->next, s->batch);
+    if (q0 >= s->nclusters) return false;
+    bp->batch_next = q0;
+    bp->batch_end = q0 + s->batch < s->nclusters ? q0 + s->batch : s->nclusters;
+  }
+  uint64_t q = bp->batch_next++;
   for (uint32_t r = 0; r < s->csize; r++) {
     if (emu_cta_start(&wk->e, &slot[r], q * s->csize + r, slot)) { stop(s, "out of memory starting a block"); return false; }
     slot[r].par_owner = q + 1;
@@ -744,7 +755,7 @@ static void shared_free(par_shared *s) {
 
 /* The shared state of one attempt (its maps are made at first access). */
 static bool shared_init(par_shared *s, emu *e, uint64_t nclusters, uint32_t csize) {
-  *s = (par_shared){ .e = e, .nclusters = nclusters, .csize = csize, .atom_lock = ATOMIC_FLAG_INIT };
+  *s = (par_shared){ .e = e, .nclusters = nclusters, .csize = csize, .batch = 1, .atom_lock = ATOMIC_FLAG_INIT };
   size_t nr = e->nregions ? e->nregions : 1;
   s->shadow = calloc(nr, sizeof *s->shadow);
   s->shadow_bytes = calloc(nr, sizeof *s->shadow_bytes);
@@ -830,6 +841,9 @@ bool emu_par_run(emu *e) {
   }
   memset(wk, 0, n * sizeof *wk);
   s.prints = prints;
+  /* claims of up to 8 clusters, while each worker still gets 16 claims */
+  uint64_t b = nclusters / ((uint64_t)n * 16);
+  s.batch = b < 1 ? 1 : b > 8 ? 8 : (uint32_t)b;
   if (prints && !(s.cl = calloc(nclusters, sizeof *s.cl))) s.prints = false, atomic_store(&s.stop, 1), s.why = "out of memory";
   for (uint32_t i = 0; i < n; i++) {
     worker_init(wk, i, e, &s);
