@@ -29,6 +29,25 @@ static uint64_t cache_host_bytes(uint64_t size, uint32_t assoc, uint32_t line) {
   return (sets ? sets : 1) * assoc * sizeof(cache_line);
 }
 
+/* The sectors queued for an SM's write link, by sector: where a store's
+ * sector is queued still (it leaves at out, after the store arrives) and
+ * is among the last l1_store_combine sectors queued, the store's bytes
+ * join it: one turn on the link, one L2 write.  Measured on the H100 with
+ * Nsight's l1tex__m_l1tex2xbar_write_sectors against the sectors stored:
+ * lab 4's column copy (each warp stores 8 bytes into each of 16 sectors,
+ * 4 warps fill a sector between them) sends 248143 of 524288; but warps
+ * storing 4 bytes into each of 32 sectors, store after store, send every
+ * sector (golden float_math; wgmma_sm90a's wgmma_rs, 8 such stores back to
+ * back: 2048 of 2048), and a BFS sweep's scattered stores nearly every one
+ * (157830 of 158617; the model: 153452 of 154189).
+ * Direct-mapped: the queue is at most an L2 round trip of sectors long
+ * (the L1 stalls beyond it), well under WQ_SIZE. */
+#define WQ_SIZE 512u
+struct ms_wq { uint64_t sector, seq; double out; uint32_t req, gen; };
+static uint32_t wq_slot(uint64_t sector) { return (uint32_t)((sector * 0x9e3779b97f4a7c15ull) >> 55) & (WQ_SIZE - 1); }
+/* (a new window: the requests were served, so no entry of wq is queued) */
+static void clear_sm(ms_sm *s) { s->nreq = s->npend = 0; s->wgen++; }
+
 static uint64_t timeline_host_bytes(double width) {
   return width > 0 ? timeline_windows(width, TIMELINE_HORIZON) * (uint64_t)TIMELINE_WINDOW_BYTES : 0;
 }
@@ -37,7 +56,7 @@ uint64_t memsys_host_bytes(const gpu_config *g, uint32_t nsm, uint64_t shared_us
   uint64_t sm = sizeof(ms_sm) + (uint64_t)g->l1_mshrs * sizeof(double)
               + cache_host_bytes(memsys_l1_bytes(g, shared_used), g->l1_assoc, g->l1_line_bytes)
               + (g->readonly_cache_bytes ? cache_host_bytes(g->readonly_cache_bytes, g->l1_assoc, g->l1_line_bytes) : 0)
-              + cache_host_bytes(g->const_cache_bytes, 4, 64);
+              + cache_host_bytes(g->const_cache_bytes, 4, 64) + (g->l1_store_combine ? WQ_SIZE * sizeof(struct ms_wq) : 0);
   uint64_t parts = g->l2_partitions ? g->l2_partitions : 1, part = cache_host_bytes(g->l2_bytes / parts, g->l2_assoc, g->l1_line_bytes);
   uint64_t l2 = parts * part + (uint64_t)g->l2_slices * (sizeof(l2_slice) + timeline_host_bytes(8 * 32.0 / g->l2_slice_bytes_per_cycle));
   if (g->l2_partial_fill && !g->l2_write_granule_bytes && g->l1_line_bytes >= 32)
@@ -68,6 +87,7 @@ memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
     ms_sm *s = &m->sm[i];
     s->mshr = calloc(g->l1_mshrs, sizeof *s->mshr);
     s->has_ro = g->readonly_cache_bytes > 0;
+    if (g->l1_store_combine && !(s->wq = calloc(WQ_SIZE, sizeof *s->wq))) { memsys_free(m); return NULL; }
     if (!s->mshr || cache_init(&s->l1, m->l1_bytes, g->l1_assoc, g->l1_line_bytes, g->l1_sector_bytes)
         || (s->has_ro && cache_init(&s->ro, g->readonly_cache_bytes, g->l1_assoc, g->l1_line_bytes, g->l1_sector_bytes))
         || cache_init(&s->cst, g->const_cache_bytes, 4, 64, 32)) { memsys_free(m); return NULL; }
@@ -85,7 +105,7 @@ void memsys_reset(memsys *m) {
     memset(s->mshr, 0, m->g->l1_mshrs * sizeof *s->mshr);
     s->mshr_next = 0;
     s->code = false;
-    s->nreq = s->npend = 0;
+    clear_sm(s);
     s->l1_hits = s->l1_lookups = 0;
   }
   m->oom = false;
@@ -107,6 +127,7 @@ void memsys_free(memsys *m) {
     cache_free(&m->sm[i].ro);
     cache_free(&m->sm[i].cst);
     free(m->sm[i].mshr);
+    free(m->sm[i].wq);
     free(m->sm[i].req);
     free(m->sm[i].pend);
   }
@@ -208,7 +229,6 @@ static void settle_sm(ms_sm *s) {
   }
 }
 
-static void clear_sm(ms_sm *s) { s->nreq = s->npend = 0; }
 
 /* The SM's L1 counts into memsys's (serially: at once, or at the edge). */
 static void count_l1(memsys *m, ms_sm *s) {
@@ -429,6 +449,13 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
         cache_invalidate(&s->l1, a);
         if (s->has_ro) cache_invalidate(&s->ro, a);
       }
+      /* a sector still waiting for the write link takes this store's
+       * bytes too: one packet, one L2 write (l1_store_combine) */
+      struct ms_wq *q = s->wq && path != MS_LOCAL && m->windowed ? &s->wq[wq_slot(sec[k])] : NULL;
+      if (q && q->gen == s->wgen && q->sector == sec[k] && q->out > start && s->wseq - q->seq <= g->l1_store_combine) {
+        s->req[q->req].arg |= touched[k];
+        continue;
+      }
       /* write-through over the SM's write link; the L1 stalls when the
        * link's queue is longer than one L2 round trip (stores hold no
        * register, only the queue slows them) */
@@ -440,6 +467,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
       if (r == NONE) continue;
       s->req[r].arg = touched[k];
       s->req[r].same_line = again[k];
+      if (q) *q = (struct ms_wq){ sec[k], ++s->wseq, out, r, s->wgen };
       /* a load of a local line waits until L2 has acknowledged its
        * write-through ([M] tests/microbench mb_stack local_16..256: a local
        * array's load after stores to its lines takes an L2 round trip) */

@@ -67,6 +67,9 @@ typedef struct ms_sm {
   cache l1, ro, cst;
   double l1_free, shared_free, const_free;
   double wport_free;               /* the SM's write link to L2 is busy until then */
+  struct ms_wq *wq;                /* sectors queued for the write link (l1_store_combine), or NULL */
+  uint32_t wgen;                   /* this window's number: older entries of wq were served */
+  uint64_t wseq;                   /* sectors queued so far (the order of wq's entries) */
   double *mshr;                    /* completion cycle of each MSHR, reused in turn */
   uint32_t mshr_next;
   bool has_ro, code;
