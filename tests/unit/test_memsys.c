@@ -573,6 +573,55 @@ START_TEST(memsys_windowed_matches_immediate)
 }
 END_TEST
 
+/* Stores whose sectors are still queued for the write link combine with
+ * them when they are among the last l1_store_combine sectors queued (h100:
+ * 16): 4 warps each storing 8 bytes into the same 16 sectors (lab 4's
+ * column copy) make 16 link turns, not 64; two stores of 4 bytes into the
+ * same 32 sectors (float_math's rows) make 64, combining nothing. */
+START_TEST(memsys_stores_combine_in_the_queue)
+{
+    gpu_config h = cfg("h100"), off = cfg("h100");
+    ck_assert_uint_eq(h.l1_store_combine, 16);
+    off.l1_store_combine = 0;
+    uint64_t base = 0x2f0000400000ull, a[32];
+    for (int pass = 0; pass < 2; pass++) {
+        memsys *m = memsys_new(pass ? &off : &h, 1, 0);
+        ck_assert_ptr_nonnull(m);
+        memsys_windowed(m, true);
+        /* first 64 sectors elsewhere: the link is behind by 128 cycles, so
+         * the 4 stores' sectors all wait in its queue */
+        for (int k = 0; k < 2; k++) {
+            for (int i = 0; i < 32; i++) a[i] = base + 0x200000 + (uint64_t)(32 * k + i) * 4096;
+            memsys_global(m, 0, 0, a, ~0u, 4, MS_STORE, MS_CACHED);
+        }
+        for (int w = 0; w < 4; w++) {
+            /* lanes 2i and 2i+1: the two words at 8w in line i */
+            for (int i = 0; i < 32; i++) a[i] = base + (uint64_t)(i / 2) * 4096 + 8 * w + 4 * (i % 2);
+            memsys_global(m, 0, (uint64_t)w, a, ~0u, 4, MS_STORE, MS_CACHED);
+        }
+        ck_assert_uint_eq(m->sm[0].nreq, 64 + (pass ? 64 : 16));
+        ck_assert_int_eq(memsys_settle(m), 0);
+        memsys_clear(m);
+        /* a new window: nothing queued before it combines */
+        memsys_global(m, 0, 300, a, ~0u, 4, MS_STORE, MS_CACHED);
+        ck_assert_uint_eq(m->sm[0].nreq, 16);
+        memsys_clear(m);
+        /* 4 bytes into 32 sectors, twice, the link behind: the second
+         * store's sectors are 32 back, beyond the 16 */
+        for (int k = 0; k < 2; k++) {
+            for (int i = 0; i < 32; i++) a[i] = base + 0x200000 + (uint64_t)(32 * k + i) * 4096;
+            memsys_global(m, 0, 600, a, ~0u, 4, MS_STORE, MS_CACHED);
+        }
+        for (int k = 0; k < 2; k++) {
+            for (int i = 0; i < 32; i++) a[i] = base + 0x100000 + (uint64_t)i * 4096 + 4 * k;
+            memsys_global(m, 0, 601 + (uint64_t)k, a, ~0u, 4, MS_STORE, MS_CACHED);
+        }
+        ck_assert_uint_eq(m->sm[0].nreq, 128);
+        memsys_free(m);
+    }
+}
+END_TEST
+
 START_TEST(memsys_mshr_merges_misses)
 {
     uint64_t a[32];
@@ -881,6 +930,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(t, memsys_misaligned_store_reads_partial_sectors);
     tcase_add_test(t, memsys_carveout);
     tcase_add_test(t, memsys_shared_banks);
+    tcase_add_test(t, memsys_stores_combine_in_the_queue);
     tcase_add_test(t, coalesce_counters_match_brute_force);
     tcase_add_test(t, memsys_constant_broadcast);
     tcase_add_test(t, device_addresses_reused);
