@@ -28,6 +28,10 @@
  *    operands are due, the one with the longest latency path to the end of
  *    the run goes first (ties in PTX order).  Loads weigh their memory
  *    latency, so they rise, and their uses sink below independent work.
+ *  - ... but within a register budget (ptxas_regs, see struct budget):
+ *    an instruction that would take the registers live at once past it
+ *    waits while another fits, so a load rises only as far as its
+ *    registers allow (val_nbody's SASS).
  * Within one thread the result is the same as in PTX order, so functional
  * results do not change; x->pc is the new index (execution and scheduling
  * use it), x->spc the instruction's own PC (traces and messages use it). */
@@ -36,6 +40,7 @@
 #include "emu/internal.h"
 #include "emu/timing_insn.h"
 #include "emu/reorder.h"
+#include "emu/rowlive.h"
 
 #define RUN_MAX 256               /* longer runs are scheduled in pieces of this size */
 
@@ -50,7 +55,39 @@ typedef struct node {
   uint64_t height;                /* longest weighted path to the run's end */
   uint64_t due;                   /* the cycle its operands are ready     */
   uint32_t npred;
+  /* register pressure (budget): the run's rows it reads, with the value
+   * (the number of the run's writes of the row before it) it reads, and
+   * those it writes */
+  uint16_t rrow[2 * MAX_DEPS + 2], rval[2 * MAX_DEPS + 2], wrow[MAX_DEPS + 1];
+  uint8_t nr, nw;
 } node;
+
+/* A row the run names: its 32-bit registers, whether its current value
+ * is live, and per value (before the run's first write of it, after each)
+ * the reads not yet scheduled. */
+typedef struct rowuse {
+  int32_t row;
+  uint8_t units;
+  bool live, live_out;            /* live_out: its last value is read after the run */
+  uint16_t nwrites, written;      /* writes in the run, scheduled so far */
+  uint32_t reads;                 /* index of value 0's count in the reads-left array */
+} rowuse;
+
+/* ptxas schedules within a register budget (ptxas_regs: the registers
+ * per thread that keep an SM full, less the stack pointer and a spare):
+ * a load rises above other work only while the registers live at once
+ * stay within it, or within what PTX order needs where that is more.
+ * Without liveness (too large a program) there is no budget. */
+typedef struct budget {
+  uint32_t regs;
+  rowlive *live;
+  uint64_t *before, *after;       /* row sets: live before and after the run */
+  int32_t *local;                 /* per row: its index in rows, -1: not named by the run */
+  rowuse *rows;
+  uint16_t *left;                 /* reads left per value */
+  uint32_t nrows, nleft;
+  int64_t p;                      /* 32-bit registers live now */
+} budget;
 
 static uint8_t mem_class(uint16_t space) {
   switch (space) {
@@ -132,11 +169,126 @@ static uint8_t depends(const node *a, const node *b) {
   return (a->store || b->store) && (a->mem & b->mem) ? 1 : 0;
 }
 
+/* ---- the register budget ------------------------------------------------- */
+
+/* 32-bit registers of row r in function f's register file (predicates,
+ * special and offset rows: none) */
+static uint8_t row_units(const emu *e, const isa_func *f, int32_t r) {
+  uint32_t base = e->row_base[f - e->m->funcs];
+  if (r < 0 || (uint32_t)r < base || (uint32_t)r - base >= f->nregs) return 0;
+  int b = ptx_type_bits((enum ptx_type)f->regtype[(uint32_t)r - base]);
+  return (uint8_t)(b <= 1 ? 0 : b <= 32 ? 1 : b / 32);
+}
+
+static bool has_bit(const uint64_t *s, int32_t r) { return s[(uint32_t)r / 64] >> ((uint32_t)r % 64) & 1; }
+
+/* The run's index of row r, made on first sight. */
+static uint16_t local_row(budget *b, const emu *e, const isa_func *f, int32_t r) {
+  if (b->local[r] >= 0) return (uint16_t)b->local[r];
+  rowuse *u = &b->rows[b->nrows];
+  *u = (rowuse){ r, row_units(e, f, r), has_bit(b->before, r), has_bit(b->after, r), 0, 0, 0 };
+  b->local[r] = (int32_t)b->nrows;
+  return (uint16_t)b->nrows++;
+}
+
+static bool has16(const uint16_t *a, uint8_t n, uint16_t v) {
+  for (uint8_t i = 0; i < n; i++) if (a[i] == v) return true;
+  return false;
+}
+
+/* The pressure of the run's instructions lo.. (n nodes, in PTX order) set
+ * up: which rows each reads and writes, the reads of each value, the
+ * registers live before the run. */
+static void budget_setup(budget *b, const emu *e, node *nd, uint32_t n, uint32_t lo) {
+  const isa_func *f = e->prog[lo].f;
+  uint32_t W = rowlive_words(b->live);
+  rowlive_before(b->live, lo, b->before);
+  rowlive_before(b->live, lo + n, b->after);
+  b->nrows = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    node *x = &nd[i];
+    bool guarded = e->prog[lo + i].guard >= 0;
+    x->nr = x->nw = 0;
+    for (uint8_t k = 0; k < x->nsrc; k++)
+      if (x->src[k] >= 0 && (uint32_t)x->src[k] < e->nrows) {
+        uint16_t l = local_row(b, e, f, x->src[k]);
+        if (!has16(x->rrow, x->nr, l)) { x->rrow[x->nr] = l; x->rval[x->nr++] = b->rows[l].nwrites; }
+      }
+    for (uint8_t k = 0; k < x->ndst; k++)
+      if (x->dst[k] >= 0 && (uint32_t)x->dst[k] < e->nrows) {
+        uint16_t l = local_row(b, e, f, x->dst[k]);
+        if (has16(x->wrow, x->nw, l)) continue;
+        /* a guarded write keeps the old value for the other lanes: a read of it */
+        if (guarded && !has16(x->rrow, x->nr, l)) { x->rrow[x->nr] = l; x->rval[x->nr++] = b->rows[l].nwrites; }
+        x->wrow[x->nw++] = l;
+      }
+    for (uint8_t k = 0; k < x->nw; k++) b->rows[x->wrow[k]].nwrites++;
+  }
+  /* reads left per value */
+  b->nleft = 0;
+  for (uint32_t r = 0; r < b->nrows; r++) { b->rows[r].reads = b->nleft; b->nleft += b->rows[r].nwrites + 1u; }
+  memset(b->left, 0, b->nleft * sizeof *b->left);
+  for (uint32_t i = 0; i < n; i++)
+    for (uint8_t k = 0; k < nd[i].nr; k++) b->left[b->rows[nd[i].rrow[k]].reads + nd[i].rval[k]]++;
+  /* live before the run: every row, named by the run or not */
+  b->p = 0;
+  for (uint32_t w = 0; w < W; w++)
+    for (uint64_t m = b->before[w]; m; m &= m - 1) b->p += row_units(e, f, (int32_t)(w * 64 + (uint32_t)__builtin_ctzll(m)));
+}
+
+static void budget_forget(budget *b) {
+  for (uint32_t r = 0; r < b->nrows; r++) b->local[b->rows[r].row] = -1;
+  b->nrows = 0;
+}
+
+/* Whether row u's value v is live once the reads before it are done. */
+static bool value_live(const budget *b, const rowuse *u, uint32_t v) {
+  return b->left[u->reads + v] > 0 || (v == u->nwrites && u->live_out);
+}
+
+/* The change in live registers if x issued now (apply: and it does):
+ * the values whose last read it is die, the values it writes that are
+ * read later (or after the run) are born; a destination may reuse a
+ * source's register. */
+static int64_t budget_step(budget *b, const node *x, bool apply) {
+  int64_t d = 0;
+  uint16_t died[2 * MAX_DEPS + 2];
+  uint8_t ndied = 0;
+  for (uint8_t k = 0; k < x->nr; k++) {
+    rowuse *u = &b->rows[x->rrow[k]];
+    uint16_t *left = &b->left[u->reads + x->rval[k]];
+    bool last_value = u->written == u->nwrites && u->live_out;
+    if (*left == 1 && u->live && x->rval[k] == u->written && !last_value) { d -= u->units; died[ndied++] = x->rrow[k]; }
+    if (apply && *left) (*left)--;
+  }
+  for (uint8_t k = 0; k < x->nw; k++) {
+    rowuse *u = &b->rows[x->wrow[k]];
+    uint32_t v = u->written + 1u;
+    bool was = u->live && !has16(died, ndied, x->wrow[k]), now = value_live(b, u, v);
+    if (now && !was) d += u->units;
+    if (!now && was) d -= u->units;
+    if (apply) { u->written = (uint16_t)v; u->live = now; }
+  }
+  if (apply) {
+    for (uint8_t k = 0; k < ndied; k++) if (!has16(x->wrow, x->nw, died[k])) b->rows[died[k]].live = false;
+    b->p += d;
+  }
+  return d;
+}
+
+/* Whether x may issue now within the budget's limit. */
+static bool fits(budget *b, const node *x, int64_t limit) {
+  int64_t d = budget_step(b, x, false);
+  return d <= 0 || b->p + d <= limit;
+}
+
 /* Schedule a run of n movable instructions into order[0 .. n): cycle by
  * cycle, the ready instruction (its predecessors issued, its operands due)
  * with the longest path to the run's end issues; when none is due, the one
- * due first. */
-static void schedule_run(node *nd, uint32_t n, uint8_t *edge, uint32_t *order) {
+ * due first.  With a budget (b set up for the run), an instruction that
+ * would take the live registers past the limit waits while another
+ * (due, else the first due) stays within it. */
+static void schedule_run(node *nd, uint32_t n, uint8_t *edge, uint32_t *order, budget *b, const emu *e, uint32_t lo) {
   memset(edge, 0, (size_t)n * n);
   for (uint32_t i = 0; i < n; i++) { nd[i].npred = 0; nd[i].due = 0; }
   for (uint32_t i = 0; i < n; i++)
@@ -147,16 +299,35 @@ static void schedule_run(node *nd, uint32_t n, uint8_t *edge, uint32_t *order) {
     for (uint32_t j = i + 1; j < n; j++) if (edge[i * n + j] && nd[j].height > h) h = nd[j].height;
     nd[i].height = h + nd[i].weight;
   }
+  int64_t limit = INT64_MAX;
+  if (b) {
+    /* the limit: the budget, or the most PTX order has live in the run */
+    budget_setup(b, e, nd, n, lo);
+    int64_t peak = b->p;
+    for (uint32_t i = 0; i < n; i++) { budget_step(b, &nd[i], true); if (b->p > peak) peak = b->p; }
+    budget_forget(b);
+    budget_setup(b, e, nd, n, lo);
+    limit = peak > (int64_t)b->regs ? peak : (int64_t)b->regs;
+  }
   uint64_t now = 0;
   for (uint32_t k = 0; k < n; k++) {
-    uint32_t best = UINT32_MAX, first = UINT32_MAX;
+    uint32_t best = UINT32_MAX, first = UINT32_MAX, fit = UINT32_MAX, fit_first = UINT32_MAX;
     for (uint32_t i = 0; i < n; i++) {
       if (nd[i].npred) continue;
       if (nd[i].due <= now && (best == UINT32_MAX || nd[i].height > nd[best].height)) best = i;
       if (first == UINT32_MAX || nd[i].due < nd[first].due) first = i;
+      if (b && fits(b, &nd[i], limit)) {
+        if (nd[i].due <= now && (fit == UINT32_MAX || nd[i].height > nd[fit].height)) fit = i;
+        if (fit_first == UINT32_MAX || nd[i].due < nd[fit_first].due) fit_first = i;
+      }
+    }
+    if (b && (best == UINT32_MAX || !fits(b, &nd[best], limit))) {
+      if (fit != UINT32_MAX) best = fit;
+      else if (fit_first != UINT32_MAX) { best = fit_first; if (nd[best].due > now) now = nd[best].due; }
     }
     if (best == UINT32_MAX) { best = first; now = nd[first].due; }
     order[k] = best;
+    if (b) budget_step(b, &nd[best], true);
     nd[best].npred = UINT32_MAX;                  /* issued */
     for (uint32_t j = best + 1; j < n; j++) {
       if (!edge[best * n + j]) continue;
@@ -166,6 +337,7 @@ static void schedule_run(node *nd, uint32_t n, uint8_t *edge, uint32_t *order) {
     }
     now++;
   }
+  if (b) budget_forget(b);
 }
 
 void emu_block_leaders(const emu *e, uint8_t *leader) {
@@ -196,8 +368,21 @@ int emu_reorder(emu *e, const gpu_config *g, deps *dep) {
   xinsn *tmp = malloc(RUN_MAX * sizeof *tmp);
   deps *dtmp = malloc(RUN_MAX * sizeof *dtmp);
   int rc = -1;
+  budget bud = { 0 }, *b = NULL;
   if (!leader || !nd || !edge || !order || !tmp || !dtmp) goto out;
   emu_block_leaders(e, leader);
+  if (g->ptxas_regs > 2 && (bud.live = rowlive_new(e, dep, leader))) {
+    uint32_t W = rowlive_words(bud.live);
+    bud.regs = g->ptxas_regs - 2;
+    bud.before = malloc((size_t)W * 8);
+    bud.after = malloc((size_t)W * 8);
+    bud.local = malloc((size_t)e->nrows * sizeof *bud.local);
+    bud.rows = malloc(RUN_MAX * (3 * MAX_DEPS + 3) * sizeof *bud.rows);
+    bud.left = malloc(RUN_MAX * (3 * MAX_DEPS + 3) * 2 * sizeof *bud.left);
+    if (!bud.before || !bud.after || !bud.local || !bud.rows || !bud.left) goto out;
+    memset(bud.local, 0xff, (size_t)e->nrows * sizeof *bud.local);
+    b = &bud;
+  }
   uint32_t pc = 0;
   while (pc < np) {
     if (!emu_reorder_movable(&e->prog[pc], &dep[pc])) { pc++; continue; }
@@ -206,7 +391,7 @@ int emu_reorder(emu *e, const gpu_config *g, deps *dep) {
     do n++; while (lo + n < np && n < RUN_MAX && !leader[lo + n] && emu_reorder_movable(&e->prog[lo + n], &dep[lo + n]));
     if (n > 1) {
       for (uint32_t i = 0; i < n; i++) make_node(e, g, &e->prog[lo + i], &dep[lo + i], &nd[i]);
-      schedule_run(nd, n, edge, order);
+      schedule_run(nd, n, edge, order, b, e, lo);
       memcpy(tmp, &e->prog[lo], n * sizeof *tmp);
       memcpy(dtmp, &dep[lo], n * sizeof *dtmp);
       for (uint32_t k = 0; k < n; k++) {
@@ -221,5 +406,6 @@ int emu_reorder(emu *e, const gpu_config *g, deps *dep) {
   rc = 0;
 out:
   free(leader); free(nd); free(edge); free(order); free(tmp); free(dtmp);
+  rowlive_free(bud.live); free(bud.before); free(bud.after); free(bud.local); free(bud.rows); free(bud.left);
   return rc;
 }

@@ -91,6 +91,7 @@ typedef struct gpu_config {
   uint32_t hoist_regs;                 /* ... and hoists the loads of as many copies as these registers hold (0: none) */
   uint32_t combine_ops;                /* ptxas writes dependent pairs as one LEA, IADD3, LOP3, IMAD, xSETP (0: no) */
   uint32_t fuse_bytes;                 /* ptxas merges scalar accesses into vector ones of up to this many bytes (0: none) */
+  uint32_t ptxas_regs;                 /* ptxas schedules a block within this many registers a thread where PTX order fits (0: no limit) */
   uint32_t imc_miss_cycles;            /* a kernel parameter not in the SM's constant cache (0: from L2) */
   double imc_miss_sm_cycles;           /* ... and this much more per SM before it (all SMs miss one line at a launch) */
   uint32_t gpcs;                       /* graphics processing clusters (SMs split evenly) */

@@ -289,6 +289,22 @@ if cmp -s "$tmp/m1" "$tmp/m2" && [ -s "$tmp/m1" ]; then ok; else bad "merged acc
 c1=$(sass combine_pairs --set combine_ops=1); c0=$(sass combine_pairs --set combine_ops=0)
 if [ -n "$c1" ] && [ -n "$c0" ] && [ $((c0 - c1)) -eq 3 ]; then ok; else bad "combined pairs: SASS instructions $c1 (combine_ops 1), $c0 (0)"; fi
 
+# ptxas's register budget: budget's eight 16-byte loads do not all rise
+# above the first multiply with ptxas_regs 32 (they would keep 32 loaded
+# registers live); without a budget (0) all eight do.  Same results.
+trace "$tmp/b32.db" budget 32 256
+trace "$tmp/b0.db" budget 32 256 --set ptxas_regs=0
+early() {   # DB: global loads issued before warp 0's first multiply
+  q "$1" "SELECT count(*) FROM warp_runs r JOIN instructions i USING (insn_id) WHERE r.warp = 0 AND i.opname LIKE 'ld.global%'
+          AND r.wseq < (SELECT min(r2.wseq) FROM warp_runs r2 JOIN instructions i2 USING (insn_id) WHERE r2.warp = 0 AND i2.opname LIKE 'mul%')"
+}
+e32=$(early "$tmp/b32.db"); e0=$(early "$tmp/b0.db")
+if [ "$e0" = 8 ] && [ -n "$e32" ] && [ "$e32" -ge 2 ] && [ "$e32" -lt 8 ]; then ok; else bad "register budget: $e32 loads before the first use (32 registers), $e0 (no budget)"; fi
+for r in 32 0; do
+  "$PTXEMU" run -q --gpu h100 --set ptxas_regs=$r "$k" --kernel budget --block 32 -e 'buffer b 256 ramp f32 0 1' --arg ptr:b -e 'dump b 33 f32' >"$tmp/bud$r" 2>&1
+done
+if cmp -s "$tmp/bud32" "$tmp/bud0" && [ -s "$tmp/bud0" ]; then ok; else bad "the register budget changes results"; fi
+
 # ---- command line and configuration --------------------------------------------------
 "$PTXEMU" run -q --sched fifo "$k" --kernel straight -e 'buffer b 64 zero' --arg ptr:b >"$tmp/out" 2>&1
 st=$?
