@@ -23,6 +23,7 @@ Each case sweeps one mechanism's parameters (doc/timing-validation.md):
               sectors a line
   mb_fuse     scalar shared-memory loads and stores ptxas can merge (16- or
               8-byte aligned) or not (4-byte aligned), broadcast or per lane
+  mb_l1w      L1-hit requests of 1 or 2 lines returning 4..128 distinct bytes
 Everything is generated: change the sweeps here, never the output."""
 import os
 import sys
@@ -484,6 +485,35 @@ extern "C" __global__ void l1_mix(const float *buf, float *out, int iters, unsig
     return c
 
 
+# ---------------------------------------------------------------- L1 data returned a request
+L1W_WORDS = (1, 2, 8, 16, 32)
+
+
+def l1_width_case():
+    c = Case('mb_l1w', 'L1-hit loads of one or two lines returning 4..128 distinct bytes a request (broadcast to per-lane words)')
+    c.src.append('''// lane l reads word l % D of line (l / 16) % L of its region: every request
+// touches L lines and returns D * L distinct words (at most 32); 4
+// independent loads a step from 32 regions of 33 lines (L1-resident)
+extern "C" __global__ void l1_width(const float *buf, float *out, int iters, unsigned D, unsigned L)
+{
+    unsigned lane = threadIdx.x & 31;
+    const float *p = buf + ((lane / 16) % L) * 32 + lane % D;
+    float a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    for (int i = 0; i < iters; i++) {
+        unsigned r = (i * 4) & 31;
+        a0 += p[(r + 0) * 1056]; a1 += p[(r + 1) * 1056]; a2 += p[(r + 2) * 1056]; a3 += p[(r + 3) * 1056];
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = a0 + a1 + a2 + a3;
+}''')
+    c.buf('buf', 33 * 1056 * 4)
+    c.buf('out', 132 * 1024 * 4)
+    for lines in (1, 2):
+        for words in L1W_WORDS:
+            if words * lines <= 32 and (lines == 1 or words <= 16):
+                c.launch('l1_width', 1, 512, [('ptr', 'buf'), ('ptr', 'out'), ('s32', 256), ('u32', words), ('u32', lines)])
+    return c
+
+
 # ---------------------------------------------------------------- merged shared-memory accesses
 FUSE_ALIGN = (16, 8, 4)
 
@@ -536,5 +566,5 @@ extern "C" __global__ void fuse_st_a%d(float *out, int iters)
 
 if __name__ == '__main__':
     for mk in (pipe_case, smem_case, atomic_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case,
-               launch_case, l1_case, fuse_case):
+               launch_case, l1_case, fuse_case, l1_width_case):
         mk().write()
