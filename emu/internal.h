@@ -35,7 +35,6 @@ void emu_launch_end(emu *e);
 bool emu_over_budget(emu *e, warp *w);
 int emu_cta_start(emu *e, cta *c, uint64_t seq, cta *peers);
 void emu_cta_free(cta *c);
-void emu_pool_free(emu *e);
 /* The rows of a warp's register file: all for an observer that may show any. */
 static inline uint32_t emu_warp_rows(const emu *e) { return e->obs && e->obs->reads_any_register ? e->nrows : e->warp_rows; }
 bool emu_cta_done(const cta *c);

@@ -86,7 +86,7 @@ typedef struct budget {
   rowuse *rows;
   uint16_t *left;                 /* reads left per value */
   uint32_t nrows, nleft;
-  int64_t p;                      /* 32-bit registers live now */
+  int64_t p0, p;                  /* 32-bit registers live before the run, and now */
 } budget;
 
 static uint8_t mem_class(uint16_t space) {
@@ -176,8 +176,7 @@ static uint8_t depends(const node *a, const node *b) {
 static uint8_t row_units(const emu *e, const isa_func *f, int32_t r) {
   uint32_t base = e->row_base[f - e->m->funcs];
   if (r < 0 || (uint32_t)r < base || (uint32_t)r - base >= f->nregs) return 0;
-  int b = ptx_type_bits((enum ptx_type)f->regtype[(uint32_t)r - base]);
-  return (uint8_t)(b <= 1 ? 0 : b <= 32 ? 1 : b / 32);
+  return (uint8_t)isa_reg_units(f->regtype[(uint32_t)r - base]);
 }
 
 static bool has_bit(const uint64_t *s, int32_t r) { return s[(uint32_t)r / 64] >> ((uint32_t)r % 64) & 1; }
@@ -186,7 +185,7 @@ static bool has_bit(const uint64_t *s, int32_t r) { return s[(uint32_t)r / 64] >
 static uint16_t local_row(budget *b, const emu *e, const isa_func *f, int32_t r) {
   if (b->local[r] >= 0) return (uint16_t)b->local[r];
   rowuse *u = &b->rows[b->nrows];
-  *u = (rowuse){ r, row_units(e, f, r), has_bit(b->before, r), has_bit(b->after, r), 0, 0, 0 };
+  *u = (rowuse){ r, row_units(e, f, r), false, has_bit(b->after, r), 0, 0, 0 };
   b->local[r] = (int32_t)b->nrows;
   return (uint16_t)b->nrows++;
 }
@@ -196,12 +195,11 @@ static bool has16(const uint16_t *a, uint8_t n, uint16_t v) {
   return false;
 }
 
-/* The pressure of the run's instructions lo.. (n nodes, in PTX order) set
- * up: which rows each reads and writes, the reads of each value, the
- * registers live before the run. */
+/* The run's instructions lo.. (n nodes, in PTX order) set up for the
+ * budget: which rows each reads and writes, and the rows live before and
+ * after the run (budget_start then begins a schedule). */
 static void budget_setup(budget *b, const emu *e, node *nd, uint32_t n, uint32_t lo) {
   const isa_func *f = e->prog[lo].f;
-  uint32_t W = rowlive_words(b->live);
   rowlive_before(b->live, lo, b->before);
   rowlive_before(b->live, lo + n, b->after);
   b->nrows = 0;
@@ -224,16 +222,25 @@ static void budget_setup(budget *b, const emu *e, node *nd, uint32_t n, uint32_t
       }
     for (uint8_t k = 0; k < x->nw; k++) b->rows[x->wrow[k]].nwrites++;
   }
-  /* reads left per value */
   b->nleft = 0;
   for (uint32_t r = 0; r < b->nrows; r++) { b->rows[r].reads = b->nleft; b->nleft += b->rows[r].nwrites + 1u; }
+  /* live before the run: every row, named by the run or not */
+  b->p0 = 0;
+  for (uint32_t w = 0; w < rowlive_words(b->live); w++)
+    for (uint64_t m = b->before[w]; m; m &= m - 1) b->p0 += row_units(e, f, (int32_t)(w * 64 + (uint32_t)__builtin_ctzll(m)));
+}
+
+/* A schedule of the set-up run begins: no instruction issued, the reads
+ * of each value all to come, the registers live before the run. */
+static void budget_start(budget *b, const node *nd, uint32_t n) {
+  for (uint32_t r = 0; r < b->nrows; r++) {
+    b->rows[r].written = 0;
+    b->rows[r].live = has_bit(b->before, b->rows[r].row);
+  }
   memset(b->left, 0, b->nleft * sizeof *b->left);
   for (uint32_t i = 0; i < n; i++)
     for (uint8_t k = 0; k < nd[i].nr; k++) b->left[b->rows[nd[i].rrow[k]].reads + nd[i].rval[k]]++;
-  /* live before the run: every row, named by the run or not */
-  b->p = 0;
-  for (uint32_t w = 0; w < W; w++)
-    for (uint64_t m = b->before[w]; m; m &= m - 1) b->p += row_units(e, f, (int32_t)(w * 64 + (uint32_t)__builtin_ctzll(m)));
+  b->p = b->p0;
 }
 
 static void budget_forget(budget *b) {
@@ -303,25 +310,27 @@ static void schedule_run(node *nd, uint32_t n, uint8_t *edge, uint32_t *order, b
   if (b) {
     /* the limit: the budget, or the most PTX order has live in the run */
     budget_setup(b, e, nd, n, lo);
+    budget_start(b, nd, n);
     int64_t peak = b->p;
     for (uint32_t i = 0; i < n; i++) { budget_step(b, &nd[i], true); if (b->p > peak) peak = b->p; }
-    budget_forget(b);
-    budget_setup(b, e, nd, n, lo);
+    budget_start(b, nd, n);
     limit = peak > (int64_t)b->regs ? peak : (int64_t)b->regs;
   }
   uint64_t now = 0;
   for (uint32_t k = 0; k < n; k++) {
     uint32_t best = UINT32_MAX, first = UINT32_MAX, fit = UINT32_MAX, fit_first = UINT32_MAX;
+    bool best_fits = false;
     for (uint32_t i = 0; i < n; i++) {
       if (nd[i].npred) continue;
-      if (nd[i].due <= now && (best == UINT32_MAX || nd[i].height > nd[best].height)) best = i;
+      bool ok = b && fits(b, &nd[i], limit);
+      if (nd[i].due <= now && (best == UINT32_MAX || nd[i].height > nd[best].height)) { best = i; best_fits = ok; }
       if (first == UINT32_MAX || nd[i].due < nd[first].due) first = i;
-      if (b && fits(b, &nd[i], limit)) {
+      if (ok) {
         if (nd[i].due <= now && (fit == UINT32_MAX || nd[i].height > nd[fit].height)) fit = i;
         if (fit_first == UINT32_MAX || nd[i].due < nd[fit_first].due) fit_first = i;
       }
     }
-    if (b && (best == UINT32_MAX || !fits(b, &nd[best], limit))) {
+    if (b && !best_fits) {
       if (fit != UINT32_MAX) best = fit;
       else if (fit_first != UINT32_MAX) { best = fit_first; if (nd[best].due > now) now = nd[best].due; }
     }

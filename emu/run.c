@@ -261,6 +261,17 @@ static void clear_used_rows(const emu *e, uint64_t (*r)[WARP_SIZE], bool fresh) 
   if (fresh) memset(r + e->sr_base + SR_ZERO, 0, sizeof *r);
 }
 
+/* Free the pooled warp buffers. */
+static void pool_free(emu *e) {
+  uint64_t each = (uint64_t)e->pool_rows * WARP_SIZE * 8 + (uint64_t)WARP_SIZE * e->pool_local_stride;
+  while (e->npool) { e->npool--; free(e->pool_regs[e->npool]); free(e->pool_local[e->npool]); e->warp_bytes -= each; }
+}
+
+/* The pool holds buffers of another shape (another kernel's): freed. */
+static void pool_keep_shape(emu *e, uint32_t rows, uint32_t local_stride) {
+  if (e->npool && (e->pool_rows != rows || e->pool_local_stride != local_stride)) pool_free(e);
+}
+
 /* Host memory of one warp's register rows and local memory. */
 static uint64_t warp_bytes(const emu *e) { return (uint64_t)emu_warp_rows(e) * WARP_SIZE * 8 + (uint64_t)WARP_SIZE * e->local_per_thread; }
 
@@ -300,7 +311,7 @@ int emu_cta_start(emu *e, cta *c, uint64_t seq, cta *peers) {
     w->nthreads = nthreads - wi * WARP_SIZE < WARP_SIZE ? nthreads - wi * WARP_SIZE : WARP_SIZE;
     w->nrows = emu_warp_rows(e);
     w->local_stride = e->local_per_thread;
-    if (e->npool && (e->pool_rows != w->nrows || e->pool_local_stride != w->local_stride)) emu_pool_free(e);   /* another kernel's */
+    pool_keep_shape(e, w->nrows, w->local_stride);
     if (e->npool) {           /* reuse the buffers of a finished warp */
       e->npool--;
       w->r = e->pool_regs[e->npool];
@@ -335,7 +346,7 @@ void emu_cta_free(cta *c) {
     c->e->stats.inst_executed += c->warps[i].insts;
     c->e->stats.thread_inst_executed += c->warps[i].thread_insts;
     emu *e = c->e;
-    if (e->npool && (e->pool_rows != c->warps[i].nrows || e->pool_local_stride != c->warps[i].local_stride)) emu_pool_free(e);
+    pool_keep_shape(e, c->warps[i].nrows, c->warps[i].local_stride);
     if (e->npool < EMU_POOL && c->warps[i].r && c->warps[i].local) {
       e->pool_rows = c->warps[i].nrows;
       e->pool_local_stride = c->warps[i].local_stride;
@@ -499,14 +510,8 @@ bool emu_over_budget(emu *e, warp *w) {
 }
 
 /* After the last CTA: device printf output, in execution order. */
-/* Free the pooled warp buffers. */
-void emu_pool_free(emu *e) {
-  uint64_t each = (uint64_t)e->pool_rows * WARP_SIZE * 8 + (uint64_t)WARP_SIZE * e->pool_local_stride;
-  while (e->npool) { e->npool--; free(e->pool_regs[e->npool]); free(e->pool_local[e->npool]); e->warp_bytes -= each; }
-}
-
 void emu_launch_end(emu *e) {
-  emu_pool_free(e);
+  pool_free(e);
   e->warp_bytes = 0;
   emu_printf_flush(e);
 }

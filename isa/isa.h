@@ -391,6 +391,9 @@ bool isa_dest_writable(const isa_opnd *o, const isa_opnd *pool, uint32_t npool);
 
 /* Estimate registers and memory of each function (like ptxas -v). */
 void isa_resources(isa_module *m);
+/* 32-bit register units a register of this ptx_type occupies (predicates
+ * live in their own file: 0). */
+unsigned isa_reg_units(uint8_t type);
 
 /* Object files (.pxo): versioned, checksummed. */
 int isa_write_object(const isa_module *m, const char *path, char *err, size_t errlen);

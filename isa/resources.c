@@ -43,9 +43,7 @@ bool isa_dest_writable(const isa_opnd *o, const isa_opnd *pool, uint32_t npool) 
   }
 }
 
-/* 32-bit register units a slot of this type occupies (predicates live in
- * their own file). */
-static unsigned units(uint8_t t) {
+unsigned isa_reg_units(uint8_t t) {
   int b = ptx_type_bits((enum ptx_type)t);
   return b <= 1 ? 0 : b <= 32 ? 1 : (unsigned)b / 32;
 }
@@ -215,7 +213,7 @@ static unsigned estimate_regs(const isa_func *f) {
   uint8_t *ru = malloc(f->nregs);
   unsigned declared = 0;
   if (!ru) return 0;
-  for (uint32_t r = 0; r < f->nregs; r++) declared += ru[r] = (uint8_t)units(f->regtype[r]);
+  for (uint32_t r = 0; r < f->nregs; r++) declared += ru[r] = (uint8_t)isa_reg_units(f->regtype[r]);
   /* basic blocks: leaders are the entry, branch targets and what follows a branch or an end */
   uint32_t *block = calloc(n + 1, sizeof *block);           /* insn -> block, n -> nblocks */
   uint8_t *leader = calloc(n + 1, 1);

@@ -229,7 +229,6 @@ static void settle_sm(ms_sm *s) {
   }
 }
 
-
 /* The SM's L1 counts into memsys's (serially: at once, or at the edge). */
 static void count_l1(memsys *m, ms_sm *s) {
   m->l1_hits += s->l1_hits;
