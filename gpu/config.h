@@ -49,7 +49,7 @@ typedef struct gpu_config {
   uint32_t const_cache_bytes;          /* constant cache per SM */
   /* L2: partitions of slices, a hash of address blocks over slices */
   uint32_t l2_partitions, l2_interleave_bytes, l2_slice_bytes_per_cycle;
-  uint32_t l2_dirty_ways;               /* most dirty lines per set; more are written back early */
+  uint32_t l2_dirty_ways;               /* dirty lines a partition keeps, per set; more are written back early */
   uint32_t l2_write_granule_bytes;      /* a write covering part of such a granule of an absent sector
                                            reads the sector from DRAM first (inline ECC); 0: byte masks */
   uint32_t l2_partial_fill;             /* 1: DRAM takes whole sectors: one left incomplete is read before

@@ -79,6 +79,7 @@ cache_line *cache_ref(cache *c, uint64_t addr, bool fill, bool *hit, cache_evict
   victim->dirty = 0;
   victim->partial = 0;
   victim->fetched = 0;
+  victim->queued = 0;
   victim->ready = 0;
   victim->lru = c->tick;
   return victim;
@@ -91,6 +92,20 @@ bool cache_access(cache *c, uint64_t addr, bool fill) {
 }
 
 cache_line *cache_set(const cache *c, uint64_t addr) { return set_of(c, addr >> c->line_shift); }
+
+bool cache_drop_sector(cache *c, uint64_t addr) {
+  uint64_t lineno = addr >> c->line_shift;
+  cache_line *set = set_of(c, lineno);
+  uint32_t bit = cache_sector_bit(c, addr);
+  for (uint32_t w = 0; w < c->assoc; w++)
+    if (cache_line_valid(c, &set[w]) && set[w].tag == lineno) {
+      bool had = (set[w].sectors & bit) != 0;
+      set[w].sectors &= ~bit;
+      set[w].fetched &= ~bit;
+      return had;
+    }
+  return false;
+}
 
 void cache_invalidate(cache *c, uint64_t addr) {
   uint64_t lineno = addr >> c->line_shift;

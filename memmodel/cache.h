@@ -16,6 +16,7 @@ typedef struct cache_line {
   uint32_t partial;                /* present sectors holding only the bytes written (L2 byte masks) */
   uint32_t fetched;                /* absent sectors whose bytes a neighbour's DRAM read brought (L2 fill_bytes) */
   uint32_t gen;                    /* valid when equal to its cache's gen          */
+  uint32_t queued;                 /* in the L2's queue of lines to clean (l2.c) */
 } cache_line;
 
 /* Line arrays of this size or more are mapped, backed where touched. */
@@ -59,4 +60,6 @@ static inline uint32_t cache_sector_bit(const cache *c, uint64_t addr) {
 cache_line *cache_set(const cache *c, uint64_t addr);
 /* Drop addr's line (a store on a write-invalidate L1). */
 void cache_invalidate(cache *c, uint64_t addr);
+/* Drop addr's sector from its line, if held (a stale copy); whether it was. */
+bool cache_drop_sector(cache *c, uint64_t addr);
 #endif

@@ -29,9 +29,25 @@ int l2_init(l2sys *l, const l2_params *p, dram *d) {
       if (!l->bytes[i]) return -1;
     }
   }
+  if (p->dirty_ways && p->dirty_ways < p->assoc) {
+    l->dirtyq = calloc(p->partitions, sizeof *l->dirtyq);
+    if (!l->dirtyq) return -1;
+    for (uint32_t i = 0; i < p->partitions; i++) {
+      l->dirtyq[i].cap = 1024;
+      l->dirtyq[i].e = malloc(1024 * sizeof *l->dirtyq[i].e);
+      if (!l->dirtyq[i].e) return -1;
+    }
+  }
   for (uint32_t i = 0; i < p->slices; i++)
     if (timeline_init(&l->slice[i].path, 8 * 32.0 / p->slice_bytes_per_cycle, TIMELINE_HORIZON)) return -1;
   return 0;
+}
+
+void l2_reset(l2sys *l) {
+  for (uint32_t i = 0; i < l->p.partitions; i++) {
+    cache_reset(&l->part[i]);
+    if (l->dirtyq) l->dirtyq[i].head = l->dirtyq[i].n = l->dirtyq[i].dirty = 0;
+  }
 }
 
 void l2_reset_timing(l2sys *l) {
@@ -45,6 +61,9 @@ void l2_free(l2sys *l) {
   for (uint32_t i = 0; l->bytes && i < l->p.partitions; i++) free(l->bytes[i]);
   free(l->bytes);
   l->bytes = NULL;
+  for (uint32_t i = 0; l->dirtyq && i < l->p.partitions; i++) free(l->dirtyq[i].e);
+  free(l->dirtyq);
+  l->dirtyq = NULL;
   free(l->part);
   free(l->slice);
   l->part = NULL;
@@ -82,46 +101,100 @@ static uint32_t *bytes_of(l2sys *l, uint32_t part, const cache_line *ln, uint64_
   return &l->bytes[part][((size_t)(ln - c->lines) << spl_shift) + sector];
 }
 
-/* The least recently used line of addr's set among those with dirty
- * sectors (with partial: incomplete ones), when there are more than `most`
- * of them; else NULL. */
-static cache_line *oldest_beyond(cache *c, uint64_t addr, bool partial, uint32_t most) {
+/* The least recently used line of addr's set among those with incomplete
+ * sectors, when there are more than `most` of them; else NULL. */
+static cache_line *oldest_partial_beyond(cache *c, uint64_t addr, uint32_t most) {
   cache_line *set = cache_set(c, addr), *oldest = NULL;
   uint32_t n = 0;
   for (uint32_t w = 0; w < c->assoc; w++)
-    if (cache_line_valid(c, &set[w]) && (partial ? set[w].partial : set[w].dirty)) {
+    if (cache_line_valid(c, &set[w]) && set[w].partial) {
       n++;
       if (!oldest || set[w].lru < oldest->lru) oldest = &set[w];
     }
   return n > most ? oldest : NULL;
 }
 
-/* A set holding more than dirty_ways dirty lines writes its least recently
- * used dirty line back (it stays, clean): the L2 cleans ahead of need, so
- * at most dirty_ways / assoc of it is ever dirty.  Returns when DRAM has
- * taken the write-back (see write_back). */
-static double limit_dirty(l2sys *l, cache *c, double t, uint64_t addr) {
-  if (!l->p.dirty_ways || l->p.dirty_ways >= c->assoc) return t;
-  cache_line *oldest = oldest_beyond(c, addr, false, l->p.dirty_ways);
-  if (!oldest) return t;
-  cache_evict ev = { oldest->tag << c->line_shift, oldest->dirty, oldest->partial };
-  double taken = write_back(l, t, &ev);
-  oldest->dirty = 0;
-  oldest->partial = 0;             /* the write-back merged them with DRAM's bytes */
+static bool cleans_ahead(const l2sys *l) { return l->dirtyq != NULL; }
+
+/* Drop the stale entries of a full ring; grow it when live ones fill half.
+ * A live entry's line is queued once, so they are at most the lines. */
+static int dirtyq_make_room(l2_dirtyq *q, const cache *c) {
+  size_t kept = 0;
+  for (size_t i = 0; i < q->n; i++) {
+    struct l2_dirty_entry e = q->e[(q->head + i) % q->cap];
+    const cache_line *ln = &c->lines[e.line];
+    if (cache_line_valid(c, ln) && ln->tag == e.tag && ln->queued) q->e[kept++] = e;
+  }
+  q->head = 0;
+  q->n = kept;
+  if (kept * 2 <= q->cap) return 0;
+  size_t cap = q->cap * 2;
+  struct l2_dirty_entry *e = realloc(q->e, cap * sizeof *e);
+  if (!e) return -1;
+  q->e = e;
+  q->cap = cap;
+  return 0;
+}
+
+/* A line of partition part became dirty: count it and queue it for
+ * cleaning (once: a line cleaned and dirtied again keeps its place). */
+static void dirty_add(l2sys *l, uint32_t part, cache_line *ln) {
+  if (!cleans_ahead(l)) return;
+  l2_dirtyq *q = &l->dirtyq[part];
+  q->dirty++;
+  if (ln->queued) return;
+  const cache *c = &l->part[part];
+  if (q->n == q->cap && dirtyq_make_room(q, c)) return;   /* out of host memory: the line is not cleaned ahead */
+  q->e[(q->head + q->n++) % q->cap] = (struct l2_dirty_entry){ ln->tag, (uint32_t)(ln - c->lines) };
+  ln->queued = 1;
+}
+
+static void dirty_gone(l2sys *l, uint32_t part) { if (cleans_ahead(l) && l->dirtyq[part].dirty) l->dirtyq[part].dirty--; }
+
+/* The L2 cleans ahead of need: while a partition holds more dirty lines
+ * than dirty_ways per set, the one dirty longest is written back (it
+ * stays, clean).  A budget of the whole partition, not of each set: 16 MiB
+ * written by one kernel (a third of the H100's L2) leaves DRAM almost
+ * untouched ([M] tests/microbench mb_l2dirty: 39 KB written back), where
+ * sets filled unevenly would each have overflowed.
+ * Returns when DRAM has taken the write-backs (see write_back). */
+static double limit_dirty(l2sys *l, uint32_t part, double t) {
+  if (!cleans_ahead(l)) return t;
+  l2_dirtyq *q = &l->dirtyq[part];
+  cache *c = &l->part[part];
+  uint64_t most = (uint64_t)l->p.dirty_ways * c->sets;
+  double taken = t;
+  while (q->dirty > most && q->n) {
+    struct l2_dirty_entry e = q->e[q->head];
+    q->head = (q->head + 1) % q->cap;
+    q->n--;
+    cache_line *ln = &c->lines[e.line];
+    if (!cache_line_valid(c, ln) || ln->tag != e.tag) continue;   /* evicted since */
+    ln->queued = 0;
+    if (!ln->dirty) continue;
+    cache_evict ev = { ln->tag << c->line_shift, ln->dirty, ln->partial };
+    double r = write_back(l, t, &ev);
+    if (r > taken) taken = r;
+    ln->dirty = 0;
+    ln->partial = 0;               /* the write-back merged them with DRAM's bytes */
+    q->dirty--;
+  }
   return taken;
 }
 
 /* A set holding more than partial_ways lines with partly written sectors
  * completes those of its least recently used one: read from DRAM, merged
  * and written back (the L2 has byte masks for a few lines only). */
-static double limit_partial(l2sys *l, cache *c, double t, uint64_t addr) {
+static double limit_partial(l2sys *l, uint32_t part, double t, uint64_t addr) {
   if (!l->p.partial_ways) return t;
-  cache_line *oldest = oldest_beyond(c, addr, true, l->p.partial_ways);
+  cache *c = &l->part[part];
+  cache_line *oldest = oldest_partial_beyond(c, addr, l->p.partial_ways);
   if (!oldest) return t;
   cache_evict ev = { oldest->tag << c->line_shift, oldest->partial, oldest->partial };
   double taken = write_back(l, t, &ev);
   oldest->dirty &= ~oldest->partial;
   oldest->partial = 0;
+  if (!oldest->dirty) dirty_gone(l, part);
   return taken;
 }
 
@@ -182,7 +255,8 @@ static double lookup(l2sys *l, uint32_t part, uint32_t s, double t, uint64_t add
   double start = slice_take(l, s, t, masked && bytes != ~0u && !same_line);
   if (out) *out = ln;
   l->lookups++;
-  double room = ev.dirty ? write_back(l, start, &ev) : start;   /* when the victim has left */
+  double room = start;
+  if (ev.dirty) { room = write_back(l, start, &ev); dirty_gone(l, part); }   /* when the victim has left */
   double done = start + l->p.lat_hit;
   if (l->bytes && masked) {
     /* byte masks: a write to an absent or partial sector adds its bytes;
@@ -190,7 +264,7 @@ static double lookup(l2sys *l, uint32_t part, uint32_t s, double t, uint64_t add
     uint32_t *m = bytes_of(l, part, ln, addr), had = ln->partial;
     *m = (hit ? *m : 0) | bytes;
     if (*m == ~0u) ln->partial &= ~bit; else ln->partial |= bit;
-    if (!had && ln->partial) { double r = limit_partial(l, c, start, addr); if (r > room) room = r; }
+    if (!had && ln->partial) { double r = limit_partial(l, part, start, addr); if (r > room) room = r; }
   } else if (l->bytes && home && op == L2_READ && hit && (ln->partial & bit)) {
     /* a read needs the bytes nobody wrote: the sector is read from DRAM and merged */
     double arrive = dram_access(l->dram, start, addr, false);
@@ -211,7 +285,7 @@ static double lookup(l2sys *l, uint32_t part, uint32_t s, double t, uint64_t add
     if (home && !(ln->dirty & bit)) {
       bool was_clean = !ln->dirty;
       ln->dirty |= bit;
-      if (was_clean) { double r = limit_dirty(l, c, start, addr); if (r > room) room = r; }
+      if (was_clean) { dirty_add(l, part, ln); double r = limit_dirty(l, part, start); if (r > room) room = r; }
     }
     /* the write is in once the write-backs it caused have left */
     if (merged && room + l->p.lat_hit > *merged) *merged = room + l->p.lat_hit;
@@ -253,6 +327,10 @@ static double sector_access(l2sys *l, uint32_t near, double t, uint64_t addr, en
     l->lookups++;
     l->hits++;
   }
+  /* a write or atomic leaves the other partitions' copies of the sector
+   * stale: they drop it, and their next read of it goes home */
+  for (uint32_t p = 0; op != L2_READ && p < l->p.partitions; p++)
+    if (p != home) cache_drop_sector(&l->part[p], addr);
   cache_line *ln;
   done = lookup(l, home, s, t, addr, op == L2_ATOMIC ? L2_READ : op, true, &ln, bytes, same_line, merged);
   if (op != L2_ATOMIC) return done;
@@ -261,7 +339,8 @@ static double sector_access(l2sys *l, uint32_t near, double t, uint64_t addr, en
   l2_slice *sl = &l->slice[s];
   double ready = done - l->p.lat_hit, begin = ready > sl->atom_free ? ready : sl->atom_free;
   sl->atom_free = begin + lanes * l->p.atomic_cycles;
-  ln->dirty |= cache_sector_bit(&l->part[home], addr);
+  if (!ln->dirty) { ln->dirty = cache_sector_bit(&l->part[home], addr); dirty_add(l, home, ln); limit_dirty(l, home, done); }
+  else ln->dirty |= cache_sector_bit(&l->part[home], addr);
   return sl->atom_free + l->p.lat_atomic;
 }
 

@@ -3,9 +3,10 @@
  * block of interleave_bytes lives in one slice (a hash spreads blocks over
  * slices); the slice's partition is its home.  With several partitions (as
  * on A100/H100) a unit first looks in its near partition, which keeps
- * clean copies of far data it read: a far read that misses there is looked
- * up again at home, so a streaming read makes ~1.5 lookups per sector, as
- * Nsight Compute counts lts__t_sectors.  Each slice serves
+ * clean copies of far data it read (a write drops them: they would be
+ * stale): a far read that misses there is looked up again at home, so a
+ * streaming read makes ~1.5 lookups per sector, as Nsight Compute counts
+ * lts__t_sectors.  Each slice serves
  * slice_bytes_per_cycle and performs atomics one lane update after another
  * (atomic_cycles each), so updates of one address, or of addresses sharing
  * a slice, serialise.  Misses and dirty evictions go to DRAM.
@@ -37,7 +38,7 @@ typedef struct l2_params {
   double slice_bytes_per_cycle, atomic_cycles;
   uint32_t lat_hit, lat_atomic;    /* unloaded round trips from the SM, cycles */
   bool hash;                       /* slice = hash of the block, else block mod slices */
-  uint32_t dirty_ways;             /* most dirty lines per set (0: no limit) */
+  uint32_t dirty_ways;             /* dirty lines a partition keeps: this many per set on average (0: no limit) */
   uint32_t write_granule;          /* bytes a write must cover whole not to fetch (0: never fetch) */
   bool partial_fill;               /* write_granule 0: fill incomplete sectors before write-back or a read */
   uint32_t partial_ways;           /* most lines per set with incomplete sectors (0: no limit) */
@@ -50,6 +51,15 @@ typedef struct l2_slice { timeline path; double atom_free; } l2_slice;
 
 enum l2_op { L2_READ, L2_WRITE, L2_ATOMIC };
 
+/* A partition's dirty lines in the order they became dirty (a ring of
+ * line index and tag; an entry whose line now holds another tag, or is
+ * clean, is stale), and how many lines are dirty. */
+typedef struct l2_dirtyq {
+  struct l2_dirty_entry { uint64_t tag; uint32_t line; } *e;
+  size_t cap, head, n;
+  uint64_t dirty;
+} l2_dirtyq;
+
 typedef struct l2sys {
   l2_params p;
   cache *part;                     /* one cache per partition */
@@ -58,10 +68,13 @@ typedef struct l2sys {
   uint64_t hits, lookups;          /* sector lookups, both partitions */
   uint64_t write_fetches;          /* sectors read from DRAM for partial writes */
   uint32_t **bytes;                /* per partition, per line and sector: bytes written of a partial sector */
+  l2_dirtyq *dirtyq;               /* per partition, with dirty_ways below assoc */
 } l2sys;
 
 int l2_init(l2sys *l, const l2_params *p, dram *d);
 void l2_free(l2sys *l);
+/* Empty the partitions (a new run). */
+void l2_reset(l2sys *l);
 /* Forget the slices' bookings and the counters (the cache contents stay). */
 void l2_reset_timing(l2sys *l);
 /* One sector request (lanes: the lane updates of an atomic) from a unit

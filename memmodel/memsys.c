@@ -61,6 +61,8 @@ uint64_t memsys_host_bytes(const gpu_config *g, uint32_t nsm, uint64_t shared_us
   uint64_t l2 = parts * part + (uint64_t)g->l2_slices * (sizeof(l2_slice) + timeline_host_bytes(8 * 32.0 / g->l2_slice_bytes_per_cycle));
   if (g->l2_partial_fill && !g->l2_write_granule_bytes && g->l1_line_bytes >= 32)
     l2 += parts * part / sizeof(cache_line) * (g->l1_line_bytes / 32) * sizeof(uint32_t);
+  if (g->l2_dirty_ways && g->l2_dirty_ways < g->l2_assoc)   /* the queue of lines to clean, grown to the lines it holds */
+    l2 += parts * part / sizeof(cache_line) * sizeof(struct l2_dirty_entry);
   double bpc = (double)g->dram_bandwidth_gbs * 1e3 / (g->clock_mhz ? g->clock_mhz : 1);
   uint64_t ch = sizeof(dram_channel) + timeline_host_bytes(8 * 32.0 * g->dram_channels / bpc)
               + timeline_host_bytes(2.0 * (g->dram_activate_cycles ? g->dram_activate_cycles : 1));
@@ -109,7 +111,7 @@ void memsys_reset(memsys *m) {
     s->l1_hits = s->l1_lookups = 0;
   }
   m->oom = false;
-  for (uint32_t p = 0; p < m->l2.p.partitions; p++) cache_reset(&m->l2.part[p]);
+  l2_reset(&m->l2);
   l2_reset_timing(&m->l2);
   dram_reset(&m->dram);
   m->l1_hits = m->l1_lookups = 0;

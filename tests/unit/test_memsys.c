@@ -285,6 +285,35 @@ START_TEST(l2_cleans_beyond_dirty_ways)
 }
 END_TEST
 
+/* the dirty budget is the partition's, not each set's: three dirty lines
+ * of one set and one of the other fit 2 a set on average; a fifth line
+ * cleans the one dirty longest, whatever its set */
+START_TEST(l2_dirty_budget_is_the_partitions)
+{
+    l2sys l;
+    dram d;
+    /* one slice, two sets of 4 ways (even lines: set 0), 2 dirty lines a set on average */
+    l2_params p = { 1024, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 2, 0, false, 0, 0, 32 };
+    l2_over_dram(&l, &d, &p);
+    l2_access(&l, 0, 0, 0x080, L2_WRITE, 1);        /* line 1, set 1: dirty first */
+    l2_access(&l, 0, 1, 0x000, L2_WRITE, 1);        /* lines 0, 2, 4: set 0 */
+    l2_access(&l, 0, 2, 0x100, L2_WRITE, 1);
+    l2_access(&l, 0, 3, 0x200, L2_WRITE, 1);
+    ck_assert_uint_eq(d.write_bytes, 0);
+    l2_access(&l, 0, 4, 0x300, L2_WRITE, 1);        /* a fifth: line 1 is written back */
+    ck_assert_uint_eq(d.write_bytes, 32);
+    l2_access(&l, 0, 5, 0x0a0, L2_WRITE, 1);        /* line 1 again (another sector): dirty, so line 0 goes */
+    ck_assert_uint_eq(d.write_bytes, 64);
+    uint64_t hits = l.hits;
+    l2_access(&l, 0, 1000, 0x080, L2_READ, 1);      /* both stay resident */
+    l2_access(&l, 0, 1001, 0x000, L2_READ, 1);
+    ck_assert_uint_eq(l.hits, hits + 2);
+    ck_assert_uint_eq(d.read_bytes, 0);
+    l2_free(&l);
+    dram_free(&d);
+}
+END_TEST
+
 /* fill_bytes 64: a read miss brings its sector's pair from DRAM; the pair's
  * first read needs no DRAM access of its own, yet counts as a miss */
 START_TEST(l2_read_miss_fills_its_pair)
@@ -335,6 +364,32 @@ START_TEST(l2_far_partition_counts_twice)
     l2_access(&l, 0, 5000, far, L2_READ, 1);       /* the near copy answers */
     ck_assert_uint_eq(l.lookups - lookups, 1);
     ck_assert_uint_eq(l.hits - hits, 1);
+    l2_free(&l);
+    dram_free(&d);
+}
+END_TEST
+
+/* a write at home leaves the far partition's copy stale: it is dropped,
+ * and the far partition's next read of the sector goes home again */
+START_TEST(l2_write_drops_the_far_copy)
+{
+    l2sys l;
+    dram d;
+    small_l2(&l, &d, 2, 1 << 20);
+    uint64_t far = 0;
+    for (uint64_t a = 0; ; a += 512) {
+        uint64_t before = l.lookups;
+        l2_access(&l, 0, 0, a, L2_READ, 1);
+        if (l.lookups - before == 2) { far = a; break; }
+    }
+    l2_access(&l, 1, 5000, far, L2_WRITE, 1);      /* partition 1 is far's home */
+    uint64_t hits = l.hits, lookups = l.lookups;
+    l2_access(&l, 0, 10000, far, L2_READ, 1);      /* near misses, home hits */
+    ck_assert_uint_eq(l.lookups - lookups, 2);
+    ck_assert_uint_eq(l.hits - hits, 1);
+    lookups = l.lookups;
+    l2_access(&l, 0, 15000, far, L2_READ, 1);      /* the copy again */
+    ck_assert_uint_eq(l.lookups - lookups, 1);
     l2_free(&l);
     dram_free(&d);
 }
@@ -918,6 +973,8 @@ static Suite *memsys_suite(void)
     tcase_add_test(t, l2_far_partition_counts_twice);
     tcase_add_test(t, l2_read_miss_fills_its_pair);
     tcase_add_test(t, l2_cleans_beyond_dirty_ways);
+    tcase_add_test(t, l2_dirty_budget_is_the_partitions);
+    tcase_add_test(t, l2_write_drops_the_far_copy);
     tcase_add_test(t, l2_atomics_serialise_per_slice);
     tcase_add_test(t, l2_partial_writes_fetch_with_a_granule);
     tcase_add_test(t, l2_byte_masks_fill_incomplete_sectors);

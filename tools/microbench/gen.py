@@ -563,8 +563,230 @@ extern "C" __global__ void fuse_st_a%d(float *out, int iters)
         c.launch('fuse_st_a%d' % al, 1, 512, [('ptr', 'out'), ('s32', 1024)])
     return c
 
+# ---------------------------------------------------------------- dirty data the L2 keeps
+def l2_dirty_case():
+    c = Case('mb_l2dirty', 'writes of 8 to 48 MiB, each after a 128 MiB read that leaves the L2 clean: what the L2 writes back during the kernel')
+    c.src.append('''extern "C" __global__ void fill(unsigned *buf, unsigned n)
+{
+    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) buf[i] = i;
+}
+extern "C" __global__ void sweep(const float4 *in, float *out, unsigned n)
+{
+    float s = 0;
+    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        float4 v = in[i]; s += v.x + v.y + v.z + v.w;
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}''')
+    c.buf('buf', 48 << 20)
+    c.buf('big', 128 << 20)
+    c.buf('out', 264 * 512 * 4)
+    for mib in (8, 12, 16, 20, 24, 32, 48):
+        c.launch('sweep', 264, 512, [('ptr', 'big'), ('ptr', 'out'), ('u32', (128 << 20) // 16)])
+        c.launch('fill', 264, 256, [('ptr', 'buf'), ('u32', (mib << 20) // 4)])
+    return c
+
+# ---------------------------------------------------------------- stores to one address
+def same_store_case():
+    c = Case('mb_samestore', "every warp's stores to one word, or to 8 or 64 words in distinct sectors: how the L2 takes writes of one sector")
+    c.src.append('''// lane 0 (lanes: every lane) of each warp stores reps times to word
+// 32 * (warp % spread)
+extern "C" __global__ void flag_lane0(volatile unsigned *p, unsigned spread, int reps)
+{
+    unsigned w = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    if ((threadIdx.x & 31) == 0)
+        for (int r = 0; r < reps; r++) p[32 * (w % spread)] = r;
+}
+extern "C" __global__ void flag_lanes(volatile unsigned *p, unsigned spread, int reps)
+{
+    unsigned w = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    for (int r = 0; r < reps; r++) p[32 * (w % spread)] = r;
+}''')
+    c.buf('p', 64 * 128)
+    for k in ('lane0', 'lanes'):
+        for spread in (1, 8, 64):
+            c.launch('flag_' + k, 1056, 256, [('ptr', 'p'), ('u32', spread), ('s32', 4)])
+    c.launch('flag_lane0', 132, 256, [('ptr', 'p'), ('u32', 1), ('s32', 4)])
+    return c
+
+# ---------------------------------------------------------------- a BFS sweep taken apart
+def gather_case():
+    c = Case('mb_gather', "a BFS level sweep (8 dependent gathers a node, a conditional store each, a flag) and the same without the flag, without the stores, or storing without reading")
+    c.src.append('''__device__ __forceinline__ unsigned hashu(unsigned i) { i ^= i >> 16; i *= 0x7feb352du; i ^= i >> 15; i *= 0x846ca68bu; i ^= i >> 16; return i; }
+// 8 edges a node: half to the next 4096 nodes, half anywhere
+extern "C" __global__ void init(int *adj, int *level, int n)
+{
+    for (int v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
+        for (int k = 0; k < 8; k++) {
+            unsigned h = hashu(v * 8 + k);
+            adj[v * 8 + k] = k < 4 ? (int)((v + (h & 4095) + 1) % n) : (int)(h % n);
+        }
+        level[v] = v == 0 ? 0 : -1;
+    }
+}
+extern "C" __global__ void sweep(const int *adj, int *level, int n, int cur, int *changed)
+{
+    int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= n || level[v] != cur) return;
+    bool any = false;
+    for (int k = 0; k < 8; k++) {
+        int u = adj[v * 8 + k];
+        if (level[u] < 0) { level[u] = cur + 1; any = true; }
+    }
+    if (any) *changed = 1;
+}
+extern "C" __global__ void sweep_noflag(const int *adj, int *level, int n, int cur, int *changed)
+{
+    int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= n || level[v] != cur) return;
+    for (int k = 0; k < 8; k++) {
+        int u = adj[v * 8 + k];
+        if (level[u] < 0) level[u] = cur + 1;
+    }
+}
+extern "C" __global__ void sweep_loads(const int *adj, int *level, int n, int cur, int *out)
+{
+    int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= n || level[v] != cur) return;
+    int s = 0;
+    for (int k = 0; k < 8; k++) s += level[adj[v * 8 + k]] < 0;
+    out[v] = s;
+}
+extern "C" __global__ void sweep_blind(const int *adj, int *level, int n, int cur, int *changed)
+{
+    int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= n || level[v] != cur) return;
+    for (int k = 0; k < 8; k++) {
+        int u = adj[v * 8 + k];
+        if (u & 1) level[u] = cur + 1;
+    }
+}''')
+    n = 262144
+    c.buf('adj', n * 32)
+    c.buf('level', n * 4)
+    c.buf('flag', 64)
+    c.buf('out', n * 4)
+    for k in ('sweep', 'sweep_noflag', 'sweep_loads', 'sweep_blind'):
+        c.launch('init', 512, 256, [('ptr', 'adj'), ('ptr', 'level'), ('s32', n)])
+        for cur in range(6):
+            c.launch(k if cur == 5 else 'sweep', 1024, 256, [('ptr', 'adj'), ('ptr', 'level'), ('s32', n), ('s32', cur),
+                                                             ('ptr', 'out' if k == 'sweep_loads' and cur == 5 else 'flag')])
+    return c
+
+# ---------------------------------------------------------------- read then write of scattered words
+def rmw_case():
+    c = Case('mb_rmw', "8 dependent scattered loads a thread, each followed by a store to the word loaded, to another array, or none; the loads through L1 or not; a flag stored at the end")
+    c.src.append('''__device__ __forceinline__ unsigned hashu(unsigned i) { i ^= i >> 16; i *= 0x7feb352du; i ^= i >> 15; i *= 0x846ca68bu; i ^= i >> 16; return i; }
+extern "C" __global__ void init(unsigned *a, unsigned n)
+{
+    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) a[i] = hashu(i);
+}
+// mode bits: 1 store to the word loaded, 2 store to b instead, 4 load with .cg (L2 only),
+// 8 a flag store at the end (all warps one word; 16: a word per warp)
+extern "C" __global__ void rmw(unsigned *a, unsigned *b, unsigned *flag, unsigned n, int mode)
+{
+    unsigned t = blockIdx.x * blockDim.x + threadIdx.x, i = hashu(t) % n, s = 0;
+#pragma unroll
+    for (int k = 0; k < 8; k++) {
+        unsigned x = (mode & 4) ? __ldcg(a + i) : a[i];
+        if (mode & 1) a[i] = x + 1;
+        if (mode & 2) b[i] = x + 1;
+        s += x;
+        i = (x * 2654435761u + k) % n;
+    }
+    if (mode & 8) *flag = 1;
+    if (mode & 16) flag[32 * (t >> 5)] = 1;
+    if (s == 0x12345678u) b[t] = s;       /* keeps the loads */
+}''')
+    n = 262144
+    c.buf('a', n * 4)
+    c.buf('b', n * 4)
+    c.buf('flag', 264 * 8 * 128)
+    for mode in (0, 1, 2, 5, 4, 8, 9, 16, 17):
+        c.launch('init', 264, 256, [('ptr', 'a'), ('u32', n)])
+        c.launch('rmw', 264, 256, [('ptr', 'a'), ('ptr', 'b'), ('ptr', 'flag'), ('u32', n), ('s32', mode)])
+    return c
+
+# ---------------------------------------------------------------- which store after a load is slow
+def rmw_where_case():
+    c = Case('mb_rmw2', "8 dependent scattered loads a thread, each followed by a store: to the word loaded, another word of its sector, another sector of its line, a line far away, the word after a delay, or the whole sector")
+    c.src.append('''__device__ __forceinline__ unsigned hashu(unsigned i) { i ^= i >> 16; i *= 0x7feb352du; i ^= i >> 15; i *= 0x846ca68bu; i ^= i >> 16; return i; }
+extern "C" __global__ void init(unsigned *a, unsigned n)
+{
+    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) a[i] = hashu(i);
+}
+// where: 0 no store, 1 the word loaded, 2 the next word of its sector, 3 the same word of
+// the line's next sector, 4 a word half the array away, 5 the word loaded after ~1500
+// cycles of dependent arithmetic, 6 the whole sector (two 16-byte stores)
+extern "C" __global__ void rmw2(unsigned *a, unsigned *out, unsigned n, int where)
+{
+    unsigned t = blockIdx.x * blockDim.x + threadIdx.x, i = hashu(t) % n, s = 0;
+#pragma unroll 1
+    for (int k = 0; k < 8; k++) {
+        unsigned x = a[i];
+        unsigned y = x + 1;
+        if (where == 5)
+            for (int d = 0; d < 300; d++) y = y * 1664525u + 1013904223u;
+        if (where == 1 || where == 5) a[i] = y;
+        else if (where == 2) a[i ^ 1] = y;
+        else if (where == 3) a[i ^ 8] = y;
+        else if (where == 4) a[(i + n / 2) % n] = y;
+        else if (where == 6) {
+            uint4 *p = (uint4 *)(a + (i & ~7u));
+            p[0] = make_uint4(y, y, y, y);
+            p[1] = make_uint4(y, y, y, y);
+        }
+        s += x;
+        i = (x * 2654435761u + k) % n;
+    }
+    if (s == 0x12345678u) out[t] = s;       /* keeps the loads */
+}''')
+    n = 262144
+    c.buf('a', n * 4)
+    c.buf('out', 264 * 256 * 4)
+    for where in range(7):
+        c.launch('init', 264, 256, [('ptr', 'a'), ('u32', n)])
+        c.launch('rmw2', 264, 256, [('ptr', 'a'), ('ptr', 'out'), ('u32', n), ('s32', where)])
+    return c
+
+# ---------------------------------------------------------------- stores into lines the L2 holds whole or in part
+def rmw_line_case():
+    c = Case('mb_rmw3', "scattered loads each followed by a store to the word loaded, over 256 KiB whose lines each block first reads whole (coalesced) or not")
+    c.src.append('''__device__ __forceinline__ unsigned hashu(unsigned i) { i ^= i >> 16; i *= 0x7feb352du; i ^= i >> 15; i *= 0x846ca68bu; i ^= i >> 16; return i; }
+extern "C" __global__ void init(unsigned *a, unsigned n)
+{
+    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) a[i] = hashu(i);
+}
+// mode bits: 1 each block reads all of a, coalesced, first; 2 store to the word loaded;
+// 4 store to b instead
+extern "C" __global__ void rmw3(unsigned *a, unsigned *b, unsigned *out, unsigned n, int mode)
+{
+    unsigned t = blockIdx.x * blockDim.x + threadIdx.x, i = hashu(t) % n, s = 0;
+    if (mode & 1) {
+        for (unsigned j = threadIdx.x; j < n; j += blockDim.x) s += a[j];
+        __syncthreads();
+    }
+#pragma unroll 1
+    for (int k = 0; k < 8; k++) {
+        unsigned x = a[i];
+        if (mode & 2) a[i] = x + 1;
+        if (mode & 4) b[i] = x + 1;
+        s += x;
+        i = (x * 2654435761u + k) % n;
+    }
+    if (s == 0x12345678u) out[t] = s;       /* keeps the loads */
+}''')
+    n = 65536
+    c.buf('a', n * 4)
+    c.buf('b', n * 4)
+    c.buf('out', 264 * 256 * 4)
+    for mode in (1, 3, 5, 0, 2, 4):
+        c.launch('init', 264, 256, [('ptr', 'a'), ('u32', n)])
+        c.launch('rmw3', 264, 256, [('ptr', 'a'), ('ptr', 'b'), ('ptr', 'out'), ('u32', n), ('s32', mode)])
+    return c
+
 
 if __name__ == '__main__':
     for mk in (pipe_case, smem_case, atomic_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case,
-               launch_case, l1_case, fuse_case, l1_width_case):
+               launch_case, l1_case, fuse_case, l1_width_case, l2_dirty_case, same_store_case, gather_case, rmw_case, rmw_where_case, rmw_line_case):
         mk().write()
