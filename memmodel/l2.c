@@ -199,10 +199,10 @@ static double limit_partial(l2sys *l, uint32_t part, double t, uint64_t addr) {
 }
 
 /* Occupy a slice's data path for one sector (a partial write: for
- * partial_write_cycles); returns when it starts. */
-static double slice_take(l2sys *l, uint32_t s, double t, bool partial) {
+ * partial_write_cycles), and `extra` cycles more; returns when it starts. */
+static double slice_take(l2sys *l, uint32_t s, double t, bool partial, double extra) {
   double w = partial && l->p.partial_write_cycles > 0 ? l->p.partial_write_cycles : 32.0 / l->p.slice_bytes_per_cycle;
-  return timeline_take(&l->slice[s].path, t, w);
+  return timeline_take(&l->slice[s].path, t, w + extra);
 }
 
 bool l2_write_whole(uint32_t granule, uint32_t bytes) {
@@ -238,7 +238,7 @@ static void fill_block(l2sys *l, const cache *c, cache_line *ln, double t, uint6
  * granule out when the sector is absent.  Returns the cycle the sector's
  * data is at the slice (as seen from the SM: start + lat_hit for a hit). */
 static double lookup(l2sys *l, uint32_t part, uint32_t s, double t, uint64_t addr, enum l2_op op, bool home, cache_line **out,
-                     uint32_t bytes, bool same_line, double *merged) {
+                     uint32_t bytes, bool same_line, double *merged, double extra) {
   cache_evict ev;
   bool hit;
   cache *c = &l->part[part];
@@ -252,7 +252,7 @@ static double lookup(l2sys *l, uint32_t part, uint32_t s, double t, uint64_t add
   /* a write into an absent or incomplete sector goes through the byte
    * masks; a partial one into a whole sector is a plain write */
   bool masked = op == L2_WRITE && home && ((!hit && !came) || (ln->partial & bit));
-  double start = slice_take(l, s, t, masked && bytes != ~0u && !same_line);
+  double start = slice_take(l, s, t, masked && bytes != ~0u && !same_line, extra);
   if (out) *out = ln;
   l->lookups++;
   double room = start;
@@ -317,22 +317,31 @@ static double sector_access(l2sys *l, uint32_t near, double t, uint64_t addr, en
     uint32_t ns = near * per + s % per;
     if (op == L2_READ) {
       cache_line *copy;
-      done = lookup(l, near, ns, t, addr, op, false, &copy, bytes, false, NULL);
+      done = lookup(l, near, ns, t, addr, op, false, &copy, bytes, false, NULL, 0);
       if (done >= 0) return done;
-      done = lookup(l, home, s, t, addr, op, true, NULL, bytes, false, NULL);
+      done = lookup(l, home, s, t, addr, op, true, NULL, bytes, false, NULL, 0);
       copy->ready = done;            /* the near copy fills when the answer passes */
       return done;
     }
-    slice_take(l, ns, t, false);
+    slice_take(l, ns, t, false, 0);
     l->lookups++;
     l->hits++;
   }
   /* a write or atomic leaves the other partitions' copies of the sector
-   * stale: they drop it, and their next read of it goes home */
+   * stale: they drop it, and their next read of it goes home (the writer's
+   * near partition as the write passes).  A write of part of a sector that
+   * a partition it does not pass had copied holds the home slice for
+   * copy_write_cycles more ([M] tests/microbench mb_rmw, mb_rmw2, mb_rmw4:
+   * 4-byte stores into an array other SMs read, wherever in it, cost the
+   * H100 5x those into another array, more with more blocks storing and
+   * little with one: the slice's time, not a latency; in-place reductions,
+   * each block on its own lines, pay nothing: golden lab_reduce) */
+  bool copied = false;
   for (uint32_t p = 0; op != L2_READ && p < l->p.partitions; p++)
-    if (p != home) cache_drop_sector(&l->part[p], addr);
+    if (p != home && cache_drop_sector(&l->part[p], addr) && p != near) copied = true;
   cache_line *ln;
-  done = lookup(l, home, s, t, addr, op == L2_ATOMIC ? L2_READ : op, true, &ln, bytes, same_line, merged);
+  done = lookup(l, home, s, t, addr, op == L2_ATOMIC ? L2_READ : op, true, &ln, bytes, same_line, merged,
+                copied && op == L2_WRITE && bytes != ~0u ? l->p.copy_write_cycles : 0);
   if (op != L2_ATOMIC) return done;
   /* the slice's atomic unit performs the lanes' updates one after another
    * once the data is there; the old value returns after lat_atomic */

@@ -44,6 +44,7 @@ typedef struct l2_params {
   uint32_t partial_ways;           /* most lines per set with incomplete sectors (0: no limit) */
   double partial_write_cycles;     /* slice cycles of a write of part of a sector (0: as a whole one) */
   uint32_t fill_bytes;             /* a read miss's DRAM access: its aligned block of this size (0, 32: the sector) */
+  double copy_write_cycles;        /* more slice cycles for a write of part of a sector another partition had a copy of */
 } l2_params;
 
 /* the data path is a timeline (timeline.h): requests come in issue order */

@@ -97,13 +97,20 @@ double timeline_take(timeline *tl, double t, double cost) {
     double base = (double)w * tl->width, open = base + tl->used[i];
     start = t > open ? t : open;
     /* within a window bookings queue one after another; one that runs past
-     * the window's end goes on into the next only while that is empty */
+     * the window's end goes on into the next ones only while they are empty */
     double end = start - base + cost;
     if (end <= tl->width) { tl->used[i] = end; break; }
-    uint32_t j = slot(tl, w + 1);    /* (w stays in the ring: only the oldest window can leave) */
-    if (tl->used[j] == 0) { tl->used[i] = tl->width; tl->used[j] = end - tl->width; break; }
-    tl->used[i] = tl->width;       /* too little room left here: try further on */
-    w++;
+    uint64_t k = 1;
+    for (double rest = end - tl->width; rest > 0 && k < tl->n / 2; rest -= tl->width, k++)
+      if (tl->used[slot(tl, w + k)] != 0) break;   /* (w stays in the ring: k < n) */
+    bool fits = end - tl->width <= (double)(k - 1) * tl->width;
+    tl->used[i] = tl->width;
+    if (fits) {
+      double rest = end - tl->width;
+      for (uint64_t m = 1; rest > 0; m++, rest -= tl->width) tl->used[slot(tl, w + m)] = rest < tl->width ? rest : tl->width;
+      break;
+    }
+    w++;                           /* too little room left here: try further on */
   }
   if (start + cost > tl->tail) tl->tail = start + cost;
   return start;

@@ -241,7 +241,7 @@ static void l2_over_dram(l2sys *l, dram *d, const l2_params *p)
 
 static void small_l2(l2sys *l, dram *d, uint32_t partitions, uint64_t bytes)
 {
-    l2_params p = { bytes, 2, 128, 4, partitions, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 32 };
+    l2_params p = { bytes, 2, 128, 4, partitions, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 32, 0 };
     l2_over_dram(l, d, &p);
 }
 
@@ -269,7 +269,7 @@ START_TEST(l2_cleans_beyond_dirty_ways)
     l2sys l;
     dram d;
     /* one slice, one set of 4 ways; at most 2 dirty lines */
-    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 2, 0, false, 0, 0, 32 };
+    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 2, 0, false, 0, 0, 32, 0 };
     l2_over_dram(&l, &d, &p);
     l2_access(&l, 0, 0, 0x000, L2_WRITE, 1);
     l2_access(&l, 0, 1, 0x080, L2_WRITE, 1);
@@ -293,7 +293,7 @@ START_TEST(l2_dirty_budget_is_the_partitions)
     l2sys l;
     dram d;
     /* one slice, two sets of 4 ways (even lines: set 0), 2 dirty lines a set on average */
-    l2_params p = { 1024, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 2, 0, false, 0, 0, 32 };
+    l2_params p = { 1024, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 2, 0, false, 0, 0, 32, 0 };
     l2_over_dram(&l, &d, &p);
     l2_access(&l, 0, 0, 0x080, L2_WRITE, 1);        /* line 1, set 1: dirty first */
     l2_access(&l, 0, 1, 0x000, L2_WRITE, 1);        /* lines 0, 2, 4: set 0 */
@@ -320,7 +320,7 @@ START_TEST(l2_read_miss_fills_its_pair)
 {
     l2sys l;
     dram d;
-    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 64 };
+    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 64, 0 };
     l2_over_dram(&l, &d, &p);
     double a = l2_access(&l, 0, 0, 0x020, L2_READ, 1);
     ck_assert_uint_eq(d.read_bytes, 64);
@@ -395,6 +395,36 @@ START_TEST(l2_write_drops_the_far_copy)
 }
 END_TEST
 
+/* a write of part of a sector that a partition the write does not pass
+ * had copied holds the home slice copy_write_cycles more; a whole-sector
+ * write, or one of a sector nobody copied, does not */
+START_TEST(l2_partial_write_of_a_copied_sector_takes_longer)
+{
+    l2sys l;
+    dram d;
+    l2_params p = { 1 << 20, 2, 128, 4, 2, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 32, 50.0 };
+    l2_over_dram(&l, &d, &p);
+    uint64_t far = 0;
+    for (uint64_t a = 0; ; a += 512) {
+        uint64_t before = l.lookups;
+        l2_access(&l, 0, 0, a, L2_READ, 1);
+        if (l.lookups - before == 2) { far = a; break; }
+    }
+    /* far + 32 and far + 64: the same slice; partition 0 copied neither */
+    l2_write(&l, 1, 10000, far + 32, 0xf, false, NULL);   /* nobody copied it: no extra */
+    double after_plain = l2_access(&l, 1, 10000, far + 64, L2_WRITE, 1);
+    l2_write(&l, 1, 20000, far, 0xf, false, NULL);        /* partition 0 had a copy */
+    double after_copied = l2_access(&l, 1, 20000, far + 64, L2_WRITE, 1);
+    ck_assert(after_copied - 20000 >= after_plain - 10000 + 50);
+    l2_access(&l, 0, 30000, far, L2_READ, 1);             /* partition 0 copies it again */
+    l2_write(&l, 1, 40000, far, ~0u, false, NULL);        /* a whole sector: no extra */
+    double after_whole = l2_access(&l, 1, 40000, far + 64, L2_WRITE, 1);
+    ck_assert(after_whole - 40000 < after_plain - 10000 + 50);
+    l2_free(&l);
+    dram_free(&d);
+}
+END_TEST
+
 START_TEST(l2_atomics_serialise_per_slice)
 {
     l2sys l;
@@ -423,7 +453,7 @@ START_TEST(l2_partial_writes_fetch_with_a_granule)
     ck_assert(!l2_write_whole(32, 0x00ffffffu));
     l2sys l;
     dram d;
-    l2_params p = { 1 << 20, 2, 128, 4, 1, 512, 32.0, 1.0, 200, 220, false, 0, 8, false, 0, 0, 32 };
+    l2_params p = { 1 << 20, 2, 128, 4, 1, 512, 32.0, 1.0, 200, 220, false, 0, 8, false, 0, 0, 32, 0 };
     l2_over_dram(&l, &d, &p);
     double merged;
     /* a whole sector, or whole words: allocated without a read */
@@ -457,7 +487,7 @@ START_TEST(l2_byte_masks_fill_incomplete_sectors)
     l2sys l;
     dram d;
     /* one slice, one set of 4 ways; byte masks for at most 2 lines */
-    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 0, 0, true, 2, 0, 32 };
+    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 0, 0, true, 2, 0, 32, 0 };
     l2_over_dram(&l, &d, &p);
     double merged;
     /* four 8-byte writes complete a sector: nothing is read */
@@ -975,6 +1005,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(t, l2_cleans_beyond_dirty_ways);
     tcase_add_test(t, l2_dirty_budget_is_the_partitions);
     tcase_add_test(t, l2_write_drops_the_far_copy);
+    tcase_add_test(t, l2_partial_write_of_a_copied_sector_takes_longer);
     tcase_add_test(t, l2_atomics_serialise_per_slice);
     tcase_add_test(t, l2_partial_writes_fetch_with_a_granule);
     tcase_add_test(t, l2_byte_masks_fill_incomplete_sectors);

@@ -674,9 +674,7 @@ extern "C" __global__ void sweep_blind(const int *adj, int *level, int n, int cu
     return c
 
 # ---------------------------------------------------------------- read then write of scattered words
-def rmw_case():
-    c = Case('mb_rmw', "8 dependent scattered loads a thread, each followed by a store to the word loaded, to another array, or none; the loads through L1 or not; a flag stored at the end")
-    c.src.append('''__device__ __forceinline__ unsigned hashu(unsigned i) { i ^= i >> 16; i *= 0x7feb352du; i ^= i >> 15; i *= 0x846ca68bu; i ^= i >> 16; return i; }
+RMW_SRC = '''__device__ __forceinline__ unsigned hashu(unsigned i) { i ^= i >> 16; i *= 0x7feb352du; i ^= i >> 15; i *= 0x846ca68bu; i ^= i >> 16; return i; }
 extern "C" __global__ void init(unsigned *a, unsigned n)
 {
     for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) a[i] = hashu(i);
@@ -697,7 +695,12 @@ extern "C" __global__ void rmw(unsigned *a, unsigned *b, unsigned *flag, unsigne
     if (mode & 8) *flag = 1;
     if (mode & 16) flag[32 * (t >> 5)] = 1;
     if (s == 0x12345678u) b[t] = s;       /* keeps the loads */
-}''')
+}'''
+
+
+def rmw_case():
+    c = Case('mb_rmw', "8 dependent scattered loads a thread, each followed by a store to the word loaded, to another array, or none; the loads through L1 or not; a flag stored at the end")
+    c.src.append(RMW_SRC)
     n = 262144
     c.buf('a', n * 4)
     c.buf('b', n * 4)
@@ -785,8 +788,22 @@ extern "C" __global__ void rmw3(unsigned *a, unsigned *b, unsigned *out, unsigne
         c.launch('rmw3', 264, 256, [('ptr', 'a'), ('ptr', 'b'), ('ptr', 'out'), ('u32', n), ('s32', mode)])
     return c
 
+# ---------------------------------------------------------------- the same over 1..264 blocks
+def rmw_grid_case():
+    c = Case('mb_rmw4', "mb_rmw's loads, stores to the word loaded, or to another array, from 1 to 264 blocks: latency or contention")
+    c.src.append(RMW_SRC)
+    n = 262144
+    c.buf('a', n * 4)
+    c.buf('b', n * 4)
+    c.buf('flag', 264 * 8 * 128)
+    for grid in (1, 8, 33, 132, 264):
+        for mode in (0, 1, 2):
+            c.launch('init', 264, 256, [('ptr', 'a'), ('u32', n)])
+            c.launch('rmw', grid, 256, [('ptr', 'a'), ('ptr', 'b'), ('ptr', 'flag'), ('u32', n), ('s32', mode)])
+    return c
+
 
 if __name__ == '__main__':
     for mk in (pipe_case, smem_case, atomic_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case,
-               launch_case, l1_case, fuse_case, l1_width_case, l2_dirty_case, same_store_case, gather_case, rmw_case, rmw_where_case, rmw_line_case):
+               launch_case, l1_case, fuse_case, l1_width_case, l2_dirty_case, same_store_case, gather_case, rmw_case, rmw_where_case, rmw_line_case, rmw_grid_case):
         mk().write()
