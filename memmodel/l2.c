@@ -29,6 +29,7 @@ int l2_init(l2sys *l, const l2_params *p, dram *d) {
       if (!l->bytes[i]) return -1;
     }
   }
+  if (p->partitions > 1 && !(l->copied = calloc(L2_COPIED_BITS / 64, sizeof *l->copied))) return -1;
   if (p->dirty_ways && p->dirty_ways < p->assoc) {
     l->dirtyq = calloc(p->partitions, sizeof *l->dirtyq);
     if (!l->dirtyq) return -1;
@@ -44,6 +45,7 @@ int l2_init(l2sys *l, const l2_params *p, dram *d) {
 }
 
 void l2_reset(l2sys *l) {
+  if (l->copied) memset(l->copied, 0, L2_COPIED_BITS / 8);
   for (uint32_t i = 0; i < l->p.partitions; i++) {
     cache_reset(&l->part[i]);
     if (l->dirtyq) l->dirtyq[i].head = l->dirtyq[i].n = l->dirtyq[i].dirty = 0;
@@ -64,6 +66,8 @@ void l2_free(l2sys *l) {
   for (uint32_t i = 0; l->dirtyq && i < l->p.partitions; i++) free(l->dirtyq[i].e);
   free(l->dirtyq);
   l->dirtyq = NULL;
+  free(l->copied);
+  l->copied = NULL;
   free(l->part);
   free(l->slice);
   l->part = NULL;
@@ -303,6 +307,13 @@ static double lookup(l2sys *l, uint32_t part, uint32_t s, double t, uint64_t add
   return arrive;
 }
 
+/* Lines some partition has made a copy of since the run began, by a hash
+ * of the line: a write of a line never copied looks for no copy to drop
+ * (a collision only looks in vain). */
+static size_t copied_bit(const l2sys *l, uint64_t addr) { return (size_t)(addr / l->p.line_bytes) & (L2_COPIED_BITS - 1); }
+static void mark_copied(l2sys *l, uint64_t addr) { size_t b = copied_bit(l, addr); l->copied[b / 64] |= 1ull << (b % 64); }
+static bool maybe_copied(const l2sys *l, uint64_t addr) { size_t b = copied_bit(l, addr); return l->copied && (l->copied[b / 64] >> (b % 64) & 1); }
+
 static double sector_access(l2sys *l, uint32_t near, double t, uint64_t addr, enum l2_op op, uint32_t lanes, uint32_t bytes,
                             bool same_line, double *merged) {
   uint32_t per = l->p.slices / l->p.partitions;
@@ -321,6 +332,7 @@ static double sector_access(l2sys *l, uint32_t near, double t, uint64_t addr, en
       if (done >= 0) return done;
       done = lookup(l, home, s, t, addr, op, true, NULL, bytes, false, NULL, 0);
       copy->ready = done;            /* the near copy fills when the answer passes */
+      mark_copied(l, addr);
       return done;
     }
     slice_take(l, ns, t, false, 0);
@@ -337,7 +349,7 @@ static double sector_access(l2sys *l, uint32_t near, double t, uint64_t addr, en
    * little with one: the slice's time, not a latency; in-place reductions,
    * each block on its own lines, pay nothing: golden lab_reduce) */
   bool copied = false;
-  for (uint32_t p = 0; op != L2_READ && p < l->p.partitions; p++)
+  for (uint32_t p = 0; op != L2_READ && p < l->p.partitions && maybe_copied(l, addr); p++)
     if (p != home && cache_drop_sector(&l->part[p], addr) && p != near) copied = true;
   cache_line *ln;
   done = lookup(l, home, s, t, addr, op == L2_ATOMIC ? L2_READ : op, true, &ln, bytes, same_line, merged,

@@ -61,6 +61,8 @@ typedef struct l2_dirtyq {
   uint64_t dirty;
 } l2_dirtyq;
 
+#define L2_COPIED_BITS ((size_t)1 << 20)
+
 typedef struct l2sys {
   l2_params p;
   cache *part;                     /* one cache per partition */
@@ -70,6 +72,7 @@ typedef struct l2sys {
   uint64_t write_fetches;          /* sectors read from DRAM for partial writes */
   uint32_t **bytes;                /* per partition, per line and sector: bytes written of a partial sector */
   l2_dirtyq *dirtyq;               /* per partition, with dirty_ways below assoc */
+  uint64_t *copied;                /* with partitions: L2_COPIED_BITS bits, lines by hash that were copied */
 } l2sys;
 
 int l2_init(l2sys *l, const l2_params *p, dram *d);

@@ -61,6 +61,7 @@ uint64_t memsys_host_bytes(const gpu_config *g, uint32_t nsm, uint64_t shared_us
   uint64_t l2 = parts * part + (uint64_t)g->l2_slices * (sizeof(l2_slice) + timeline_host_bytes(8 * 32.0 / g->l2_slice_bytes_per_cycle));
   if (g->l2_partial_fill && !g->l2_write_granule_bytes && g->l1_line_bytes >= 32)
     l2 += parts * part / sizeof(cache_line) * (g->l1_line_bytes / 32) * sizeof(uint32_t);
+  if (parts > 1) l2 += L2_COPIED_BITS / 8;
   if (g->l2_dirty_ways && g->l2_dirty_ways < g->l2_assoc)   /* the queue of lines to clean, grown to the lines it holds */
     l2 += parts * part / sizeof(cache_line) * sizeof(struct l2_dirty_entry);
   double bpc = (double)g->dram_bandwidth_gbs * 1e3 / (g->clock_mhz ? g->clock_mhz : 1);
