@@ -13,10 +13,11 @@ t() { TERM=xterm tmux -f /dev/null -S "$sock" "$@"; }
 trap 't kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 
 screen() { t capture-pane -p -J -S -200 -t dbg; }
-# wait until the screen shows a line matching the pattern (10 s at most)
+# wait until the screen shows a line matching the pattern (30 s at most:
+# the sanitizer build on a loaded machine can take several seconds a command)
 wait_for() {
   i=0
-  while [ $i -lt 100 ]; do
+  while [ $i -lt 300 ]; do
     screen | grep -q -- "$1" && return 0
     sleep 0.1; i=$((i + 1))
   done
