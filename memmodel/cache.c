@@ -93,23 +93,26 @@ bool cache_access(cache *c, uint64_t addr, bool fill) {
 
 cache_line *cache_set(const cache *c, uint64_t addr) { return set_of(c, addr >> c->line_shift); }
 
-bool cache_drop_sector(cache *c, uint64_t addr) {
+/* addr's line if the cache holds it (a line is held in one way at most), else NULL */
+static cache_line *held_line(const cache *c, uint64_t addr) {
   uint64_t lineno = addr >> c->line_shift;
   cache_line *set = set_of(c, lineno);
-  uint32_t bit = cache_sector_bit(c, addr);
   for (uint32_t w = 0; w < c->assoc; w++)
-    if (cache_line_valid(c, &set[w]) && set[w].tag == lineno) {
-      bool had = (set[w].sectors & bit) != 0;
-      set[w].sectors &= ~bit;
-      set[w].fetched &= ~bit;
-      return had;
-    }
-  return false;
+    if (cache_line_valid(c, &set[w]) && set[w].tag == lineno) return &set[w];
+  return NULL;
+}
+
+bool cache_drop_sector(cache *c, uint64_t addr) {
+  cache_line *ln = held_line(c, addr);
+  if (!ln) return false;
+  uint32_t bit = cache_sector_bit(c, addr);
+  bool had = (ln->sectors & bit) != 0;
+  ln->sectors &= ~bit;
+  ln->fetched &= ~bit;
+  return had;
 }
 
 void cache_invalidate(cache *c, uint64_t addr) {
-  uint64_t lineno = addr >> c->line_shift;
-  cache_line *set = set_of(c, lineno);
-  for (uint32_t w = 0; w < c->assoc; w++)
-    if (cache_line_valid(c, &set[w]) && set[w].tag == lineno) { set[w].gen = 0; set[w].sectors = set[w].dirty = 0; }
+  cache_line *ln = held_line(c, addr);
+  if (ln) { ln->gen = 0; ln->sectors = ln->dirty = 0; }
 }

@@ -186,6 +186,17 @@ static double limit_dirty(l2sys *l, uint32_t part, double t) {
   return taken;
 }
 
+/* Sector `bit` of ln (in partition part) is written: a line newly dirty
+ * joins the cleaning queue and may push the partition past its budget.
+ * Returns when DRAM has taken the write-backs that caused (t if none). */
+static double make_dirty(l2sys *l, uint32_t part, cache_line *ln, uint32_t bit, double t) {
+  bool was_clean = !ln->dirty;
+  ln->dirty |= bit;
+  if (!was_clean) return t;
+  dirty_add(l, part, ln);
+  return limit_dirty(l, part, t);
+}
+
 /* A set holding more than partial_ways lines with partly written sectors
  * completes those of its least recently used one: read from DRAM, merged
  * and written back (the L2 has byte masks for a few lines only). */
@@ -286,11 +297,7 @@ static double lookup(l2sys *l, uint32_t part, uint32_t s, double t, uint64_t add
       if (arrive > ln->ready) ln->ready = arrive;
       if (merged) *merged = arrive;
     } else l->hits++;             /* allocate on write without fetching: the profiler counts a hit */
-    if (home && !(ln->dirty & bit)) {
-      bool was_clean = !ln->dirty;
-      ln->dirty |= bit;
-      if (was_clean) { dirty_add(l, part, ln); double r = limit_dirty(l, part, start); if (r > room) room = r; }
-    }
+    if (home && !(ln->dirty & bit)) { double r = make_dirty(l, part, ln, bit, start); if (r > room) room = r; }
     /* the write is in once the write-backs it caused have left */
     if (merged && room + l->p.lat_hit > *merged) *merged = room + l->p.lat_hit;
     return done;
@@ -349,8 +356,9 @@ static double sector_access(l2sys *l, uint32_t near, double t, uint64_t addr, en
    * little with one: the slice's time, not a latency; in-place reductions,
    * each block on its own lines, pay nothing: golden lab_reduce) */
   bool copied = false;
-  for (uint32_t p = 0; op != L2_READ && p < l->p.partitions && maybe_copied(l, addr); p++)
-    if (p != home && cache_drop_sector(&l->part[p], addr) && p != near) copied = true;
+  if (op != L2_READ && maybe_copied(l, addr))
+    for (uint32_t p = 0; p < l->p.partitions; p++)
+      if (p != home && cache_drop_sector(&l->part[p], addr) && p != near) copied = true;
   cache_line *ln;
   done = lookup(l, home, s, t, addr, op == L2_ATOMIC ? L2_READ : op, true, &ln, bytes, same_line, merged,
                 copied && op == L2_WRITE && bytes != ~0u ? l->p.copy_write_cycles : 0);
@@ -360,8 +368,7 @@ static double sector_access(l2sys *l, uint32_t near, double t, uint64_t addr, en
   l2_slice *sl = &l->slice[s];
   double ready = done - l->p.lat_hit, begin = ready > sl->atom_free ? ready : sl->atom_free;
   sl->atom_free = begin + lanes * l->p.atomic_cycles;
-  if (!ln->dirty) { ln->dirty = cache_sector_bit(&l->part[home], addr); dirty_add(l, home, ln); limit_dirty(l, home, done); }
-  else ln->dirty |= cache_sector_bit(&l->part[home], addr);
+  make_dirty(l, home, ln, cache_sector_bit(&l->part[home], addr), done);
   return sl->atom_free + l->p.lat_atomic;
 }
 

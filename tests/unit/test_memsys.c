@@ -347,19 +347,25 @@ START_TEST(l2_read_miss_fills_its_pair)
 }
 END_TEST
 
+/* Read 512-byte blocks from partition 0 until one is homed in the other
+ * partition (looked up twice; a near one once); returns its address. */
+static uint64_t first_far_read(l2sys *l)
+{
+    for (uint64_t a = 0; ; a += 512) {
+        uint64_t before = l->lookups;
+        l2_access(l, 0, 0, a, L2_READ, 1);
+        if (l->lookups - before == 2) return a;
+        ck_assert_uint_eq(l->lookups - before, 1);
+    }
+}
+
 START_TEST(l2_far_partition_counts_twice)
 {
     l2sys l;
     dram d;
     small_l2(&l, &d, 2, 1 << 20);
     /* find an address homed in partition 1, read it from partition 0 */
-    uint64_t far = 0;
-    for (uint64_t a = 0; ; a += 512) {
-        uint64_t before = l.lookups;
-        l2_access(&l, 0, 0, a, L2_READ, 1);
-        if (l.lookups - before == 2) { far = a; break; }
-        ck_assert_uint_eq(l.lookups - before, 1);
-    }
+    uint64_t far = first_far_read(&l);
     uint64_t hits = l.hits, lookups = l.lookups;
     l2_access(&l, 0, 5000, far, L2_READ, 1);       /* the near copy answers */
     ck_assert_uint_eq(l.lookups - lookups, 1);
@@ -376,12 +382,7 @@ START_TEST(l2_write_drops_the_far_copy)
     l2sys l;
     dram d;
     small_l2(&l, &d, 2, 1 << 20);
-    uint64_t far = 0;
-    for (uint64_t a = 0; ; a += 512) {
-        uint64_t before = l.lookups;
-        l2_access(&l, 0, 0, a, L2_READ, 1);
-        if (l.lookups - before == 2) { far = a; break; }
-    }
+    uint64_t far = first_far_read(&l);
     l2_access(&l, 1, 5000, far, L2_WRITE, 1);      /* partition 1 is far's home */
     uint64_t hits = l.hits, lookups = l.lookups;
     l2_access(&l, 0, 10000, far, L2_READ, 1);      /* near misses, home hits */
@@ -404,12 +405,7 @@ START_TEST(l2_partial_write_of_a_copied_sector_takes_longer)
     dram d;
     l2_params p = { 1 << 20, 2, 128, 4, 2, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 32, 50.0 };
     l2_over_dram(&l, &d, &p);
-    uint64_t far = 0;
-    for (uint64_t a = 0; ; a += 512) {
-        uint64_t before = l.lookups;
-        l2_access(&l, 0, 0, a, L2_READ, 1);
-        if (l.lookups - before == 2) { far = a; break; }
-    }
+    uint64_t far = first_far_read(&l);
     /* far + 32 and far + 64: the same slice; partition 0 copied neither */
     l2_write(&l, 1, 10000, far + 32, 0xf, false, NULL);   /* nobody copied it: no extra */
     double after_plain = l2_access(&l, 1, 10000, far + 64, L2_WRITE, 1);

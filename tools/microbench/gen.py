@@ -38,6 +38,26 @@ open(os.path.join(sys.argv[1], 'case.txt'), 'w').write(%r)
 '''
 
 
+# Sources several cases share (each case's kernel.cu joins its pieces with newlines).
+HASHU = '__device__ __forceinline__ unsigned hashu(unsigned i) { i ^= i >> 16; i *= 0x7feb352du; i ^= i >> 15; i *= 0x846ca68bu; i ^= i >> 16; return i; }'
+HASH_INIT = HASHU + '\n' + '''extern "C" __global__ void init(unsigned *a, unsigned n)
+{
+    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) a[i] = hashu(i);
+}'''
+
+
+def stream_read_src(name):
+    """A grid-stride read of float4s, summed per thread (the 128-bit loads a streaming kernel makes)."""
+    return '''extern "C" __global__ void %s(const float4 *in, float *out, unsigned n)
+{
+    float s = 0;
+    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        float4 v = in[i]; s += v.x + v.y + v.z + v.w;
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}''' % name
+
+
 class Case:
     def __init__(self, name, doc):
         self.name, self.src, self.txt = name, [], ['# %s (tools/microbench/gen.py): %s' % (name, doc), 'ptx kernel.ptx']
@@ -360,15 +380,8 @@ extern "C" __global__ void chase(const unsigned *buf, unsigned *out, int hops)
     unsigned j = 0;
     for (int i = 0; i < hops; i++) j = buf[j];
     out[threadIdx.x] = j;
-}
-extern "C" __global__ void stream_read(const float4 *in, float *out, unsigned n)
-{
-    float s = 0;
-    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        float4 v = in[i]; s += v.x + v.y + v.z + v.w;
-    }
-    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }''')
+    c.src.append(stream_read_src('stream_read'))
     c.buf('buf', 128 << 20)
     c.buf('out', 132 * 1024 * 4)
     for fp, stride, passes in ((16 << 10, 128, 8), (192 << 10, 128, 2), (2 << 20, 128, 2), (24 << 20, 256, 2),
@@ -569,15 +582,8 @@ def l2_dirty_case():
     c.src.append('''extern "C" __global__ void fill(unsigned *buf, unsigned n)
 {
     for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) buf[i] = i;
-}
-extern "C" __global__ void sweep(const float4 *in, float *out, unsigned n)
-{
-    float s = 0;
-    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        float4 v = in[i]; s += v.x + v.y + v.z + v.w;
-    }
-    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }''')
+    c.src.append(stream_read_src('sweep'))
     c.buf('buf', 48 << 20)
     c.buf('big', 128 << 20)
     c.buf('out', 264 * 512 * 4)
@@ -612,8 +618,8 @@ extern "C" __global__ void flag_lanes(volatile unsigned *p, unsigned spread, int
 # ---------------------------------------------------------------- a BFS sweep taken apart
 def gather_case():
     c = Case('mb_gather', "a BFS level sweep (8 dependent gathers a node, a conditional store each, a flag) and the same without the flag, without the stores, or storing without reading")
-    c.src.append('''__device__ __forceinline__ unsigned hashu(unsigned i) { i ^= i >> 16; i *= 0x7feb352du; i ^= i >> 15; i *= 0x846ca68bu; i ^= i >> 16; return i; }
-// 8 edges a node: half to the next 4096 nodes, half anywhere
+    c.src.append(HASHU)
+    c.src.append('''// 8 edges a node: half to the next 4096 nodes, half anywhere
 extern "C" __global__ void init(int *adj, int *level, int n)
 {
     for (int v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
@@ -674,12 +680,7 @@ extern "C" __global__ void sweep_blind(const int *adj, int *level, int n, int cu
     return c
 
 # ---------------------------------------------------------------- read then write of scattered words
-RMW_SRC = '''__device__ __forceinline__ unsigned hashu(unsigned i) { i ^= i >> 16; i *= 0x7feb352du; i ^= i >> 15; i *= 0x846ca68bu; i ^= i >> 16; return i; }
-extern "C" __global__ void init(unsigned *a, unsigned n)
-{
-    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) a[i] = hashu(i);
-}
-// mode bits: 1 store to the word loaded, 2 store to b instead, 4 load with .cg (L2 only),
+RMW_SRC = HASH_INIT + '\n' + '''// mode bits: 1 store to the word loaded, 2 store to b instead, 4 load with .cg (L2 only),
 // 8 a flag store at the end (all warps one word; 16: a word per warp)
 extern "C" __global__ void rmw(unsigned *a, unsigned *b, unsigned *flag, unsigned n, int mode)
 {
@@ -713,12 +714,8 @@ def rmw_case():
 # ---------------------------------------------------------------- which store after a load is slow
 def rmw_where_case():
     c = Case('mb_rmw2', "8 dependent scattered loads a thread, each followed by a store: to the word loaded, another word of its sector, another sector of its line, a line far away, the word after a delay, or the whole sector")
-    c.src.append('''__device__ __forceinline__ unsigned hashu(unsigned i) { i ^= i >> 16; i *= 0x7feb352du; i ^= i >> 15; i *= 0x846ca68bu; i ^= i >> 16; return i; }
-extern "C" __global__ void init(unsigned *a, unsigned n)
-{
-    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) a[i] = hashu(i);
-}
-// where: 0 no store, 1 the word loaded, 2 the next word of its sector, 3 the same word of
+    c.src.append(HASH_INIT)
+    c.src.append('''// where: 0 no store, 1 the word loaded, 2 the next word of its sector, 3 the same word of
 // the line's next sector, 4 a word half the array away, 5 the word loaded after ~1500
 // cycles of dependent arithmetic, 6 the whole sector (two 16-byte stores)
 extern "C" __global__ void rmw2(unsigned *a, unsigned *out, unsigned n, int where)
@@ -755,12 +752,8 @@ extern "C" __global__ void rmw2(unsigned *a, unsigned *out, unsigned n, int wher
 # ---------------------------------------------------------------- stores into lines the L2 holds whole or in part
 def rmw_line_case():
     c = Case('mb_rmw3', "scattered loads each followed by a store to the word loaded, over 256 KiB whose lines each block first reads whole (coalesced) or not")
-    c.src.append('''__device__ __forceinline__ unsigned hashu(unsigned i) { i ^= i >> 16; i *= 0x7feb352du; i ^= i >> 15; i *= 0x846ca68bu; i ^= i >> 16; return i; }
-extern "C" __global__ void init(unsigned *a, unsigned n)
-{
-    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) a[i] = hashu(i);
-}
-// mode bits: 1 each block reads all of a, coalesced, first; 2 store to the word loaded;
+    c.src.append(HASH_INIT)
+    c.src.append('''// mode bits: 1 each block reads all of a, coalesced, first; 2 store to the word loaded;
 // 4 store to b instead
 extern "C" __global__ void rmw3(unsigned *a, unsigned *b, unsigned *out, unsigned n, int mode)
 {
