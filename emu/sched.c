@@ -32,10 +32,15 @@ uint64_t sched_priority(const sched *s, const twarp *tw) {
   return tw->stamp;
 }
 
-static bool before(const heapent *a, const heapent *b) { return a->t < b->t || (a->t == b->t && a->prio < b->prio); }
+/* Order (cycle, priority) as one 128-bit key: the comparisons in the
+ * heap's sift compile without branches (a pop's child choices are
+ * unpredictable, and the queue runs once per issued instruction). */
+__extension__ typedef unsigned __int128 hkey;
+static inline hkey key_of(const heapent *h) { return (hkey)h->t << 64 | h->prio; }
 
 int sched_push(sched *s, twarp *tw, uint64_t t) {
-  if (s->nheap == s->capheap) {
+  /* one entry more than the heap holds: pop_top's sentinel */
+  if (s->nheap + 1 >= s->capheap) {
     uint32_t nc = s->capheap ? s->capheap * 2 : 1024;
     heapent *nh = realloc(s->heap, nc * sizeof *nh);
     if (!nh) return -1;
@@ -44,7 +49,8 @@ int sched_push(sched *s, twarp *tw, uint64_t t) {
   }
   uint32_t i = s->nheap++;
   heapent e = { t, sched_priority(s, tw), tw };
-  while (i && before(&e, &s->heap[(i - 1) / 2])) { s->heap[i] = s->heap[(i - 1) / 2]; i = (i - 1) / 2; }
+  hkey k = key_of(&e);
+  while (i && k < key_of(&s->heap[(i - 1) / 2])) { s->heap[i] = s->heap[(i - 1) / 2]; i = (i - 1) / 2; }
   s->heap[i] = e;
   tw->queued = true;
   tw->key = tw->elig = t;
@@ -52,17 +58,20 @@ int sched_push(sched *s, twarp *tw, uint64_t t) {
 }
 
 static heapent pop_top(sched *s) {
-  heapent top = s->heap[0], last = s->heap[--s->nheap];
-  uint32_t i = 0;
+  heapent *h = s->heap, top = h[0], last = h[--s->nheap];
+  uint32_t n = s->nheap, i = 0;
+  /* a sentinel after the last entry: a lone left child needs no test */
+  h[n] = (heapent){ UINT64_MAX, UINT64_MAX, NULL };
+  hkey lk = key_of(&last);
   for (;;) {
     uint32_t c = 2 * i + 1;
-    if (c >= s->nheap) break;
-    if (c + 1 < s->nheap && before(&s->heap[c + 1], &s->heap[c])) c++;
-    if (!before(&s->heap[c], &last)) break;
-    s->heap[i] = s->heap[c];
+    if (c >= n) break;
+    c += key_of(&h[c + 1]) < key_of(&h[c]);
+    if (!(key_of(&h[c]) < lk)) break;
+    h[i] = h[c];
     i = c;
   }
-  if (s->nheap) s->heap[i] = last;
+  if (n) h[i] = last;
   return top;
 }
 

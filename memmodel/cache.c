@@ -19,43 +19,92 @@ int cache_init(cache *c, uint64_t size, uint32_t assoc, uint32_t line, uint32_t 
   c->sets = sets ? (uint32_t)sets : 1;
   /* a large cache's lines are backed where used: an L1 per SM, most of
    * which a launch never touches, costs only its touched sets */
-  size_t bytes = (size_t)c->sets * assoc * sizeof *c->lines;
-  if (bytes >= CACHE_MAP_BYTES) { c->lines = lazymap_zeroed(bytes); c->mapped = c->lines ? bytes : 0; }
-  else c->lines = calloc((size_t)c->sets * assoc, sizeof *c->lines);
-  c->gen = 1;                      /* the zeroed lines (gen 0) are empty */
-  return c->lines ? 0 : -1;
+  size_t n = (size_t)c->sets * assoc;
+  if (n >= CACHE_MAP_WAYS) {
+    c->ways = lazymap_zeroed(n * sizeof *c->ways);
+    c->lines = lazymap_zeroed(n * sizeof *c->lines);
+    c->warm = calloc((n / CACHE_WARM_WAYS + 64) / 64, sizeof *c->warm);
+    c->mapped = n;
+    if (!c->ways || !c->lines || !c->warm) { cache_free(c); return -1; }
+  } else {
+    c->ways = calloc(n, sizeof *c->ways);
+    c->lines = calloc(n, sizeof *c->lines);
+    if (!c->ways || !c->lines) { cache_free(c); return -1; }
+  }
+  c->gen = 1;                      /* the zeroed ways (gen 0) are empty */
+  return 0;
 }
 
 void cache_free(cache *c) {
-  if (c->mapped) munmap(c->lines, c->mapped); else free(c->lines);
+  size_t n = c->mapped;
+  if (n) {
+    if (c->ways) munmap(c->ways, n * sizeof *c->ways);
+    if (c->lines) munmap(c->lines, n * sizeof *c->lines);
+  } else { free(c->ways); free(c->lines); }
+  free(c->warm);
+  c->ways = NULL;
   c->lines = NULL;
+  c->warm = NULL;
   c->mapped = 0;
 }
-void cache_flush(cache *c) { memset(c->lines, 0, (size_t)c->sets * c->assoc * sizeof *c->lines); }
+
+void cache_flush(cache *c) {
+  size_t n = (size_t)c->sets * c->assoc;
+  memset(c->ways, 0, n * sizeof *c->ways);
+  memset(c->lines, 0, n * sizeof *c->lines);
+  if (c->warm) memset(c->warm, 0xff, (n / CACHE_WARM_WAYS + 64) / 64 * sizeof *c->warm);
+}
 
 void cache_reset(cache *c) {
-  if (++c->gen == 0) { if (c->lines) cache_flush(c); c->gen = 1; }
+  if (++c->gen == 0) { if (c->ways) cache_flush(c); c->gen = 1; }
   c->tick = 0;
   c->hits = c->misses = 0;
 }
 
-static cache_line *set_of(const cache *c, uint64_t lineno) {
+/* A mapped cache is written a chunk at a time before its first lookup
+ * there: a read of untouched mapped memory maps the zero page, and the
+ * write after it is a second fault (with several threads, one that
+ * flushes every core's TLB). */
+static void warm_chunk(cache *c, size_t k) {
+  size_t lo = k * CACHE_WARM_WAYS, n = CACHE_WARM_WAYS;
+  if (lo + n > c->mapped) n = c->mapped - lo;
+  memset(c->ways + lo, 0, n * sizeof *c->ways);
+  memset(c->lines + lo, 0, n * sizeof *c->lines);
+  c->warm[k / 64] |= 1ull << (k % 64);
+}
+
+static size_t set_of(cache *c, uint64_t lineno) {
   /* hash the set index so power-of-two strides spread over sets */
   uint64_t h = lineno ^ (lineno >> 7) ^ (lineno >> 17);
-  return &c->lines[(size_t)(h % c->sets) * c->assoc];
+  size_t first = (size_t)(h % c->sets) * c->assoc;
+  if (c->warm)
+    for (size_t k = first / CACHE_WARM_WAYS; k <= (first + c->assoc - 1) / CACHE_WARM_WAYS; k++)
+      if (!(c->warm[k / 64] >> (k % 64) & 1)) warm_chunk(c, k);
+  return first;
+}
+
+/* The LRU clock wrapped: halve every way's stamp (their order stays, but
+ * for neighbours that become equal) and go on from above them. */
+static void halve_lru(cache *c) {
+  size_t n = (size_t)c->sets * c->assoc;
+  for (size_t i = 0; i < n; i++)
+    if (!c->warm || c->warm[i / CACHE_WARM_WAYS / 64] >> (i / CACHE_WARM_WAYS % 64) & 1) c->ways[i].lru >>= 1;
+  c->tick = 1u << 31;
 }
 
 cache_line *cache_ref(cache *c, uint64_t addr, bool fill, bool *hit, cache_evict *ev) {
   uint64_t lineno = addr >> c->line_shift;
-  cache_line *set = set_of(c, lineno);
-  uint32_t bit = cache_sector_bit(c, addr);
+  size_t first = set_of(c, lineno);
+  cache_way *set = &c->ways[first];
+  uint32_t bit = cache_sector_bit(c, addr), gen = c->gen;
   if (ev) ev->dirty = ev->partial = 0;
-  c->tick++;
-  cache_line *victim = &set[0];
+  if (__builtin_expect(++c->tick == 0, 0)) halve_lru(c);
+  uint32_t victim = 0;
   for (uint32_t w = 0; w < c->assoc; w++) {
-    cache_line *l = &set[w];
-    if (cache_line_valid(c, l) && l->tag == lineno) {
-      l->lru = c->tick;
+    cache_way *y = &set[w];
+    if (y->gen == gen && y->tag == lineno) {
+      cache_line *l = &c->lines[first + w];
+      y->lru = c->tick;
       *hit = (l->sectors & bit) != 0;
       if (*hit) { c->hits++; return l; }
       c->misses++;
@@ -63,26 +112,24 @@ cache_line *cache_ref(cache *c, uint64_t addr, bool fill, bool *hit, cache_evict
       l->sectors |= bit;
       return l;
     }
-    if (!cache_line_valid(c, l) || (cache_line_valid(c, victim) && l->lru < victim->lru)) victim = l;
+    const cache_way *v = &set[victim];
+    if (y->gen != gen || (v->gen == gen && y->lru < v->lru)) victim = w;
   }
   *hit = false;
   c->misses++;
   if (!fill) return NULL;
-  if (ev && cache_line_valid(c, victim)) {
-    ev->addr = victim->tag << c->line_shift;
-    ev->dirty = victim->dirty;
-    ev->partial = victim->partial;
+  cache_way *y = &set[victim];
+  cache_line *l = &c->lines[first + victim];
+  if (ev && y->gen == gen) {
+    ev->addr = y->tag << c->line_shift;
+    ev->dirty = l->dirty;
+    ev->partial = l->partial;
   }
-  victim->gen = c->gen;
-  victim->tag = lineno;
-  victim->sectors = bit;
-  victim->dirty = 0;
-  victim->partial = 0;
-  victim->fetched = 0;
-  victim->queued = 0;
-  victim->ready = 0;
-  victim->lru = c->tick;
-  return victim;
+  y->gen = gen;
+  y->tag = lineno;
+  y->lru = c->tick;
+  *l = (cache_line){ .sectors = bit };
+  return l;
 }
 
 bool cache_access(cache *c, uint64_t addr, bool fill) {
@@ -91,14 +138,14 @@ bool cache_access(cache *c, uint64_t addr, bool fill) {
   return hit;
 }
 
-cache_line *cache_set(const cache *c, uint64_t addr) { return set_of(c, addr >> c->line_shift); }
+cache_line *cache_set(cache *c, uint64_t addr) { return &c->lines[set_of(c, addr >> c->line_shift)]; }
 
 /* addr's line if the cache holds it (a line is held in one way at most), else NULL */
-static cache_line *held_line(const cache *c, uint64_t addr) {
+static cache_line *held_line(cache *c, uint64_t addr) {
   uint64_t lineno = addr >> c->line_shift;
-  cache_line *set = set_of(c, lineno);
+  size_t first = set_of(c, lineno);
   for (uint32_t w = 0; w < c->assoc; w++)
-    if (cache_line_valid(c, &set[w]) && set[w].tag == lineno) return &set[w];
+    if (c->ways[first + w].gen == c->gen && c->ways[first + w].tag == lineno) return &c->lines[first + w];
   return NULL;
 }
 
@@ -114,5 +161,5 @@ bool cache_drop_sector(cache *c, uint64_t addr) {
 
 void cache_invalidate(cache *c, uint64_t addr) {
   cache_line *ln = held_line(c, addr);
-  if (ln) { ln->gen = 0; ln->sectors = ln->dirty = 0; }
+  if (ln) { c->ways[ln - c->lines].gen = 0; ln->sectors = ln->dirty = 0; }
 }

@@ -9,25 +9,37 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* What a lookup scans, one per way, apart from the rest of the line: a
+ * 16-way set of these is 4 host cache lines (the lines beside them would
+ * make it 12), and the L2's sets are far too many to stay in the host's
+ * caches. */
+typedef struct cache_way {
+  uint64_t tag;
+  uint32_t gen;                    /* valid when equal to its cache's gen          */
+  uint32_t lru;                    /* the cache's tick at its last use             */
+} cache_way;
+
 typedef struct cache_line {
-  uint64_t tag, lru;
   double ready;                    /* cycle the line's latest fill arrives */
   uint32_t sectors, dirty;         /* bit masks of present / dirty sectors */
   uint32_t partial;                /* present sectors holding only the bytes written (L2 byte masks) */
   uint32_t fetched;                /* absent sectors whose bytes a neighbour's DRAM read brought (L2 fill_bytes) */
-  uint32_t gen;                    /* valid when equal to its cache's gen          */
   uint32_t queued;                 /* in the L2's queue of lines to clean (l2.c) */
 } cache_line;
 
-/* Line arrays of this size or more are mapped, backed where touched. */
-#define CACHE_MAP_BYTES ((size_t)64 << 10)
+/* Caches of this many ways or more are mapped, backed where touched. */
+#define CACHE_MAP_WAYS ((size_t)2048)
+/* a mapped cache is written (made resident) CACHE_WARM_WAYS ways at a time */
+#define CACHE_WARM_WAYS ((size_t)512)
 
 typedef struct cache {
   uint32_t sets, assoc, line_bytes, sector_bytes;
   uint32_t line_shift, sector_shift;
-  cache_line *lines;               /* sets * assoc */
-  size_t mapped;                   /* bytes of lines when mapped (CACHE_MAP_BYTES or more), else 0 */
-  uint64_t tick;
+  cache_way *ways;                 /* sets * assoc, set by set */
+  cache_line *lines;               /* the same ways' other fields */
+  size_t mapped;                   /* ways when mapped (CACHE_MAP_WAYS or more), else 0 */
+  uint64_t *warm;                  /* mapped: a bit per CACHE_WARM_WAYS ways written */
+  uint32_t tick;                   /* LRU clock (halved with every way's lru when it wraps) */
   uint32_t gen;                    /* lines of another generation are empty: a reset is one increment */
   uint64_t hits, misses;           /* sector accesses */
 } cache;
@@ -42,7 +54,9 @@ void cache_free(cache *c);
 void cache_flush(cache *c);
 /* Empty, as after cache_init: lines, LRU clock and counters. */
 void cache_reset(cache *c);
-static inline bool cache_line_valid(const cache *c, const cache_line *l) { return l->gen == c->gen; }
+static inline bool cache_line_valid(const cache *c, const cache_line *l) { return c->ways[l - c->lines].gen == c->gen; }
+static inline uint64_t cache_line_tag(const cache *c, const cache_line *l) { return c->ways[l - c->lines].tag; }
+static inline uint32_t cache_line_lru(const cache *c, const cache_line *l) { return c->ways[l - c->lines].lru; }
 /* Access one sector (addr anywhere in it); allocate on miss if fill.
  * Returns true on a hit. */
 bool cache_access(cache *c, uint64_t addr, bool fill);
@@ -57,7 +71,7 @@ static inline uint32_t cache_sector_bit(const cache *c, uint64_t addr) {
   return 1u << ((addr >> c->sector_shift) & ((1u << (c->line_shift - c->sector_shift)) - 1));
 }
 /* The assoc lines of the set addr maps to. */
-cache_line *cache_set(const cache *c, uint64_t addr);
+cache_line *cache_set(cache *c, uint64_t addr);
 /* Drop addr's line (a store on a write-invalidate L1). */
 void cache_invalidate(cache *c, uint64_t addr);
 /* Drop addr's sector from its line, if held (a stale copy); whether it was. */

@@ -113,7 +113,7 @@ static cache_line *oldest_partial_beyond(cache *c, uint64_t addr, uint32_t most)
   for (uint32_t w = 0; w < c->assoc; w++)
     if (cache_line_valid(c, &set[w]) && set[w].partial) {
       n++;
-      if (!oldest || set[w].lru < oldest->lru) oldest = &set[w];
+      if (!oldest || cache_line_lru(c, &set[w]) < cache_line_lru(c, oldest)) oldest = &set[w];
     }
   return n > most ? oldest : NULL;
 }
@@ -127,7 +127,7 @@ static int dirtyq_make_room(l2_dirtyq *q, const cache *c) {
   for (size_t i = 0; i < q->n; i++) {
     struct l2_dirty_entry e = q->e[(q->head + i) % q->cap];
     const cache_line *ln = &c->lines[e.line];
-    if (cache_line_valid(c, ln) && ln->tag == e.tag && ln->queued) q->e[kept++] = e;
+    if (cache_line_valid(c, ln) && cache_line_tag(c, ln) == e.tag && ln->queued) q->e[kept++] = e;
   }
   q->head = 0;
   q->n = kept;
@@ -149,7 +149,7 @@ static void dirty_add(l2sys *l, uint32_t part, cache_line *ln) {
   if (ln->queued) return;
   const cache *c = &l->part[part];
   if (q->n == q->cap && dirtyq_make_room(q, c)) return;   /* out of host memory: the line is not cleaned ahead */
-  q->e[(q->head + q->n++) % q->cap] = (struct l2_dirty_entry){ ln->tag, (uint32_t)(ln - c->lines) };
+  q->e[(q->head + q->n++) % q->cap] = (struct l2_dirty_entry){ cache_line_tag(c, ln), (uint32_t)(ln - c->lines) };
   ln->queued = 1;
 }
 
@@ -173,10 +173,10 @@ static double limit_dirty(l2sys *l, uint32_t part, double t) {
     q->head = (q->head + 1) % q->cap;
     q->n--;
     cache_line *ln = &c->lines[e.line];
-    if (!cache_line_valid(c, ln) || ln->tag != e.tag) continue;   /* evicted since */
+    if (!cache_line_valid(c, ln) || cache_line_tag(c, ln) != e.tag) continue;   /* evicted since */
     ln->queued = 0;
     if (!ln->dirty) continue;
-    cache_evict ev = { ln->tag << c->line_shift, ln->dirty, ln->partial };
+    cache_evict ev = { cache_line_tag(c, ln) << c->line_shift, ln->dirty, ln->partial };
     double r = write_back(l, t, &ev);
     if (r > taken) taken = r;
     ln->dirty = 0;
@@ -205,7 +205,7 @@ static double limit_partial(l2sys *l, uint32_t part, double t, uint64_t addr) {
   cache *c = &l->part[part];
   cache_line *oldest = oldest_partial_beyond(c, addr, l->p.partial_ways);
   if (!oldest) return t;
-  cache_evict ev = { oldest->tag << c->line_shift, oldest->partial, oldest->partial };
+  cache_evict ev = { cache_line_tag(c, oldest) << c->line_shift, oldest->partial, oldest->partial };
   double taken = write_back(l, t, &ev);
   oldest->dirty &= ~oldest->partial;
   oldest->partial = 0;

@@ -26,7 +26,7 @@ uint64_t memsys_l1_bytes(const gpu_config *g, uint64_t used) {
 
 static uint64_t cache_host_bytes(uint64_t size, uint32_t assoc, uint32_t line) {
   uint64_t sets = assoc && line ? size / ((uint64_t)line * assoc) : 0;
-  return (sets ? sets : 1) * assoc * sizeof(cache_line);
+  return (sets ? sets : 1) * assoc * (sizeof(cache_line) + sizeof(cache_way));
 }
 
 /* The sectors queued for an SM's write link, by sector: where a store's
@@ -60,10 +60,10 @@ uint64_t memsys_host_bytes(const gpu_config *g, uint32_t nsm, uint64_t shared_us
   uint64_t parts = g->l2_partitions ? g->l2_partitions : 1, part = cache_host_bytes(g->l2_bytes / parts, g->l2_assoc, g->l1_line_bytes);
   uint64_t l2 = parts * part + (uint64_t)g->l2_slices * (sizeof(l2_slice) + timeline_host_bytes(8 * 32.0 / g->l2_slice_bytes_per_cycle));
   if (g->l2_partial_fill && !g->l2_write_granule_bytes && g->l1_line_bytes >= 32)
-    l2 += parts * part / sizeof(cache_line) * (g->l1_line_bytes / 32) * sizeof(uint32_t);
+    l2 += parts * part / (sizeof(cache_line) + sizeof(cache_way)) * (g->l1_line_bytes / 32) * sizeof(uint32_t);
   if (parts > 1) l2 += L2_COPIED_BITS / 8;
   if (g->l2_dirty_ways && g->l2_dirty_ways < g->l2_assoc)   /* the queue of lines to clean, grown to the lines it holds */
-    l2 += parts * part / sizeof(cache_line) * sizeof(struct l2_dirty_entry);
+    l2 += parts * part / (sizeof(cache_line) + sizeof(cache_way)) * sizeof(struct l2_dirty_entry);
   double bpc = (double)g->dram_bandwidth_gbs * 1e3 / (g->clock_mhz ? g->clock_mhz : 1);
   uint64_t ch = sizeof(dram_channel) + timeline_host_bytes(8 * 32.0 * g->dram_channels / bpc)
               + timeline_host_bytes(2.0 * (g->dram_activate_cycles ? g->dram_activate_cycles : 1));
