@@ -122,6 +122,39 @@ START_TEST(cache_sectors_and_lru)
 }
 END_TEST
 
+/* The LRU clock is 32 bits: when it wraps the stamps are halved, so the
+ * line used last is still the last to go. */
+START_TEST(cache_lru_survives_the_clock_wrapping)
+{
+    cache c;
+    bool hit;
+    ck_assert_int_eq(cache_init(&c, 256, 2, 128, 32), 0);   /* one set of two lines */
+    cache_access(&c, 0x000, true);                 /* A */
+    c.tick = UINT32_MAX - 1;
+    cache_access(&c, 0x080, true);                 /* B, at the clock's last value */
+    ck_assert(cache_access(&c, 0x000, true));      /* A again: the clock wraps */
+    cache_ref(&c, 0x100, true, &hit, NULL);        /* C pushes out the older, B */
+    ck_assert(!hit);
+    ck_assert(cache_access(&c, 0x000, false));
+    ck_assert(!cache_access(&c, 0x080, false));
+    cache_free(&c);
+}
+END_TEST
+
+/* A mapped cache (CACHE_MAP_WAYS ways or more) behaves as a small one. */
+START_TEST(cache_mapped_lookups)
+{
+    cache c;
+    ck_assert_int_eq(cache_init(&c, (uint64_t)CACHE_MAP_WAYS * 2 * 128, 4, 128, 32), 0);
+    ck_assert_uint_ne(c.mapped, 0);
+    for (uint64_t a = 0; a < (uint64_t)CACHE_MAP_WAYS * 128; a += 128) ck_assert(!cache_access(&c, a, true));
+    for (uint64_t a = 0; a < (uint64_t)CACHE_MAP_WAYS * 128; a += 128) ck_assert(cache_access(&c, a, false));
+    cache_reset(&c);
+    ck_assert(!cache_access(&c, 0, false));
+    cache_free(&c);
+}
+END_TEST
+
 START_TEST(cache_dirty_eviction)
 {
     cache c;
@@ -987,6 +1020,8 @@ static Suite *memsys_suite(void)
     t = tcase_create("cache");
     tcase_add_test(t, cache_sectors_and_lru);
     tcase_add_test(t, cache_dirty_eviction);
+    tcase_add_test(t, cache_lru_survives_the_clock_wrapping);
+    tcase_add_test(t, cache_mapped_lookups);
     suite_add_tcase(s, t);
     t = tcase_create("dram");
     tcase_add_test(t, dram_row_hit_is_faster);
