@@ -14,7 +14,7 @@ void sched_init_part(sched *s, int policy, sched_sp *sp, uint32_t active_limit) 
 }
 
 int sched_init(sched *s, int policy, uint32_t nsp_total, uint32_t active_limit) {
-  sched_init_part(s, policy, calloc(nsp_total ? nsp_total : 1, sizeof *s->sp), active_limit);
+  sched_init_part(s, policy, calloc_lines(nsp_total, sizeof *s->sp), active_limit);
   s->own_sp = true;
   return s->sp ? 0 : -1;
 }

@@ -17,9 +17,10 @@
 #include <stdint.h>
 #include "emu/emu.h"
 #include "emu/timing.h"
+#include "util/host_line.h"
 
 typedef struct twarp {
-  warp *w;
+  HOST_LINE_ALIGNED warp *w;          /* (a domain's warps on lines of their own: util/host_line.h) */
   uint32_t sm, sp, slot;
   uint32_t spi;                       /* sm * sub_partitions + sp                   */
   uint64_t *ready;                    /* per register row: cycle its value is ready */
@@ -47,6 +48,11 @@ typedef struct twarp {
   uint8_t wl_why;
   struct twarp *next_parked;
   uint32_t gap[STALL_NREASONS];       /* ... and their cycles so far (enum timing_stall, saturating) */
+  uint32_t loopst[2];                 /* the back-edge PC of the unrolled loop it runs (deps.loop_end), its iterations */
+  uint32_t ifreg[2];                  /* the predicated region (deps.ifconv_end) it runs, [start, end) */
+  uint32_t release_extra;             /* cycles its release from the barrier it blocks on takes beyond barrier_cycles (barrier.cluster) */
+  uint64_t stores_done;               /* when its last reduction completes (drain) */
+  uint64_t hoist_t0;                  /* when the current copy group of its unrolled loop began (deps.hoist; kept by its slot) */
 } twarp;
 
 /* The warp waits len cycles for reason why before its next issue: added to
@@ -74,7 +80,7 @@ typedef struct sched_list {
 
 typedef struct heapent { uint64_t t, prio; twarp *tw; } heapent;
 
-typedef struct sched_sp { twarp *greedy, *phead, *ptail; uint32_t nactive; } sched_sp;
+typedef struct sched_sp { HOST_LINE_ALIGNED twarp *greedy, *phead, *ptail; uint32_t nactive; } sched_sp;
 
 typedef struct sched {
   int policy;                         /* enum gpu_sched                              */

@@ -14,9 +14,10 @@
 #include "memmodel/memsys.h"
 #include "memmodel/ifetch.h"
 #include "memmodel/space.h"
+#include "util/host_line.h"
 
 typedef struct tsm {
-  uint64_t sched_free[8];             /* per sub-partition: next issue cycle      */
+  HOST_LINE_ALIGNED uint64_t sched_free[8];   /* per sub-partition: next issue cycle (SMs of different threads: util/host_line.h) */
   sched_list ns[8];                   /* ... warps it did not select (not_selected) */
   sched_list unit_wait[8][U_COUNT];   /* ... warps another warp's use of a unit holds back */
   uint64_t unit_free[8][U_COUNT];     /* per sub-partition and unit               */
@@ -38,7 +39,7 @@ const char *const timing_stall_names[STALL_NREASONS] = {
  * the oldest did, that is when the next place frees; and the warps held
  * back while it is full. */
 typedef struct mioq {
-  uint64_t *start;
+  HOST_LINE_ALIGNED uint64_t *start;
   uint32_t next;
   uint64_t free_at;
   sched_list wait;
@@ -51,7 +52,7 @@ typedef struct tsample { uint64_t cycle; uint32_t sm, active, eligible; } tsampl
  * domain touches within a window of cycles (doc/parallel.md): an SM, or in
  * a cluster launch a GPC (a cluster's blocks interact within it). */
 typedef struct tdom {
-  sched q;
+  HOST_LINE_ALIGNED sched q;
   uint64_t now;                       /* the cycle of its last event                  */
   uint64_t stop;                      /* events from this cycle wait for the edge (a block ended) */
   uint64_t end;                       /* the latest cycle its warps need             */
@@ -73,7 +74,7 @@ typedef struct tdom {
 
 
 typedef struct timing_state {
-  const gpu_config *g;
+  HOST_LINE_ALIGNED const gpu_config *g;   /* (each worker thread has a copy) */
   emu *e;
   deps *dep;                          /* per program PC                           */
   tsm *sms;
@@ -333,9 +334,8 @@ typedef struct trun {
   bool want_samples;
   cta *res;
   twarp **tws, *twmem;
-  uint32_t (*loopst)[2], (*ifreg)[2], *release_extra;
   bool *unqueued;                     /* per block (cluster: its first): a live warp may be out of the queue */
-  uint64_t *stores_done, *hoist_t0, *cta_start_t;
+  uint64_t *cta_start_t;
   uint32_t slots, csize, nwarps;
   uint64_t next, total, live, we;
   const uint32_t *slot_sm;            /* per slot: its SM                               */
@@ -370,18 +370,16 @@ static int start_group(const trun *R, timing_state *s, emu *e, tdom *dm, const s
     R->cta_start_t[si] = when;
     for (uint32_t wi = 0; wi < c->nwarps && wi < nwarps; wi++) {
       twarp *tw = &t[wi];
-      size_t k = (size_t)si * nwarps + wi;
       uint64_t *rd = tw->ready;
       uint8_t *rw = tw->ready_why;
       if (!R->slot_init[si]) { rd = calloc(e->nrows ? e->nrows : 1, sizeof *rd); rw = calloc(e->nrows ? e->nrows : 1, 1); }
       else { memset(rd, 0, e->nrows * sizeof *rd); memset(rw, 0, e->nrows); }
+      uint64_t h0 = tw->hoist_t0;
       memset(tw, 0, sizeof *tw);
+      tw->hoist_t0 = h0;
       tw->ready = rd;
       tw->ready_why = rw;
-      R->loopst[k][0] = UINT32_MAX;
-      R->stores_done[k] = 0;
-      R->release_extra[k] = 0;
-      R->ifreg[k][0] = R->ifreg[k][1] = 0;
+      tw->loopst[0] = UINT32_MAX;
       if (!rd || !rw) { R->slot_init[si] = true; return -1; }
       tw->w = &c->warps[wi];
       tw->sm = sm;
@@ -407,10 +405,9 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
   emu_observer *obs = R->obs;
   bool want_samples = R->want_samples;
   cta *res = R->res;
-  twarp **tws = R->tws, *twmem = R->twmem;
-  uint32_t (*loopst)[2] = R->loopst, (*ifreg)[2] = R->ifreg, *release_extra = R->release_extra;
+  twarp **tws = R->tws;
   bool *unqueued = R->unqueued;
-  uint64_t *stores_done = R->stores_done, *hoist_t0 = R->hoist_t0, *cta_start_t = R->cta_start_t;
+  uint64_t *cta_start_t = R->cta_start_t;
   uint32_t slots = R->slots, csize = R->csize, nwarps = R->nwarps;
   uint64_t next = R->next, total = R->total, live = R->live, we = R->we;
   sched *q = &dm->q;
@@ -459,7 +456,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     deps dl;
     bool unrolled = false;
     if (__builtin_expect(d->loop != LOOP_NONE, 0)) {
-      const uint32_t *ls = loopst[tw - twmem];
+      const uint32_t *ls = tw->loopst;
       uint32_t k = ls[0] == d->loop_end ? ls[1] : 0;
       if (k % g->unroll_factor != g->unroll_factor - 1) {
         dl = *d;
@@ -499,7 +496,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       }
       /* a warp leaves when its reductions are done: 'drain' (Nsight Compute:
        * waiting after EXIT for the memory instructions to complete) */
-      if (d->exits && stores_done[tw - twmem] > t) { t = stores_done[tw - twmem]; why = STALL_DRAIN; }
+      if (d->exits && tw->stores_done > t) { t = tw->stores_done; why = STALL_DRAIN; }
     }
     if (d->kind == DK_ASYNC_WAIT) {
       /* all but the newest grp_keep committed groups must be complete
@@ -590,7 +587,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     tw->unparked = false;
     s->r.sass_issued += d->free ? 0 : d->slots;
     if (d->loop == LOOP_BACKEDGE) {
-      uint32_t *ls = loopst[tw - twmem];
+      uint32_t *ls = tw->loopst;
       if (ls[0] != pc0) { ls[0] = pc0; ls[1] = 0; }
       ls[1] = w->cur_pc == e->prog[pc0].target ? ls[1] + 1 : 0;
     }
@@ -615,10 +612,10 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     /* a load ptxas hoists above its unrolled copies issues earlier than
      * the PTX puts it (a pending result moves by the same cycles) */
     if (__builtin_expect(d->hoist != 0, 0) && !d->fused) {
-      uint64_t *h0 = &hoist_t0[tw - twmem];
-      if (!pend) done = timing_hoisted_done(g, d, loopst[tw - twmem], h0, tw->ready, t, d->free ? 0 : lat ? lat : 1);
+      uint64_t *h0 = &tw->hoist_t0;
+      if (!pend) done = timing_hoisted_done(g, d, tw->loopst, h0, tw->ready, t, d->free ? 0 : lat ? lat : 1);
       else {
-        uint64_t at = timing_hoisted_done(g, d, loopst[tw - twmem], h0, tw->ready, t, 0);
+        uint64_t at = timing_hoisted_done(g, d, tw->loopst, h0, tw->ready, t, 0);
         if (at < t) memsys_pend_add(s->mem, tw->sm, done, (uint64_t)0 - (t - at));
       }
     }
@@ -627,7 +624,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
      * mb_atomic red_*: 15-22% drain; stores of any pattern (mb_mem
      * chain_init, scattered): ~0%) */
     if (s->mem_done && (!d->ndst || d->unread) && !s->mem_store) {
-      uint64_t *sd = &stores_done[tw - twmem];
+      uint64_t *sd = &tw->stores_done;
       if (ms_is_pending(done) || ms_is_pending(*sd)) {
         *sd = memsys_pend_max(s->mem, tw->sm, *sd, done);
         if (VEC_APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ sd, *sd, tw }))) { fault_oom(e); break; }
@@ -699,11 +696,11 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
         }
         /* in a region ptxas predicates, neither divergence nor jumps cost */
         if (__builtin_expect(d->ifconv_end != 0, 0)) {
-          uint32_t *ir = ifreg[tw - twmem];
+          uint32_t *ir = tw->ifreg;
           if (!(pc0 >= ir[0] && pc0 < ir[1])) { ir[0] = pc0; ir[1] = d->ifconv_end; }
         }
         if (__builtin_expect(w->cur != mask0 || w->cur_pc != pc0 + 1, 0)) {
-          const uint32_t *ir = ifreg[tw - twmem];
+          const uint32_t *ir = tw->ifreg;
           bool predicated = pc0 >= ir[0] && pc0 < ir[1];
           /* the paths split at a branch (branch_resolving); switching to the
            * other path and the join are the reconvergence (BSYNC: wait) */
@@ -723,7 +720,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
         emu_reschedule(w);
         if (w->cur) { twarp_note_wait(tw, STALL_BARRIER, g->barrier_cycles); if (sched_push(q, tw, t + g->barrier_cycles)) { fault_oom(e); break; } }
         else {
-          if (d->kind == DK_MEMBAR && d->after_why == STALL_BARRIER) release_extra[tw - twmem] = d->after;
+          if (d->kind == DK_MEMBAR && d->after_why == STALL_BARRIER) tw->release_extra = d->after;
           mark_blocked(tw, t + 1);
           unqueued[tw->slot / csize * csize] = true;
           if (sched_leave(q, tw, t + 1)) { fault_oom(e); break; }
@@ -748,7 +745,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
           if (ot->queued || !~o->exited || o == w) continue;
           if (o->next_key == 0 || o->cur) {
             emu_reschedule(o);
-            uint32_t *x = &release_extra[ot - twmem];
+            uint32_t *x = &ot->release_extra;
             if (o->cur && requeue_released(s, ot, t + g->barrier_cycles + *x)) { fault_oom(e); break; }
             if (o->cur) *x = 0;
           }
@@ -872,7 +869,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
              "more than the memory cap leaves (--max-memory)", g->name, (unsigned long long)(need >> 20), slots);
     return -1;
   }
-  s->sms = calloc(nsm, sizeof *s->sms);
+  s->sms = calloc_lines(nsm, sizeof *s->sms);
   s->dep = calloc(e->nprog ? e->nprog : 1, sizeof *s->dep);
   if (s->dep) {
     timing_build_deps(e, g, s->dep);
@@ -883,20 +880,8 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
   /* per slot, kept from one block to the next: its warps' timing state
    * (registers' ready cycles allocated once) */
   twarp **tws = calloc(slots, sizeof *tws);
-  twarp *twmem = calloc((size_t)slots * nwarps, sizeof *twmem);
-  /* per warp: the back-edge PC of the unrolled loop it runs (deps.loop_end)
-   * and the iterations it has run of it */
-  uint32_t (*loopst)[2] = calloc((size_t)slots * nwarps, sizeof *loopst);
-  /* per warp: when its last reduction completes (drain) */
-  uint64_t *stores_done = calloc((size_t)slots * nwarps, sizeof *stores_done);
-  /* per warp: when the current copy group of its unrolled loop began (deps.hoist) */
-  uint64_t *hoist_t0 = calloc((size_t)slots * nwarps, sizeof *hoist_t0);
-  /* per warp: cycles its release from the barrier it blocks on takes
-   * beyond barrier_cycles (barrier.cluster) */
-  uint32_t *release_extra = calloc((size_t)slots * nwarps, sizeof *release_extra);
+  twarp *twmem = calloc_lines((size_t)slots * nwarps, sizeof *twmem);
   bool *unqueued = calloc(slots, sizeof *unqueued);
-  /* per warp: the predicated region (deps.ifconv_end) it runs, [start, end) */
-  uint32_t (*ifreg)[2] = calloc((size_t)slots * nwarps, sizeof *ifreg);
   uint64_t *cta_start_t = calloc(slots, sizeof *cta_start_t);
   uint32_t *slot_sm = calloc(slots, sizeof *slot_sm);
   bool *slot_init = calloc(slots, sizeof *slot_init);
@@ -915,22 +900,24 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
   {
     uint32_t gpcs = csize > 1 ? (g->gpcs ? g->gpcs : 1) : nsm;
     s->ndom = gpcs;
-    s->dom = calloc(gpcs, sizeof *s->dom);
+    s->dom = calloc_lines(gpcs, sizeof *s->dom);
     s->dom_of = calloc(nsm, sizeof *s->dom_of);
-    s->sp = calloc((size_t)nsm * nsp, sizeof *s->sp);
+    s->sp = calloc_lines((size_t)nsm * nsp, sizeof *s->sp);
     for (uint32_t d = 0; s->dom_of && d < gpcs; d++)
       for (uint32_t i = (uint32_t)((uint64_t)nsm * d / gpcs); i < (uint32_t)((uint64_t)nsm * (d + 1) / gpcs); i++) s->dom_of[i] = d;
   }
   if (g->mio_queue) {
-    s->mioq = calloc(nsm, sizeof *s->mioq);
-    s->mioq_mem = calloc((size_t)nsm * g->mio_queue, sizeof *s->mioq_mem);
+    size_t per = round_to_lines(g->mio_queue, sizeof *s->mioq_mem);
+    s->mioq = calloc_lines(nsm, sizeof *s->mioq);
+    s->mioq_mem = calloc_lines((size_t)nsm * per, sizeof *s->mioq_mem);
     if (!s->mioq || !s->mioq_mem) { free(s->mioq); s->mioq = NULL; fault_oom(e); goto out; }
-    for (uint32_t i = 0; i < nsm; i++) s->mioq[i].start = s->mioq_mem + (size_t)i * g->mio_queue;
+    for (uint32_t i = 0; i < nsm; i++) s->mioq[i].start = s->mioq_mem + (size_t)i * per;
   }
   /* the waiting lists: each SM's MIO queue (any of its warps may wait
    * there), each sub-partition's scheduler and units (its warps) */
   uint32_t per_sp = per_sm * ((nwarps + nsp - 1) / nsp), per_sm_lists = per_sm * nwarps + nsp * (1 + U_COUNT) * per_sp;
-  s->list_mem = calloc((size_t)nsm * per_sm_lists, sizeof *s->list_mem);
+  per_sm_lists = (uint32_t)round_to_lines(per_sm_lists, sizeof *s->list_mem);
+  s->list_mem = calloc_lines((size_t)nsm * per_sm_lists, sizeof *s->list_mem);
   for (uint32_t i = 0; s->list_mem && s->sms && i < nsm; i++) {
     twarp **m = s->list_mem + (size_t)i * per_sm_lists;
     for (uint32_t p = 0; p < nsp; p++) {
@@ -941,7 +928,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     }
     if (s->mioq) s->mioq[i].wait = (sched_list){ .w = m, .cap = per_sm * nwarps, .free_at = &s->mioq[i].free_at };
   }
-  if (!s->sms || !s->dep || !res || !tws || !twmem || !loopst || !stores_done || !hoist_t0 || !release_extra || !unqueued || !ifreg || !cta_start_t || !slot_sm || !slot_init || !s->mem || !s->uniform_atom || !s->list_mem ||
+  if (!s->sms || !s->dep || !res || !tws || !twmem || !unqueued || !cta_start_t || !slot_sm || !slot_init || !s->mem || !s->uniform_atom || !s->list_mem ||
       !s->dom || !s->dom_of || !s->sp) {
     fault_oom(e);
     goto out;
@@ -965,7 +952,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     job = nw > 1 ? emu_par_job_begin(e, nw) : NULL;
     if (nw < 2) e->par_last = "one SM domain";
     wemu = job ? calloc(nw, sizeof *wemu) : NULL;
-    wts = job ? calloc(nw, sizeof *wts) : NULL;
+    wts = job ? calloc_lines(nw, sizeof *wts) : NULL;
     if (job && (!wemu || !wts)) { emu_par_job_stop(job, "out of memory"); *again = true; goto out; }
     if (!job) nw = 1;
     for (uint32_t i = 0; job && i < nw; i++) {
@@ -988,7 +975,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
    * own events on its own state; what crosses domains (L2 and DRAM, code
    * lines in L2, the next block for a free slot) waits for the edge. */
   uint64_t W = window_cycles(g), ws = t0 / W * W;
-  trun R = { g, obs, want_samples, res, tws, twmem, loopst, ifreg, release_extra, unqueued, stores_done, hoist_t0, cta_start_t, slots, csize, nwarps,
+  trun R = { g, obs, want_samples, res, tws, twmem, unqueued, cta_start_t, slots, csize, nwarps,
              0, total, 0, 0, slot_sm, slot_init };
   twin tw_ctx = { &R, s, wts, wemu, nw, job };
   while (!e->faulted) {
@@ -1083,7 +1070,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
           bool run = false;
           FOR_LANES(q) if (w->state[q] == TS_RUN) run = true;
           if (run) {
-            uint32_t *x = &release_extra[&tws[i][wi] - twmem];
+            uint32_t *x = &tws[i][wi].release_extra;
             if (requeue_released(s, &tws[i][wi], now + g->barrier_cycles + *x)) { fault_oom(e); goto out; }
             *x = 0;
             any = true;
@@ -1171,12 +1158,7 @@ out:
   free(res);
   free(tws);
   free(twmem);
-  free(loopst);
-  free(stores_done);
-  free(hoist_t0);
-  free(release_extra);
   free(unqueued);
-  free(ifreg);
   free(cta_start_t);
   free(slot_sm);
   free(slot_init);

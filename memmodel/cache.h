@@ -8,6 +8,7 @@
 #define MEMMODEL_CACHE_H
 #include <stdbool.h>
 #include <stdint.h>
+#include "util/host_line.h"
 
 /* What a lookup scans, one per way, apart from the rest of the line: a
  * 16-way set of these is 4 host cache lines (the lines beside them would
@@ -33,7 +34,7 @@ typedef struct cache_line {
 #define CACHE_WARM_WAYS ((size_t)512)
 
 typedef struct cache {
-  uint32_t sets, assoc, line_bytes, sector_bytes;
+  HOST_LINE_ALIGNED uint32_t sets, assoc, line_bytes, sector_bytes;   /* (each SM's written by its thread: util/host_line.h) */
   uint32_t line_shift, sector_shift;
   cache_way *ways;                 /* sets * assoc, set by set */
   cache_line *lines;               /* the same ways' other fields */

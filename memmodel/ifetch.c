@@ -3,23 +3,31 @@
 #include <string.h>
 #include "memmodel/cache.h"
 #include "memmodel/ifetch.h"
+#include "util/host_line.h"
 #include "util/vec.h"
 
 #define LINE_SHIFT 7                   /* 128-byte instruction-cache lines */
+
+/* What an SM's fetches write, on host lines of its own (SMs run on
+ * different threads: util/host_line.h). */
+struct ifsm {
+  HOST_LINE_ALIGNED double l1_free;    /* the SM's and ...                          */
+  double l0_free[8];                   /* ... each sub-partition's fetch engine is busy until then */
+  /* windowed (ifetch_windowed): the lines the SM brought into L2 this
+   * window, published to the other SMs by ifetch_commit */
+  struct ifl2 { uint64_t li; double at; } *pub;
+  uint32_t npub, cappub;
+};
 
 struct ifetch {
   const gpu_config *g;
   uint32_t nsm, nsp;
   cache *l0;                           /* per sub-partition (sm * nsp + sp) */
   cache *l1;                           /* per SM */
-  double *l0_free, *l1_free;           /* each fetch engine is busy until then */
+  struct ifsm *sm;                     /* per SM */
   double *in_l2;                       /* per code line: cycle it is in L2 (0: not fetched yet) */
   uint64_t nlines, cap;
-  /* windowed (ifetch_windowed): per SM, the lines it brought into L2 this
-   * window, published to the other SMs by ifetch_commit */
   bool windowed;
-  struct ifl2 { uint64_t li; double at; } **pub;
-  uint32_t *npub, *cappub;
   bool oom;
 };
 
@@ -29,9 +37,9 @@ void ifetch_free(ifetch *f) {
   if (!f) return;
   for (uint32_t i = 0; f->l0 && i < f->nsm * f->nsp; i++) cache_free(&f->l0[i]);
   for (uint32_t i = 0; f->l1 && i < f->nsm; i++) cache_free(&f->l1[i]);
-  for (uint32_t i = 0; f->pub && i < f->nsm; i++) free(f->pub[i]);
-  free(f->pub); free(f->npub); free(f->cappub);
-  free(f->l0); free(f->l1); free(f->l0_free); free(f->l1_free); free(f->in_l2);
+  for (uint32_t i = 0; f->sm && i < f->nsm; i++) free(f->sm[i].pub);
+  free(f->sm);
+  free(f->l0); free(f->l1); free(f->in_l2);
   free(f);
 }
 
@@ -39,8 +47,8 @@ uint64_t ifetch_host_bytes(const gpu_config *g, uint32_t nsm) {
   if (!g->icache_l0_bytes) return 0;
   uint64_t line = 1u << LINE_SHIFT, s0 = g->icache_l0_bytes / (line * 4), s1 = g->icache_l1_bytes / (line * 8);
   uint64_t n0 = (uint64_t)nsm * g->sub_partitions;
-  return sizeof(ifetch) + n0 * (sizeof(cache) + sizeof(double) + (s0 ? s0 : 1) * 4 * sizeof(cache_line))
-         + nsm * (sizeof(cache) + sizeof(double) + (s1 ? s1 : 1) * 8 * sizeof(cache_line));
+  return sizeof(ifetch) + n0 * (sizeof(cache) + (s0 ? s0 : 1) * 4 * (sizeof(cache_line) + sizeof(cache_way)))
+         + nsm * (sizeof(cache) + sizeof(struct ifsm) + (s1 ? s1 : 1) * 8 * (sizeof(cache_line) + sizeof(cache_way)));
 }
 
 ifetch *ifetch_new(const gpu_config *g, uint32_t nsm) {
@@ -51,14 +59,10 @@ ifetch *ifetch_new(const gpu_config *g, uint32_t nsm) {
   f->nsm = nsm;
   f->nsp = g->sub_partitions;
   uint32_t n0 = nsm * f->nsp;
-  f->l0 = calloc(n0, sizeof *f->l0);
-  f->l1 = calloc(nsm, sizeof *f->l1);
-  f->l0_free = calloc(n0, sizeof *f->l0_free);
-  f->l1_free = calloc(nsm, sizeof *f->l1_free);
-  f->pub = calloc(nsm, sizeof *f->pub);
-  f->npub = calloc(nsm, sizeof *f->npub);
-  f->cappub = calloc(nsm, sizeof *f->cappub);
-  if (!f->l0 || !f->l1 || !f->l0_free || !f->l1_free || !f->pub || !f->npub || !f->cappub) { ifetch_free(f); return NULL; }
+  f->l0 = calloc_lines(n0, sizeof *f->l0);
+  f->l1 = calloc_lines(nsm, sizeof *f->l1);
+  f->sm = calloc_lines(nsm, sizeof *f->sm);
+  if (!f->l0 || !f->l1 || !f->sm || f->nsp > 8) { ifetch_free(f); return NULL; }
   for (uint32_t i = 0; i < n0; i++)
     if (cache_init(&f->l0[i], g->icache_l0_bytes, 4, 1u << LINE_SHIFT, 1u << LINE_SHIFT)) { ifetch_free(f); return NULL; }
   for (uint32_t i = 0; i < nsm; i++)
@@ -80,9 +84,9 @@ int ifetch_launch(ifetch *f, uint64_t code_bytes, uint64_t kernel_start, double 
   }
   f->nlines = nl;
   f->oom = false;
-  for (uint32_t i = 0; i < f->nsm; i++) f->npub[i] = 0;
+  for (uint32_t i = 0; i < f->nsm; i++) f->sm[i].npub = 0;
   memset(f->in_l2, 0, nl * sizeof *f->in_l2);
-  for (uint32_t i = 0; i < f->nsm * f->nsp; i++) { cache_reset(&f->l0[i]); f->l0_free[i] = 0; }
+  for (uint32_t i = 0; i < f->nsm * f->nsp; i++) { cache_reset(&f->l0[i]); f->sm[i / f->nsp].l0_free[i % f->nsp] = 0; }
   uint64_t pre_end = kernel_start + f->g->icache_launch_bytes < code_bytes ? kernel_start + f->g->icache_launch_bytes : code_bytes;
   for (uint64_t a = kernel_start; a < pre_end; a += 1u << LINE_SHIFT) f->in_l2[a >> LINE_SHIFT] = 1;   /* there from cycle 1 */
   /* every SM asks L2 for the same first lines at once: they come one SM
@@ -91,7 +95,7 @@ int ifetch_launch(ifetch *f, uint64_t code_bytes, uint64_t kernel_start, double 
   double first = f->g->icache_launch_cycles ? start + f->g->icache_launch_cycles : 0;
   for (uint32_t i = 0; i < f->nsm; i++) {
     cache_reset(&f->l1[i]);
-    f->l1_free[i] = 0;
+    f->sm[i].l1_free = 0;
     double ready = first ? first + i * f->g->icache_launch_sm_cycles : 0;
     for (uint64_t a = kernel_start; a < pre_end; a += 1u << LINE_SHIFT) {
       bool hit;
@@ -106,11 +110,12 @@ void ifetch_windowed(ifetch *f, bool on) { f->windowed = on; }
 int ifetch_commit(ifetch *f) {
   /* a line several SMs fetched this window: in L2 from the earliest */
   for (uint32_t sm = 0; sm < f->nsm; sm++) {
-    for (uint32_t i = 0; i < f->npub[sm]; i++) {
-      double *l2 = &f->in_l2[f->pub[sm][i].li];
-      if (!*l2 || f->pub[sm][i].at < *l2) *l2 = f->pub[sm][i].at;
+    struct ifsm *m = &f->sm[sm];
+    for (uint32_t i = 0; i < m->npub; i++) {
+      double *l2 = &f->in_l2[m->pub[i].li];
+      if (!*l2 || m->pub[i].at < *l2) *l2 = m->pub[i].at;
     }
-    f->npub[sm] = 0;
+    m->npub = 0;
   }
   return f->oom ? -1 : 0;
 }
@@ -123,13 +128,14 @@ static double l1_line(ifetch *f, uint32_t sm, double t, uint64_t addr) {
   if (hit) return ln->ready;
   uint64_t li = addr >> LINE_SHIFT;
   double *l2 = li < f->nlines ? &f->in_l2[li] : NULL;
-  double start = dmax(t, f->l1_free[sm]), cost = g->icache_dram_cycles;
+  struct ifsm *m = &f->sm[sm];
+  double start = dmax(t, m->l1_free), cost = g->icache_dram_cycles;
   if (l2 && *l2) { start = dmax(start, *l2); cost = g->icache_l2_cycles; }   /* another SM fetched it */
   ln->ready = start + cost;
-  f->l1_free[sm] = ln->ready;
+  m->l1_free = ln->ready;
   if (l2 && !*l2) {
     if (!f->windowed) *l2 = ln->ready;
-    else if (VEC_APPEND(f->pub[sm], f->npub[sm], f->cappub[sm], ((struct ifl2){ li, ln->ready }))) f->oom = true;
+    else if (VEC_APPEND(m->pub, m->npub, m->cappub, ((struct ifl2){ li, ln->ready }))) f->oom = true;
   }
   return ln->ready;
 }
@@ -140,9 +146,10 @@ static double l0_line(ifetch *f, uint32_t sm, uint32_t spi, double t, uint64_t a
   cache_line *ln = cache_ref(&f->l0[spi], addr, true, &hit, NULL);
   if (hit) return ln->ready;
   double from_l1 = l1_line(f, sm, t, addr);
-  double start = dmax(t, f->l0_free[spi]);
+  double *busy = &f->sm[sm].l0_free[spi - sm * f->nsp];
+  double start = dmax(t, *busy);
   ln->ready = dmax(start + f->g->icache_l1_cycles, from_l1);
-  f->l0_free[spi] = ln->ready;
+  *busy = ln->ready;
   return ln->ready;
 }
 

@@ -15,7 +15,7 @@ int l2_init(l2sys *l, const l2_params *p, dram *d) {
   if (p->fill_bytes > p->line_bytes || (p->fill_bytes & (p->fill_bytes - 1))) return -1;
   l->p = *p;
   l->dram = d;
-  l->part = calloc(p->partitions, sizeof *l->part);
+  l->part = calloc_lines(p->partitions, sizeof *l->part);
   l->slice = calloc(p->slices, sizeof *l->slice);
   if (!l->part || !l->slice) return -1;
   for (uint32_t i = 0; i < p->partitions; i++)

@@ -77,7 +77,7 @@ memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
   m->g = g;
   m->nsm = nsm;
   m->l1_bytes = memsys_l1_bytes(g, shared_used);
-  m->sm = calloc(nsm, sizeof *m->sm);
+  m->sm = calloc_lines(nsm, sizeof *m->sm);
   dram_params dp = { g->dram_channels, g->dram_banks, g->dram_row_bytes, g->dram_interleave_bytes,
                      (double)g->dram_bandwidth_gbs * 1e3 / g->clock_mhz, g->dram_row_miss_cycles,
                      g->dram_activate_cycles, g->lat_dram, g->partition_hash != 0 };

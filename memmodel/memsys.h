@@ -8,6 +8,7 @@
  * back.  All parameters come from the GPU configuration (ptxemu-gpu(5)). */
 #ifndef MEMMODEL_MEMSYS_H
 #define MEMMODEL_MEMSYS_H
+#include "util/host_line.h"
 #include <stdint.h>
 #include "gpu/config.h"
 #include "memmodel/cache.h"
@@ -58,7 +59,7 @@ typedef struct ms_pend { uint64_t t, add, val, a, b; double done; bool max; } ms
 static inline bool ms_is_pending(uint64_t v) { return v >= MS_PEND_BIT; }
 
 typedef struct ms_sm {
-  ms_req *req;                     /* this window's requests (windowed mode) */
+  HOST_LINE_ALIGNED ms_req *req;   /* this window's requests (windowed mode; an SM per host line: util/host_line.h) */
   uint32_t nreq, capreq;
   ms_pend *pend;
   uint32_t npend, cappend;
