@@ -35,6 +35,10 @@ void emu_launch_end(emu *e);
 bool emu_over_budget(emu *e, warp *w);
 int emu_cta_start(emu *e, cta *c, uint64_t seq, cta *peers);
 void emu_cta_free(cta *c);
+/* The CTA goes on with another copy of the launch state (a timed launch's
+ * SM run by another thread): its warps', and its register files' count
+ * against the memory cap, move to `to`. */
+void emu_cta_move(cta *c, emu *to);
 /* The rows of a warp's register file: all for an observer that may show any. */
 static inline uint32_t emu_warp_rows(const emu *e) { return e->obs && e->obs->reads_any_register ? e->nrows : e->warp_rows; }
 bool emu_cta_done(const cta *c);

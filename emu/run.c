@@ -364,6 +364,17 @@ void emu_cta_free(cta *c) {
   c->shared = NULL;
 }
 
+void emu_cta_move(cta *c, emu *to) {
+  emu *from = c->e;
+  if (from == to) return;
+  for (uint32_t i = 0; i < c->nwarps; i++) {
+    warp *w = &c->warps[i];
+    if (w->r && w->local) { from->warp_bytes -= warp_bytes(from); to->warp_bytes += warp_bytes(to); }
+    w->e = to;
+  }
+  c->e = to;
+}
+
 void emu_thread_exit(warp *w, lanemask m) {
   m &= ~w->exited;
   if (!m) return;

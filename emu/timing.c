@@ -15,6 +15,7 @@
 #include "memmodel/ifetch.h"
 #include "memmodel/space.h"
 #include "util/host_line.h"
+#include <stdatomic.h>
 
 typedef struct tsm {
   HOST_LINE_ALIGNED uint64_t sched_free[8];   /* per sub-partition: next issue cycle (SMs of different threads: util/host_line.h) */
@@ -57,7 +58,7 @@ typedef struct tdom {
   uint64_t stop;                      /* events from this cycle wait for the edge (a block ended) */
   uint64_t end;                       /* the latest cycle its warps need             */
   uint32_t ended;                     /* blocks that ended in the window              */
-  struct tpark { twarp *tw; uint64_t t; } *park;   /* warps waiting for a pending value */
+  struct tpark { twarp *tw; uint64_t t, code; } *park;   /* warps waiting for a pending value (code: the latest they need) */
   uint32_t npark, cappark;
   struct tsite { uint64_t *p; uint64_t code; twarp *tw; } *site;  /* where pending values were stored */
   uint32_t nsite, capsite;
@@ -67,6 +68,8 @@ typedef struct tdom {
    * before its window: their slots, start cycles and launch numbers */
   struct tstart { uint64_t when, seq; uint32_t base; } *start;
   uint32_t nstart, capstart;
+  uint32_t *slots, nslots;            /* the slots of its SMs                          */
+  uint32_t owner;                     /* the thread that ran it last (its blocks use that thread's launch state) */
   tsample *samples;                   /* sm_samples of its SMs (see take_sample)      */
   uint32_t nsamples, capsamples, sample_cycles;
   uint64_t sample_every, next_sample;
@@ -511,9 +514,9 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     if (__builtin_expect(ms_is_pending(t), 0)) {
       /* every value it waited for was settled at the edge: one still
        * pending would make it wait for ever */
-      if (tw->unparked) { emu_fault_at(w, NULL, 0, FAULT_DEADLOCK, "timing model: the warp waits for a memory result that was never settled (an internal error)"); break; }
+      if (tw->unparked && memsys_known(s->mem, t)) { emu_fault_at(w, NULL, 0, FAULT_DEADLOCK, "timing model: the warp waits for a memory result that was never settled (an internal error)"); break; }
       tw->queued = true;
-      if (VEC_APPEND(dm->park, dm->npark, dm->cappark, ((struct tpark){ tw, he.t }))) { fault_oom(e); break; }
+      if (VEC_APPEND(dm->park, dm->npark, dm->cappark, ((struct tpark){ tw, he.t, t }))) { fault_oom(e); break; }
       continue;
     }
     /* the unit throttles only when it stays busy past the scheduler's
@@ -784,11 +787,12 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
   }
 }
 
-/* The window: at most the shortest time from an SM's request to anything
- * shared (an L2 hit's round trip, an atomic's) to its answer, so that no
- * answer falls in the window that asked (doc/parallel.md). */
+/* The window: half the shortest time from an SM's request to anything
+ * shared (an L2 hit's round trip, an atomic's) to its answer, so that an
+ * answer comes two windows after the one that asked at the earliest: a
+ * window's requests are served while the next runs (doc/parallel.md). */
 static uint64_t window_cycles(const gpu_config *g) {
-  uint64_t w = umin(g->lat_l2, g->lat_atomic);
+  uint64_t w = umin(g->lat_l2, g->lat_atomic) / 2;
   return w ? w : 1;
 }
 
@@ -804,13 +808,36 @@ typedef struct twin {
   emu **wemu;                         /* each worker's copy of the launch state    */
   uint32_t n;
   emu_par_job *job;
+  /* per thread: how many of its domains (i, i + n, ...) were claimed */
+  struct tclaim { HOST_LINE_ALIGNED _Atomic uint32_t next; } *claim;
+  bool serve_failed;                  /* memsys_serve ran out of memory */
 } twin;
 
+/* Claim the next unclaimed domain of thread o's share; false when none. */
+static bool claim_domain(twin *t, uint32_t o, uint32_t *di) {
+  uint32_t k = atomic_fetch_add_explicit(&t->claim[o].next, 1, memory_order_relaxed);
+  *di = o + k * t->n;
+  return *di < t->s->ndom;
+}
+
+/* Thread i's part of a window: thread 0 first serves the previous
+ * window's requests; each runs its own domains (i, i + n, ...), then
+ * those of threads still busy (thread 0's, mostly).  Which thread runs a
+ * domain does not change what it does (doc/parallel.md). */
 static void window_part(void *ctx, uint32_t i) {
   twin *t = ctx;
-  for (uint32_t di = i; di < t->s->ndom; di += t->n) {
-    if (t->wemu[i]->faulted || emu_par_job_stopped(t->job)) return;
-    run_dom(t->R, &t->wts[i], t->wemu[i], &t->s->dom[di]);
+  if (i == 0 && memsys_serve(t->s->mem)) t->serve_failed = true;
+  for (uint32_t o = i, seen = 0; seen < t->n; seen++, o = (o + 1) % t->n) {
+    uint32_t di;
+    while (claim_domain(t, o, &di)) {
+      if (t->wemu[i]->faulted || emu_par_job_stopped(t->job)) return;
+      tdom *dm = &t->s->dom[di];
+      if (dm->owner != i) {          /* its blocks go on with this thread's launch state */
+        for (uint32_t k = 0; k < dm->nslots; k++) if (t->R->res[dm->slots[k]].warps) emu_cta_move(&t->R->res[dm->slots[k]], t->wemu[i]);
+        dm->owner = i;
+      }
+      run_dom(t->R, &t->wts[i], t->wemu[i], dm);
+    }
   }
 }
 
@@ -825,6 +852,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
   tteam *team = NULL;
   emu **wemu = NULL;
   timing_state *wts = NULL;
+  struct tclaim *claim = NULL;        /* per thread: its domains claimed this window */
   uint32_t nw = 1;
   timing_state S, *s = &S;
   memset(s, 0, sizeof S);
@@ -942,7 +970,15 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     sched_init_part(&s->dom[di].q, (int)g->sched_policy, s->sp, g->sched_active_warps);
     s->dom[di].stop = UINT64_MAX;
     s->dom[di].sample_every = 32;
+    s->dom[di].owner = UINT32_MAX;
   }
+  /* each domain's slots (a thread that takes the domain over takes their blocks) */
+  for (uint32_t i = 0; i < slots; i++) s->dom[s->dom_of[slot_sm[i]]].nslots++;
+  for (uint32_t di = 0; di < s->ndom; di++) {
+    if (!(s->dom[di].slots = malloc((s->dom[di].nslots ? s->dom[di].nslots : 1) * sizeof *s->dom[di].slots))) { fault_oom(e); goto out; }
+    s->dom[di].nslots = 0;
+  }
+  for (uint32_t i = 0; i < slots; i++) { tdom *dm = &s->dom[s->dom_of[slot_sm[i]]]; dm->slots[dm->nslots++] = i; }
   e->timing = s;
   /* on several threads: a worker's domains, its copy of the launch state
    * (parallel.c checks the blocks' global accesses against each other) and
@@ -977,7 +1013,8 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
   uint64_t W = window_cycles(g), ws = t0 / W * W;
   trun R = { g, obs, want_samples, res, tws, twmem, unqueued, cta_start_t, slots, csize, nwarps,
              0, total, 0, 0, slot_sm, slot_init };
-  twin tw_ctx = { &R, s, wts, wemu, nw, job };
+  if (job && !(claim = calloc_lines(nw, sizeof *claim))) { emu_par_job_stop(job, "out of memory"); *again = true; goto out; }
+  twin tw_ctx = { &R, s, wts, wemu, nw, job, claim, false };
   while (!e->faulted) {
     uint64_t we = ws + W;
     /* the blocks due: the successors of those that ended, and the first
@@ -1009,7 +1046,9 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     if (job) {
       /* on the team; a conflict or a worker's fault or limit ends the attempt */
       if (!team && !(team = tteam_new(nw, window_part, &tw_ctx))) { emu_par_job_stop(job, "the threads could not start"); *again = true; goto out; }
+      for (uint32_t i = 0; i < nw; i++) atomic_store_explicit(&tw_ctx.claim[i].next, 0, memory_order_relaxed);
       tteam_run(team);
+      if (tw_ctx.serve_failed) { fault_oom(e); break; }
       const char *why = NULL;
       for (uint32_t i = 0; i < nw && !why; i++)
         if (wemu[i]->faulted) {
@@ -1018,45 +1057,68 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
         }
       if (!why && e->opt.max_warp_insts && emu_par_job_insts(job) > e->opt.max_warp_insts) why = "the instruction budget";
       if (why || emu_par_job_stopped(job)) { emu_par_job_stop(job, why ? why : "a limit"); *again = true; goto out; }
-    } else
+    } else {
+      if (memsys_serve(s->mem)) { fault_oom(e); break; }
       for (uint32_t di = 0; di < s->ndom && !e->faulted; di++) run_dom(&R, s, e, &s->dom[di]);
+    }
     for (uint32_t di = 0; di < s->ndom; di++) {
       live -= s->dom[di].ended;
       s->dom[di].ended = 0;
       end = umax(end, s->dom[di].end);
     }
     if (e->faulted) break;
-    /* the edge: the window's requests to L2 are served, pending values
-     * take their values where they were stored, waiting warps queue again */
-    if (memsys_settle(s->mem) || (s->ic && ifetch_commit(s->ic))) { fault_oom(e); break; }
+    /* the edge: the previous window's requests were served (the lines
+     * they fill are ready now), pending values they settled take their
+     * values where they were stored, warps waiting for them queue again;
+     * this window's requests are closed, to be served during the next */
+    memsys_publish(s->mem);
     end = umax(end, memsys_settled_max(s->mem));
     uint64_t now = 0, first = UINT64_MAX;
-    bool fins = false, lagged = false;
+    bool fins = false, lagged = false, waiting = false;
     for (uint32_t di = 0; di < s->ndom; di++) {
       tdom *dm = &s->dom[di];
+      uint32_t kept = 0;
       for (uint32_t i = 0; i < dm->nsite; i++) {
         struct tsite *st = &dm->site[i];
         twarp *tw = st->tw;
-        if (st->p) { if (*st->p == st->code) *st->p = memsys_value(s->mem, tw->sm, st->code); continue; }
+        if (st->p) {
+          if (*st->p != st->code) continue;                    /* overwritten since */
+          if (!memsys_known(s->mem, st->code)) { dm->site[kept++] = *st; continue; }
+          *st->p = memsys_value(s->mem, tw->sm, st->code);
+          continue;
+        }
+        bool open = false;
         for (int k = 0; k < 2; k++) {
           tw->grp_open[k] = memsys_value(s->mem, tw->sm, tw->grp_open[k]);
-          for (int j = 0; j < 8; j++) tw->grp_done[k][j] = memsys_value(s->mem, tw->sm, tw->grp_done[k][j]);
+          open |= ms_is_pending(tw->grp_open[k]);
+          for (int j = 0; j < 8; j++) {
+            tw->grp_done[k][j] = memsys_value(s->mem, tw->sm, tw->grp_done[k][j]);
+            open |= ms_is_pending(tw->grp_done[k][j]);
+          }
         }
+        if (open) dm->site[kept++] = *st;
       }
-      dm->nsite = 0;
+      dm->nsite = kept;
+      kept = 0;
       for (uint32_t i = 0; i < dm->npark; i++) {
+        if (!memsys_known(s->mem, dm->park[i].code)) { dm->park[kept++] = dm->park[i]; continue; }
         dm->park[i].tw->unparked = true;
         if (sched_push(&dm->q, dm->park[i].tw, dm->park[i].t)) { fault_oom(e); goto out; }
       }
-      dm->npark = 0;
+      dm->npark = kept;
+      if (kept) waiting = true;
       if (dm->q.nheap && dm->q.heap[0].t < first) first = dm->q.heap[0].t;
       if (dm->now > now) now = dm->now;
       if (dm->nfin) fins = true;
       if (dm->stop < we) lagged = true;
     }
-    memsys_clear(s->mem);
+    if (memsys_switch(s->mem) || (s->ic && ifetch_commit(s->ic))) { fault_oom(e); break; }
+    /* requests still to serve, or warps waiting for them: the next window
+     * runs (serving them) whatever its domains have to do */
+    if (memsys_unserved(s->mem)) waiting = true;
     if (wave_next < nwave_groups && next < total) first = umin(first, t0 + (wave_next * csize / nsm) * g->cta_launch_cycles);
     if (fins && next < total) first = umin(first, we);
+    if (first == UINT64_MAX && waiting) { ws = lagged ? ws : we; continue; }
     if (first == UINT64_MAX) {
       /* everything waits: threads released by barriers or mbarriers without
        * an issuing warp noticing; requeue whatever can run, else deadlock */
@@ -1095,7 +1157,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
      * past it: the window's events stay in time order on every SM (its
      * shared memory, pipes and queues book time in order), and whatever
      * it asks of L2 is still answered after the window's end */
-    ws = lagged ? ws : umax(we, first / W * W);
+    ws = lagged ? ws : waiting ? we : umax(we, first / W * W);
   }
 out:
   for (uint32_t i = 0; i < slots; i++) {
@@ -1145,12 +1207,13 @@ out:
   for (uint32_t di = 0; s->dom && di < s->ndom; di++) {
     tdom *dm = &s->dom[di];
     sched_free(&dm->q);
-    free(dm->park); free(dm->site); free(dm->fin); free(dm->start); free(dm->samples);
+    free(dm->park); free(dm->site); free(dm->fin); free(dm->start); free(dm->samples); free(dm->slots);
   }
   free(s->dom);
   free(s->dom_of);
   free(s->sp);
   free(due);
+  free(claim);
   if (s->mem) { memsys_clear(s->mem); memsys_windowed(s->mem, false); }
   if (s->ic) ifetch_windowed(s->ic, false);
   free(s->sms);

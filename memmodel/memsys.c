@@ -46,7 +46,7 @@ static uint64_t cache_host_bytes(uint64_t size, uint32_t assoc, uint32_t line) {
 struct ms_wq { uint64_t sector, seq; double out; uint32_t req, gen; };
 static uint32_t wq_slot(uint64_t sector) { return (uint32_t)((sector * 0x9e3779b97f4a7c15ull) >> 55) & (WQ_SIZE - 1); }
 /* (a new window: the requests were served, so no entry of wq is queued) */
-static void clear_sm(ms_sm *s) { s->nreq = s->npend = 0; s->wgen++; }
+static void clear_sm(ms_sm *s) { s->cur.nreq = s->cur.npend = 0; s->wgen++; }
 
 static uint64_t timeline_host_bytes(double width) {
   return width > 0 ? timeline_windows(width, TIMELINE_HORIZON) * (uint64_t)TIMELINE_WINDOW_BYTES : 0;
@@ -111,7 +111,8 @@ void memsys_reset(memsys *m) {
     clear_sm(s);
     s->l1_hits = s->l1_lookups = 0;
   }
-  m->oom = false;
+  m->oom = m->serve_oom = false;
+  memsys_clear(m);
   l2_reset(&m->l2);
   l2_reset_timing(&m->l2);
   dram_reset(&m->dram);
@@ -131,8 +132,11 @@ void memsys_free(memsys *m) {
     cache_free(&m->sm[i].cst);
     free(m->sm[i].mshr);
     free(m->sm[i].wq);
-    free(m->sm[i].req);
-    free(m->sm[i].pend);
+    free(m->sm[i].cur.req);
+    free(m->sm[i].cur.pend);
+    free(m->sm[i].old.req);
+    free(m->sm[i].old.pend);
+    free(m->sm[i].fill);
   }
   free(m->sm);
   l2_free(&m->l2);
@@ -162,23 +166,49 @@ static uint32_t mshr_take(ms_sm *s, uint32_t n) {
 /* ---- requests to L2 and pending values ---------------------------------------- */
 
 #define NONE UINT32_MAX
+#define BATCH_MASK ((1u << 31) - 1)
+#define INDEX_MASK ((1ull << MS_BATCH_SHIFT) - 1)
+
+static uint64_t code_of(uint32_t batch, uint32_t i) { return MS_PEND_BIT | (uint64_t)(batch & BATCH_MASK) << MS_BATCH_SHIFT | i; }
+static uint32_t batch_of(uint64_t v) { return (uint32_t)(v >> MS_BATCH_SHIFT) & BATCH_MASK; }
+
+/* A line filled by request r of a batch: a negative mark of the batch
+ * (20 bits) and r until the request is served (exact in a double). */
+static double fill_mark(uint32_t batch, uint32_t r) { return -(double)(((uint64_t)(batch & 0xfffff) << 32) + r + 1); }
+static void mark_fill(memsys *m, ms_sm *s, uint32_t r, cache_line *ln) {
+  s->cur.req[r].ln = ln;
+  ln->ready = fill_mark(m->batch, r);
+}
 
 static uint32_t new_pend(memsys *m, ms_sm *s) {
-  if (s->npend == s->cappend && !vec_grow((void **)&s->pend, &s->cappend, sizeof *s->pend, 256)) { m->oom = true; return NONE; }
-  memset(&s->pend[s->npend], 0, sizeof s->pend[0]);
-  return s->npend++;
+  ms_batch *b = &s->cur;
+  if (b->npend == b->cappend && !vec_grow((void **)&b->pend, &b->cappend, sizeof *b->pend, 256)) { m->oom = true; return NONE; }
+  memset(&b->pend[b->npend], 0, sizeof b->pend[0]);
+  return b->npend++;
 }
 
 /* Record a request of SM s feeding pending value *pend (made on first use). */
 static uint32_t add_req(memsys *m, ms_sm *s, uint32_t *pend, uint8_t kind, uint64_t t, double at, uint64_t addr) {
   if (pend && *pend == NONE && (*pend = new_pend(m, s)) == NONE) return NONE;
-  if (s->nreq == s->capreq && !vec_grow((void **)&s->req, &s->capreq, sizeof *s->req, 256)) { m->oom = true; return NONE; }
-  s->req[s->nreq] = (ms_req){ .t = t, .at = at, .addr = addr, .pend = pend ? *pend : NONE, .ref = NONE, .slot = NONE, .kind = kind };
-  return s->nreq++;
+  ms_batch *b = &s->cur;
+  if (b->nreq == b->capreq && !vec_grow((void **)&b->req, &b->capreq, sizeof *b->req, 256)) { m->oom = true; return NONE; }
+  b->req[b->nreq] = (ms_req){ .t = t, .at = at, .addr = addr, .pend = pend ? *pend : NONE, .ref = NONE, .slot = NONE, .kind = kind };
+  return b->nreq++;
 }
 
-/* Serve one request at L2 (and DRAM). */
-static void serve(memsys *m, uint32_t smi, ms_req *r) {
+/* A hit on line ln whose fill is still a request (its ready is a mark):
+ * the access waits for that request, of this batch or of the one closed
+ * before it (the only marks a line can hold: memsys_publish clears the
+ * older ones). */
+static void add_dep(memsys *m, ms_sm *s, uint32_t *pend, uint64_t t, double at, uint64_t addr, const cache_line *ln) {
+  uint64_t x = (uint64_t)-ln->ready;
+  bool old = (x >> 32) != (m->batch & 0xfffff);
+  uint32_t r = add_req(m, s, pend, old ? RQ_DEP_OLD : RQ_DEP, t, at, addr);
+  if (r != NONE) s->cur.req[r].ref = (uint32_t)(x & 0xffffffffu) - 1;
+}
+
+/* Serve one request of batch b at L2 (and DRAM). */
+static void serve(memsys *m, uint32_t smi, ms_batch *b, ms_req *r) {
   ms_sm *s = &m->sm[smi];
   uint32_t near = near_part(m, smi);
   switch (r->kind) {
@@ -189,7 +219,7 @@ static void serve(memsys *m, uint32_t smi, ms_req *r) {
     break;
   case RQ_EXTRA: {
     /* another sector of a whole-line fill: leaves with the first */
-    ms_req *p = &s->req[r->ref];
+    ms_req *p = &b->req[r->ref];
     p->res = dmax(p->res, l2_access(&m->l2, near, p->at, r->addr, L2_READ, 1));
     if (p->slot != NONE) s->mshr[p->slot] = p->res;
     break;
@@ -209,30 +239,41 @@ static void serve(memsys *m, uint32_t smi, ms_req *r) {
   }
 }
 
-static uint64_t value_of(const ms_sm *s, uint64_t v) {
-  return ms_is_pending(v) && v - MS_PEND_BIT < s->npend ? s->pend[v - MS_PEND_BIT].val : v;
+/* The cycle the line a request fills is ready: a line written through
+ * (local stores) when L2 acknowledges. */
+static double line_ready(const ms_req *f) { return f->kind == RQ_WRITE ? f->ack : f->res; }
+
+/* v's value within batch b (number bn) being settled: its own codes have
+ * theirs by now (an entry refers to earlier ones only); others stay. */
+static uint64_t value_in(const ms_batch *b, uint32_t bn, uint64_t v) {
+  if (!ms_is_pending(v) || batch_of(v) != (bn & BATCH_MASK)) return v;
+  uint64_t i = v & INDEX_MASK;
+  return i < b->npend ? b->pend[i].val : v;
 }
 
-/* After its requests are served: the lines they fill, and the values. */
-static void settle_sm(ms_sm *s) {
-  for (uint32_t i = 0; i < s->nreq; i++) {
-    ms_req *r = &s->req[i];
+/* After batch b's (number bn) requests are served: the values, and the
+ * lines they fill (now, or at memsys_publish when `later`). */
+static void settle_batch(memsys *m, ms_sm *s, ms_batch *b, uint32_t bn, bool later) {
+  for (uint32_t i = 0; i < b->nreq; i++) {
+    ms_req *r = &b->req[i];
     if (r->kind == RQ_EXTRA || r->kind == RQ_CODE) continue;
-    const ms_req *f = r->kind == RQ_DEP ? &s->req[r->ref] : r;
-    /* a line written through (local stores) is ready when L2 acknowledges */
-    double line = f->kind == RQ_WRITE ? f->ack : f->res;
-    double v = r->kind == RQ_DEP ? line : r->res;
-    if (r->ln && r->ln->ready == -(double)(i + 1)) r->ln->ready = line;
-    if (r->pend != NONE) s->pend[r->pend].done = dmax(s->pend[r->pend].done, v);
+    double line = r->kind == RQ_DEP ? line_ready(&b->req[r->ref]) : line_ready(r);
+    double v = r->kind == RQ_DEP || r->kind == RQ_DEP_SET ? line : r->res;
+    if (r->ln) {
+      double mark = fill_mark(bn, i);
+      if (!later) { if (r->ln->ready == mark) r->ln->ready = line; }
+      else if (VEC_APPEND(s->fill, s->nfill, s->capfill, ((ms_fill){ r->ln, mark, line }))) m->serve_oom = true;
+    }
+    if (r->pend != NONE) b->pend[r->pend].done = dmax(b->pend[r->pend].done, v);
   }
-  for (uint32_t j = 0; j < s->npend; j++) {
-    ms_pend *p = &s->pend[j];
-    if (p->max) { uint64_t a = value_of(s, p->a), b = value_of(s, p->b); p->val = a > b ? a : b; }
+  for (uint32_t j = 0; j < b->npend; j++) {
+    ms_pend *p = &b->pend[j];
+    if (p->max) { uint64_t x = value_in(b, bn, p->a), y = value_in(b, bn, p->b); p->val = x > y ? x : y; }
     else p->val = p->t + (uint64_t)(p->done - (double)p->t + 0.5) + p->add;
   }
 }
 
-/* The SM's L1 counts into memsys's (serially: at once, or at the edge). */
+/* The SM's L1 counts into memsys's (serially: at once, or at publish). */
 static void count_l1(memsys *m, ms_sm *s) {
   m->l1_hits += s->l1_hits;
   m->l1_lookups += s->l1_lookups;
@@ -246,17 +287,17 @@ static uint64_t finish(memsys *m, uint32_t smi, uint64_t t, double done, uint32_
   if (!m->windowed) count_l1(m, s);
   if (pend == NONE) {
     if (!m->windowed) {                /* requests without a result (code) */
-      for (uint32_t i = 0; i < s->nreq; i++) serve(m, smi, &s->req[i]);
+      for (uint32_t i = 0; i < s->cur.nreq; i++) serve(m, smi, &s->cur, &s->cur.req[i]);
       clear_sm(s);
     }
     return (uint64_t)(done - (double)t + 0.5);
   }
-  s->pend[pend].t = t;
-  s->pend[pend].done = done;
-  if (m->windowed) { s->pend_code = MS_PEND_BIT | pend; return MS_PENDING; }
-  for (uint32_t i = 0; i < s->nreq; i++) serve(m, smi, &s->req[i]);
-  settle_sm(s);
-  uint64_t v = s->pend[pend].val;
+  s->cur.pend[pend].t = t;
+  s->cur.pend[pend].done = done;
+  if (m->windowed) { s->pend_code = code_of(m->batch, pend); return MS_PENDING; }
+  for (uint32_t i = 0; i < s->cur.nreq; i++) serve(m, smi, &s->cur, &s->cur.req[i]);
+  settle_batch(m, s, &s->cur, m->batch, false);
+  uint64_t v = s->cur.pend[pend].val;
   clear_sm(s);
   return v - t;
 }
@@ -270,18 +311,61 @@ uint64_t memsys_pend_max(memsys *m, uint32_t smi, uint64_t a, uint64_t b) {
   ms_sm *s = &m->sm[smi];
   uint32_t j = new_pend(m, s);
   if (j == NONE) return ms_is_pending(a) ? a : b;
-  s->pend[j].max = true;
-  s->pend[j].a = a;
-  s->pend[j].b = b;
-  return MS_PEND_BIT | j;
+  s->cur.pend[j].max = true;
+  s->cur.pend[j].a = a;
+  s->cur.pend[j].b = b;
+  return code_of(m->batch, j);
 }
 
 void memsys_pend_add(memsys *m, uint32_t smi, uint64_t code, uint64_t add) {
   ms_sm *s = &m->sm[smi];
-  if (ms_is_pending(code) && code - MS_PEND_BIT < s->npend) s->pend[code - MS_PEND_BIT].add += add;
+  if (ms_is_pending(code) && batch_of(code) == (m->batch & BATCH_MASK) && (code & INDEX_MASK) < s->cur.npend)
+    s->cur.pend[code & INDEX_MASK].add += add;
 }
 
-uint64_t memsys_value(const memsys *m, uint32_t smi, uint64_t v) { return value_of(&m->sm[smi], v); }
+bool memsys_known(const memsys *m, uint64_t v) {
+  return !ms_is_pending(v) || (m->has_old && m->old_served && batch_of(v) == ((m->batch - 1) & BATCH_MASK));
+}
+
+uint64_t memsys_value(const memsys *m, uint32_t smi, uint64_t v) {
+  if (!ms_is_pending(v) || !memsys_known(m, v)) return v;
+  const ms_batch *b = &m->sm[smi].old;
+  uint64_t i = v & INDEX_MASK;
+  return i < b->npend ? b->pend[i].val : v;
+}
+
+int memsys_switch(memsys *m) {
+  for (uint32_t k = 0; k < m->nsm; k++) {
+    ms_sm *s = &m->sm[k];
+    /* what the closing batch took from the served one */
+    for (uint32_t i = 0; i < s->cur.nreq; i++) {
+      ms_req *r = &s->cur.req[i];
+      if (r->kind != RQ_DEP_OLD) continue;
+      if (!m->old_served || r->ref >= s->old.nreq) return -1;   /* (a mark of no served batch: an internal error) */
+      r->res = line_ready(&s->old.req[r->ref]);
+      r->kind = RQ_DEP_SET;
+    }
+    for (uint32_t j = 0; j < s->cur.npend; j++) {
+      ms_pend *p = &s->cur.pend[j];
+      if (p->max) { p->a = memsys_value(m, k, p->a); p->b = memsys_value(m, k, p->b); }
+    }
+    ms_batch t = s->old;
+    s->old = s->cur;
+    s->cur = t;
+    clear_sm(s);
+    s->nfill = 0;
+  }
+  m->has_old = true;
+  m->old_served = false;
+  m->batch++;
+  return 0;
+}
+
+bool memsys_unserved(const memsys *m) {
+  if (!m->has_old || m->old_served) return false;
+  for (uint32_t i = 0; i < m->nsm; i++) if (m->sm[i].old.nreq || m->sm[i].old.npend) return true;
+  return false;
+}
 
 /* A request's place in the merge: its cycle, SM and index on the SM. */
 typedef struct ms_ref { uint64_t t; uint32_t sm, i; } ms_ref;
@@ -293,13 +377,15 @@ static int ref_order(const void *a, const void *b) {
   return x->i < y->i ? -1 : x->i > y->i;
 }
 
-int memsys_settle(memsys *m) {
-  /* the window's requests of every SM by (cycle, SM, order on the SM): a
+int memsys_serve(memsys *m) {
+  if (!m->has_old || m->old_served) return 0;
+  uint32_t bn = m->batch - 1;
+  /* the batch's requests of every SM by (cycle, SM, order on the SM): a
    * counting sort over the cycles they span (a window's few hundred) */
   uint64_t lo = UINT64_MAX, hi = 0, n = 0;
   for (uint32_t i = 0; i < m->nsm; i++)
-    for (uint32_t k = 0; k < m->sm[i].nreq; k++) {
-      uint64_t t = m->sm[i].req[k].t;
+    for (uint32_t k = 0; k < m->sm[i].old.nreq; k++) {
+      uint64_t t = m->sm[i].old.req[k].t;
       lo = t < lo ? t : lo;
       hi = t > hi ? t : hi;
       n++;
@@ -311,35 +397,57 @@ int memsys_settle(memsys *m) {
     if (!ord || (span <= (1u << 16) && !cnt)) { free(ord); free(cnt); return -1; }
     if (cnt) {
       for (uint32_t i = 0; i < m->nsm; i++)
-        for (uint32_t k = 0; k < m->sm[i].nreq; k++) cnt[m->sm[i].req[k].t - lo + 1]++;
+        for (uint32_t k = 0; k < m->sm[i].old.nreq; k++) cnt[m->sm[i].old.req[k].t - lo + 1]++;
       for (uint64_t c = 1; c <= span; c++) cnt[c] += cnt[c - 1];
       for (uint32_t i = 0; i < m->nsm; i++)
-        for (uint32_t k = 0; k < m->sm[i].nreq; k++) ord[cnt[m->sm[i].req[k].t - lo]++] = (ms_ref){ m->sm[i].req[k].t, i, k };
+        for (uint32_t k = 0; k < m->sm[i].old.nreq; k++) ord[cnt[m->sm[i].old.req[k].t - lo]++] = (ms_ref){ m->sm[i].old.req[k].t, i, k };
     } else {
       uint64_t j = 0;
       for (uint32_t i = 0; i < m->nsm; i++)
-        for (uint32_t k = 0; k < m->sm[i].nreq; k++) ord[j++] = (ms_ref){ m->sm[i].req[k].t, i, k };
+        for (uint32_t k = 0; k < m->sm[i].old.nreq; k++) ord[j++] = (ms_ref){ m->sm[i].old.req[k].t, i, k };
       qsort(ord, n, sizeof *ord, ref_order);
     }
-    for (uint64_t j = 0; j < n; j++) serve(m, ord[j].sm, &m->sm[ord[j].sm].req[ord[j].i]);
+    for (uint64_t j = 0; j < n; j++) serve(m, ord[j].sm, &m->sm[ord[j].sm].old, &m->sm[ord[j].sm].old.req[ord[j].i]);
     free(ord);
     free(cnt);
   }
+  for (uint32_t i = 0; i < m->nsm; i++)
+    if (m->sm[i].old.nreq || m->sm[i].old.npend) settle_batch(m, &m->sm[i], &m->sm[i].old, bn, true);
+  m->old_served = true;
+  return m->serve_oom ? -1 : 0;
+}
+
+void memsys_publish(memsys *m) {
   for (uint32_t i = 0; i < m->nsm; i++) {
-    if (m->sm[i].nreq || m->sm[i].npend) settle_sm(&m->sm[i]);
-    count_l1(m, &m->sm[i]);
+    ms_sm *s = &m->sm[i];
+    for (uint32_t k = 0; k < s->nfill; k++) if (s->fill[k].ln->ready == s->fill[k].mark) s->fill[k].ln->ready = s->fill[k].ready;
+    s->nfill = 0;
+    count_l1(m, s);
   }
+}
+
+int memsys_settle(memsys *m) {
+  if (memsys_switch(m) || memsys_serve(m)) return -1;
+  memsys_publish(m);
   return m->oom ? -1 : 0;
 }
 
 uint64_t memsys_settled_max(const memsys *m) {
   uint64_t hi = 0;
+  if (!m->has_old || !m->old_served) return 0;
   for (uint32_t i = 0; i < m->nsm; i++)
-    for (uint32_t j = 0; j < m->sm[i].npend; j++) if (m->sm[i].pend[j].val > hi) hi = m->sm[i].pend[j].val;
+    for (uint32_t j = 0; j < m->sm[i].old.npend; j++) if (m->sm[i].old.pend[j].val > hi) hi = m->sm[i].old.pend[j].val;
   return hi;
 }
 
-void memsys_clear(memsys *m) { for (uint32_t i = 0; i < m->nsm; i++) clear_sm(&m->sm[i]); }
+void memsys_clear(memsys *m) {
+  for (uint32_t i = 0; i < m->nsm; i++) {
+    clear_sm(&m->sm[i]);
+    m->sm[i].old.nreq = m->sm[i].old.npend = 0;
+    m->sm[i].nfill = 0;
+  }
+  m->has_old = m->old_served = false;
+}
 
 /* The SM's write link to L2 takes one sector every 32 /
  * l2_write_bytes_per_cycle cycles, full or partial (H100: a sector per 2
@@ -437,7 +545,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
     uint64_t a = sec[k] << 5;
     if (atomic) {
       uint32_t r = add_req(m, s, &pend, RQ_ATOMIC, t, start, a);
-      if (r != NONE) s->req[r].arg = op == MS_ATOMIC_WARP ? 1 : serial[k];
+      if (r != NONE) s->cur.req[r].arg = op == MS_ATOMIC_WARP ? 1 : serial[k];
       continue;
     }
     if (op == MS_STORE) {
@@ -455,7 +563,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
        * bytes too: one packet, one L2 write (l1_store_combine) */
       struct ms_wq *q = s->wq && path != MS_LOCAL && m->windowed ? &s->wq[wq_slot(sec[k])] : NULL;
       if (q && q->gen == s->wgen && q->sector == sec[k] && q->out > start && s->wseq - q->seq <= g->l1_store_combine) {
-        s->req[q->req].arg |= touched[k];
+        s->cur.req[q->req].arg |= touched[k];
         continue;
       }
       /* write-through over the SM's write link; the L1 stalls when the
@@ -467,19 +575,19 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
        * write's sector read from DRAM included) */
       uint32_t r = add_req(m, s, &pend, RQ_WRITE, t, out, a);
       if (r == NONE) continue;
-      s->req[r].arg = touched[k];
-      s->req[r].same_line = again[k];
+      s->cur.req[r].arg = touched[k];
+      s->cur.req[r].same_line = again[k];
       if (q) *q = (struct ms_wq){ sec[k], ++s->wseq, out, r, s->wgen };
       /* a load of a local line waits until L2 has acknowledged its
        * write-through ([M] tests/microbench mb_stack local_16..256: a local
        * array's load after stores to its lines takes an L2 round trip) */
-      if (wl && path == MS_LOCAL) { s->req[r].ln = wl; wl->ready = -(double)(r + 1); }
+      if (wl && path == MS_LOCAL) mark_fill(m, s, r, wl);
       continue;
     }
     uint32_t slot = mshr_take(s, g->l1_mshrs);
     if (!c) {
       uint32_t r = add_req(m, s, &pend, RQ_READ, t, start, a);
-      if (r != NONE) s->req[r].slot = slot;
+      if (r != NONE) s->cur.req[r].slot = slot;
       continue;
     }
     bool hit;
@@ -491,16 +599,15 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
       done = dmax(done, start + g->lat_l1);
       /* a hit on a fill in flight waits for it */
       if (ln->ready >= 0) done = dmax(done, ln->ready);
-      else { uint32_t r = add_req(m, s, &pend, RQ_DEP, t, start, a); if (r != NONE) s->req[r].ref = (uint32_t)(-ln->ready - 1); }
+      else add_dep(m, s, &pend, t, start, a, ln);
       continue;
     }
     /* a miss fetches its sector, or every missing sector of the line when
      * the L1 fills whole lines (Fermi/Kepler 128-byte lines) */
     uint32_t r = add_req(m, s, &pend, RQ_READ, t, start, a);
     if (r == NONE) continue;
-    s->req[r].slot = slot;
-    s->req[r].ln = ln;
-    ln->ready = -(double)(r + 1);
+    s->cur.req[r].slot = slot;
+    mark_fill(m, s, r, ln);
     if (g->l1_fill_bytes > c->sector_bytes) {
       uint64_t base = a & ~(uint64_t)(g->l1_fill_bytes - 1);
       for (uint64_t o = 0; o < g->l1_fill_bytes; o += 32) {
@@ -509,7 +616,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
         if (ln->sectors & bit) continue;
         ln->sectors |= bit;
         uint32_t x = add_req(m, s, NULL, RQ_EXTRA, t, start, base + o);
-        if (x != NONE) s->req[x].ref = r;
+        if (x != NONE) s->cur.req[x].ref = r;
       }
     }
   }
@@ -546,11 +653,9 @@ uint64_t memsys_const(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr,
     bool hit;
     cache_line *ln = cache_ref(&s->cst, seen[k], true, &hit, NULL);
     if (hit && ln->ready >= 0) { done = dmax(done, ln->ready); continue; }
-    uint32_t r = add_req(m, s, &pend, hit ? RQ_DEP : RQ_READ, t, start + k, seen[k] & ~31ull);
-    if (r == NONE) continue;
-    if (hit) { s->req[r].ref = (uint32_t)(-ln->ready - 1); continue; }
-    s->req[r].ln = ln;
-    ln->ready = -(double)(r + 1);
+    if (hit) { add_dep(m, s, &pend, t, start + k, seen[k] & ~31ull, ln); continue; }
+    uint32_t r = add_req(m, s, &pend, RQ_READ, t, start + k, seen[k] & ~31ull);
+    if (r != NONE) mark_fill(m, s, r, ln);
   }
   return finish(m, smi, t, done, pend);
 }
@@ -565,10 +670,8 @@ uint64_t memsys_param(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr,
     cache_line *ln = cache_ref(&s->cst, addr[i], true, &hit, NULL);
     if (!hit && m->g->imc_miss_cycles) ln->ready = (double)(t + m->g->imc_miss_cycles);
     else if (!hit || ln->ready < 0) {
-      uint32_t r = add_req(m, s, &pend, hit ? RQ_DEP : RQ_READ, t, (double)t, addr[i] & ~31ull);
-      if (r == NONE) break;
-      if (hit) s->req[r].ref = (uint32_t)(-ln->ready - 1);
-      else { s->req[r].ln = ln; ln->ready = -(double)(r + 1); }
+      if (hit) add_dep(m, s, &pend, t, (double)t, addr[i] & ~31ull, ln);
+      else { uint32_t r = add_req(m, s, &pend, RQ_READ, t, (double)t, addr[i] & ~31ull); if (r != NONE) mark_fill(m, s, r, ln); }
       break;
     }
     done = dmax(done, ln->ready);
@@ -597,6 +700,6 @@ void memsys_code(memsys *m, uint32_t smi, uint64_t t, uint64_t bytes) {
   if (s->code) return;
   s->code = true;
   uint32_t r = add_req(m, s, NULL, RQ_CODE, t, (double)t, CODE_BASE);
-  if (r != NONE) s->req[r].arg = (uint32_t)(bytes < UINT32_MAX ? bytes : UINT32_MAX);
+  if (r != NONE) s->cur.req[r].arg = (uint32_t)(bytes < UINT32_MAX ? bytes : UINT32_MAX);
   finish(m, smi, t, (double)t, NONE);
 }

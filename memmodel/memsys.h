@@ -34,14 +34,19 @@ enum ms_path {
  * (memsys_settle) with every SM's requests of the window, in the order
  * (cycle, SM, order on the SM).  Results that depend on it are pending
  * values (MS_PENDING) until then. */
-enum ms_req_kind { RQ_READ, RQ_EXTRA, RQ_ATOMIC, RQ_WRITE, RQ_CODE, RQ_DEP };
+enum ms_req_kind {
+  RQ_READ, RQ_EXTRA, RQ_ATOMIC, RQ_WRITE, RQ_CODE,
+  RQ_DEP,                          /* an L1 hit on a line its batch's request ref fills */
+  RQ_DEP_OLD,                      /* ... that the batch being served fills (ref is there) */
+  RQ_DEP_SET                       /* ... which was served: res is the line's cycle */
+};
 typedef struct ms_req {
   uint64_t t;                      /* the cycle its warp instruction issued (merge order) */
   double at;                       /* the cycle it leaves the SM (RQ_READ: before waiting for its MSHR) */
   double res;                      /* settled: when its answer is back at the SM */
   double ack;                      /* RQ_WRITE: when L2 has acknowledged it (a local line it writes is ready then) */
   uint64_t addr;
-  cache_line *ln;                  /* the L1/constant line it fills (ready = -(index + 1) until settled) */
+  cache_line *ln;                  /* the L1/constant line it fills (ready: a negative mark of its batch and index until served) */
   uint32_t pend;                   /* the pending value it feeds (UINT32_MAX: none) */
   uint32_t ref;                    /* RQ_EXTRA, RQ_DEP: the fill it belongs to / waits for */
   uint32_t slot;                   /* the MSHR it holds (UINT32_MAX: none) */
@@ -53,16 +58,30 @@ typedef struct ms_req {
  * the rounded latency + add), or the larger of two values (a and b,
  * either a cycle or an earlier pending value's code). */
 typedef struct ms_pend { uint64_t t, add, val, a, b; double done; bool max; } ms_pend;
-/* A pending value's code: above every cycle, the SM's index of it below. */
+/* A pending value's code: above every cycle; its batch of requests above
+ * the SM's index of it, so that of two codes the later batch's is larger. */
 #define MS_PEND_BIT (1ull << 62)
+#define MS_BATCH_SHIFT 31
 #define MS_PENDING UINT64_MAX      /* memsys_* result: pending, m->pend_code says which */
 static inline bool ms_is_pending(uint64_t v) { return v >= MS_PEND_BIT; }
 
-typedef struct ms_sm {
-  HOST_LINE_ALIGNED ms_req *req;   /* this window's requests (windowed mode; an SM per host line: util/host_line.h) */
+/* One batch of an SM's requests to L2 (a window's) and the pending values
+ * they feed. */
+typedef struct ms_batch {
+  ms_req *req;
   uint32_t nreq, capreq;
   ms_pend *pend;
   uint32_t npend, cappend;
+} ms_batch;
+/* A line of an SM's L1 or constant cache that a served request fills:
+ * written at memsys_publish, if the line still waits for that request. */
+typedef struct ms_fill { cache_line *ln; double mark, ready; } ms_fill;
+
+typedef struct ms_sm {
+  HOST_LINE_ALIGNED ms_batch cur; /* the requests being made (an SM per host line: util/host_line.h) */
+  ms_batch old;                    /* windowed: the previous batch (being served, or served) */
+  ms_fill *fill;                   /* ... its lines to fill at memsys_publish */
+  uint32_t nfill, capfill;
   uint64_t pend_code;              /* the last MS_PENDING result's code */
   uint64_t l1_hits, l1_lookups;    /* not yet added to memsys's (windowed: until memsys_settle) */
   cache l1, ro, cst;
@@ -85,8 +104,11 @@ typedef struct memsys {
   l2sys l2;
   uint64_t l1_hits, l1_lookups;    /* sectors through L1 (and the read-only cache) */
   uint64_t launch_dram_bytes;
-  bool windowed;                   /* requests wait for memsys_settle (else served at once) */
+  bool windowed;                   /* requests wait for memsys_serve (else served at once) */
   bool oom;                        /* a request could not be recorded */
+  bool serve_oom;                  /* memsys_serve ran out of memory */
+  uint32_t batch;                  /* the number of the batch being made */
+  bool has_old, old_served;        /* batch - 1 exists; it was served */
 } memsys;
 
 /* The L1 bytes an SM has when its resident blocks use shared_used bytes:
@@ -131,8 +153,16 @@ uint64_t memsys_imc(memsys *m, uint32_t smi, uint64_t t, uint64_t bank_off, uint
 void memsys_code(memsys *m, uint32_t sm, uint64_t t, uint64_t code_bytes);
 
 /* Windowed mode (see ms_req).  The L2 and DRAM are touched only by
- * memsys_settle; everything else per SM (its L1, MSHR choice, ports,
- * shared memory) only by that SM's calls. */
+ * memsys_serve; everything else per SM (its L1, MSHR choice, ports,
+ * shared memory) only by that SM's calls.
+ *
+ * Requests come in batches: memsys_switch closes the batch being made (a
+ * window's), memsys_serve serves it, and may do so while the SMs make
+ * the next batch (on other threads: it reads and writes only the closed
+ * batch, the L2, DRAM and the MSHRs' times; the lines its requests fill
+ * are written by memsys_publish).  A pending value of the served batch
+ * has its value until the next memsys_switch; those of the batch being
+ * made that depend on it take theirs at that switch. */
 void memsys_windowed(memsys *m, bool on);
 /* The code of SM sm's last MS_PENDING result. */
 static inline uint64_t memsys_pend_code(const memsys *m, uint32_t sm) { return m->sm[sm].pend_code; }
@@ -140,13 +170,27 @@ static inline uint64_t memsys_pend_code(const memsys *m, uint32_t sm) { return m
 uint64_t memsys_pend_max(memsys *m, uint32_t sm, uint64_t a, uint64_t b);
 /* Add `add` cycles to the pending value `code` of SM sm (made by the last call). */
 void memsys_pend_add(memsys *m, uint32_t sm, uint64_t code, uint64_t add);
-/* Serve the window's requests, every SM's, in (cycle, SM, order) order;
- * their pending values then have values. */
+/* Close the batch being made (between calls of the SMs and memsys_serve):
+ * its references to the served batch take their values, the served one is
+ * dropped.  -1 when out of memory. */
+int memsys_switch(memsys *m);
+/* Serve the closed batch's requests, every SM's, in (cycle, SM, order)
+ * order; its pending values then have values.  -1 when out of memory. */
+int memsys_serve(memsys *m);
+/* After memsys_serve, between calls of the SMs: the lines the served
+ * requests fill are ready, their L1 counts join memsys's. */
+void memsys_publish(memsys *m);
+/* Switch, serve and publish: the requests made so far are served. */
 int memsys_settle(memsys *m);
-/* The value of v: v itself, or the settled value of SM sm's code v. */
+/* Whether a closed batch is waiting for memsys_serve. */
+bool memsys_unserved(const memsys *m);
+/* Whether v is a value, or a code whose value is known (its batch was served). */
+bool memsys_known(const memsys *m, uint64_t v);
+/* The value of v: v itself, or the served value of SM sm's code v (a code
+ * of a batch not served yet stays as it is). */
 uint64_t memsys_value(const memsys *m, uint32_t sm, uint64_t v);
-/* The largest settled value of the window (the kernel's end). */
+/* The largest value of the served batch (the kernel's end). */
 uint64_t memsys_settled_max(const memsys *m);
-/* Forget the window's requests and values (after memsys_settle). */
+/* Forget every batch's requests and values. */
 void memsys_clear(memsys *m);
 #endif

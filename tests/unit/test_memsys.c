@@ -687,6 +687,49 @@ START_TEST(memsys_windowed_matches_immediate)
 }
 END_TEST
 
+/* Batches (memsys_switch, memsys_serve, memsys_publish): SM 0's load is
+ * closed in one batch and served while the SM makes the next, where a hit
+ * on the same line (its fill being served) and the larger of the two
+ * values wait for it; both take the values serving each at once gives. */
+START_TEST(memsys_batches_serve_while_the_next_is_made)
+{
+    uint64_t a[32];
+    lanes_stride(a, 0x2f0000200000ull, 4);
+    gpu_config h = cfg("h100");
+    memsys *now = memsys_new(&h, 1, 0), *win = memsys_new(&h, 1, 0);
+    ck_assert_ptr_nonnull(now);
+    ck_assert_ptr_nonnull(win);
+    uint64_t l0 = memsys_global(now, 0, 3, a, ~0u, 4, MS_LOAD, MS_CACHED);
+    uint64_t l1 = memsys_global(now, 0, 140, a, ~0u, 4, MS_LOAD, MS_CACHED);
+    memsys_windowed(win, true);
+    ck_assert(memsys_global(win, 0, 3, a, ~0u, 4, MS_LOAD, MS_CACHED) == MS_PENDING);
+    uint64_t c0 = memsys_pend_code(win, 0);
+    ck_assert_int_eq(memsys_switch(win), 0);
+    ck_assert(memsys_unserved(win));
+    /* the next batch, made before the first is served: a hit on its fill */
+    ck_assert(memsys_global(win, 0, 140, a, ~0u, 4, MS_LOAD, MS_CACHED) == MS_PENDING);
+    uint64_t c1 = memsys_pend_code(win, 0);
+    uint64_t both = memsys_pend_max(win, 0, c0, c1);
+    ck_assert(c1 > c0 && both > c1);              /* a later batch's codes are larger */
+    ck_assert(!memsys_known(win, c0));
+    ck_assert_int_eq(memsys_serve(win), 0);
+    ck_assert(!memsys_unserved(win));
+    ck_assert(memsys_known(win, c0) && !memsys_known(win, c1) && !memsys_known(win, both));
+    ck_assert_uint_eq(memsys_value(win, 0, c0) - 3, l0);
+    ck_assert_uint_eq(memsys_value(win, 0, c1), c1);   /* its batch is not served yet */
+    memsys_publish(win);
+    ck_assert_int_eq(memsys_switch(win), 0);
+    ck_assert_int_eq(memsys_serve(win), 0);
+    memsys_publish(win);
+    ck_assert_uint_eq(memsys_value(win, 0, c1) - 140, l1);
+    ck_assert_uint_eq(memsys_value(win, 0, both), 140 + l1 > 3 + l0 ? 140 + l1 : 3 + l0);
+    /* the line was published: a later hit needs nothing served */
+    ck_assert_uint_eq(memsys_global(win, 0, 5000, a, ~0u, 4, MS_LOAD, MS_CACHED), memsys_global(now, 0, 5000, a, ~0u, 4, MS_LOAD, MS_CACHED));
+    memsys_free(now);
+    memsys_free(win);
+}
+END_TEST
+
 /* Stores whose sectors are still queued for the write link combine with
  * them when they are among the last l1_store_combine sectors queued (h100:
  * 16): 4 warps each storing 8 bytes into the same 16 sectors (lab 4's
@@ -713,12 +756,12 @@ START_TEST(memsys_stores_combine_in_the_queue)
             for (int i = 0; i < 32; i++) a[i] = base + (uint64_t)(i / 2) * 4096 + 8 * w + 4 * (i % 2);
             memsys_global(m, 0, (uint64_t)w, a, ~0u, 4, MS_STORE, MS_CACHED);
         }
-        ck_assert_uint_eq(m->sm[0].nreq, 64 + (pass ? 64 : 16));
+        ck_assert_uint_eq(m->sm[0].cur.nreq, 64 + (pass ? 64 : 16));
         ck_assert_int_eq(memsys_settle(m), 0);
         memsys_clear(m);
         /* a new window: nothing queued before it combines */
         memsys_global(m, 0, 300, a, ~0u, 4, MS_STORE, MS_CACHED);
-        ck_assert_uint_eq(m->sm[0].nreq, 16);
+        ck_assert_uint_eq(m->sm[0].cur.nreq, 16);
         memsys_clear(m);
         /* 4 bytes into 32 sectors, twice, the link behind: the second
          * store's sectors are 32 back, beyond the 16 */
@@ -730,7 +773,7 @@ START_TEST(memsys_stores_combine_in_the_queue)
             for (int i = 0; i < 32; i++) a[i] = base + 0x100000 + (uint64_t)i * 4096 + 4 * k;
             memsys_global(m, 0, 601 + (uint64_t)k, a, ~0u, 4, MS_STORE, MS_CACHED);
         }
-        ck_assert_uint_eq(m->sm[0].nreq, 128);
+        ck_assert_uint_eq(m->sm[0].cur.nreq, 128);
         memsys_free(m);
     }
 }
@@ -1045,6 +1088,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(t, memsys_l1_policies);
     tcase_add_test(t, memsys_mshr_merges_misses);
     tcase_add_test(t, memsys_windowed_matches_immediate);
+    tcase_add_test(t, memsys_batches_serve_while_the_next_is_made);
     tcase_add_test(t, memsys_l1_takes_a_line_at_a_time);
     tcase_add_test(t, memsys_misaligned_store_reads_partial_sectors);
     tcase_add_test(t, memsys_carveout);
