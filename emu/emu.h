@@ -354,7 +354,7 @@ typedef struct emu {
   uint8_t *pool_local[EMU_POOL];
   uint32_t npool;
   uint32_t pool_rows, pool_local_stride;   /* the pooled buffers' register rows and local bytes per thread */
-  uint64_t warp_bytes;           /* host memory of the launch's warp buffers (counted against mem_cap) */
+  _Atomic uint64_t warp_bytes;   /* host memory of the launch's warp buffers (counted against mem_cap; atomic: a timed launch's thread that takes an SM over moves its blocks' count from the thread that had them) */
   /* device printf buffer (builtins.c: written out when full and after each launch) */
   char *pbuf;
   size_t plen, pcap;

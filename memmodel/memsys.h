@@ -30,10 +30,10 @@ enum ms_path {
 };
 
 /* Windowed mode (memsys_windowed): a request to L2 is not served when its
- * warp issues but recorded, and served at the end of the window of cycles
- * (memsys_settle) with every SM's requests of the window, in the order
- * (cycle, SM, order on the SM).  Results that depend on it are pending
- * values (MS_PENDING) until then. */
+ * warp issues but recorded in its SM's batch, and served later with every
+ * SM's requests of the batch, in the order (cycle, SM, order on the SM)
+ * (memsys_switch, memsys_serve, below).  Results that depend on it are
+ * pending values (MS_PENDING) until then. */
 enum ms_req_kind {
   RQ_READ, RQ_EXTRA, RQ_ATOMIC, RQ_WRITE, RQ_CODE,
   RQ_DEP,                          /* an L1 hit on a line its batch's request ref fills */
@@ -83,7 +83,7 @@ typedef struct ms_sm {
   ms_fill *fill;                   /* ... its lines to fill at memsys_publish */
   uint32_t nfill, capfill;
   uint64_t pend_code;              /* the last MS_PENDING result's code */
-  uint64_t l1_hits, l1_lookups;    /* not yet added to memsys's (windowed: until memsys_settle) */
+  uint64_t l1_hits, l1_lookups;    /* not yet added to memsys's (windowed: until memsys_publish) */
   cache l1, ro, cst;
   double l1_free, shared_free, const_free;
   double wport_free;               /* the SM's write link to L2 is busy until then */
