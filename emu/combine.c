@@ -41,7 +41,7 @@ static bool imm_src(const xinsn *x, uint32_t k, int64_t *v) {
 static bool combines(const xinsn *p, const xinsn *c) {
   const isa_insn *a = p->in, *b = c->in;
   if (a->flags & IF_CC || b->flags & IF_CC) return false;
-  int64_t v;
+  int64_t v = 0;
   switch (a->op) {
   case OP_SHL:                                             /* LEA */
     return (int32_type(a->type) || int64_type(a->type)) && imm_src(p, 2, &v) && v > 0 && v < 32 &&

@@ -175,7 +175,9 @@ GENK(O_ADD) GENK(O_SUB) GENK(O_MUL) DEF_F32K(O_FMA, 1)
 /* fma.rn.f32, the hottest float instruction: built twice, and the machine
  * picks at load time (with FMA hardware the lane loop becomes vfmadd; an
  * FMA is exact, so both give the same bits). */
+#ifndef __SANITIZE_THREAD__   /* (a clone's resolver runs before ThreadSanitizer is set up) */
 __attribute__((target_clones("fma", "default")))
+#endif
 static void f32_fma_rn_fast(warp *w, const xinsn *x, lanemask m) {
   const uint64_t *A = xsrc(w, x, 1), *B = xsrc(w, x, 2), *C = xsrc(w, x, 3);
   uint64_t t[WARP_SIZE];
