@@ -1101,6 +1101,10 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
       dm->nsite = kept;
       kept = 0;
       for (uint32_t i = 0; i < dm->npark; i++) {
+        if (memsys_lost(s->mem, dm->park[i].code)) {
+          emu_fault_at(dm->park[i].tw->w, NULL, 0, FAULT_DEADLOCK, "timing model: the warp waits for a memory result that was dropped (an internal error)");
+          goto out;
+        }
         if (!memsys_known(s->mem, dm->park[i].code)) { dm->park[kept++] = dm->park[i]; continue; }
         dm->park[i].tw->unparked = true;
         if (sched_push(&dm->q, dm->park[i].tw, dm->park[i].t)) { fault_oom(e); goto out; }

@@ -327,6 +327,12 @@ bool memsys_known(const memsys *m, uint64_t v) {
   return !ms_is_pending(v) || (m->has_old && m->old_served && batch_of(v) == ((m->batch - 1) & BATCH_MASK));
 }
 
+bool memsys_lost(const memsys *m, uint64_t v) {
+  if (!ms_is_pending(v)) return false;
+  uint32_t made = m->batch & BATCH_MASK, age = (made - batch_of(v)) & BATCH_MASK;
+  return age > 1 && age < (1u << 30);    /* older than the batch served (or being served) */
+}
+
 uint64_t memsys_value(const memsys *m, uint32_t smi, uint64_t v) {
   if (!ms_is_pending(v) || !memsys_known(m, v)) return v;
   const ms_batch *b = &m->sm[smi].old;

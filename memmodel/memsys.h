@@ -186,6 +186,9 @@ int memsys_settle(memsys *m);
 bool memsys_unserved(const memsys *m);
 /* Whether v is a value, or a code whose value is known (its batch was served). */
 bool memsys_known(const memsys *m, uint64_t v);
+/* Whether v is a code of a batch dropped since (an internal error: its
+ * value is gone). */
+bool memsys_lost(const memsys *m, uint64_t v);
 /* The value of v: v itself, or the served value of SM sm's code v (a code
  * of a batch not served yet stays as it is). */
 uint64_t memsys_value(const memsys *m, uint32_t sm, uint64_t v);

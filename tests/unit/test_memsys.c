@@ -723,6 +723,7 @@ START_TEST(memsys_batches_serve_while_the_next_is_made)
     memsys_publish(win);
     ck_assert_uint_eq(memsys_value(win, 0, c1) - 140, l1);
     ck_assert_uint_eq(memsys_value(win, 0, both), 140 + l1 > 3 + l0 ? 140 + l1 : 3 + l0);
+    ck_assert(memsys_lost(win, c0) && !memsys_lost(win, c1));   /* the first batch was dropped at the second switch */
     /* the line was published: a later hit needs nothing served */
     ck_assert_uint_eq(memsys_global(win, 0, 5000, a, ~0u, 4, MS_LOAD, MS_CACHED), memsys_global(now, 0, 5000, a, ~0u, 4, MS_LOAD, MS_CACHED));
     memsys_free(now);
