@@ -7,6 +7,11 @@
 
 static uint32_t log2u(uint32_t x) { uint32_t r = 0; while ((1u << (r + 1)) <= x) r++; return r; }
 
+/* A mapped cache's bitmap of warm chunks: its words for n ways, and
+ * whether chunk k (ways k * CACHE_WARM_WAYS on) has been written. */
+static size_t warm_words(size_t n) { return (n / CACHE_WARM_WAYS + 64) / 64; }
+static bool chunk_warm(const cache *c, size_t k) { return c->warm[k / 64] >> (k % 64) & 1; }
+
 int cache_init(cache *c, uint64_t size, uint32_t assoc, uint32_t line, uint32_t sector) {
   memset(c, 0, sizeof *c);
   if (!assoc || !line || !sector || line % sector || line / sector > 32) return -1;
@@ -23,7 +28,7 @@ int cache_init(cache *c, uint64_t size, uint32_t assoc, uint32_t line, uint32_t 
   if (n >= CACHE_MAP_WAYS) {
     c->ways = lazymap_zeroed(n * sizeof *c->ways);
     c->lines = lazymap_zeroed(n * sizeof *c->lines);
-    c->warm = calloc((n / CACHE_WARM_WAYS + 64) / 64, sizeof *c->warm);
+    c->warm = calloc(warm_words(n), sizeof *c->warm);
     c->mapped = n;
     if (!c->ways || !c->lines || !c->warm) { cache_free(c); return -1; }
   } else {
@@ -52,7 +57,7 @@ void cache_flush(cache *c) {
   size_t n = (size_t)c->sets * c->assoc;
   memset(c->ways, 0, n * sizeof *c->ways);
   memset(c->lines, 0, n * sizeof *c->lines);
-  if (c->warm) memset(c->warm, 0xff, (n / CACHE_WARM_WAYS + 64) / 64 * sizeof *c->warm);
+  if (c->warm) memset(c->warm, 0xff, warm_words(n) * sizeof *c->warm);
 }
 
 void cache_reset(cache *c) {
@@ -79,7 +84,7 @@ static size_t set_of(cache *c, uint64_t lineno) {
   size_t first = (size_t)(h % c->sets) * c->assoc;
   if (c->warm)
     for (size_t k = first / CACHE_WARM_WAYS; k <= (first + c->assoc - 1) / CACHE_WARM_WAYS; k++)
-      if (!(c->warm[k / 64] >> (k % 64) & 1)) warm_chunk(c, k);
+      if (!chunk_warm(c, k)) warm_chunk(c, k);
   return first;
 }
 
@@ -88,7 +93,7 @@ static size_t set_of(cache *c, uint64_t lineno) {
 static void halve_lru(cache *c) {
   size_t n = (size_t)c->sets * c->assoc;
   for (size_t i = 0; i < n; i++)
-    if (!c->warm || c->warm[i / CACHE_WARM_WAYS / 64] >> (i / CACHE_WARM_WAYS % 64) & 1) c->ways[i].lru >>= 1;
+    if (!c->warm || chunk_warm(c, i / CACHE_WARM_WAYS)) c->ways[i].lru >>= 1;
   c->tick = 1u << 31;
 }
 

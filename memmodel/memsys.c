@@ -334,10 +334,7 @@ bool memsys_lost(const memsys *m, uint64_t v) {
 }
 
 uint64_t memsys_value(const memsys *m, uint32_t smi, uint64_t v) {
-  if (!ms_is_pending(v) || !memsys_known(m, v)) return v;
-  const ms_batch *b = &m->sm[smi].old;
-  uint64_t i = v & INDEX_MASK;
-  return i < b->npend ? b->pend[i].val : v;
+  return memsys_known(m, v) ? value_in(&m->sm[smi].old, m->batch - 1, v) : v;
 }
 
 int memsys_switch(memsys *m) {
