@@ -1200,6 +1200,7 @@ out:
     s->r.l2_lookups = s->mem->l2.lookups;
     s->r.dram_read_bytes = s->mem->dram.read_bytes + s->mem->launch_dram_bytes;
     s->r.dram_write_bytes = s->mem->dram.write_bytes;   /* evictions; dirty lines left at the end are not flushed */
+    s->r.xbar_write_sectors = s->mem->write_sectors;
   }
   if (e->timing_out && !*again) *e->timing_out = s->r;
   e->memsys_keep = s->mem;             /* the next launch resets and reuses it */

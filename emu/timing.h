@@ -51,6 +51,7 @@ typedef struct timing_result {
   uint64_t l1_hits, l1_lookups;     /* global-load sectors                            */
   uint64_t l2_hits, l2_lookups;
   uint64_t dram_read_bytes, dram_write_bytes;
+  uint64_t xbar_write_sectors;      /* store sectors the L1s sent to L2 (l1tex__m_l1tex2xbar_write_sectors) */
   double achieved_occupancy;        /* active warps / max warps, over active SM cycles */
   double theoretical_occupancy;
   uint64_t issued;                  /* warp instructions issued                       */

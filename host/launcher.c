@@ -23,7 +23,8 @@ static void write_stats(FILE *f, int index, const char *kernel, const emu_stats 
     fprintf(f, "dram_read_bytes %llu dram_write_bytes %llu achieved_occupancy_pct %.2f theoretical_occupancy_pct %.2f ",
             (unsigned long long)tr->dram_read_bytes, (unsigned long long)tr->dram_write_bytes,
             100.0 * tr->achieved_occupancy, 100.0 * tr->theoretical_occupancy);
-    fprintf(f, "sass_inst_executed %llu ", (unsigned long long)tr->sass_issued);
+    fprintf(f, "sass_inst_executed %llu xbar_write_sectors %llu ", (unsigned long long)tr->sass_issued,
+            (unsigned long long)tr->xbar_write_sectors);
     /* warp states as shares of all warp cycles (emu/timing.h) */
     double all = 0;
     for (int i = 1; i < STALL_NREASONS; i++) all += (double)tr->stall_cycles[i];

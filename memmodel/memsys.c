@@ -43,7 +43,24 @@ static uint64_t cache_host_bytes(uint64_t size, uint32_t assoc, uint32_t line) {
  * Direct-mapped: the queue is at most an L2 round trip of sectors long
  * (the L1 stalls beyond it), well under WQ_SIZE. */
 #define WQ_SIZE 512u
-struct ms_wq { uint64_t sector, seq; double out; uint32_t req, gen; };
+/* last: when the L1 took the sector's last store; hseq: s->hseq then */
+struct ms_wq { uint64_t sector, seq, hseq; double out, last; uint32_t req, gen; };
+/* A store also joins its sector's last store, sent or not, if that one
+ * was still waiting for the L1 when this one arrived (both in the L1's
+ * queue at once) and is among the last l1_store_queue_join sectors stored.
+ * Measured on the H100 (tests/microbench mb_flag and mb_samestore,
+ * Nsight's l1tex2xbar write sectors, which the L2's write sectors equal):
+ * lane 0 of every warp, 4 stores back to back to one word, sends 604
+ * sectors of 33792 (to words of one sector 608; each SM to its own line
+ * 175), to 2 lines in turn 2221, to 8 lines 15656, to 64 lines 16695 (a
+ * warp's own stores, with 3 other warps' between them, join half the
+ * time); a BFS sweep's flag stores, each warp's after its gathers, 490 of
+ * 33241 join (mb_gather).  The unmerged ones queue at the line's slice. */
+static bool wq_joins(const gpu_config *g, const ms_sm *s, const struct ms_wq *q, uint64_t sector, double start, double t) {
+  if (q->gen != s->wgen || q->sector != sector) return false;
+  if (q->out > start && s->wseq - q->seq <= g->l1_store_combine) return true;
+  return q->last >= t && s->hseq - q->hseq <= g->l1_store_queue_join;
+}
 static uint32_t wq_slot(uint64_t sector) { return (uint32_t)((sector * 0x9e3779b97f4a7c15ull) >> 55) & (WQ_SIZE - 1); }
 /* (a new window: the requests were served, so no entry of wq is queued) */
 static void clear_sm(ms_sm *s) { s->cur.nreq = s->cur.npend = 0; s->wgen++; }
@@ -56,7 +73,7 @@ uint64_t memsys_host_bytes(const gpu_config *g, uint32_t nsm, uint64_t shared_us
   uint64_t sm = sizeof(ms_sm) + (uint64_t)g->l1_mshrs * sizeof(double)
               + cache_host_bytes(memsys_l1_bytes(g, shared_used), g->l1_assoc, g->l1_line_bytes)
               + (g->readonly_cache_bytes ? cache_host_bytes(g->readonly_cache_bytes, g->l1_assoc, g->l1_line_bytes) : 0)
-              + cache_host_bytes(g->const_cache_bytes, 4, 64) + (g->l1_store_combine ? WQ_SIZE * sizeof(struct ms_wq) : 0);
+              + cache_host_bytes(g->const_cache_bytes, 4, 64) + (g->l1_store_combine || g->l1_store_queue_join ? WQ_SIZE * sizeof(struct ms_wq) : 0);
   uint64_t parts = g->l2_partitions ? g->l2_partitions : 1, part = cache_host_bytes(g->l2_bytes / parts, g->l2_assoc, g->l1_line_bytes);
   uint64_t l2 = parts * part + (uint64_t)g->l2_slices * (sizeof(l2_slice) + timeline_host_bytes(8 * 32.0 / g->l2_slice_bytes_per_cycle));
   if (g->l2_partial_fill && !g->l2_write_granule_bytes && g->l1_line_bytes >= 32)
@@ -90,7 +107,7 @@ memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
     ms_sm *s = &m->sm[i];
     s->mshr = calloc(g->l1_mshrs, sizeof *s->mshr);
     s->has_ro = g->readonly_cache_bytes > 0;
-    if (g->l1_store_combine && !(s->wq = calloc(WQ_SIZE, sizeof *s->wq))) { memsys_free(m); return NULL; }
+    if ((g->l1_store_combine || g->l1_store_queue_join) && !(s->wq = calloc(WQ_SIZE, sizeof *s->wq))) { memsys_free(m); return NULL; }
     if (!s->mshr || cache_init(&s->l1, m->l1_bytes, g->l1_assoc, g->l1_line_bytes, g->l1_sector_bytes)
         || (s->has_ro && cache_init(&s->ro, g->readonly_cache_bytes, g->l1_assoc, g->l1_line_bytes, g->l1_sector_bytes))
         || cache_init(&s->cst, g->const_cache_bytes, 4, 64, 32)) { memsys_free(m); return NULL; }
@@ -109,14 +126,14 @@ void memsys_reset(memsys *m) {
     s->mshr_next = 0;
     s->code = false;
     clear_sm(s);
-    s->l1_hits = s->l1_lookups = 0;
+    s->l1_hits = s->l1_lookups = s->wsectors = 0;
   }
   m->oom = m->serve_oom = false;
   memsys_clear(m);
   l2_reset(&m->l2);
   l2_reset_timing(&m->l2);
   dram_reset(&m->dram);
-  m->l1_hits = m->l1_lookups = 0;
+  m->l1_hits = m->l1_lookups = m->write_sectors = 0;
   m->launch_dram_bytes = 0;
 }
 
@@ -277,7 +294,8 @@ static void settle_batch(memsys *m, ms_sm *s, ms_batch *b, uint32_t bn, bool lat
 static void count_l1(memsys *m, ms_sm *s) {
   m->l1_hits += s->l1_hits;
   m->l1_lookups += s->l1_lookups;
-  s->l1_hits = s->l1_lookups = 0;
+  m->write_sectors += s->wsectors;
+  s->l1_hits = s->l1_lookups = s->wsectors = 0;
 }
 
 /* The result of a call that recorded requests feeding pending value pend
@@ -565,8 +583,11 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
       /* a sector still waiting for the write link takes this store's
        * bytes too: one packet, one L2 write (l1_store_combine) */
       struct ms_wq *q = s->wq && path != MS_LOCAL && m->windowed ? &s->wq[wq_slot(sec[k])] : NULL;
-      if (q && q->gen == s->wgen && q->sector == sec[k] && q->out > start && s->wseq - q->seq <= g->l1_store_combine) {
+      if (q) s->hseq++;
+      if (q && wq_joins(g, s, q, sec[k], start, (double)t)) {
         s->cur.req[q->req].arg |= touched[k];
+        q->last = start;
+        q->hseq = s->hseq;
         continue;
       }
       /* write-through over the SM's write link; the L1 stalls when the
@@ -578,9 +599,10 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
        * write's sector read from DRAM included) */
       uint32_t r = add_req(m, s, &pend, RQ_WRITE, t, out, a);
       if (r == NONE) continue;
+      s->wsectors++;
       s->cur.req[r].arg = touched[k];
       s->cur.req[r].same_line = again[k];
-      if (q) *q = (struct ms_wq){ sec[k], ++s->wseq, out, r, s->wgen };
+      if (q) *q = (struct ms_wq){ sec[k], ++s->wseq, s->hseq, out, start, r, s->wgen };
       /* a load of a local line waits until L2 has acknowledged its
        * write-through ([M] tests/microbench mb_stack local_16..256: a local
        * array's load after stores to its lines takes an L2 round trip) */

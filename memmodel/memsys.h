@@ -84,12 +84,14 @@ typedef struct ms_sm {
   uint32_t nfill, capfill;
   uint64_t pend_code;              /* the last MS_PENDING result's code */
   uint64_t l1_hits, l1_lookups;    /* not yet added to memsys's (windowed: until memsys_publish) */
+  uint64_t wsectors;               /* ... and store sectors sent to L2 */
   cache l1, ro, cst;
   double l1_free, shared_free, const_free;
   double wport_free;               /* the SM's write link to L2 is busy until then */
   struct ms_wq *wq;                /* sectors queued for the write link (l1_store_combine), or NULL */
   uint32_t wgen;                   /* this window's number: older entries of wq were served */
   uint64_t wseq;                   /* sectors queued so far (the order of wq's entries) */
+  uint64_t hseq;                   /* sector stores so far (l1_store_queue_join counts back in these) */
   double *mshr;                    /* completion cycle of each MSHR, reused in turn */
   uint32_t mshr_next;
   bool has_ro, code;
@@ -103,6 +105,7 @@ typedef struct memsys {
   dram dram;
   l2sys l2;
   uint64_t l1_hits, l1_lookups;    /* sectors through L1 (and the read-only cache) */
+  uint64_t write_sectors;          /* store sectors the SMs sent to L2, after combining (l1tex2xbar) */
   uint64_t launch_dram_bytes;
   bool windowed;                   /* requests wait for memsys_serve (else served at once) */
   bool oom;                        /* a request could not be recorded */

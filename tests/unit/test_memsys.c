@@ -780,6 +780,50 @@ START_TEST(memsys_stores_combine_in_the_queue)
 }
 END_TEST
 
+/* A store joins the last store of its sector when that one still waited
+ * for the L1 as it came, among the last l1_store_queue_join (h100: 4)
+ * sectors stored: lane 0 of 8 warps storing to one word while the L1 is
+ * busy makes one L2 write; the same stores when the L1 is free, 8; stores
+ * to 2 lines in turn join, to 8 lines in turn do not (mb_flag). */
+START_TEST(memsys_stores_join_in_the_l1_queue)
+{
+    gpu_config h = cfg("h100"), off = cfg("h100");
+    ck_assert_uint_eq(h.l1_store_queue_join, 4);
+    h.l1_store_combine = off.l1_store_combine = 0;     /* the link's queue apart */
+    off.l1_store_queue_join = 0;
+    uint64_t base = 0x2f0000400000ull, a[32], busy[32];
+    for (int i = 0; i < 32; i++) busy[i] = base + 0x200000 + (uint64_t)i * 4096;
+    for (int pass = 0; pass < 2; pass++) {
+        memsys *m = memsys_new(pass ? &off : &h, 1, 0);
+        ck_assert_ptr_nonnull(m);
+        memsys_windowed(m, true);
+        /* a load of 32 lines holds the L1 for 32 cycles: the stores queue */
+        memsys_global(m, 0, 0, busy, ~0u, 4, MS_LOAD, MS_CACHED);
+        uint32_t before = m->sm[0].cur.nreq;
+        a[0] = base;
+        for (int w = 0; w < 8; w++) memsys_global(m, 0, 1 + (uint64_t)w, a, 1u, 4, MS_STORE, MS_CACHED);
+        ck_assert_uint_eq(m->sm[0].cur.nreq - before, (pass ? 8 : 1));
+        /* 2 lines in turn: each store's sector was stored 2 back (the first
+         * line's joins the stores above: one new write) */
+        before = m->sm[0].cur.nreq;
+        for (int w = 0; w < 8; w++) { a[0] = base + 128 * (uint64_t)(w % 2); memsys_global(m, 0, 10 + (uint64_t)w, a, 1u, 4, MS_STORE, MS_CACHED); }
+        ck_assert_uint_eq(m->sm[0].cur.nreq - before, (pass ? 8 : 1));
+        /* 8 lines in turn: 8 back, beyond the 4 */
+        before = m->sm[0].cur.nreq;
+        for (int w = 0; w < 16; w++) { a[0] = base + 0x1000 + 128 * (uint64_t)(w % 8); memsys_global(m, 0, 20 + (uint64_t)w, a, 1u, 4, MS_STORE, MS_CACHED); }
+        ck_assert_uint_eq(m->sm[0].cur.nreq - before, 16);
+        ck_assert_int_eq(memsys_settle(m), 0);
+        memsys_clear(m);
+        /* the L1 free: each store has left the queue before the next comes */
+        before = m->sm[0].cur.nreq;
+        a[0] = base;
+        for (int w = 0; w < 8; w++) memsys_global(m, 0, 1000 + 10 * (uint64_t)w, a, 1u, 4, MS_STORE, MS_CACHED);
+        ck_assert_uint_eq(m->sm[0].cur.nreq - before, 8);
+        memsys_free(m);
+    }
+}
+END_TEST
+
 START_TEST(memsys_mshr_merges_misses)
 {
     uint64_t a[32];
@@ -1095,6 +1139,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(t, memsys_carveout);
     tcase_add_test(t, memsys_shared_banks);
     tcase_add_test(t, memsys_stores_combine_in_the_queue);
+    tcase_add_test(t, memsys_stores_join_in_the_l1_queue);
     tcase_add_test(t, coalesce_counters_match_brute_force);
     tcase_add_test(t, memsys_constant_broadcast);
     tcase_add_test(t, device_addresses_reused);

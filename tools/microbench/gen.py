@@ -795,8 +795,46 @@ def rmw_grid_case():
             c.launch('rmw', grid, 256, [('ptr', 'a'), ('ptr', 'b'), ('ptr', 'flag'), ('u32', n), ('s32', mode)])
     return c
 
+# ---------------------------------------------------------------- many warps' stores to one sector
+def flag_case():
+    c = Case('mb_flag', "lane 0 of every warp stores to one word, to words of one sector, to sectors of one line or to lines, back to back or paced by dependent arithmetic; and each SM to its own line: where writes of one sector merge")
+    c.src.append('''// lane 0 of each warp stores reps times to word stride * (warp % spread),
+// each store after delay steps of a dependent multiply-add chain
+extern "C" __global__ void flag_paced(volatile unsigned *p, unsigned spread, unsigned stride, int reps, int delay)
+{
+    unsigned w = (blockIdx.x * blockDim.x + threadIdx.x) >> 5, x = w;
+    for (int r = 0; r < reps; r++) {
+        for (int d = 0; d < delay; d++) x = x * 1664525u + 1013904223u;
+        if ((threadIdx.x & 31) == 0) p[stride * (w % spread)] = x;
+    }
+}
+// lane 0 of each warp stores reps times to its SM's own line
+extern "C" __global__ void flag_own_sm(volatile unsigned *p, int reps)
+{
+    unsigned sm;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    for (int r = 0; r < reps; r++)
+        if ((threadIdx.x & 31) == 0) p[32 * sm] = r;
+}''')
+    c.buf('p', 256 * 128)
+    def paced(spread, stride, delay, grid=1056, reps=4):
+        c.launch('flag_paced', grid, 256, [('ptr', 'p'), ('u32', spread), ('u32', stride), ('s32', reps), ('s32', delay)])
+    for delay in (0, 8, 32, 128):
+        paced(1, 32, delay)
+    for stride in (32, 8, 1):
+        for spread in (2, 8):
+            paced(spread, stride, 0)
+    paced(1, 32, 0, grid=132)
+    paced(1, 32, 32, grid=132)
+    paced(1, 32, 0, reps=1)
+    paced(8, 32, 32)
+    for reps in (1, 4, 16):
+        c.launch('flag_own_sm', 1056, 256, [('ptr', 'p'), ('s32', reps)])
+    return c
+
 
 if __name__ == '__main__':
     for mk in (pipe_case, smem_case, atomic_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case,
-               launch_case, l1_case, fuse_case, l1_width_case, l2_dirty_case, same_store_case, gather_case, rmw_case, rmw_where_case, rmw_line_case, rmw_grid_case):
+               launch_case, l1_case, fuse_case, l1_width_case, l2_dirty_case, same_store_case, gather_case, rmw_case, rmw_where_case, rmw_line_case, rmw_grid_case,
+               flag_case):
         mk().write()
