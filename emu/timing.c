@@ -321,6 +321,32 @@ static int requeue_released(timing_state *s, twarp *tw, uint64_t t) {
   return sched_push(&s->dom[s->dom_of[tw->sm]].q, tw, t);
 }
 
+/* A SASS sequence's instructions on the pipes besides its own (the other
+ * math pipe, the SFU) hold them too (timing_insn.c). */
+static void hold_seq_pipes(tsm *sm, const twarp *tw, const deps *d, uint64_t t) {
+  uint8_t other = d->unit == U_INT ? U_FP32 : U_INT;
+  const uint16_t ii[2] = { d->seq_other_ii, d->seq_xu_ii };
+  const uint8_t unit[2] = { other, U_SFU };
+  for (int k = 0; k < 2; k++) {
+    if (!ii[k]) continue;
+    uint64_t *f = &sm->unit_free[tw->sp][unit[k]];
+    *f = umax(*f, t + ii[k]);
+    sm->unit_by[tw->sp][unit[k]] = tw;
+    sm->unit_at[tw->sp][unit[k]] = t;
+  }
+}
+
+/* The pipe a SASS sequence waits for: of its own, the other math pipe
+ * and the SFU (those it uses), the one free last. */
+static uint8_t seq_pipe(const tsm *sm, const twarp *tw, const deps *d) {
+  uint8_t best = d->unit;
+  const uint8_t unit[2] = { d->unit == U_INT ? U_FP32 : U_INT, U_SFU };
+  const bool uses[2] = { d->seq_other_ii != 0, d->seq_xu_ii != 0 };
+  for (int k = 0; k < 2; k++)
+    if (uses[k] && sm->unit_free[tw->sp][unit[k]] > sm->unit_free[tw->sp][best]) best = unit[k];
+  return best;
+}
+
 static void mark_blocked(twarp *tw, uint64_t t) {
   const warp *w = tw->w;
   bool bar = false;
@@ -523,6 +549,8 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
      * next free cycle; until then the warp is eligible, not selected */
     uint8_t uid = d->unit;
     if (d->alt_ii && sm->unit_free[tw->sp][U_FP32] < sm->unit_free[tw->sp][uid]) uid = U_FP32;   /* IMAD form */
+    /* a SASS sequence needs each pipe it uses: the one busy longest binds */
+    if (__builtin_expect(d->seq_other_ii | d->seq_xu_ii, 0)) uid = seq_pipe(sm, tw, d);
     uint64_t could = t, slot = umax(t, sm->sched_free[tw->sp]), unit = sm->unit_free[tw->sp][uid];
     /* the warp's own previous instruction holding the pipe is a stall the
      * compiler wrote into the control bits ('wait', as Nsight Compute counts
@@ -533,7 +561,9 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     if (unit > slot) {
       t = could = unit;
       bool own = sm->unit_by[tw->sp][uid] == tw;
-      why = own ? STALL_WAIT : d->throttle_why;
+      /* a sequence held up by the SFU waits for its I2F, F2I or MUFU,
+       * which go there through the MIO */
+      why = own ? STALL_WAIT : uid == U_SFU && d->unit != U_SFU ? STALL_MIO_THROTTLE : d->throttle_why;
       lost = !own && sm->unit_at[tw->sp][uid] == he.t;
       throttled = !own && !d->alt_ii;
     } else if (slot > t) { t = slot; why = STALL_NOT_SELECTED; }
@@ -558,9 +588,12 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     }
     if (!d->free) {
       sm->sched_free[tw->sp] = t + d->slots;
-      sm->unit_free[tw->sp][uid] = t + d->bank_extra + (uid == d->unit ? d->ii : d->alt_ii);
-      sm->unit_by[tw->sp][uid] = tw;
-      sm->unit_at[tw->sp][uid] = t;
+      /* the pipe it took (a sequence: its own, and hold_seq_pipes the others) */
+      uint8_t held = d->alt_ii ? uid : d->unit;
+      sm->unit_free[tw->sp][held] = t + d->bank_extra + (held == d->unit ? d->ii : d->alt_ii);
+      sm->unit_by[tw->sp][held] = tw;
+      sm->unit_at[tw->sp][held] = t;
+      if (__builtin_expect(d->seq_other_ii | d->seq_xu_ii, 0)) hold_seq_pipes(sm, tw, d, t);
     }
     s->mem_done = false;
     s->mem_latency = 0;

@@ -280,9 +280,18 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
       bool integer = d->unit == U_INT;
       uint32_t alu = sq->alu * g->ii_int, math = sq->math * (integer ? ii_imul : d->ii);
       if (integer && g->sm_version < 70) { alu += math; math = 0; }
-      uint32_t ii = umax(sq->n, umax(alu, umax(math, sq->xu * g->ii_sfu)));
       d->lat = sq->chain * d->lat + sq->xu_chain * g->lat_sfu;
-      d->ii = ii;
+      if ((d->unit == U_INT || d->unit == U_FP32) && g->sm_version >= 70) {
+        /* each pipe is held for the sequence's instructions on it, which
+         * issue among other warps' instructions: a warp waiting for the
+         * ALU while another's division runs its I2F, MUFU and IMADs is
+         * not throttled by them ([M] tests/microbench mb_flag,
+         * mb_samestore: every warp's w % spread at once shows not_selected
+         * on the H100, not math_pipe_throttle) */
+        d->ii = (uint32_t)umax(1, integer ? alu : math);
+        d->seq_other_ii = (uint16_t)umin(integer ? math : alu, UINT16_MAX);
+        d->seq_xu_ii = (uint16_t)umin((uint64_t)sq->xu * g->ii_sfu, UINT16_MAX);
+      } else d->ii = (uint32_t)umax(sq->n, umax(alu, umax(math, sq->xu * g->ii_sfu)));
     }
     switch (in->op) {
     case OP_BRA: case OP_BRX_IDX: d->kind = DK_BRANCH; break;

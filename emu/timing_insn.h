@@ -58,6 +58,9 @@ typedef struct deps {
   uint8_t hoist_copies;               /* ... the copies hoisted together (gpu_config.hoist_regs) */
   uint8_t alt_ii;                     /* an integer add, move or shift ptxas can also issue to the FMA
                                          pipe (IMAD.IADD, IMAD.MOV, IMAD.SHL): that pipe's interval; 0: no */
+  uint16_t seq_other_ii, seq_xu_ii;   /* a SASS sequence: the cycles its instructions hold the other
+                                         math pipe (FMA for an integer one, ALU for a float one) and the
+                                         SFU; ii is its own pipe's share (0: not a sequence) */
   /* ptxas's merging of scalar accesses into a vector one (fuse.c) */
   uint8_t fuse_bytes;                 /* it makes the merged access: its bytes a lane (0: no merge) */
   uint8_t fuse_pos;                   /* ... its own address less the merged access's */

@@ -248,6 +248,14 @@ imc() {   # KERNEL: the imc_miss cycles of the warp
 }
 two=$(imc consts); one=$(imc consts1)
 if [ "$one" -ge 290 ] && [ "$one" -le 310 ] && [ "$two" -ge 590 ] && [ "$two" -le 610 ]; then ok; else bad "imc misses: one line $one, two lines $two cycles (300 each)"; fi
+# a division's SASS sequence holds each pipe for its own instructions on
+# it: 16 warps of a sub-partition all dividing at once wait for the
+# scheduler (not_selected) and the SFU (mio_throttle: I2F, MUFU.RCP, F2I),
+# not for an integer pipe held by the whole sequence
+trace "$tmp/rems.db" rems 512 1024 --gpu h100 --arg u32:7
+reason() { q "$tmp/rems.db" "SELECT coalesce(sum(CASE WHEN stall_id = $1 THEN stall_cycles ELSE 0 END + CASE WHEN stall2_id = $1 THEN stall2_cycles ELSE 0 END + CASE WHEN stall3_id = $1 THEN stall3_cycles ELSE 0 END), 0) FROM warp_runs"; }
+ns=$(reason 2); mt=$(reason 8)
+if [ -n "$ns" ] && [ -n "$mt" ] && [ "$ns" -gt $((2 * mt)) ]; then ok; else bad "a division's pipes: not_selected $ns, math_pipe_throttle $mt cycles"; fi
 # MUFU reaches the special function unit through the MIO: two warps of a
 # sub-partition waiting for it while the other's ex2 holds it show
 # mio_throttle, never math_pipe_throttle (8 warps, 2 a sub-partition)
