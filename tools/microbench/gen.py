@@ -24,6 +24,9 @@ Each case sweeps one mechanism's parameters (doc/timing-validation.md):
   mb_fuse     scalar shared-memory loads and stores ptxas can merge (16- or
               8-byte aligned) or not (4-byte aligned), broadcast or per lane
   mb_l1w      L1-hit requests of 1 or 2 lines returning 4..128 distinct bytes
+  mb_flag     lane 0 of every warp storing to one word, the words of a sector,
+              the sectors of a line or to lines, back to back or paced:
+              where stores of one sector merge (Nsight's write sectors)
 Everything is generated: change the sweeps here, never the output."""
 import os
 import sys
