@@ -321,12 +321,29 @@ static int requeue_released(timing_state *s, twarp *tw, uint64_t t) {
   return sched_push(&s->dom[s->dom_of[tw->sm]].q, tw, t);
 }
 
-/* A SASS sequence's instructions on the pipes besides its own (the other
- * math pipe, the SFU) hold them too (timing_insn.c). */
+/* A SASS sequence (timing_insn.c) also uses the other math pipe and the
+ * SFU, for ii[k] cycles each (0: not that one). */
+static void seq_pipes(const deps *d, uint8_t unit[2], uint16_t ii[2]) {
+  unit[0] = d->unit == U_INT ? U_FP32 : U_INT; ii[0] = d->seq_other_ii;
+  unit[1] = U_SFU; ii[1] = d->seq_xu_ii;
+}
+
+/* The pipe a sequence waits for: of its own and those it also uses, the
+ * one free last. */
+static uint8_t seq_pipe(const tsm *sm, const twarp *tw, const deps *d) {
+  uint8_t unit[2], best = d->unit;
+  uint16_t ii[2];
+  seq_pipes(d, unit, ii);
+  for (int k = 0; k < 2; k++)
+    if (ii[k] && sm->unit_free[tw->sp][unit[k]] > sm->unit_free[tw->sp][best]) best = unit[k];
+  return best;
+}
+
+/* ... and its instructions there hold them, as its own pipe is held. */
 static void hold_seq_pipes(tsm *sm, const twarp *tw, const deps *d, uint64_t t) {
-  uint8_t other = d->unit == U_INT ? U_FP32 : U_INT;
-  const uint16_t ii[2] = { d->seq_other_ii, d->seq_xu_ii };
-  const uint8_t unit[2] = { other, U_SFU };
+  uint8_t unit[2];
+  uint16_t ii[2];
+  seq_pipes(d, unit, ii);
   for (int k = 0; k < 2; k++) {
     if (!ii[k]) continue;
     uint64_t *f = &sm->unit_free[tw->sp][unit[k]];
@@ -334,17 +351,6 @@ static void hold_seq_pipes(tsm *sm, const twarp *tw, const deps *d, uint64_t t) 
     sm->unit_by[tw->sp][unit[k]] = tw;
     sm->unit_at[tw->sp][unit[k]] = t;
   }
-}
-
-/* The pipe a SASS sequence waits for: of its own, the other math pipe
- * and the SFU (those it uses), the one free last. */
-static uint8_t seq_pipe(const tsm *sm, const twarp *tw, const deps *d) {
-  uint8_t best = d->unit;
-  const uint8_t unit[2] = { d->unit == U_INT ? U_FP32 : U_INT, U_SFU };
-  const bool uses[2] = { d->seq_other_ii != 0, d->seq_xu_ii != 0 };
-  for (int k = 0; k < 2; k++)
-    if (uses[k] && sm->unit_free[tw->sp][unit[k]] > sm->unit_free[tw->sp][best]) best = unit[k];
-  return best;
 }
 
 static void mark_blocked(twarp *tw, uint64_t t) {
@@ -550,8 +556,9 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     uint8_t uid = d->unit;
     if (d->alt_ii && sm->unit_free[tw->sp][U_FP32] < sm->unit_free[tw->sp][uid]) uid = U_FP32;   /* IMAD form */
     /* a SASS sequence needs each pipe it uses: the one busy longest binds */
-    if (__builtin_expect(d->seq_other_ii | d->seq_xu_ii, 0)) uid = seq_pipe(sm, tw, d);
-    uint64_t could = t, slot = umax(t, sm->sched_free[tw->sp]), unit = sm->unit_free[tw->sp][uid];
+    bool seq = d->seq_other_ii | d->seq_xu_ii;
+    uint8_t wuid = __builtin_expect(seq, 0) ? seq_pipe(sm, tw, d) : uid;
+    uint64_t could = t, slot = umax(t, sm->sched_free[tw->sp]), unit = sm->unit_free[tw->sp][wuid];
     /* the warp's own previous instruction holding the pipe is a stall the
      * compiler wrote into the control bits ('wait', as Nsight Compute counts
      * it: mb_pipe, one warp: no math_pipe_throttle at any ILP); another
@@ -560,11 +567,11 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     bool lost = false, throttled = false;
     if (unit > slot) {
       t = could = unit;
-      bool own = sm->unit_by[tw->sp][uid] == tw;
+      bool own = sm->unit_by[tw->sp][wuid] == tw;
       /* a sequence held up by the SFU waits for its I2F, F2I or MUFU,
        * which go there through the MIO */
-      why = own ? STALL_WAIT : uid == U_SFU && d->unit != U_SFU ? STALL_MIO_THROTTLE : d->throttle_why;
-      lost = !own && sm->unit_at[tw->sp][uid] == he.t;
+      why = own ? STALL_WAIT : wuid != uid && wuid == U_SFU ? STALL_MIO_THROTTLE : d->throttle_why;
+      lost = !own && sm->unit_at[tw->sp][wuid] == he.t;
       throttled = !own && !d->alt_ii;
     } else if (slot > t) { t = slot; why = STALL_NOT_SELECTED; }
     if (t > he.t) {
@@ -572,7 +579,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       /* held back by the full MIO queue alone, by another warp's use of
        * the unit (not one that takes either of two) or by the scheduler */
       sched_list *l = t == mio_t && why == STALL_MIO_THROTTLE ? &s->mioq[tw->sm].wait
-                    : throttled ? &sm->unit_wait[tw->sp][uid]
+                    : throttled ? &sm->unit_wait[tw->sp][wuid]
                     : why == STALL_NOT_SELECTED && !lost ? &sm->ns[tw->sp] : NULL;
       if (l) {
         int j = sched_list_join(q, l, tw, he.t + lost, why);
@@ -588,12 +595,10 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     }
     if (!d->free) {
       sm->sched_free[tw->sp] = t + d->slots;
-      /* the pipe it took (a sequence: its own, and hold_seq_pipes the others) */
-      uint8_t held = d->alt_ii ? uid : d->unit;
-      sm->unit_free[tw->sp][held] = t + d->bank_extra + (held == d->unit ? d->ii : d->alt_ii);
-      sm->unit_by[tw->sp][held] = tw;
-      sm->unit_at[tw->sp][held] = t;
-      if (__builtin_expect(d->seq_other_ii | d->seq_xu_ii, 0)) hold_seq_pipes(sm, tw, d, t);
+      sm->unit_free[tw->sp][uid] = t + d->bank_extra + (uid == d->unit ? d->ii : d->alt_ii);
+      sm->unit_by[tw->sp][uid] = tw;
+      sm->unit_at[tw->sp][uid] = t;
+      if (__builtin_expect(seq, 0)) hold_seq_pipes(sm, tw, d, t);
     }
     s->mem_done = false;
     s->mem_latency = 0;

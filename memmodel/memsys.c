@@ -61,6 +61,8 @@ static bool wq_joins(const gpu_config *g, const ms_sm *s, const struct ms_wq *q,
   if (q->out > start && s->wseq - q->seq <= g->l1_store_combine) return true;
   return q->last >= t && s->hseq - q->hseq <= g->l1_store_queue_join;
 }
+/* Whether the SMs keep the queue of stored sectors at all. */
+static bool wq_used(const gpu_config *g) { return g->l1_store_combine || g->l1_store_queue_join; }
 static uint32_t wq_slot(uint64_t sector) { return (uint32_t)((sector * 0x9e3779b97f4a7c15ull) >> 55) & (WQ_SIZE - 1); }
 /* (a new window: the requests were served, so no entry of wq is queued) */
 static void clear_sm(ms_sm *s) { s->cur.nreq = s->cur.npend = 0; s->wgen++; }
@@ -73,7 +75,7 @@ uint64_t memsys_host_bytes(const gpu_config *g, uint32_t nsm, uint64_t shared_us
   uint64_t sm = sizeof(ms_sm) + (uint64_t)g->l1_mshrs * sizeof(double)
               + cache_host_bytes(memsys_l1_bytes(g, shared_used), g->l1_assoc, g->l1_line_bytes)
               + (g->readonly_cache_bytes ? cache_host_bytes(g->readonly_cache_bytes, g->l1_assoc, g->l1_line_bytes) : 0)
-              + cache_host_bytes(g->const_cache_bytes, 4, 64) + (g->l1_store_combine || g->l1_store_queue_join ? WQ_SIZE * sizeof(struct ms_wq) : 0);
+              + cache_host_bytes(g->const_cache_bytes, 4, 64) + (wq_used(g) ? WQ_SIZE * sizeof(struct ms_wq) : 0);
   uint64_t parts = g->l2_partitions ? g->l2_partitions : 1, part = cache_host_bytes(g->l2_bytes / parts, g->l2_assoc, g->l1_line_bytes);
   uint64_t l2 = parts * part + (uint64_t)g->l2_slices * (sizeof(l2_slice) + timeline_host_bytes(8 * 32.0 / g->l2_slice_bytes_per_cycle));
   if (g->l2_partial_fill && !g->l2_write_granule_bytes && g->l1_line_bytes >= 32)
@@ -107,7 +109,7 @@ memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
     ms_sm *s = &m->sm[i];
     s->mshr = calloc(g->l1_mshrs, sizeof *s->mshr);
     s->has_ro = g->readonly_cache_bytes > 0;
-    if ((g->l1_store_combine || g->l1_store_queue_join) && !(s->wq = calloc(WQ_SIZE, sizeof *s->wq))) { memsys_free(m); return NULL; }
+    if (wq_used(g) && !(s->wq = calloc(WQ_SIZE, sizeof *s->wq))) { memsys_free(m); return NULL; }
     if (!s->mshr || cache_init(&s->l1, m->l1_bytes, g->l1_assoc, g->l1_line_bytes, g->l1_sector_bytes)
         || (s->has_ro && cache_init(&s->ro, g->readonly_cache_bytes, g->l1_assoc, g->l1_line_bytes, g->l1_sector_bytes))
         || cache_init(&s->cst, g->const_cache_bytes, 4, 64, 32)) { memsys_free(m); return NULL; }
