@@ -353,6 +353,11 @@ static void hold_seq_pipes(tsm *sm, const twarp *tw, const deps *d, uint64_t t) 
   }
 }
 
+/* ready_why: the register's value is a scaled special function's
+ * (deps.sfu_scaled); the rest is the stall reason. */
+#define WHY_SCALED 0x80
+_Static_assert(STALL_NREASONS <= WHY_SCALED, "stall reasons must leave ready_why's top bit free");
+
 static void mark_blocked(twarp *tw, uint64_t t) {
   const warp *w = tw->w;
   bool bar = false;
@@ -509,6 +514,8 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     if (!d->fused)
       for (uint8_t i = 0; i < d->nsrc; i++) if (tw->ready[d->src[i]] > t) { t = tw->ready[d->src[i]]; why = tw->ready_why[d->src[i]]; }
     for (uint8_t i = 0; i < d->ndst; i++) if (tw->ready[d->dst[i]] > t) { t = tw->ready[d->dst[i]]; why = tw->ready_why[d->dst[i]]; }
+    bool scaled = why & WHY_SCALED;      /* the value is a scaled special function's */
+    why &= ~WHY_SCALED;
     if (s->ic) {
       /* the instruction's line must be in the sub-partition's L0 cache;
        * a warp asks once per line it enters */
@@ -586,7 +593,19 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
         if (j < 0) { fault_oom(e); break; }
         if (j) continue;
       }
-      twarp_note_wait(tw, why, t - he.t - lost);
+      /* waiting for an operand while its own previous instruction still
+       * holds the pipe: that stretch is the stall ptxas wrote into the
+       * control bits, 'wait' ([M] tests/microbench mb_pipe pipe_sfu_ilp1:
+       * dependent MUFU a trip after another, 18 cycles apart, show
+       * about 7 of them as wait, the rest short_scoreboard) */
+      uint64_t gap = t - he.t - lost, fixed = 0;
+      if ((why == STALL_SHORT_SCOREBOARD || why == STALL_LONG_SCOREBOARD) && unit > he.t && sm->unit_by[tw->sp][wuid] == tw)
+        fixed = umin(unit, t) - he.t;
+      /* ... and so are the FMUL and FSETP of a scaled special function */
+      if (scaled && why == STALL_SHORT_SCOREBOARD) fixed += g->sfu_denorm_cycles;
+      fixed = umin(fixed, gap);
+      twarp_note_wait(tw, STALL_WAIT, fixed);
+      twarp_note_wait(tw, why, gap - fixed);
       /* two_level: a long wait gives the place in the active set away */
       if (why == STALL_LONG_SCOREBOARD && sched_leave(q, tw, he.t)) { fault_oom(e); break; }
       if (sched_push(q, tw, t)) { fault_oom(e); break; }
@@ -697,7 +716,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     if (d->kind == DK_ASYNC_WAIT && d->grp_open_too) tw->grp_open[d->grp] = 0;
     for (uint8_t i = 0; i < d->ndst; i++) {
       tw->ready[d->dst[i]] = done;
-      tw->ready_why[d->dst[i]] = rwhy;
+      tw->ready_why[d->dst[i]] = d->sfu_scaled ? (uint8_t)(rwhy | WHY_SCALED) : rwhy;
       if (ms_is_pending(done) && VEC_APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ &tw->ready[d->dst[i]], done, tw }))) { fault_oom(e); break; }
     }
     /* warp states (timing.h): the issue cycle is 'selected', the cycles

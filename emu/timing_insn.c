@@ -135,7 +135,10 @@ static void mark_unrolled_loop(const emu *e, deps *dep, uint32_t pc, uint32_t ma
   if (b->in->op != OP_BRA || b->guard < 0 || lo >= pc || pragma_nounroll(e, b->f, lo)) return;
   for (uint32_t i = lo; i < pc; i++) {
     const xinsn *x = &e->prog[i];
-    if (x->f != b->f || (x->flags & XF_CONTROL)) return;
+    /* nor a loop with a special function in it (sm_90 SASS of mb_pipe
+     * pipe_sfu_ilp1, _ilp2: 11 and 18 instructions a trip, not unrolled,
+     * where pipe_f32_ilp1's 7 are, four times) */
+    if (x->f != b->f || (x->flags & XF_CONTROL) || dep[i].unit == U_SFU) return;
     if (has_row(dep[i].dst, dep[i].ndst, b->guard)) cmp = i;
     body += dep[i].free ? 0 : dep[i].slots;
   }
@@ -245,12 +248,8 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
        * a busy unit is mio_throttle (Nsight Compute's definition; [M]
        * tests/microbench mb_pipe pipe_sfu_ilp2..8 with 8 warps: 20-37 %
        * mio_throttle, no math_pipe_throttle) */
+      /* (the SASS around the MUFU: isa/table.c sfu_sequence, below) */
       d->result_why = STALL_SHORT_SCOREBOARD; d->throttle_why = STALL_MIO_THROTTLE;
-      /* without .ftz, ptxas scales denormal inputs and results around the
-       * MUFU (a compare and multiplies on the dependent path) */
-      if (in->type == PTX_T_F32 && !(in->flags & IF_FTZ) && (in->op == OP_EX2 || in->op == OP_LG2 || in->op == OP_RSQRT ||
-          ((in->op == OP_RCP || in->op == OP_SQRT) && (in->flags & IF_APPROX))))
-        d->lat += g->sfu_denorm_cycles;
       break;
     default: d->result_why = STALL_WAIT; d->throttle_why = STALL_MATH_PIPE_THROTTLE; break;
     }
@@ -281,7 +280,13 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
       uint32_t alu = sq->alu * g->ii_int, math = sq->math * (integer ? ii_imul : d->ii);
       if (integer && g->sm_version < 70) { alu += math; math = 0; }
       d->lat = sq->chain * d->lat + sq->xu_chain * g->lat_sfu;
-      if ((d->unit == U_INT || d->unit == U_FP32) && g->sm_version >= 70) {
+      if (d->unit == U_SFU) {
+        /* a special function: the MUFU holds the SFU, the scaling or the
+         * Newton step around it runs on the FMA pipe (dependent) and the ALU */
+        d->sfu_scaled = isa_sfu_scaled(sq);
+        d->lat = sq->xu_chain * g->lat_sfu + sq->chain * g->lat_fp32 + (d->sfu_scaled ? g->sfu_denorm_cycles : 0);
+        d->ii = (uint32_t)umax(1, sq->xu * g->ii_sfu);
+      } else if ((d->unit == U_INT || d->unit == U_FP32) && g->sm_version >= 70) {
         /* each pipe is held for the sequence's instructions on it, which
          * issue among other warps' instructions: a warp waiting for the
          * ALU while another's division runs its I2F, MUFU and IMADs is

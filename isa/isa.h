@@ -370,6 +370,10 @@ typedef struct isa_sass_seq { uint8_t n, alu, math, xu, chain, xu_chain; } isa_s
  * The timing model charges issue slots by it; traces record it so that
  * instruction counts can be compared with a profiler's (SASS) counts. */
 uint32_t isa_sass_count(const isa_func *f, const isa_insn *in, const isa_sass_seq **seq);
+/* Whether a special function's sequence scales a denormal input and
+ * result around its MUFU (ex2, lg2, rsqrt, sqrt, rcp .approx.f32 without
+ * .ftz): its cost on the dependent path is gpu_config.sfu_denorm_cycles. */
+bool isa_sfu_scaled(const isa_sass_seq *s);
 
 /* Assemble a parsed module; diagnostics go to diag, in source order.
  * Returns NULL when there were errors (in parsing too). */

@@ -121,9 +121,68 @@ static const isa_sass_seq seq_rem64_const = { 10, 5, 5, 0, 10, 0 };
 static const isa_sass_seq seq_div_f32 = { 10, 3, 5, 2, 5, 2 };
 static const isa_sass_seq seq_div_f64 = { 20, 6, 8, 1, 10, 1 };
 
+/* The .f32 special functions around their MUFU (sm_90 SASS of each,
+ * cuobjdump -sass, 2026-11-26):
+ * - ex2, lg2, rsqrt, sqrt .approx without .ftz scale a denormal input
+ *   and the result: FSETP, FMUL (or FMUL and FSEL), MUFU, FMUL (FADD for
+ *   lg2); ex2's scaling is left out when its input is another ex2's
+ *   result, which is never below -126 (tests/microbench mb_pipe
+ *   pipe_sfu_*: 2.75 SASS instructions an ex2 in a chain of four a step);
+ *   rcp.approx without .ftz compares twice, selects twice, FMUL, MUFU, FMUL;
+ * - sin, cos: FMUL.RZ by 1/(2 pi), then MUFU (golden timing_sfu: 75020
+ *   instructions for 20000 sin+ex2 steps);
+ * - rcp.rn, sqrt.rn: MUFU, a Newton step (FFMA, FADD or FMUL, FFMA) and
+ *   a range check that branches to a slow path for extreme inputs;
+ * - the .ftz forms, tanh, ex2.f16: the MUFU alone.
+ * The scaled forms' cost on the dependent path is gpu_config.sfu_denorm_cycles
+ * (chain 0 here); the others' is chain FMA-pipe latencies. */
+static const isa_sass_seq seq_sfu_scaled = { 4, 1, 2, 1, 0, 1 };
+static const isa_sass_seq seq_rcp_scaled = { 7, 4, 2, 1, 0, 1 };
+static const isa_sass_seq seq_sincos = { 2, 0, 1, 1, 1, 1 };
+static const isa_sass_seq seq_sfu_newton = { 8, 4, 3, 1, 3, 1 };
+
+/* Whether the input of an ex2 is the result of another ex2: its last
+ * write before in, in the same straight-line code, is an unguarded ex2. */
+static bool ex2_of_ex2(const isa_func *f, const isa_insn *in) {
+  const isa_opnd *src = &f->ops[in->opi + 1];
+  if (src->kind != OK_REG || src->n) return false;
+  uint32_t pc = (uint32_t)(in - f->insns);
+  for (uint32_t d = pc; d-- > 0;) {
+    const isa_insn *x = &f->insns[d];
+    if (x->op == OP_BRA || x->op == OP_RET || x->op == OP_EXIT || x->op == OP_CALL) return false;
+    if (!writes_reg(f, d, d, src->v)) continue;
+    if (x->op != OP_EX2 || x->guard >= 0) return false;
+    /* no branch may enter between the write and in */
+    for (uint32_t b = 0; b < f->ninsns; b++) {
+      const isa_insn *br = &f->insns[b];
+      if (br->op != OP_BRA || !br->nops) continue;
+      const isa_opnd *t = &f->ops[br->opi];
+      if (t->kind == OK_LABEL && t->v > d && t->v <= pc) return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+static const isa_sass_seq *sfu_sequence(const isa_func *f, const isa_insn *in) {
+  if (in->type != PTX_T_F32) return NULL;
+  bool ftz = in->flags & IF_FTZ, approx = in->flags & IF_APPROX;
+  switch (in->op) {
+  case OP_SIN: case OP_COS: return &seq_sincos;
+  case OP_EX2: return ftz || ex2_of_ex2(f, in) ? NULL : &seq_sfu_scaled;
+  case OP_LG2: case OP_RSQRT: return ftz ? NULL : &seq_sfu_scaled;
+  case OP_SQRT: return !approx ? &seq_sfu_newton : ftz ? NULL : &seq_sfu_scaled;
+  case OP_RCP: return !approx ? &seq_sfu_newton : ftz ? NULL : &seq_rcp_scaled;
+  default: return NULL;
+  }
+}
+
+bool isa_sfu_scaled(const isa_sass_seq *s) { return s == &seq_sfu_scaled || s == &seq_rcp_scaled; }
+
 static const isa_sass_seq *sass_sequence(const isa_func *f, const isa_insn *in) {
   bool wide = in->type == PTX_T_S64 || in->type == PTX_T_U64 || in->type == PTX_T_B64;
   bool sgn = in->type == PTX_T_S32 || in->type == PTX_T_S64;
+  if (isa_ops[in->op].unit == U_SFU) return sfu_sequence(f, in);
   if (in->op != OP_REM && in->op != OP_DIV) return NULL;
   if (in->type == PTX_T_F64) return &seq_div_f64;
   if (in->type == PTX_T_F32) return in->rnd != RND_NONE ? &seq_div_f32 : NULL;   /* div.approx / div.full: MUFU.RCP + FMUL */

@@ -290,6 +290,27 @@ else bad "merged accesses: SASS instructions $s16 (16-byte base), $s8 (fuse_byte
 "$PTXEMU" run -q "$k" --kernel fuse_sym --block 32 -e 'buffer b 64 zero' --arg ptr:b --arg u32:0 -e 'dump b 4 f32' >"$tmp/m2" 2>&1
 if cmp -s "$tmp/m1" "$tmp/m2" && [ -s "$tmp/m1" ]; then ok; else bad "merged accesses change results"; cat "$tmp/m1" "$tmp/m2"; fi
 
+# special functions without .ftz: ptxas scales a denormal input and the
+# result around the MUFU (ex2, lg2, rsqrt: FSETP, FMUL, MUFU, FMUL; rcp:
+# two compares and selects, FMUL, MUFU, FMUL), but not for an ex2 of an
+# ex2's result: 3 + 0 + 3 + 3 + 6 SASS instructions more than with .ftz
+f1=$(sass sfu_ftz); f0=$(sass sfu_scaled)
+if [ -n "$f1" ] && [ -n "$f0" ] && [ $((f0 - f1)) -eq 15 ]; then ok; else bad "scaled special functions: SASS instructions $f0 (no .ftz), $f1 (.ftz)"; fi
+# in a chain of dependent ex2, the scaling's cycles (sfu_denorm_cycles) and
+# the SFU held by the warp's previous MUFU (ii_sfu) are 'wait', the rest of
+# the MUFU's latency short_scoreboard: the second ex2 waits
+# sfu_denorm_cycles + ii_sfu - 1 cycles as 'wait', the third ii_sfu - 1
+trace "$tmp/ex2c.db" ex2_chain 32 64 --gpu "$tmp/noic.gpu" --set sfu_denorm_cycles=30 --set ii_sfu=8 --set lat_sfu=18
+wait_of() {   # WSEQ REASON: that instruction's cycles of the reason
+  q "$tmp/ex2c.db" "SELECT coalesce(sum(CASE WHEN stall_id = $2 THEN stall_cycles ELSE 0 END + CASE WHEN stall2_id = $2 THEN stall2_cycles ELSE 0 END
+                               + CASE WHEN stall3_id = $2 THEN stall3_cycles ELSE 0 END), 0) FROM warp_runs r JOIN instructions i USING (insn_id)
+                               WHERE r.warp = 0 AND i.opname LIKE 'ex2%' AND r.wseq = (SELECT min(wseq) FROM warp_runs r2 JOIN instructions i2 USING (insn_id)
+                               WHERE r2.warp = 0 AND i2.opname LIKE 'ex2%') + $1"
+}
+w2=$(wait_of 1 5); s2=$(wait_of 1 4); w3=$(wait_of 2 5); s3=$(wait_of 2 4)
+if [ "$w2" = 37 ] && [ "$w3" = 7 ] && [ -n "$s2" ] && [ "$s2" = "$s3" ] && [ "$s3" -gt 0 ]; then ok
+else bad "a chain of ex2: wait $w2 and $w3, short_scoreboard $s2 and $s3 cycles (2nd and 3rd)"; fi
+
 # ptxas combines a shift with the add that reads it (LEA), a mask with
 # its test against zero (LOP3) and a compare with the predicate and that
 # reads it (ISETP.AND): 3 SASS instructions fewer a warp with combine_ops;
