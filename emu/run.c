@@ -16,6 +16,7 @@
 #include "emu/internal.h"
 #include "emu/parallel.h"
 #include "memmodel/space.h"
+#include "util/wbuf.h"
 #include "util/clock.h"
 #include "util/rss.h"
 
@@ -264,7 +265,12 @@ static void clear_used_rows(const emu *e, uint64_t (*r)[WARP_SIZE], bool fresh) 
 /* Free the pooled warp buffers. */
 static void pool_free(emu *e) {
   uint64_t each = (uint64_t)e->pool_rows * WARP_SIZE * 8 + (uint64_t)WARP_SIZE * e->pool_local_stride;
-  while (e->npool) { e->npool--; free(e->pool_regs[e->npool]); free(e->pool_local[e->npool]); e->warp_bytes -= each; }
+  while (e->npool) {
+    e->npool--;
+    wbuf_free(e->pool_regs[e->npool], (size_t)e->pool_rows * sizeof *e->pool_regs[0]);
+    wbuf_free(e->pool_local[e->npool], (size_t)WARP_SIZE * e->pool_local_stride);
+    e->warp_bytes -= each;
+  }
 }
 
 /* The pool holds buffers of another shape (another kernel's): freed. */
@@ -321,9 +327,9 @@ int emu_cta_start(emu *e, cta *c, uint64_t seq, cta *peers) {
     } else {
       /* registers and local memory of resident warps count against the cap */
       if (e->warp_bytes + warp_bytes(e) > e->opt.mem_cap) return -1;
-      w->r = malloc(w->nrows * sizeof *w->r);
+      w->r = wbuf_alloc(w->nrows * sizeof *w->r, false);
       if (w->r) clear_used_rows(e, w->r, true);
-      w->local = calloc(WARP_SIZE, w->local_stride);
+      w->local = wbuf_alloc((size_t)WARP_SIZE * w->local_stride, true);
       if (w->r && w->local) e->warp_bytes += warp_bytes(e);
     }
     if (!w->r || !w->local) return -1;
@@ -354,8 +360,8 @@ void emu_cta_free(cta *c) {
       e->pool_local[e->npool++] = c->warps[i].local;
     } else {
       if (c->warps[i].r && c->warps[i].local) e->warp_bytes -= warp_bytes(e);
-      free(c->warps[i].r);
-      free(c->warps[i].local);
+      wbuf_free(c->warps[i].r, c->warps[i].nrows * sizeof *c->warps[i].r);
+      wbuf_free(c->warps[i].local, (size_t)WARP_SIZE * c->warps[i].local_stride);
     }
   }
   free(c->warps);

@@ -7,6 +7,7 @@
 #include "emu/sched.h"
 #include "emu/timing.h"
 #include "emu/timing_insn.h"
+#include "util/wbuf.h"
 #include "util/vec.h"
 #include "emu/timing_par.h"
 #include "emu/parallel.h"
@@ -358,6 +359,9 @@ static void hold_seq_pipes(tsm *sm, const twarp *tw, const deps *d, uint64_t t) 
 #define WHY_SCALED 0x80
 _Static_assert(STALL_NREASONS <= WHY_SCALED, "stall reasons must leave ready_why's top bit free");
 
+/* A warp's per-row ready cycles (twarp.ready; ready_why: a byte a row). */
+static size_t ready_bytes(const emu *e) { return (size_t)(e->nrows ? e->nrows : 1) * sizeof(uint64_t); }
+
 static void mark_blocked(twarp *tw, uint64_t t) {
   const warp *w = tw->w;
   bool bar = false;
@@ -412,7 +416,7 @@ static int start_group(const trun *R, timing_state *s, emu *e, tdom *dm, const s
       twarp *tw = &t[wi];
       uint64_t *rd = tw->ready;
       uint8_t *rw = tw->ready_why;
-      if (!R->slot_init[si]) { rd = calloc(e->nrows ? e->nrows : 1, sizeof *rd); rw = calloc(e->nrows ? e->nrows : 1, 1); }
+      if (!R->slot_init[si]) { rd = wbuf_alloc(ready_bytes(e), true); rw = wbuf_alloc(e->nrows ? e->nrows : 1, true); }
       else { memset(rd, 0, e->nrows * sizeof *rd); memset(rw, 0, e->nrows); }
       uint64_t h0 = tw->hoist_t0;
       memset(tw, 0, sizeof *tw);
@@ -1224,7 +1228,7 @@ out:
   for (uint32_t i = 0; i < slots; i++) {
     if (res && res[i].warps) emu_cta_free(&res[i]);
     if (twmem && slot_init && slot_init[i])
-      for (uint32_t wi = 0; wi < nwarps; wi++) { free(twmem[(size_t)i * nwarps + wi].ready); free(twmem[(size_t)i * nwarps + wi].ready_why); }
+      for (uint32_t wi = 0; wi < nwarps; wi++) { wbuf_free(twmem[(size_t)i * nwarps + wi].ready, ready_bytes(e)); wbuf_free(twmem[(size_t)i * nwarps + wi].ready_why, e->nrows ? e->nrows : 1); }
   }
   e->timing = NULL;
   tteam_free(team);

@@ -1,0 +1,88 @@
+/* util/wbuf.c - buffers of a few sizes from huge-page mappings (wbuf.h). */
+#include "util/wbuf.h"
+#include "util/lazymap.h"
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define WBUF_PLAIN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WBUF_PLAIN 1
+#endif
+#endif
+
+/* Sizes from WBUF_MIN to WBUF_MAX bytes, up to WBUF_CLASSES of them at a
+ * time (a process runs a few kernels); the others go to malloc. */
+enum { WBUF_MIN = 256, WBUF_MAX = 1 << 20, WBUF_CLASSES = 16, WBUF_ALIGN = 64 };
+#define WBUF_SLAB ((size_t)32 << 20)
+
+typedef struct wfree { struct wfree *next; } wfree;
+static struct { size_t bytes; wfree *head; } cls[WBUF_CLASSES];
+static unsigned char *slab, *slab_end;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+#ifndef WBUF_PLAIN
+/* The class of a size: found, or made in a free place; -1 when all are taken. */
+static int class_of(size_t bytes) {
+  int empty = -1;
+  for (int i = 0; i < WBUF_CLASSES; i++) {
+    if (cls[i].bytes == bytes) return i;
+    if (!cls[i].bytes && empty < 0) empty = i;
+  }
+  if (empty >= 0) cls[empty].bytes = bytes;
+  return empty;
+}
+
+static bool pooled(size_t bytes) { return bytes >= WBUF_MIN && bytes <= WBUF_MAX; }
+#endif
+
+void *wbuf_alloc(size_t bytes, bool zero) {
+#ifndef WBUF_PLAIN
+  if (pooled(bytes)) {
+    size_t need = (bytes + WBUF_ALIGN - 1) & ~(size_t)(WBUF_ALIGN - 1);
+    pthread_mutex_lock(&lock);
+    int c = class_of(bytes);
+    void *p = NULL;
+    bool fresh = false;
+    if (c >= 0 && cls[c].head) { p = cls[c].head; cls[c].head = cls[c].head->next; }
+    else if (c >= 0) {
+      if ((size_t)(slab_end - slab) < need) {
+        unsigned char *s = lazymap_zeroed(WBUF_SLAB);
+        if (s) { slab = s; slab_end = s + WBUF_SLAB; }
+      }
+      if ((size_t)(slab_end - slab) >= need) { p = slab; slab += need; fresh = true; }
+    }
+    pthread_mutex_unlock(&lock);
+    if (p) {
+      if (zero && !fresh) memset(p, 0, bytes);
+      return p;
+    }
+    if (c >= 0) return NULL;                  /* no memory for a slab */
+    /* every class taken: bytes is not pooled; wbuf_free must know it */
+  }
+#endif
+  return zero ? calloc(1, bytes ? bytes : 1) : malloc(bytes ? bytes : 1);
+}
+
+void wbuf_free(void *p, size_t bytes) {
+  if (!p) return;
+#ifndef WBUF_PLAIN
+  if (pooled(bytes)) {
+    pthread_mutex_lock(&lock);
+    int c = -1;
+    for (int i = 0; i < WBUF_CLASSES; i++) if (cls[i].bytes == bytes) c = i;
+    if (c >= 0) {
+      wfree *f = p;
+      f->next = cls[c].head;
+      cls[c].head = f;
+      pthread_mutex_unlock(&lock);
+      return;
+    }
+    pthread_mutex_unlock(&lock);
+  }
+#endif
+  free(p);
+}
