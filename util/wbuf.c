@@ -60,8 +60,9 @@ void *wbuf_alloc(size_t bytes, bool zero) {
       if (zero && !fresh) memset(p, 0, bytes);
       return p;
     }
-    if (c >= 0) return NULL;                  /* no memory for a slab */
-    /* every class taken: bytes is not pooled; wbuf_free must know it */
+    /* no room for a slab (a small address-space limit): from malloc; its
+     * class keeps it when it is freed, as a slab's buffer.  Every class
+     * taken: bytes is not pooled, and wbuf_free finds no class for it */
   }
 #endif
   return zero ? calloc(1, bytes ? bytes : 1) : malloc(bytes ? bytes : 1);

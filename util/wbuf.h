@@ -5,7 +5,9 @@
  * quarter to a half of a short launch's time under a hypervisor (the
  * timed 1024x1024 transpose: 1.2 s, 0.4-0.8 s with the heap on huge
  * pages).  Freed buffers are kept for the next of their size, never given
- * back to the system.  Thread-safe.  Under AddressSanitizer, plain malloc. */
+ * back to the system.  Where no slab can be mapped (a small address-space
+ * limit), a buffer comes from malloc.  Thread-safe.  Under
+ * AddressSanitizer, plain malloc. */
 #ifndef PTXEMU_UTIL_WBUF_H
 #define PTXEMU_UTIL_WBUF_H
 #include <stdbool.h>
