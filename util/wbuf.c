@@ -14,6 +14,7 @@
 #endif
 #endif
 
+#ifndef WBUF_PLAIN
 /* Sizes from WBUF_MIN to WBUF_MAX bytes, up to WBUF_CLASSES of them at a
  * time (a process runs a few kernels); the others go to malloc. */
 enum { WBUF_MIN = 256, WBUF_MAX = 1 << 20, WBUF_CLASSES = 16, WBUF_ALIGN = 64 };
@@ -24,7 +25,13 @@ static struct { size_t bytes; wfree *head; } cls[WBUF_CLASSES];
 static unsigned char *slab, *slab_end;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-#ifndef WBUF_PLAIN
+/* A child forked while another thread held the lock would find it held
+ * for ever: fork waits for it, as glibc's malloc does. */
+static void fork_prepare(void) { pthread_mutex_lock(&lock); }
+static void fork_done(void) { pthread_mutex_unlock(&lock); }
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static void register_fork(void) { pthread_atfork(fork_prepare, fork_done, fork_done); }
+
 /* The class of a size: found, or made in a free place; -1 when all are taken. */
 static int class_of(size_t bytes) {
   int empty = -1;
@@ -43,6 +50,7 @@ void *wbuf_alloc(size_t bytes, bool zero) {
 #ifndef WBUF_PLAIN
   if (pooled(bytes)) {
     size_t need = (bytes + WBUF_ALIGN - 1) & ~(size_t)(WBUF_ALIGN - 1);
+    pthread_once(&once, register_fork);
     pthread_mutex_lock(&lock);
     int c = class_of(bytes);
     void *p = NULL;
@@ -69,6 +77,7 @@ void *wbuf_alloc(size_t bytes, bool zero) {
 }
 
 void wbuf_free(void *p, size_t bytes) {
+  (void)bytes;
   if (!p) return;
 #ifndef WBUF_PLAIN
   if (pooled(bytes)) {
