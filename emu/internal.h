@@ -35,6 +35,8 @@ void emu_launch_end(emu *e);
 bool emu_over_budget(emu *e, warp *w);
 int emu_cta_start(emu *e, cta *c, uint64_t seq, cta *peers);
 void emu_cta_free(cta *c);
+/* Free the buffers of finished warps kept for the next ones. */
+void emu_pool_free(emu *e);
 /* The CTA goes on with another copy of the launch state (a timed launch's
  * SM run by another thread): its warps', and its register files' count
  * against the memory cap, move to `to`. */

@@ -19,7 +19,6 @@
 #include "emu/internal.h"
 #include "emu/parallel.h"
 #include "memmodel/space.h"
-#include "util/wbuf.h"
 #include "util/clock.h"
 #include "util/lazymap.h"
 #include "util/vec.h"
@@ -815,11 +814,7 @@ static void attempt_end(emu *e, par_shared *s, par_worker *wk, uint32_t n, bool 
   }
   for (uint32_t i = 0; i < n; i++) {
     emu *c = &wk[i].e;
-    while (c->npool) {
-      c->npool--;
-      wbuf_free(c->pool_regs[c->npool], (size_t)c->pool_rows * sizeof *c->pool_regs[0]);
-      wbuf_free(c->pool_local[c->npool], (size_t)WARP_SIZE * c->pool_local_stride);
-    }
+    emu_pool_free(c);
     free(wk[i].p.log);
     free(c->pbuf);
     if (wk[i].p.out) fclose(wk[i].p.out);

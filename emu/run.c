@@ -262,20 +262,24 @@ static void clear_used_rows(const emu *e, uint64_t (*r)[WARP_SIZE], bool fresh) 
   if (fresh) memset(r + e->sr_base + SR_ZERO, 0, sizeof *r);
 }
 
-/* Free the pooled warp buffers. */
-static void pool_free(emu *e) {
+/* A warp's register rows and local memory, as emu_cta_start took them. */
+static void warp_bufs_free(uint64_t (*r)[WARP_SIZE], void *local, uint32_t rows, uint32_t local_stride) {
+  wbuf_free(r, (size_t)rows * sizeof *r);
+  wbuf_free(local, (size_t)WARP_SIZE * local_stride);
+}
+
+void emu_pool_free(emu *e) {
   uint64_t each = (uint64_t)e->pool_rows * WARP_SIZE * 8 + (uint64_t)WARP_SIZE * e->pool_local_stride;
   while (e->npool) {
     e->npool--;
-    wbuf_free(e->pool_regs[e->npool], (size_t)e->pool_rows * sizeof *e->pool_regs[0]);
-    wbuf_free(e->pool_local[e->npool], (size_t)WARP_SIZE * e->pool_local_stride);
+    warp_bufs_free(e->pool_regs[e->npool], e->pool_local[e->npool], e->pool_rows, e->pool_local_stride);
     e->warp_bytes -= each;
   }
 }
 
 /* The pool holds buffers of another shape (another kernel's): freed. */
 static void pool_keep_shape(emu *e, uint32_t rows, uint32_t local_stride) {
-  if (e->npool && (e->pool_rows != rows || e->pool_local_stride != local_stride)) pool_free(e);
+  if (e->npool && (e->pool_rows != rows || e->pool_local_stride != local_stride)) emu_pool_free(e);
 }
 
 /* Host memory of one warp's register rows and local memory. */
@@ -360,8 +364,7 @@ void emu_cta_free(cta *c) {
       e->pool_local[e->npool++] = c->warps[i].local;
     } else {
       if (c->warps[i].r && c->warps[i].local) e->warp_bytes -= warp_bytes(e);
-      wbuf_free(c->warps[i].r, c->warps[i].nrows * sizeof *c->warps[i].r);
-      wbuf_free(c->warps[i].local, (size_t)WARP_SIZE * c->warps[i].local_stride);
+      warp_bufs_free(c->warps[i].r, c->warps[i].local, c->warps[i].nrows, c->warps[i].local_stride);
     }
   }
   free(c->warps);
@@ -528,7 +531,7 @@ bool emu_over_budget(emu *e, warp *w) {
 
 /* After the last CTA: device printf output, in execution order. */
 void emu_launch_end(emu *e) {
-  pool_free(e);
+  emu_pool_free(e);
   e->warp_bytes = 0;
   emu_printf_flush(e);
 }

@@ -359,8 +359,8 @@ static void hold_seq_pipes(tsm *sm, const twarp *tw, const deps *d, uint64_t t) 
 #define WHY_SCALED 0x80
 _Static_assert(STALL_NREASONS <= WHY_SCALED, "stall reasons must leave ready_why's top bit free");
 
-/* A warp's per-row ready cycles (twarp.ready; ready_why: a byte a row). */
-static size_t ready_bytes(const emu *e) { return (size_t)(e->nrows ? e->nrows : 1) * sizeof(uint64_t); }
+/* Rows of a warp's ready cycles (twarp.ready, and ready_why a byte each). */
+static size_t ready_rows(const emu *e) { return e->nrows ? e->nrows : 1; }
 
 static void mark_blocked(twarp *tw, uint64_t t) {
   const warp *w = tw->w;
@@ -416,7 +416,7 @@ static int start_group(const trun *R, timing_state *s, emu *e, tdom *dm, const s
       twarp *tw = &t[wi];
       uint64_t *rd = tw->ready;
       uint8_t *rw = tw->ready_why;
-      if (!R->slot_init[si]) { rd = wbuf_alloc(ready_bytes(e), true); rw = wbuf_alloc(e->nrows ? e->nrows : 1, true); }
+      if (!R->slot_init[si]) { rd = wbuf_alloc(ready_rows(e) * sizeof *rd, true); rw = wbuf_alloc(ready_rows(e), true); }
       else { memset(rd, 0, e->nrows * sizeof *rd); memset(rw, 0, e->nrows); }
       uint64_t h0 = tw->hoist_t0;
       memset(tw, 0, sizeof *tw);
@@ -1228,7 +1228,11 @@ out:
   for (uint32_t i = 0; i < slots; i++) {
     if (res && res[i].warps) emu_cta_free(&res[i]);
     if (twmem && slot_init && slot_init[i])
-      for (uint32_t wi = 0; wi < nwarps; wi++) { wbuf_free(twmem[(size_t)i * nwarps + wi].ready, ready_bytes(e)); wbuf_free(twmem[(size_t)i * nwarps + wi].ready_why, e->nrows ? e->nrows : 1); }
+      for (uint32_t wi = 0; wi < nwarps; wi++) {
+        twarp *tw = &twmem[(size_t)i * nwarps + wi];
+        wbuf_free(tw->ready, ready_rows(e) * sizeof *tw->ready);
+        wbuf_free(tw->ready_why, ready_rows(e));
+      }
   }
   e->timing = NULL;
   tteam_free(team);

@@ -275,18 +275,18 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     d->free = sass == 0;
     d->slots = sass ? sass : 1;
     if (d->free) { d->lat = 0; d->bank_extra = 0; }
-    else if (sq) {
+    else if (sq && d->unit == U_SFU) {
+      /* a special function: the MUFU holds the SFU, the scaling or the
+       * Newton step around it runs on the FMA pipe (dependent) and the ALU */
+      d->sfu_scaled = sq->scaled;
+      d->lat = sq->xu_chain * g->lat_sfu + sq->chain * g->lat_fp32 + (sq->scaled ? g->sfu_denorm_cycles : 0);
+      d->ii = (uint32_t)umax(1, sq->xu * g->ii_sfu);
+    } else if (sq) {
       bool integer = d->unit == U_INT;
       uint32_t alu = sq->alu * g->ii_int, math = sq->math * (integer ? ii_imul : d->ii);
       if (integer && g->sm_version < 70) { alu += math; math = 0; }
       d->lat = sq->chain * d->lat + sq->xu_chain * g->lat_sfu;
-      if (d->unit == U_SFU) {
-        /* a special function: the MUFU holds the SFU, the scaling or the
-         * Newton step around it runs on the FMA pipe (dependent) and the ALU */
-        d->sfu_scaled = isa_sfu_scaled(sq);
-        d->lat = sq->xu_chain * g->lat_sfu + sq->chain * g->lat_fp32 + (d->sfu_scaled ? g->sfu_denorm_cycles : 0);
-        d->ii = (uint32_t)umax(1, sq->xu * g->ii_sfu);
-      } else if ((d->unit == U_INT || d->unit == U_FP32) && g->sm_version >= 70) {
+      if ((d->unit == U_INT || d->unit == U_FP32) && g->sm_version >= 70) {
         /* each pipe is held for the sequence's instructions on it, which
          * issue among other warps' instructions: a warp waiting for the
          * ALU while another's division runs its I2F, MUFU and IMADs is

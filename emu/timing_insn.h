@@ -33,7 +33,7 @@ typedef struct deps {
   uint8_t nsrc, ndst, unit;
   uint8_t kind;                       /* enum dep_kind                            */
   uint8_t bank_extra;                 /* operand-collection cycles lost to bank conflicts */
-  bool sfu_scaled;                    /* a special function scaled around its MUFU (isa_sfu_scaled): the
+  bool sfu_scaled;                    /* a special function scaled around its MUFU (isa_sass_seq.scaled): the
                                          scaling's cycles at the end of its latency are fixed ('wait') */
   bool free;                          /* ptxas emits no SASS for it (a register copy, a
                                          global cvta): no issue slot, no latency */

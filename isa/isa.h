@@ -362,7 +362,9 @@ extern const char *const isa_unit_names[U_COUNT];
  * instructions, how many of them run on the integer ALU, on the
  * instruction's own pipe and on the quarter-rate unit (MUFU, conversions),
  * and how many of each of the last two lie on its dependent path. */
-typedef struct isa_sass_seq { uint8_t n, alu, math, xu, chain, xu_chain; } isa_sass_seq;
+/* scaled: a special function scaling a denormal input and result around
+ * its MUFU; its cost on the dependent path is gpu_config.sfu_denorm_cycles */
+typedef struct isa_sass_seq { uint8_t n, alu, math, xu, chain, xu_chain; bool scaled; } isa_sass_seq;
 /* How many SASS instructions ptxas makes of a PTX instruction of f: 0 for
  * a copy register allocation removes, a sequence's length for a division
  * (which depends on whether its divisor is constant or loop-invariant in
@@ -370,10 +372,6 @@ typedef struct isa_sass_seq { uint8_t n, alu, math, xu, chain, xu_chain; } isa_s
  * The timing model charges issue slots by it; traces record it so that
  * instruction counts can be compared with a profiler's (SASS) counts. */
 uint32_t isa_sass_count(const isa_func *f, const isa_insn *in, const isa_sass_seq **seq);
-/* Whether a special function's sequence scales a denormal input and
- * result around its MUFU (ex2, lg2, rsqrt, sqrt, rcp .approx.f32 without
- * .ftz): its cost on the dependent path is gpu_config.sfu_denorm_cycles. */
-bool isa_sfu_scaled(const isa_sass_seq *s);
 
 /* Assemble a parsed module; diagnostics go to diag, in source order.
  * Returns NULL when there were errors (in parsing too). */

@@ -110,16 +110,16 @@ static enum divisor divisor_of(const isa_func *f, const isa_insn *in) {
  * once before the loop; a constant one becomes a multiplication by its
  * reciprocal (a shift or a mask for a power of two).  The 64-bit ones are
  * a called subroutine, none of whose work ptxas hoists. */
-static const isa_sass_seq seq_rem32 = { 20, 10, 7, 3, 14, 3 };
-static const isa_sass_seq seq_rem32_hoisted = { 8, 5, 3, 0, 15, 0 };
-static const isa_sass_seq seq_rem32s_hoisted = { 10, 7, 3, 0, 17, 0 };
-static const isa_sass_seq seq_rem32_const = { 4, 2, 2, 0, 4, 0 };
-static const isa_sass_seq seq_rem32s_const = { 6, 4, 2, 0, 6, 0 };
-static const isa_sass_seq seq_rems_pow2 = { 4, 4, 0, 0, 4, 0 };
-static const isa_sass_seq seq_rem64 = { 70, 70, 0, 0, 89, 0 };
-static const isa_sass_seq seq_rem64_const = { 10, 5, 5, 0, 10, 0 };
-static const isa_sass_seq seq_div_f32 = { 10, 3, 5, 2, 5, 2 };
-static const isa_sass_seq seq_div_f64 = { 20, 6, 8, 1, 10, 1 };
+static const isa_sass_seq seq_rem32 = { 20, 10, 7, 3, 14, 3, false };
+static const isa_sass_seq seq_rem32_hoisted = { 8, 5, 3, 0, 15, 0, false };
+static const isa_sass_seq seq_rem32s_hoisted = { 10, 7, 3, 0, 17, 0, false };
+static const isa_sass_seq seq_rem32_const = { 4, 2, 2, 0, 4, 0, false };
+static const isa_sass_seq seq_rem32s_const = { 6, 4, 2, 0, 6, 0, false };
+static const isa_sass_seq seq_rems_pow2 = { 4, 4, 0, 0, 4, 0, false };
+static const isa_sass_seq seq_rem64 = { 70, 70, 0, 0, 89, 0, false };
+static const isa_sass_seq seq_rem64_const = { 10, 5, 5, 0, 10, 0, false };
+static const isa_sass_seq seq_div_f32 = { 10, 3, 5, 2, 5, 2, false };
+static const isa_sass_seq seq_div_f64 = { 20, 6, 8, 1, 10, 1, false };
 
 /* The .f32 special functions around their MUFU (sm_90 SASS of each,
  * cuobjdump -sass, 2026-11-26):
@@ -136,10 +136,10 @@ static const isa_sass_seq seq_div_f64 = { 20, 6, 8, 1, 10, 1 };
  * - the .ftz forms, tanh, ex2.f16: the MUFU alone.
  * The scaled forms' cost on the dependent path is gpu_config.sfu_denorm_cycles
  * (chain 0 here); the others' is chain FMA-pipe latencies. */
-static const isa_sass_seq seq_sfu_scaled = { 4, 1, 2, 1, 0, 1 };
-static const isa_sass_seq seq_rcp_scaled = { 7, 4, 2, 1, 0, 1 };
-static const isa_sass_seq seq_sincos = { 2, 0, 1, 1, 1, 1 };
-static const isa_sass_seq seq_sfu_newton = { 8, 4, 3, 1, 3, 1 };
+static const isa_sass_seq seq_sfu_scaled = { 4, 1, 2, 1, 0, 1, true };
+static const isa_sass_seq seq_rcp_scaled = { 7, 4, 2, 1, 0, 1, true };
+static const isa_sass_seq seq_sincos = { 2, 0, 1, 1, 1, 1, false };
+static const isa_sass_seq seq_sfu_newton = { 8, 4, 3, 1, 3, 1, false };
 
 /* Whether the input of an ex2 is the result of another ex2: its last
  * write before in, in the same straight-line code, is an unguarded ex2. */
@@ -177,13 +177,11 @@ static const isa_sass_seq *sfu_sequence(const isa_func *f, const isa_insn *in) {
   }
 }
 
-bool isa_sfu_scaled(const isa_sass_seq *s) { return s == &seq_sfu_scaled || s == &seq_rcp_scaled; }
-
 static const isa_sass_seq *sass_sequence(const isa_func *f, const isa_insn *in) {
-  bool wide = in->type == PTX_T_S64 || in->type == PTX_T_U64 || in->type == PTX_T_B64;
-  bool sgn = in->type == PTX_T_S32 || in->type == PTX_T_S64;
   if (isa_ops[in->op].unit == U_SFU) return sfu_sequence(f, in);
   if (in->op != OP_REM && in->op != OP_DIV) return NULL;
+  bool wide = in->type == PTX_T_S64 || in->type == PTX_T_U64 || in->type == PTX_T_B64;
+  bool sgn = in->type == PTX_T_S32 || in->type == PTX_T_S64;
   if (in->type == PTX_T_F64) return &seq_div_f64;
   if (in->type == PTX_T_F32) return in->rnd != RND_NONE ? &seq_div_f32 : NULL;   /* div.approx / div.full: MUFU.RCP + FMUL */
   if (in->type == PTX_T_F16 || in->type == PTX_T_BF16) return NULL;
