@@ -197,6 +197,22 @@ static void mark_ifconvert(const emu *e, deps *dep, uint32_t pc, uint32_t max_in
     if (e->prog[i].in->op == OP_BRA) { dep[i].ifconv_end = join; dep[i].free = true; dep[i].kind = DK_PLAIN; dep[i].lat = 0; }
 }
 
+/* Whether an instruction of pc's function before pc moves special register
+ * `sreg` of dimension n into a register.  [S] ptxas sm_90, every kernel of
+ * tests/microbench and tests/validation that multiplies %ctaid.x by
+ * %ntid.x (142 of 142): %ctaid read first, S2UR and LDC of %ntid; %ntid
+ * first, S2R and ULDC. */
+static bool sreg_read_before(const emu *e, uint32_t pc, uint32_t sreg, uint32_t n) {
+  const isa_func *f = e->prog[pc].f;
+  for (uint32_t i = pc; i-- > 0 && e->prog[i].f == f;) {
+    const isa_insn *in = e->prog[i].in;
+    if (in->op != OP_MOV || in->nops != 2) continue;
+    const isa_opnd *o = &f->ops[in->opi + 1];
+    if (o->kind == OK_SREG && o->v == sreg && o->n == n) return true;
+  }
+  return false;
+}
+
 void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
   for (uint32_t pc = 0; pc < e->nprog; pc++) {
     const xinsn *x = &e->prog[pc];
@@ -255,10 +271,16 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     }
     if (d->unit == U_TENSOR) tensor_timing(g, in, d);
     /* %ntid and %nctaid are constant-bank values (c[0x0][0x0] to [0x14]):
-     * ptxas reads them with ULDC, through the immediate-constant cache */
+     * ptxas reads them with ULDC, through the immediate-constant cache,
+     * except %ntid where the function read %ctaid of that dimension first:
+     * %ctaid goes to a uniform register (S2UR) and %ntid, the multiply-add's
+     * other factor, to a vector one with LDC, whose wait is short_scoreboard
+     * (the same constant-bank miss: mb_launch params_only on the H100, 19-25%
+     * short_scoreboard, 11-31% imc_miss) */
     if (in->op == OP_MOV && in->nops == 2 && ops[1].kind == OK_SREG && (ops[1].v == SREG_NTID || ops[1].v == SREG_NCTAID) && ops[1].n < 3) {
       d->imc_sreg = (uint8_t)(1 + (ops[1].v == SREG_NCTAID ? 12 : 0) + 4 * ops[1].n);
-      d->result_why = STALL_IMC_MISS;
+      bool ldc = ops[1].v == SREG_NTID && sreg_read_before(e, pc, SREG_CTAID, ops[1].n);
+      d->result_why = ldc ? STALL_SHORT_SCOREBOARD : STALL_IMC_MISS;
     }
     /* a PTX instruction that leaves no SASS behind takes no issue slot; a
      * sequence takes a slot per SASS instruction, holds its pipe as long as

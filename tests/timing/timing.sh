@@ -248,6 +248,10 @@ imc() {   # KERNEL: the imc_miss cycles of the warp
 }
 two=$(imc consts); one=$(imc consts1)
 if [ "$one" -ge 290 ] && [ "$one" -le 310 ] && [ "$two" -ge 590 ] && [ "$two" -le 610 ]; then ok; else bad "imc misses: one line $one, two lines $two cycles (300 each)"; fi
+# %ntid read after %ctaid is an LDC (its miss waits as short_scoreboard), read
+# before it a ULDC (imc_miss)
+ldc=$(imc ntid_ldc); uldc=$(imc ntid_uldc)
+if [ "$ldc" = 0 ] && [ "$uldc" -ge 290 ]; then ok; else bad "%ntid's constant: imc_miss $ldc cycles after %ctaid, $uldc before"; fi
 # a division's SASS sequence holds each pipe for its own instructions on
 # it: 16 warps of a sub-partition all dividing at once wait for the
 # scheduler (not_selected) and the SFU (mio_throttle: I2F, MUFU.RCP, F2I),
