@@ -177,8 +177,14 @@ static const isa_sass_seq *sfu_sequence(const isa_func *f, const isa_insn *in) {
   }
 }
 
+/* cp.async: sm_90 ptxas puts three predicated-off shared loads (@!PT LDS
+ * RZ, [RZ]) before each LDGSTS; they issue and count as executed (8 of 8
+ * LDGSTS in the SASS of the golden cp_async and mbarrier kernels). */
+static const isa_sass_seq seq_ldgsts = { 4, 0, 1, 0, 1, 0, false };
+
 static const isa_sass_seq *sass_sequence(const isa_func *f, const isa_insn *in) {
   if (isa_ops[in->op].unit == U_SFU) return sfu_sequence(f, in);
+  if (in->op == OP_CP_ASYNC) return &seq_ldgsts;
   if (in->op != OP_REM && in->op != OP_DIV) return NULL;
   bool wide = in->type == PTX_T_S64 || in->type == PTX_T_U64 || in->type == PTX_T_B64;
   bool sgn = in->type == PTX_T_S32 || in->type == PTX_T_S64;

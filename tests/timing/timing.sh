@@ -300,6 +300,9 @@ if cmp -s "$tmp/m1" "$tmp/m2" && [ -s "$tmp/m1" ]; then ok; else bad "merged acc
 # ex2's result: 3 + 0 + 3 + 3 + 6 SASS instructions more than with .ftz
 f1=$(sass sfu_ftz); f0=$(sass sfu_scaled)
 if [ -n "$f1" ] && [ -n "$f0" ] && [ $((f0 - f1)) -eq 15 ]; then ok; else bad "scaled special functions: SASS instructions $f0 (no .ftz), $f1 (.ftz)"; fi
+# cp.async: sm_90 ptxas puts three predicated-off LDS before each LDGSTS
+c1=$(sass cpasync1); c0=$(sass cpasync0)
+if [ -n "$c1" ] && [ -n "$c0" ] && [ $((c1 - c0)) -eq 4 ]; then ok; else bad "cp.async: SASS instructions $c1 with one, $c0 without"; fi
 # in a chain of dependent ex2, the scaling's cycles (sfu_denorm_cycles) and
 # the SFU held by the warp's previous MUFU (ii_sfu) are 'wait', the rest of
 # the MUFU's latency short_scoreboard: the second ex2 waits
