@@ -12,7 +12,21 @@ static uint32_t log2u(uint32_t x) { uint32_t r = 0; while ((1u << (r + 1)) <= x)
 static size_t warm_words(size_t n) { return (n / CACHE_WARM_WAYS + 64) / 64; }
 static bool chunk_warm(const cache *c, size_t k) { return c->warm[k / 64] >> (k % 64) & 1; }
 
+static size_t ways_of(uint64_t size, uint32_t assoc, uint32_t line) {
+  uint64_t sets = line && assoc ? size / ((uint64_t)line * assoc) : 0;
+  return (size_t)(sets ? sets : 1) * assoc;
+}
+
+size_t cache_pool_bytes(uint64_t size, uint32_t assoc, uint32_t line) {
+  size_t n = ways_of(size, assoc, line);
+  return n < CACHE_MAP_WAYS ? 0 : lazypool_bytes(n * sizeof(cache_way)) + lazypool_bytes(n * sizeof(cache_line));
+}
+
 int cache_init(cache *c, uint64_t size, uint32_t assoc, uint32_t line, uint32_t sector) {
+  return cache_init_in(c, size, assoc, line, sector, NULL);
+}
+
+int cache_init_in(cache *c, uint64_t size, uint32_t assoc, uint32_t line, uint32_t sector, lazypool *p) {
   memset(c, 0, sizeof *c);
   if (!assoc || !line || !sector || line % sector || line / sector > 32) return -1;
   c->assoc = assoc;
@@ -26,8 +40,10 @@ int cache_init(cache *c, uint64_t size, uint32_t assoc, uint32_t line, uint32_t 
    * which a launch never touches, costs only its touched sets */
   size_t n = (size_t)c->sets * assoc;
   if (n >= CACHE_MAP_WAYS) {
-    c->ways = lazymap_zeroed(n * sizeof *c->ways);
-    c->lines = lazymap_zeroed(n * sizeof *c->lines);
+    void *w = lazypool_take(p, n * sizeof *c->ways), *l = w ? lazypool_take(p, n * sizeof *c->lines) : NULL;
+    c->pooled = w && l;
+    c->ways = c->pooled ? w : lazymap_zeroed(n * sizeof *c->ways);
+    c->lines = c->pooled ? l : lazymap_zeroed(n * sizeof *c->lines);
     c->warm = calloc(warm_words(n), sizeof *c->warm);
     c->mapped = n;
     if (!c->ways || !c->lines || !c->warm) { cache_free(c); return -1; }
@@ -42,10 +58,10 @@ int cache_init(cache *c, uint64_t size, uint32_t assoc, uint32_t line, uint32_t 
 
 void cache_free(cache *c) {
   size_t n = c->mapped;
-  if (n) {
+  if (n && !c->pooled) {
     if (c->ways) munmap(c->ways, n * sizeof *c->ways);
     if (c->lines) munmap(c->lines, n * sizeof *c->lines);
-  } else { free(c->ways); free(c->lines); }
+  } else if (!n) { free(c->ways); free(c->lines); }
   free(c->warm);
   c->ways = NULL;
   c->lines = NULL;

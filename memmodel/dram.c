@@ -17,11 +17,16 @@ int dram_init(dram *d, const dram_params *p) {
   d->burst_cycles = 32.0 * p->channels / p->bytes_per_cycle;
   if (!d->ch || !d->bank) return -1;
   /* windows of a few bookings each, over the longest queue worth keeping */
+  double bus = 8 * d->burst_cycles, act = 2.0 * (p->activate_cycles ? p->activate_cycles : 1);
+  double busy = 2.0 * (p->row_miss_cycles ? p->row_miss_cycles : 1);
+  size_t nbank = (size_t)p->channels * p->banks;
+  lazypool_init(&d->pool, p->channels * (timeline_pool_bytes(bus, TIMELINE_HORIZON) + timeline_pool_bytes(act, TIMELINE_HORIZON))
+                                 + nbank * timeline_pool_bytes(busy, TIMELINE_HORIZON));
   for (uint32_t c = 0; c < p->channels; c++)
-    if (timeline_init(&d->ch[c].bus, 8 * d->burst_cycles, TIMELINE_HORIZON) ||
-        timeline_init(&d->ch[c].act, 2.0 * (p->activate_cycles ? p->activate_cycles : 1), TIMELINE_HORIZON)) return -1;
-  for (size_t b = 0; b < (size_t)p->channels * p->banks; b++)
-    if (timeline_init(&d->bank[b].busy, 2.0 * (p->row_miss_cycles ? p->row_miss_cycles : 1), TIMELINE_HORIZON)) return -1;
+    if (timeline_init_in(&d->ch[c].bus, bus, TIMELINE_HORIZON, &d->pool) ||
+        timeline_init_in(&d->ch[c].act, act, TIMELINE_HORIZON, &d->pool)) return -1;
+  for (size_t b = 0; b < nbank; b++)
+    if (timeline_init_in(&d->bank[b].busy, busy, TIMELINE_HORIZON, &d->pool)) return -1;
   return 0;
 }
 
@@ -39,6 +44,7 @@ void dram_free(dram *d) {
   for (size_t b = 0; d->bank && b < (size_t)d->p.channels * d->p.banks; b++) timeline_free(&d->bank[b].busy);
   free(d->ch);
   free(d->bank);
+  lazypool_free(&d->pool);
   d->ch = NULL;
   d->bank = NULL;
 }

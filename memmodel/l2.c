@@ -39,8 +39,10 @@ int l2_init(l2sys *l, const l2_params *p, dram *d) {
       if (!l->dirtyq[i].e) return -1;
     }
   }
+  double path = 8 * 32.0 / p->slice_bytes_per_cycle;
+  lazypool_init(&l->pool, p->slices * timeline_pool_bytes(path, TIMELINE_HORIZON));
   for (uint32_t i = 0; i < p->slices; i++)
-    if (timeline_init(&l->slice[i].path, 8 * 32.0 / p->slice_bytes_per_cycle, TIMELINE_HORIZON)) return -1;
+    if (timeline_init_in(&l->slice[i].path, path, TIMELINE_HORIZON, &l->pool)) return -1;
   return 0;
 }
 
@@ -60,6 +62,7 @@ void l2_reset_timing(l2sys *l) {
 void l2_free(l2sys *l) {
   for (uint32_t i = 0; l->part && i < l->p.partitions; i++) cache_free(&l->part[i]);
   for (uint32_t i = 0; l->slice && i < l->p.slices; i++) timeline_free(&l->slice[i].path);
+  lazypool_free(&l->pool);
   for (uint32_t i = 0; l->bytes && i < l->p.partitions; i++) free(l->bytes[i]);
   free(l->bytes);
   l->bytes = NULL;

@@ -105,13 +105,15 @@ memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
                    g->l2_write_granule_bytes, g->l2_partial_fill != 0, g->l2_partial_ways, g->l2_partial_write_cycles,
                    g->l2_fill_bytes, g->l2_copy_write_cycles };
   if (!m->sm || dram_init(&m->dram, &dp) || l2_init(&m->l2, &lp, &m->dram)) { memsys_free(m); return NULL; }
+  lazypool_init(&m->pool, nsm * (cache_pool_bytes(m->l1_bytes, g->l1_assoc, g->l1_line_bytes)
+                                 + (g->readonly_cache_bytes ? cache_pool_bytes(g->readonly_cache_bytes, g->l1_assoc, g->l1_line_bytes) : 0)));
   for (uint32_t i = 0; i < nsm; i++) {
     ms_sm *s = &m->sm[i];
     s->mshr = calloc(g->l1_mshrs, sizeof *s->mshr);
     s->has_ro = g->readonly_cache_bytes > 0;
     if (wq_used(g) && !(s->wq = calloc(WQ_SIZE, sizeof *s->wq))) { memsys_free(m); return NULL; }
-    if (!s->mshr || cache_init(&s->l1, m->l1_bytes, g->l1_assoc, g->l1_line_bytes, g->l1_sector_bytes)
-        || (s->has_ro && cache_init(&s->ro, g->readonly_cache_bytes, g->l1_assoc, g->l1_line_bytes, g->l1_sector_bytes))
+    if (!s->mshr || cache_init_in(&s->l1, m->l1_bytes, g->l1_assoc, g->l1_line_bytes, g->l1_sector_bytes, &m->pool)
+        || (s->has_ro && cache_init_in(&s->ro, g->readonly_cache_bytes, g->l1_assoc, g->l1_line_bytes, g->l1_sector_bytes, &m->pool))
         || cache_init(&s->cst, g->const_cache_bytes, 4, 64, 32)) { memsys_free(m); return NULL; }
   }
   return m;
@@ -158,6 +160,7 @@ void memsys_free(memsys *m) {
     free(m->sm[i].fill);
   }
   free(m->sm);
+  lazypool_free(&m->pool);
   l2_free(&m->l2);
   dram_free(&m->dram);
   free(m);

@@ -18,22 +18,39 @@ uint32_t timeline_windows(double width, double horizon) {
   return n;
 }
 
-int timeline_init(timeline *tl, double width, double horizon) {
+size_t timeline_pool_bytes(double width, double horizon) {
+  if (!(width > 0)) return 0;
+  size_t n = timeline_windows(width, horizon);
+  return lazypool_bytes(n * sizeof(double)) + lazypool_bytes(n * sizeof(uint32_t));
+}
+
+int timeline_init_in(timeline *tl, double width, double horizon, lazypool *p) {
   memset(tl, 0, sizeof *tl);
   if (!(width > 0)) return -1;
   uint32_t n = timeline_windows(width, horizon);
   width = clamp_width(width, horizon);
-  /* zeroed memory is an empty ring: touched (backed) window by window */
-  tl->used = calloc(n, sizeof *tl->used);
-  tl->skip = calloc(n, sizeof *tl->skip);
   tl->n = n;
   tl->width = width;
+  /* zeroed memory is an empty ring: touched (backed) window by window */
+  void *used = lazypool_take(p, n * sizeof *tl->used), *skip = used ? lazypool_take(p, n * sizeof *tl->skip) : NULL;
+  if (used && skip) {
+    tl->used = used;
+    tl->skip = skip;
+    tl->pooled = true;
+    return 0;
+  }
+  tl->used = calloc(n, sizeof *tl->used);
+  tl->skip = calloc(n, sizeof *tl->skip);
   return tl->used && tl->skip ? 0 : -1;
 }
 
+int timeline_init(timeline *tl, double width, double horizon) { return timeline_init_in(tl, width, horizon, NULL); }
+
 void timeline_free(timeline *tl) {
-  free(tl->used);
-  free(tl->skip);
+  if (!tl->pooled) {
+    free(tl->used);
+    free(tl->skip);
+  }
   tl->used = NULL;
   tl->skip = NULL;
 }

@@ -24,6 +24,7 @@
 #define MEMMODEL_TIMELINE_H
 #include <stdbool.h>
 #include <stdint.h>
+#include "util/lazymap.h"
 
 typedef struct timeline {
   double *used;                    /* how far into each window it is sold, cycles */
@@ -33,7 +34,11 @@ typedef struct timeline {
   uint64_t lo;                     /* the oldest window the ring holds */
   double tail;                     /* the end of the latest booking */
   bool booked;                     /* anything booked since the last reset */
+  bool pooled;                     /* used and skip belong to a lazypool */
 } timeline;
+
+/* The bytes timeline_init_in(width, horizon) takes from a pool. */
+size_t timeline_pool_bytes(double width, double horizon);
 
 /* How far, in cycles, the memory system's timelines look ahead of the
  * oldest booking they keep: longer queues than that are not modelled. */
@@ -43,6 +48,9 @@ typedef struct timeline {
 
 /* A timeline covering about `horizon` cycles in windows of `width`. */
 int timeline_init(timeline *tl, double width, double horizon);
+/* The same, its windows from pool p where it has room (util/lazymap.h:
+ * one mapping for thousands of timelines, backed where they are used). */
+int timeline_init_in(timeline *tl, double width, double horizon, lazypool *p);
 /* The windows such a timeline keeps (each takes TIMELINE_WINDOW_BYTES). */
 uint32_t timeline_windows(double width, double horizon);
 #define TIMELINE_WINDOW_BYTES (sizeof(double) + sizeof(uint32_t))

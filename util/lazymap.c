@@ -23,3 +23,25 @@ int lazymap_reserve(size_t lo, size_t hi) {
   if ((size_t)p != lo) { munmap(p, hi - lo); return -1; }
   return 0;
 }
+
+size_t lazypool_bytes(size_t bytes) { return (bytes + 63) & ~(size_t)63; }
+
+void lazypool_init(lazypool *p, size_t bytes) {
+  p->used = 0;
+  p->base = bytes ? lazymap_zeroed(bytes) : NULL;
+  p->size = p->base ? bytes : 0;
+}
+
+void *lazypool_take(lazypool *p, size_t bytes) {
+  bytes = lazypool_bytes(bytes);
+  if (!p || !p->base || p->size - p->used < bytes) return NULL;
+  void *r = p->base + p->used;
+  p->used += bytes;
+  return r;
+}
+
+void lazypool_free(lazypool *p) {
+  if (p->base) munmap(p->base, p->size);
+  p->base = NULL;
+  p->size = p->used = 0;
+}

@@ -19,4 +19,17 @@ void *lazymap_zeroed(size_t bytes);
  * address space): then nothing is reserved. */
 int lazymap_reserve(size_t lo, size_t hi);
 
+/* Many zeroed arrays (a DRAM's thousands of bank timelines, every SM's L1
+ * tags) from one such mapping: one mmap instead of thousands of
+ * allocations, none of whose headers touch memory before the arrays'
+ * users do.  A pool that cannot be mapped (a limit on address space)
+ * hands out nothing: its users then allocate each array themselves. */
+typedef struct lazypool { unsigned char *base; size_t size, used; } lazypool;
+/* The bytes lazypool_take(p, bytes) uses (host cache lines of its own). */
+size_t lazypool_bytes(size_t bytes);
+void lazypool_init(lazypool *p, size_t bytes);
+/* Zeroed bytes from p (NULL: p is NULL, unmapped or full). */
+void *lazypool_take(lazypool *p, size_t bytes);
+void lazypool_free(lazypool *p);
+
 #endif
