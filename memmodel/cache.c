@@ -19,7 +19,7 @@ static size_t ways_of(uint64_t size, uint32_t assoc, uint32_t line) {
 
 size_t cache_pool_bytes(uint64_t size, uint32_t assoc, uint32_t line) {
   size_t n = ways_of(size, assoc, line);
-  return n < CACHE_MAP_WAYS ? 0 : lazypool_bytes(n * sizeof(cache_way)) + lazypool_bytes(n * sizeof(cache_line));
+  return lazypool_bytes(n * sizeof(cache_way)) + lazypool_bytes(n * sizeof(cache_line));
 }
 
 int cache_init(cache *c, uint64_t size, uint32_t assoc, uint32_t line, uint32_t sector) {
@@ -39,17 +39,17 @@ int cache_init_in(cache *c, uint64_t size, uint32_t assoc, uint32_t line, uint32
   /* a large cache's lines are backed where used: an L1 per SM, most of
    * which a launch never touches, costs only its touched sets */
   size_t n = (size_t)c->sets * assoc;
+  void *w = lazypool_take(p, n * sizeof *c->ways), *l = w ? lazypool_take(p, n * sizeof *c->lines) : NULL;
+  c->pooled = w && l;
   if (n >= CACHE_MAP_WAYS) {
-    void *w = lazypool_take(p, n * sizeof *c->ways), *l = w ? lazypool_take(p, n * sizeof *c->lines) : NULL;
-    c->pooled = w && l;
     c->ways = c->pooled ? w : lazymap_zeroed(n * sizeof *c->ways);
     c->lines = c->pooled ? l : lazymap_zeroed(n * sizeof *c->lines);
     c->warm = calloc(warm_words(n), sizeof *c->warm);
     c->mapped = n;
     if (!c->ways || !c->lines || !c->warm) { cache_free(c); return -1; }
   } else {
-    c->ways = calloc(n, sizeof *c->ways);
-    c->lines = calloc(n, sizeof *c->lines);
+    c->ways = c->pooled ? w : calloc(n, sizeof *c->ways);
+    c->lines = c->pooled ? l : calloc(n, sizeof *c->lines);
     if (!c->ways || !c->lines) { cache_free(c); return -1; }
   }
   c->gen = 1;                      /* the zeroed ways (gen 0) are empty */
@@ -58,10 +58,11 @@ int cache_init_in(cache *c, uint64_t size, uint32_t assoc, uint32_t line, uint32
 
 void cache_free(cache *c) {
   size_t n = c->mapped;
-  if (n && !c->pooled) {
+  if (c->pooled) {
+  } else if (n) {
     if (c->ways) munmap(c->ways, n * sizeof *c->ways);
     if (c->lines) munmap(c->lines, n * sizeof *c->lines);
-  } else if (!n) { free(c->ways); free(c->lines); }
+  } else { free(c->ways); free(c->lines); }
   free(c->warm);
   c->ways = NULL;
   c->lines = NULL;

@@ -40,7 +40,7 @@ typedef struct cache {
   cache_way *ways;                 /* sets * assoc, set by set */
   cache_line *lines;               /* the same ways' other fields */
   size_t mapped;                   /* ways when mapped (CACHE_MAP_WAYS or more), else 0 */
-  bool pooled;                     /* mapped: ways and lines belong to a lazypool */
+  bool pooled;                     /* ways and lines belong to a lazypool */
   uint64_t *warm;                  /* mapped: a bit per CACHE_WARM_WAYS ways written */
   uint32_t tick;                   /* LRU clock (halved with every way's lru when it wraps) */
   uint32_t gen;                    /* lines of another generation are empty: a reset is one increment */
@@ -53,8 +53,8 @@ typedef struct cache_evict { uint64_t addr; uint32_t dirty, partial; } cache_evi
 
 /* 0 on success; size_bytes is rounded down to whole sets (at least one). */
 int cache_init(cache *c, uint64_t size_bytes, uint32_t assoc, uint32_t line_bytes, uint32_t sector_bytes);
-/* The same, a mapped cache's ways and lines from pool p where it has room
- * (every SM's L1 from one mapping); cache_pool_bytes: what they take. */
+/* The same, its ways and lines from pool p where it has room (every SM's
+ * caches from one mapping); cache_pool_bytes: what they take. */
 int cache_init_in(cache *c, uint64_t size_bytes, uint32_t assoc, uint32_t line_bytes, uint32_t sector_bytes, lazypool *p);
 size_t cache_pool_bytes(uint64_t size_bytes, uint32_t assoc, uint32_t line_bytes);
 void cache_free(cache *c);

@@ -29,6 +29,7 @@ struct ifetch {
   uint64_t nlines, cap;
   bool windowed;
   bool oom;
+  lazypool pool;                       /* the caches' tags */
 };
 
 static double dmax(double a, double b) { return a > b ? a : b; }
@@ -40,6 +41,7 @@ void ifetch_free(ifetch *f) {
   for (uint32_t i = 0; f->sm && i < f->nsm; i++) free(f->sm[i].pub);
   free(f->sm);
   free(f->l0); free(f->l1); free(f->in_l2);
+  lazypool_free(&f->pool);
   free(f);
 }
 
@@ -63,10 +65,12 @@ ifetch *ifetch_new(const gpu_config *g, uint32_t nsm) {
   f->l1 = calloc_lines(nsm, sizeof *f->l1);
   f->sm = calloc_lines(nsm, sizeof *f->sm);
   if (!f->l0 || !f->l1 || !f->sm || f->nsp > 8) { ifetch_free(f); return NULL; }
+  lazypool_init(&f->pool, n0 * cache_pool_bytes(g->icache_l0_bytes, 4, 1u << LINE_SHIFT)
+                          + nsm * cache_pool_bytes(g->icache_l1_bytes, 8, 1u << LINE_SHIFT));
   for (uint32_t i = 0; i < n0; i++)
-    if (cache_init(&f->l0[i], g->icache_l0_bytes, 4, 1u << LINE_SHIFT, 1u << LINE_SHIFT)) { ifetch_free(f); return NULL; }
+    if (cache_init_in(&f->l0[i], g->icache_l0_bytes, 4, 1u << LINE_SHIFT, 1u << LINE_SHIFT, &f->pool)) { ifetch_free(f); return NULL; }
   for (uint32_t i = 0; i < nsm; i++)
-    if (cache_init(&f->l1[i], g->icache_l1_bytes, 8, 1u << LINE_SHIFT, 1u << LINE_SHIFT)) { ifetch_free(f); return NULL; }
+    if (cache_init_in(&f->l1[i], g->icache_l1_bytes, 8, 1u << LINE_SHIFT, 1u << LINE_SHIFT, &f->pool)) { ifetch_free(f); return NULL; }
   return f;
 }
 

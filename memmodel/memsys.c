@@ -106,7 +106,8 @@ memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
                    g->l2_fill_bytes, g->l2_copy_write_cycles };
   if (!m->sm || dram_init(&m->dram, &dp) || l2_init(&m->l2, &lp, &m->dram)) { memsys_free(m); return NULL; }
   lazypool_init(&m->pool, nsm * (cache_pool_bytes(m->l1_bytes, g->l1_assoc, g->l1_line_bytes)
-                                 + (g->readonly_cache_bytes ? cache_pool_bytes(g->readonly_cache_bytes, g->l1_assoc, g->l1_line_bytes) : 0)));
+                                 + (g->readonly_cache_bytes ? cache_pool_bytes(g->readonly_cache_bytes, g->l1_assoc, g->l1_line_bytes) : 0)
+                                 + cache_pool_bytes(g->const_cache_bytes, 4, 64)));
   for (uint32_t i = 0; i < nsm; i++) {
     ms_sm *s = &m->sm[i];
     s->mshr = calloc(g->l1_mshrs, sizeof *s->mshr);
@@ -114,7 +115,7 @@ memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
     if (wq_used(g) && !(s->wq = calloc(WQ_SIZE, sizeof *s->wq))) { memsys_free(m); return NULL; }
     if (!s->mshr || cache_init_in(&s->l1, m->l1_bytes, g->l1_assoc, g->l1_line_bytes, g->l1_sector_bytes, &m->pool)
         || (s->has_ro && cache_init_in(&s->ro, g->readonly_cache_bytes, g->l1_assoc, g->l1_line_bytes, g->l1_sector_bytes, &m->pool))
-        || cache_init(&s->cst, g->const_cache_bytes, 4, 64, 32)) { memsys_free(m); return NULL; }
+        || cache_init_in(&s->cst, g->const_cache_bytes, 4, 64, 32, &m->pool)) { memsys_free(m); return NULL; }
   }
   return m;
 }

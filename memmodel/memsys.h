@@ -112,7 +112,7 @@ typedef struct memsys {
   bool serve_oom;                  /* memsys_serve ran out of memory */
   uint32_t batch;                  /* the number of the batch being made */
   bool has_old, old_served;        /* batch - 1 exists; it was served */
-  lazypool pool;                   /* the SMs' L1 (and read-only cache) tags */
+  lazypool pool;                   /* the SMs' L1, read-only and constant caches' tags */
 } memsys;
 
 /* The L1 bytes an SM has when its resident blocks use shared_used bytes:
