@@ -58,11 +58,10 @@ int cache_init_in(cache *c, uint64_t size, uint32_t assoc, uint32_t line, uint32
 
 void cache_free(cache *c) {
   size_t n = c->mapped;
-  if (c->pooled) {
-  } else if (n) {
+  if (!c->pooled && n) {               /* (a pool's arrays go with the pool) */
     if (c->ways) munmap(c->ways, n * sizeof *c->ways);
     if (c->lines) munmap(c->lines, n * sizeof *c->lines);
-  } else { free(c->ways); free(c->lines); }
+  } else if (!c->pooled) { free(c->ways); free(c->lines); }
   free(c->warm);
   c->ways = NULL;
   c->lines = NULL;
