@@ -12,13 +12,13 @@ static uint32_t log2u(uint32_t x) { uint32_t r = 0; while ((1u << (r + 1)) <= x)
 static size_t warm_words(size_t n) { return (n / CACHE_WARM_WAYS + 64) / 64; }
 static bool chunk_warm(const cache *c, size_t k) { return c->warm[k / 64] >> (k % 64) & 1; }
 
-static size_t ways_of(uint64_t size, uint32_t assoc, uint32_t line) {
+size_t cache_ways(uint64_t size, uint32_t assoc, uint32_t line) {
   uint64_t sets = line && assoc ? size / ((uint64_t)line * assoc) : 0;
   return (size_t)(sets ? sets : 1) * assoc;
 }
 
 size_t cache_pool_bytes(uint64_t size, uint32_t assoc, uint32_t line) {
-  size_t n = ways_of(size, assoc, line);
+  size_t n = cache_ways(size, assoc, line);
   return lazypool_bytes(n * sizeof(cache_way)) + lazypool_bytes(n * sizeof(cache_line));
 }
 
@@ -34,13 +34,12 @@ int cache_init_in(cache *c, uint64_t size, uint32_t assoc, uint32_t line, uint32
   c->sector_bytes = sector;
   c->line_shift = log2u(line);
   c->sector_shift = log2u(sector);
-  uint64_t sets = size / ((uint64_t)line * assoc);
-  c->sets = sets ? (uint32_t)sets : 1;
+  size_t n = cache_ways(size, assoc, line);
+  c->sets = (uint32_t)(n / assoc);
   /* a large cache's lines are backed where used: an L1 per SM, most of
    * which a launch never touches, costs only its touched sets */
-  size_t n = (size_t)c->sets * assoc;
-  void *w = lazypool_take(p, n * sizeof *c->ways), *l = w ? lazypool_take(p, n * sizeof *c->lines) : NULL;
-  c->pooled = w && l;
+  void *w, *l;
+  c->pooled = lazypool_take2(p, n * sizeof *c->ways, &w, n * sizeof *c->lines, &l);
   if (n >= CACHE_MAP_WAYS) {
     c->ways = c->pooled ? w : lazymap_zeroed(n * sizeof *c->ways);
     c->lines = c->pooled ? l : lazymap_zeroed(n * sizeof *c->lines);

@@ -53,6 +53,8 @@ typedef struct cache_evict { uint64_t addr; uint32_t dirty, partial; } cache_evi
 
 /* 0 on success; size_bytes is rounded down to whole sets (at least one). */
 int cache_init(cache *c, uint64_t size_bytes, uint32_t assoc, uint32_t line_bytes, uint32_t sector_bytes);
+/* The ways cache_init gives a cache of size_bytes (whole sets, at least one). */
+size_t cache_ways(uint64_t size_bytes, uint32_t assoc, uint32_t line_bytes);
 /* The same, its ways and lines from pool p where it has room (every SM's
  * caches from one mapping); cache_pool_bytes: what they take. */
 int cache_init_in(cache *c, uint64_t size_bytes, uint32_t assoc, uint32_t line_bytes, uint32_t sector_bytes, lazypool *p);

@@ -39,7 +39,7 @@ typedef struct dram {
   dram_bank *bank;                 /* channels * banks */
   double burst_cycles;             /* one 32-byte burst on one channel */
   uint64_t read_bytes, write_bytes, row_hits, row_misses;
-  lazypool pool;              /* the channels' and banks' timelines */
+  lazypool pool;                   /* the channels' and banks' timelines */
 } dram;
 
 int dram_init(dram *d, const dram_params *p);

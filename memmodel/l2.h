@@ -73,7 +73,7 @@ typedef struct l2sys {
   uint32_t **bytes;                /* per partition, per line and sector: bytes written of a partial sector */
   l2_dirtyq *dirtyq;               /* per partition, with dirty_ways below assoc */
   uint64_t *copied;                /* with partitions: L2_COPIED_BITS bits, lines by hash that were copied */
-  lazypool pool;              /* the slices' timelines */
+  lazypool pool;                   /* the slices' timelines */
 } l2sys;
 
 int l2_init(l2sys *l, const l2_params *p, dram *d);

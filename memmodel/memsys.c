@@ -25,8 +25,7 @@ uint64_t memsys_l1_bytes(const gpu_config *g, uint64_t used) {
 }
 
 static uint64_t cache_host_bytes(uint64_t size, uint32_t assoc, uint32_t line) {
-  uint64_t sets = assoc && line ? size / ((uint64_t)line * assoc) : 0;
-  return (sets ? sets : 1) * assoc * (sizeof(cache_line) + sizeof(cache_way));
+  return (uint64_t)cache_ways(size, assoc, line) * (sizeof(cache_line) + sizeof(cache_way));
 }
 
 /* The sectors queued for an SM's write link, by sector: where a store's

@@ -32,11 +32,10 @@ int timeline_init_in(timeline *tl, double width, double horizon, lazypool *p) {
   tl->n = n;
   tl->width = width;
   /* zeroed memory is an empty ring: touched (backed) window by window */
-  void *used = lazypool_take(p, n * sizeof *tl->used), *skip = used ? lazypool_take(p, n * sizeof *tl->skip) : NULL;
-  if (used && skip) {
+  void *used, *skip;
+  if ((tl->pooled = lazypool_take2(p, n * sizeof *tl->used, &used, n * sizeof *tl->skip, &skip))) {
     tl->used = used;
     tl->skip = skip;
-    tl->pooled = true;
     return 0;
   }
   tl->used = calloc(n, sizeof *tl->used);

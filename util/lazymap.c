@@ -40,6 +40,12 @@ void *lazypool_take(lazypool *p, size_t bytes) {
   return r;
 }
 
+bool lazypool_take2(lazypool *p, size_t abytes, void **a, size_t bbytes, void **b) {
+  *a = lazypool_take(p, abytes);
+  *b = *a ? lazypool_take(p, bbytes) : NULL;
+  return *b != NULL;
+}
+
 void lazypool_free(lazypool *p) {
   if (p->base) munmap(p->base, p->size);
   p->base = NULL;

@@ -1,6 +1,7 @@
 /* util/lazymap.h - zeroed memory the host backs only where it is touched. */
 #ifndef PTXEMU_UTIL_LAZYMAP_H
 #define PTXEMU_UTIL_LAZYMAP_H
+#include <stdbool.h>
 #include <stddef.h>
 
 /* A private anonymous mapping of bytes with no swap reserved (NULL on
@@ -30,6 +31,9 @@ size_t lazypool_bytes(size_t bytes);
 void lazypool_init(lazypool *p, size_t bytes);
 /* Zeroed bytes from p (NULL: p is NULL, unmapped or full). */
 void *lazypool_take(lazypool *p, size_t bytes);
+/* Two arrays of a structure from p (*a and *b), or false and neither: its
+ * owner then allocates both itself. */
+bool lazypool_take2(lazypool *p, size_t abytes, void **a, size_t bbytes, void **b);
 void lazypool_free(lazypool *p);
 
 #endif
