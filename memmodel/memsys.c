@@ -506,12 +506,14 @@ static uint32_t sectors_of(const uint64_t *addr, uint32_t mask, uint32_t bytes, 
 }
 
 /* Distinct lines (of 2^shift sectors) among n distinct sectors; again[k]:
- * an earlier sector is of sector k's line. */
-static uint32_t lines_of(const uint64_t *sec, uint32_t n, uint32_t shift, bool *again) {
+ * an earlier sector is of sector k's line; ord[k]: that line's place among
+ * the request's lines (0: the first). */
+static uint32_t lines_of(const uint64_t *sec, uint32_t n, uint32_t shift, bool *again, uint8_t *ord) {
   uint32_t lines = 0;
   for (uint32_t k = 0; k < n; k++) {
     uint32_t j = 0;
     while (j < k && sec[j] >> shift != sec[k] >> shift) j++;
+    ord[k] = (uint8_t)(j < k ? ord[j] : lines);
     lines += j == k;
     again[k] = j < k;
   }
@@ -553,8 +555,9 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
    * line: an access spread over many lines takes a cycle per line or so */
   double busy = (double)n / g->l1_sectors_per_cycle;
   bool again[64];                  /* stores: set by lines_of */
-  if (g->l1_lines_per_cycle > 0 || op == MS_STORE) {
-    uint32_t lines = lines_of(sec, n, s->l1.line_shift > 5 ? s->l1.line_shift - 5 : 0, again);
+  uint8_t ord[64] = { 0 };
+  if (g->l1_lines_per_cycle > 0 || op == MS_STORE || g->l1_miss_line_cycles > 0) {
+    uint32_t lines = lines_of(sec, n, s->l1.line_shift > 5 ? s->l1.line_shift - 5 : 0, again, ord);
     if (g->l1_lines_per_cycle > 0) busy = dmax(busy, lines / g->l1_lines_per_cycle);
   }
   busy = dmax(busy, g->l1_request_cycles);
@@ -615,8 +618,12 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
       continue;
     }
     uint32_t slot = mshr_take(s, g->l1_mshrs);
+    /* a request's misses leave the L1 line after line ([M] calibrate
+     * hops_l2_again_warp: 32 lanes chasing near-partition L2 lines, a
+     * line each, take 217 cycles a hop more than one lane) */
+    double leave = start + ord[k] * g->l1_miss_line_cycles;
     if (!c) {
-      uint32_t r = add_req(m, s, &pend, RQ_READ, t, start, a);
+      uint32_t r = add_req(m, s, &pend, RQ_READ, t, leave, a);
       if (r != NONE) s->cur.req[r].slot = slot;
       continue;
     }
@@ -634,7 +641,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
     }
     /* a miss fetches its sector, or every missing sector of the line when
      * the L1 fills whole lines (Fermi/Kepler 128-byte lines) */
-    uint32_t r = add_req(m, s, &pend, RQ_READ, t, start, a);
+    uint32_t r = add_req(m, s, &pend, RQ_READ, t, leave, a);
     if (r == NONE) continue;
     s->cur.req[r].slot = slot;
     mark_fill(m, s, r, ln);

@@ -868,6 +868,36 @@ START_TEST(memsys_l1_takes_a_line_at_a_time)
 }
 END_TEST
 
+START_TEST(memsys_misses_leave_line_after_line)
+{
+    /* L2 hits through .cg: a request of one line takes lat_l2 whatever
+     * l1_miss_line_cycles is; one of 32 lines, the last of them leaving
+     * 31 x l1_miss_line_cycles after the first */
+    uint64_t one[32], spread[32];
+    lanes_stride(one, 0x2f0000200000ull, 4);
+    lanes_stride(spread, 0x2f0000300000ull, 256);
+    uint64_t lat[2][2];
+    for (int k = 0; k < 2; k++) {
+        gpu_config h = cfg("h100");
+        h.l1_miss_line_cycles = k ? 7 : 0;
+        memsys *m = memsys_new(&h, 1, 0);
+        memsys_global(m, 0, 0, one, ~0u, 4, MS_LOAD, MS_BYPASS);      /* into L2 */
+        memsys_global(m, 0, 0, spread, ~0u, 4, MS_LOAD, MS_BYPASS);
+        lat[k][0] = memsys_global(m, 0, 100000, one, ~0u, 4, MS_LOAD, MS_BYPASS);
+        lat[k][1] = memsys_global(m, 0, 200000, spread, ~0u, 4, MS_LOAD, MS_BYPASS);
+        memsys_free(m);
+    }
+    gpu_config h = cfg("h100");
+    /* (one line's 4 sectors queue a cycle or two at its slice) */
+    ck_assert(lat[0][0] >= h.lat_l2 && lat[0][0] < h.lat_l2 + 7);
+    ck_assert_uint_eq(lat[1][0], lat[0][0]);
+    /* (all at once, two of the 32 lines may queue at one slice; a sector
+     * each, the last to leave is the last back) */
+    ck_assert(lat[0][1] >= h.lat_l2 && lat[0][1] < h.lat_l2 + 31 * 7);
+    ck_assert_uint_eq(lat[1][1], h.lat_l2 + 31 * 7);
+}
+END_TEST
+
 START_TEST(memsys_misaligned_store_reads_partial_sectors)
 {
     uint64_t a[32];
@@ -1135,6 +1165,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(t, memsys_windowed_matches_immediate);
     tcase_add_test(t, memsys_batches_serve_while_the_next_is_made);
     tcase_add_test(t, memsys_l1_takes_a_line_at_a_time);
+    tcase_add_test(t, memsys_misses_leave_line_after_line);
     tcase_add_test(t, memsys_misaligned_store_reads_partial_sectors);
     tcase_add_test(t, memsys_carveout);
     tcase_add_test(t, memsys_shared_banks);

@@ -167,6 +167,16 @@ extern "C" __global__ void chain_link(char *arena, u64 lines, u64 nodes, u64 str
     *(u64 *)(arena + 128 * slot(k, stride, first, lines)) = __cvta_generic_to_global(arena + 128 * slot(kn, stride, first, lines));
   }
 }
+// chain_link's chain with each node's whole 32-byte sector written: the L2
+// holds every sector whole (a partial one would be read from DRAM)
+extern "C" __global__ void chain_link_sector(char *arena, u64 lines, u64 nodes, u64 stride, u64 first) {
+  for (u64 k = blockIdx.x * (u64)blockDim.x + threadIdx.x; k < nodes; k += (u64)gridDim.x * blockDim.x) {
+    u64 kn = k + 1 == nodes ? 0 : k + 1;
+    ulonglong2 *q = (ulonglong2 *)(arena + 128 * slot(k, stride, first, lines));
+    q[0] = make_ulonglong2(__cvta_generic_to_global(arena + 128 * slot(kn, stride, first, lines)), 0);
+    q[1] = make_ulonglong2(0, 0);
+  }
+}
 // every block streams over [p, p+bytes) (read and write: evicts and fills caches)
 extern "C" __global__ void stream_touch(unsigned *p, u64 words, int write) {
   unsigned acc = 0;
@@ -195,6 +205,23 @@ extern "C" __global__ void chase(u64 *out, const char *start, int warm, int step
   long long t1 = clk();
   out[0] = (u64)(t1 - t0);
   out[1] = p;
+}
+
+// lane l walks nodes l*steps .. (l+1)*steps-1 of one chain (chain_link), all
+// lanes in step: each warp load touches as many lines as lanes run; with
+// `warm`, a first walk of the same nodes goes untimed; out[0]: the cycles
+extern "C" __global__ void chase_lanes(u64 *out, const char *arena, u64 lines, u64 stride, u64 first, int steps, int warm) {
+  u64 node = (u64)threadIdx.x * steps;
+  u64 p0 = __cvta_generic_to_global(arena + 128 * slot(node, stride, first, lines)), p = p0;
+  if (warm) {
+    for (int s = 0; s < steps; s++) asm volatile("ld.global.cg.u64 %0, [%0];" : "+l"(p));
+    p = p0 + (p & 0);
+    asm volatile("" : "+l"(p));
+  }
+  long long t0 = clk();
+  for (int s = 0; s < steps; s++) asm volatile("ld.global.cg.u64 %0, [%0];" : "+l"(p));
+  long long t1 = clk();
+  if (threadIdx.x == 0) { out[0] = (u64)(t1 - t0); out[1] = p; }
 }
 
 // ---- bandwidth: every block reads (16-byte loads, 4 in flight a thread);

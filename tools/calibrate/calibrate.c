@@ -143,8 +143,52 @@ static double chase(CUdeviceptr arena, u64 lines, u64 nodes, u64 stride, u64 fir
   return (double)out_get(0) / steps;
 }
 
+static int cmp_u64(const void *a, const void *b) { u64 x = *(const u64 *)a, y = *(const u64 *)b; return x < y ? -1 : x > y; }
 static u64 gcd64(u64 a, u64 b) { while (b) { u64 t = a % b; a = b; b = t; } return a; }
 static u64 coprime(u64 want, u64 n) { while (gcd64(want, n) != 1) want++; return want; }
+
+/* Far L2 partitions: where the L2 is split (H100, H200: two), a line
+ * whose home is the other partition than the SM's comes across to it.  A
+ * chase over L2 lines that every SM wrote and none has read, by one lane
+ * (the mean of near and far lines) and by 32 lanes in step (each step waits
+ * for its slowest line: about the far one), against the same lanes' walk
+ * repeated (the near partition has the lines then); and over lines the
+ * flush sent to DRAM.  4 MiB: two pages, no TLB misses. */
+static void hops_bench(u64 l2_bytes) {
+  u64 lines = quick ? 8192 : 32768, flush_bytes = quick ? 4ull << 20 : 2 * l2_bytes < (256ull << 20) ? 256ull << 20 : 2 * l2_bytes;
+  int steps = quick ? 16 : 512;
+  CUdeviceptr arena, flush;
+  CK(cuMemAlloc(&arena, lines * 128));
+  CK(cuMemAlloc(&flush, flush_bytes));
+  CK(cuMemsetD8(arena, 0, lines * 128));
+  CK(cuMemsetD8(flush, 0, flush_bytes));
+  u64 nodes = 32 * (u64)steps, stride = coprime(lines / 3 + 11, lines), first = 17;
+  static const struct { const char *key; int dram, lanes, warm; const char *how; } runs[] = {
+    { "hops_l2_one", 0, 1, 0, "one lane, sectors every SM wrote whole just before and none read (L2 hits)" },
+    { "hops_l2_warp", 0, 32, 0, "32 lanes in step, each on its own such sectors" },
+    { "hops_l2_again", 0, 1, 1, "one lane, its sectors walked once before (the near partition has them)" },
+    { "hops_l2_again_warp", 0, 32, 1, "32 lanes in step, each on its own sectors walked once before" },
+    { "hops_dram_one", 1, 1, 0, "one lane, lines the flush sent to DRAM" },
+    { "hops_dram_warp", 1, 32, 0, "32 lanes in step, each on its own such lines" },
+  };
+  for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+    void *la[] = { &arena, &lines, &nodes, &stride, &first };
+    launch(fn(runs[r].dram ? "chain_link" : "chain_link_sector"), (unsigned)nsm * 4, 256, la);
+    if (runs[r].dram) {
+      u64 words = flush_bytes / 4;
+      int w = 1;
+      void *fa[] = { &flush, &words, &w };
+      launch(fn("stream_touch"), (unsigned)nsm * 8, 512, fa);
+    }
+    int warm = runs[r].warm;
+    void *ca[] = { &d_out, &arena, &lines, &stride, &first, &steps, &warm };
+    launch(fn("chase_lanes"), 1, (unsigned)runs[r].lanes, ca);
+    printf("%-22s %8.2f  # ld.global.cg.u64 chase over 4 MiB, %d hops: %s; cycles per hop\n", runs[r].key,
+           (double)out_get(0) / steps, steps, runs[r].how);
+  }
+  CK(cuMemFree(arena));
+  CK(cuMemFree(flush));
+}
 
 static void memory_bench(u64 l2_bytes) {
   u64 arena_bytes = 512ull << 20, flush_bytes = 2 * l2_bytes < (256ull << 20) ? 256ull << 20 : 2 * l2_bytes;
@@ -343,6 +387,14 @@ int main(int argc, char **argv) {
   float fa = 0.999f, fb = 0.001f, fs = 1.5f;
   double da = 0.999, db = 0.001, ds = 1.5;
   unsigned ha = 0x3c003c00u, hb = 0, hs = 0x3e003e00u;
+  const char *only = getenv("CALIBRATE_ONLY");   /* "hops": the far-partition measurement alone */
+  if (only && !strcmp(only, "hops")) {
+    hops_bench((u64)attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE));
+    CK(cuMemFree(d_out));
+    CK(cuModuleUnload(mod));
+    CK(cuDevicePrimaryCtxRelease(dev));
+    return 0;
+  }
   pipe_bench("int", 2, &ua, &ub, &us);
   pipe_bench("fp32", 1, &fa, &fb, &fs);
   pipe_bench("fp64", 1, &da, &db, &ds);
@@ -353,6 +405,7 @@ int main(int argc, char **argv) {
   smem_bench();
   fflush(stdout);
   memory_bench((u64)attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE));
+  hops_bench((u64)attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE));
   fflush(stdout);
   atomic_bench(mhz);
   barrier_bench();

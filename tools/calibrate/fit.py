@@ -179,6 +179,14 @@ def fit(m, tmpl, name):
     f['l2_bytes'] = (f['l2_bytes'][0], f['l2_bytes'][1] + '; the cg sweep stays under 1.5 x lat_l2 up to %d MiB' % (l2knee >> 20))
     lat('lat_dram', 'chase_dram', 'ld.global.cg chase over cold lines a new page apart')
 
+    # a request's misses leave the L1 line after line: 32 lanes chasing a line
+    # each against one lane, all near-partition L2 hits (optional: older
+    # measurement files lack it)
+    if 'hops_l2_again' in m and 'hops_l2_again_warp' in m:
+        one, warp32 = m['hops_l2_again'], m['hops_l2_again_warp']
+        f['l1_miss_line_cycles'] = (round(max(0.0, (warp32 - one) / 31), 2),
+                                    '[C] (hops_l2_again_warp %.2f - hops_l2_again %.2f) / 31: 32 lanes chasing a line each, cycles a line more' % (warp32, one))
+
     # shared memory banks: the stride from which a wider stride costs no more
     st = series(m, 'smem_stride_')
     banks = 0
@@ -216,6 +224,8 @@ def raw_values(m):
                   ('l2_atomic_cycles', 'atom_same_cycles'), ('launch_cycles', 'ncu_empty_cycles')):
         if k in m:
             r[p_] = (m[k], k)
+    if 'hops_l2_again' in m and 'hops_l2_again_warp' in m:
+        r['l1_miss_line_cycles'] = ((m['hops_l2_again_warp'] - m['hops_l2_again']) / 31, 'hops_l2_again_warp - hops_l2_again, / 31')
     for p_, k in (('ii_int', 'ipc_int'), ('ii_fp32', 'ipc_fp32'), ('ii_fp16', 'ipc_fp16'), ('ii_fp64', 'ipc_fp64'),
                   ('ii_sfu', 'ipc_sfu'), ('ii_tensor', 'ipc_mma')):
         if m.get(k):
