@@ -14,9 +14,11 @@
  *    control instruction, and keep their place; a branch target (an index
  *    in e->prog) still names its block's first slot.
  *  - Inside a block, only "movable" instructions change places: arithmetic,
- *    moves, conversions, plain (weak, non-volatile) ld/ldu/st, and the
- *    warp's matrix loads, stores and products (wmma, ldmatrix, mma).  Every
- *    other instruction (barriers, fences, atomics, warp collectives, async
+ *    moves, conversions, plain (weak, non-volatile) ld/ldu/st, shuffles and
+ *    votes (every lane that reaches one runs the block in the same order, so
+ *    the lanes still meet at it with the same values), and the warp's
+ *    matrix loads, stores and products (wmma, ldmatrix, mma).  Every other
+ *    instruction (barriers, fences, atomics, other warp collectives, async
  *    copies, clock reads, calls...) stays where it is and nothing crosses
  *    it, so reconvergence points, barrier order and the memory model's
  *    ordering are untouched.
@@ -107,9 +109,15 @@ static bool plain_memory(const isa_insn *in) {
 }
 
 bool emu_reorder_movable(const xinsn *x, const deps *d) {
-  if (x->flags & (XF_CONTROL | XF_SYNC | XF_CLOCK)) return false;
-  if (d->nsrc >= MAX_DEPS || d->ndst >= MAX_DEPS) return false;    /* its operand list was cut short */
   const isa_insn *in = x->in;
+  /* shuffles and votes exchange registers between the lanes that reach
+   * them together; every lane runs the block in the same order, so they
+   * move as arithmetic does (ptxas interleaves independent shuffle
+   * reductions: val_attention attn_tiled's SASS runs four at once) */
+  bool exchange = in->op == OP_SHFL || in->op == OP_VOTE;
+  if (x->flags & (XF_CONTROL | XF_CLOCK)) return false;
+  if ((x->flags & XF_SYNC) && !exchange) return false;
+  if (d->nsrc >= MAX_DEPS || d->ndst >= MAX_DEPS) return false;    /* its operand list was cut short */
   switch (isa_ops[in->op].family) {
   case F_ARITH: case F_BITS: case F_SFU: case F_CMP: case F_LOGIC: case F_CVT: case F_VIDEO: return true;
   case F_MOV:
@@ -122,6 +130,7 @@ bool emu_reorder_movable(const xinsn *x, const deps *d) {
   case F_MMA:
     return in->op == OP_WMMA_LOAD_A || in->op == OP_WMMA_LOAD_B || in->op == OP_WMMA_LOAD_C || in->op == OP_WMMA_STORE_D ||
            in->op == OP_LDMATRIX || in->op == OP_WMMA_MMA || in->op == OP_MMA || in->op == OP_MMA_SP;
+  case F_WARP: return exchange;
   default: return false;
   }
 }

@@ -290,9 +290,9 @@ p16=$(sass fuse_param); p0=$(sass fuse_param --set fuse_bytes=0)
 if [ -n "$s16" ] && [ -n "$s0" ] && [ $((s0 - s16)) -eq 9 ] && [ $((s0 - s8)) -eq 6 ] && [ -n "$p16" ] && [ "$p16" = "$p0" ]; then ok
 else bad "merged accesses: SASS instructions $s16 (16-byte base), $s8 (fuse_bytes 8), $s0 (fuse_bytes 0), $p16 and $p0 (unknown alignment)"; fi
 # ... and the values are the same as unmerged
-"$PTXEMU" run -q --gpu h100 "$k" --kernel fuse_sym --block 32 -e 'buffer b 64 zero' --arg ptr:b --arg u32:0 -e 'dump b 4 f32' >"$tmp/m1" 2>&1
-"$PTXEMU" run -q "$k" --kernel fuse_sym --block 32 -e 'buffer b 64 zero' --arg ptr:b --arg u32:0 -e 'dump b 4 f32' >"$tmp/m2" 2>&1
-if cmp -s "$tmp/m1" "$tmp/m2" && [ -s "$tmp/m1" ]; then ok; else bad "merged accesses change results"; cat "$tmp/m1" "$tmp/m2"; fi
+"$PTXEMU" run -q --gpu h100 "$k" --kernel fuse_sym --block 32 -e 'buffer b 64 zero' --arg ptr:b --arg u32:0 -e "dump b $tmp/m1" >"$tmp/out" 2>&1 &&
+"$PTXEMU" run -q "$k" --kernel fuse_sym --block 32 -e 'buffer b 64 zero' --arg ptr:b --arg u32:0 -e "dump b $tmp/m2" >>"$tmp/out" 2>&1 || cat "$tmp/out"
+if cmp -s "$tmp/m1" "$tmp/m2" && [ -s "$tmp/m1" ]; then ok; else bad "merged accesses change results"; fi
 
 # special functions without .ftz: ptxas scales a denormal input and the
 # result around the MUFU (ex2, lg2, rsqrt: FSETP, FMUL, MUFU, FMUL; rcp:
@@ -337,9 +337,26 @@ early() {   # DB: global loads issued before warp 0's first multiply
 e32=$(early "$tmp/b32.db"); e0=$(early "$tmp/b0.db")
 if [ "$e0" = 8 ] && [ -n "$e32" ] && [ "$e32" -ge 2 ] && [ "$e32" -lt 8 ]; then ok; else bad "register budget: $e32 loads before the first use (32 registers), $e0 (no budget)"; fi
 for r in 32 0; do
-  "$PTXEMU" run -q --gpu h100 --set ptxas_regs=$r "$k" --kernel budget --block 32 -e 'buffer b 256 ramp f32 0 1' --arg ptr:b -e 'dump b 33 f32' >"$tmp/bud$r" 2>&1
+  "$PTXEMU" run -q --gpu h100 --set ptxas_regs=$r "$k" --kernel budget --block 32 -e 'buffer b 256 ramp f32 0 1' --arg ptr:b -e "dump b $tmp/bud$r" >"$tmp/out" 2>&1 ||
+    cat "$tmp/out"
 done
 if cmp -s "$tmp/bud32" "$tmp/bud0" && [ -s "$tmp/bud0" ]; then ok; else bad "the register budget changes results"; fi
+
+# shuffles move like arithmetic in the timed issue order: the second
+# reduction's first shuffle issues before the first one's last (in PTX
+# order it comes after it); the values are those of the functional run
+trace "$tmp/shfl.db" shfl_pair 32 256
+sh_wseq() {   # N: the issue order (wseq) of warp 0's N-th shuffle in PTX order
+  q "$tmp/shfl.db" "SELECT r.wseq FROM warp_runs r JOIN instructions i USING (insn_id) WHERE r.warp = 0 AND i.opname LIKE 'shfl%'
+                    ORDER BY i.pc LIMIT 1 OFFSET $(($1 - 1))"
+}
+a3=$(sh_wseq 3); b1=$(sh_wseq 4)
+if [ -n "$a3" ] && [ -n "$b1" ] && [ "$b1" -lt "$a3" ]; then ok; else bad "shuffles in PTX order: the second chain's first at $b1, the first chain's last at $a3"; fi
+"$PTXEMU" run -q --gpu h100 "$k" --kernel shfl_pair --block 32 -e 'buffer b 256 zero' --arg ptr:b -e "dump b $tmp/sh1" >"$tmp/out" 2>&1 &&
+"$PTXEMU" run -q "$k" --kernel shfl_pair --block 32 -e 'buffer b 256 zero' --arg ptr:b -e "dump b $tmp/sh2" >>"$tmp/out" 2>&1 || cat "$tmp/out"
+# (and they are the reductions: lane 0 sums 3 x lane and lane + 100 over lanes 0, 4, ..., 28)
+x=$(od -A n -t u4 -N 8 "$tmp/sh1" 2>/dev/null | tr -s ' ')
+if cmp -s "$tmp/sh1" "$tmp/sh2" && [ "$x" = " 336 912" ]; then ok; else bad "the timed issue order changes shuffle results (lane 0: '$x')"; fi
 
 # ---- command line and configuration --------------------------------------------------
 "$PTXEMU" run -q --sched fifo "$k" --kernel straight -e 'buffer b 64 zero' --arg ptr:b >"$tmp/out" 2>&1
