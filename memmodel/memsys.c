@@ -554,8 +554,8 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
   /* the L1 takes l1_sectors_per_cycle sectors, but one tag lookup per
    * line: an access spread over many lines takes a cycle per line or so */
   double busy = (double)n / g->l1_sectors_per_cycle;
-  bool again[64];                  /* stores: set by lines_of */
-  uint8_t ord[64] = { 0 };
+  bool again[64];                  /* set by lines_of: stores read it */
+  uint8_t ord[64];                 /* ... and misses, where l1_miss_line_cycles > 0 */
   if (g->l1_lines_per_cycle > 0 || op == MS_STORE || g->l1_miss_line_cycles > 0) {
     uint32_t lines = lines_of(sec, n, s->l1.line_shift > 5 ? s->l1.line_shift - 5 : 0, again, ord);
     if (g->l1_lines_per_cycle > 0) busy = dmax(busy, lines / g->l1_lines_per_cycle);
@@ -621,7 +621,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
     /* a request's misses leave the L1 line after line ([M] calibrate
      * hops_l2_again_warp: 32 lanes chasing near-partition L2 lines, a
      * line each, take 217 cycles a hop more than one lane) */
-    double leave = start + ord[k] * g->l1_miss_line_cycles;
+    double leave = g->l1_miss_line_cycles > 0 ? start + ord[k] * g->l1_miss_line_cycles : start;
     if (!c) {
       uint32_t r = add_req(m, s, &pend, RQ_READ, t, leave, a);
       if (r != NONE) s->cur.req[r].slot = slot;

@@ -215,8 +215,8 @@ extern "C" __global__ void chase_lanes(u64 *out, const char *arena, u64 lines, u
   u64 p0 = __cvta_generic_to_global(arena + 128 * slot(node, stride, first, lines)), p = p0;
   if (warm) {
     for (int s = 0; s < steps; s++) asm volatile("ld.global.cg.u64 %0, [%0];" : "+l"(p));
-    p = p0 + (p & 0);
-    asm volatile("" : "+l"(p));
+    p = p0;
+    asm volatile("" : "+l"(p));   // the timed walk starts after the warm one
   }
   long long t0 = clk();
   for (int s = 0; s < steps; s++) asm volatile("ld.global.cg.u64 %0, [%0];" : "+l"(p));

@@ -121,41 +121,39 @@ static void smem_bench(void) {
 }
 
 /* ---- global memory ---- */
+/* every block streams over [p, p+bytes): write = 1 evicts L2 (a buffer of
+ * flush_size bytes), 0 reads it into L2 */
+static void stream(CUdeviceptr p, u64 bytes, int write) {
+  u64 words = bytes / 4;
+  void *a[] = { &p, &words, &write };
+  launch(fn("stream_touch"), (unsigned)nsm * 8, 512, a);
+}
+/* a buffer whose writing leaves nothing of what was there before in L2 */
+static u64 flush_size(u64 l2_bytes) { return quick ? 4ull << 20 : 2 * l2_bytes < (256ull << 20) ? 256ull << 20 : 2 * l2_bytes; }
+
 static double chase(CUdeviceptr arena, u64 lines, u64 nodes, u64 stride, u64 first, int warm, int steps, int cg,
                     CUdeviceptr flush, u64 flush_bytes, CUdeviceptr touch, u64 touch_bytes) {
   void *la[] = { &arena, &lines, &nodes, &stride, &first };
   launch(fn("chain_link"), (unsigned)nsm * 4, 256, la);
-  if (flush_bytes) {   /* write a buffer larger than L2: the chain leaves the caches */
-    u64 words = flush_bytes / 4;
-    int w = 1;
-    void *fa[] = { &flush, &words, &w };
-    launch(fn("stream_touch"), (unsigned)nsm * 8, 512, fa);
-  }
-  if (touch_bytes) {   /* read the whole footprint: it is in L2 as far as L2 holds it */
-    u64 words = touch_bytes / 4;
-    int w = 0;
-    void *ta[] = { &touch, &words, &w };
-    launch(fn("stream_touch"), (unsigned)nsm * 8, 512, ta);
-  }
+  if (flush_bytes) stream(flush, flush_bytes, 1);   /* the chain leaves the caches */
+  if (touch_bytes) stream(touch, touch_bytes, 0);   /* the footprint is in L2 as far as L2 holds it */
   CUdeviceptr start = arena + 128 * ((first) % lines);
   void *ca[] = { &d_out, &start, &warm, &steps, &cg };
   launch(fn("chase"), 1, 1, ca);
   return (double)out_get(0) / steps;
 }
 
-static int cmp_u64(const void *a, const void *b) { u64 x = *(const u64 *)a, y = *(const u64 *)b; return x < y ? -1 : x > y; }
 static u64 gcd64(u64 a, u64 b) { while (b) { u64 t = a % b; a = b; b = t; } return a; }
 static u64 coprime(u64 want, u64 n) { while (gcd64(want, n) != 1) want++; return want; }
 
-/* Far L2 partitions: where the L2 is split (H100, H200: two), a line
- * whose home is the other partition than the SM's comes across to it.  A
- * chase over L2 lines that every SM wrote and none has read, by one lane
- * (the mean of near and far lines) and by 32 lanes in step (each step waits
- * for its slowest line: about the far one), against the same lanes' walk
- * repeated (the near partition has the lines then); and over lines the
- * flush sent to DRAM.  4 MiB: two pages, no TLB misses. */
+/* A warp request over 32 lines against one over one line: chases by one
+ * lane and by 32 lanes in step (each lane on its own lines), over L2
+ * sectors every SM wrote and none has read, over the same sectors walked
+ * once before (the SM's near L2 partition has them: hops_l2_again_warp -
+ * hops_l2_again gives l1_miss_line_cycles), and over lines the flush sent
+ * to DRAM.  4 MiB: two pages, no TLB misses. */
 static void hops_bench(u64 l2_bytes) {
-  u64 lines = quick ? 8192 : 32768, flush_bytes = quick ? 4ull << 20 : 2 * l2_bytes < (256ull << 20) ? 256ull << 20 : 2 * l2_bytes;
+  u64 lines = quick ? 8192 : 32768, flush_bytes = flush_size(l2_bytes);
   int steps = quick ? 16 : 512;
   CUdeviceptr arena, flush;
   CK(cuMemAlloc(&arena, lines * 128));
@@ -174,12 +172,7 @@ static void hops_bench(u64 l2_bytes) {
   for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
     void *la[] = { &arena, &lines, &nodes, &stride, &first };
     launch(fn(runs[r].dram ? "chain_link" : "chain_link_sector"), (unsigned)nsm * 4, 256, la);
-    if (runs[r].dram) {
-      u64 words = flush_bytes / 4;
-      int w = 1;
-      void *fa[] = { &flush, &words, &w };
-      launch(fn("stream_touch"), (unsigned)nsm * 8, 512, fa);
-    }
+    if (runs[r].dram) stream(flush, flush_bytes, 1);
     int warm = runs[r].warm;
     void *ca[] = { &d_out, &arena, &lines, &stride, &first, &steps, &warm };
     launch(fn("chase_lanes"), 1, (unsigned)runs[r].lanes, ca);
@@ -191,8 +184,7 @@ static void hops_bench(u64 l2_bytes) {
 }
 
 static void memory_bench(u64 l2_bytes) {
-  u64 arena_bytes = 512ull << 20, flush_bytes = 2 * l2_bytes < (256ull << 20) ? 256ull << 20 : 2 * l2_bytes;
-  if (quick) arena_bytes = flush_bytes = 4ull << 20;
+  u64 arena_bytes = quick ? 4ull << 20 : 512ull << 20, flush_bytes = flush_size(l2_bytes);
   CUdeviceptr arena, flush;
   CK(cuMemAlloc(&arena, arena_bytes));
   CK(cuMemAlloc(&flush, flush_bytes));
@@ -244,13 +236,10 @@ static void memory_bench(u64 l2_bytes) {
     CUdeviceptr big;
     CK(cuMemAlloc(&big, bytes));
     CK(cuMemsetD8(big, 1, bytes));
-    u64 words = flush_bytes / 4;
-    int w = 1;
-    void *fa[] = { &flush, &words, &w };
     void *a[] = { &d_out, &big, &n, &reps };
     double best = 0;
     for (int k = 0; k < 3; k++) {
-      launch(fn("stream_touch"), (unsigned)nsm * 8, 512, fa);
+      stream(flush, flush_bytes, 1);
       out_reset(~0ull, 0);
       launch(fn("bw_read"), (unsigned)nsm * 4, 512, a);
       double gbs = (double)bytes / (double)(out_get(1) - out_get(0));
@@ -387,7 +376,7 @@ int main(int argc, char **argv) {
   float fa = 0.999f, fb = 0.001f, fs = 1.5f;
   double da = 0.999, db = 0.001, ds = 1.5;
   unsigned ha = 0x3c003c00u, hb = 0, hs = 0x3e003e00u;
-  const char *only = getenv("CALIBRATE_ONLY");   /* "hops": the far-partition measurement alone */
+  const char *only = getenv("CALIBRATE_ONLY");   /* "hops": hops_bench alone */
   if (only && !strcmp(only, "hops")) {
     hops_bench((u64)attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE));
     CK(cuMemFree(d_out));

@@ -88,6 +88,14 @@ def ncu_lines(path):
     return out
 
 
+def miss_line_cycles(m):
+    """(hops_l2_again_warp - hops_l2_again) / 31: a 32-line request over a
+    1-line one, per line (None where the file lacks them: older files)."""
+    if 'hops_l2_again' in m and 'hops_l2_again_warp' in m:
+        return (m['hops_l2_again_warp'] - m['hops_l2_again']) / 31
+    return None
+
+
 def need(m, key):
     if key not in m:
         raise Bad('fit.py: error: the measurements lack %s' % key)
@@ -182,10 +190,11 @@ def fit(m, tmpl, name):
     # a request's misses leave the L1 line after line: 32 lanes chasing a line
     # each against one lane, all near-partition L2 hits (optional: older
     # measurement files lack it)
-    if 'hops_l2_again' in m and 'hops_l2_again_warp' in m:
-        one, warp32 = m['hops_l2_again'], m['hops_l2_again_warp']
-        f['l1_miss_line_cycles'] = (round(max(0.0, (warp32 - one) / 31), 2),
-                                    '[C] (hops_l2_again_warp %.2f - hops_l2_again %.2f) / 31: 32 lanes chasing a line each, cycles a line more' % (warp32, one))
+    v = miss_line_cycles(m)
+    if v is not None:
+        f['l1_miss_line_cycles'] = (round(max(0.0, v), 2),
+                                    '[C] (hops_l2_again_warp %.2f - hops_l2_again %.2f) / 31: 32 lanes chasing a line each, cycles a line more'
+                                    % (m['hops_l2_again_warp'], m['hops_l2_again']))
 
     # shared memory banks: the stride from which a wider stride costs no more
     st = series(m, 'smem_stride_')
@@ -224,8 +233,8 @@ def raw_values(m):
                   ('l2_atomic_cycles', 'atom_same_cycles'), ('launch_cycles', 'ncu_empty_cycles')):
         if k in m:
             r[p_] = (m[k], k)
-    if 'hops_l2_again' in m and 'hops_l2_again_warp' in m:
-        r['l1_miss_line_cycles'] = ((m['hops_l2_again_warp'] - m['hops_l2_again']) / 31, 'hops_l2_again_warp - hops_l2_again, / 31')
+    if miss_line_cycles(m) is not None:
+        r['l1_miss_line_cycles'] = (miss_line_cycles(m), 'hops_l2_again_warp - hops_l2_again, / 31')
     for p_, k in (('ii_int', 'ipc_int'), ('ii_fp32', 'ipc_fp32'), ('ii_fp16', 'ipc_fp16'), ('ii_fp64', 'ipc_fp64'),
                   ('ii_sfu', 'ipc_sfu'), ('ii_tensor', 'ipc_mma')):
         if m.get(k):
