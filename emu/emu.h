@@ -366,6 +366,11 @@ typedef struct emu {
   struct emu_par *par;           /* a parallel launch's worker copy: its access log (parallel.c); NULL otherwise */
   uint64_t par_launches, par_fallbacks; /* launches tried on several threads, and those run again sequentially */
   const char *par_last;          /* how the last launch ran ("parallel", or why it was sequential) */
+  /* where the host time of the last timed launch went (run -v; wall
+   * clock, so not part of the counters): its windows, the serving of the
+   * L2 and DRAM requests (on one thread), the windows' domains together
+   * with that serving, and the edges between windows */
+  struct { uint64_t windows, serve_ns, window_ns, edge_ns; } timing_wall;
 } emu;
 
 /* ---- life cycle (emu/device.c) ---- */

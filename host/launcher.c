@@ -115,6 +115,12 @@ static int host_launch_one(host_launcher *hl, emu *e, const emu_launch *el, int 
             "peak host memory %.1f MiB\n",
             index, shown, (unsigned long long)e->stats.inst_executed, (unsigned long long)e->stats.thread_inst_executed,
             (double)dt / 1e9, (double)e->stats.thread_inst_executed / ((double)dt / 1e9) / 1e6, peak_rss_mib());
+  /* where a timed launch's host time went: the serving of L2 and DRAM
+   * requests runs on one thread, the windows' SMs on all (doc/parallel.md) */
+  if (!o->quiet && o->verbose && hl->gcfg && e->timing_wall.windows)
+    fprintf(stderr, "ptxemu: launch %d %s: %llu windows of cycles in %.3f s, their L2 and DRAM requests served in %.3f s on one thread; "
+            "%.3f s between windows\n", index, shown, (unsigned long long)e->timing_wall.windows, (double)e->timing_wall.window_ns / 1e9,
+            (double)e->timing_wall.serve_ns / 1e9, (double)e->timing_wall.edge_ns / 1e9);
   /* how the launch used the worker threads (doc/parallel.md) */
   if (!o->quiet && o->verbose && e->opt.threads > 1)
     fprintf(stderr, "ptxemu: launch %d %s: %s on %u threads%s%s (parallel launches %llu, run again sequentially %llu)\n", index, shown,
