@@ -873,7 +873,6 @@ typedef struct twin {
   /* per thread: how many of its domains (i, i + n, ...) were claimed */
   struct tclaim { HOST_LINE_ALIGNED _Atomic uint32_t next; } *claim;
   bool serve_failed;                  /* memsys_serve ran out of memory */
-  uint64_t serve_ns;                  /* host time thread 0 spent serving (run -v) */
 } twin;
 
 /* Claim the next unclaimed domain of thread o's share; false when none. */
@@ -889,10 +888,10 @@ static bool claim_domain(twin *t, uint32_t o, uint32_t *di) {
  * domain does not change what it does (doc/parallel.md). */
 static void window_part(void *ctx, uint32_t i) {
   twin *t = ctx;
-  if (i == 0) {
+  if (i == 0) {                       /* (the launch's thread: tteam_run) */
     uint64_t t0 = clock_now_ns();
     if (memsys_serve(t->s->mem)) t->serve_failed = true;
-    t->serve_ns += clock_now_ns() - t0;
+    t->s->e->timing_wall.serve_ns += clock_now_ns() - t0;
   }
   for (uint32_t o = i, seen = 0; seen < t->n; seen++, o = (o + 1) % t->n) {
     uint32_t di;
@@ -1081,8 +1080,8 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
   trun R = { g, obs, want_samples, res, tws, twmem, unqueued, cta_start_t, slots, csize, nwarps,
              0, total, 0, 0, slot_sm, slot_init };
   if (job && !(claim = calloc_lines(nw, sizeof *claim))) { emu_par_job_stop(job, "out of memory"); *again = true; goto out; }
-  twin tw_ctx = { &R, s, wts, wemu, nw, job, claim, false, 0 };
-  uint64_t loop_t0 = clock_now_ns(), serve_ns = 0;
+  twin tw_ctx = { &R, s, wts, wemu, nw, job, claim, false };
+  uint64_t loop_t0 = clock_now_ns();
   memset(&e->timing_wall, 0, sizeof e->timing_wall);
   while (!e->faulted) {
     uint64_t we = ws + W;
@@ -1112,14 +1111,12 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     R.next = next;
     R.live = live;
     R.we = we;
+    uint64_t w0 = clock_now_ns();
     if (job) {
       /* on the team; a conflict or a worker's fault or limit ends the attempt */
       if (!team && !(team = tteam_new(nw, window_part, &tw_ctx))) { emu_par_job_stop(job, "the threads could not start"); *again = true; goto out; }
       for (uint32_t i = 0; i < nw; i++) atomic_store_explicit(&tw_ctx.claim[i].next, 0, memory_order_relaxed);
-      uint64_t w0 = clock_now_ns();
       tteam_run(team);
-      e->timing_wall.window_ns += clock_now_ns() - w0;
-      e->timing_wall.windows++;
       if (tw_ctx.serve_failed) { fault_oom(e); break; }
       const char *why = NULL;
       for (uint32_t i = 0; i < nw && !why; i++)
@@ -1130,14 +1127,12 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
       if (!why && e->opt.max_warp_insts && emu_par_job_insts(job) > e->opt.max_warp_insts) why = "the instruction budget";
       if (why || emu_par_job_stopped(job)) { emu_par_job_stop(job, why ? why : "a limit"); *again = true; goto out; }
     } else {
-      uint64_t w0 = clock_now_ns();
       if (memsys_serve(s->mem)) { fault_oom(e); break; }
-      uint64_t w1 = clock_now_ns();
+      e->timing_wall.serve_ns += clock_now_ns() - w0;
       for (uint32_t di = 0; di < s->ndom && !e->faulted; di++) run_dom(&R, s, e, &s->dom[di]);
-      serve_ns += w1 - w0;
-      e->timing_wall.window_ns += clock_now_ns() - w0;
-      e->timing_wall.windows++;
     }
+    e->timing_wall.window_ns += clock_now_ns() - w0;
+    e->timing_wall.windows++;
     for (uint32_t di = 0; di < s->ndom; di++) {
       live -= s->dom[di].ended;
       s->dom[di].ended = 0;
@@ -1240,7 +1235,6 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
      * it asks of L2 is still answered after the window's end */
     ws = lagged ? ws : waiting ? we : umax(we, first / W * W);
   }
-  e->timing_wall.serve_ns = serve_ns + tw_ctx.serve_ns;
   e->timing_wall.edge_ns = clock_now_ns() - loop_t0 - e->timing_wall.window_ns;
 out:
   for (uint32_t i = 0; i < slots; i++) {
