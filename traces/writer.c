@@ -31,9 +31,9 @@
 #include "traces/trace.h"
 #include "util/clock.h"
 
-#define RUN_BUF_ROWS (1u << 16)
-#define MEM_BUF_ROWS (1u << 15)
-#define NBUFS 3                 /* per kind: one filling, up to two queued/inserting */
+#define RUN_BUF_ROWS (1u << 14)
+#define MEM_BUF_ROWS (1u << 14)
+#define NBUFS 8                 /* per kind: one filling, the others queued or inserting */
 
 /* One row of warp_runs. */
 typedef struct wrun {
@@ -150,7 +150,11 @@ struct trace {
   pthread_t thread;
   pthread_mutex_t mu;
   pthread_cond_t cv_work, cv_done;
-  const tbuf *inserting;         /* what the virtual tables show            */
+  /* what the virtual tables show: a list of buffers of one kind (linked by
+   * next); each goes back to the free list as the scan leaves it, where
+   * release_passed is set (the writer thread) */
+  tbuf *inserting;
+  bool release_passed;
   sqlite3_stmt *ins[2], *upd_last[2];
   /* statistics */
   uint64_t rows_written[2], insts_recorded;
@@ -215,7 +219,7 @@ static int64_t scalar(trace *t, const char *sql) {
 /* ---- virtual tables over the buffers ------------------------------------------ */
 
 typedef struct bvtab { sqlite3_vtab base; trace *t; int kind; } bvtab;
-typedef struct bcur { sqlite3_vtab_cursor base; const tbuf *b; uint32_t i; } bcur;
+typedef struct bcur { sqlite3_vtab_cursor base; trace *t; const tbuf *b; uint32_t i; int64_t rowid; } bcur;
 typedef struct vaux { trace *t; int kind; } vaux;
 
 static int v_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **pp, char **err) {
@@ -246,18 +250,38 @@ static int v_open(sqlite3_vtab *p, sqlite3_vtab_cursor **pc) {
   return SQLITE_OK;
 }
 static int v_close(sqlite3_vtab_cursor *c) { sqlite3_free(c); return SQLITE_OK; }
+static void release_buffer(trace *t, tbuf *b);
+/* The scan has left the current buffer: SQLite holds copies of its rows. */
+static void leave_buffer(bcur *c) {
+  trace *t = c->t;
+  tbuf *b = t->inserting;                /* == c->b */
+  t->inserting = b->next;
+  if (t->release_passed) release_buffer(t, b);
+  c->b = t->inserting;
+  c->i = 0;
+}
+static void skip_empty(bcur *c) { while (c->b && c->i >= c->b->n) leave_buffer(c); }
 static int v_filter(sqlite3_vtab_cursor *cc, int idx, const char *s, int argc, sqlite3_value **argv) {
   (void)idx; (void)s; (void)argc; (void)argv;
   bcur *c = (bcur *)cc;
   bvtab *v = (bvtab *)cc->pVtab;
-  const tbuf *b = v->t->inserting;
+  c->t = v->t;
+  tbuf *b = v->t->inserting;
   c->b = b && b->kind == v->kind ? b : NULL;
   c->i = 0;
+  c->rowid = 0;
+  if (c->b) skip_empty(c);
   return SQLITE_OK;
 }
-static int v_next(sqlite3_vtab_cursor *cc) { ((bcur *)cc)->i++; return SQLITE_OK; }
-static int v_eof(sqlite3_vtab_cursor *cc) { bcur *c = (bcur *)cc; return !c->b || c->i >= c->b->n; }
-static int v_rowid(sqlite3_vtab_cursor *cc, sqlite3_int64 *r) { *r = ((bcur *)cc)->i; return SQLITE_OK; }
+static int v_next(sqlite3_vtab_cursor *cc) {
+  bcur *c = (bcur *)cc;
+  c->i++;
+  c->rowid++;
+  skip_empty(c);
+  return SQLITE_OK;
+}
+static int v_eof(sqlite3_vtab_cursor *cc) { return !((bcur *)cc)->b; }
+static int v_rowid(sqlite3_vtab_cursor *cc, sqlite3_int64 *r) { *r = ((bcur *)cc)->rowid; return SQLITE_OK; }
 
 static int v_column_runs(sqlite3_vtab_cursor *cc, sqlite3_context *ctx, int col) {
   bcur *c = (bcur *)cc;
@@ -322,33 +346,75 @@ static sqlite3_module vmod_mem = { .xConnect = v_connect, .xBestIndex = v_best_i
 
 /* ---- the writer thread ---------------------------------------------------------- */
 
-/* Insert one buffer in its own transaction (writer thread, or the emulator
- * thread when no writer thread could be started). */
-static void insert_buffer(trace *t, tbuf *b) {
-  if (t->failed || !b->n) return;
-  if (t->capped) { b->n = 0; return; }
+/* Insert the rows of a list of buffers of one kind and launch (inside
+ * insert_buffers' transaction), in one statement. */
+static void insert_group(trace *t, tbuf *g, bool release, int64_t *last) {
+  int k = g->kind;
+  int64_t launch_id = g->launch_id, want = 0;      /* the ids run on from buffer to buffer */
+  uint64_t rows = 0;
+  for (tbuf *b = g; b; b = b->next)
+    if (b->n) { want = b->first_id + b->n - 1; rows += b->n; }
+  t->inserting = g;
+  t->release_passed = release;
+  if (!t->failed && rows && step_done(t, t->ins[k]) == 0) {
+    int64_t got = sqlite3_last_insert_rowid(t->db);
+    if (got != want)
+      fail(t, "%s: another process wrote to the trace (rowid %lld, expected %lld)", t->path, (long long)got, (long long)want);
+    sqlite3_bind_int64(t->upd_last[k], 1, got);
+    sqlite3_bind_int64(t->upd_last[k], 2, launch_id);
+    step_done(t, t->upd_last[k]);
+    last[k] = want;
+    t->rows_written[k] += rows;
+  }
+  /* what the scan did not pass (an error stopped it, or nothing to insert) */
+  while (t->inserting) {
+    tbuf *b = t->inserting;
+    t->inserting = b->next;
+    if (release) release_buffer(t, b);
+  }
+}
+
+/* Give a buffer whose rows are inserted back to the emulator thread. */
+static void release_buffer(trace *t, tbuf *b) {
+  pthread_mutex_lock(&t->mu);
+  b->next = t->free_list[b->kind];
+  t->free_list[b->kind] = b;
+  pthread_cond_broadcast(&t->cv_done);
+  pthread_mutex_unlock(&t->mu);
+}
+
+/* Insert a chain of buffers (linked by next) in one transaction, one
+ * statement per kind and launch; release: each goes back to the free list
+ * once SQLite has its rows (the writer thread), not at the commit, so that
+ * the emulator thread fills the next ones meanwhile.  Buffers are small, so
+ * that the writer starts soon and the emulator's rows stay in its cache;
+ * when the writer falls behind, the buffers queued meanwhile share one
+ * statement and one commit. */
+static void insert_buffers(trace *t, tbuf *chain, bool release) {
   double c0 = thread_cpu();
-  t->inserting = b;
-  int k = b->kind;
-  if (exec(t, "BEGIN IMMEDIATE") == 0) {
-    if (step_done(t, t->ins[k]) == 0) {
-      int64_t last = sqlite3_last_insert_rowid(t->db);
-      if (last != b->first_id + b->n - 1)
-        fail(t, "%s: another process wrote to the trace (rowid %lld, expected %lld)", t->path, (long long)last,
-             (long long)(b->first_id + b->n - 1));
-      sqlite3_bind_int64(t->upd_last[k], 1, last);
-      sqlite3_bind_int64(t->upd_last[k], 2, b->launch_id);
-      step_done(t, t->upd_last[k]);
+  bool open = !t->failed && !t->capped && exec(t, "BEGIN IMMEDIATE") == 0;
+  int64_t last[2] = { t->last_inserted[0], t->last_inserted[1] };
+  while (chain) {
+    /* the next group: the chain's buffers of the first one's kind and
+     * launch, in order; the others stay in the chain */
+    tbuf *g = NULL, **gt = &g, **p = &chain;
+    int k = chain->kind;
+    int64_t launch_id = chain->launch_id;
+    while (*p) {
+      tbuf *b = *p;
+      if (b->kind == k && b->launch_id == launch_id) { *p = b->next; b->next = NULL; *gt = b; gt = &b->next; }
+      else p = &b->next;
     }
+    if (open) insert_group(t, g, release, last);
+    else while (g) { tbuf *b = g; g = b->next; if (release) release_buffer(t, b); }
+  }
+  if (open) {
     if (t->failed) sqlite3_exec(t->db, "ROLLBACK", NULL, NULL, NULL);
-    else if (exec(t, "COMMIT") == 0) t->last_inserted[k] = b->first_id + b->n - 1;
+    else if (exec(t, "COMMIT") == 0) memcpy(t->last_inserted, last, sizeof last);
   }
   if (t->failed) __atomic_store_n(&t->write_failed, true, __ATOMIC_RELEASE);   /* errmsg is written */
   if (!t->failed && t->o.max_bytes && (uint64_t)scalar(t, "PRAGMA page_count") * t->page_size >= t->o.max_bytes) t->capped = true;
-  t->inserting = NULL;
-  t->rows_written[k] += b->n;
   t->writer_cpu += thread_cpu() - c0;
-  b->n = 0;
 }
 
 static void *writer_main(void *arg) {
@@ -357,15 +423,12 @@ static void *writer_main(void *arg) {
   for (;;) {
     while (!t->qhead && !t->stop) pthread_cond_wait(&t->cv_work, &t->mu);
     if (!t->qhead) break;
-    tbuf *b = t->qhead;
-    t->qhead = b->next;
-    if (!t->qhead) t->qtail = NULL;
+    tbuf *chain = t->qhead;          /* everything queued: one transaction */
+    t->qhead = t->qtail = NULL;
     t->busy = true;
     pthread_mutex_unlock(&t->mu);
-    insert_buffer(t, b);
+    insert_buffers(t, chain, true);
     pthread_mutex_lock(&t->mu);
-    b->next = t->free_list[b->kind];
-    t->free_list[b->kind] = b;
     t->busy = false;
     pthread_cond_broadcast(&t->cv_done);
   }
@@ -396,7 +459,7 @@ static void submit(trace *t, int kind) {
     b->n = 0;
     return;
   }
-  if (!t->thread_ok) { insert_buffer(t, b); if (t->failed) stop_launch(t); return; }
+  if (!t->thread_ok) { b->next = NULL; insert_buffers(t, b, false); b->n = 0; if (t->failed) stop_launch(t); return; }
   pthread_mutex_lock(&t->mu);
   b->next = NULL;
   if (t->qtail) t->qtail->next = b; else t->qhead = b;
