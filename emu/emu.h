@@ -177,6 +177,7 @@ typedef struct mem_region {
   bool readonly;
   bool mapped;                   /* data is an mmap of its own (large, lazily backed) */
   bool external;                 /* host memory mapped in (not freed by the emu)  */
+  bool par_read_written;         /* a parallel launch read and wrote it: its reads are shadowed from the start (emu/parallel.c) */
 } mem_region;
 
 typedef struct emu_stats {
@@ -365,6 +366,7 @@ typedef struct emu {
   uint32_t next_func_index;      /* function "addresses" are unique across modules */
   struct emu_par *par;           /* a parallel launch's worker copy: its access log (parallel.c); NULL otherwise */
   uint64_t par_launches, par_fallbacks; /* launches tried on several threads, and those run again sequentially */
+  uint64_t par_retries;          /* attempts run again because a region read without its shadow was written */
   const char *par_last;          /* how the last launch ran ("parallel", or why it was sequential) */
   /* where the host time of the last timed launch went (run -v; wall
    * clock, so not part of the counters): its windows, the serving of the

@@ -7,7 +7,11 @@
  * reads or writes what another wrote, or writes what another read) is a
  * conflict.  On a conflict, fault or limit the attempt stops, device memory
  * goes back to what it was (each page's bytes, saved before its first
- * write) and the caller runs the launch sequentially.  So a launch's
+ * write) and the caller runs the launch sequentially.  Reads of a region
+ * no block writes need no shadow (nothing they read can change): a
+ * region's reads go unrecorded until its first write, and a write after
+ * such reads stops the attempt, which runs again with that region's reads
+ * recorded from the start (as later launches do).  So a launch's
  * answer never depends on the thread count: either its blocks were
  * independent, and any order gives the sequential result, or it is the
  * sequential result (doc/parallel.md). */
@@ -45,6 +49,10 @@ enum { FS_NONE, FS_READ1, FS_READN, FS_WRITTEN };
 
 enum { A_READ, A_WRITE, A_ATOM };
 
+/* A region's shadowing in an attempt: nobody touched it yet, it was read
+ * (unrecorded) and not written, or every access goes through the shadow. */
+enum { RS_CLEAN, RS_READ, RS_TRACKED };
+
 /* Device memory before the attempt is kept a 4 KiB page at a time: a
  * page is copied before the launch first writes any byte of it (a chunk's
  * first write by its owner, a chunk's first atomic), so a transposed or
@@ -68,6 +76,8 @@ typedef struct par_shared {
   _Atomic(_Atomic uint8_t *) *pstate;    /* per region: a PG_* state per page   */
   _Atomic(uint8_t *) *saved;             /* per region: the saved pages' bytes (at their offsets) */
   uint8_t *unused;               /* per PC: an atom whose result no instruction reads */
+  _Atomic uint8_t *rstate;       /* per region: RS_*                               */
+  _Atomic uint8_t *rewrite;      /* per region: written after unrecorded reads (the attempt stopped) */
   atomic_flag atom_lock;         /* held around shared commutative atomics (their read-modify-write is not atomic) */
   size_t *shadow_bytes, *fine_bytes, *pstate_bytes, *saved_bytes;
   /* device printf: each worker writes to a memory stream; per cluster, the
@@ -281,8 +291,12 @@ conflict:
   return false;
 }
 
+static int gate(struct emu_par *p, uint32_t ri, int acc);
+
 /* touch, finding the region's shadow (the lane-by-lane path) */
 static bool touch_lanes(struct emu_par *p, uint32_t ri, uint64_t chunk, uint16_t mask, int acc, uint16_t cls, uint64_t owner, bool *sa) {
+  int gt = gate(p, ri, acc);
+  if (gt <= 0) return gt == 0;
   _Atomic uint64_t *sh = shadow_of(p->s, ri);
   if (!sh) { stop(p->s, "out of memory for the access shadow"); return false; }
   return touch(p, ri, sh, chunk, mask, acc, cls, owner, sa);
@@ -323,11 +337,37 @@ static int access_of(const struct emu_par *p, const xinsn *x, uint16_t *cls) {
   }
 }
 
+/* Whether an access to region ri goes through the shadow (1), needs
+ * nothing (0: a read of a region nobody wrote yet), or stopped the attempt
+ * (-1: a write after unrecorded reads; the region is marked for the next
+ * attempt).  The region's first write makes it RS_TRACKED, its first read
+ * before that RS_READ; the two compare-and-swaps decide which came first,
+ * so no read goes unrecorded that a write of this attempt could change. */
+static int gate(struct emu_par *p, uint32_t ri, int acc) {
+  par_shared *s = p->s;
+  _Atomic uint8_t *st = &s->rstate[ri];
+  uint8_t v = atomic_load_explicit(st, memory_order_acquire);
+  for (;;) {
+    if (v == RS_TRACKED) return 1;
+    if (acc == A_READ) {
+      if (v == RS_READ || atomic_compare_exchange_weak_explicit(st, &v, RS_READ, memory_order_acq_rel, memory_order_acquire)) return 0;
+    } else if (v == RS_READ) {
+      atomic_store_explicit(&s->rewrite[ri], 1, memory_order_relaxed);
+      stop(s, "a region read without its shadow is written (the launch runs again with its reads recorded)");
+      return -1;
+    } else if (atomic_compare_exchange_weak_explicit(st, &v, RS_TRACKED, memory_order_acq_rel, memory_order_acquire)) {
+      return 1;
+    }
+  }
+}
+
 /* The bytes [lo, end) of region p->ri, chunk by chunk.  Callers give the
  * span of nearby lanes' accesses: a superset of the granules they touch,
  * so a granule between them that another block uses is a conflict where it
  * need not be, which costs only the parallel attempt, never the answer. */
 static bool touch_span(struct emu_par *p, uint64_t lo, uint64_t end, int acc, uint16_t cls, uint64_t owner, bool *sa) {
+  int gt = gate(p, p->ri, acc);
+  if (gt <= 0) return gt == 0;
   uint64_t base = p->s->e->regions[p->ri].base, g = (lo - base) >> 2, g1 = (end - 1 - base) >> 2;
   _Atomic uint64_t *sh = shadow_of(p->s, p->ri);
   if (!sh) { stop(p->s, "out of memory for the access shadow"); return false; }
@@ -750,11 +790,13 @@ static void shared_free(par_shared *s) {
   free(s->pstate); free(s->pstate_bytes);
   free(s->saved); free(s->saved_bytes);
   free(s->unused);
+  free((void *)s->rstate);
+  free((void *)s->rewrite);
   free(s->cl);
 }
 
 /* The shared state of one attempt (its maps are made at first access). */
-static bool shared_init(par_shared *s, emu *e, uint64_t nclusters, uint32_t csize) {
+static bool shared_init(par_shared *s, emu *e, uint64_t nclusters, uint32_t csize, bool speculate) {
   *s = (par_shared){ .e = e, .nclusters = nclusters, .csize = csize, .batch = 1, .atom_lock = ATOMIC_FLAG_INIT };
   size_t nr = e->nregions ? e->nregions : 1;
   s->shadow = calloc(nr, sizeof *s->shadow);
@@ -766,11 +808,15 @@ static bool shared_init(par_shared *s, emu *e, uint64_t nclusters, uint32_t csiz
   s->saved = calloc(nr, sizeof *s->saved);
   s->saved_bytes = calloc(nr, sizeof *s->saved_bytes);
   s->unused = calloc(e->nprog ? e->nprog : 1, 1);
-  if (!s->shadow || !s->shadow_bytes || !s->fine || !s->fine_bytes || !s->pstate || !s->pstate_bytes || !s->saved || !s->saved_bytes || !s->unused) {
+  s->rstate = calloc(nr, 1);
+  s->rewrite = calloc(nr, 1);
+  if (!s->shadow || !s->shadow_bytes || !s->fine || !s->fine_bytes || !s->pstate || !s->pstate_bytes || !s->saved || !s->saved_bytes || !s->unused ||
+      !s->rstate || !s->rewrite) {
     shared_free(s);
     return false;
   }
   for (uint32_t pc = 0; pc < e->nprog; pc++) s->unused[pc] = e->prog[pc].in->op == OP_ATOM && atom_result_unused(&e->prog[pc]);
+  for (uint32_t ri = 0; ri < e->nregions; ri++) s->rstate[ri] = speculate && !e->regions[ri].par_read_written ? RS_CLEAN : RS_TRACKED;
   return true;
 }
 
@@ -797,10 +843,11 @@ static void worker_init(par_worker *wk, uint32_t i, emu *e, par_shared *s) {
 
 /* The end of an attempt: the workers' counters added up (ok), or device
  * memory put back; the workers' own memory freed. */
-static void attempt_end(emu *e, par_shared *s, par_worker *wk, uint32_t n, bool ok) {
+static void attempt_end(emu *e, par_shared *s, par_worker *wk, uint32_t n, bool ok, bool again) {
   if (!ok) {
     restore_pages(e, s, wk, n);
-    e->par_fallbacks++;
+    if (again) e->par_retries++;
+    else e->par_fallbacks++;
     e->par_last = atomic_load(&s->why);
   } else {
     for (uint32_t i = 0; i < n; i++) {
@@ -823,17 +870,13 @@ static void attempt_end(emu *e, par_shared *s, par_worker *wk, uint32_t n, bool 
   }
 }
 
-bool emu_par_run(emu *e) {
-  uint64_t nclusters;
-  uint32_t csize, n = e->opt.threads;
-  bool prints;
-  const char *why = not_parallel(e, n, &nclusters, &csize, &prints);
-  if (why) { e->par_last = why; return false; }
-  if (n > nclusters) n = (uint32_t)nclusters;
-  e->par_launches++;
+/* One attempt; *again: it stopped only because a region read without its
+ * shadow was written (the region is marked, and another attempt can go). */
+static bool attempt(emu *e, uint32_t n, uint64_t nclusters, uint32_t csize, bool prints, bool *again) {
+  *again = false;
   par_shared s;
   par_worker *wk = aligned_alloc(64, n * sizeof *wk);   /* sizeof is a multiple of 64 */
-  if (!wk || !shared_init(&s, e, nclusters, csize)) {
+  if (!wk || !shared_init(&s, e, nclusters, csize, true)) {
     free(wk);
     e->par_fallbacks++;
     e->par_last = "out of memory";
@@ -855,9 +898,31 @@ bool emu_par_run(emu *e) {
   }
   if (!atomic_load(&s.stop) && !pool_run(wk, n)) stop(&s, "another launch is using the worker threads");
   bool ok = !atomic_load(&s.stop);
-  attempt_end(e, &s, wk, n, ok);
+  if (!ok) {
+    /* a write after unrecorded reads was the first reason to stop: the
+     * attempt's answer says nothing about the blocks' dependencies yet */
+    for (uint32_t ri = 0; ri < e->nregions; ri++)
+      if (atomic_load_explicit(&s.rewrite[ri], memory_order_relaxed)) { e->regions[ri].par_read_written = true; *again = true; }
+    const char *why = atomic_load(&s.why);
+    if (*again && (!why || strncmp(why, "a region read without", 21))) *again = false;
+  }
+  attempt_end(e, &s, wk, n, ok, *again);
   shared_free(&s);
   free(wk);
+  return ok;
+}
+
+bool emu_par_run(emu *e) {
+  uint64_t nclusters;
+  uint32_t csize, n = e->opt.threads;
+  bool prints;
+  const char *why = not_parallel(e, n, &nclusters, &csize, &prints);
+  if (why) { e->par_last = why; return false; }
+  if (n > nclusters) n = (uint32_t)nclusters;
+  e->par_launches++;
+  bool again, ok = attempt(e, n, nclusters, csize, prints, &again);
+  /* each region needs marking once; a region marked is never unrecorded again */
+  while (!ok && again) ok = attempt(e, n, nclusters, csize, prints, &again);
   return ok;
 }
 
@@ -882,7 +947,7 @@ emu_par_job *emu_par_job_begin(emu *e, uint32_t n) {
   if (why) { e->par_last = why; return NULL; }
   emu_par_job *j = calloc(1, sizeof *j);
   par_worker *wk = aligned_alloc(64, n * sizeof *wk);
-  if (!j || !wk || !shared_init(&j->s, e, nclusters, csize)) {
+  if (!j || !wk || !shared_init(&j->s, e, nclusters, csize, false)) {
     free(j);
     free(wk);
     e->par_last = "out of memory";
@@ -914,7 +979,7 @@ bool emu_par_job_end(emu_par_job *j) {
   emu *e = j->s.e;
   bool ok = !atomic_load(&j->s.stop);
   for (uint32_t i = 0; i < j->n && ok; i++) if (j->wk[i].e.faulted) { stop(&j->s, j->wk[i].e.fault.kind ? "a fault" : "blocks depend on each other through global memory"); ok = false; }
-  attempt_end(e, &j->s, j->wk, j->n, ok);
+  attempt_end(e, &j->s, j->wk, j->n, ok, false);
   shared_free(&j->s);
   free(j->wk);
   free(j);

@@ -123,10 +123,11 @@ static int host_launch_one(host_launcher *hl, emu *e, const emu_launch *el, int 
             (double)e->timing_wall.serve_ns / 1e9, (double)e->timing_wall.edge_ns / 1e9);
   /* how the launch used the worker threads (doc/parallel.md) */
   if (!o->quiet && o->verbose && e->opt.threads > 1)
-    fprintf(stderr, "ptxemu: launch %d %s: %s on %u threads%s%s (parallel launches %llu, run again sequentially %llu)\n", index, shown,
+    fprintf(stderr, "ptxemu: launch %d %s: %s on %u threads%s%s (parallel launches %llu, run again sequentially %llu, "
+            "tried again with a region's reads recorded %llu)\n", index, shown,
             e->par_last && strcmp(e->par_last, "parallel") == 0 ? "parallel" : "sequential", e->opt.threads,
             e->par_last && strcmp(e->par_last, "parallel") ? ": " : "", e->par_last && strcmp(e->par_last, "parallel") ? e->par_last : "",
-            (unsigned long long)e->par_launches, (unsigned long long)e->par_fallbacks);
+            (unsigned long long)e->par_launches, (unsigned long long)e->par_fallbacks, (unsigned long long)e->par_retries);
   if (!rc) return 0;
   /* the name as the launch file or program gave it, and demangled */
   char also[1100] = "";

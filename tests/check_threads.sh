@@ -42,6 +42,11 @@ case_ budget 4 independent.launch --max-insts 5000
 # were detected and run again sequentially (run -v says how each launch ran)
 one "$tmp/v" independent.launch --threads 3 -v
 grep -q "launch 0 saxpy: parallel on 3 threads" "$tmp/v/stderr" && ok || { bad "saxpy did not run in parallel"; cat "$tmp/v/stderr"; }
+# saxpy reads and writes y: its first attempt reads y unrecorded, stops at
+# the first write and runs again with y's reads recorded; later launches
+# record them from the start (emu/parallel.c)
+grep -q "launch 0 saxpy: parallel .*tried again with a region's reads recorded 1)" "$tmp/v/stderr" && ok || bad "saxpy's first launch was not tried again"
+grep -q "launch 1 saxpy: parallel .*tried again with a region's reads recorded 1)" "$tmp/v/stderr" && ok || bad "saxpy's second launch was tried again"
 grep -q "launch 3 histogram: parallel" "$tmp/v/stderr" && ok || bad "integer atomics with unused results did not run in parallel"
 grep -q "launch 4 pairs: parallel" "$tmp/v/stderr" && ok || bad "clusters did not run in parallel"
 grep -q "launch 2 block_sums: parallel" "$tmp/v/stderr" && ok || bad "per-block results in adjacent words did not run in parallel"
