@@ -37,16 +37,19 @@ const char *const timing_stall_names[STALL_NREASONS] = {
   "dispatch_stall", "drain", "sleeping", "misc", "imc_miss"
 };
 
-/* Per SM: when each of the last mio_queue shared-memory instructions
- * started on the shared pipe, a ring (gpu_config.mio_queue); free_at: when
- * the oldest did, that is when the next place frees; and the warps held
- * back while it is full. */
-typedef struct mioq {
+/* Per SM, an instruction queue in front of a memory pipe: when each of
+ * the last `depth` instructions started there, a ring; free_at: when the
+ * oldest did, that is when the next place frees; and the warps held back
+ * while it is full.  IQ_MIO: shared-memory instructions and the shared
+ * pipe (gpu_config.mio_queue); IQ_LG: global and local ones and the L1
+ * (gpu_config.lg_queue). */
+enum { IQ_MIO, IQ_LG, IQ_COUNT };
+typedef struct issueq {
   HOST_LINE_ALIGNED uint64_t *start;
   uint32_t next;
   uint64_t free_at;
   sched_list wait;
-} mioq;
+} issueq;
 
 /* One periodic sample of an SM (sm_samples of traces). */
 typedef struct tsample { uint64_t cycle; uint32_t sm, active, eligible; } tsample;
@@ -86,8 +89,9 @@ typedef struct timing_state {
   memsys *mem;                        /* L1s, L2, DRAM (memmodel/memsys.h)        */
   ifetch *ic;                         /* instruction caches, NULL: not modelled   */
   bool *uniform_atom;                 /* per PC: one atomic per warp (emu/uniform.c) */
-  mioq *mioq;                         /* per SM; NULL: mio_queue 0 */
-  uint64_t *mioq_mem;
+  issueq *iq[IQ_COUNT];               /* per SM; NULL: that queue's depth is 0 */
+  uint64_t *iq_mem[IQ_COUNT];
+  uint32_t iq_depth[IQ_COUNT];
   twarp **list_mem;                   /* the lists' warps (sched_list)               */
   tdom *dom;                          /* the domains, and each SM's                 */
   uint32_t ndom, *dom_of;
@@ -107,6 +111,16 @@ static uint64_t umax(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 /* Where a kernel's parameters start in constant bank 0. */
 static uint64_t imc_param_base(const gpu_config *g) { return g->sm_version >= 90 ? 0x210 : 0x160; }
+
+/* An instruction entered queue k of SM smid and started on its pipe at
+ * `start`. */
+static inline void iq_note(timing_state *s, int k, uint32_t smid, uint64_t start) {
+  if (!s->iq[k]) return;
+  issueq *q = &s->iq[k][smid];
+  q->start[q->next] = start;
+  if (++q->next == s->iq_depth[k]) q->next = 0;
+  q->free_at = q->start[q->next];
+}
 
 void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, int space, bool store) {
   timing_state *s = e->timing;
@@ -147,12 +161,7 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
     }
     uint64_t qstart = (uint64_t)(s->mem->sm[smid].shared_free + 0.5);
     s->mem_latency = memsys_shared(s->mem, smid, t, off, m, size);
-    if (s->mioq) {
-      mioq *q = &s->mioq[smid];
-      q->start[q->next] = umax(t, qstart);
-      q->next = (q->next + 1) % s->g->mio_queue;
-      q->free_at = q->start[q->next];
-    }
+    iq_note(s, IQ_MIO, smid, umax(t, qstart));
     /* another block's shared memory: over the SMs' network */
     if (remote && s->g->lat_dsmem > s->g->lat_shared) s->mem_latency += s->g->lat_dsmem - s->g->lat_shared;
     return;
@@ -166,6 +175,7 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
                     : x->in->cache == MOD_NC ? MS_READONLY : MS_CACHED;
   enum ms_op op = !atomic ? (store ? MS_STORE : MS_LOAD) : s->uniform_atom[x - e->prog] ? MS_ATOMIC_WARP : MS_ATOMIC;
   /* a store's latency only bounds the kernel's end: it writes no register */
+  if (s->iq[IQ_LG]) iq_note(s, IQ_LG, smid, umax(t, (uint64_t)(s->mem->sm[smid].l1_free + 0.5)));
   s->mem_latency = memsys_global(s->mem, smid, t, a, m, size, op, path);
   s->mem_store = store && !atomic;
 }
@@ -185,7 +195,7 @@ static bool warp_ready_at(const timing_state *s, const twarp *tw, uint64_t c) {
   const warp *w = tw->w;
   if (tw->issued1 == c + 1) return true;                 /* selected in that cycle */
   if (!w->cur || !tw->queued || tw->parked || tw->elig > c) return false;
-  if (tw->wl && s->mioq && tw->wl == &s->mioq[tw->sm].wait && *tw->wl->free_at > c) return false;
+  for (int k = 0; k < IQ_COUNT; k++) if (tw->wl && s->iq[k] && tw->wl == &s->iq[k][tw->sm].wait && *tw->wl->free_at > c) return false;
   const deps *d = &s->dep[w->cur_pc];
   for (uint8_t i = 0; i < d->nsrc; i++) if (tw->ready[d->src[i]] > c) return false;
   for (uint8_t i = 0; i < d->ndst; i++) if (tw->ready[d->dst[i]] > c) return false;
@@ -513,7 +523,8 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     tsm *sm = &s->sms[tw->sm];
     uint64_t t = he.t;
     int why = 0;
-    uint64_t mio_t = 0;
+    uint64_t q_t = 0;                 /* held back by issue queue q_k alone until then */
+    int q_k = 0;
     /* (a load merged into another's access waits for nothing: its register
      * is written when the access's is) */
     if (!d->fused)
@@ -536,11 +547,8 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       /* a shared-memory instruction waits to issue while the SM's MIO
        * queue is full: until the one mio_queue places before it has
        * started on the shared pipe (mio_throttle) */
-      if (s->mioq && d->throttle_why == STALL_MIO_THROTTLE) {
-        const mioq *q = &s->mioq[tw->sm];
-        uint64_t free_at = q->free_at;
-        if (free_at > t) { t = mio_t = free_at; why = STALL_MIO_THROTTLE; }
-      }
+      int k = d->throttle_why == STALL_MIO_THROTTLE ? IQ_MIO : d->throttle_why == STALL_LG_THROTTLE ? IQ_LG : -1;
+      if (k >= 0 && s->iq[k] && s->iq[k][tw->sm].free_at > t) { t = q_t = s->iq[k][tw->sm].free_at; why = d->throttle_why; q_k = k; }
       /* a warp leaves when its reductions are done: 'drain' (Nsight Compute:
        * waiting after EXIT for the memory instructions to complete) */
       if (d->exits && tw->stores_done > t) { t = tw->stores_done; why = STALL_DRAIN; }
@@ -588,9 +596,9 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     } else if (slot > t) { t = slot; why = STALL_NOT_SELECTED; }
     if (t > he.t) {
       if (lost) twarp_note_wait(tw, STALL_NOT_SELECTED, 1);
-      /* held back by the full MIO queue alone, by another warp's use of
+      /* held back by a full MIO or LG queue alone, by another warp's use of
        * the unit (not one that takes either of two) or by the scheduler */
-      sched_list *l = t == mio_t && why == STALL_MIO_THROTTLE ? &s->mioq[tw->sm].wait
+      sched_list *l = t == q_t && (why == STALL_MIO_THROTTLE || why == STALL_LG_THROTTLE) ? &s->iq[q_k][tw->sm].wait
                     : throttled ? &sm->unit_wait[tw->sp][wuid]
                     : why == STALL_NOT_SELECTED && !lost ? &sm->ns[tw->sp] : NULL;
       if (l) {
@@ -955,7 +963,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
                       (uint64_t)WARP_SIZE * e->local_per_thread + 5 * sizeof(uint32_t) + sizeof(uint64_t);
   uint64_t need = memsys_host_bytes(g, nsm, shared_used) + ifetch_host_bytes(g, nsm) + (uint64_t)nsm * sizeof(tsm) +
                   (uint64_t)e->nprog * sizeof *s->dep + (uint64_t)slots * (sizeof(cta) + 32) + (uint64_t)slots * nwarps * per_warp +
-                  (uint64_t)nsm * g->mio_queue * sizeof(uint64_t) + (uint64_t)nsm * per_sm * nwarps * (2 + U_COUNT) * sizeof(twarp *);
+                  (uint64_t)nsm * (g->mio_queue + g->lg_queue) * sizeof(uint64_t) + (uint64_t)nsm * per_sm * nwarps * (3 + U_COUNT) * sizeof(twarp *);
   if (e->warp_bytes + need > e->opt.mem_cap || need > e->opt.mem_cap) {
     e->faulted = true;
     e->fault.kind = FAULT_MEMORY;
@@ -1000,16 +1008,19 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     for (uint32_t d = 0; s->dom_of && d < gpcs; d++)
       for (uint32_t i = (uint32_t)((uint64_t)nsm * d / gpcs); i < (uint32_t)((uint64_t)nsm * (d + 1) / gpcs); i++) s->dom_of[i] = d;
   }
-  if (g->mio_queue) {
-    size_t per = round_to_lines(g->mio_queue, sizeof *s->mioq_mem);
-    s->mioq = calloc_lines(nsm, sizeof *s->mioq);
-    s->mioq_mem = calloc_lines((size_t)nsm * per, sizeof *s->mioq_mem);
-    if (!s->mioq || !s->mioq_mem) { free(s->mioq); s->mioq = NULL; fault_oom(e); goto out; }
-    for (uint32_t i = 0; i < nsm; i++) s->mioq[i].start = s->mioq_mem + (size_t)i * per;
+  s->iq_depth[IQ_MIO] = g->mio_queue;
+  s->iq_depth[IQ_LG] = g->lg_queue;
+  for (int k = 0; k < IQ_COUNT; k++) {
+    if (!s->iq_depth[k]) continue;
+    size_t per = round_to_lines(s->iq_depth[k], sizeof *s->iq_mem[k]);
+    s->iq[k] = calloc_lines(nsm, sizeof *s->iq[k]);
+    s->iq_mem[k] = calloc_lines((size_t)nsm * per, sizeof *s->iq_mem[k]);
+    if (!s->iq[k] || !s->iq_mem[k]) { fault_oom(e); goto out; }
+    for (uint32_t i = 0; i < nsm; i++) s->iq[k][i].start = s->iq_mem[k] + (size_t)i * per;
   }
-  /* the waiting lists: each SM's MIO queue (any of its warps may wait
-   * there), each sub-partition's scheduler and units (its warps) */
-  uint32_t per_sp = per_sm * ((nwarps + nsp - 1) / nsp), per_sm_lists = per_sm * nwarps + nsp * (1 + U_COUNT) * per_sp;
+  /* the waiting lists: each SM's MIO and LG queues (any of its warps may
+   * wait there), each sub-partition's scheduler and units (its warps) */
+  uint32_t per_sp = per_sm * ((nwarps + nsp - 1) / nsp), per_sm_lists = IQ_COUNT * per_sm * nwarps + nsp * (1 + U_COUNT) * per_sp;
   per_sm_lists = (uint32_t)round_to_lines(per_sm_lists, sizeof *s->list_mem);
   s->list_mem = calloc_lines((size_t)nsm * per_sm_lists, sizeof *s->list_mem);
   for (uint32_t i = 0; s->list_mem && s->sms && i < nsm; i++) {
@@ -1020,7 +1031,8 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
       for (int u = 0; u < U_COUNT; u++, m += per_sp)
         s->sms[i].unit_wait[p][u] = (sched_list){ .w = m, .cap = per_sp, .free_at = &s->sms[i].unit_free[p][u] };
     }
-    if (s->mioq) s->mioq[i].wait = (sched_list){ .w = m, .cap = per_sm * nwarps, .free_at = &s->mioq[i].free_at };
+    for (int k = 0; k < IQ_COUNT; k++, m += per_sm * nwarps)
+      if (s->iq[k]) s->iq[k][i].wait = (sched_list){ .w = m, .cap = per_sm * nwarps, .free_at = &s->iq[k][i].free_at };
   }
   if (!s->sms || !s->dep || !res || !tws || !twmem || !unqueued || !cta_start_t || !slot_sm || !slot_init || !s->mem || !s->uniform_atom || !s->list_mem ||
       !s->dom || !s->dom_of || !s->sp) {
@@ -1283,8 +1295,7 @@ out:
   e->memsys_keep = s->mem;             /* the next launch resets and reuses it */
   e->ifetch_keep = s->ic;
   free(s->uniform_atom);
-  free(s->mioq);
-  free(s->mioq_mem);
+  for (int k = 0; k < IQ_COUNT; k++) { free(s->iq[k]); free(s->iq_mem[k]); }
   free(s->list_mem);
   for (uint32_t di = 0; s->dom && di < s->ndom; di++) {
     tdom *dm = &s->dom[di];

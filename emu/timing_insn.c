@@ -51,6 +51,11 @@ static uint32_t unit_interval(const gpu_config *g, int unit) {
 }
 
 static bool is_shared_space(uint16_t sp) { return sp == MOD_SHARED || sp == MOD_SHARED_CTA; }
+/* Global, local or generic: what goes through the L1's instruction queue. */
+static bool l1_space(uint16_t sp) {
+  return !is_shared_space(sp) && sp != MOD_SHARED_CLUSTER && sp != MOD_PARAM && sp != MOD_PARAM_ENTRY && sp != MOD_PARAM_FUNC &&
+         sp != MOD_CONST && sp != MOD_TEX;
+}
 
 /* Tensor cores: lat_tensor / ii_tensor are for one m16n8k16 16-bit mma;
  * other shapes and types scale the interval with their work (m*n*k times
@@ -373,7 +378,8 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
   if (g->unroll_factor > 1)
     for (uint32_t pc = 0; pc < e->nprog; pc++) mark_unrolled_loop(e, dep, pc, g->unroll_max_insns);
   for (uint32_t pc = 0; pc < e->nprog; pc++)
-    dep[pc].queued = dep[pc].exits || (g->mio_queue && dep[pc].throttle_why == STALL_MIO_THROTTLE && dep[pc].unit != U_SFU);
+    dep[pc].queued = dep[pc].exits || (g->mio_queue && dep[pc].throttle_why == STALL_MIO_THROTTLE && dep[pc].unit != U_SFU) ||
+                     (g->lg_queue && dep[pc].throttle_why == STALL_LG_THROTTLE && l1_space(e->prog[pc].in->space));
   if (g->ifconvert_max_insns)
     for (uint32_t pc = 0; pc < e->nprog; pc++) if (!dep[pc].ifconv_end) mark_ifconvert(e, dep, pc, g->ifconvert_max_insns);
   /* ptxas's combined instructions and merged accesses, in basic blocks */

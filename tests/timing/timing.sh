@@ -358,6 +358,27 @@ if [ -n "$a3" ] && [ -n "$b1" ] && [ "$b1" -lt "$a3" ]; then ok; else bad "shuff
 x=$(od -A n -t u4 -N 8 "$tmp/sh1" 2>/dev/null | tr -s ' ')
 if cmp -s "$tmp/sh1" "$tmp/sh2" && [ "$x" = " 336 912" ]; then ok; else bad "the timed issue order changes shuffle results (lane 0: '$x')"; fi
 
+# the L1's instruction queue (lg_queue): 32 warps' scattered stores (each
+# holds the L1 for its 32 lines) fill a queue of 8, and the stores behind
+# it wait to issue (lg_throttle) until the L1 starts the oldest; with no
+# queue modelled (0) they all issue at once and wait only for the LSU.
+# The L1 is the bottleneck either way: the same cycles and values
+lg() {   # DEPTH: the stores' lg_throttle cycles, the last one's issue cycle
+  trace "$tmp/lg$1.db" scatter_st 1024 131072 --gpu "$tmp/noic.gpu" --set lg_queue=$1 --stats "$tmp/lgs$1"
+  q "$tmp/lg$1.db" "SELECT coalesce(sum(CASE WHEN stall_id = 10 THEN stall_cycles ELSE 0 END + CASE WHEN stall2_id = 10 THEN stall2_cycles ELSE 0 END
+                               + CASE WHEN stall3_id = 10 THEN stall3_cycles ELSE 0 END), 0) || ' ' || max(issue_cycle)
+                    FROM warp_runs r JOIN instructions i USING (insn_id) WHERE i.opname LIKE 'st.global%'"
+}
+set -- $(lg 8) $(lg 0)
+c8=$(sed -n 's/.* cycles \([0-9]*\) .*/\1/p' "$tmp/lgs8"); c0=$(sed -n 's/.* cycles \([0-9]*\) .*/\1/p' "$tmp/lgs0")
+if [ $# = 4 ] && [ "$1" -gt $((50 * $3)) ] && [ "$2" -gt $((4 * $4)) ] && [ -n "$c8" ] && [ "$c8" = "$c0" ]; then ok
+else bad "a full LG queue: lg_throttle $1 cycles, last store at $2 (depth 8); $3 and $4 (no queue); cycles $c8 and $c0"; fi
+for n in 8 0; do
+  "$PTXEMU" run -q --gpu h100 --set lg_queue=$n "$k" --kernel scatter_st --block 1024 -e 'buffer b 131072 zero' --arg ptr:b -e "dump b $tmp/lgv$n" >"$tmp/out" 2>&1 ||
+    cat "$tmp/out"
+done
+if cmp -s "$tmp/lgv8" "$tmp/lgv0" && [ -s "$tmp/lgv0" ]; then ok; else bad "the LG queue changes results"; fi
+
 # ---- command line and configuration --------------------------------------------------
 "$PTXEMU" run -q --sched fifo "$k" --kernel straight -e 'buffer b 64 zero' --arg ptr:b >"$tmp/out" 2>&1
 st=$?
