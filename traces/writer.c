@@ -34,6 +34,7 @@
 #define RUN_BUF_ROWS (1u << 14)
 #define MEM_BUF_ROWS (1u << 14)
 #define NBUFS 8                 /* per kind: one filling, the others queued or inserting */
+#define CAP_TXN_BUFS 2          /* buffers a transaction takes under --trace-max-size */
 
 /* One row of warp_runs. */
 typedef struct wrun {
@@ -423,8 +424,18 @@ static void *writer_main(void *arg) {
   for (;;) {
     while (!t->qhead && !t->stop) pthread_cond_wait(&t->cv_work, &t->mu);
     if (!t->qhead) break;
-    tbuf *chain = t->qhead;          /* everything queued: one transaction */
-    t->qhead = t->qtail = NULL;
+    /* everything queued: one transaction; under a size cap, at most
+     * CAP_TXN_BUFS buffers, since the cap is checked between transactions
+     * (a file passes it by one transaction's rows at most) */
+    tbuf *chain = t->qhead, *rest = NULL;
+    if (t->o.max_bytes) {
+      tbuf *b = chain;
+      for (int i = 1; i < CAP_TXN_BUFS && b->next; i++) b = b->next;
+      rest = b->next;
+      b->next = NULL;
+    }
+    t->qhead = rest;
+    if (!rest) t->qtail = NULL;
     t->busy = true;
     pthread_mutex_unlock(&t->mu);
     insert_buffers(t, chain, true);
