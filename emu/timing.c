@@ -112,10 +112,9 @@ static uint64_t umax(uint64_t a, uint64_t b) { return a > b ? a : b; }
 /* Where a kernel's parameters start in constant bank 0. */
 static uint64_t imc_param_base(const gpu_config *g) { return g->sm_version >= 90 ? 0x210 : 0x160; }
 
-/* An instruction entered queue k of SM smid and started on its pipe at
- * `start`. */
+/* An instruction entered queue k of SM smid (modelled: s->iq[k]) and
+ * started on its pipe at `start`. */
 static inline void iq_note(timing_state *s, int k, uint32_t smid, uint64_t start) {
-  if (!s->iq[k]) return;
   issueq *q = &s->iq[k][smid];
   q->start[q->next] = start;
   if (++q->next == s->iq_depth[k]) q->next = 0;
@@ -161,7 +160,7 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
     }
     uint64_t qstart = (uint64_t)(s->mem->sm[smid].shared_free + 0.5);
     s->mem_latency = memsys_shared(s->mem, smid, t, off, m, size);
-    iq_note(s, IQ_MIO, smid, umax(t, qstart));
+    if (s->iq[IQ_MIO]) iq_note(s, IQ_MIO, smid, umax(t, qstart));
     /* another block's shared memory: over the SMs' network */
     if (remote && s->g->lat_dsmem > s->g->lat_shared) s->mem_latency += s->g->lat_dsmem - s->g->lat_shared;
     return;
@@ -523,8 +522,8 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     tsm *sm = &s->sms[tw->sm];
     uint64_t t = he.t;
     int why = 0;
-    uint64_t q_t = 0;                 /* held back by issue queue q_k alone until then */
-    int q_k = 0;
+    issueq *held = NULL;              /* the full issue queue that alone held it back until q_t */
+    uint64_t q_t = 0;
     /* (a load merged into another's access waits for nothing: its register
      * is written when the access's is) */
     if (!d->fused)
@@ -544,11 +543,16 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       if (tw->iready > t) { t = tw->iready; why = STALL_NO_INSTRUCTION; }
     }
     if (__builtin_expect(d->queued, 0)) {
-      /* a shared-memory instruction waits to issue while the SM's MIO
-       * queue is full: until the one mio_queue places before it has
-       * started on the shared pipe (mio_throttle) */
+      /* a shared-memory (global, local) instruction waits to issue while
+       * the SM's MIO (LG) queue is full: until the one mio_queue
+       * (lg_queue) places before it has started on the shared pipe (the
+       * L1): mio_throttle (lg_throttle) */
       int k = d->throttle_why == STALL_MIO_THROTTLE ? IQ_MIO : d->throttle_why == STALL_LG_THROTTLE ? IQ_LG : -1;
-      if (k >= 0 && s->iq[k] && s->iq[k][tw->sm].free_at > t) { t = q_t = s->iq[k][tw->sm].free_at; why = d->throttle_why; q_k = k; }
+      if (k >= 0 && s->iq[k] && s->iq[k][tw->sm].free_at > t) {
+        held = &s->iq[k][tw->sm];
+        t = q_t = held->free_at;
+        why = d->throttle_why;
+      }
       /* a warp leaves when its reductions are done: 'drain' (Nsight Compute:
        * waiting after EXIT for the memory instructions to complete) */
       if (d->exits && tw->stores_done > t) { t = tw->stores_done; why = STALL_DRAIN; }
@@ -598,7 +602,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       if (lost) twarp_note_wait(tw, STALL_NOT_SELECTED, 1);
       /* held back by a full MIO or LG queue alone, by another warp's use of
        * the unit (not one that takes either of two) or by the scheduler */
-      sched_list *l = t == q_t && (why == STALL_MIO_THROTTLE || why == STALL_LG_THROTTLE) ? &s->iq[q_k][tw->sm].wait
+      sched_list *l = held && t == q_t && (why == STALL_MIO_THROTTLE || why == STALL_LG_THROTTLE) ? &held->wait
                     : throttled ? &sm->unit_wait[tw->sp][wuid]
                     : why == STALL_NOT_SELECTED && !lost ? &sm->ns[tw->sp] : NULL;
       if (l) {
