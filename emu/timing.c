@@ -758,6 +758,9 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
         /* control flow: the branch resolves, a changed mask reconverges,
          * a jump refills the instruction buffer */
         uint64_t nt = d->free ? t : t + 1;
+        /* the SASS instructions after a sequence's first issue one a cycle,
+         * each a 'selected' cycle (Nsight Compute: one per instruction) */
+        if (__builtin_expect(!d->free && d->slots > 1, 0)) { nt += d->slots - 1; twarp_note_wait(tw, STALL_SELECTED, d->slots - 1); }
         if (d->kind == DK_BRANCH) {
           nt += g->branch_cycles + d->after;
           twarp_note_wait(tw, STALL_BRANCH_RESOLVING, g->branch_cycles);

@@ -329,7 +329,12 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     case OP_BRA: case OP_BRX_IDX: d->kind = DK_BRANCH; break;
     /* SASS calls save the callee's registers on the stack and jump through
      * a return address: calls and returns cost call_cycles and ret_cycles
-     * more than a branch (timing.c) */
+     * more than a branch (timing.c), and issue the calling convention's
+     * instructions, call_sass and ret_sass of them (sm_90 SASS of
+     * tests/microbench mb_stack: two MOVs of the return address before
+     * the CALL; the callee's frame, VIADD R1, STL of the return address and
+     * of the registers it keeps, BMOV and BSSY of the convergence barrier,
+     * BSYNC; at the return the LDLs, BMOV, MOV and VIADD before the RET) */
     case OP_CALL: {
       d->kind = DK_BRANCH;
       d->after = g->call_cycles;
@@ -338,9 +343,14 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
       call_ops c = emu_call_operands(x);
       const isa_func *cf = c.tgt && c.tgt->kind == OK_FUNC && c.tgt->v < e->m->nfuncs ? &e->m->funcs[c.tgt->v] : NULL;
       if (cf && !cf->has_body && cf->name && strcmp(cf->name, "vprintf") == 0 && g->printf_cycles) d->after = g->printf_cycles;
+      if (!cf || cf->has_body) d->slots += g->call_sass;     /* the built-in functions (vprintf, malloc) have their own costs */
       break;
     }
-    case OP_RET: d->kind = DK_BRANCH; d->after = x->f->is_entry ? 0 : g->ret_cycles; d->exits = x->f->is_entry; break;
+    case OP_RET:
+      d->kind = DK_BRANCH;
+      d->exits = x->f->is_entry;
+      if (!d->exits) { d->after = g->ret_cycles; d->slots += g->ret_sass; }
+      break;
     case OP_EXIT: d->exits = true; break;
     /* barrier.cluster: arrive (release semantics unless .relaxed) fences
      * the warp's memory accesses for the cluster (membar); the warp resumes

@@ -88,6 +88,7 @@ typedef struct gpu_config {
   uint32_t sfu_denorm_cycles;          /* a .f32 approx ex2/lg2/rsqrt/rcp/sqrt without .ftz: its denormal scaling */
   uint32_t call_cycles;                /* a call resolves (and its return) this long: branch_resolving */
   uint32_t ret_cycles;                 /* a return restores the caller's saved registers: wait */
+  uint32_t call_sass, ret_sass;        /* SASS instructions of the calling convention a call (return) issues besides it */
   uint32_t ifconvert_max_insns;        /* ptxas predicates if/else regions of at most this many SASS instructions */
   uint32_t unroll_factor;              /* ptxas unrolls counted single-block loops this many times (1: no) */
   uint32_t unroll_max_insns;           /* ... whose body has at most this many SASS instructions */

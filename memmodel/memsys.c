@@ -725,6 +725,12 @@ uint64_t memsys_imc(memsys *m, uint32_t smi, uint64_t t, uint64_t bank_off, uint
   bool hit;
   cache_line *ln = cache_ref(&s->cst, IMC_TAG | bank_off, true, &hit, NULL);
   if (!hit) {
+    /* the immediate-constant cache fills whole 64-byte lines: kernel
+     * parameters on both sides of a 32-byte boundary miss once ([M]
+     * tests/microbench mb_flag flag_paced reads c[0x0][0x218..0x227] and
+     * %ntid: 221 cycles of imc_miss a warp, mb_mem chain_init 0x218..0x21f
+     * and %ntid: 300) */
+    ln->sectors = ~0u >> (32 - (1u << (s->cst.line_shift - s->cst.sector_shift)));
     double start = dmax((double)t, (double)*busy);
     ln->ready = start + m->g->imc_miss_cycles + smi * m->g->imc_miss_sm_cycles;
     *busy = (uint64_t)ln->ready;

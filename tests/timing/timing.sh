@@ -270,10 +270,25 @@ reason() { q "$tmp/sfus.db" "SELECT coalesce(sum(CASE WHEN stall_id = $1 THEN st
 mio=$(reason 9); math=$(reason 8)
 if [ "$mio" -gt 0 ] && [ "$math" -eq 0 ]; then ok; else bad "a busy special function unit: mio_throttle $mio, math_pipe_throttle $math cycles"; fi
 # a return restores the registers its call saved: a local load (lat_l1,
-# long_scoreboard) before the moves and the jump back (wait)
-trace "$tmp/calls.db" calls 32 64 --gpu h100 --set lat_l1=50
+# long_scoreboard) before the moves and the jump back (wait, the largest part)
+trace "$tmp/calls.db" calls 32 64 --gpu h100 --set lat_l1=50 --set ret_cycles=110 --set call_sass=0 --set ret_sass=0
 expect "a return's restore is a long_scoreboard of lat_l1" "$(q "$tmp/calls.db" "SELECT count(*) > 0 FROM warp_runs WHERE
   (stall_id = 3 AND stall_cycles = 50) OR (stall2_id = 3 AND stall2_cycles = 50) OR (stall3_id = 3 AND stall3_cycles = 50)")"
+# the calling convention's SASS instructions (call_sass, ret_sass) issue
+# with the call and the return of a device function: each a SASS
+# instruction and a 'selected' cycle (one call a warp)
+callrun() {   # CALL_SASS RET_SASS: "sass_inst_executed selected_cycles"
+  trace "$tmp/cs.db" calls 32 64 --gpu h100 --set call_sass=$1 --set ret_sass=$2
+  "$PTXEMU" run -q --gpu h100 --set call_sass=$1 --set ret_sass=$2 --stats "$tmp/cs" "$k" --kernel calls --block 32 \
+    -e 'buffer b 64 zero' --arg ptr:b >/dev/null 2>&1
+  echo "$(sed -n 's/.* sass_inst_executed \([0-9]*\).*/\1/p' "$tmp/cs")" \
+       "$(q "$tmp/cs.db" "SELECT sum(n * reps) + sum(CASE WHEN stall_id = 1 THEN stall_cycles ELSE 0 END
+                          + CASE WHEN stall2_id = 1 THEN stall2_cycles ELSE 0 END + CASE WHEN stall3_id = 1 THEN stall3_cycles ELSE 0 END)
+                          FROM warp_runs WHERE stall_id IS NOT NULL")"
+}
+set -- $(callrun 0 0) $(callrun 10 7)
+if [ $# -eq 4 ] && [ $(($3 - $1)) -eq 17 ] && [ $(($4 - $2)) -eq 17 ]; then ok
+else bad "call_sass 10 and ret_sass 7: SASS instructions and selected cycles $1 $2 without, $4 $5 with (17 more each)"; fi
 
 # ---- scalar accesses ptxas merges ----------------------------------------------------------
 # 8 ld.shared.f32 of consecutive words and 4 st.shared.f32 at a base ptxas
@@ -306,7 +321,8 @@ if [ -n "$c1" ] && [ -n "$c0" ] && [ $((c1 - c0)) -eq 4 ]; then ok; else bad "cp
 # in a chain of dependent ex2, the scaling's cycles (sfu_denorm_cycles) and
 # the SFU held by the warp's previous MUFU (ii_sfu) are 'wait', the rest of
 # the MUFU's latency short_scoreboard: the second ex2 waits
-# sfu_denorm_cycles + ii_sfu - 1 cycles as 'wait', the third ii_sfu - 1
+# sfu_denorm_cycles + ii_sfu - 1 cycles, less the 3 in which the first's
+# other SASS instructions issue ('selected'), as 'wait', the third ii_sfu - 1
 trace "$tmp/ex2c.db" ex2_chain 32 64 --gpu "$tmp/noic.gpu" --set sfu_denorm_cycles=30 --set ii_sfu=8 --set lat_sfu=18
 wait_of() {   # WSEQ REASON: that instruction's cycles of the reason
   q "$tmp/ex2c.db" "SELECT coalesce(sum(CASE WHEN stall_id = $2 THEN stall_cycles ELSE 0 END + CASE WHEN stall2_id = $2 THEN stall2_cycles ELSE 0 END
@@ -315,7 +331,7 @@ wait_of() {   # WSEQ REASON: that instruction's cycles of the reason
                                WHERE r2.warp = 0 AND i2.opname LIKE 'ex2%') + $1"
 }
 w2=$(wait_of 1 5); s2=$(wait_of 1 4); w3=$(wait_of 2 5); s3=$(wait_of 2 4)
-if [ "$w2" = 37 ] && [ "$w3" = 7 ] && [ -n "$s2" ] && [ "$s2" = "$s3" ] && [ "$s3" -gt 0 ]; then ok
+if [ "$w2" = 34 ] && [ "$w3" = 7 ] && [ -n "$s2" ] && [ "$s2" = "$s3" ] && [ "$s3" -gt 0 ]; then ok
 else bad "a chain of ex2: wait $w2 and $w3, short_scoreboard $s2 and $s3 cycles (2nd and 3rd)"; fi
 
 # ptxas combines a shift with the add that reads it (LEA), a mask with
