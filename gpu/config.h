@@ -33,6 +33,8 @@ typedef struct gpu_config {
   uint32_t lat_int, lat_fp32, lat_fp16, lat_fp64, lat_sfu, lat_cvt, lat_branch, lat_tensor;
   uint32_t lat_shared, lat_l1, lat_l2, lat_dram, lat_atomic;
   uint32_t ii_int, ii_fp32, ii_fp16, ii_fp64, ii_sfu, ii_lsu, ii_tensor;
+  uint32_t ii_tensor_f64;               /* an fp64 m8n8k4 mma's interval (0: ii_tensor's rule, a quarter of the 16-bit rate) */
+  uint32_t lat_tensor_work;             /* the part of lat_tensor that scales with a shape's work (0: twice the interval saved) */
   uint32_t ii_imul;                    /* integer multiply(-add); 0: ii_int */
   uint32_t l1_assoc, l2_assoc;
   /* memory hierarchy (memmodel/memsys.h): L1 policy and throughput */

@@ -290,6 +290,25 @@ set -- $(callrun 0 0) $(callrun 10 7)
 if [ $# -eq 4 ] && [ $(($3 - $1)) -eq 17 ] && [ $(($4 - $2)) -eq 17 ]; then ok
 else bad "call_sass 10 and ret_sass 7: SASS instructions and selected cycles $1 $2 without, $4 $5 with (17 more each)"; fi
 
+# ---- tensor cores ----------------------------------------------------------------------------
+# mma issue cycles of warp 0 (lat_tensor 28, ii_tensor 7, no instruction cache)
+mma_issues() {   # KERNEL MORE-ARGS...: the mma's issue cycles, comma-separated
+  kern=$1; shift
+  trace "$tmp/mma.db" "$kern" 32 64 --gpu h100 --set icache_l0_bytes=0 --set lat_tensor=28 --set ii_tensor=7 "$@"
+  q "$tmp/mma.db" "SELECT group_concat(issue_cycle) FROM (SELECT issue_cycle FROM warp_runs JOIN instructions USING (insn_id)
+                   WHERE warp = 0 AND opname LIKE 'mma%' ORDER BY wseq)"
+}
+gaps() { echo "$1" | awk -F, '{ for (i = 2; i <= NF; i++) printf("%s%d", (i > 2 ? " " : ""), $i - $(i - 1)) }'; }
+# a dependent m16n8k8 chain: 16 of lat_tensor's 28 cycles scale with the
+# work (half an m16n8k16's): 20 a step; without lat_tensor_work, shorter by
+# twice the interval saved (7 -> 4, rounded): 22
+w16=$(gaps "$(mma_issues mma_k8_chain --set lat_tensor_work=16)"); w0=$(gaps "$(mma_issues mma_k8_chain --set lat_tensor_work=0)")
+if [ "$w16" = "20 20" ] && [ "$w0" = "22 22" ]; then ok; else bad "m16n8k8 chain steps: '$w16' with lat_tensor_work 16 (20 20), '$w0' without (22 22)"; fi
+# independent fp64 m8n8k4 after a dependent one: lat_tensor, then
+# ii_tensor_f64 apart (16); without it, four times the 16-bit rule's (14)
+f16=$(gaps "$(mma_issues mma_f64_four --set ii_tensor_f64=16)"); f0=$(gaps "$(mma_issues mma_f64_four --set ii_tensor_f64=0)")
+if [ "$f16" = "28 16 16" ] && [ "$f0" = "28 14 14" ]; then ok; else bad "fp64 mma issues: '$f16' with ii_tensor_f64 16 (28 16 16), '$f0' without (28 14 14)"; fi
+
 # ---- scalar accesses ptxas merges ----------------------------------------------------------
 # 8 ld.shared.f32 of consecutive words and 4 st.shared.f32 at a base ptxas
 # knows to be 16-byte aligned issue as 2 LDS.128 and an STS.128 (9 SASS
