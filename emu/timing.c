@@ -600,9 +600,10 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     } else if (slot > t) { t = slot; why = STALL_NOT_SELECTED; }
     if (t > he.t) {
       if (lost) twarp_note_wait(tw, STALL_NOT_SELECTED, 1);
-      /* held back by a full MIO or LG queue alone, by another warp's use of
-       * the unit (not one that takes either of two) or by the scheduler */
-      sched_list *l = held && t == q_t && (why == STALL_MIO_THROTTLE || why == STALL_LG_THROTTLE) ? &held->wait
+      /* held back by a full MIO or LG queue alone (nothing later moved t
+       * past it), by another warp's use of the unit (not one that takes
+       * either of two) or by the scheduler */
+      sched_list *l = held && t == q_t ? &held->wait
                     : throttled ? &sm->unit_wait[tw->sp][wuid]
                     : why == STALL_NOT_SELECTED && !lost ? &sm->ns[tw->sp] : NULL;
       if (l) {

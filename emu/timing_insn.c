@@ -78,13 +78,15 @@ static void tensor_timing(const gpu_config *g, const isa_insn *in, deps *d) {
   /* fp64 has a rate of its own where measured: ii_tensor_f64 an m8n8k4 */
   if (bits == 64 && g->ii_tensor_f64) ii = g->ii_tensor_f64 * ((double)m * n * k / (8 * 8 * 4));
   d->ii = ii < 1 ? 1 : (uint32_t)(ii + 0.5);
-  /* a smaller shape's latency: lat_tensor_work of it scales with the work
-   * (where measured), else it shrinks by twice what the interval saves */
-  double saved = g->lat_tensor_work ? g->lat_tensor_work * (1 - work) : 2.0 * (g->ii_tensor - d->ii);
   if (bits == 64) d->lat = g->lat_tensor;
   else if (d->ii >= g->ii_tensor) d->lat = g->lat_tensor + (d->ii - g->ii_tensor);
   else if (in->op == OP_WGMMA_MMA_ASYNC) d->lat = g->lat_tensor;
-  else d->lat = g->lat_tensor > saved + 1 ? (uint32_t)(g->lat_tensor - saved + 0.5) : 1;
+  else {
+    /* a smaller shape: lat_tensor_work of the latency scales with the work
+     * (where measured), else it shrinks by twice what the interval saves */
+    double saved = g->lat_tensor_work ? g->lat_tensor_work * (1 - work) : 2.0 * (g->ii_tensor - d->ii);
+    d->lat = g->lat_tensor > saved + 1 ? (uint32_t)(g->lat_tensor - saved + 0.5) : 1;
+  }
 }
 
 /* Operand collection: a sub-partition's register file has reg_banks banks,
