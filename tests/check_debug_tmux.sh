@@ -8,9 +8,11 @@ command -v tmux >/dev/null 2>&1 || { echo "SKIP: tmux is not installed"; exit 77
 case $PTXEMU in /*) ;; *) PTXEMU=$(pwd)/$PTXEMU ;; esac
 d=$(cd "$srcdir/tests/debug" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptxemu-tmux.XXXXXX")
-sock="$tmp/sock"
+# each session gets its own server: a server whose last session was just
+# killed exits asynchronously, and a new session sent to it can die with it
+sock="$tmp/sock1"
 t() { TERM=xterm tmux -f /dev/null -S "$sock" "$@"; }
-trap 't kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+trap 'for sock in "$tmp/sock1" "$tmp/sock2"; do t kill-server >/dev/null 2>&1; done; rm -rf "$tmp"' EXIT
 
 screen() { t capture-pane -p -J -S -200 -t dbg; }
 # wait until the screen shows a line matching the pattern (30 s at most:
@@ -45,10 +47,11 @@ type_line 'bogus'
 check "^Unknown command 'bogus'" "a bad command"
 type_line 'quit'
 check '^DEBUG-EXIT 0' "quit"
-t kill-session -t dbg
+t kill-server
 
 # Ctrl-C stops a kernel that runs forever, at its next instruction
 f=$(cd "$srcdir/tests/faults" && pwd)/faults.ptx
+sock="$tmp/sock2"
 t new-session -d -s dbg -x 150 -y 50 "'$PTXEMU' debug --max-insts 1e15 '$f' --kernel spin; echo DEBUG-EXIT \$?; sleep 60"
 check '^(ptxemu-dbg) $' "the prompt (spin)"
 type_line 'run'
