@@ -683,7 +683,7 @@ uint64_t memsys_const(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr,
   }
   if (!n) return 1;
   double start = dmax((double)t, s->const_free);
-  s->const_free = start + n;
+  s->const_free = start + n * (m->g->ldc_cycles ? m->g->ldc_cycles : 1);
   double done = start + m->g->lat_l1 + n - 1;
   uint32_t pend = NONE;
   for (uint32_t k = 0; k < n; k++) {

@@ -412,6 +412,25 @@ for n in 8 0; do
 done
 if cmp -s "$tmp/lgv8" "$tmp/lgv0" && [ -s "$tmp/lgv0" ]; then ok; else bad "the LG queue changes results"; fi
 
+# ---- LDC: ld.const at a register address ------------------------------------------
+# 16 warps each read 4 independent words of a constant array a step, 64 steps
+# (4096 LDCs on one SM).  Without ldc_cycles a constant load is waited for as
+# a fixed latency ('wait'); with it, on the short scoreboard, and the SM's
+# constant port takes one every ldc_cycles: at 4.8 the port binds (the
+# kernel takes at least 4096 * 4.8 cycles) and the MIO queue fills
+# (mio_throttle).  The values do not change.
+ldc() {   # LDC_CYCLES: cycles, short_scoreboard %, wait %, mio_throttle %
+  "$PTXEMU" run -q --gpu h100 --set ldc_cycles=$1 --stats "$tmp/ldc$1" "$k" --kernel ldc_indep --block 512 \
+    -e 'buffer b 2048 zero' --arg ptr:b -e "dump b $tmp/ldcv$1" >"$tmp/out" 2>&1 || cat "$tmp/out"
+  tr ' ' '\n' <"$tmp/ldc$1" | awk '{ if (p) v[p] = $1; p = "" } /^(cycles|stall_short_scoreboard_pct|stall_wait_pct|stall_mio_throttle_pct)$/ { p = $1 }
+    END { print v["cycles"] + 0, v["stall_short_scoreboard_pct"] + 0, v["stall_wait_pct"] + 0, v["stall_mio_throttle_pct"] + 0 }'
+}
+set -- $(ldc 0) $(ldc 2.4) $(ldc 4.8)
+if [ $# = 12 ] && awk -v a="$*" 'BEGIN { split(a, v, " ")
+     exit !(v[2] < 1 && v[3] > 20 && v[6] > v[7] && v[6] > 20 && v[9] >= 4096 * 4.8 && v[9] > v[5] && v[12] > 10 && v[8] < 5) }'; then ok
+else bad "ld.const as LDC: cycles, short_scoreboard, wait, mio_throttle: '$*' (ldc_cycles 0, 2.4, 4.8)"; fi
+if cmp -s "$tmp/ldcv0" "$tmp/ldcv4.8" && cmp -s "$tmp/ldcv0" "$tmp/ldcv2.4" && [ -s "$tmp/ldcv0" ]; then ok; else bad "ldc_cycles changes results"; fi
+
 # ---- command line and configuration --------------------------------------------------
 "$PTXEMU" run -q --sched fifo "$k" --kernel straight -e 'buffer b 64 zero' --arg ptr:b >"$tmp/out" 2>&1
 st=$?

@@ -26,7 +26,10 @@ Each case sweeps one mechanism's parameters (doc/timing-validation.md):
   mb_l1w      L1-hit requests of 1 or 2 lines returning 4..128 distinct bytes
   mb_flag     lane 0 of every warp storing to one word, the words of a sector,
               the sectors of a line or to lines, back to back or paced:
-              where stores of one sector merge (Nsight's write sectors)
+              where stores of one sector merge
+  mb_ldc      constant loads into vector registers (LDC): 1 to 8 pointer
+              parameters read by many short warps, and a warp-uniform indexed
+              __constant__ array with 1 to 32 warps an SM (Nsight's write sectors)
 Everything is generated: change the sweeps here, never the output."""
 import os
 import sys
@@ -595,6 +598,65 @@ def l2_dirty_case():
         c.launch('fill', 264, 256, [('ptr', 'buf'), ('u32', (mib << 20) // 4)])
     return c
 
+# ---------------------------------------------------------------- constant loads (LDC)
+def ldc_case():
+    c = Case('mb_ldc', 'LDC: pointer parameters read by many short warps (1 to 8 pointers, all warps or after an early exit), and a warp-uniform indexed __constant__ array: a dependent chain and 4 independent loads a step with 1 to 32 warps an SM')
+    c.src.append('''__constant__ float ctab[1024];
+// sel[i]: one warp in 64 has work
+extern "C" __global__ void ldc_init(unsigned *sel, unsigned n)
+{
+    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) sel[i] = ((i >> 5) & 63) == 0;
+}
+extern "C" __global__ void ldc_ptr1(const float *a, float *out)
+{ unsigned i = blockIdx.x * blockDim.x + threadIdx.x; out[i] = a[i]; }
+extern "C" __global__ void ldc_ptr2(const float *a, const float *b, float *out)
+{ unsigned i = blockIdx.x * blockDim.x + threadIdx.x; out[i] = a[i] + b[i]; }
+extern "C" __global__ void ldc_ptr4(const float *a, const float *b, const float *c, const float *d, float *out)
+{ unsigned i = blockIdx.x * blockDim.x + threadIdx.x; out[i] = a[i] + b[i] + c[i] + d[i]; }
+extern "C" __global__ void ldc_ptr8(const float *a, const float *b, const float *c, const float *d,
+                                    const float *e, const float *f, const float *g, const float *h, float *out)
+{ unsigned i = blockIdx.x * blockDim.x + threadIdx.x; out[i] = a[i] + b[i] + c[i] + d[i] + e[i] + f[i] + g[i] + h[i]; }
+// most warps leave after reading sel
+extern "C" __global__ void ldc_exit4(const unsigned *sel, const float *a, const float *b, const float *c, float *out)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (sel[i] == 0) return;
+    out[i] = a[i] + b[i] + c[i];
+}
+// a chain: each LDC's index from the previous one's value
+extern "C" __global__ void ldc_chain(float *out, int iters)
+{
+    int k = 0;
+    for (int r = 0; r < iters; r++) k = (int)ctab[(k + r) & 1023] + r;
+    out[blockIdx.x * blockDim.x + threadIdx.x] = (float)k;
+}
+// four independent LDCs a step, a warp-uniform index per warp
+extern "C" __global__ void ldc_indep(float *out, int iters)
+{
+    float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    unsigned w = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    for (int r = 0; r < iters; r++) {
+        unsigned j = (w * 4 + (unsigned)r * 16) & 1023;
+        s0 += ctab[j]; s1 += ctab[(j + 1) & 1023]; s2 += ctab[(j + 2) & 1023]; s3 += ctab[(j + 3) & 1023];
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = s0 + s1 + s2 + s3;
+}''')
+    n = 1024 * 256
+    for b in 'abcdefgh':
+        c.buf(b, n * 4)
+    c.buf('sel', n * 4)
+    c.buf('out', n * 4)
+    c.launch('ldc_init', 264, 256, [('ptr', 'sel'), ('u32', n)])
+    for blocks in (132, 528, 1024):
+        for k, ps in ((1, 'a'), (2, 'ab'), (4, 'abcd'), (8, 'abcdefgh')):
+            c.launch('ldc_ptr%d' % k, blocks, 256, [('ptr', p) for p in ps] + [('ptr', 'out')])
+        c.launch('ldc_exit4', blocks, 256, [('ptr', p) for p in ('sel', 'a', 'b', 'c', 'out')])
+    c.launch('ldc_chain', 1, 32, [('ptr', 'out'), ('s32', 4096)])
+    for threads in (32, 128, 256, 512, 1024):
+        c.launch('ldc_indep', 1, threads, [('ptr', 'out'), ('s32', 1024)])
+    return c
+
+
 # ---------------------------------------------------------------- stores to one address
 def same_store_case():
     c = Case('mb_samestore', "every warp's stores to one word, or to 8 or 64 words in distinct sectors: how the L2 takes writes of one sector")
@@ -839,5 +901,5 @@ extern "C" __global__ void flag_own_sm(volatile unsigned *p, int reps)
 if __name__ == '__main__':
     for mk in (pipe_case, smem_case, atomic_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case,
                launch_case, l1_case, fuse_case, l1_width_case, l2_dirty_case, same_store_case, gather_case, rmw_case, rmw_where_case, rmw_line_case, rmw_grid_case,
-               flag_case):
+               flag_case, ldc_case):
         mk().write()
