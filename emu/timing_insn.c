@@ -270,11 +270,11 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
                       ? (ptx_type_bits((enum ptx_type)in->type) * (in->vec ? in->vec : 1) > 32 ? STALL_SHORT_SCOREBOARD : STALL_IMC_MISS)
                     : in->space == MOD_CONST ? STALL_WAIT : STALL_LONG_SCOREBOARD;
       d->throttle_why = d->unit == U_TEX ? STALL_TEX_THROTTLE : shared ? STALL_MIO_THROTTLE : STALL_LG_THROTTLE;
-      /* ld.const at a register address is an LDC (LDC R, c[0x3][R]): it
-       * goes through the MIO queue to the SM's constant port, and its
-       * result is waited for on the short scoreboard ([M] tests/microbench
-       * mb_ldc ldc_indep: 72 % short_scoreboard for one warp, 73 %
-       * mio_throttle for 32) */
+      /* ld.const at a register address (a source besides the guard) is
+       * an LDC (LDC R, c[0x3][R]): it goes through the MIO queue to the
+       * SM's constant port, and its result is waited for on the short
+       * scoreboard ([M] tests/microbench mb_ldc: ldc_chain 72 %
+       * short_scoreboard, ldc_indep with 32 warps 73 % mio_throttle) */
       if (in->space == MOD_CONST && g->ldc_cycles && in->op == OP_LD && d->nsrc > (x->guard >= 0)) {
         d->result_why = STALL_SHORT_SCOREBOARD;
         d->throttle_why = STALL_MIO_THROTTLE;

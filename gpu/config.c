@@ -50,7 +50,7 @@ static const param params[] = {
   OPT_STR(scheduler, "gto"), OPT_U32(sched_active_warps, 1, 64, "4"), OPT_U32(reg_banks, 1, 32, "2"),
   OPT_U32(reg_bank_ports, 1, 8, "1"),
   OPT_U32(fetch_cycles, 0, 1000, "0"), OPT_U32(branch_cycles, 0, 1000, "0"), OPT_U32(reconverge_cycles, 0, 1000, "0"),
-  OPT_U32(membar_cycles, 0, 100000, "0"), OPT_U32(gpcs, 1, 1024, "1"), OPT_U32(imc_miss_cycles, 0, 100000, "0"), OPT_DBL(ldc_cycles, 0, 1000, "0"), OPT_DBL(imc_miss_sm_cycles, 0, 1000, "0"),
+  OPT_U32(membar_cycles, 0, 100000, "0"), OPT_U32(gpcs, 1, 1024, "1"), OPT_U32(imc_miss_cycles, 0, 100000, "0"), OPT_DBL(imc_miss_sm_cycles, 0, 1000, "0"), OPT_DBL(ldc_cycles, 0, 1000, "0"),
   OPT_U32(cluster_arrive_cycles, 0, 100000, "0"), OPT_U32(cluster_barrier_cycles, 0, 100000, "0"), OPT_U32(lat_dsmem, 0, 100000, "0"),
   OPT_U32(mio_queue, 0, 4096, "0"), OPT_U32(lg_queue, 0, 4096, "0"), OPT_U32(sfu_denorm_cycles, 0, 1000, "0"), OPT_U32(call_cycles, 0, 100000, "0"), OPT_U32(ret_cycles, 0, 100000, "0"), OPT_U32(call_sass, 0, 1000, "0"), OPT_U32(ret_sass, 0, 1000, "0"), OPT_U32(ii_tensor_f64, 0, 1000, "0"), OPT_U32(lat_tensor_work, 0, 10000, "0"),
   OPT_U32(ifconvert_max_insns, 0, 1000, "0"), OPT_U32(unroll_factor, 1, 64, "1"), OPT_U32(unroll_max_insns, 0, 100000, "0"), OPT_U32(hoist_regs, 0, 255, "0"), OPT_U32(fuse_bytes, 0, 16, "0"), OPT_U32(ptxas_regs, 0, 255, "0"), OPT_U32(combine_ops, 0, 1, "0"), OPT_U32(printf_cycles, 0, 10000000, "0"),

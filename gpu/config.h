@@ -100,9 +100,9 @@ typedef struct gpu_config {
   uint32_t fuse_bytes;                 /* ptxas merges scalar accesses into vector ones of up to this many bytes (0: none) */
   uint32_t ptxas_regs;                 /* ptxas schedules a block within this many registers a thread where PTX order fits (0: no limit) */
   uint32_t imc_miss_cycles;            /* a kernel parameter not in the SM's constant cache (0: from L2) */
+  double imc_miss_sm_cycles;           /* ... and this much more per SM before it (all SMs miss one line at a launch) */
   double ldc_cycles;                   /* an LDC (ld.const at a register address) through the MIO queue:
                                         * the SM's constant port's cycles per LDC (0: one a cycle, no queue) */
-  double imc_miss_sm_cycles;           /* ... and this much more per SM before it (all SMs miss one line at a launch) */
   uint32_t gpcs;                       /* graphics processing clusters (SMs split evenly) */
   char issue_order[16];                /* "scheduled" (ptxas-like, in basic blocks) or "ptx" */
   uint32_t reorder;                    /* 1 for "scheduled", from issue_order         */
