@@ -67,6 +67,7 @@ typedef struct par_shared {
   _Atomic uint64_t next;         /* next cluster to start                          */
   uint64_t nclusters;
   uint32_t batch;                /* clusters a worker claims at once               */
+  uint64_t single_from;          /* ... one at a time from this cluster on         */
   uint32_t csize;
   _Atomic int stop;              /* an attempt is abandoned                        */
   const char *_Atomic why;       /* why (the first reason)                         */
@@ -496,11 +497,13 @@ static bool start_cluster(par_worker *wk, cta *slot) {
   if (bp->batch_next == bp->batch_end) {
     /* a few consecutive clusters at a time: neighbouring blocks usually
      * touch neighbouring bytes, whose shadow words share cache lines, so
-     * blocks running at once on other threads are better further apart */
-    uint64_t q0 = atomic_fetch_add(&s->next, s->batch);
+     * blocks running at once on other threads are better further apart;
+     * the last ones one at a time, so that the workers end together */
+    uint32_t b = atomic_load_explicit(&s->next, memory_order_relaxed) >= s->single_from ? 1 : s->batch;
+    uint64_t q0 = atomic_fetch_add(&s->next, b);
     if (q0 >= s->nclusters) return false;
     bp->batch_next = q0;
-    bp->batch_end = q0 + s->batch < s->nclusters ? q0 + s->batch : s->nclusters;
+    bp->batch_end = q0 + b < s->nclusters ? q0 + b : s->nclusters;
   }
   uint64_t q = bp->batch_next++;
   for (uint32_t r = 0; r < s->csize; r++) {
@@ -887,6 +890,9 @@ static bool attempt(emu *e, uint32_t n, uint64_t nclusters, uint32_t csize, bool
   /* claims of up to 8 clusters, while each worker still gets 16 claims */
   uint64_t b = nclusters / ((uint64_t)n * 16);
   s.batch = b < 1 ? 1 : b > 8 ? 8 : (uint32_t)b;
+  /* the last two claims of each worker's share are single clusters */
+  uint64_t tail = (uint64_t)n * s.batch * 2;
+  s.single_from = nclusters > tail ? nclusters - tail : 0;
   if (prints && !(s.cl = calloc(nclusters, sizeof *s.cl))) s.prints = false, atomic_store(&s.stop, 1), s.why = "out of memory";
   for (uint32_t i = 0; i < n; i++) {
     worker_init(wk, i, e, &s);
