@@ -306,6 +306,18 @@ if [ "$w16" = "20 20" ] && [ "$w0" = "22 22" ]; then ok; else bad "m16n8k8 chain
 # ii_tensor_f64 apart (16); without it, four times the 16-bit rule's (14)
 f16=$(gaps "$(mma_issues mma_f64_four --set ii_tensor_f64=16)"); f0=$(gaps "$(mma_issues mma_f64_four --set ii_tensor_f64=0)")
 if [ "$f16" = "28 16 16" ] && [ "$f0" = "28 14 14" ]; then ok; else bad "fp64 mma issues: '$f16' with ii_tensor_f64 16 (28 16 16), '$f0' without (28 14 14)"; fi
+# the dependent second one waits on the scoreboard: the first holds the
+# pipe for 16 cycles, of which the NOP ptxas puts after a DMMA takes the
+# second (selected): 14 cycles 'wait', the 12 to lat_tensor short_scoreboard
+mma_issues mma_f64_four --set ii_tensor_f64=16 >/dev/null
+mma2_stall() {   # REASON-ID: the second mma's cycles of that reason
+  q "$tmp/mma.db" "SELECT coalesce(sum(CASE WHEN stall_id = $1 THEN stall_cycles ELSE 0 END + CASE WHEN stall2_id = $1 THEN stall2_cycles ELSE 0 END
+                               + CASE WHEN stall3_id = $1 THEN stall3_cycles ELSE 0 END), 0) FROM warp_runs r JOIN instructions i USING (insn_id)
+                               WHERE r.warp = 0 AND i.opname LIKE 'mma%' AND r.wseq = (SELECT min(wseq) FROM warp_runs r2 JOIN instructions i2 USING (insn_id)
+                               WHERE r2.warp = 0 AND i2.opname LIKE 'mma%') + 1"
+}
+dw=$(mma2_stall 5); ds=$(mma2_stall 4)
+if [ "$dw" = 14 ] && [ "$ds" = 12 ]; then ok; else bad "a dependent fp64 mma: wait $dw (14), short_scoreboard $ds (12) cycles"; fi
 
 # ---- scalar accesses ptxas merges ----------------------------------------------------------
 # 8 ld.shared.f32 of consecutive words and 4 st.shared.f32 at a base ptxas
