@@ -221,9 +221,21 @@ static bool dmma(const isa_insn *in) {
   return (in->op == OP_MMA || in->op == OP_WMMA_MMA) && in->type2 == PTX_T_F64;
 }
 
+/* barrier.cluster in a cluster launch (sm_90 SASS of tests/microbench
+ * mb_cluster, every one of its 14): the arrive is @!P BRA, MEMBAR.ALL.GPU,
+ * ERRBAR, CGAERRBAR, UCGABAR_ARV, BRA (a .relaxed one has no release
+ * fence: the MEMBAR and the error barriers left out), the wait @!P BRA,
+ * UCGABAR_WAIT, CCTL.IVALL, BRA (the P: a cluster launch; otherwise a NOP
+ * and a BAR.SYNC, never both paths). */
+static uint32_t cluster_barrier_sass(const isa_insn *in) {
+  if ((in->op != OP_BAR && in->op != OP_BARRIER) || in->scope != MOD_CLUSTER) return 0;
+  return in->sub != MOD_ARRIVE ? 4 : in->sem == MOD_RELAXED ? 3 : 6;
+}
+
 uint32_t isa_sass_count(const isa_func *f, const isa_insn *in, const isa_sass_seq **seq) {
   bool none = sass_free(f, in);
   const isa_sass_seq *s = none ? NULL : sass_sequence(f, in);
   if (seq) *seq = s;
-  return none ? 0 : s ? s->n : dmma(in) ? 2 : 1;
+  uint32_t cb = none || s ? 0 : cluster_barrier_sass(in);
+  return none ? 0 : s ? s->n : dmma(in) ? 2 : cb ? cb : 1;
 }

@@ -319,6 +319,16 @@ mma2_stall() {   # REASON-ID: the second mma's cycles of that reason
 dw=$(mma2_stall 5); ds=$(mma2_stall 4)
 if [ "$dw" = 14 ] && [ "$ds" = 12 ]; then ok; else bad "a dependent fp64 mma: wait $dw (14), short_scoreboard $ds (12) cycles"; fi
 
+# ---- barrier.cluster ------------------------------------------------------------------------
+# a round in a cluster of two one-warp blocks: arrive 6 SASS instructions
+# (3 when .relaxed), wait 4, ret 1, in each block
+cluster_sass() {   # KERNEL: the launch's sass_inst_executed
+  printf 'ptx %s/timing.ptx\nbuffer b 64 zero\nlaunch %s grid 2 1 1 block 32 1 1 shared 0 cluster 2 1 1\narg ptr b\n' "$(cd "$d" && pwd)" "$1" > "$tmp/cl.launch"
+  "$PTXEMU" run -q --gpu h100 --stats "$tmp/cls" "$tmp/cl.launch" >/dev/null 2>&1 && sed -n 's/.* sass_inst_executed \([0-9]*\).*/\1/p' "$tmp/cls"
+}
+cb=$(cluster_sass cluster_bar); cr=$(cluster_sass cluster_bar_relaxed)
+if [ "$cb" = 22 ] && [ "$cr" = 16 ]; then ok; else bad "barrier.cluster SASS instructions: $cb (22), relaxed $cr (16)"; fi
+
 # ---- scalar accesses ptxas merges ----------------------------------------------------------
 # 8 ld.shared.f32 of consecutive words and 4 st.shared.f32 at a base ptxas
 # knows to be 16-byte aligned issue as 2 LDS.128 and an STS.128 (9 SASS
