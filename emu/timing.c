@@ -144,9 +144,10 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
     if (space == MM_LOCAL && isp != MOD_CONST) s->mem_latency = 0;
     else if (isp == MOD_CONST) {
       /* an LDC waits in the MIO queue until the constant port takes it */
-      uint64_t qstart = (uint64_t)(s->mem->sm[smid].const_free + 0.5);
+      bool ldc = d->throttle_why == STALL_MIO_THROTTLE && s->iq[IQ_MIO];
+      uint64_t qstart = ldc ? (uint64_t)(s->mem->sm[smid].const_free + 0.5) : 0;
       s->mem_latency = memsys_const(s->mem, smid, t, a, m, size);
-      if (d->throttle_why == STALL_MIO_THROTTLE && s->iq[IQ_MIO]) iq_note(s, IQ_MIO, smid, umax(t, qstart));
+      if (ldc) iq_note(s, IQ_MIO, smid, umax(t, qstart));
     }
     else if (size * (x->in->vec ? x->in->vec : 1) <= 4 && s->g->imc_miss_cycles && s->issuing && first >= e->param_addr &&
              first - e->param_addr < (1u << 16))

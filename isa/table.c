@@ -214,28 +214,27 @@ static bool sass_free(const isa_func *f, const isa_insn *in) {
   return f->regtype[ops[0].v] == f->regtype[ops[1].v];
 }
 
-/* An fp64 mma (DMMA) takes the next issue slot too: sm_90 ptxas puts a NOP
- * after it where nothing independent is at hand (190 of the 205 DMMAs in
- * the SASS of tests/microbench mb_mma and the golden mma_variants). */
-static bool dmma(const isa_insn *in) {
-  return (in->op == OP_MMA || in->op == OP_WMMA_MMA) && in->type2 == PTX_T_F64;
-}
-
-/* barrier.cluster in a cluster launch (sm_90 SASS of tests/microbench
- * mb_cluster, every one of its 14): the arrive is @!P BRA, MEMBAR.ALL.GPU,
- * ERRBAR, CGAERRBAR, UCGABAR_ARV, BRA (a .relaxed one has no release
- * fence: the MEMBAR and the error barriers left out), the wait @!P BRA,
- * UCGABAR_WAIT, CCTL.IVALL, BRA (the P: a cluster launch; otherwise a NOP
- * and a BAR.SYNC, never both paths). */
-static uint32_t cluster_barrier_sass(const isa_insn *in) {
-  if ((in->op != OP_BAR && in->op != OP_BARRIER) || in->scope != MOD_CLUSTER) return 0;
-  return in->sub != MOD_ARRIVE ? 4 : in->sem == MOD_RELAXED ? 3 : 6;
+/* SASS instructions of a PTX instruction that is no sequence (its own
+ * unit's timing) but takes more than one issue slot:
+ * - an fp64 mma (DMMA) and the NOP sm_90 ptxas puts after it where nothing
+ *   independent is at hand (190 of the 205 DMMAs in the SASS of
+ *   tests/microbench mb_mma and the golden mma_variants);
+ * - barrier.cluster in a cluster launch (sm_90 SASS of tests/microbench
+ *   mb_cluster, every one of its 14): the arrive is @!P BRA, MEMBAR.ALL.GPU,
+ *   ERRBAR, CGAERRBAR, UCGABAR_ARV, BRA (a .relaxed one has no release
+ *   fence: the MEMBAR and the error barriers left out), the wait @!P BRA,
+ *   UCGABAR_WAIT, CCTL.IVALL, BRA (the P: a cluster launch; otherwise a NOP
+ *   and a BAR.SYNC, never both paths). */
+static uint32_t plain_sass_count(const isa_insn *in) {
+  if ((in->op == OP_MMA || in->op == OP_WMMA_MMA) && in->type2 == PTX_T_F64) return 2;
+  if ((in->op == OP_BAR || in->op == OP_BARRIER) && in->scope == MOD_CLUSTER)
+    return in->sub != MOD_ARRIVE ? 4 : in->sem == MOD_RELAXED ? 3 : 6;
+  return 1;
 }
 
 uint32_t isa_sass_count(const isa_func *f, const isa_insn *in, const isa_sass_seq **seq) {
   bool none = sass_free(f, in);
   const isa_sass_seq *s = none ? NULL : sass_sequence(f, in);
   if (seq) *seq = s;
-  uint32_t cb = none || s ? 0 : cluster_barrier_sass(in);
-  return none ? 0 : s ? s->n : dmma(in) ? 2 : cb ? cb : 1;
+  return none ? 0 : s ? s->n : plain_sass_count(in);
 }

@@ -297,6 +297,14 @@ mma_issues() {   # KERNEL MORE-ARGS...: the mma's issue cycles, comma-separated
                    WHERE warp = 0 AND opname LIKE 'mma%' ORDER BY wseq)"
 }
 gaps() { echo "$1" | awk -F, '{ for (i = 2; i <= NF; i++) printf("%s%d", (i > 2 ? " " : ""), $i - $(i - 1)) }'; }
+# warp 0's cycles of a stall reason at the instruction N after its first one
+# of an opcode
+stall_of() {   # DB OPNAME N REASON-ID
+  q "$1" "SELECT coalesce(sum(CASE WHEN stall_id = $4 THEN stall_cycles ELSE 0 END + CASE WHEN stall2_id = $4 THEN stall2_cycles ELSE 0 END
+                         + CASE WHEN stall3_id = $4 THEN stall3_cycles ELSE 0 END), 0) FROM warp_runs r JOIN instructions i USING (insn_id)
+                         WHERE r.warp = 0 AND i.opname LIKE '$2%' AND r.wseq = (SELECT min(wseq) FROM warp_runs r2 JOIN instructions i2 USING (insn_id)
+                         WHERE r2.warp = 0 AND i2.opname LIKE '$2%') + $3"
+}
 # a dependent m16n8k8 chain: 16 of lat_tensor's 28 cycles scale with the
 # work (half an m16n8k16's): 20 a step; without lat_tensor_work, shorter by
 # twice the interval saved (7 -> 4, rounded): 22
@@ -310,13 +318,7 @@ if [ "$f16" = "28 16 16" ] && [ "$f0" = "28 14 14" ]; then ok; else bad "fp64 mm
 # pipe for 16 cycles, of which the NOP ptxas puts after a DMMA takes the
 # second (selected): 14 cycles 'wait', the 12 to lat_tensor short_scoreboard
 mma_issues mma_f64_four --set ii_tensor_f64=16 >/dev/null
-mma2_stall() {   # REASON-ID: the second mma's cycles of that reason
-  q "$tmp/mma.db" "SELECT coalesce(sum(CASE WHEN stall_id = $1 THEN stall_cycles ELSE 0 END + CASE WHEN stall2_id = $1 THEN stall2_cycles ELSE 0 END
-                               + CASE WHEN stall3_id = $1 THEN stall3_cycles ELSE 0 END), 0) FROM warp_runs r JOIN instructions i USING (insn_id)
-                               WHERE r.warp = 0 AND i.opname LIKE 'mma%' AND r.wseq = (SELECT min(wseq) FROM warp_runs r2 JOIN instructions i2 USING (insn_id)
-                               WHERE r2.warp = 0 AND i2.opname LIKE 'mma%') + 1"
-}
-dw=$(mma2_stall 5); ds=$(mma2_stall 4)
+dw=$(stall_of "$tmp/mma.db" mma 1 5); ds=$(stall_of "$tmp/mma.db" mma 1 4)
 if [ "$dw" = 14 ] && [ "$ds" = 12 ]; then ok; else bad "a dependent fp64 mma: wait $dw (14), short_scoreboard $ds (12) cycles"; fi
 
 # ---- barrier.cluster ------------------------------------------------------------------------
@@ -363,13 +365,8 @@ if [ -n "$c1" ] && [ -n "$c0" ] && [ $((c1 - c0)) -eq 4 ]; then ok; else bad "cp
 # sfu_denorm_cycles + ii_sfu - 1 cycles, less the 3 in which the first's
 # other SASS instructions issue ('selected'), as 'wait', the third ii_sfu - 1
 trace "$tmp/ex2c.db" ex2_chain 32 64 --gpu "$tmp/noic.gpu" --set sfu_denorm_cycles=30 --set ii_sfu=8 --set lat_sfu=18
-wait_of() {   # WSEQ REASON: that instruction's cycles of the reason
-  q "$tmp/ex2c.db" "SELECT coalesce(sum(CASE WHEN stall_id = $2 THEN stall_cycles ELSE 0 END + CASE WHEN stall2_id = $2 THEN stall2_cycles ELSE 0 END
-                               + CASE WHEN stall3_id = $2 THEN stall3_cycles ELSE 0 END), 0) FROM warp_runs r JOIN instructions i USING (insn_id)
-                               WHERE r.warp = 0 AND i.opname LIKE 'ex2%' AND r.wseq = (SELECT min(wseq) FROM warp_runs r2 JOIN instructions i2 USING (insn_id)
-                               WHERE r2.warp = 0 AND i2.opname LIKE 'ex2%') + $1"
-}
-w2=$(wait_of 1 5); s2=$(wait_of 1 4); w3=$(wait_of 2 5); s3=$(wait_of 2 4)
+e2=$tmp/ex2c.db
+w2=$(stall_of "$e2" ex2 1 5); s2=$(stall_of "$e2" ex2 1 4); w3=$(stall_of "$e2" ex2 2 5); s3=$(stall_of "$e2" ex2 2 4)
 if [ "$w2" = 34 ] && [ "$w3" = 7 ] && [ -n "$s2" ] && [ "$s2" = "$s3" ] && [ "$s3" -gt 0 ]; then ok
 else bad "a chain of ex2: wait $w2 and $w3, short_scoreboard $s2 and $s3 cycles (2nd and 3rd)"; fi
 

@@ -26,10 +26,10 @@ Each case sweeps one mechanism's parameters (doc/timing-validation.md):
   mb_l1w      L1-hit requests of 1 or 2 lines returning 4..128 distinct bytes
   mb_flag     lane 0 of every warp storing to one word, the words of a sector,
               the sectors of a line or to lines, back to back or paced:
-              where stores of one sector merge
+              where stores of one sector merge (Nsight's write sectors)
   mb_ldc      constant loads into vector registers (LDC): 1 to 8 pointer
               parameters read by many short warps, and a warp-uniform indexed
-              __constant__ array with 1 to 32 warps an SM (Nsight's write sectors)
+              __constant__ array with 1 to 32 warps an SM
 Everything is generated: change the sweeps here, never the output."""
 import os
 import sys
