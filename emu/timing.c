@@ -146,7 +146,7 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
       /* an LDC waits in the MIO queue until the constant port takes it */
       bool ldc = d->throttle_why == STALL_MIO_THROTTLE && s->iq[IQ_MIO];
       uint64_t qstart = ldc ? (uint64_t)(s->mem->sm[smid].const_free + 0.5) : 0;
-      s->mem_latency = memsys_const(s->mem, smid, t, a, m, size);
+      s->mem_latency = memsys_const(s->mem, smid, t, a, m, size, ldc ? s->g->ldc_cycles : 1);
       if (ldc) iq_note(s, IQ_MIO, smid, umax(t, qstart));
     }
     else if (size * (x->in->vec ? x->in->vec : 1) <= 4 && s->g->imc_miss_cycles && s->issuing && first >= e->param_addr &&

@@ -668,7 +668,7 @@ uint64_t memsys_shared(memsys *m, uint32_t smi, uint64_t t, const uint64_t *off,
   return (uint64_t)(start - (double)t) + m->g->lat_shared + wf - 1;
 }
 
-uint64_t memsys_const(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr, uint32_t mask, uint32_t bytes) {
+uint64_t memsys_const(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr, uint32_t mask, uint32_t bytes, double port_cycles) {
   ms_sm *s = &m->sm[smi];
   (void)bytes;
   /* lanes reading one address share it (broadcast); distinct addresses
@@ -683,7 +683,7 @@ uint64_t memsys_const(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr,
   }
   if (!n) return 1;
   double start = dmax((double)t, s->const_free);
-  s->const_free = start + n * (m->g->ldc_cycles ? m->g->ldc_cycles : 1);
+  s->const_free = start + n * (port_cycles > 0 ? port_cycles : 1);
   double done = start + m->g->lat_l1 + n - 1;
   uint32_t pend = NONE;
   for (uint32_t k = 0; k < n; k++) {

@@ -138,8 +138,10 @@ uint64_t memsys_global(memsys *m, uint32_t sm, uint64_t t, const uint64_t *addr,
                        enum ms_op op, enum ms_path path);
 /* A warp's shared-memory access (offsets into the CTA's shared memory). */
 uint64_t memsys_shared(memsys *m, uint32_t sm, uint64_t t, const uint64_t *off, uint32_t mask, uint32_t bytes);
-/* A warp's constant or kernel-parameter read: one address per cycle. */
-uint64_t memsys_const(memsys *m, uint32_t sm, uint64_t t, const uint64_t *addr, uint32_t mask, uint32_t bytes);
+/* A warp's constant read: its distinct addresses one after another, each
+ * taking the SM's constant port port_cycles (an LDC's ldc_cycles; 1 for a
+ * constant-bank operand). */
+uint64_t memsys_const(memsys *m, uint32_t sm, uint64_t t, const uint64_t *addr, uint32_t mask, uint32_t bytes, double port_cycles);
 /* Kernel parameters: constant-bank operands of the SASS instructions that
  * use them (no load of their own): 0 cycles when the SM's constant cache
  * holds the bank's sector, else the fetch from L2 (Nsight Compute's

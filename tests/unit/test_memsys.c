@@ -1052,12 +1052,20 @@ START_TEST(memsys_constant_broadcast)
     gpu_config h = cfg("h100");
     memsys *m = memsys_new(&h, 1, 0);
     lanes_stride(a, 0x2f0000200000ull, 0);          /* one address: broadcast */
-    memsys_const(m, 0, 0, a, ~0u, 4);               /* warm the constant cache */
-    uint64_t one = memsys_const(m, 0, 5000, a, ~0u, 4);
+    memsys_const(m, 0, 0, a, ~0u, 4, 1);            /* warm the constant cache */
+    uint64_t one = memsys_const(m, 0, 5000, a, ~0u, 4, 1);
+    /* the next read in the same cycle waits for the port: a constant-bank
+     * operand 1 cycle, an LDC ldc_cycles (whole cycles of the wait) */
+    uint64_t next = memsys_const(m, 0, 5000, a, ~0u, 4, 1);
+    memsys_const(m, 0, 6000, a, ~0u, 4, h.ldc_cycles);
+    uint64_t next_ldc = memsys_const(m, 0, 6000, a, ~0u, 4, h.ldc_cycles);
     lanes_stride(a, 0x2f0000200000ull, 4);          /* 32 addresses: serialised */
-    memsys_const(m, 0, 10000, a, ~0u, 4);
-    uint64_t many = memsys_const(m, 0, 20000, a, ~0u, 4);
+    memsys_const(m, 0, 10000, a, ~0u, 4, 1);
+    uint64_t many = memsys_const(m, 0, 20000, a, ~0u, 4, 1);
     ck_assert_uint_eq(one, h.lat_l1);
+    ck_assert_uint_eq(next, h.lat_l1 + 1);
+    ck_assert(h.ldc_cycles > 2);
+    ck_assert_uint_eq(next_ldc, h.lat_l1 + (uint64_t)h.ldc_cycles);
     ck_assert_uint_eq(many, h.lat_l1 + 31);
     memsys_free(m);
 }
