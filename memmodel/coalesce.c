@@ -217,8 +217,60 @@ uint32_t mm_shared_wavefronts_mode(const uint64_t *addr, uint32_t m, uint32_t by
   return total;
 }
 
+typedef uint64_t u64x2 __attribute__((vector_size(16)));
+
+/* Most set bits in one column (bit position) of 8 rows of 32 bits: each
+ * column's count in bit-sliced counters (c0 the ones, c3 the eights),
+ * then the greatest, highest bit first. */
+static uint32_t most_in_a_column(const uint32_t *rows) {
+  uint32_t c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+  for (int r = 0; r < 8; r++) {
+    uint32_t t = rows[r], k;
+    k = c0 & t; c0 ^= t; t = k;
+    k = c1 & t; c1 ^= t; t = k;
+    k = c2 & t; c2 ^= t; c3 |= k;
+  }
+  uint32_t cand = ~0u, most = 0, plane[4] = { c0, c1, c2, c3 };
+  for (int k = 3; k >= 0; k--) {
+    uint32_t x = cand & plane[k];
+    if (x) { cand = x; most |= 1u << k; }
+  }
+  return most;
+}
+
+/* mm_shared_atomic4 where every address lies in one aligned 1 KB block (a
+ * histogram's 256 bins): a word's place in the block is its slot, and its
+ * bank the slot's low 5 bits, so a bitmap of the words touched (8 rows of
+ * 32 banks) gives the most distinct words on one bank without a second
+ * count.  base: the block's first word. */
+static int64_t atomic4_block(const uint64_t *addr, uint32_t m, uint64_t base, uint32_t *wavefronts) {
+  uint8_t count[256] = {0};
+  uint32_t rows[8] = {0}, lanes = 0;
+  for (int i = 0; i < 32; i++) {
+    if (!(m >> i & 1)) continue;
+    uint32_t h = (uint32_t)((addr[i] >> 2) - base), c = ++count[h];
+    lanes = c > lanes ? c : lanes;
+    rows[h >> 5] |= 1u << (h & 31);
+  }
+  uint32_t words = most_in_a_column(rows);
+  *wavefronts = words;
+  return lanes > words ? lanes : words;
+}
+
 int64_t mm_shared_atomic4(const uint64_t *addr, uint32_t m, uint32_t *wavefronts) {
   if (!m) return -1;
+  /* the AND and OR of the addresses: their alignment, and the bits in
+   * which they differ (vector instructions for a whole warp) */
+  uint64_t all = ~0ull, any = 0;
+  if (m == 0xffffffffu) {
+    u64x2 va = { ~0ull, ~0ull }, vo = { 0, 0 };
+    for (int i = 0; i < 32; i += 2) { u64x2 v; memcpy(&v, addr + i, sizeof v); va &= v; vo |= v; }
+    all = va[0] & va[1];
+    any = vo[0] | vo[1];
+  } else
+    for (int i = 0; i < 32; i++) if (m >> i & 1) { all &= addr[i]; any |= addr[i]; }
+  if (any & 3) return -1;
+  if ((any ^ all) < 1024) return atomic4_block(addr, m, (all & ~1023ull) >> 2, wavefronts);
   uint64_t odd = 0, lo = UINT64_MAX, hi = 0, lead = addr[__builtin_ctz(m)];
   for (int i = 0; i < 32; i++) {
     uint64_t a = m >> i & 1 ? addr[i] : lead;

@@ -1080,10 +1080,13 @@ START_TEST(shared_atomic4_matches_general)
     uint64_t rng = 777, a[32];
     for (int round = 0; round < 5000; round++) {
         uint32_t bins = 1u + (uint32_t)(round % 300), stride = 4u << (round % 4);
+        /* bins at 0, and elsewhere: inside one 1 KB block or across two,
+         * in another block's shared memory of the cluster */
+        uint64_t base = (uint64_t)(round % 11) * 388 + (round % 13 == 0 ? 1ull << CLUSTER_RANK_SHIFT : 0);
         for (int i = 0; i < 32; i++) {
             rng = rng * 6364136223846793005ull + 1442695040888963407ull;
             uint64_t r = rng >> 33;
-            a[i] = round % 3 == 0 ? (r % bins) * 4 : round % 3 == 1 ? (uint64_t)i * stride : (r % bins) * stride;
+            a[i] = base + (round % 3 == 0 ? (r % bins) * 4 : round % 3 == 1 ? (uint64_t)i * stride : (r % bins) * stride);
         }
         uint32_t m = round % 7 == 0 ? (uint32_t)(rng >> 20) : 0xffffffffu;
         if (!m) continue;
