@@ -271,14 +271,12 @@ int64_t mm_shared_atomic4(const uint64_t *addr, uint32_t m, uint32_t *wavefronts
     for (int i = 0; i < 32; i++) if (m >> i & 1) { all &= addr[i]; any |= addr[i]; }
   if (any & 3) return -1;
   if ((any ^ all) < 1024) return atomic4_block(addr, m, (all & ~1023ull) >> 2, wavefronts);
-  uint64_t odd = 0, lo = UINT64_MAX, hi = 0, lead = addr[__builtin_ctz(m)];
+  uint64_t lo = UINT64_MAX, hi = 0, lead = addr[__builtin_ctz(m)];
   for (int i = 0; i < 32; i++) {
     uint64_t a = m >> i & 1 ? addr[i] : lead;
-    odd |= a;
     lo = a < lo ? a : lo;
     hi = a > hi ? a : hi;
   }
-  if (odd & 3) return -1;
   /* aligned words: lanes on one address are lanes on one word, so counting
    * lanes per word gives both figures: the most lanes on one word (rounds)
    * and the most distinct words on one bank (a word's first lane adds it
