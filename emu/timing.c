@@ -97,6 +97,7 @@ typedef struct timing_state {
   uint32_t ndom, *dom_of;
   sched_sp *sp;                       /* per SM and sub-partition (sched.h)         */
   uint64_t now, mem_latency;
+  uint64_t code_bytes;                /* the kernel's SASS code (timing_code_bytes) */
   bool mem_done;
   bool mem_store;                     /* ... a store (not a reduction) */
   timing_result r;
@@ -185,10 +186,10 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
   s->mem_store = store && !atomic;
 }
 
-/* The first CTA on an SM fetches the kernel's code (16 bytes per
- * instruction, as SASS is) and its constant bank through L2. */
+/* The first CTA on an SM fetches the kernel's code and its constant bank
+ * through L2. */
 static void fetch_code(timing_state *s, tsm *sm, uint64_t t) {
-  memsys_code(s->mem, (uint32_t)(sm - s->sms), t, (uint64_t)s->e->nprog * 16 + 512);
+  memsys_code(s->mem, (uint32_t)(sm - s->sms), t, s->code_bytes + 512);
 }
 
 /* ---- sm_samples ------------------------------------------------------------- */
@@ -992,6 +993,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     /* the issue order ptxas would give (before anything keyed by PC) */
     if (g->reorder && emu_reorder(e, g, s->dep)) { free(s->dep); s->dep = NULL; }
   }
+  s->code_bytes = s->dep ? timing_code_bytes(e, g, s->dep) : (uint64_t)e->nprog * 16;
   cta *res = calloc(slots, sizeof *res);
   /* per slot, kept from one block to the next: its warps' timing state
    * (registers' ready cycles allocated once) */

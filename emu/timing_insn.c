@@ -176,6 +176,18 @@ static void mark_unrolled_loop(const emu *e, deps *dep, uint32_t pc, uint32_t ma
   }
 }
 
+uint64_t timing_code_bytes(const emu *e, const gpu_config *g, const deps *dep) {
+  uint64_t n = 0;
+  for (uint32_t pc = 0; pc < e->nprog; pc++) {
+    n += dep[pc].free ? 0 : dep[pc].slots;
+    if (dep[pc].loop != LOOP_BACKEDGE || g->unroll_factor < 2) continue;
+    uint64_t body = 0;
+    for (uint32_t i = e->prog[pc].target; i <= pc; i++) body += dep[i].free ? 0 : dep[i].slots;
+    n += body * g->unroll_factor;
+  }
+  return n * 16;
+}
+
 /* If-conversion: ptxas replaces a short if or if/else by predicated
  * code: its branches are no instructions, its paths no divergence
  * (timing.c).  The shapes: '@p bra T; THEN T:', '@p bra T; THEN bra J;

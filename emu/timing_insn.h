@@ -79,6 +79,10 @@ void timing_mark_combined(const emu *e, const gpu_config *g, deps *dep, const ui
 /* Mark the loads and stores ptxas merges into vector accesses (fuse.c;
  * gpu_config.fuse_bytes), on PTX order, the same way. */
 void timing_mark_fused(const emu *e, const gpu_config *g, deps *dep, const uint8_t *leader);
+/* The bytes of the kernel's SASS code, as a launch fetches it: 16 a SASS
+ * instruction (deps.slots), with the unroll_factor copies of each loop
+ * ptxas unrolls besides the loop kept for the remaining iterations. */
+uint64_t timing_code_bytes(const emu *e, const gpu_config *g, const deps *dep);
 /* Mark the loads ptxas hoists above the other copies of an unrolled loop
  * (deps.hoist), on the issue order (emu_reorder calls it). */
 void timing_mark_hoisted(const emu *e, const gpu_config *g, deps *dep);
