@@ -670,7 +670,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     }
     s->r.issued++;
     tw->unparked = false;
-    s->r.sass_issued += d->free ? 0 : d->slots;
+    s->r.sass_issued += deps_sass(d);
     if (d->loop == LOOP_BACKEDGE) {
       uint32_t *ls = tw->loopst;
       if (ls[0] != pc0) { ls[0] = pc0; ls[1] = 0; }
@@ -993,7 +993,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     /* the issue order ptxas would give (before anything keyed by PC) */
     if (g->reorder && emu_reorder(e, g, s->dep)) { free(s->dep); s->dep = NULL; }
   }
-  s->code_bytes = s->dep ? timing_code_bytes(e, g, s->dep) : (uint64_t)e->nprog * 16;
+  if (s->dep) s->code_bytes = timing_code_bytes(e, g, s->dep);   /* (no deps: the launch fails below) */
   cta *res = calloc(slots, sizeof *res);
   /* per slot, kept from one block to the next: its warps' timing state
    * (registers' ready cycles allocated once) */

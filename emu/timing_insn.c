@@ -156,7 +156,7 @@ static void mark_unrolled_loop(const emu *e, deps *dep, uint32_t pc, uint32_t ma
      * where pipe_f32_ilp1's 7 are, four times) */
     if (x->f != b->f || (x->flags & XF_CONTROL) || dep[i].unit == U_SFU) return;
     if (has_row(dep[i].dst, dep[i].ndst, b->guard)) cmp = i;
-    body += dep[i].free ? 0 : dep[i].slots;
+    body += deps_sass(&dep[i]);
   }
   if (body + 1 > max_insns || cmp == UINT32_MAX || e->prog[cmp].in->op != OP_SETP || e->prog[cmp].guard >= 0 ||
       row_read_elsewhere(dep, lo, pc, b->guard, pc, pc)) return;
@@ -179,11 +179,9 @@ static void mark_unrolled_loop(const emu *e, deps *dep, uint32_t pc, uint32_t ma
 uint64_t timing_code_bytes(const emu *e, const gpu_config *g, const deps *dep) {
   uint64_t n = 0;
   for (uint32_t pc = 0; pc < e->nprog; pc++) {
-    n += dep[pc].free ? 0 : dep[pc].slots;
+    n += deps_sass(&dep[pc]);
     if (dep[pc].loop != LOOP_BACKEDGE || g->unroll_factor < 2) continue;
-    uint64_t body = 0;
-    for (uint32_t i = e->prog[pc].target; i <= pc; i++) body += dep[i].free ? 0 : dep[i].slots;
-    n += body * g->unroll_factor;
+    for (uint32_t i = e->prog[pc].target; i <= pc; i++) n += (uint64_t)deps_sass(&dep[i]) * g->unroll_factor;
   }
   return n * 16;
 }
@@ -197,7 +195,7 @@ uint64_t timing_code_bytes(const emu *e, const gpu_config *g, const deps *dep) {
 static bool straight(const emu *e, const deps *dep, const isa_func *f, uint32_t lo, uint32_t hi, uint32_t *n) {
   for (uint32_t i = lo; i < hi; i++) {
     if (e->prog[i].f != f || (e->prog[i].flags & XF_CONTROL)) return false;
-    *n += dep[i].free ? 0 : dep[i].slots;
+    *n += deps_sass(&dep[i]);
   }
   return true;
 }

@@ -70,6 +70,9 @@ typedef struct deps {
   int32_t fuse_row;                   /* a fused load: the row of the access's result (-1: none) */
 } deps;
 
+/* The SASS instructions d issues (none for one that leaves no SASS). */
+static inline uint32_t deps_sass(const deps *d) { return d->free ? 0 : d->slots; }
+
 /* Fill dep[0 .. e->nprog). */
 void timing_build_deps(const emu *e, const gpu_config *g, deps *dep);
 /* Mark the instructions ptxas combines with their one reader into one SASS

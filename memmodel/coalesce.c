@@ -6,6 +6,9 @@
 #include <string.h>
 #include "memmodel/space.h"
 
+/* two lanes' addresses: whole-warp reductions in vector instructions */
+typedef uint64_t u64x2 __attribute__((vector_size(16)));
+
 /* Small sorted-set insert; 32 lanes x at most 2 sectors each. */
 static uint32_t add_unique(uint64_t *set, uint32_t n, uint64_t v) {
   for (uint32_t i = 0; i < n; i++) if (set[i] == v) return n;
@@ -23,7 +26,6 @@ void mm_sectors(const uint64_t *addr, uint32_t m, uint32_t bytes, uint32_t *sect
      * has bit 63 set where the order breaks, an access crosses a sector
      * where its offset in the sector plus bytes - 1 has bit 5 set, and
      * (x | -x) >> 63 is 1 where x is not 0 */
-    typedef uint64_t u64x2 __attribute__((vector_size(16)));
     u64x2 cur, prv, bad = { 0, 0 }, cs = { 0, 0 }, cl = { 0, 0 }, zero = { 0, 0 };
     uint64_t a0 = addr[0], a1 = addr[1], x;
     bad[0] = a0 | a1 | (a1 - a0) | (((a0 & 31) + bytes - 1) << 58) | (((a1 & 31) + bytes - 1) << 58);
@@ -94,8 +96,7 @@ uint32_t mm_shared_wavefronts(const uint64_t *addr, uint32_t m, uint32_t bytes, 
     int i;
     if (m == 0xffffffffu) {
       /* all words in one aligned block of 32 words: each bank has one */
-      typedef uint64_t u64x2 __attribute__((vector_size(16)));
-      u64x2 acc = { 0, 0 }, w0 = { addr[0] >> 2, addr[0] >> 2 };
+        u64x2 acc = { 0, 0 }, w0 = { addr[0] >> 2, addr[0] >> 2 };
       for (i = 0; i < 32; i += 2) { u64x2 v; memcpy(&v, addr + i, sizeof v); acc |= (v >> 2) ^ w0; }
       if (!((acc[0] | acc[1]) >> 5)) { *ideal = 1; return 1; }
     }
@@ -216,8 +217,6 @@ uint32_t mm_shared_wavefronts_mode(const uint64_t *addr, uint32_t m, uint32_t by
   *ideal = groups;
   return total;
 }
-
-typedef uint64_t u64x2 __attribute__((vector_size(16)));
 
 /* Most set bits in one column (bit position) of 8 rows of 32 bits: each
  * column's count in bit-sliced counters (c0 the ones, c3 the eights),

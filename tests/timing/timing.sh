@@ -132,16 +132,14 @@ else bad "kepler reduceShflUnroll8 run failed"; fi
 # A launch reads its kernel's SASS from DRAM: a loop ptxas unrolls adds its
 # unroll_factor (h100: 4) copies of the body, which .pragma "nounroll" keeps
 # from it (64 iterations of a 5-instruction body: 320 bytes more).
-for v in unr nounr; do
-  prag=; [ $v = nounr ] && prag='.pragma "nounroll";'
-  printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p, .param .u32 n)\n{\n  .reg .b32 %%r<4>; .reg .f32 %%f<2>; .reg .pred %%p<2>; .reg .b64 %%rd<2>;\n  ld.param.u32 %%r1, [n];\n  mov.u32 %%r2, 0;\n  mov.f32 %%f1, 0f3F800000;\nL:\n  %s\n  fma.rn.f32 %%f1, %%f1, %%f1, %%f1;\n  fma.rn.f32 %%f1, %%f1, %%f1, %%f1;\n  add.s32 %%r2, %%r2, 1;\n  setp.lt.s32 %%p1, %%r2, %%r1;\n  @%%p1 bra L;\n  ld.param.u64 %%rd1, [p];\n  st.global.f32 [%%rd1], %%f1;\n  ret;\n}\n' "$prag" >"$tmp/code_$v.ptx"
-  "$PTXEMU" run -q --gpu h100 --stats "$tmp/code_$v.s" "$tmp/code_$v.ptx" --kernel k --grid 1 --block 32 \
+for v in code_loop code_loop_nounroll; do
+  "$PTXEMU" run -q --gpu h100 --stats "$tmp/$v.s" "$k" --kernel $v --grid 1 --block 32 \
     -e "buffer out 4 zero" --arg ptr:out --arg u32:64 >/dev/null 2>&1 || bad "code fetch: $v run failed"
 done
 stat_in() { awk -v k="$2" '{ for (i = 4; i < NF; i += 2) if ($i == k) print $(i+1) }' "$1"; }
-body=$(( $(stat_in "$tmp/code_nounr.s" sass_inst_executed) / 64 ))
+body=$(( $(stat_in "$tmp/code_loop_nounroll.s" sass_inst_executed) / 64 ))
 expect "a launch reads the 4 unrolled copies of its loop's $body SASS instructions as code" \
-  "$([ "$body" -ge 4 ] && [ $(( $(stat_in "$tmp/code_unr.s" dram_read_bytes) - $(stat_in "$tmp/code_nounr.s" dram_read_bytes) )) -eq $((4 * body * 16)) ] && echo 1 || echo 0)"
+  "$([ "$body" -ge 4 ] && [ $(( $(stat_in "$tmp/code_loop.s" dram_read_bytes) - $(stat_in "$tmp/code_loop_nounroll.s" dram_read_bytes) )) -eq $((4 * body * 16)) ] && echo 1 || echo 0)"
 
 # ---- timing columns of traces ----------------------------------------------------
 t="$tmp/gto.db"
