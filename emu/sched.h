@@ -19,6 +19,7 @@
 #include "emu/timing.h"
 #include "util/host_line.h"
 
+enum { TWARP_WAR_MAX = 16 };
 typedef struct twarp {
   HOST_LINE_ALIGNED warp *w;          /* (a domain's warps on lines of their own: util/host_line.h) */
   uint32_t sm, sp, slot;
@@ -52,6 +53,12 @@ typedef struct twarp {
   uint32_t ifreg[2];                  /* the predicated region (deps.ifconv_end) it runs, [start, end) */
   uint32_t release_extra;             /* cycles its release from the barrier it blocks on takes beyond barrier_cycles (barrier.cluster) */
   uint64_t stores_done;               /* when its last reduction completes (drain) */
+  /* registers its memory instructions waiting in the MIO or LG queue have
+   * yet to read (the SASS read barriers): written only once read */
+  uint8_t war_n;
+  uint8_t war_why[TWARP_WAR_MAX];
+  uint32_t war_row[TWARP_WAR_MAX];
+  uint64_t war_t[TWARP_WAR_MAX];
   uint64_t hoist_t0;                  /* when the current copy group of its unrolled loop began (deps.hoist; kept by its slot) */
 } twarp;
 

@@ -100,12 +100,57 @@ typedef struct timing_state {
   uint64_t code_bytes;                /* the kernel's SASS code (timing_code_bytes) */
   bool mem_done;
   bool mem_store;                     /* ... a store (not a reduction) */
+  uint64_t mem_read_at;               /* ... when the L1 or the shared pipe takes it from its queue (reads its registers) */
+  uint8_t mem_read_why;               /* ... the wait of an instruction that writes one of them before */
   timing_result r;
   uint64_t issue_wait; uint8_t issue_why;  /* the issuing warp's wait (emu_timing_issue) */
   twarp *issuing;                     /* the warp whose instruction runs (timing_mem) */
 } timing_state;
 
 static uint64_t umin(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* ---- read barriers ------------------------------------------------------------ */
+
+/* A memory instruction reads its registers (address, data) when the L1 or
+ * the shared pipe takes it from the LG or MIO queue, not at issue; ptxas
+ * gives it a read barrier, and an instruction that writes one of them
+ * waits on it: long_scoreboard for the LG queue, short_scoreboard for the
+ * MIO ([M] tests/microbench mb_l2dirty fill: a store loop whose address
+ * register the next iteration writes, 36-59 % long_scoreboard and no
+ * lg_throttle on the H100; mb_wb: store-only loops 35-90 %
+ * long_scoreboard; the sm_90 SASS of mb_l1w: the IMAD.WIDE that writes an
+ * LDG's address register waits on the LDG's read barrier). */
+static void war_note(twarp *tw, const deps *d, uint64_t read_at, uint8_t why) {
+  for (uint8_t i = 0; i < d->nsrc; i++) {
+    int32_t row = d->src[i];
+    if (row < 0) continue;
+    uint32_t k = 0;
+    while (k < tw->war_n && tw->war_row[k] != (uint32_t)row) k++;
+    if (k == tw->war_n) {
+      if (k == TWARP_WAR_MAX) {         /* full: the one read first makes room */
+        k = 0;
+        for (uint32_t j = 1; j < TWARP_WAR_MAX; j++) if (tw->war_t[j] < tw->war_t[k]) k = j;
+      } else tw->war_n++;
+      tw->war_row[k] = (uint32_t)row;
+      tw->war_t[k] = 0;
+    }
+    if (read_at > tw->war_t[k]) { tw->war_t[k] = read_at; tw->war_why[k] = why; }
+  }
+}
+
+/* The instruction d of warp tw, about to issue at *t (it could at now),
+ * waits until the registers it writes have been read. */
+static void war_wait(twarp *tw, const deps *d, uint64_t now, uint64_t *t, int *why) {
+  uint32_t n = 0;
+  for (uint32_t k = 0; k < tw->war_n; k++) {
+    if (tw->war_t[k] <= now) continue;     /* read: forgotten */
+    tw->war_row[n] = tw->war_row[k]; tw->war_t[n] = tw->war_t[k]; tw->war_why[n] = tw->war_why[k];
+    for (uint8_t i = 0; i < d->ndst; i++)
+      if (d->dst[i] >= 0 && (uint32_t)d->dst[i] == tw->war_row[n] && tw->war_t[n] > *t) { *t = tw->war_t[n]; *why = tw->war_why[n]; }
+    n++;
+  }
+  tw->war_n = (uint8_t)n;
+}
 /* ---- memory --------------------------------------------------------------- */
 
 static uint64_t umax(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -166,6 +211,8 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
       if ((m >> i & 1) && off[i] >> CLUSTER_RANK_SHIFT && (off[i] >> CLUSTER_RANK_SHIFT) - 1 != w->cta->cluster_rank) remote = true;
     }
     uint64_t qstart = (uint64_t)(s->mem->sm[smid].shared_free + 0.5);
+    s->mem_read_at = umax(t, qstart);
+    s->mem_read_why = STALL_SHORT_SCOREBOARD;
     s->mem_latency = memsys_shared(s->mem, smid, t, off, m, size);
     if (s->iq[IQ_MIO]) iq_note(s, IQ_MIO, smid, umax(t, qstart));
     /* another block's shared memory: over the SMs' network */
@@ -181,7 +228,9 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
                     : x->in->cache == MOD_NC ? MS_READONLY : MS_CACHED;
   enum ms_op op = !atomic ? (store ? MS_STORE : MS_LOAD) : s->uniform_atom[x - e->prog] ? MS_ATOMIC_WARP : MS_ATOMIC;
   /* a store's latency only bounds the kernel's end: it writes no register */
-  if (s->iq[IQ_LG]) iq_note(s, IQ_LG, smid, umax(t, (uint64_t)(s->mem->sm[smid].l1_free + 0.5)));
+  s->mem_read_at = umax(t, (uint64_t)(s->mem->sm[smid].l1_free + 0.5));
+  s->mem_read_why = STALL_LONG_SCOREBOARD;
+  if (s->iq[IQ_LG]) iq_note(s, IQ_LG, smid, s->mem_read_at);
   s->mem_latency = memsys_global(s->mem, smid, t, a, m, size, op, path);
   s->mem_store = store && !atomic;
 }
@@ -536,6 +585,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     if (!d->fused)
       for (uint8_t i = 0; i < d->nsrc; i++) if (tw->ready[d->src[i]] > t) { t = tw->ready[d->src[i]]; why = tw->ready_why[d->src[i]]; }
     for (uint8_t i = 0; i < d->ndst; i++) if (tw->ready[d->dst[i]] > t) { t = tw->ready[d->dst[i]]; why = tw->ready_why[d->dst[i]]; }
+    if (__builtin_expect(tw->war_n != 0, 0)) war_wait(tw, d, he.t, &t, &why);
     bool scaled = why & WHY_SCALED;      /* the value is a scaled special function's */
     why &= ~WHY_SCALED;
     if (s->ic) {
@@ -647,6 +697,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     s->mem_done = false;
     s->mem_latency = 0;
     s->mem_store = false;
+    s->mem_read_at = 0;
     uint32_t pc0 = w->cur_pc;
     lanemask mask0 = w->cur;
     if (__builtin_expect(obs && obs->reads_any_register, 0)) {
@@ -685,6 +736,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       s->mem_done = true;
       s->mem_latency = memsys_imc(s->mem, tw->sm, t, d->imc_sreg - 1u, &tw->imc_busy);
     }
+    if (s->mem_done && s->mem_read_at > t && !d->fused) war_note(tw, d, s->mem_read_at, s->mem_read_why);
     /* a result from L2 is pending until the window's edge: done is its code */
     bool pend = s->mem_done && s->mem_latency == MS_PENDING;
     uint64_t lat = pend ? 0 : (s->mem_done ? s->mem_latency : d->lat) + d->bank_extra;

@@ -48,6 +48,7 @@ typedef struct gpu_config {
   uint32_t l1_store_combine;           /* a store's sector joins the same sector among the last this many queued for L2 (0: never) */
   uint32_t l1_store_queue_join;        /* ... or its last store, if still queued for the L1 and among the last this many sectors stored */
   uint32_t l2_write_bytes_per_cycle;   /* an SM's stores into L2 (sectors of 32 bytes) */
+  double l2_write_line_cycles;         /* ... and the link's cycles for each line a request writes (a packet's header) */
   uint32_t readonly_cache_bytes;       /* separate ld.global.nc cache per SM; 0: nc loads use L1 */
   uint32_t const_cache_bytes;          /* constant cache per SM */
   /* L2: partitions of slices, a hash of address blocks over slices */

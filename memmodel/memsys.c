@@ -476,12 +476,13 @@ void memsys_clear(memsys *m) {
 }
 
 /* The SM's write link to L2 takes one sector every 32 /
- * l2_write_bytes_per_cycle cycles, full or partial (H100: a sector per 2
- * cycles for coalesced and for scattered 4-byte stores alike); returns
- * when this one goes. */
-static double port_take(double *free_at, double t, uint32_t bytes_per_cycle) {
+ * l2_write_bytes_per_cycle cycles, full or partial, and each line a
+ * request writes (a packet: its first sector) l2_write_line_cycles more
+ * (H100: a scattered 4-byte store's sector 2 cycles, a coalesced line's
+ * four sectors 5); returns when this one goes. */
+static double port_take(double *free_at, double t, const gpu_config *g, bool first_of_line) {
   double at = dmax(t, *free_at);
-  *free_at = at + 32.0 / bytes_per_cycle;
+  *free_at = at + 32.0 / g->l2_write_bytes_per_cycle + (first_of_line ? g->l2_write_line_cycles : 0);
   return at;
 }
 
@@ -601,7 +602,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
       /* write-through over the SM's write link; the L1 stalls when the
        * link's queue is longer than one L2 round trip (stores hold no
        * register, only the queue slows them) */
-      double out = port_take(&s->wport_free, start, g->l2_write_bytes_per_cycle);
+      double out = port_take(&s->wport_free, start, g, !again[k]);
       if (out - start > g->lat_l2) s->l1_free = dmax(s->l1_free, out - g->lat_l2);
       /* the kernel is not over before its stores are in L2 (a partial
        * write's sector read from DRAM included) */

@@ -423,6 +423,14 @@ if [ -n "$a3" ] && [ -n "$b1" ] && [ "$b1" -lt "$a3" ]; then ok; else bad "shuff
 x=$(od -A n -t u4 -N 8 "$tmp/sh1" 2>/dev/null | tr -s ' ')
 if cmp -s "$tmp/sh1" "$tmp/sh2" && [ "$x" = " 336 912" ]; then ok; else bad "the timed issue order changes shuffle results (lane 0: '$x')"; fi
 
+# read barriers: a store reads its registers when the L1 takes it from the
+# LG queue, and the xor that writes its data register waits until then
+# (long_scoreboard); the xor's own latency alone would make it 'wait'
+trace "$tmp/war.db" store_war 1024 131072 --gpu "$tmp/noic.gpu"
+got=$(q "$tmp/war.db" "SELECT s.name FROM warp_runs r JOIN instructions i USING (insn_id) JOIN stall_reasons s USING (stall_id)
+                        WHERE i.opname = 'xor.b32' GROUP BY s.name ORDER BY count(*) DESC, s.name LIMIT 1")
+if [ "$got" = long_scoreboard ]; then ok; else bad "an instruction writing a queued store's register waits on long_scoreboard, got '$got'"; fi
+
 # the L1's instruction queue (lg_queue): 32 warps' scattered stores (each
 # holds the L1 for its 32 lines) fill a queue of 8, and the stores behind
 # it wait to issue (lg_throttle) until the L1 starts the oldest; with no

@@ -27,6 +27,9 @@ Each case sweeps one mechanism's parameters (doc/timing-validation.md):
   mb_flag     lane 0 of every warp storing to one word, the words of a sector,
               the sectors of a line or to lines, back to back or paced:
               where stores of one sector merge (Nsight's write sectors)
+  mb_wb       what the L2 writes back during a launch: stores written once
+              or 16 times, followed by a wait or not, scattered stores, and
+              launches without stores after them
   mb_ldc      constant loads into vector registers (LDC): 1 to 8 pointer
               parameters read by many short warps, and a warp-uniform indexed
               __constant__ array with 1 to 32 warps an SM
@@ -897,9 +900,69 @@ extern "C" __global__ void flag_own_sm(volatile unsigned *p, int reps)
         c.launch('flag_own_sm', 1056, 256, [('ptr', 'p'), ('s32', reps)])
     return c
 
+# ---------------------------------------------------------------- when the L2 writes dirty data back
+def writeback_case():
+    c = Case('mb_wb', "what the L2 writes back to DRAM during a launch: coalesced stores of 1 or 8 MiB written once or 16 times, with or without a long wait after them; scattered 4-byte and 32-byte stores; launches without stores, short or streaming 128 MiB, after stores")
+    c.src.append(HASHU)
+    c.src.append(stream_read_src('sweep'))
+    c.src.append('''// every word of p[0..n) written reps times (grid-stride, coalesced), then spin
+// steps of a dependent chain
+extern "C" __global__ void wb_store(unsigned *p, unsigned n, int reps, int spin, unsigned *out)
+{
+    unsigned t = blockIdx.x * blockDim.x + threadIdx.x, x = t;
+    for (int r = 0; r < reps; r++)
+        for (unsigned i = t; i < n; i += gridDim.x * blockDim.x) p[i] = i + r;
+    for (int d = 0; d < spin; d++) x = x * 1664525u + 1013904223u;
+    if (x == 0x12345678u) out[t] = x;
+}
+// k scattered stores a thread into p[0..n): 4 bytes (words 1) or a whole 32-byte sector (words 8)
+extern "C" __global__ void wb_scatter(unsigned *p, unsigned n, int k, int words)
+{
+    unsigned t = blockIdx.x * blockDim.x + threadIdx.x, i = hashu(t) % n;
+#pragma unroll 1
+    for (int j = 0; j < k; j++) {
+        if (words == 8) {
+            uint4 *q = (uint4 *)(p + (i & ~7u));
+            q[0] = make_uint4(t, j, t, j);
+            q[1] = make_uint4(j, t, j, t);
+        } else p[i] = t + j;
+        i = hashu(i + j) % n;
+    }
+}''')
+    c.buf('big', 128 << 20)
+    c.buf('p', 8 << 20)
+    c.buf('out', 264 * 512 * 4)
+    mw = (1 << 20) // 4
+    def sweep(nbytes):
+        c.launch('sweep', 264, 512, [('ptr', 'big'), ('ptr', 'out'), ('u32', nbytes // 16)])
+    def store(nbytes, reps, spin, grid=264):
+        c.launch('wb_store', grid, 256, [('ptr', 'p'), ('u32', nbytes // 4), ('s32', reps), ('s32', spin), ('ptr', 'out')])
+    def scatter(k, words, grid=264):
+        c.launch('wb_scatter', grid, 256, [('ptr', 'p'), ('u32', mw), ('s32', k), ('s32', words)])
+    sweep(128 << 20)            # 0: what a streaming read writes at the start
+    sweep(128 << 20)            # 1: the same again
+    store(1 << 20, 1, 0)        # 2
+    store(1 << 20, 1, 20000)    # 3: the same, then ~100 us without stores
+    store(1 << 20, 16, 0)       # 4: every word 16 times
+    store(8 << 20, 1, 0)        # 5
+    store(8 << 20, 1, 20000)    # 6
+    store(0, 0, 20000)          # 7: no stores, after 8 MiB stored
+    sweep(128 << 20)            # 8: a streaming read after that
+    sweep(1 << 20)              # 9: a short read
+    scatter(8, 1)               # 10: as mb_rmw's stores, without the loads
+    scatter(8, 1, 132)          # 11
+    scatter(32, 1)              # 12
+    scatter(8, 8)               # 13: whole sectors
+    store(0, 0, 20000)          # 14: no stores, after scattered ones
+    sweep(1 << 20)              # 15
+    store(1 << 20, 1, 0, 8)     # 16: 8 blocks: slower stores
+    store(8 << 20, 1, 0)        # 17
+    sweep(1 << 20)              # 18: a short read after 8 MiB stored
+    return c
+
 
 if __name__ == '__main__':
     for mk in (pipe_case, smem_case, atomic_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case,
                launch_case, l1_case, fuse_case, l1_width_case, l2_dirty_case, same_store_case, gather_case, rmw_case, rmw_where_case, rmw_line_case, rmw_grid_case,
-               flag_case, ldc_case):
+               flag_case, ldc_case, writeback_case):
         mk().write()
