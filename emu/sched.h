@@ -59,6 +59,7 @@ typedef struct twarp {
   uint8_t war_why[TWARP_WAR_MAX];
   uint32_t war_row[TWARP_WAR_MAX];
   uint64_t war_t[TWARP_WAR_MAX];
+  uint64_t war_last;                  /* ... the last of those reads */
   uint64_t hoist_t0;                  /* when the current copy group of its unrolled loop began (deps.hoist; kept by its slot) */
 } twarp;
 

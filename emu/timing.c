@@ -135,12 +135,16 @@ static void war_note(twarp *tw, const deps *d, uint64_t read_at, uint8_t why) {
       tw->war_t[k] = 0;
     }
     if (read_at > tw->war_t[k]) { tw->war_t[k] = read_at; tw->war_why[k] = why; }
+    if (read_at > tw->war_last) tw->war_last = read_at;
   }
 }
 
 /* The instruction d of warp tw, about to issue at *t (it could at now),
- * waits until the registers it writes have been read. */
+ * waits until the registers it writes have been read; once every one has
+ * been (war_last), the warp forgets them all. */
 static void war_wait(twarp *tw, const deps *d, uint64_t now, uint64_t *t, int *why) {
+  if (now >= tw->war_last) { tw->war_n = 0; return; }   /* all read */
+  if (!d->ndst) return;
   uint32_t n = 0;
   for (uint32_t k = 0; k < tw->war_n; k++) {
     if (tw->war_t[k] <= now) continue;     /* read: forgotten */
@@ -214,7 +218,7 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
     s->mem_read_at = umax(t, qstart);
     s->mem_read_why = STALL_SHORT_SCOREBOARD;
     s->mem_latency = memsys_shared(s->mem, smid, t, off, m, size);
-    if (s->iq[IQ_MIO]) iq_note(s, IQ_MIO, smid, umax(t, qstart));
+    if (s->iq[IQ_MIO]) iq_note(s, IQ_MIO, smid, s->mem_read_at);
     /* another block's shared memory: over the SMs' network */
     if (remote && s->g->lat_dsmem > s->g->lat_shared) s->mem_latency += s->g->lat_dsmem - s->g->lat_shared;
     return;

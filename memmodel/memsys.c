@@ -600,8 +600,9 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
         continue;
       }
       /* write-through over the SM's write link; the L1 stalls when the
-       * link's queue is longer than one L2 round trip (stores hold no
-       * register, only the queue slows them) */
+       * link's queue is longer than one L2 round trip (a store's registers
+       * are the warp's again once the L1 has taken it: emu/timing.c
+       * war_wait) */
       double out = port_take(&s->wport_free, start, g, !again[k]);
       if (out - start > g->lat_l2) s->l1_free = dmax(s->l1_free, out - g->lat_l2);
       /* the kernel is not over before its stores are in L2 (a partial
