@@ -188,12 +188,12 @@ expect "functional: no timing columns" \
   "$(q "$tmp/f.db" "SELECT count(issue_cycle) = 0 AND count(stall_id) = 0 AND (SELECT count(*) FROM sm_samples) = 0 FROM warp_runs")"
 
 # ---- stall reasons ------------------------------------------------------------------
-stall_of() {   # DB OPNAME-PATTERN: the most frequent stall reason of those instructions
+top_stall() {   # DB OPNAME-PATTERN: the most frequent stall reason of those instructions
   q "$1" "SELECT s.name FROM warp_runs r JOIN instructions i USING (insn_id) JOIN stall_reasons s USING (stall_id)
           WHERE i.opname LIKE '$2' GROUP BY s.name ORDER BY count(*) DESC, s.name LIMIT 1"
 }
 trace "$tmp/chase.db" chase 32 8 --arg u32:10
-got=$(stall_of "$tmp/chase.db" add.u64)
+got=$(top_stall "$tmp/chase.db" add.u64)
 if [ "$got" = long_scoreboard ]; then ok; else bad "a dependent global load chain waits on long_scoreboard, got '$got'"; fi
 trace "$tmp/bar.db" barrier 128 512
 got=$(q "$tmp/bar.db" "SELECT count(*) FROM warp_runs r JOIN instructions i USING (insn_id) WHERE i.opname IN ('mul.wide.u32', 'add.u64') AND stall_id = 6")
@@ -215,9 +215,9 @@ got=$(q "$tmp/cp.db" "WITH c AS (SELECT r.block, r.warp, min(r.issue_cycle) AS t
                  SELECT count(*) > 0 AND min(w.t - c.t) >= $(awk '$1 == "lat_l2" { print $3 }' "$srcdir/configs/h100.gpu")
                  FROM c JOIN w USING (block, warp)")
 if [ "$got" = 1 ]; then ok; else bad "cp.async.wait waits for the copy's L2 round trip after the cp.async issue, got '$got'"; fi
-got=$(stall_of "$tmp/lrr.db" add.f32)
+got=$(top_stall "$tmp/lrr.db" add.f32)
 if [ "$got" = not_selected ]; then ok; else bad "lrr: ready FP32 instructions mostly wait for their turn, got '$got'"; fi
-got=$(stall_of "$tmp/gto.db" add.f32)
+got=$(top_stall "$tmp/gto.db" add.f32)
 if [ "$got" = selected ]; then ok; else bad "gto: the greedy warp issues without waiting, got '$got'"; fi
 expect "stall_breakdown sums to 100%" "$(q "$tmp/bar.db" "SELECT round(sum(value)) = 100 FROM stall_breakdown")"
 
@@ -427,8 +427,7 @@ if cmp -s "$tmp/sh1" "$tmp/sh2" && [ "$x" = " 336 912" ]; then ok; else bad "the
 # LG queue, and the xor that writes its data register waits until then
 # (long_scoreboard); the xor's own latency alone would make it 'wait'
 trace "$tmp/war.db" store_war 1024 131072 --gpu "$tmp/noic.gpu"
-got=$(q "$tmp/war.db" "SELECT s.name FROM warp_runs r JOIN instructions i USING (insn_id) JOIN stall_reasons s USING (stall_id)
-                        WHERE i.opname = 'xor.b32' GROUP BY s.name ORDER BY count(*) DESC, s.name LIMIT 1")
+got=$(top_stall "$tmp/war.db" xor.b32)
 if [ "$got" = long_scoreboard ]; then ok; else bad "an instruction writing a queued store's register waits on long_scoreboard, got '$got'"; fi
 
 # the L1's instruction queue (lg_queue): 32 warps' scattered stores (each
