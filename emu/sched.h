@@ -52,6 +52,7 @@ typedef struct twarp {
   uint32_t loopst[2];                 /* the back-edge PC of the unrolled loop it runs (deps.loop_end), its iterations */
   uint32_t ifreg[2];                  /* the predicated region (deps.ifconv_end) it runs, [start, end) */
   uint32_t release_extra;             /* cycles its release from the barrier it blocks on takes beyond barrier_cycles (barrier.cluster) */
+  uint64_t mio_next;                  /* its next LSU instruction issues no sooner (mio_warp_interval) */
   uint64_t stores_done;               /* when its last reduction completes (drain) */
   /* registers its memory instructions waiting in the MIO or LG queue have
    * yet to read (the SASS read barriers): written only once read */

@@ -176,6 +176,69 @@ static void mark_unrolled_loop(const emu *e, deps *dep, uint32_t pc, uint32_t ma
   }
 }
 
+/* Loop-invariant code motion: ptxas computes before the loop an arithmetic,
+ * logic, compare or conversion instruction of its body whose operands
+ * nothing in the body writes (or only such instructions): in the body it
+ * issues nothing ([S] sm_90 SASS of tests/microbench mb_div div_2: the
+ * loop's setp of the lane's path is one ISETP before the loop). */
+static bool invariant_kind(const xinsn *x, const deps *d) {
+  uint8_t f = isa_ops[x->in->op].family;
+  return x->guard < 0 && !d->free && d->ndst > 0 && d->nsrc < MAX_DEPS && !(x->flags & (XF_CONTROL | XF_CLOCK)) &&
+         !(x->in->flags & IF_CC) && d->kind == DK_PLAIN &&
+         (f == F_ARITH || f == F_BITS || f == F_CMP || f == F_LOGIC || f == F_MOV || f == F_CVT) &&
+         (d->unit == U_INT || d->unit == U_FP32 || d->unit == U_FP16 || d->unit == U_FP64 || d->unit == U_CVT);
+}
+
+/* a move of an immediate: free, and the same every trip */
+static bool imm_move(const xinsn *x) {
+  const isa_insn *in = x->in;
+  return in->op == OP_MOV && x->guard < 0 && in->nops == 2 && x->f->ops[in->opi + 1].kind == OK_IMM;
+}
+
+/* left[row]: the body's writers of the row not (yet) known invariant; the
+ * caller's array of e->nrows, all zero, and zero again on return */
+static void mark_invariant(const emu *e, deps *dep, uint32_t pc, uint8_t *inv, uint32_t *left) {
+  const xinsn *b = &e->prog[pc];
+  uint32_t lo = b->target;
+  if (b->in->op != OP_BRA || lo >= pc) return;
+  /* the body is [lo, pc]: no branch in it leaves it (a block placed after
+   * the loop and jumping back would be body too) */
+  for (uint32_t i = lo; i <= pc; i++) {
+    const xinsn *x = &e->prog[i];
+    uint32_t op = x->in->op;
+    if (x->f != b->f || (i < pc && op == OP_BRA && (x->target < lo || x->target > pc + 1)) ||
+        op == OP_BRX_IDX || op == OP_CALL || op == OP_RET || op == OP_EXIT) return;
+  }
+  for (uint32_t i = lo; i <= pc; i++) {
+    inv[i] = 0;
+    for (uint8_t k = 0; k < dep[i].ndst; k++) left[dep[i].dst[k]]++;
+  }
+  /* an instruction is invariant when the body writes none of the rows it
+   * reads but with invariant instructions (an immediate's move is one) and
+   * it is the only writer of its own; each pass may make the instructions
+   * that read the last one's results invariant (a chain of at most 8) */
+  for (uint32_t i = lo; i < pc; i++)
+    if (imm_move(&e->prog[i])) { inv[i] = 1; for (uint8_t k = 0; k < dep[i].ndst; k++) left[dep[i].dst[k]]--; }
+  bool more = true;
+  for (uint32_t pass = 0; pass < 8 && more; pass++) {
+    more = false;
+    for (uint32_t i = lo; i < pc; i++) {
+      if (inv[i] || !invariant_kind(&e->prog[i], &dep[i])) continue;
+      bool ok = true;
+      for (uint8_t k = 0; k < dep[i].nsrc && ok; k++) ok = left[dep[i].src[k]] == 0;
+      for (uint8_t k = 0; k < dep[i].ndst && ok; k++) ok = left[dep[i].dst[k]] == 1;
+      if (!ok) continue;
+      inv[i] = 1;
+      more = true;
+      for (uint8_t k = 0; k < dep[i].ndst; k++) left[dep[i].dst[k]]--;
+    }
+  }
+  for (uint32_t i = lo; i <= pc; i++) {
+    for (uint8_t k = 0; k < dep[i].ndst; k++) left[dep[i].dst[k]] = 0;
+    if (i < pc && inv[i] && !imm_move(&e->prog[i])) { dep[i].free = true; dep[i].lat = 0; dep[i].bank_extra = 0; dep[i].slots = 1; }
+  }
+}
+
 uint64_t timing_code_bytes(const emu *e, const gpu_config *g, const deps *dep) {
   uint64_t n = 0;
   for (uint32_t pc = 0; pc < e->nprog; pc++) {
@@ -417,9 +480,23 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
   }
   if (g->unroll_factor > 1)
     for (uint32_t pc = 0; pc < e->nprog; pc++) mark_unrolled_loop(e, dep, pc, g->unroll_max_insns);
+  for (uint32_t pc = 0; pc < e->nprog; pc++) {
+    const isa_insn *in = e->prog[pc].in;
+    bool access = in->op == OP_LD || in->op == OP_LDU || in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED ||
+                  in->op == OP_LDMATRIX || in->op == OP_STMATRIX;
+    dep[pc].lsu = access && !dep[pc].free && (is_shared_space(in->space) || l1_space(in->space));
+  }
   for (uint32_t pc = 0; pc < e->nprog; pc++)
     dep[pc].queued = dep[pc].exits || (g->mio_queue && dep[pc].throttle_why == STALL_MIO_THROTTLE && dep[pc].unit != U_SFU) ||
                      (g->lg_queue && dep[pc].throttle_why == STALL_LG_THROTTLE && l1_space(e->prog[pc].in->space));
+  if (g->hoist_invariants) {
+    uint8_t *inv = calloc(e->nprog + 1, 1);
+    uint32_t *left = calloc(e->nrows ? e->nrows : 1, sizeof *left);
+    if (inv && left)
+      for (uint32_t pc = 0; pc < e->nprog; pc++) mark_invariant(e, dep, pc, inv, left);
+    free(inv);
+    free(left);
+  }
   if (g->ifconvert_max_insns)
     for (uint32_t pc = 0; pc < e->nprog; pc++) if (!dep[pc].ifconv_end) mark_ifconvert(e, dep, pc, g->ifconvert_max_insns);
   /* ptxas's combined instructions and merged accesses, in basic blocks */

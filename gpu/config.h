@@ -86,6 +86,8 @@ typedef struct gpu_config {
   uint32_t cluster_arrive_cycles;      /* barrier.cluster.arrive: its release fence (membar) */
   uint32_t cluster_barrier_cycles;     /* barrier.cluster.wait: the cluster-wide round trip */
   uint32_t lat_dsmem;                  /* a shared-memory access to another block of the cluster (0: lat_shared) */
+  uint32_t hoist_invariants;           /* 1: a loop body's invariant arithmetic issues nothing (ptxas hoists it) */
+  uint32_t mio_warp_interval;          /* cycles between a warp's issues of two LSU instructions (ptxas's stall counts; 0: none) */
   uint32_t mio_queue;                  /* shared-memory instructions an SM queues before their issue throttles (0: no limit) */
   uint32_t lg_queue;                   /* global and local memory instructions an SM queues before the L1 (0: no limit) */
   uint32_t sfu_denorm_cycles;          /* a .f32 approx ex2/lg2/rsqrt/rcp/sqrt without .ftz: its denormal scaling */

@@ -470,6 +470,35 @@ if [ $# = 12 ] && awk -v a="$*" 'BEGIN { split(a, v, " ")
 else bad "ld.const as LDC: cycles, short_scoreboard, wait, mio_throttle: '$*' (ldc_cycles 0, 2.4, 4.8)"; fi
 if cmp -s "$tmp/ldcv0" "$tmp/ldcv4.8" && cmp -s "$tmp/ldcv0" "$tmp/ldcv2.4" && [ -s "$tmp/ldcv0" ]; then ok; else bad "ldc_cycles changes results"; fi
 
+# a warp's LSU instructions issue mio_warp_interval cycles apart (the stall
+# count ptxas writes after each LDS), counted as 'wait'; without it, the
+# LSU's issue interval (ii_lsu, 2) alone spaces them
+lds_gaps() {   # INTERVAL: the distinct gaps between warp 0's consecutive shared loads, and their reasons
+  trace "$tmp/lds$1.db" lds_burst 32 64 --gpu "$tmp/noic.gpu" --set mio_warp_interval=$1
+  q "$tmp/lds$1.db" "WITH l AS (SELECT r.issue_cycle - lag(r.issue_cycle) OVER (ORDER BY r.issue_cycle) AS gap, s.name AS why
+                     FROM warp_runs r JOIN instructions i USING (insn_id) LEFT JOIN stall_reasons s USING (stall_id)
+                     WHERE r.warp = 0 AND i.opname LIKE 'ld.shared%')
+                     SELECT group_concat(DISTINCT gap) || ' ' || group_concat(DISTINCT why) FROM l WHERE gap IS NOT NULL"
+}
+got=$(lds_gaps 4)
+if [ "$got" = "4 wait" ]; then ok; else bad "a warp's shared loads 4 cycles apart, on 'wait': got '$got'"; fi
+got=$(lds_gaps 0)
+if [ "$got" = "2 wait" ]; then ok; else bad "without mio_warp_interval the LSU's interval (2) spaces them: got '$got'"; fi
+
+# loop-invariant code motion: the loop's setp of the lane's parity and the
+# selp it feeds issue nothing with hoist_invariants (ptxas computes them
+# before the loop): two SASS instructions fewer a trip, and fewer cycles;
+# the result is the same
+inv_run() {   # HOIST: "SASS-instructions cycles" of 100 trips
+  "$PTXEMU" run -q --timing "$k" --kernel invariant_loop --block 32 -e 'buffer b 64 zero' --arg ptr:b --arg u32:100 \
+    --gpu "$tmp/noic.gpu" --set hoist_invariants=$1 --stats "$tmp/inv$1" -e "dump b $tmp/invb$1" >"$tmp/out" 2>&1 || cat "$tmp/out"
+  awk '{ for (i = 4; i < NF; i += 2) { if ($i == "sass_inst_executed") n = $(i+1); if ($i == "cycles") c = $(i+1) } } END { print n, c }' "$tmp/inv$1"
+}
+set -- $(inv_run 0); n0=$1 c0=$2
+set -- $(inv_run 1); n1=$1 c1=$2
+if [ "$((n0 - n1))" = 200 ] && [ "$c1" -lt "$c0" ] && cmp -s "$tmp/invb0" "$tmp/invb1"; then ok
+else bad "hoisted invariants: SASS $n0 -> $n1 (want 200 fewer), cycles $c0 -> $c1"; fi
+
 # ---- command line and configuration --------------------------------------------------
 "$PTXEMU" run -q --sched fifo "$k" --kernel straight -e 'buffer b 64 zero' --arg ptr:b >"$tmp/out" 2>&1
 st=$?

@@ -30,6 +30,8 @@ Each case sweeps one mechanism's parameters (doc/timing-validation.md):
   mb_wb       what the L2 writes back during a launch: stores written once
               or 16 times, followed by a wait or not, scattered stores, and
               launches without stores after them
+  mb_mio      the MIO queue: K = 1..16 independent shared loads a step with
+              4..32 warps a block, at conflict degrees 1, 2 and 8; 128-bit loads
   mb_ldc      constant loads into vector registers (LDC): 1 to 8 pointer
               parameters read by many short warps, and a warp-uniform indexed
               __constant__ array with 1 to 32 warps an SM
@@ -960,9 +962,68 @@ extern "C" __global__ void wb_scatter(unsigned *p, unsigned n, int k, int words)
     sweep(1 << 20)              # 18: a short read after 8 MiB stored
     return c
 
+# ---------------------------------------------------------------- the MIO queue
+MIO_K = (1, 2, 4, 8, 16)
+
+
+def mio_case():
+    c = Case('mb_mio', 'K independent shared loads a step (K 1..16), 4..32 warps, conflict degree 1, 2, 8; 128-bit loads')
+    for k in MIO_K:
+        loads = '\n'.join('        asm volatile("ld.shared.f32 %%0, [%%1+%d];" : "=f"(x%d) : "r"(a));' % (1024 * j, j) for j in range(k))
+        xs = ', '.join('x%d' % j for j in range(k))
+        total = ' + '.join('x%d' % j for j in range(k))
+        c.src.append('''// %d independent shared loads a step, then their sum: lane l at word l * stride (conflict degree)
+extern "C" __global__ void mio_ld%d(float *out, int iters, int stride)
+{
+    __shared__ float s[8192];
+    for (int i = threadIdx.x; i < 8192; i += blockDim.x) s[i] = (float)i;
+    __syncthreads();
+    unsigned base = (unsigned)__cvta_generic_to_shared(s) + (((threadIdx.x & 31) * stride) & 255) * 4;
+    float acc = 0;
+#pragma unroll 1
+    for (int i = 0; i < iters; i++) {
+        unsigned a = base + ((i * 128) & 4095);
+        float %s;
+%s
+        acc += %s;
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}''' % (k, k, xs, loads, total))
+    for k in (1, 4):
+        loads = '\n'.join('        asm volatile("ld.shared.v4.f32 {%%0, %%1, %%2, %%3}, [%%4+%d];" : "=f"(x%d.x), "=f"(x%d.y), "=f"(x%d.z), "=f"(x%d.w) : "r"(a));'
+                          % (2048 * j, j, j, j, j) for j in range(k))
+        xs = ', '.join('x%d' % j for j in range(k))
+        total = ' + '.join('x%d.x + x%d.y + x%d.z + x%d.w' % (j, j, j, j) for j in range(k))   # all four: ptxas narrows a vector load to the parts used
+        c.src.append('''// %d independent 128-bit shared loads a step (4 wavefronts each), then a sum
+extern "C" __global__ void mio_v4_%d(float *out, int iters)
+{
+    __shared__ __align__(16) float s[8192];
+    for (int i = threadIdx.x; i < 8192; i += blockDim.x) s[i] = (float)i;
+    __syncthreads();
+    unsigned base = (unsigned)__cvta_generic_to_shared(s) + (threadIdx.x & 31) * 16;
+    float acc = 0;
+#pragma unroll 1
+    for (int i = 0; i < iters; i++) {
+        unsigned a = base + ((i * 512) & 8191);
+        float4 %s;
+%s
+        acc += %s;
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}''' % (k, k, xs, loads, total))
+    c.buf('out', 132 * 1024 * 4)
+    for stride in (1, 2, 8):
+        for k in MIO_K:
+            for warps in (4, 8, 16, 32):
+                c.launch('mio_ld%d' % k, 1, 32 * warps, [('ptr', 'out'), ('s32', 512), ('s32', stride)])
+    for k in (1, 4):
+        for warps in (4, 8, 16, 32):
+            c.launch('mio_v4_%d' % k, 1, 32 * warps, [('ptr', 'out'), ('s32', 512)])
+    return c
+
 
 if __name__ == '__main__':
     for mk in (pipe_case, smem_case, atomic_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case,
                launch_case, l1_case, fuse_case, l1_width_case, l2_dirty_case, same_store_case, gather_case, rmw_case, rmw_where_case, rmw_line_case, rmw_grid_case,
-               flag_case, ldc_case, writeback_case):
+               flag_case, ldc_case, writeback_case, mio_case):
         mk().write()
