@@ -149,6 +149,9 @@ static void mark_unrolled_loop(const emu *e, deps *dep, uint32_t pc, uint32_t ma
   const xinsn *b = &e->prog[pc];
   uint32_t lo = b->target, body = 0, cmp = UINT32_MAX;
   if (b->in->op != OP_BRA || b->guard < 0 || lo >= pc || pragma_nounroll(e, b->f, lo)) return;
+  /* (a body of max_insns SASS instructions is not many times longer in
+   * PTX: a program of many long loops stays linear here) */
+  if (pc - lo > 4 * max_insns + 64) return;
   for (uint32_t i = lo; i < pc; i++) {
     const xinsn *x = &e->prog[i];
     /* nor a loop with a special function in it (sm_90 SASS of mb_pipe
@@ -183,7 +186,7 @@ static void mark_unrolled_loop(const emu *e, deps *dep, uint32_t pc, uint32_t ma
  * loop's setp of the lane's path is one ISETP before the loop). */
 static bool invariant_kind(const xinsn *x, const deps *d) {
   uint8_t f = isa_ops[x->in->op].family;
-  return x->guard < 0 && !d->free && d->ndst > 0 && d->nsrc < MAX_DEPS && !(x->flags & (XF_CONTROL | XF_CLOCK)) &&
+  return x->guard < 0 && !d->free && d->ndst > 0 && d->ndst < MAX_DEPS && d->nsrc < MAX_DEPS && !(x->flags & (XF_CONTROL | XF_CLOCK)) &&
          !(x->in->flags & IF_CC) && d->kind == DK_PLAIN &&
          (f == F_ARITH || f == F_BITS || f == F_CMP || f == F_LOGIC || f == F_MOV || f == F_CVT) &&
          (d->unit == U_INT || d->unit == U_FP32 || d->unit == U_FP16 || d->unit == U_FP64 || d->unit == U_CVT);
@@ -196,11 +199,14 @@ static bool imm_move(const xinsn *x) {
 }
 
 /* left[row]: the body's writers of the row not (yet) known invariant; the
- * caller's array of e->nrows, all zero, and zero again on return */
-static void mark_invariant(const emu *e, deps *dep, uint32_t pc, uint8_t *inv, uint32_t *left) {
+ * caller's array of e->nrows, all zero, and zero again on return.  *work
+ * counts the instructions looked at, at most max_work over a program (a
+ * program of many long loops, as hostile input may be, stays linear). */
+static void mark_invariant(const emu *e, deps *dep, uint32_t pc, uint8_t *inv, uint32_t *left, uint64_t *work, uint64_t max_work) {
   const xinsn *b = &e->prog[pc];
   uint32_t lo = b->target;
   if (b->in->op != OP_BRA || lo >= pc) return;
+  if ((*work += 10 * (uint64_t)(pc - lo + 1)) > max_work) return;
   /* the body is [lo, pc]: no branch in it leaves it (a block placed after
    * the loop and jumping back would be body too) */
   for (uint32_t i = lo; i <= pc; i++) {
@@ -492,8 +498,9 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
   if (g->hoist_invariants) {
     uint8_t *inv = calloc(e->nprog + 1, 1);
     uint32_t *left = calloc(e->nrows ? e->nrows : 1, sizeof *left);
+    uint64_t work = 0, max_work = 64 * (uint64_t)e->nprog + (1u << 22);
     if (inv && left)
-      for (uint32_t pc = 0; pc < e->nprog; pc++) mark_invariant(e, dep, pc, inv, left);
+      for (uint32_t pc = 0; pc < e->nprog; pc++) mark_invariant(e, dep, pc, inv, left, &work, max_work);
     free(inv);
     free(left);
   }
