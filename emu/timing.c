@@ -592,7 +592,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     if (__builtin_expect(tw->war_n != 0, 0)) war_wait(tw, d, he.t, &t, &why);
     /* a warp's memory instructions issue mio_warp_interval cycles apart at
      * the least: the stall count ptxas writes after each ('wait') */
-    if (d->lsu && tw->mio_next > t && !d->fused) { t = tw->mio_next; why = STALL_WAIT; }
+    if (d->lsu && tw->mio_next > t) { t = tw->mio_next; why = STALL_WAIT; }
     bool scaled = why & WHY_SCALED;      /* the value is a scaled special function's */
     why &= ~WHY_SCALED;
     if (s->ic) {
@@ -701,7 +701,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       sm->unit_at[tw->sp][uid] = t;
       if (__builtin_expect(seq, 0)) hold_seq_pipes(sm, tw, d, t);
     }
-    if (d->lsu && !d->fused) tw->mio_next = t + g->mio_warp_interval;
+    if (d->lsu) tw->mio_next = t + g->mio_warp_interval;
     s->mem_done = false;
     s->mem_latency = 0;
     s->mem_store = false;

@@ -486,12 +486,6 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
   }
   if (g->unroll_factor > 1)
     for (uint32_t pc = 0; pc < e->nprog; pc++) mark_unrolled_loop(e, dep, pc, g->unroll_max_insns);
-  for (uint32_t pc = 0; pc < e->nprog; pc++) {
-    const isa_insn *in = e->prog[pc].in;
-    bool access = in->op == OP_LD || in->op == OP_LDU || in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED ||
-                  in->op == OP_LDMATRIX || in->op == OP_STMATRIX;
-    dep[pc].lsu = access && !dep[pc].free && (is_shared_space(in->space) || l1_space(in->space));
-  }
   for (uint32_t pc = 0; pc < e->nprog; pc++)
     dep[pc].queued = dep[pc].exits || (g->mio_queue && dep[pc].throttle_why == STALL_MIO_THROTTLE && dep[pc].unit != U_SFU) ||
                      (g->lg_queue && dep[pc].throttle_why == STALL_LG_THROTTLE && l1_space(e->prog[pc].in->space));
@@ -513,6 +507,13 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     timing_mark_combined(e, g, dep, leader);
     timing_mark_fused(e, g, dep, leader);
     free(leader);
+  }
+  /* (after the merging: an access another one makes issues nothing) */
+  for (uint32_t pc = 0; pc < e->nprog; pc++) {
+    const isa_insn *in = e->prog[pc].in;
+    bool access = in->op == OP_LD || in->op == OP_LDU || in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED ||
+                  in->op == OP_LDMATRIX || in->op == OP_STMATRIX;
+    dep[pc].lsu = access && !dep[pc].free && !dep[pc].fused && (is_shared_space(in->space) || l1_space(in->space));
   }
   /* an atom whose result no instruction reads: only the warp's exit waits
    * for it (drain; [M] tests/microbench mb_atomic red_*: 15-22% drain, and

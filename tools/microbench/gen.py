@@ -966,51 +966,43 @@ extern "C" __global__ void wb_scatter(unsigned *p, unsigned n, int k, int words)
 MIO_K = (1, 2, 4, 8, 16)
 
 
+MIO_KERNEL = '''// %(doc)s
+extern "C" __global__ void %(name)s(float *out, int iters%(params)s)
+{
+    __shared__ %(align)sfloat s[8192];
+    for (int i = threadIdx.x; i < 8192; i += blockDim.x) s[i] = (float)i;
+    __syncthreads();
+    unsigned base = (unsigned)__cvta_generic_to_shared(s) + %(lane)s;
+    float acc = 0;
+#pragma unroll 1
+    for (int i = 0; i < iters; i++) {
+        unsigned a = base + ((i * %(step)d) & %(mask)d);
+        %(type)s %(xs)s;
+%(loads)s
+        acc += %(total)s;
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}'''
+
+
 def mio_case():
     c = Case('mb_mio', 'K independent shared loads a step (K 1..16), 4..32 warps, conflict degree 1, 2, 8; 128-bit loads')
     for k in MIO_K:
-        loads = '\n'.join('        asm volatile("ld.shared.f32 %%0, [%%1+%d];" : "=f"(x%d) : "r"(a));' % (1024 * j, j) for j in range(k))
-        xs = ', '.join('x%d' % j for j in range(k))
-        total = ' + '.join('x%d' % j for j in range(k))
-        c.src.append('''// %d independent shared loads a step, then their sum: lane l at word l * stride (conflict degree)
-extern "C" __global__ void mio_ld%d(float *out, int iters, int stride)
-{
-    __shared__ float s[8192];
-    for (int i = threadIdx.x; i < 8192; i += blockDim.x) s[i] = (float)i;
-    __syncthreads();
-    unsigned base = (unsigned)__cvta_generic_to_shared(s) + (((threadIdx.x & 31) * stride) & 255) * 4;
-    float acc = 0;
-#pragma unroll 1
-    for (int i = 0; i < iters; i++) {
-        unsigned a = base + ((i * 128) & 4095);
-        float %s;
-%s
-        acc += %s;
-    }
-    out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
-}''' % (k, k, xs, loads, total))
+        c.src.append(MIO_KERNEL % dict(
+            doc='%d independent shared loads a step, then their sum: lane l at word l * stride (conflict degree)' % k,
+            name='mio_ld%d' % k, params=', int stride', align='', lane='(((threadIdx.x & 31) * stride) & 255) * 4',
+            step=128, mask=4095, type='float', xs=', '.join('x%d' % j for j in range(k)),
+            loads='\n'.join('        asm volatile("ld.shared.f32 %%0, [%%1+%d];" : "=f"(x%d) : "r"(a));' % (1024 * j, j) for j in range(k)),
+            total=' + '.join('x%d' % j for j in range(k))))
     for k in (1, 4):
-        loads = '\n'.join('        asm volatile("ld.shared.v4.f32 {%%0, %%1, %%2, %%3}, [%%4+%d];" : "=f"(x%d.x), "=f"(x%d.y), "=f"(x%d.z), "=f"(x%d.w) : "r"(a));'
-                          % (2048 * j, j, j, j, j) for j in range(k))
-        xs = ', '.join('x%d' % j for j in range(k))
-        total = ' + '.join('x%d.x + x%d.y + x%d.z + x%d.w' % (j, j, j, j) for j in range(k))   # all four: ptxas narrows a vector load to the parts used
-        c.src.append('''// %d independent 128-bit shared loads a step (4 wavefronts each), then a sum
-extern "C" __global__ void mio_v4_%d(float *out, int iters)
-{
-    __shared__ __align__(16) float s[8192];
-    for (int i = threadIdx.x; i < 8192; i += blockDim.x) s[i] = (float)i;
-    __syncthreads();
-    unsigned base = (unsigned)__cvta_generic_to_shared(s) + (threadIdx.x & 31) * 16;
-    float acc = 0;
-#pragma unroll 1
-    for (int i = 0; i < iters; i++) {
-        unsigned a = base + ((i * 512) & 8191);
-        float4 %s;
-%s
-        acc += %s;
-    }
-    out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
-}''' % (k, k, xs, loads, total))
+        c.src.append(MIO_KERNEL % dict(
+            doc='%d independent 128-bit shared loads a step (4 wavefronts each), then a sum' % k,
+            name='mio_v4_%d' % k, params='', align='__align__(16) ', lane='(threadIdx.x & 31) * 16',
+            step=512, mask=8191, type='float4', xs=', '.join('x%d' % j for j in range(k)),
+            loads='\n'.join('        asm volatile("ld.shared.v4.f32 {%%0, %%1, %%2, %%3}, [%%4+%d];" : "=f"(x%d.x), "=f"(x%d.y), "=f"(x%d.z), "=f"(x%d.w) : "r"(a));'
+                             % (2048 * j, j, j, j, j) for j in range(k)),
+            # all four: ptxas narrows a vector load to the parts used
+            total=' + '.join('x%d.x + x%d.y + x%d.z + x%d.w' % (j, j, j, j) for j in range(k))))
     c.buf('out', 132 * 1024 * 4)
     for stride in (1, 2, 8):
         for k in MIO_K:
