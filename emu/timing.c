@@ -29,6 +29,7 @@ typedef struct tsm {
   uint32_t ctas;                      /* resident CTAs                            */
   uint64_t first, last;               /* active span                              */
   uint64_t warp_cycles;               /* sum over resident warps of their lifetime */
+  double s2r_free;                    /* when the SM takes its next special register read (S2R) */
 } tsm;
 
 const char *const timing_stall_names[STALL_NREASONS] = {
@@ -237,6 +238,16 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
   if (s->iq[IQ_LG]) iq_note(s, IQ_LG, smid, s->mem_read_at);
   s->mem_latency = memsys_global(s->mem, smid, t, a, m, size, op, path);
   s->mem_store = store && !atomic;
+}
+
+/* A special register read (S2R, S2UR) waits for the SM's turn: one every
+ * s2r_cycles; the wait adds to its latency, as the hardware's reads of 32
+ * warps at once wait longer on the scoreboard, not at issue ([M]
+ * tests/microbench mb_sreg: 53 % short_scoreboard, no mio_throttle). */
+static uint64_t s2r_wait(const timing_state *s, tsm *sm, uint64_t t) {
+  double c = s->g->s2r_cycles, start = c > 0 && sm->s2r_free > (double)t ? sm->s2r_free : (double)t;
+  if (c > 0) sm->s2r_free = start + c;
+  return (uint64_t)(start + 0.5) - t;
 }
 
 /* The first CTA on an SM fetches the kernel's code and its constant bank
@@ -593,6 +604,8 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     /* a warp's memory instructions issue mio_warp_interval cycles apart at
      * the least: the stall count ptxas writes after each ('wait') */
     if (d->lsu && tw->mio_next > t) { t = tw->mio_next; why = STALL_WAIT; }
+    /* the stall count of the instruction before it, whatever that waited */
+    if (d->static_gap && !d->free && tw->issued1 && tw->issued1 - 1 + d->static_gap > t) { t = tw->issued1 - 1 + d->static_gap; why = STALL_WAIT; }
     bool scaled = why & WHY_SCALED;      /* the value is a scaled special function's */
     why &= ~WHY_SCALED;
     if (s->ic) {
@@ -748,6 +761,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     /* a result from L2 is pending until the window's edge: done is its code */
     bool pend = s->mem_done && s->mem_latency == MS_PENDING;
     uint64_t lat = pend ? 0 : (s->mem_done ? s->mem_latency : d->lat) + d->bank_extra;
+    if (__builtin_expect(d->s2r, 0) && !d->free) lat += s2r_wait(s, sm, t);
     uint64_t done = d->free ? t : t + (lat ? lat : 1);
     if (d->fused && d->fuse_row >= 0) done = tw->ready[d->fuse_row];
     if (pend) {
@@ -830,6 +844,9 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
          * each a 'selected' cycle (Nsight Compute: one per instruction) */
         if (__builtin_expect(!d->free && d->slots > 1, 0)) { nt += d->slots - 1; twarp_note_wait(tw, STALL_SELECTED, d->slots - 1); }
         if (d->kind == DK_BRANCH) {
+          /* ptxas's stall count after every BRA (5 in sm_90 SASS), taken
+           * or not: 'wait' before it resolves */
+          if (g->branch_stall > 1 && !d->free) { nt += g->branch_stall - 1; twarp_note_wait(tw, STALL_WAIT, g->branch_stall - 1); }
           nt += g->branch_cycles + d->after;
           twarp_note_wait(tw, STALL_BRANCH_RESOLVING, g->branch_cycles);
           if (d->after && pc0 < e->nprog && e->prog[pc0].in->op == OP_RET) {
@@ -1052,6 +1069,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     timing_build_deps(e, g, s->dep);
     /* the issue order ptxas would give (before anything keyed by PC) */
     if (g->reorder && emu_reorder(e, g, s->dep)) { free(s->dep); s->dep = NULL; }
+    if (s->dep && g->static_stalls) timing_mark_static_gaps(e, s->dep);
   }
   if (s->dep) s->code_bytes = timing_code_bytes(e, g, s->dep);   /* (no deps: the launch fails below) */
   cta *res = calloc(slots, sizeof *res);

@@ -179,6 +179,28 @@ static void mark_unrolled_loop(const emu *e, deps *dep, uint32_t pc, uint32_t ma
   }
 }
 
+/* Special registers S2R or S2UR reads (lat_s2r). */
+static bool s2r_sreg(uint32_t v) {
+  switch (v) {
+  case SREG_TID: case SREG_CTAID: case SREG_LANEID: case SREG_WARPID: case SREG_SMID:
+  case SREG_LANEMASK_EQ: case SREG_LANEMASK_LE: case SREG_LANEMASK_LT: case SREG_LANEMASK_GE: case SREG_LANEMASK_GT:
+  case SREG_CLUSTERID: case SREG_CLUSTER_CTAID: case SREG_CLUSTER_CTARANK:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* %warpid and %smid may change while the thread runs (PTX ISA): ptxas
+ * reads them again on every trip of a loop ([S] mb_sreg sreg_1, sreg_smid:
+ * S2R SR_VIRTID, SR_VIRTUALSMID in the loop; %laneid, %tid hoisted). */
+static bool volatile_sreg_move(const xinsn *x) {
+  const isa_insn *in = x->in;
+  if (in->op != OP_MOV || in->nops != 2) return false;
+  const isa_opnd *o = &x->f->ops[in->opi + 1];
+  return o->kind == OK_SREG && (o->v == SREG_WARPID || o->v == SREG_SMID);
+}
+
 /* Loop-invariant code motion: ptxas computes before the loop an arithmetic,
  * logic, compare or conversion instruction of its body whose operands
  * nothing in the body writes (or only such instructions): in the body it
@@ -187,6 +209,7 @@ static void mark_unrolled_loop(const emu *e, deps *dep, uint32_t pc, uint32_t ma
 static bool invariant_kind(const xinsn *x, const deps *d) {
   uint8_t f = isa_ops[x->in->op].family;
   return x->guard < 0 && !d->free && d->ndst > 0 && d->ndst < MAX_DEPS && d->nsrc < MAX_DEPS && !(x->flags & (XF_CONTROL | XF_CLOCK)) &&
+         !volatile_sreg_move(x) &&
          !(x->in->flags & IF_CC) && d->kind == DK_PLAIN &&
          (f == F_ARITH || f == F_BITS || f == F_CMP || f == F_LOGIC || f == F_MOV || f == F_CVT) &&
          (d->unit == U_INT || d->unit == U_FP32 || d->unit == U_FP16 || d->unit == U_FP64 || d->unit == U_CVT);
@@ -308,6 +331,55 @@ static bool sreg_read_before(const emu *e, uint32_t pc, uint32_t sreg, uint32_t 
   return false;
 }
 
+/* ptxas's stall counts: the cycles each SASS instruction holds its warp
+ * before the next, fixed when it compiles, so that a fixed-latency result
+ * is there when its reader issues, counted as if no instruction waited.
+ * An instruction that waited (on a scoreboard, a barrier) does not shorten
+ * the counts after it: a branch 13 cycles after its compare still waits
+ * its stall count after a multiply-add that waited 25 cycles for an S2R
+ * between them ([M] tests/microbench mb_sreg sreg_smid: 49 cycles a trip,
+ * the IMAD's stall count 12).  Within a basic block, in issue order (after
+ * emu_reorder), each instruction's static_gap is the cycles it issues
+ * after the one before it in that schedule (0: no more than that one's
+ * slots). */
+void timing_mark_static_gaps(const emu *e, deps *dep) {
+  uint32_t n = e->nrows ? e->nrows : 1;
+  uint32_t *ready = calloc(n, sizeof *ready), *gen = calloc(n, sizeof *gen);
+  uint8_t *leader = calloc(e->nprog + 1, 1);
+  if (!ready || !gen || !leader) { free(ready); free(gen); free(leader); return; }
+  emu_block_leaders(e, leader);
+  uint32_t block = 0, t_prev = 0, prev_slots = 0;
+  bool have_prev = false;
+  for (uint32_t pc = 0; pc < e->nprog; pc++) {
+    deps *d = &dep[pc];
+    if (leader[pc]) { block++; have_prev = false; }
+    d->static_gap = 0;
+    if (d->free || d->fused) continue;
+    uint32_t t = have_prev ? t_prev + prev_slots : 0;
+    for (uint8_t i = 0; i < d->nsrc; i++) {
+      int32_t r = d->src[i];
+      if (r >= 0 && (uint32_t)r < n && gen[r] == block && ready[r] > t) t = ready[r];
+    }
+    if (have_prev && t - t_prev > prev_slots) d->static_gap = (uint8_t)(t - t_prev < 255 ? t - t_prev : 255);
+    /* results of the math pipes come after a fixed latency; others are
+     * waited for on a scoreboard, which the counts do not cover */
+    bool fixed = d->result_why == STALL_WAIT && !d->s2r &&
+                 (d->unit == U_INT || d->unit == U_FP32 || d->unit == U_FP16 || d->unit == U_FP64 || d->unit == U_CVT);
+    for (uint8_t i = 0; i < d->ndst; i++) {
+      int32_t r = d->dst[i];
+      if (r < 0 || (uint32_t)r >= n) continue;
+      gen[r] = block;
+      ready[r] = fixed ? t + d->lat : 0;
+    }
+    t_prev = t;
+    prev_slots = d->slots ? d->slots : 1;
+    have_prev = true;
+  }
+  free(ready);
+  free(gen);
+  free(leader);
+}
+
 void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
   for (uint32_t pc = 0; pc < e->nprog; pc++) {
     const xinsn *x = &e->prog[pc];
@@ -386,6 +458,22 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
       bool ldc = ops[1].v == SREG_NTID && sreg_read_before(e, pc, SREG_CTAID, ops[1].n);
       d->result_why = ldc ? STALL_SHORT_SCOREBOARD : STALL_IMC_MISS;
     }
+    /* special registers of the thread, warp or SM are read by S2R (or S2UR,
+     * uniform): a variable latency, waited for on the short scoreboard ([M]
+     * tests/microbench mb_sreg: %warpid's and %smid's reads in a loop, 36-54 %
+     * short_scoreboard, ~25 cycles each).  The constant-bank ones (%ntid,
+     * %nctaid above, %nsmid: ULDC) and the clocks (CS2R) are not. */
+    if (g->lat_s2r && in->op == OP_MOV && in->nops == 2 && ops[1].kind == OK_SREG && s2r_sreg(ops[1].v)) {
+      d->s2r = true;
+      d->lat = g->lat_s2r;
+      d->result_why = STALL_SHORT_SCOREBOARD;
+    }
+    /* a predicate is read by a branch or a guard 13 cycles after its
+     * ISETP/FSETP writes it: the stall count ptxas writes between them
+     * ([S] sm_90 SASS of mb_sreg, mb_div, mb_fuse, mb_l1w; [M] mb_sreg
+     * sreg_2: a loop of 5 SASS instructions takes 31 cycles a trip, 65 %
+     * wait) */
+    if (in->op == OP_SETP && g->lat_pred > d->lat) d->lat = g->lat_pred;
     /* a PTX instruction that leaves no SASS behind takes no issue slot; a
      * sequence takes a slot per SASS instruction, holds its pipe as long as
      * the busiest of the pipes its instructions use, and takes the
@@ -400,6 +488,9 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     if (in->op == OP_MOV && x->guard < 0 && in->nops == 2 && ops[0].kind == OK_REG && ops[1].kind == OK_IMM) sass = 0;
     d->free = sass == 0;
     d->slots = sass ? sass : 1;
+    /* %warpid is bits 8-14 of SR_VIRTID: S2R, then a shift and a
+     * sign-extend on the ALU ([S] mb_sreg sreg_1) */
+    if (d->s2r && ops[1].v == SREG_WARPID) { d->slots += 2; d->lat += 2 * g->lat_int; }
     if (d->free) { d->lat = 0; d->bank_extra = 0; }
     else if (sq && d->unit == U_SFU) {
       /* a special function: the MUFU holds the SFU, the scaling or the

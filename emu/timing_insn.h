@@ -41,6 +41,9 @@ typedef struct deps {
   uint8_t imc_sreg;                   /* 1 + the offset in constant bank 0 of the %ntid or %nctaid
                                        * it reads (through the immediate-constant cache); 0: none */
   uint8_t throttle_why;               /* the reason while its unit is busy        */
+  bool s2r;                           /* a special register read by S2R or S2UR (gpu_config.lat_s2r) */
+  uint8_t static_gap;                 /* cycles after the warp's previous issue, ptxas's stall count
+                                         (gpu_config.static_stalls; 0: none beyond its slots) */
   uint32_t lat, ii;                   /* latency and issue interval of its unit   */
   uint32_t slots;                     /* issue cycles it takes from its scheduler (a SASS sequence: its length) */
   uint8_t after_why;                  /* DK_MEMBAR: the stall reason of `after` (0: membar) */
@@ -76,6 +79,8 @@ static inline uint32_t deps_sass(const deps *d) { return d->free ? 0 : d->slots;
 
 /* Fill dep[0 .. e->nprog). */
 void timing_build_deps(const emu *e, const gpu_config *g, deps *dep);
+/* ptxas's stall counts (gpu_config.static_stalls): deps.static_gap, in issue order. */
+void timing_mark_static_gaps(const emu *e, deps *dep);
 /* Mark the instructions ptxas combines with their one reader into one SASS
  * instruction (combine.c; gpu_config.combine_ops), on PTX order; leader:
  * emu_block_leaders's.  timing_build_deps calls it. */

@@ -87,6 +87,12 @@ typedef struct gpu_config {
   uint32_t cluster_barrier_cycles;     /* barrier.cluster.wait: the cluster-wide round trip */
   uint32_t lat_dsmem;                  /* a shared-memory access to another block of the cluster (0: lat_shared) */
   uint32_t hoist_invariants;           /* 1: a loop body's invariant arithmetic issues nothing (ptxas hoists it) */
+  uint32_t lat_s2r;                    /* a special register read by S2R/S2UR (%tid, %ctaid, %laneid, %warpid, %smid,
+                                          %lanemask_*): cycles until its value is there ('short_scoreboard'; 0: an ALU move) */
+  double s2r_cycles;                   /* ... the SM takes one every this many cycles (0: no limit) */
+  uint32_t lat_pred;                   /* a compare's predicate: cycles until a branch or guard reads it (0: its unit's latency) */
+  uint32_t branch_stall;               /* a branch's stall count: the warp's next issue no sooner (0: none) */
+  uint32_t static_stalls;              /* 1: an instruction that waited does not shorten the fixed stall counts after it */
   uint32_t mio_warp_interval;          /* cycles between a warp's issues of two LSU instructions (ptxas's stall counts; 0: none) */
   uint32_t mio_queue;                  /* shared-memory instructions an SM queues before their issue throttles (0: no limit) */
   uint32_t lg_queue;                   /* global and local memory instructions an SM queues before the L1 (0: no limit) */

@@ -85,8 +85,9 @@ if "$PTXEMU" run -q --issue-order fast "$k" --kernel straight >/dev/null 2>"$tmp
 # ---- instructions without SASS ---------------------------------------------------------
 # copies: 8 register copies and a cvta.to.global issue with no cycle of
 # their own; the add after them issues right after the first mov from %tid
-# (without instruction caches: a new code line would cost its fetch)
-trace "$tmp/copies.db" copies 32 64 --gpu "$tmp/noic.gpu"
+# (without instruction caches: a new code line would cost its fetch; the
+# %tid read an ALU move: lat_s2r 0)
+trace "$tmp/copies.db" copies 32 64 --gpu "$tmp/noic.gpu" --set lat_s2r=0
 expect "register copies take no issue slot" \
   "$(q "$tmp/copies.db" "SELECT max(issue_cycle) - min(issue_cycle) <= 8 FROM warp_runs r JOIN instructions i USING (insn_id)
      WHERE r.warp = 0 AND (i.opname LIKE 'mov%' OR i.opname LIKE 'add%')")"
@@ -268,8 +269,9 @@ if [ "$ldc" = 0 ] && [ "$uldc" -ge 290 ]; then ok; else bad "%ntid's constant: i
 # a division's SASS sequence holds each pipe for its own instructions on
 # it: 16 warps of a sub-partition all dividing at once wait for the
 # scheduler (not_selected) and the SFU (mio_throttle: I2F, MUFU.RCP, F2I),
-# not for an integer pipe held by the whole sequence
-trace "$tmp/rems.db" rems 512 1024 --gpu h100 --arg u32:7
+# not for an integer pipe held by the whole sequence (lat_s2r 0: their
+# %tid reads, one every s2r_cycles an SM, would stagger them)
+trace "$tmp/rems.db" rems 512 1024 --gpu h100 --arg u32:7 --set lat_s2r=0
 reason() { q "$tmp/rems.db" "SELECT coalesce(sum(CASE WHEN stall_id = $1 THEN stall_cycles ELSE 0 END + CASE WHEN stall2_id = $1 THEN stall2_cycles ELSE 0 END + CASE WHEN stall3_id = $1 THEN stall3_cycles ELSE 0 END), 0) FROM warp_runs"; }
 ns=$(reason 2); mt=$(reason 8)
 if [ -n "$ns" ] && [ -n "$mt" ] && [ "$ns" -gt $((2 * mt)) ]; then ok; else bad "a division's pipes: not_selected $ns, math_pipe_throttle $mt cycles"; fi
@@ -498,6 +500,34 @@ set -- $(inv_run 0); n0=$1 c0=$2
 set -- $(inv_run 1); n1=$1 c1=$2
 if [ "$((n0 - n1))" = 200 ] && [ "$c1" -lt "$c0" ] && cmp -s "$tmp/invb0" "$tmp/invb1"; then ok
 else bad "hoisted invariants: SASS $n0 -> $n1 (want 200 fewer), cycles $c0 -> $c1"; fi
+
+# special registers: %smid is read by S2R every trip, its reader waits
+# lat_s2r cycles on the short scoreboard (an ALU move's latency, 'wait',
+# without it); the branch still waits the stall count ptxas put on the
+# multiply-add before it (its compare's 13 cycles less the 1 between them)
+# however long the multiply-add waited (static_stalls), and issues right
+# after it without; ptxas hoists %laneid's read out of the loop
+sreg_gaps() {   # MORE-ARGS: warp 0's gaps mov->mad and mad->bra of the loop, with their reasons
+  trace "$tmp/sreg.db" sreg_loop 32 128 --arg u32:10 --gpu "$tmp/noic.gpu" --set unroll_factor=1 --set lat_pred=13 "$@"
+  q "$tmp/sreg.db" "WITH l AS (SELECT i.opname AS op, r.issue_cycle - lag(r.issue_cycle) OVER (ORDER BY r.issue_cycle) AS gap, s.name AS why
+                     FROM warp_runs r JOIN instructions i USING (insn_id) LEFT JOIN stall_reasons s USING (stall_id)
+                     WHERE r.warp = 0 AND i.opname IN ('mov.u32', 'mad.lo.u32', 'bra') AND r.issue_cycle > (SELECT min(r2.issue_cycle)
+                           FROM warp_runs r2 JOIN instructions i2 USING (insn_id) WHERE r2.warp = 0 AND i2.opname = 'mad.lo.u32'))
+                     SELECT group_concat(DISTINCT op || ':' || gap || ':' || why) FROM l WHERE op IN ('mad.lo.u32', 'bra')"
+}
+got=$(sreg_gaps --set lat_s2r=25 --set static_stalls=1)
+case $got in *mad.lo.u32:25:short_scoreboard*bra:12:wait*|*bra:12:wait*mad.lo.u32:25:short_scoreboard*) ok ;; *) bad "S2R and stall counts: got '$got'" ;; esac
+got=$(sreg_gaps --set lat_s2r=0 --set static_stalls=1)
+case $got in *mad.lo.u32:25:short_scoreboard*) bad "lat_s2r 0 still waits on the scoreboard: '$got'" ;; *mad.lo.u32:*:wait*) ok ;; *) bad "lat_s2r 0: '$got'" ;; esac
+got=$(sreg_gaps --set lat_s2r=25 --set static_stalls=0)
+case $got in *bra:12:*) bad "static_stalls 0 keeps the stall count: '$got'" ;; *bra:[12]:*) ok ;; *) bad "static_stalls 0: '$got'" ;; esac
+sass_of() {   # KERNEL: SASS instructions of 10 trips
+  "$PTXEMU" run -q --timing "$k" --kernel "$1" --block 32 -e 'buffer b 128 zero' --arg ptr:b --arg u32:10 \
+    --gpu "$tmp/noic.gpu" --set unroll_factor=1 --stats "$tmp/sass_$1" >"$tmp/out" 2>&1 || cat "$tmp/out"
+  awk '{ for (i = 4; i < NF; i += 2) if ($i == "sass_inst_executed") print $(i+1) }' "$tmp/sass_$1"
+}
+n_smid=$(sass_of sreg_loop); n_lane=$(sass_of lane_loop)
+if [ -n "$n_smid" ] && [ "$((n_smid - n_lane))" = 10 ]; then ok; else bad "%smid read each trip, %laneid hoisted: SASS $n_smid vs $n_lane"; fi
 
 # ---- command line and configuration --------------------------------------------------
 "$PTXEMU" run -q --sched fifo "$k" --kernel straight -e 'buffer b 64 zero' --arg ptr:b >"$tmp/out" 2>&1

@@ -35,6 +35,9 @@ Each case sweeps one mechanism's parameters (doc/timing-validation.md):
   mb_ldc      constant loads into vector registers (LDC): 1 to 8 pointer
               parameters read by many short warps, and a warp-uniform indexed
               __constant__ array with 1 to 32 warps an SM
+  mb_sreg     special registers read in a loop (S2R): one register a step
+              with a dependent multiply-add, 1 to 8 different ones a step,
+              1 to 32 warps on one SM
 Everything is generated: change the sweeps here, never the output."""
 import os
 import sys
@@ -1014,8 +1017,40 @@ def mio_case():
     return c
 
 
+# ---------------------------------------------------------------- special registers
+SREGS = ('tid.x', 'laneid', 'warpid', 'smid', 'tid.y', 'lanemask_lt', 'nsmid', 'lanemask_ge')
+
+
+def sreg_case():
+    c = Case('mb_sreg', 'special registers read in a loop: latency of one, 1..8 different ones a step, 1..32 warps')
+    # ptxas keeps %warpid (S2R SR_VIRTID, then a shift and a sign-extend) and
+    # %smid (S2UR SR_VIRTUALSMID) in the loop and hoists the others (the
+    # loop of sreg_2 has none: the bare loop, for comparison)
+    kernels = (('sreg_1', ('warpid',)), ('sreg_smid', ('smid',)), ('sreg_2', SREGS[:2]), ('sreg_4', SREGS[:4]), ('sreg_8', SREGS[:8]))
+    for name, regs in kernels:
+        k = len(regs)
+        c.src.append('''// %(k)d special register read(s) a step (%(regs)s), each into a multiply-add of the step's chain
+extern "C" __global__ void %(name)s(unsigned *out, int iters)
+{
+    unsigned acc = threadIdx.x;
+#pragma unroll 1
+    for (int i = 0; i < iters; i++) {
+%(reads)s
+        acc = %(sum)s;
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}''' % dict(k=k, name=name, regs=', '.join(regs),
+                  reads='\n'.join('        unsigned v%d; asm volatile("mov.u32 %%0, %%%%%s;" : "=r"(v%d));' % (j, r, j) for j, r in enumerate(regs)),
+                  sum=' + '.join(['acc * 3u'] + ['v%d' % j for j in range(k)])))
+    c.buf('out', 1024 * 4)
+    for name, _ in kernels:
+        for warps in (1, 4, 16, 32):
+            c.launch(name, 1, 32 * warps, [('ptr', 'out'), ('s32', 2048)])
+    return c
+
+
 if __name__ == '__main__':
     for mk in (pipe_case, smem_case, atomic_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case,
                launch_case, l1_case, fuse_case, l1_width_case, l2_dirty_case, same_store_case, gather_case, rmw_case, rmw_where_case, rmw_line_case, rmw_grid_case,
-               flag_case, ldc_case, writeback_case, mio_case):
+               flag_case, ldc_case, writeback_case, mio_case, sreg_case):
         mk().write()
