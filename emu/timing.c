@@ -204,7 +204,17 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
              first - e->param_addr < (1u << 16))
       /* a kernel parameter of 32 bits: ULDC (timing_insn.c) */
       s->mem_latency = memsys_imc(s->mem, smid, t, imc_param_base(s->g) + first - e->param_addr, &s->issuing->imc_busy);
-    else s->mem_latency = memsys_param(s->mem, smid, t, a, m);
+    else {
+      s->mem_latency = memsys_param(s->mem, smid, t, a, m);
+      if (d->throttle_why == STALL_MIO_THROTTLE && s->iq[IQ_MIO]) {
+        /* an LDC of a 64-bit parameter waits in the MIO queue for the
+         * constant port too (ldc_s2r_mio) */
+        double *cf = &s->mem->sm[smid].const_free, start = *cf > (double)t ? *cf : (double)t;
+        *cf = start + s->g->ldc_cycles;
+        iq_note(s, IQ_MIO, smid, (uint64_t)(start + 0.5));
+        if (s->mem_latency != MS_PENDING) s->mem_latency += (uint64_t)(start + 0.5) - t;
+      }
+    }
     if (store) s->mem_latency = 0;
     return;
   }
@@ -244,10 +254,12 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
  * s2r_cycles; the wait adds to its latency, as the hardware's reads of 32
  * warps at once wait longer on the scoreboard, not at issue ([M]
  * tests/microbench mb_sreg: 53 % short_scoreboard, no mio_throttle). */
-static uint64_t s2r_wait(const timing_state *s, tsm *sm, uint64_t t) {
+static uint64_t s2r_wait(timing_state *s, tsm *sm, uint64_t t) {
   double c = s->g->s2r_cycles, start = c > 0 && sm->s2r_free > (double)t ? sm->s2r_free : (double)t;
   if (c > 0) sm->s2r_free = start + c;
-  return (uint64_t)(start + 0.5) - t;
+  uint64_t at = (uint64_t)(start + 0.5);
+  if (s->g->ldc_s2r_mio && s->iq[IQ_MIO]) iq_note(s, IQ_MIO, (uint32_t)(sm - s->sms), at);
+  return at - t;
 }
 
 /* The first CTA on an SM fetches the kernel's code and its constant bank

@@ -344,18 +344,20 @@ static bool sreg_read_before(const emu *e, uint32_t pc, uint32_t sreg, uint32_t 
  * slots). */
 void timing_mark_static_gaps(const emu *e, deps *dep) {
   uint32_t n = e->nrows ? e->nrows : 1;
-  uint32_t *ready = calloc(n, sizeof *ready), *gen = calloc(n, sizeof *gen);
+  uint64_t *ready = calloc(n, sizeof *ready);
+  uint32_t *gen = calloc(n, sizeof *gen);
   uint8_t *leader = calloc(e->nprog + 1, 1);
   if (!ready || !gen || !leader) { free(ready); free(gen); free(leader); return; }
   emu_block_leaders(e, leader);
-  uint32_t block = 0, t_prev = 0, prev_slots = 0;
+  uint64_t t_prev = 0;
+  uint32_t block = 0, prev_slots = 0;
   bool have_prev = false;
   for (uint32_t pc = 0; pc < e->nprog; pc++) {
     deps *d = &dep[pc];
     if (leader[pc]) { block++; have_prev = false; }
     d->static_gap = 0;
     if (d->free || d->fused) continue;
-    uint32_t t = have_prev ? t_prev + prev_slots : 0;
+    uint64_t t = have_prev ? t_prev + prev_slots : 0;
     for (uint8_t i = 0; i < d->nsrc; i++) {
       int32_t r = d->src[i];
       if (r >= 0 && (uint32_t)r < n && gen[r] == block && ready[r] > t) t = ready[r];
@@ -434,6 +436,9 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
         d->result_why = STALL_SHORT_SCOREBOARD;
         d->throttle_why = STALL_MIO_THROTTLE;
       }
+      if (g->ldc_s2r_mio && g->ldc_cycles && in->op == OP_LD && d->result_why == STALL_SHORT_SCOREBOARD &&
+          (in->space == MOD_PARAM || in->space == MOD_PARAM_ENTRY))
+        d->throttle_why = STALL_MIO_THROTTLE;
       break;
     case U_SFU:
       /* MUFU goes to its unit through the MIO, like shared-memory accesses:
@@ -467,6 +472,7 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
       d->s2r = true;
       d->lat = g->lat_s2r;
       d->result_why = STALL_SHORT_SCOREBOARD;
+      if (g->ldc_s2r_mio) d->throttle_why = STALL_MIO_THROTTLE;
     }
     /* a predicate is read by a branch or a guard 13 cycles after its
      * ISETP/FSETP writes it: the stall count ptxas writes between them

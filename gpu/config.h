@@ -90,6 +90,7 @@ typedef struct gpu_config {
   uint32_t lat_s2r;                    /* a special register read by S2R/S2UR (%tid, %ctaid, %laneid, %warpid, %smid,
                                           %lanemask_*): cycles until its value is there ('short_scoreboard'; 0: an ALU move) */
   double s2r_cycles;                   /* ... the SM takes one every this many cycles (0: no limit) */
+  uint32_t ldc_s2r_mio;                /* 1: S2R reads and LDCs of 64-bit kernel parameters queue for the MIO (mio_queue, ldc_cycles) */
   uint32_t lat_pred;                   /* a compare's predicate: cycles until a branch or guard reads it (0: its unit's latency) */
   uint32_t branch_stall;               /* a branch's stall count: the warp's next issue no sooner (0: none) */
   uint32_t static_stalls;              /* 1: an instruction that waited does not shorten the fixed stall counts after it */

@@ -521,6 +521,16 @@ got=$(sreg_gaps --set lat_s2r=0 --set static_stalls=1)
 case $got in *mad.lo.u32:25:short_scoreboard*) bad "lat_s2r 0 still waits on the scoreboard: '$got'" ;; *mad.lo.u32:*:wait*) ok ;; *) bad "lat_s2r 0: '$got'" ;; esac
 got=$(sreg_gaps --set lat_s2r=25 --set static_stalls=0)
 case $got in *bra:12:*) bad "static_stalls 0 keeps the stall count: '$got'" ;; *bra:[12]:*) ok ;; *) bad "static_stalls 0: '$got'" ;; esac
+# with ldc_s2r_mio, S2R reads (and LDCs of pointer parameters) hold places
+# in the MIO queue until the SM starts them: 16 warps reading %tid at
+# once behind a queue of 4 and an S2R every 50 cycles wait as mio_throttle
+mioq() {   # LDC_S2R_MIO: the launch's mio_throttle %
+  "$PTXEMU" run -q --gpu h100 --set ldc_s2r_mio=$1 --set mio_queue=4 --set s2r_cycles=50 --stats "$tmp/mq$1" "$k" --kernel rems \
+    --block 512 -e 'buffer b 1024 zero' --arg ptr:b --arg u32:7 >"$tmp/out" 2>&1 || cat "$tmp/out"
+  tr ' ' '\n' <"$tmp/mq$1" | awk '{ if (p) v = $1; p = 0 } /^stall_mio_throttle_pct$/ { p = 1 } END { print v + 0 }'
+}
+m0=$(mioq 0); m1=$(mioq 1)
+if awk -v a="$m0" -v b="$m1" 'BEGIN { exit !(a < 1 && b > 30) }'; then ok; else bad "S2R in the MIO queue: mio_throttle $m0 % without, $m1 % with"; fi
 sass_of() {   # KERNEL: SASS instructions of 10 trips
   "$PTXEMU" run -q --timing "$k" --kernel "$1" --block 32 -e 'buffer b 128 zero' --arg ptr:b --arg u32:10 \
     --gpu "$tmp/noic.gpu" --set unroll_factor=1 --stats "$tmp/sass_$1" >"$tmp/out" 2>&1 || cat "$tmp/out"
