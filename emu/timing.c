@@ -253,7 +253,8 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
 /* A special register read (S2R, S2UR) waits for the SM's turn: one every
  * s2r_cycles; the wait adds to its latency, as the hardware's reads of 32
  * warps at once wait longer on the scoreboard, not at issue ([M]
- * tests/microbench mb_sreg: 53 % short_scoreboard, no mio_throttle). */
+ * tests/microbench mb_sreg: 53 % short_scoreboard, no mio_throttle).  With
+ * ldc_s2r_mio it holds a place in the SM's MIO queue until it starts. */
 static uint64_t s2r_wait(timing_state *s, tsm *sm, uint64_t t) {
   double c = s->g->s2r_cycles, start = c > 0 && sm->s2r_free > (double)t ? sm->s2r_free : (double)t;
   if (c > 0) sm->s2r_free = start + c;
