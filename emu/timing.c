@@ -209,10 +209,9 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
       if (d->throttle_why == STALL_MIO_THROTTLE && s->iq[IQ_MIO]) {
         /* an LDC of a 64-bit parameter waits in the MIO queue for the
          * constant port too (ldc_s2r_mio) */
-        double *cf = &s->mem->sm[smid].const_free, start = *cf > (double)t ? *cf : (double)t;
-        *cf = start + s->g->ldc_cycles;
-        iq_note(s, IQ_MIO, smid, (uint64_t)(start + 0.5));
-        if (s->mem_latency != MS_PENDING) s->mem_latency += (uint64_t)(start + 0.5) - t;
+        uint64_t start = (uint64_t)(memsys_const_port(s->mem, smid, t, s->g->ldc_cycles) + 0.5);
+        iq_note(s, IQ_MIO, smid, start);
+        if (s->mem_latency != MS_PENDING) s->mem_latency += start - t;   /* (a pending value: its answer's own) */
       }
     }
     if (store) s->mem_latency = 0;

@@ -191,14 +191,25 @@ static bool s2r_sreg(uint32_t v) {
   }
 }
 
+/* The special register a `mov r, %sreg` reads; NULL for other instructions. */
+static const isa_opnd *moved_sreg(const xinsn *x) {
+  const isa_insn *in = x->in;
+  if (in->op != OP_MOV || in->nops != 2) return NULL;
+  const isa_opnd *o = &x->f->ops[in->opi + 1];
+  return o->kind == OK_SREG ? o : NULL;
+}
+
 /* %warpid and %smid may change while the thread runs (PTX ISA): ptxas
  * reads them again on every trip of a loop ([S] mb_sreg sreg_1, sreg_smid:
  * S2R SR_VIRTID, SR_VIRTUALSMID in the loop; %laneid, %tid hoisted). */
 static bool volatile_sreg_move(const xinsn *x) {
-  const isa_insn *in = x->in;
-  if (in->op != OP_MOV || in->nops != 2) return false;
-  const isa_opnd *o = &x->f->ops[in->opi + 1];
-  return o->kind == OK_SREG && (o->v == SREG_WARPID || o->v == SREG_SMID);
+  const isa_opnd *o = moved_sreg(x);
+  return o && (o->v == SREG_WARPID || o->v == SREG_SMID);
+}
+
+/* The math pipes, whose results come after a fixed latency. */
+static bool math_pipe(uint8_t unit) {
+  return unit == U_INT || unit == U_FP32 || unit == U_FP16 || unit == U_FP64 || unit == U_CVT;
 }
 
 /* Loop-invariant code motion: ptxas computes before the loop an arithmetic,
@@ -211,8 +222,7 @@ static bool invariant_kind(const xinsn *x, const deps *d) {
   return x->guard < 0 && !d->free && d->ndst > 0 && d->ndst < MAX_DEPS && d->nsrc < MAX_DEPS && !(x->flags & (XF_CONTROL | XF_CLOCK)) &&
          !volatile_sreg_move(x) &&
          !(x->in->flags & IF_CC) && d->kind == DK_PLAIN &&
-         (f == F_ARITH || f == F_BITS || f == F_CMP || f == F_LOGIC || f == F_MOV || f == F_CVT) &&
-         (d->unit == U_INT || d->unit == U_FP32 || d->unit == U_FP16 || d->unit == U_FP64 || d->unit == U_CVT);
+         (f == F_ARITH || f == F_BITS || f == F_CMP || f == F_LOGIC || f == F_MOV || f == F_CVT) && math_pipe(d->unit);
 }
 
 /* a move of an immediate: free, and the same every trip */
@@ -365,8 +375,7 @@ void timing_mark_static_gaps(const emu *e, deps *dep) {
     if (have_prev && t - t_prev > prev_slots) d->static_gap = (uint8_t)(t - t_prev < 255 ? t - t_prev : 255);
     /* results of the math pipes come after a fixed latency; others are
      * waited for on a scoreboard, which the counts do not cover */
-    bool fixed = d->result_why == STALL_WAIT && !d->s2r &&
-                 (d->unit == U_INT || d->unit == U_FP32 || d->unit == U_FP16 || d->unit == U_FP64 || d->unit == U_CVT);
+    bool fixed = d->result_why == STALL_WAIT && !d->s2r && math_pipe(d->unit);
     for (uint8_t i = 0; i < d->ndst; i++) {
       int32_t r = d->dst[i];
       if (r < 0 || (uint32_t)r >= n) continue;
@@ -422,9 +431,10 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
        * miss waits; ptxas reads one of 32 bits with ULDC through the
        * immediate-constant cache (imc_miss), a 64-bit pointer with LDC
        * (short_scoreboard) (sm_90 SASS of tests/validation: every kernel) */
+      bool kernel_param = in->space == MOD_PARAM || in->space == MOD_PARAM_ENTRY;
+      bool wide = ptx_type_bits((enum ptx_type)in->type) * (in->vec ? in->vec : 1) > 32;
       d->result_why = shared ? STALL_SHORT_SCOREBOARD
-                    : (in->space == MOD_PARAM || in->space == MOD_PARAM_ENTRY || in->space == MOD_PARAM_FUNC)
-                      ? (ptx_type_bits((enum ptx_type)in->type) * (in->vec ? in->vec : 1) > 32 ? STALL_SHORT_SCOREBOARD : STALL_IMC_MISS)
+                    : (kernel_param || in->space == MOD_PARAM_FUNC) ? (wide ? STALL_SHORT_SCOREBOARD : STALL_IMC_MISS)
                     : in->space == MOD_CONST ? STALL_WAIT : STALL_LONG_SCOREBOARD;
       d->throttle_why = d->unit == U_TEX ? STALL_TEX_THROTTLE : shared ? STALL_MIO_THROTTLE : STALL_LG_THROTTLE;
       /* ld.const at a register address (a source besides the guard) is
@@ -436,9 +446,8 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
         d->result_why = STALL_SHORT_SCOREBOARD;
         d->throttle_why = STALL_MIO_THROTTLE;
       }
-      if (g->ldc_s2r_mio && g->ldc_cycles && in->op == OP_LD && d->result_why == STALL_SHORT_SCOREBOARD &&
-          (in->space == MOD_PARAM || in->space == MOD_PARAM_ENTRY))
-        d->throttle_why = STALL_MIO_THROTTLE;
+      /* a pointer parameter's LDC goes through the MIO queue too (ldc_s2r_mio) */
+      if (g->ldc_s2r_mio && g->ldc_cycles && in->op == OP_LD && kernel_param && wide) d->throttle_why = STALL_MIO_THROTTLE;
       break;
     case U_SFU:
       /* MUFU goes to its unit through the MIO, like shared-memory accesses:
@@ -458,9 +467,10 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
      * other factor, to a vector one with LDC, whose wait is short_scoreboard
      * (the same constant-bank miss: mb_launch params_only on the H100, 19-25%
      * short_scoreboard, 11-31% imc_miss) */
-    if (in->op == OP_MOV && in->nops == 2 && ops[1].kind == OK_SREG && (ops[1].v == SREG_NTID || ops[1].v == SREG_NCTAID) && ops[1].n < 3) {
-      d->imc_sreg = (uint8_t)(1 + (ops[1].v == SREG_NCTAID ? 12 : 0) + 4 * ops[1].n);
-      bool ldc = ops[1].v == SREG_NTID && sreg_read_before(e, pc, SREG_CTAID, ops[1].n);
+    const isa_opnd *sr = moved_sreg(x);
+    if (sr && (sr->v == SREG_NTID || sr->v == SREG_NCTAID) && sr->n < 3) {
+      d->imc_sreg = (uint8_t)(1 + (sr->v == SREG_NCTAID ? 12 : 0) + 4 * sr->n);
+      bool ldc = sr->v == SREG_NTID && sreg_read_before(e, pc, SREG_CTAID, sr->n);
       d->result_why = ldc ? STALL_SHORT_SCOREBOARD : STALL_IMC_MISS;
     }
     /* special registers of the thread, warp or SM are read by S2R (or S2UR,
@@ -468,7 +478,7 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
      * tests/microbench mb_sreg: %warpid's and %smid's reads in a loop, 36-54 %
      * short_scoreboard, ~25 cycles each).  The constant-bank ones (%ntid,
      * %nctaid above, %nsmid: ULDC) and the clocks (CS2R) are not. */
-    if (g->lat_s2r && in->op == OP_MOV && in->nops == 2 && ops[1].kind == OK_SREG && s2r_sreg(ops[1].v)) {
+    if (g->lat_s2r && sr && s2r_sreg(sr->v)) {
       d->s2r = true;
       d->lat = g->lat_s2r;
       d->result_why = STALL_SHORT_SCOREBOARD;
@@ -496,7 +506,7 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     d->slots = sass ? sass : 1;
     /* %warpid is bits 8-14 of SR_VIRTID: S2R, then a shift and a
      * sign-extend on the ALU ([S] mb_sreg sreg_1) */
-    if (d->s2r && ops[1].v == SREG_WARPID) { d->slots += 2; d->lat += 2 * g->lat_int; }
+    if (d->s2r && sr->v == SREG_WARPID) { d->slots += 2; d->lat += 2 * g->lat_int; }
     if (d->free) { d->lat = 0; d->bank_extra = 0; }
     else if (sq && d->unit == U_SFU) {
       /* a special function: the MUFU holds the SFU, the scaling or the

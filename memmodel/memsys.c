@@ -670,6 +670,13 @@ uint64_t memsys_shared(memsys *m, uint32_t smi, uint64_t t, const uint64_t *off,
   return (uint64_t)(start - (double)t) + m->g->lat_shared + wf - 1;
 }
 
+double memsys_const_port(memsys *m, uint32_t smi, uint64_t t, double cycles) {
+  ms_sm *s = &m->sm[smi];
+  double start = dmax((double)t, s->const_free);
+  s->const_free = start + cycles;
+  return start;
+}
+
 uint64_t memsys_const(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr, uint32_t mask, uint32_t bytes, double port_cycles) {
   ms_sm *s = &m->sm[smi];
   (void)bytes;
@@ -684,8 +691,7 @@ uint64_t memsys_const(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr,
     if (k == n) seen[n++] = addr[i];
   }
   if (!n) return 1;
-  double start = dmax((double)t, s->const_free);
-  s->const_free = start + n * (port_cycles > 0 ? port_cycles : 1);
+  double start = memsys_const_port(m, smi, t, n * (port_cycles > 0 ? port_cycles : 1));
   double done = start + m->g->lat_l1 + n - 1;
   uint32_t pend = NONE;
   for (uint32_t k = 0; k < n; k++) {

@@ -142,6 +142,9 @@ uint64_t memsys_shared(memsys *m, uint32_t sm, uint64_t t, const uint64_t *off, 
  * taking the SM's constant port port_cycles (an LDC's ldc_cycles; 1 for a
  * constant-bank operand). */
 uint64_t memsys_const(memsys *m, uint32_t sm, uint64_t t, const uint64_t *addr, uint32_t mask, uint32_t bytes, double port_cycles);
+/* Book SM sm's constant port for `cycles` from cycle t (after what it
+ * holds already); returns when the booking starts. */
+double memsys_const_port(memsys *m, uint32_t sm, uint64_t t, double cycles);
 /* Kernel parameters: constant-bank operands of the SASS instructions that
  * use them (no load of their own): 0 cycles when the SM's constant cache
  * holds the bank's sector, else the fetch from L2 (Nsight Compute's

@@ -527,14 +527,14 @@ case $got in *bra:12:*) bad "static_stalls 0 keeps the stall count: '$got'" ;; *
 mioq() {   # LDC_S2R_MIO: the launch's mio_throttle %
   "$PTXEMU" run -q --gpu h100 --set ldc_s2r_mio=$1 --set mio_queue=4 --set s2r_cycles=50 --stats "$tmp/mq$1" "$k" --kernel rems \
     --block 512 -e 'buffer b 1024 zero' --arg ptr:b --arg u32:7 >"$tmp/out" 2>&1 || cat "$tmp/out"
-  tr ' ' '\n' <"$tmp/mq$1" | awk '{ if (p) v = $1; p = 0 } /^stall_mio_throttle_pct$/ { p = 1 } END { print v + 0 }'
+  v=$(stat_in "$tmp/mq$1" stall_mio_throttle_pct); echo "${v:-0}"
 }
 m0=$(mioq 0); m1=$(mioq 1)
 if awk -v a="$m0" -v b="$m1" 'BEGIN { exit !(a < 1 && b > 30) }'; then ok; else bad "S2R in the MIO queue: mio_throttle $m0 % without, $m1 % with"; fi
 sass_of() {   # KERNEL: SASS instructions of 10 trips
   "$PTXEMU" run -q --timing "$k" --kernel "$1" --block 32 -e 'buffer b 128 zero' --arg ptr:b --arg u32:10 \
     --gpu "$tmp/noic.gpu" --set unroll_factor=1 --stats "$tmp/sass_$1" >"$tmp/out" 2>&1 || cat "$tmp/out"
-  awk '{ for (i = 4; i < NF; i += 2) if ($i == "sass_inst_executed") print $(i+1) }' "$tmp/sass_$1"
+  stat_in "$tmp/sass_$1" sass_inst_executed
 }
 n_smid=$(sass_of sreg_loop); n_lane=$(sass_of lane_loop)
 if [ -n "$n_smid" ] && [ "$((n_smid - n_lane))" = 10 ]; then ok; else bad "%smid read each trip, %laneid hoisted: SASS $n_smid vs $n_lane"; fi
