@@ -425,14 +425,14 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     if (imul && g->sm_version >= 70) d->unit = U_FP32;
     d->bank_extra = d->unit == U_TENSOR ? 0 : bank_conflicts(g, d, x->guard);
     bool shared = is_shared_space(in->space);
+    bool kernel_param = in->space == MOD_PARAM || in->space == MOD_PARAM_ENTRY;
+    bool wide = ptx_type_bits((enum ptx_type)in->type) * (in->vec ? in->vec : 1) > 32;
     switch (d->unit) {
     case U_LSU: case U_ATOM: case U_TEX:
       /* a kernel parameter is a constant-bank operand: only a constant-cache
        * miss waits; ptxas reads one of 32 bits with ULDC through the
        * immediate-constant cache (imc_miss), a 64-bit pointer with LDC
        * (short_scoreboard) (sm_90 SASS of tests/validation: every kernel) */
-      bool kernel_param = in->space == MOD_PARAM || in->space == MOD_PARAM_ENTRY;
-      bool wide = ptx_type_bits((enum ptx_type)in->type) * (in->vec ? in->vec : 1) > 32;
       d->result_why = shared ? STALL_SHORT_SCOREBOARD
                     : (kernel_param || in->space == MOD_PARAM_FUNC) ? (wide ? STALL_SHORT_SCOREBOARD : STALL_IMC_MISS)
                     : in->space == MOD_CONST ? STALL_WAIT : STALL_LONG_SCOREBOARD;
