@@ -108,13 +108,21 @@ static uint32_t *bytes_of(l2sys *l, uint32_t part, const cache_line *ln, uint64_
   return &l->bytes[part][((size_t)(ln - c->lines) << spl_shift) + sector];
 }
 
-/* The least recently used line of addr's set among those with incomplete
- * sectors, when there are more than `most` of them; else NULL. */
-static cache_line *oldest_partial_beyond(cache *c, uint64_t addr, uint32_t most) {
+/* Whether ln holds byte masks at cycle t: sectors still partly written,
+ * or made whole by writes the L2 took in issue order that arrive after t
+ * (a store's bytes reach the slice when the SM's write link has sent them,
+ * often thousands of cycles after the store issued: [M] tests/microbench
+ * mb_store store_w8, 8 stores that complete a sector of each of 32 lines
+ * a warp, and its lines are all partly written at once on the H100). */
+static bool masked_at(const cache_line *ln, double t) { return ln->partial || (ln->ghost && ln->whole_at > t); }
+
+/* The least recently used line of addr's set among those holding byte
+ * masks at cycle t, when there are more than `most` of them; else NULL. */
+static cache_line *oldest_partial_beyond(cache *c, uint64_t addr, uint32_t most, double t) {
   cache_line *set = cache_set(c, addr), *oldest = NULL;
   uint32_t n = 0;
   for (uint32_t w = 0; w < c->assoc; w++)
-    if (cache_line_valid(c, &set[w]) && set[w].partial) {
+    if (cache_line_valid(c, &set[w]) && masked_at(&set[w], t)) {
       n++;
       if (!oldest || cache_line_lru(c, &set[w]) < cache_line_lru(c, oldest)) oldest = &set[w];
     }
@@ -203,15 +211,20 @@ static double make_dirty(l2sys *l, uint32_t part, cache_line *ln, uint32_t bit, 
 /* A set holding more than partial_ways lines with partly written sectors
  * completes those of its least recently used one: read from DRAM, merged
  * and written back (the L2 has byte masks for a few lines only). */
-static double limit_partial(l2sys *l, uint32_t part, double t, uint64_t addr) {
+static double limit_partial(l2sys *l, uint32_t part, double t, double arrive, uint64_t addr) {
   if (!l->p.partial_ways) return t;
   cache *c = &l->part[part];
-  cache_line *oldest = oldest_partial_beyond(c, addr, l->p.partial_ways);
+  cache_line *oldest = oldest_partial_beyond(c, addr, l->p.partial_ways, arrive);
   if (!oldest) return t;
-  cache_evict ev = { cache_line_tag(c, oldest) << c->line_shift, oldest->partial, oldest->partial };
+  /* a line made whole in issue order but not yet at t: its sectors are
+   * read, merged and written as partial ones; the writes still to arrive
+   * leave them dirty again (they stay so) */
+  uint32_t ghost = oldest->whole_at > arrive ? oldest->ghost : 0;
+  cache_evict ev = { cache_line_tag(c, oldest) << c->line_shift, oldest->partial | ghost, oldest->partial | ghost };
   double taken = write_back(l, t, &ev);
   oldest->dirty &= ~oldest->partial;
   oldest->partial = 0;
+  oldest->ghost = 0;
   if (!oldest->dirty) dirty_gone(l, part);
   return taken;
 }
@@ -282,7 +295,12 @@ static double lookup(l2sys *l, uint32_t part, uint32_t s, double t, uint64_t add
     uint32_t *m = bytes_of(l, part, ln, addr), had = ln->partial;
     *m = (hit ? *m : 0) | bytes;
     if (*m == ~0u) ln->partial &= ~bit; else ln->partial |= bit;
-    if (!had && ln->partial) { double r = limit_partial(l, part, start, addr); if (r > room) room = r; }
+    if (had & bit & ~ln->partial) {            /* whole in issue order, at start on arrival */
+      if (ln->whole_at <= t) ln->ghost = 0;
+      ln->ghost |= (uint16_t)bit;
+      ln->whole_at = t < (double)UINT32_MAX ? (uint32_t)t : UINT32_MAX;
+    }
+    if (!had && ln->partial) { double r = limit_partial(l, part, start, t, addr); if (r > room) room = r; }
   } else if (l->bytes && home && op == L2_READ && hit && (ln->partial & bit)) {
     /* a read needs the bytes nobody wrote: the sector is read from DRAM and merged */
     double arrive = dram_access(l->dram, start, addr, false);

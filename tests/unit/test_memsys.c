@@ -511,6 +511,36 @@ START_TEST(l2_partial_writes_fetch_with_a_granule)
 }
 END_TEST
 
+/* The L2 takes writes in the order they were issued, but their bytes
+ * arrive when the SM's write link has sent them: a line whose completing
+ * write arrives later still holds byte masks until then. */
+START_TEST(l2_byte_masks_count_writes_by_arrival)
+{
+    l2sys l;
+    dram d;
+    /* one slice, one set of 4 ways; byte masks for at most 2 lines */
+    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 0, 0, true, 2, 0, 32, 0 };
+    for (int late = 0; late < 2; late++) {
+        l2_over_dram(&l, &d, &p);
+        double merged, whole = late ? 1000 : 100;
+        /* lines 0 and 1: 4 bytes at cycle 0, the other 28 arriving at `whole` */
+        for (uint64_t a = 0x000; a <= 0x080; a += 0x080) {
+            l2_write(&l, 0, 0, a, 0xfu, false, &merged);
+            l2_write(&l, 0, whole, a, ~0xfu, false, &merged);
+        }
+        ck_assert_uint_eq(d.read_bytes, 0);
+        /* a third line's first bytes arrive at cycle 500: before the others
+         * are whole, the oldest is read, merged and written back */
+        l2_write(&l, 0, 500, 0x100, 0xfu, false, &merged);
+        ck_assert_uint_eq(d.read_bytes, late ? 32 : 0);
+        ck_assert_uint_eq(d.write_bytes, late ? 32 : 0);
+        ck_assert_uint_eq(l.write_fetches, late ? 1 : 0);
+        l2_free(&l);
+        dram_free(&d);
+    }
+}
+END_TEST
+
 START_TEST(l2_byte_masks_fill_incomplete_sectors)
 {
     l2sys l;
@@ -1169,6 +1199,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(t, l2_atomics_serialise_per_slice);
     tcase_add_test(t, l2_partial_writes_fetch_with_a_granule);
     tcase_add_test(t, l2_byte_masks_fill_incomplete_sectors);
+    tcase_add_test(t, l2_byte_masks_count_writes_by_arrival);
     suite_add_tcase(s, t);
     t = tcase_create("memsys");
     tcase_add_test(t, memsys_l1_policies);
