@@ -27,7 +27,8 @@ typedef struct cache_line {
   uint32_t partial;                /* present sectors holding only the bytes written (L2 byte masks) */
   uint32_t fetched;                /* absent sectors whose bytes a neighbour's DRAM read brought (L2 fill_bytes) */
   uint16_t queued;                 /* in the L2's queue of lines to clean (l2.c) */
-  uint16_t ghost;                  /* L2: sectors made whole by writes that arrive at whole_at */
+  uint16_t ghost;                  /* L2: sectors made whole by writes that arrive at whole_at
+                                    * (of a line's first 16: lines of 512 bytes and less) */
   uint32_t whole_at;               /* ... (the L2 takes writes in issue order; they arrive later) */
 } cache_line;
 

@@ -216,7 +216,7 @@ static double limit_partial(l2sys *l, uint32_t part, double t, double arrive, ui
   cache *c = &l->part[part];
   cache_line *oldest = oldest_partial_beyond(c, addr, l->p.partial_ways, arrive);
   if (!oldest) return t;
-  /* a line made whole in issue order but not yet at t: its sectors are
+  /* a line made whole in issue order but not yet at `arrive`: its sectors are
    * read, merged and written as partial ones; the writes still to arrive
    * leave them dirty again (they stay so) */
   uint32_t ghost = oldest->whole_at > arrive ? oldest->ghost : 0;
@@ -295,7 +295,7 @@ static double lookup(l2sys *l, uint32_t part, uint32_t s, double t, uint64_t add
     uint32_t *m = bytes_of(l, part, ln, addr), had = ln->partial;
     *m = (hit ? *m : 0) | bytes;
     if (*m == ~0u) ln->partial &= ~bit; else ln->partial |= bit;
-    if (had & bit & ~ln->partial) {            /* whole in issue order, at start on arrival */
+    if (had & bit & ~ln->partial) {            /* whole in issue order; in time when this write arrives (t) */
       if (ln->whole_at <= t) ln->ghost = 0;
       ln->ghost |= (uint16_t)bit;
       ln->whole_at = t < (double)UINT32_MAX ? (uint32_t)t : UINT32_MAX;
