@@ -625,6 +625,15 @@ static bool prep_param(emu *e, xinsn *x) {
   return true;
 }
 
+/* A kernel parameter's load into one register (h_ld_param): its offset in
+ * the parameter block and its bytes. */
+bool emu_param_load(const xinsn *x, uint64_t *off, uint32_t *bytes) {
+  if (x->fn != h_ld_param) return false;
+  *off = (uint64_t)x->op[FAST_SLOT].imm;
+  *bytes = x->op[FAST_SLOT].bits;
+  return true;
+}
+
 /* Whether x takes the handlers above; fills FAST_SLOT. */
 static bool prep_fast(emu *e, xinsn *x) {
   const isa_insn *in = x->in;

@@ -54,6 +54,7 @@ typedef struct twarp {
   uint32_t release_extra;             /* cycles its release from the barrier it blocks on takes beyond barrier_cycles (barrier.cluster) */
   uint64_t mio_next;                  /* its next LSU instruction issues no sooner (mio_warp_interval) */
   uint64_t stores_done;               /* when its last reduction completes (drain) */
+  uint64_t ldc_done;                  /* the LDCs it has made: of deferred pointer parameters (ldc_at_use), of its stack pointer (timing.c) */
   /* registers its memory instructions waiting in the MIO or LG queue have
    * yet to read (the SASS read barriers): written only once read */
   uint8_t war_n;

@@ -45,6 +45,10 @@ const char *const timing_stall_names[STALL_NREASONS] = {
  * pipe (gpu_config.mio_queue); IQ_LG: global and local ones and the L1
  * (gpu_config.lg_queue). */
 enum { IQ_MIO, IQ_LG, IQ_COUNT };
+
+/* twarp.ldc_done: bit k, the deferred pointer parameter k (deps.defer - 1,
+ * at most 63 a kernel); this bit, its stack pointer's LDC */
+#define LDC_STACK (1ull << 63)
 typedef struct issueq {
   HOST_LINE_ALIGNED uint64_t *start;
   uint32_t next;
@@ -90,6 +94,11 @@ typedef struct timing_state {
   memsys *mem;                        /* L1s, L2, DRAM (memmodel/memsys.h)        */
   ifetch *ic;                         /* instruction caches, NULL: not modelled   */
   bool *uniform_atom;                 /* per PC: one atomic per warp (emu/uniform.c) */
+  uint8_t *row_defer;                 /* per row: 1 + the deferred pointer parameter it holds (deps.defer), 0: none */
+  uint32_t defer_off[64];             /* ... the parameters' offsets in the parameter block */
+  int32_t defer_rows[64][4];          /* ... the rows that hold each (defer_nrows > 4: look in row_defer) */
+  uint8_t defer_nrows[64];
+  uint64_t ldc_first;                 /* LDC_STACK (ldc_stack): a warp's first LDC, before anything (twarp.ldc_done) */
   issueq *iq[IQ_COUNT];               /* per SM; NULL: that queue's depth is 0 */
   uint64_t *iq_mem[IQ_COUNT];
   uint32_t iq_depth[IQ_COUNT];
@@ -188,6 +197,8 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
   }
   s->mem_done = true;
   if (isp == MOD_PARAM || isp == MOD_PARAM_ENTRY || isp == MOD_PARAM_FUNC || isp == MOD_CONST) {
+    /* a pointer whose LDC issues where it is used (ldc_at_use) */
+    if (d->defer) { s->mem_latency = 0; return; }
     /* a call's parameters and return value are registers in the SASS
      * calling convention: a copy, no memory access (mb_stack: Nsight
      * Compute shows no imc_miss in recursive calls) */
@@ -537,6 +548,43 @@ static int start_group(const trun *R, timing_state *s, emu *e, tdom *dm, const s
 /* One domain's events of the window (those before its stop): the state
  * of its SMs, its warps and its own counters only; e and s are its
  * worker's (their scratch and counters; everything else is shared). */
+/* The LDCs warp tw makes before instruction d, at cycle t (`want`, bits
+ * of twarp.ldc_done): its stack pointer's (LDC_STACK, ldc_stack), a place
+ * in the MIO queue until the constant port starts it, nothing waits for
+ * it; and those of the deferred pointer parameters whose block it enters
+ * (ldc_at_use, timing_insn.c mark_deferred_params): a place in the MIO
+ * queue (ldc_s2r_mio) until the constant port starts it (ldc_cycles), then
+ * the constant cache; the registers that hold the pointer are ready when
+ * its value is ('short_scoreboard').  Each is a SASS instruction and a
+ * 'selected' cycle.  -1: out of memory. */
+static int make_ldcs(timing_state *s, tdom *dm, twarp *tw, uint64_t want, uint64_t t) {
+  const gpu_config *g = s->g;
+  bool queue = g->ldc_s2r_mio && g->ldc_cycles && s->iq[IQ_MIO];
+  tw->ldc_done |= want;
+  /* the stack pointer's first, then the parameters' in program order */
+  for (want = (want << 1) | (want >> 63); want; want &= want - 1) {
+    uint32_t k = (uint32_t)__builtin_ctzll(want) - 1;
+    uint64_t start = queue ? (uint64_t)(memsys_const_port(s->mem, tw->sm, t, g->ldc_cycles) + 0.5) : t;
+    if (queue) iq_note(s, IQ_MIO, tw->sm, start);
+    s->r.sass_issued++;
+    s->r.stall_cycles[STALL_SELECTED]++;
+    if (k == UINT32_MAX) continue;      /* (LDC_STACK) */
+    uint64_t a[WARP_SIZE];
+    FOR_LANES(i) a[i] = s->e->param_addr + s->defer_off[k];
+    uint64_t lat = memsys_param(s->mem, tw->sm, t, a, FULL_MASK);
+    uint64_t ready = lat == MS_PENDING ? memsys_pend_code(s->mem, tw->sm) : start + lat;
+    uint32_t nr = s->defer_nrows[k] <= 4 ? s->defer_nrows[k] : s->e->nrows;
+    for (uint32_t j = 0; j < nr; j++) {
+      uint32_t r = s->defer_nrows[k] <= 4 ? (uint32_t)s->defer_rows[k][j] : j;
+      if (s->row_defer[r] != k + 1) continue;
+      tw->ready[r] = ready;
+      tw->ready_why[r] = STALL_SHORT_SCOREBOARD;
+      if (ms_is_pending(ready) && VEC_APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ &tw->ready[r], ready, tw }))) return -1;
+    }
+  }
+  return 0;
+}
+
 static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
   const gpu_config *g = R->g;
   emu_observer *obs = R->obs;
@@ -646,6 +694,15 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
        * waiting after EXIT for the memory instructions to complete) */
       if (d->exits && tw->stores_done > t) { t = tw->stores_done; why = STALL_DRAIN; }
     }
+    /* LDCs it makes first: the stack pointer's, a warp's first SASS
+     * instruction (ldc_stack), and those of the pointers whose block it
+     * enters (ldc_at_use): a place in the MIO queue each (ldc_s2r_mio) */
+    uint64_t ldcs = (d->defer_mask | s->ldc_first) & ~tw->ldc_done;
+    if (__builtin_expect(ldcs != 0, 0) && g->ldc_s2r_mio && s->iq[IQ_MIO] && s->iq[IQ_MIO][tw->sm].free_at > t) {
+      held = &s->iq[IQ_MIO][tw->sm];
+      t = q_t = held->free_at;
+      why = STALL_MIO_THROTTLE;
+    }
     if (d->kind == DK_ASYNC_WAIT) {
       /* all but the newest grp_keep committed groups must be complete
        * (cp.async.wait_all: the uncommitted copies too) */
@@ -726,6 +783,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       sm->unit_at[tw->sp][uid] = t;
       if (__builtin_expect(seq, 0)) hold_seq_pipes(sm, tw, d, t);
     }
+    if (__builtin_expect(ldcs != 0, 0) && make_ldcs(s, dm, tw, ldcs, t)) { fault_oom(e); break; }
     if (d->lsu) tw->mio_next = t + g->mio_warp_interval;
     s->mem_done = false;
     s->mem_latency = 0;
@@ -1081,6 +1139,18 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     timing_build_deps(e, g, s->dep);
     /* the issue order ptxas would give (before anything keyed by PC) */
     if (g->reorder && emu_reorder(e, g, s->dep)) { free(s->dep); s->dep = NULL; }
+    /* pointer LDCs where ptxas puts them, on the issue order */
+    if (s->dep && g->ldc_at_use) {
+      s->row_defer = calloc(e->nrows ? e->nrows : 1, 1);
+      if (s->row_defer) timing_mark_deferred_params(e, s->dep, s->row_defer);
+      else { free(s->dep); s->dep = NULL; }
+    }
+    for (uint32_t pc = 0; s->dep && pc < e->nprog; pc++) if (s->dep[pc].defer) s->defer_off[s->dep[pc].defer - 1] = s->dep[pc].defer_off;
+    for (uint32_t r = 0; s->row_defer && r < e->nrows; r++) {
+      uint32_t k = s->row_defer[r];
+      if (k && s->defer_nrows[k - 1]++ < 4) s->defer_rows[k - 1][s->defer_nrows[k - 1] - 1] = (int32_t)r;
+    }
+    s->ldc_first = g->ldc_stack ? LDC_STACK : 0;
     if (s->dep && g->static_stalls) timing_mark_static_gaps(e, s->dep);
   }
   if (s->dep) s->code_bytes = timing_code_bytes(e, g, s->dep);   /* (no deps: the launch fails below) */
@@ -1401,6 +1471,7 @@ out:
   e->memsys_keep = s->mem;             /* the next launch resets and reuses it */
   e->ifetch_keep = s->ic;
   free(s->uniform_atom);
+  free(s->row_defer);
   for (int k = 0; k < IQ_COUNT; k++) { free(s->iq[k]); free(s->iq_mem[k]); }
   free(s->list_mem);
   for (uint32_t di = 0; s->dom && di < s->ndom; di++) {

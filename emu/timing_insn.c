@@ -281,7 +281,7 @@ static void mark_invariant(const emu *e, deps *dep, uint32_t pc, uint8_t *inv, u
 uint64_t timing_code_bytes(const emu *e, const gpu_config *g, const deps *dep) {
   uint64_t n = 0;
   for (uint32_t pc = 0; pc < e->nprog; pc++) {
-    n += deps_sass(&dep[pc]);
+    n += deps_sass(&dep[pc]) + (dep[pc].defer != 0);   /* (the LDC of a deferred parameter: at its use) */
     if (dep[pc].loop != LOOP_BACKEDGE || g->unroll_factor < 2) continue;
     for (uint32_t i = e->prog[pc].target; i <= pc; i++) n += (uint64_t)deps_sass(&dep[i]) * g->unroll_factor;
   }
@@ -389,6 +389,92 @@ void timing_mark_static_gaps(const emu *e, deps *dep) {
   free(ready);
   free(gen);
   free(leader);
+}
+
+/* ptxas reads a 64-bit kernel parameter (a pointer) with an LDC that it
+ * schedules in the basic block of the pointer's first use: where that is
+ * past a branch, such as an early exit, warps that do not get there make
+ * no LDC ([S] sm_90 SASS of tests/validation val_bfs bfs_queue: six
+ * pointers loaded before `if (i >= n) return;`, one LDC before the EXIT,
+ * five after it; tests/microbench mb_gather sweep: three, none before the
+ * first EXIT; [M] bfs_queue, 64 warps an SM: 16-26 % mio_throttle on the
+ * H100).  An ld.param whose register nothing else writes and which no
+ * instruction of its own block reads (a copy of it, a free move or cvta
+ * that is its register's only writer, passes it on) issues nothing
+ * (deps.defer); the first instruction of each block that reads it carries
+ * its number in deps.defer_mask, and a warp entering such a block makes
+ * its LDC then (timing.c).  At most 63 such parameters a kernel. */
+void timing_mark_deferred_params(const emu *e, deps *dep, uint8_t *row_defer) {
+  uint32_t n = e->nrows ? e->nrows : 1, np = e->nprog, k = 0;
+  uint16_t *writers = calloc(n, sizeof *writers);
+  uint8_t *rd = row_defer ? row_defer : calloc(n, 1), *leader = calloc(np + 1, 1);
+  uint32_t *block = calloc(np + 1, sizeof *block), home[64], offk[64];
+  bool *copy = calloc(np + 1, sizeof *copy), near[64] = { false };
+  if (!writers || !rd || !leader || !block || !copy) goto out;
+  emu_block_leaders(e, leader);
+  for (uint32_t pc = 0, b = 0; pc < np; pc++) { if (leader[pc]) b = pc; block[pc] = b; }
+  for (uint32_t pc = 0; pc < np; pc++)
+    for (uint8_t i = 0; i < dep[pc].ndst; i++) {
+      int32_t r = dep[pc].dst[i];
+      if (r >= 0 && (uint32_t)r < n && writers[r] < UINT16_MAX) writers[r]++;
+    }
+  /* the candidates, their copies, and whether their own block reads them */
+  for (uint32_t pc = 0; pc < np && k < 63; pc++) {
+    const xinsn *x = &e->prog[pc];
+    deps *d = &dep[pc];
+    uint64_t off;
+    uint32_t bytes;
+    if (!emu_param_load(x, &off, &bytes) || bytes != 8 || x->guard >= 0 || d->ndst != 1 || d->fused || d->fuse_bytes) continue;
+    int32_t r = d->dst[0];
+    if (r < 0 || (uint32_t)r >= n || writers[r] != 1) continue;
+    home[k] = pc;
+    offk[k] = (uint32_t)off;
+    rd[r] = (uint8_t)++k;
+  }
+  for (bool more = k > 0; more; ) {
+    more = false;
+    for (uint32_t pc = 0; pc < np; pc++) {
+      const deps *d = &dep[pc];
+      if (!d->free || copy[pc] || d->nsrc != 1 || d->ndst != 1 || d->kind != DK_PLAIN) continue;
+      int32_t a = d->src[0], b = d->dst[0];
+      if (a < 0 || b < 0 || (uint32_t)a >= n || (uint32_t)b >= n || !rd[a] || rd[b] || writers[b] != 1) continue;
+      rd[b] = rd[a];
+      copy[pc] = true;
+      more = true;
+    }
+  }
+  for (uint32_t pc = 0; pc < np && k; pc++) {
+    if (copy[pc]) continue;
+    for (uint8_t i = 0; i < dep[pc].nsrc; i++) {
+      int32_t r = dep[pc].src[i];
+      if (r >= 0 && (uint32_t)r < n && rd[r] && block[pc] == block[home[rd[r] - 1]]) near[rd[r] - 1] = true;
+    }
+  }
+  /* those read only in other blocks: made where a warp enters one */
+  for (uint32_t pc = 0; pc < np && k; pc++) {
+    if (copy[pc]) continue;
+    for (uint8_t i = 0; i < dep[pc].nsrc; i++) {
+      int32_t r = dep[pc].src[i];
+      if (r >= 0 && (uint32_t)r < n && rd[r] && !near[rd[r] - 1]) dep[block[pc]].defer_mask |= 1ull << (rd[r] - 1);
+    }
+  }
+  for (uint32_t j = 0; j < k; j++) {
+    if (near[j]) continue;
+    deps *d = &dep[home[j]];
+    d->defer = (uint8_t)(j + 1);
+    d->defer_off = offk[j];
+    d->free = true;
+    d->lat = 0;
+    d->bank_extra = 0;
+    d->queued = false;
+  }
+  for (uint32_t r = 0; r < n; r++) if (rd[r] && near[rd[r] - 1]) rd[r] = 0;
+out:
+  free(writers);
+  free(copy);
+  free(leader);
+  free(block);
+  if (rd != row_defer) free(rd);
 }
 
 void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
