@@ -47,13 +47,13 @@ bool emu_cta_done(const cta *c);
 uint32_t emu_warp_run(warp *w, uint32_t budget);
 /* timed launch (timing.c) */
 int emu_run_timed(emu *e, const emu_launch *l);
-/* timing hook for memory accesses (timing.c): sets the latency of the access */
 /* A kernel parameter's load into one register: its offset and bytes (exec_mem.c). */
 bool emu_param_load(const xinsn *x, uint64_t *off, uint32_t *bytes);
 /* Fills xinsn.same_addr_as for the program's fast ld/st (exec_mem.c). */
 void emu_link_accesses(emu *e);
 /* Per PC: an atom/red whose address is provably warp-uniform (emu/uniform.c). */
 bool *emu_uniform_atomics(const emu *e);
+/* timing hook for memory accesses (timing.c): sets the latency of the access */
 void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, int space, bool store);
 void emu_thread_exit(warp *w, lanemask m);
 void emu_barrier_check(cta *c, int id);

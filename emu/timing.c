@@ -545,14 +545,11 @@ static int start_group(const trun *R, timing_state *s, emu *e, tdom *dm, const s
   return 0;
 }
 
-/* One domain's events of the window (those before its stop): the state
- * of its SMs, its warps and its own counters only; e and s are its
- * worker's (their scratch and counters; everything else is shared). */
 /* The LDCs warp tw makes before instruction d, at cycle t (`want`, bits
  * of twarp.ldc_done): its stack pointer's (LDC_STACK, ldc_stack), a place
  * in the MIO queue until the constant port starts it, nothing waits for
  * it; and those of the deferred pointer parameters whose block it enters
- * (ldc_at_use, timing_insn.c mark_deferred_params): a place in the MIO
+ * (ldc_at_use, timing_insn.c timing_mark_deferred_params): a place in the MIO
  * queue (ldc_s2r_mio) until the constant port starts it (ldc_cycles), then
  * the constant cache; the registers that hold the pointer are ready when
  * its value is ('short_scoreboard').  Each is a SASS instruction and a
@@ -585,6 +582,9 @@ static int make_ldcs(timing_state *s, tdom *dm, twarp *tw, uint64_t want, uint64
   return 0;
 }
 
+/* One domain's events of the window (those before its stop): the state
+ * of its SMs, its warps and its own counters only; e and s are its
+ * worker's (their scratch and counters; everything else is shared). */
 static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
   const gpu_config *g = R->g;
   emu_observer *obs = R->obs;
@@ -1148,7 +1148,8 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     for (uint32_t pc = 0; s->dep && pc < e->nprog; pc++) if (s->dep[pc].defer) s->defer_off[s->dep[pc].defer - 1] = s->dep[pc].defer_off;
     for (uint32_t r = 0; s->row_defer && r < e->nrows; r++) {
       uint32_t k = s->row_defer[r];
-      if (k && s->defer_nrows[k - 1]++ < 4) s->defer_rows[k - 1][s->defer_nrows[k - 1] - 1] = (int32_t)r;
+      if (!k || s->defer_nrows[k - 1] == UINT8_MAX) continue;    /* (more than 4: all rows are looked at) */
+      if (s->defer_nrows[k - 1]++ < 4) s->defer_rows[k - 1][s->defer_nrows[k - 1] - 1] = (int32_t)r;
     }
     s->ldc_first = g->ldc_stack ? LDC_STACK : 0;
     if (s->dep && g->static_stalls) timing_mark_static_gaps(e, s->dep);
