@@ -552,8 +552,10 @@ static int start_group(const trun *R, timing_state *s, emu *e, tdom *dm, const s
  * (ldc_at_use, timing_insn.c timing_mark_deferred_params): a place in the MIO
  * queue (ldc_s2r_mio) until the constant port starts it (ldc_cycles), then
  * the constant cache; the registers that hold the pointer are ready when
- * its value is ('short_scoreboard').  Each is a SASS instruction and a
- * 'selected' cycle.  -1: out of memory. */
+ * its value is ('short_scoreboard').  Each is a SASS instruction (its
+ * issue cycle is not a 'selected' sample: the warp states are the
+ * issuing instructions' and their waits, as traces record them).  -1: out
+ * of memory. */
 static int make_ldcs(timing_state *s, tdom *dm, twarp *tw, uint64_t want, uint64_t t) {
   const gpu_config *g = s->g;
   bool queue = g->ldc_s2r_mio && g->ldc_cycles && s->iq[IQ_MIO];
@@ -564,7 +566,6 @@ static int make_ldcs(timing_state *s, tdom *dm, twarp *tw, uint64_t want, uint64
     uint64_t start = queue ? (uint64_t)(memsys_const_port(s->mem, tw->sm, t, g->ldc_cycles) + 0.5) : t;
     if (queue) iq_note(s, IQ_MIO, tw->sm, start);
     s->r.sass_issued++;
-    s->r.stall_cycles[STALL_SELECTED]++;
     if (k == UINT32_MAX) continue;      /* (LDC_STACK) */
     uint64_t a[WARP_SIZE];
     FOR_LANES(i) a[i] = s->e->param_addr + s->defer_off[k];
