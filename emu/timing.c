@@ -181,6 +181,24 @@ static inline void iq_note(timing_state *s, int k, uint32_t smid, uint64_t start
   q->free_at = q->start[q->next];
 }
 
+/* An LDC at cycle t on SM smid: with `queued` (ldc_s2r_mio), a place in
+ * the MIO queue until the constant port starts it (ldc_cycles); returns
+ * that start (t without the queue). */
+static uint64_t ldc_start(timing_state *s, uint32_t smid, uint64_t t, bool queued) {
+  if (!queued) return t;
+  uint64_t start = (uint64_t)(memsys_const_port(s->mem, smid, t, s->g->ldc_cycles) + 0.5);
+  iq_note(s, IQ_MIO, smid, start);
+  return start;
+}
+
+/* The latency from cycle t of a 64-bit kernel parameter's LDC (lanes a, m):
+ * the queue and port (ldc_start), then the constant cache; MS_PENDING for
+ * a value the window's edge settles (its answer's own, from t). */
+static uint64_t ldc_param(timing_state *s, uint32_t smid, uint64_t t, const uint64_t *a, lanemask m, bool queued) {
+  uint64_t start = ldc_start(s, smid, t, queued), lat = memsys_param(s->mem, smid, t, a, m);
+  return lat == MS_PENDING ? lat : lat + (start - t);
+}
+
 void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, int space, bool store) {
   timing_state *s = e->timing;
   uint32_t smid = w->cta->smid;
@@ -215,16 +233,8 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
              first - e->param_addr < (1u << 16))
       /* a kernel parameter of 32 bits: ULDC (timing_insn.c) */
       s->mem_latency = memsys_imc(s->mem, smid, t, imc_param_base(s->g) + first - e->param_addr, &s->issuing->imc_busy);
-    else {
-      s->mem_latency = memsys_param(s->mem, smid, t, a, m);
-      if (d->throttle_why == STALL_MIO_THROTTLE && s->iq[IQ_MIO]) {
-        /* an LDC of a 64-bit parameter waits in the MIO queue for the
-         * constant port too (ldc_s2r_mio) */
-        uint64_t start = (uint64_t)(memsys_const_port(s->mem, smid, t, s->g->ldc_cycles) + 0.5);
-        iq_note(s, IQ_MIO, smid, start);
-        if (s->mem_latency != MS_PENDING) s->mem_latency += start - t;   /* (a pending value: its answer's own) */
-      }
-    }
+    else   /* an LDC of a 64-bit parameter; queued for the constant port with ldc_s2r_mio */
+      s->mem_latency = ldc_param(s, smid, t, a, m, d->throttle_why == STALL_MIO_THROTTLE && s->iq[IQ_MIO]);
     if (store) s->mem_latency = 0;
     return;
   }
@@ -235,7 +245,7 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
       off[i] = a[i] >= GEN_SHARED_BASE ? a[i] - GEN_SHARED_BASE : a[i];
       if ((m >> i & 1) && off[i] >> CLUSTER_RANK_SHIFT && (off[i] >> CLUSTER_RANK_SHIFT) - 1 != w->cta->cluster_rank) remote = true;
     }
-    uint64_t qstart = (uint64_t)(s->mem->sm[smid].shared_free + 0.5);
+    uint64_t qstart = (uint64_t)((s->g->l1_shared_pipe ? s->mem->sm[smid].l1_free : s->mem->sm[smid].shared_free) + 0.5);
     s->mem_read_at = umax(t, qstart);
     s->mem_read_why = STALL_SHORT_SCOREBOARD;
     s->mem_latency = memsys_shared(s->mem, smid, t, off, m, size);
@@ -563,14 +573,12 @@ static int make_ldcs(timing_state *s, tdom *dm, twarp *tw, uint64_t want, uint64
   /* the stack pointer's first, then the parameters' in program order */
   for (want = (want << 1) | (want >> 63); want; want &= want - 1) {
     uint32_t k = (uint32_t)__builtin_ctzll(want) - 1;
-    uint64_t start = queue ? (uint64_t)(memsys_const_port(s->mem, tw->sm, t, g->ldc_cycles) + 0.5) : t;
-    if (queue) iq_note(s, IQ_MIO, tw->sm, start);
     s->r.sass_issued++;
-    if (k == UINT32_MAX) continue;      /* (LDC_STACK) */
+    if (k == UINT32_MAX) { ldc_start(s, tw->sm, t, queue); continue; }   /* (LDC_STACK) */
     uint64_t a[WARP_SIZE];
     FOR_LANES(i) a[i] = s->e->param_addr + s->defer_off[k];
-    uint64_t lat = memsys_param(s->mem, tw->sm, t, a, FULL_MASK);
-    uint64_t ready = lat == MS_PENDING ? memsys_pend_code(s->mem, tw->sm) : start + lat;
+    uint64_t lat = ldc_param(s, tw->sm, t, a, FULL_MASK, queue);
+    uint64_t ready = lat == MS_PENDING ? memsys_pend_code(s->mem, tw->sm) : t + lat;
     uint32_t nr = s->defer_nrows[k] <= 4 ? s->defer_nrows[k] : s->e->nrows;
     for (uint32_t j = 0; j < nr; j++) {
       uint32_t r = s->defer_nrows[k] <= 4 ? (uint32_t)s->defer_rows[k][j] : j;
@@ -1143,10 +1151,9 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     /* pointer LDCs where ptxas puts them, on the issue order */
     if (s->dep && g->ldc_at_use) {
       s->row_defer = calloc(e->nrows ? e->nrows : 1, 1);
-      if (s->row_defer) timing_mark_deferred_params(e, s->dep, s->row_defer);
+      if (s->row_defer) timing_mark_deferred_params(e, s->dep, s->row_defer, s->defer_off);
       else { free(s->dep); s->dep = NULL; }
     }
-    for (uint32_t pc = 0; s->dep && pc < e->nprog; pc++) if (s->dep[pc].defer) s->defer_off[s->dep[pc].defer - 1] = s->dep[pc].defer_off;
     for (uint32_t r = 0; s->row_defer && r < e->nrows; r++) {
       uint32_t k = s->row_defer[r];
       if (!k || s->defer_nrows[k - 1] == UINT8_MAX) continue;    /* (more than 4: all rows are looked at) */

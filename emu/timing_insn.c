@@ -404,13 +404,13 @@ void timing_mark_static_gaps(const emu *e, deps *dep) {
  * (deps.defer); the first instruction of each block that reads it carries
  * its number in deps.defer_mask, and a warp entering such a block makes
  * its LDC then (timing.c).  At most 63 such parameters a kernel. */
-void timing_mark_deferred_params(const emu *e, deps *dep, uint8_t *row_defer) {
+void timing_mark_deferred_params(const emu *e, deps *dep, uint8_t *rd, uint32_t *defer_off) {
   uint32_t n = e->nrows ? e->nrows : 1, np = e->nprog, k = 0;
   uint16_t *writers = calloc(n, sizeof *writers);
-  uint8_t *rd = row_defer ? row_defer : calloc(n, 1), *leader = calloc(np + 1, 1);
+  uint8_t *leader = calloc(np + 1, 1);
   uint32_t *block = calloc(np + 1, sizeof *block), home[64], offk[64];
   bool *copy = calloc(np + 1, sizeof *copy), near[64] = { false };
-  if (!writers || !rd || !leader || !block || !copy) goto out;
+  if (!writers || !leader || !block || !copy) goto out;
   emu_block_leaders(e, leader);
   for (uint32_t pc = 0, b = 0; pc < np; pc++) { if (leader[pc]) b = pc; block[pc] = b; }
   for (uint32_t pc = 0; pc < np; pc++)
@@ -462,7 +462,7 @@ void timing_mark_deferred_params(const emu *e, deps *dep, uint8_t *row_defer) {
     if (near[j]) continue;
     deps *d = &dep[home[j]];
     d->defer = (uint8_t)(j + 1);
-    d->defer_off = offk[j];
+    defer_off[j] = offk[j];
     d->free = true;
     d->lat = 0;
     d->bank_extra = 0;
@@ -474,7 +474,6 @@ out:
   free(copy);
   free(leader);
   free(block);
-  if (rd != row_defer) free(rd);
 }
 
 void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {

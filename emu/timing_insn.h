@@ -70,7 +70,6 @@ typedef struct deps {
   /* ptxas reads a 64-bit kernel parameter (a pointer) with an LDC where it
    * is first used (gpu_config.ldc_at_use) */
   uint8_t defer;                      /* the ld.param of one: 1 + its number (it issues nothing) */
-  uint32_t defer_off;                 /* ... its offset in the parameter block */
   uint64_t defer_mask;                /* the first of a block: bit j-1 for each deferred one (defer j) the
                                          block reads (a copy of one, such as its cvta, reads none) */
   /* ptxas's merging of scalar accesses into a vector one (fuse.c) */
@@ -87,9 +86,10 @@ static inline uint32_t deps_sass(const deps *d) { return d->free ? 0 : d->slots;
 void timing_build_deps(const emu *e, const gpu_config *g, deps *dep);
 /* ptxas's LDCs of pointer parameters in the blocks that use them
  * (gpu_config.ldc_at_use): deps.defer, deps.defer_mask, on the issue order
- * (after emu_reorder); row_defer (e->nrows, NULL: not wanted): per
- * register row, 1 + the number of the deferred parameter it holds, 0: none. */
-void timing_mark_deferred_params(const emu *e, deps *dep, uint8_t *row_defer);
+ * (after emu_reorder); row_defer (e->nrows, zeroed): per register row, 1 +
+ * the number of the deferred parameter it holds, 0: none; defer_off (64):
+ * each one's offset in the parameter block.  Out of memory: none deferred. */
+void timing_mark_deferred_params(const emu *e, deps *dep, uint8_t *row_defer, uint32_t *defer_off);
 /* ptxas's stall counts (gpu_config.static_stalls): deps.static_gap, in issue order. */
 void timing_mark_static_gaps(const emu *e, deps *dep);
 /* Mark the instructions ptxas combines with their one reader into one SASS

@@ -552,6 +552,15 @@ sass_of() {   # KERNEL: SASS instructions of 10 trips
 n_smid=$(sass_of sreg_loop); n_lane=$(sass_of lane_loop)
 if [ -n "$n_smid" ] && [ "$((n_smid - n_lane))" = 10 ]; then ok; else bad "%smid read each trip, %laneid hoisted: SASS $n_smid vs $n_lane"; fi
 
+# l1_shared_pipe: an LDS waits behind a gather's 32 L1 lines on the SM's one
+# data pipe, and the add reading both waits on its short scoreboard too
+gl() {   # PIPE: the launch's short_scoreboard %
+  "$PTXEMU" run -q --gpu h100 --set l1_shared_pipe=$1 --stats "$tmp/gl$1" "$k" --kernel gather_lds --block 128 \
+    -e 'buffer b 16384 zero' --arg ptr:b --arg u32:50 >"$tmp/out" 2>&1 || cat "$tmp/out"
+  v=$(stat_in "$tmp/gl$1" stall_short_scoreboard_pct); echo "${v:-0}"
+}
+g0=$(gl 0); g1=$(gl 1)
+if awk -v a="$g0" -v b="$g1" 'BEGIN { exit !(a < 5 && b > 20) }'; then ok; else bad "l1_shared_pipe: short_scoreboard $g0 % apart, $g1 % on one pipe"; fi
 # ---- command line and configuration --------------------------------------------------
 "$PTXEMU" run -q --sched fifo "$k" --kernel straight -e 'buffer b 64 zero' --arg ptr:b >"$tmp/out" 2>&1
 st=$?
