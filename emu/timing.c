@@ -263,7 +263,7 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
                     : x->in->cache == MOD_NC ? MS_READONLY : MS_CACHED;
   enum ms_op op = !atomic ? (store ? MS_STORE : MS_LOAD) : s->uniform_atom[x - e->prog] ? MS_ATOMIC_WARP : MS_ATOMIC;
   /* a store's latency only bounds the kernel's end: it writes no register */
-  s->mem_read_at = umax(t, (uint64_t)(s->mem->sm[smid].l1_free + 0.5));
+  s->mem_read_at = umax(t, (uint64_t)((s->g->l1_accept_cycles > 0 ? s->mem->sm[smid].l1_accept : s->mem->sm[smid].l1_free) + 0.5));
   s->mem_read_why = STALL_LONG_SCOREBOARD;
   if (s->iq[IQ_LG]) iq_note(s, IQ_LG, smid, s->mem_read_at);
   s->mem_latency = memsys_global(s->mem, smid, t, a, m, size, op, path);
@@ -868,6 +868,8 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
         if (VEC_APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ sd, *sd, tw }))) { fault_oom(e); break; }
       } else if (done > *sd) *sd = done;
     }
+    if (g->store_drain && s->mem_done && s->mem_store && s->mem_read_at > tw->stores_done && !ms_is_pending(tw->stores_done))
+      tw->stores_done = s->mem_read_at;
     uint8_t rwhy = d->result_why;
     uint64_t async_done = 0;
     if (d->kind == DK_ASYNC_OP) {

@@ -125,7 +125,7 @@ void memsys_reset(memsys *m) {
     cache_reset(&s->l1);
     if (s->has_ro) cache_reset(&s->ro);
     cache_reset(&s->cst);
-    s->l1_free = s->shared_free = s->const_free = s->wport_free = 0;
+    s->l1_free = s->shared_free = s->const_free = s->wport_free = s->l1_accept = 0;
     memset(s->mshr, 0, m->g->l1_mshrs * sizeof *s->mshr);
     s->mshr_next = 0;
     s->code = false;
@@ -564,6 +564,10 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
   busy = dmax(busy, g->l1_request_cycles);
   double start = dmax((double)t, s->l1_free);
   s->l1_free = start + busy;
+  /* with l1_accept_cycles, the L1 takes a request (reads its registers,
+   * frees its LG queue place) at its own rate; its lines queue inside */
+  double taken = dmax((double)t, s->l1_accept);
+  s->l1_accept = taken + g->l1_accept_cycles;
   double done = start + 1;
   uint32_t pend = NONE;
   /* atomics: updates of one address serialise at the L2 slice, distinct
@@ -604,7 +608,10 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
        * are the warp's again once the L1 has taken it: emu/timing.c
        * war_wait) */
       double out = port_take(&s->wport_free, start, g, !again[k]);
-      if (out - start > g->lat_l2) s->l1_free = dmax(s->l1_free, out - g->lat_l2);
+      if (out - start > g->lat_l2) {
+        s->l1_free = dmax(s->l1_free, out - g->lat_l2);
+        s->l1_accept = dmax(s->l1_accept, out - g->lat_l2);
+      }
       /* the kernel is not over before its stores are in L2 (a partial
        * write's sector read from DRAM included) */
       uint32_t r = add_req(m, s, &pend, RQ_WRITE, t, out, a);

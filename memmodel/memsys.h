@@ -87,6 +87,7 @@ typedef struct ms_sm {
   uint64_t wsectors;               /* ... and store sectors sent to L2 */
   cache l1, ro, cst;
   double l1_free, shared_free, const_free;
+  double l1_accept;                   /* when the L1 takes its next global or local request (l1_accept_cycles) */
   double wport_free;               /* the SM's write link to L2 is busy until then */
   struct ms_wq *wq;                /* sectors queued for the write link (l1_store_combine), or NULL */
   uint32_t wgen;                   /* this window's number: older entries of wq were served */

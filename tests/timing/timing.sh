@@ -561,6 +561,24 @@ gl() {   # PIPE: the launch's short_scoreboard %
 }
 g0=$(gl 0); g1=$(gl 1)
 if awk -v a="$g0" -v b="$g1" 'BEGIN { exit !(a < 5 && b > 20) }'; then ok; else bad "l1_shared_pipe: short_scoreboard $g0 % apart, $g1 % on one pipe"; fi
+# store_drain: warps leaving after scattered stores (32 lines each) wait
+# until the L1 has taken them: 'drain'; l1_accept_cycles: gathers of 32
+# lines leave the LG queue at the L1's request rate, so 32 warps behind a
+# queue of 8 wait on their results, not to issue
+sd() {   # STORE_DRAIN: the launch's drain %
+  "$PTXEMU" run -q --gpu h100 --set store_drain=$1 --stats "$tmp/sd$1" "$k" --kernel scatter_st --block 512 \
+    -e 'buffer b 65536 zero' --arg ptr:b >"$tmp/out" 2>&1 || cat "$tmp/out"
+  v=$(stat_in "$tmp/sd$1" stall_drain_pct); echo "${v:-0}"
+}
+d0=$(sd 0); d1=$(sd 1)
+if awk -v a="$d0" -v b="$d1" 'BEGIN { exit !(a < 1 && b > 50) }'; then ok; else bad "store_drain: drain $d0 % without, $d1 % with"; fi
+la() {   # L1_ACCEPT_CYCLES: the launch's lg_throttle %
+  "$PTXEMU" run -q --gpu h100 --set l1_accept_cycles=$1 --set lg_queue=8 --stats "$tmp/la$1" "$k" --kernel gather_lds --block 1024 \
+    -e 'buffer b 131072 zero' --arg ptr:b --arg u32:20 >"$tmp/out" 2>&1 || cat "$tmp/out"
+  v=$(stat_in "$tmp/la$1" stall_lg_throttle_pct); echo "${v:-0}"
+}
+a0=$(la 0); a2=$(la 2)
+if awk -v a="$a0" -v b="$a2" 'BEGIN { exit !(a > 50 && b < 5) }'; then ok; else bad "l1_accept_cycles: lg_throttle $a0 % taken with the lines, $a2 % at 2 cycles a request"; fi
 # ---- command line and configuration --------------------------------------------------
 "$PTXEMU" run -q --sched fifo "$k" --kernel straight -e 'buffer b 64 zero' --arg ptr:b >"$tmp/out" 2>&1
 st=$?
