@@ -33,7 +33,11 @@
  *  - ... but within a register budget (ptxas_regs, see struct budget):
  *    an instruction that would take the registers live at once past it
  *    waits while another fits, so a load rises only as far as its
- *    registers allow (val_nbody's SASS).
+ *    registers allow (val_nbody's SASS).  A vector load ptxas makes of
+ *    merged scalar loads (fuse.c) writes all of its registers at once: its
+ *    parts issue right after it; and a run of such loads keeps
+ *    ptxas_ahead_regs registers of them in flight beyond its live-in, past
+ *    the budget (knn_brute's SASS: 4 LDS.128 in flight at 40 registers).
  * Within one thread the result is the same as in PTX order, so functional
  * results do not change; x->pc is the new index (execution and scheduling
  * use it), x->spc the instruction's own PC (traces and messages use it). */
@@ -51,6 +55,8 @@ enum { MC_GLOBAL = 1, MC_SHARED = 2, MC_LOCAL = 4, MC_PARAM = 8, MC_CONST = 16 }
 typedef struct node {
   int32_t src[MAX_DEPS + 1], dst[MAX_DEPS + 1];
   uint8_t nsrc, ndst;
+  int32_t after_row;              /* a load merged into another's access (fuse.c): that access's
+                                     result row; it follows the access, its value due with it */
   uint8_t mem;                    /* MC_* classes it may touch, 0: none  */
   bool store;
   uint32_t weight;                /* its latency, for the priority       */
@@ -81,7 +87,7 @@ typedef struct rowuse {
  * stay within it, or within what PTX order needs where that is more.
  * Without liveness (too large a program) there is no budget. */
 typedef struct budget {
-  uint32_t regs;
+  uint32_t regs, ahead;
   rowlive *live;
   uint64_t *before, *after;       /* row sets: live before and after the run */
   int32_t *local;                 /* per row: its index in rows, -1: not named by the run */
@@ -145,6 +151,17 @@ static void make_node(const emu *e, const gpu_config *g, const xinsn *x, const d
   memcpy(n->dst, d->dst, d->ndst * sizeof *d->dst);
   n->nsrc = d->nsrc;
   n->ndst = d->ndst;
+  n->after_row = -1;
+  if (d->fused && d->fuse_row >= 0) {
+    /* it takes its part of the merged load's result: the vector load
+     * writes all of the group's registers at once, so the part goes right
+     * after it (its registers live from then, for the budget), and its
+     * readers wait for the load's latency, not for the part */
+    n->after_row = d->fuse_row;
+    uint8_t k = 0;
+    for (uint8_t i = 0; i < n->nsrc; i++) if (n->src[i] != d->fuse_row) n->src[k++] = n->src[i];
+    n->nsrc = k;
+  }
   if (touches_carry(x->in)) {
     int32_t cc = (int32_t)(e->sr_base + SR_CC);
     n->src[n->nsrc++] = cc;
@@ -175,6 +192,7 @@ static uint8_t depends(const node *a, const node *b) {
   if (shares_row(a->dst, a->ndst, b->src, b->nsrc)) return 2;      /* read after write  */
   if (shares_row(a->src, a->nsrc, b->dst, b->ndst)) return 1;      /* write after read  */
   if (shares_row(a->dst, a->ndst, b->dst, b->ndst)) return 1;      /* write after write */
+  if (b->after_row >= 0 && shares_row(a->dst, a->ndst, &b->after_row, 1)) return 1;   /* a merged load's part */
   return (a->store || b->store) && (a->mem & b->mem) ? 1 : 0;
 }
 
@@ -298,6 +316,19 @@ static bool fits(budget *b, const node *x, int64_t limit) {
   return d <= 0 || b->p + d <= limit;
 }
 
+/* Issue node i as the k-th of the run at cycle now: its successors' due cycles. */
+static void issue_node(node *nd, uint32_t n, const uint8_t *edge, uint32_t *order, budget *b, uint32_t k, uint32_t i, uint64_t now) {
+  order[k] = i;
+  if (b) budget_step(b, &nd[i], true);
+  nd[i].npred = UINT32_MAX;                  /* issued */
+  for (uint32_t j = i + 1; j < n; j++) {
+    if (!edge[i * n + j]) continue;
+    nd[j].npred--;
+    uint64_t due = now + (edge[i * n + j] == 2 ? nd[i].weight : 1);
+    if (due > nd[j].due) nd[j].due = due;
+  }
+}
+
 /* Schedule a run of n movable instructions into order[0 .. n): cycle by
  * cycle, the ready instruction (its predecessors issued, its operands due)
  * with the longest path to the run's end issues; when none is due, the one
@@ -324,6 +355,9 @@ static void schedule_run(node *nd, uint32_t n, uint8_t *edge, uint32_t *order, b
     for (uint32_t i = 0; i < n; i++) { budget_step(b, &nd[i], true); if (b->p > peak) peak = b->p; }
     budget_start(b, nd, n);
     limit = peak > (int64_t)b->regs ? peak : (int64_t)b->regs;
+    bool merged = false;
+    for (uint32_t i = 0; i < n; i++) merged |= nd[i].after_row >= 0;
+    if (merged && b->p0 + (int64_t)b->ahead > limit) limit = b->p0 + (int64_t)b->ahead;
   }
   uint64_t now = 0;
   for (uint32_t k = 0; k < n; k++) {
@@ -344,15 +378,12 @@ static void schedule_run(node *nd, uint32_t n, uint8_t *edge, uint32_t *order, b
       else if (fit_first != UINT32_MAX) { best = fit_first; if (nd[best].due > now) now = nd[best].due; }
     }
     if (best == UINT32_MAX) { best = first; now = nd[first].due; }
-    order[k] = best;
-    if (b) budget_step(b, &nd[best], true);
-    nd[best].npred = UINT32_MAX;                  /* issued */
-    for (uint32_t j = best + 1; j < n; j++) {
-      if (!edge[best * n + j]) continue;
-      nd[j].npred--;
-      uint64_t due = now + (edge[best * n + j] == 2 ? nd[best].weight : 1);
-      if (due > nd[j].due) nd[j].due = due;
-    }
+    issue_node(nd, n, edge, order, b, k, best, now);
+    /* the parts of a merged load come with it: one vector load writes them */
+    uint32_t head = best;
+    for (uint32_t j = head + 1; j < n && k + 1 < n; j++)
+      if (!nd[j].npred && nd[j].after_row >= 0 && shares_row(nd[head].dst, nd[head].ndst, &nd[j].after_row, 1))
+        issue_node(nd, n, edge, order, b, ++k, j, now);
     now++;
   }
   if (b) budget_forget(b);
@@ -392,6 +423,7 @@ int emu_reorder(emu *e, const gpu_config *g, deps *dep) {
   if (g->ptxas_regs > 2 && (bud.live = rowlive_new(e, dep, leader))) {
     uint32_t W = rowlive_words(bud.live);
     bud.regs = g->ptxas_regs - 2;
+    bud.ahead = g->ptxas_ahead_regs;
     bud.before = malloc((size_t)W * 8);
     bud.after = malloc((size_t)W * 8);
     bud.local = malloc((size_t)e->nrows * sizeof *bud.local);

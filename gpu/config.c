@@ -53,7 +53,7 @@ static const param params[] = {
   OPT_U32(membar_cycles, 0, 100000, "0"), OPT_U32(gpcs, 1, 1024, "1"), OPT_U32(imc_miss_cycles, 0, 100000, "0"), OPT_DBL(imc_miss_sm_cycles, 0, 1000, "0"), OPT_DBL(ldc_cycles, 0, 1000, "0"),
   OPT_U32(cluster_arrive_cycles, 0, 100000, "0"), OPT_U32(cluster_barrier_cycles, 0, 100000, "0"), OPT_U32(lat_dsmem, 0, 100000, "0"),
   OPT_U32(mio_queue, 0, 4096, "0"), OPT_U32(mio_warp_interval, 0, 1000, "0"), OPT_U32(lat_s2r, 0, 10000, "0"), OPT_U32(lat_pred, 0, 10000, "0"), OPT_U32(static_stalls, 0, 1, "0"), OPT_U32(branch_stall, 0, 1000, "0"), OPT_DBL(s2r_cycles, 0, 1000, "0"), OPT_U32(ldc_s2r_mio, 0, 1, "0"), OPT_U32(ldc_at_use, 0, 1, "0"), OPT_U32(ldc_stack, 0, 1, "0"), OPT_U32(hoist_invariants, 0, 1, "0"), OPT_U32(lg_queue, 0, 4096, "0"), OPT_U32(sfu_denorm_cycles, 0, 1000, "0"), OPT_U32(call_cycles, 0, 100000, "0"), OPT_U32(ret_cycles, 0, 100000, "0"), OPT_U32(call_sass, 0, 1000, "0"), OPT_U32(ret_sass, 0, 1000, "0"), OPT_U32(ii_tensor_f64, 0, 1000, "0"), OPT_U32(lat_tensor_work, 0, 10000, "0"),
-  OPT_U32(ifconvert_max_insns, 0, 1000, "0"), OPT_U32(unroll_factor, 1, 64, "1"), OPT_U32(unroll_max_insns, 0, 100000, "0"), OPT_U32(hoist_regs, 0, 255, "0"), OPT_U32(fuse_bytes, 0, 16, "0"), OPT_U32(ptxas_regs, 0, 255, "0"), OPT_U32(combine_ops, 0, 1, "0"), OPT_U32(printf_cycles, 0, 10000000, "0"),
+  OPT_U32(ifconvert_max_insns, 0, 1000, "0"), OPT_U32(unroll_factor, 1, 64, "1"), OPT_U32(unroll_max_insns, 0, 100000, "0"), OPT_U32(hoist_regs, 0, 255, "0"), OPT_U32(fuse_bytes, 0, 16, "0"), OPT_U32(ptxas_regs, 0, 255, "0"), OPT_U32(ptxas_ahead_regs, 0, 255, "0"), OPT_U32(combine_ops, 0, 1, "0"), OPT_U32(printf_cycles, 0, 10000000, "0"),
   OPT_STR(issue_order, "scheduled"), OPT_U32(l2_write_bytes_per_cycle, 1, 4096, "128"), OPT_DBL(l2_write_line_cycles, 0, 1000, "0"),
   OPT_U32(insn_bytes, 4, 32, "16"), OPT_U32(icache_l0_bytes, 0, 1u << 24, "0"), OPT_U32(icache_l1_bytes, 128, 1u << 24, "131072"),
   OPT_U32(icache_l1_cycles, 0, 100000, "0"), OPT_U32(icache_l2_cycles, 0, 100000, "0"), OPT_U32(icache_dram_cycles, 0, 100000, "0"),
@@ -66,7 +66,7 @@ static const param params[] = {
   OPT_U32(l2_partial_fill, 0, 1, "0"), OPT_U32(l2_partial_ways, 0, 1024, "0"), OPT_DBL(l2_partial_write_cycles, 0, 1000, "0"), OPT_DBL(l2_copy_write_cycles, 0, 1000, "0"), OPT_DBL(l1_miss_line_cycles, 0, 1000, "0"),
   OPT_U32(l2_fill_bytes, 32, 128, "32"),
   /* what the GPU's profiler defines (ptxemu-trace(5)); bank addressing mode */
-  OPT_STR(metric_set, "ncu"), OPT_U32(shared_bank_mode, 0, 16, "0"),
+  OPT_STR(metric_set, "ncu"), OPT_U32(shared_bank_mode, 0, 16, "0"), OPT_DBL(shared_replay_cycles, 0, 64, "0"),
 };
 
 const char *const gpu_metric_set_names[GPU_METRICS_COUNT] = { "ncu", "nvprof" };

@@ -88,6 +88,8 @@ typedef struct gpu_config {
   uint32_t membar_cycles;              /* membar/fence at gpu or system scope          */
   uint32_t cluster_arrive_cycles;      /* barrier.cluster.arrive: its release fence (membar) */
   uint32_t cluster_barrier_cycles;     /* barrier.cluster.wait: the cluster-wide round trip */
+  double shared_replay_cycles;         /* cycles between one shared access's own wavefronts (its bank-conflict replays,
+                                         a wide access's parts); the pipe takes others' in between (0: 1) */
   uint32_t lat_dsmem;                  /* a shared-memory access to another block of the cluster (0: lat_shared) */
   uint32_t hoist_invariants;           /* 1: a loop body's invariant arithmetic issues nothing (ptxas hoists it) */
   uint32_t lat_s2r;                    /* a special register read by S2R/S2UR (%tid, %ctaid, %laneid, %warpid, %smid,
@@ -114,6 +116,7 @@ typedef struct gpu_config {
   uint32_t combine_ops;                /* ptxas writes dependent pairs as one LEA, IADD3, LOP3, IMAD, xSETP (0: no) */
   uint32_t fuse_bytes;                 /* ptxas merges scalar accesses into vector ones of up to this many bytes (0: none) */
   uint32_t ptxas_regs;                 /* ptxas schedules a block within this many registers a thread where PTX order fits (0: no limit) */
+  uint32_t ptxas_ahead_regs;           /* ... or within those live into the block and this many more, where that is more */
   uint32_t imc_miss_cycles;            /* a kernel parameter not in the SM's constant cache (0: from L2) */
   double imc_miss_sm_cycles;           /* ... and this much more per SM before it (all SMs miss one line at a launch) */
   double ldc_cycles;                   /* an LDC (ld.const at a register address) through the MIO queue:

@@ -675,7 +675,10 @@ uint64_t memsys_shared(memsys *m, uint32_t smi, uint64_t t, const uint64_t *off,
   double *free_at = m->g->l1_shared_pipe ? &s->l1_free : &s->shared_free;
   double start = dmax((double)t, *free_at);
   *free_at = start + wf;
-  return (uint64_t)(start - (double)t) + m->g->lat_shared + wf - 1;
+  /* the pipe takes a wavefront a cycle, but one access's own come every
+   * shared_replay_cycles: another warp's fill the gaps */
+  double rc = m->g->shared_replay_cycles > 0 ? m->g->shared_replay_cycles : 1;
+  return (uint64_t)(start - (double)t) + m->g->lat_shared + (uint64_t)((wf - 1) * rc + 0.5);
 }
 
 double memsys_const_port(memsys *m, uint32_t smi, uint64_t t, double cycles) {

@@ -365,6 +365,19 @@ else bad "merged accesses: SASS instructions $s16 (16-byte base), $s8 (fuse_byte
 "$PTXEMU" run -q --gpu h100 "$k" --kernel fuse_sym --block 32 -e 'buffer b 64 zero' --arg ptr:b --arg u32:0 -e "dump b $tmp/m1" >"$tmp/out" 2>&1 &&
 "$PTXEMU" run -q "$k" --kernel fuse_sym --block 32 -e 'buffer b 64 zero' --arg ptr:b --arg u32:0 -e "dump b $tmp/m2" >>"$tmp/out" 2>&1 || cat "$tmp/out"
 if cmp -s "$tmp/m1" "$tmp/m2" && [ -s "$tmp/m1" ]; then ok; else bad "merged accesses change results"; fi
+# ... and a merged load writes all of its registers at once: within ptxas's
+# register budget (ptxas_regs 32) the issue order starts 3 of the 8 groups'
+# loads before the first add reads one, every group's without a budget
+groups_ahead() {   # PTXAS_REGS: groups whose loads issue before the first add
+  rm -f "$tmp/fg.db"
+  "$PTXEMU" run -q --gpu h100 --set ptxas_regs=$1 --trace "$tmp/fg.db" --trace-level warp "$k" --kernel fused_groups --block 32 \
+    -e 'buffer b 64 zero' --arg ptr:b --arg u32:1 >"$tmp/out" 2>&1 || cat "$tmp/out"
+  sqlite3 "$tmp/fg.db" "WITH l AS (SELECT r.id, i.ptx_line, i.opname FROM warp_runs r JOIN instructions i USING (insn_id)),
+    a AS (SELECT min(id) AS first_add FROM l WHERE opname LIKE 'add.f32%'), z AS (SELECT min(ptx_line) AS z FROM l WHERE opname LIKE 'ld.shared%')
+    SELECT (max(ptx_line) - z) / 15 + 1 FROM l, a, z WHERE opname LIKE 'ld.shared%' AND id < first_add"
+}
+fg32=$(groups_ahead 32); fg255=$(groups_ahead 255)
+if [ "$fg32" = 3 ] && [ "$fg255" = 8 ]; then ok; else bad "merged loads in the register budget: $fg32 groups ahead (want 3), $fg255 without a budget (8)"; fi
 
 # special functions without .ftz: ptxas scales a denormal input and the
 # result around the MUFU (ex2, lg2, rsqrt: FSETP, FMUL, MUFU, FMUL; rcp:
