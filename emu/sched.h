@@ -38,6 +38,7 @@ typedef struct twarp {
    * oldest first */
   uint64_t iline1, iready;            /* 1 + the code line it last fetched, and when that is in L0 */
   uint64_t imc_busy;                  /* its last immediate-constant miss is served then (memsys_imc) */
+  uint64_t desc_ready;                /* 1 + when its memory descriptor's ULDC is done (imc_desc); 0: not read */
   uint64_t exit_t;                    /* cycle all its threads had exited; 0: not yet */
   uint64_t grp_open[2];
   uint64_t grp_done[2][8];

@@ -712,6 +712,15 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       t = q_t = held->free_at;
       why = STALL_MIO_THROTTLE;
     }
+    /* ptxas reads the memory descriptor (c[0x0][0x208]) into a uniform
+     * register with ULDC.64 before a warp's first global access: an
+     * immediate-constant read that misses with the SM's first warps
+     * (imc_desc) */
+    if (__builtin_expect(d->gdesc && !tw->desc_ready, 0) && g->imc_desc && g->imc_miss_cycles) {
+      s->r.sass_issued++;
+      tw->desc_ready = 1 + he.t + memsys_imc(s->mem, tw->sm, he.t, imc_param_base(g) - 8, &tw->imc_busy);
+    }
+    if (__builtin_expect(tw->desc_ready > t + 1, 0) && d->gdesc) { t = tw->desc_ready - 1; why = STALL_IMC_MISS; }
     if (d->kind == DK_ASYNC_WAIT) {
       /* all but the newest grp_keep committed groups must be complete
        * (cp.async.wait_all: the uncommitted copies too) */

@@ -511,6 +511,10 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     d->bank_extra = d->unit == U_TENSOR ? 0 : bank_conflicts(g, d, x->guard);
     bool shared = is_shared_space(in->space);
     bool kernel_param = in->space == MOD_PARAM || in->space == MOD_PARAM_ENTRY;
+    /* LDG, STG, ATOMG, RED, LDGSTS and generic LD, ST, ATOM name the memory
+     * descriptor (desc[UR]) */
+    d->gdesc = in->op == OP_CP_ASYNC || ((in->space == MOD_GLOBAL || !in->space) &&
+               (in->op == OP_LD || in->op == OP_LDU || in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED));
     bool wide = ptx_type_bits((enum ptx_type)in->type) * (in->vec ? in->vec : 1) > 32;
     switch (d->unit) {
     case U_LSU: case U_ATOM: case U_TEX:

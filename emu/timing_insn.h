@@ -42,6 +42,7 @@ typedef struct deps {
                                        * it reads (through the immediate-constant cache); 0: none */
   uint8_t throttle_why;               /* the reason while its unit is busy        */
   bool s2r;                           /* a special register read by S2R or S2UR (gpu_config.lat_s2r) */
+  bool gdesc;                         /* a global or generic access: its SASS reads the memory descriptor (imc_desc) */
   uint8_t static_gap;                 /* cycles after the warp's previous issue, ptxas's stall count
                                          (gpu_config.static_stalls; 0: none beyond its slots) */
   uint32_t lat, ii;                   /* latency and issue interval of its unit   */

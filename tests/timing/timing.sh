@@ -256,7 +256,7 @@ expect "the first wait is no_instruction" "$(q "$tmp/code500.db" "SELECT stall_i
 # immediate-constant cache one line after another: two lines wait twice
 # as long as one (imc_miss; imc_miss_cycles 300 to stand out)
 imc() {   # KERNEL: the imc_miss cycles of the warp
-  trace "$tmp/$1.db" "$1" 32 64 --gpu h100 --set imc_miss_cycles=300 --set imc_miss_sm_cycles=0 --arg u32:5
+  trace "$tmp/$1.db" "$1" 32 64 --gpu h100 --set imc_miss_cycles=300 --set imc_miss_sm_cycles=0 --set imc_desc=0 --arg u32:5
   q "$tmp/$1.db" "SELECT coalesce(sum(CASE WHEN stall_id = 18 THEN stall_cycles ELSE 0 END + CASE WHEN stall2_id = 18 THEN stall2_cycles ELSE 0 END
                                  + CASE WHEN stall3_id = 18 THEN stall3_cycles ELSE 0 END), 0) FROM warp_runs"
 }
@@ -386,8 +386,9 @@ if [ "$fg32" = 3 ] && [ "$fg255" = 8 ]; then ok; else bad "merged loads in the r
 f1=$(sass sfu_ftz); f0=$(sass sfu_scaled)
 if [ -n "$f1" ] && [ -n "$f0" ] && [ $((f0 - f1)) -eq 15 ]; then ok; else bad "scaled special functions: SASS instructions $f0 (no .ftz), $f1 (.ftz)"; fi
 # cp.async: sm_90 ptxas puts three predicated-off LDS before each LDGSTS
-# (cpasync0's pointer, which nothing reads, is loaded as cpasync1's is)
-c1=$(sass cpasync1 --set ldc_at_use=0); c0=$(sass cpasync0 --set ldc_at_use=0)
+# (cpasync0's pointer, which nothing reads, is loaded as cpasync1's is;
+# the memory descriptor's ULDC, imc_desc, left out)
+c1=$(sass cpasync1 --set ldc_at_use=0 --set imc_desc=0); c0=$(sass cpasync0 --set ldc_at_use=0 --set imc_desc=0)
 if [ -n "$c1" ] && [ -n "$c0" ] && [ $((c1 - c0)) -eq 4 ]; then ok; else bad "cp.async: SASS instructions $c1 with one, $c0 without"; fi
 # in a chain of dependent ex2, the scaling's cycles (sfu_denorm_cycles) and
 # the SFU held by the warp's previous MUFU (ii_sfu) are 'wait', the rest of
@@ -590,6 +591,17 @@ la() {   # L1_ACCEPT_CYCLES: the launch's lg_throttle %
     -e 'buffer b 131072 zero' --arg ptr:b --arg u32:20 >"$tmp/out" 2>&1 || cat "$tmp/out"
   v=$(stat_in "$tmp/la$1" stall_lg_throttle_pct); echo "${v:-0}"
 }
+# imc_desc: a warp reads the memory descriptor with ULDC.64 before its
+# first global access: one SASS instruction more, and the SM's first warp
+# waits for its immediate-constant miss (a kernel of pointers only: no other ULDC)
+idesc() {   # IMC_DESC: sass_inst_executed and stall_imc_miss_pct
+  "$PTXEMU" run -q --gpu h100 --set imc_desc=$1 --stats "$tmp/id$1" "$k" --kernel scatter_st --block 32 \
+    -e 'buffer b 65536 zero' --arg ptr:b >"$tmp/out" 2>&1 || cat "$tmp/out"
+  echo "$(stat_in "$tmp/id$1" sass_inst_executed) $(stat_in "$tmp/id$1" stall_imc_miss_pct)"
+}
+set -- $(idesc 0); i0=$1; m0=${2:-0}; set -- $(idesc 1); i1=$1; m1=${2:-0}
+if [ -n "$i0" ] && [ "$((i1 - i0))" = 1 ] && awk -v a="$m0" -v b="$m1" 'BEGIN { exit !(a == 0 && b > 10) }'; then ok
+else bad "imc_desc: SASS $i0 -> $i1 (want one more), imc_miss $m0 % -> $m1 %"; fi
 a0=$(la 0); a2=$(la 2)
 if awk -v a="$a0" -v b="$a2" 'BEGIN { exit !(a > 50 && b < 5) }'; then ok; else bad "l1_accept_cycles: lg_throttle $a0 % taken with the lines, $a2 % at 2 cycles a request"; fi
 # ---- command line and configuration --------------------------------------------------
