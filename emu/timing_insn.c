@@ -100,11 +100,12 @@ static void tensor_timing(const gpu_config *g, const isa_insn *in, deps *d) {
  * are extra cycles before the instruction reaches its unit.  Tensor
  * instructions are left out: their operand reads are part of their
  * measured latency and interval. */
-static uint8_t bank_conflicts(const gpu_config *g, const deps *d, int guard_row) {
+static uint8_t bank_conflicts(const gpu_config *g, const deps *d, int guard_row, const uint8_t *folded) {
   uint8_t count[32] = {0}, worst = 0;
   for (uint8_t i = 0; i < d->nsrc; i++) {
     int32_t r = d->src[i];
     if (r == guard_row) continue;
+    if (folded && r >= 0 && folded[r]) continue;    /* an immediate operand in SASS: no register read */
     bool dup = false;
     for (uint8_t j = 0; j < i; j++) if (d->src[j] == r) dup = true;
     if (dup) continue;
@@ -476,6 +477,28 @@ out:
   free(block);
 }
 
+/* A register that only immediate moves write is an immediate operand of
+ * its readers in SASS (ptxas folds the move): it reads no register bank
+ * (mb_pipe f16x2: HFMA2 R13, R13, R4.reuse, 0.5, 0.5 where the PTX's
+ * third operand is a register set to 0x38003800). */
+static void fold_immediate_banks(const emu *e, const gpu_config *g, deps *dep) {
+  uint32_t n = e->nrows;
+  uint8_t *folded = n ? calloc(n, 1) : NULL;
+  if (!folded) return;
+  for (uint32_t pc = 0; pc < e->nprog; pc++)
+    for (uint8_t i = 0; i < dep[pc].ndst; i++) {
+      int32_t r = dep[pc].dst[i];
+      if (r < 0 || (uint32_t)r >= n) continue;
+      bool imm = imm_move(&e->prog[pc]);
+      if (!imm) folded[r] = 2;                     /* another writer: a register */
+      else if (!folded[r]) folded[r] = 1;
+    }
+  for (uint32_t r = 0; r < n; r++) folded[r] = folded[r] == 1;
+  for (uint32_t pc = 0; pc < e->nprog; pc++)
+    if (!dep[pc].free && dep[pc].unit != U_TENSOR) dep[pc].bank_extra = bank_conflicts(g, &dep[pc], e->prog[pc].guard, folded);
+  free(folded);
+}
+
 void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
   for (uint32_t pc = 0; pc < e->nprog; pc++) {
     const xinsn *x = &e->prog[pc];
@@ -508,7 +531,7 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     /* integer multiply-adds run on the FMA pipe (fmaheavy), other integer
      * instructions on the ALU pipe: they do not throttle each other */
     if (imul && g->sm_version >= 70) d->unit = U_FP32;
-    d->bank_extra = d->unit == U_TENSOR ? 0 : bank_conflicts(g, d, x->guard);
+    d->bank_extra = d->unit == U_TENSOR ? 0 : bank_conflicts(g, d, x->guard, NULL);
     bool shared = is_shared_space(in->space);
     bool kernel_param = in->space == MOD_PARAM || in->space == MOD_PARAM_ENTRY;
     /* LDG, STG, ATOMG, RED, LDGSTS and generic LD, ST, ATOM name the memory
@@ -682,6 +705,7 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
   }
   if (g->unroll_factor > 1)
     for (uint32_t pc = 0; pc < e->nprog; pc++) mark_unrolled_loop(e, dep, pc, g->unroll_max_insns);
+  if (g->fold_imm_banks) fold_immediate_banks(e, g, dep);
   for (uint32_t pc = 0; pc < e->nprog; pc++)
     dep[pc].queued = dep[pc].exits || (g->mio_queue && dep[pc].throttle_why == STALL_MIO_THROTTLE && dep[pc].unit != U_SFU) ||
                      (g->lg_queue && dep[pc].throttle_why == STALL_LG_THROTTLE && l1_space(e->prog[pc].in->space));

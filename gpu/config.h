@@ -96,6 +96,7 @@ typedef struct gpu_config {
                                           %lanemask_*): cycles until its value is there ('short_scoreboard'; 0: an ALU move) */
   double s2r_cycles;                   /* ... the SM takes one every this many cycles (0: no limit) */
   uint32_t imc_desc;                   /* 1: a warp reads the memory descriptor (ULDC.64) before its first global access */
+  uint32_t fold_imm_banks;             /* 1: a register only immediate moves write reads no bank (ptxas folds it) */
   uint32_t ldc_s2r_mio;                /* 1: S2R reads and LDCs of 64-bit kernel parameters queue for the MIO (mio_queue, ldc_cycles) */
   uint32_t ldc_stack;                  /* 1: a warp's first SASS instruction is an LDC of its stack pointer (an MIO queue place) */
   uint32_t ldc_at_use;                 /* 1: a 64-bit kernel parameter's LDC issues where the pointer is first used, not at its ld.param */

@@ -591,6 +591,15 @@ la() {   # L1_ACCEPT_CYCLES: the launch's lg_throttle %
     -e 'buffer b 131072 zero' --arg ptr:b --arg u32:20 >"$tmp/out" 2>&1 || cat "$tmp/out"
   v=$(stat_in "$tmp/la$1" stall_lg_throttle_pct); echo "${v:-0}"
 }
+# fold_imm_banks: FFMAs whose other operands only immediate moves write
+# read one register bank, not three: no bank conflict
+fb() {   # FOLD_IMM_BANKS: cycles
+  "$PTXEMU" run -q --gpu h100 --set fold_imm_banks=$1 --stats "$tmp/fb$1" "$k" --kernel fold_banks --block 32 \
+    -e 'buffer b 64 zero' --arg ptr:b --arg u32:200 >"$tmp/out" 2>&1 || cat "$tmp/out"
+  stat_in "$tmp/fb$1" cycles
+}
+fb0=$(fb 0); fb1=$(fb 1)
+if [ -n "$fb0" ] && [ -n "$fb1" ] && [ $((fb1 * 11)) -lt $((fb0 * 10)) ]; then ok; else bad "fold_imm_banks: $fb0 cycles with the immediates' registers read, $fb1 folded"; fi
 # imc_desc: a warp reads the memory descriptor with ULDC.64 before its
 # first global access: one SASS instruction more, and the SM's first warp
 # waits for its immediate-constant miss (a kernel of pointers only: no other ULDC)
