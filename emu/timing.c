@@ -932,7 +932,16 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
         uint64_t nt = d->free ? t : t + 1;
         /* the SASS instructions after a sequence's first issue one a cycle,
          * each a 'selected' cycle (Nsight Compute: one per instruction) */
-        if (__builtin_expect(!d->free && d->slots > 1, 0)) { nt += d->slots - 1; twarp_note_wait(tw, STALL_SELECTED, d->slots - 1); }
+        if (__builtin_expect(!d->free && d->slots > 1, 0)) {
+          /* %warpid's shift waits for its S2R: the warp's next instructions too */
+          if (d->s2r_seq && lat > d->slots - 1 + 2 * (uint64_t)g->lat_int) {
+            uint64_t w = lat - 2 * (uint64_t)g->lat_int - (d->slots - 1);
+            nt += w;
+            twarp_note_wait(tw, STALL_SHORT_SCOREBOARD, w);
+          }
+          nt += d->slots - 1;
+          twarp_note_wait(tw, STALL_SELECTED, d->slots - 1);
+        }
         if (d->kind == DK_BRANCH) {
           /* ptxas's stall count after every BRA (5 in sm_90 SASS), taken
            * or not: 'wait' before it resolves */

@@ -617,8 +617,11 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     d->free = sass == 0;
     d->slots = sass ? sass : 1;
     /* %warpid is bits 8-14 of SR_VIRTID: S2R, then a shift and a
-     * sign-extend on the ALU ([S] mb_sreg sreg_1) */
-    if (d->s2r && sr->v == SREG_WARPID) { d->slots += 2; d->lat += 2 * g->lat_int; }
+     * sign-extend on the ALU ([S] mb_sreg sreg_1), which wait for the S2R,
+     * and the warp's next instructions with them ([S] mb_sreg sreg_4: the
+     * %smid's S2UR issues after the SGXT; [M] 82 cycles a trip, 59 with
+     * %warpid alone) */
+    if (d->s2r && sr->v == SREG_WARPID) { d->slots += 2; d->lat += 2 * g->lat_int; d->s2r_seq = true; }
     if (d->free) { d->lat = 0; d->bank_extra = 0; }
     else if (sq && d->unit == U_SFU) {
       /* a special function: the MUFU holds the SFU, the scaling or the

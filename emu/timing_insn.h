@@ -42,6 +42,8 @@ typedef struct deps {
                                        * it reads (through the immediate-constant cache); 0: none */
   uint8_t throttle_why;               /* the reason while its unit is busy        */
   bool s2r;                           /* a special register read by S2R or S2UR (gpu_config.lat_s2r) */
+  bool s2r_seq;                       /* ... whose SASS sequence goes on with its result (%warpid: S2R, SHF, SGXT):
+                                         the warp's next instructions wait for it */
   bool gdesc;                         /* a global or generic access: its SASS reads the memory descriptor (imc_desc) */
   uint8_t static_gap;                 /* cycles after the warp's previous issue, ptxas's stall count
                                          (gpu_config.static_stalls; 0: none beyond its slots) */

@@ -591,6 +591,15 @@ la() {   # L1_ACCEPT_CYCLES: the launch's lg_throttle %
     -e 'buffer b 131072 zero' --arg ptr:b --arg u32:20 >"$tmp/out" 2>&1 || cat "$tmp/out"
   v=$(stat_in "$tmp/la$1" stall_lg_throttle_pct); echo "${v:-0}"
 }
+# %warpid's SHF and SGXT wait for its S2R, and the warp with them: a %smid
+# read after it adds about an S2R's latency to each trip
+wl() {   # KERNEL: cycles of 100 trips of one warp
+  "$PTXEMU" run -q --gpu h100 --stats "$tmp/wl_$1" "$k" --kernel "$1" --block 32 -e 'buffer b 128 zero' --arg ptr:b --arg u32:100 \
+    >"$tmp/out" 2>&1 || cat "$tmp/out"
+  stat_in "$tmp/wl_$1" cycles
+}
+w1=$(wl warpid_loop); w2=$(wl warpid_smid_loop)
+if [ -n "$w1" ] && [ -n "$w2" ] && [ $((w2 - w1)) -ge 1000 ]; then ok; else bad "%warpid then %smid: $w2 cycles for 100 trips, $w1 with %warpid alone (want 10 or more a trip more; 0 when they overlap)"; fi
 # fold_imm_banks: FFMAs whose other operands only immediate moves write
 # read one register bank, not three: no bank conflict
 fb() {   # FOLD_IMM_BANKS: cycles
