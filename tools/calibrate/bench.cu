@@ -133,6 +133,28 @@ extern "C" __global__ void lat_smem(u64 *out, int iters, unsigned step) {
   if (threadIdx.x == 0) out[0] = (u64)(t1 - t0);
   if (p == 1u && iters < 0) out[1] = p;
 }
+// one warp, each lane chasing a chain of its own through 32 words: with
+// lanes 1 word apart (word c*32 + l) no bank conflict, 32 apart (word
+// l*32 + c) a 32-way one in every load: the difference over 31 is the
+// cycles between one load's own conflict wavefronts
+extern "C" __global__ void lat_smem_lanes(u64 *out, int iters, unsigned apart) {
+  __shared__ unsigned w[1024];
+  unsigned l = threadIdx.x & 31;
+  for (unsigned c = 0; c < 32; c++) {
+    unsigned at = apart == 1 ? c * 32 + l : l * 32 + c, next = apart == 1 ? ((c + 1) & 31) * 32 + l : l * 32 + ((c + 1) & 31);
+    w[at] = (unsigned)__cvta_generic_to_shared(&w[next]);
+  }
+  __syncwarp();
+  unsigned p = (unsigned)__cvta_generic_to_shared(&w[apart == 1 ? l : l * 32]);
+  long long t0 = clk();
+  for (int i = 0; i < iters; i++) {
+#pragma unroll
+    for (int k = 0; k < 16; k++) asm volatile("ld.shared.u32 %0, [%0];" : "+r"(p));
+  }
+  long long t1 = clk();
+  if (threadIdx.x == 0) out[0] = (u64)(t1 - t0);
+  if (p == 1u && iters < 0) out[1] = p;
+}
 // independent loads, lane l reads word (l * stride) mod 4096 (the same word each time): a conflict of
 // degree gcd-limited by the bank count; 8 loads in flight per warp
 extern "C" __global__ void thr_smem(u64 *out, int iters, unsigned stride) {

@@ -109,6 +109,14 @@ static void smem_bench(void) {
   launch(f, 1, 32, a);
   launch(f, 1, 32, a);
   printf("lat_%-18s %8.2f  # one warp, dependent ld.shared.u32 chase (broadcast): cycles per load\n", "smem", (double)out_get(0) / (iters * 16.0));
+  f = fn("lat_smem_lanes");
+  for (unsigned s = 1; s <= 32; s *= 32) {
+    step = s;
+    launch(f, 1, 32, a);
+    launch(f, 1, 32, a);
+    printf("lat_smem_lanes_%-8u %8.2f  # one warp, each lane its own dependent ld.shared.u32 chase, lanes %u words apart: cycles per load\n",
+           s, (double)out_get(0) / (iters * 16.0), s);
+  }
   f = fn("thr_smem");
   iters = quick ? 1 : 100;
   for (unsigned s = 1; s <= 64; s *= 2) {

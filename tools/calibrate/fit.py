@@ -206,6 +206,12 @@ def fit(m, tmpl, name):
         f['shared_banks'] = (banks, '[C] smem_stride_*: cycles per warp load double with the stride up to %d words (%s)' %
                              (banks, ', '.join('%d: %.2f' % (s, v) for s, v in st.items())))
 
+    # one load's own conflict wavefronts: a 32-way conflicting chase against a conflict-free one
+    if 'lat_smem_lanes_1' in m and 'lat_smem_lanes_32' in m:
+        a, b = m['lat_smem_lanes_1'], m['lat_smem_lanes_32']
+        f['shared_replay_cycles'] = (round(max(1.0, (b - a) / 31), 1), '[C] (lat_smem_lanes_32 %.2f - lat_smem_lanes_1 %.2f) / 31: '
+                                     'a 32-way conflicting load, cycles a wavefront after the first' % (b, a))
+
     v = need(m, 'atom_same_cycles')
     f['l2_atomic_cycles'] = (round(v, 2), '[C] atom_same_cycles %.4f: red.global.add of every thread to one word, cycles per update' % v)
     v = need(m, 'bar_1_warps')
