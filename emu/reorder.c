@@ -380,9 +380,8 @@ static void schedule_run(node *nd, uint32_t n, uint8_t *edge, uint32_t *order, b
     if (best == UINT32_MAX) { best = first; now = nd[first].due; }
     issue_node(nd, n, edge, order, b, k, best, now);
     /* the parts of a merged load come with it: one vector load writes them */
-    uint32_t head = best;
-    for (uint32_t j = head + 1; j < n && k + 1 < n; j++)
-      if (!nd[j].npred && nd[j].after_row >= 0 && shares_row(nd[head].dst, nd[head].ndst, &nd[j].after_row, 1))
+    for (uint32_t j = best + 1; j < n && k + 1 < n; j++)
+      if (!nd[j].npred && nd[j].after_row >= 0 && shares_row(nd[best].dst, nd[best].ndst, &nd[j].after_row, 1))
         issue_node(nd, n, edge, order, b, ++k, j, now);
     now++;
   }

@@ -289,6 +289,21 @@ static void fetch_code(timing_state *s, tsm *sm, uint64_t t) {
   memsys_code(s->mem, (uint32_t)(sm - s->sms), t, s->code_bytes + 512);
 }
 
+/* The cycles a SASS sequence's later instructions add after its first
+ * issues (lat: the first's latency): one a cycle, each a 'selected' cycle
+ * (Nsight Compute: one per instruction), and with %warpid (s2r_seq) the
+ * wait of its shift for the S2R, which holds the warp's next instructions
+ * too.  Out of the issue loop: few instructions are sequences. */
+static __attribute__((noinline, cold)) uint64_t sequence_tail(const gpu_config *g, twarp *tw, const deps *d, uint64_t lat) {
+  uint64_t after = d->slots - 1, alu = 2 * (uint64_t)g->lat_int, n = after;
+  if (d->s2r_seq && lat > after + alu) {
+    n += lat - alu - after;
+    twarp_note_wait(tw, STALL_SHORT_SCOREBOARD, lat - alu - after);
+  }
+  twarp_note_wait(tw, STALL_SELECTED, after);
+  return n;
+}
+
 /* ---- sm_samples ------------------------------------------------------------- */
 
 #define SAMPLE_CYCLES_MAX 128          /* sample cycles kept per launch (64..128 after thinning) */
@@ -716,11 +731,13 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
      * register with ULDC.64 before a warp's first global access: an
      * immediate-constant read that misses with the SM's first warps
      * (imc_desc) */
-    if (__builtin_expect(d->gdesc && !tw->desc_ready, 0) && g->imc_desc && g->imc_miss_cycles) {
-      s->r.sass_issued++;
-      tw->desc_ready = 1 + he.t + memsys_imc(s->mem, tw->sm, he.t, imc_param_base(g) - 8, &tw->imc_busy);
+    if (__builtin_expect(d->gdesc, 0) && g->imc_desc && g->imc_miss_cycles) {
+      if (!tw->desc_ready) {
+        s->r.sass_issued++;
+        tw->desc_ready = 1 + he.t + memsys_imc(s->mem, tw->sm, he.t, imc_param_base(g) - 8, &tw->imc_busy);
+      }
+      if (tw->desc_ready > t + 1) { t = tw->desc_ready - 1; why = STALL_IMC_MISS; }
     }
-    if (__builtin_expect(tw->desc_ready > t + 1, 0) && d->gdesc) { t = tw->desc_ready - 1; why = STALL_IMC_MISS; }
     if (d->kind == DK_ASYNC_WAIT) {
       /* all but the newest grp_keep committed groups must be complete
        * (cp.async.wait_all: the uncommitted copies too) */
@@ -930,18 +947,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
         /* control flow: the branch resolves, a changed mask reconverges,
          * a jump refills the instruction buffer */
         uint64_t nt = d->free ? t : t + 1;
-        /* the SASS instructions after a sequence's first issue one a cycle,
-         * each a 'selected' cycle (Nsight Compute: one per instruction) */
-        if (__builtin_expect(!d->free && d->slots > 1, 0)) {
-          /* %warpid's shift waits for its S2R: the warp's next instructions too */
-          if (d->s2r_seq && lat > d->slots - 1 + 2 * (uint64_t)g->lat_int) {
-            uint64_t w = lat - 2 * (uint64_t)g->lat_int - (d->slots - 1);
-            nt += w;
-            twarp_note_wait(tw, STALL_SHORT_SCOREBOARD, w);
-          }
-          nt += d->slots - 1;
-          twarp_note_wait(tw, STALL_SELECTED, d->slots - 1);
-        }
+        if (__builtin_expect(!d->free && d->slots > 1, 0)) nt += sequence_tail(g, tw, d, lat);
         if (d->kind == DK_BRANCH) {
           /* ptxas's stall count after every BRA (5 in sm_90 SASS), taken
            * or not: 'wait' before it resolves */

@@ -531,7 +531,8 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     /* integer multiply-adds run on the FMA pipe (fmaheavy), other integer
      * instructions on the ALU pipe: they do not throttle each other */
     if (imul && g->sm_version >= 70) d->unit = U_FP32;
-    d->bank_extra = d->unit == U_TENSOR ? 0 : bank_conflicts(g, d, x->guard, NULL);
+    /* (with fold_imm_banks, fold_immediate_banks counts them once every writer is known) */
+    d->bank_extra = d->unit == U_TENSOR || g->fold_imm_banks ? 0 : bank_conflicts(g, d, x->guard, NULL);
     bool shared = is_shared_space(in->space);
     bool kernel_param = in->space == MOD_PARAM || in->space == MOD_PARAM_ENTRY;
     /* LDG, STG, ATOMG, RED, LDGSTS and generic LD, ST, ATOM name the memory

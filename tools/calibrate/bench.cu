@@ -117,13 +117,9 @@ extern "C" __global__ void lat_mma(u64 *out, int iters, unsigned seed) { mma_cha
 extern "C" __global__ void thr_mma(u64 *out, int iters, unsigned seed) { mma_chains<4>(out, iters, seed); }
 
 // ---- shared memory ----
-// dependent chase through 1024 words: word i holds the shared address of word
-// (i + step) mod 1024; every lane follows the same chain (a broadcast)
-extern "C" __global__ void lat_smem(u64 *out, int iters, unsigned step) {
-  __shared__ unsigned w[1024];
-  for (unsigned i = threadIdx.x; i < 1024; i += blockDim.x) w[i] = (unsigned)__cvta_generic_to_shared(&w[(i + step) & 1023]);
-  __syncthreads();
-  unsigned p = (unsigned)__cvta_generic_to_shared(&w[0]);
+// the timed part of a shared-memory chase from p: iters x 16 dependent
+// loads; thread 0 writes the cycles to out[0]
+__device__ __forceinline__ void timed_chase(u64 *out, int iters, unsigned p) {
   long long t0 = clk();
   for (int i = 0; i < iters; i++) {
 #pragma unroll
@@ -132,6 +128,14 @@ extern "C" __global__ void lat_smem(u64 *out, int iters, unsigned step) {
   long long t1 = clk();
   if (threadIdx.x == 0) out[0] = (u64)(t1 - t0);
   if (p == 1u && iters < 0) out[1] = p;
+}
+// dependent chase through 1024 words: word i holds the shared address of word
+// (i + step) mod 1024; every lane follows the same chain (a broadcast)
+extern "C" __global__ void lat_smem(u64 *out, int iters, unsigned step) {
+  __shared__ unsigned w[1024];
+  for (unsigned i = threadIdx.x; i < 1024; i += blockDim.x) w[i] = (unsigned)__cvta_generic_to_shared(&w[(i + step) & 1023]);
+  __syncthreads();
+  timed_chase(out, iters, (unsigned)__cvta_generic_to_shared(&w[0]));
 }
 // one warp, each lane chasing a chain of its own through 32 words: with
 // lanes 1 word apart (word c*32 + l) no bank conflict, 32 apart (word
@@ -145,15 +149,7 @@ extern "C" __global__ void lat_smem_lanes(u64 *out, int iters, unsigned apart) {
     w[at] = (unsigned)__cvta_generic_to_shared(&w[next]);
   }
   __syncwarp();
-  unsigned p = (unsigned)__cvta_generic_to_shared(&w[apart == 1 ? l : l * 32]);
-  long long t0 = clk();
-  for (int i = 0; i < iters; i++) {
-#pragma unroll
-    for (int k = 0; k < 16; k++) asm volatile("ld.shared.u32 %0, [%0];" : "+r"(p));
-  }
-  long long t1 = clk();
-  if (threadIdx.x == 0) out[0] = (u64)(t1 - t0);
-  if (p == 1u && iters < 0) out[1] = p;
+  timed_chase(out, iters, (unsigned)__cvta_generic_to_shared(&w[apart == 1 ? l : l * 32]));
 }
 // independent loads, lane l reads word (l * stride) mod 4096 (the same word each time): a conflict of
 // degree gcd-limited by the bank count; 8 loads in flight per warp

@@ -110,8 +110,9 @@ static void smem_bench(void) {
   launch(f, 1, 32, a);
   printf("lat_%-18s %8.2f  # one warp, dependent ld.shared.u32 chase (broadcast): cycles per load\n", "smem", (double)out_get(0) / (iters * 16.0));
   f = fn("lat_smem_lanes");
-  for (unsigned s = 1; s <= 32; s *= 32) {
-    step = s;
+  static const unsigned apart[] = { 1, 32 };   /* no bank conflict, a 32-way one */
+  for (unsigned k = 0; k < 2; k++) {
+    unsigned s = step = apart[k];
     launch(f, 1, 32, a);
     launch(f, 1, 32, a);
     printf("lat_smem_lanes_%-8u %8.2f  # one warp, each lane its own dependent ld.shared.u32 chase, lanes %u words apart: cycles per load\n",
