@@ -5,6 +5,9 @@
 #include <stdbool.h>
 #include <string.h>
 #include "memmodel/space.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* two lanes' addresses: whole-warp reductions in vector instructions */
 typedef uint64_t u64x2 __attribute__((vector_size(16)));
@@ -243,14 +246,37 @@ static uint32_t most_in_a_column(const uint32_t *rows) {
  * 32 banks) gives the most distinct words on one bank without a second
  * count.  base: the block's first word. */
 static int64_t atomic4_block(const uint64_t *addr, uint32_t m, uint64_t base, uint32_t *wavefronts) {
-  uint8_t count[256] = {0};
-  uint32_t rows[8] = {0}, lanes = 0;
-  for (int i = 0; i < 32; i++) {
-    if (!(m >> i & 1)) continue;
-    uint32_t h = (uint32_t)((addr[i] >> 2) - base), c = ++count[h];
-    lanes = c > lanes ? c : lanes;
-    rows[h >> 5] |= 1u << (h & 31);
+  /* the lanes on each word first (an inactive lane adds nothing: its
+   * address, wherever it is, only picks which count it adds 0 to), then
+   * the bitmap and the greatest count from the 256 counts, 16 at a time */
+  uint8_t count[256] __attribute__((aligned(16))) = {0};
+  if (m == 0xffffffffu) {
+#pragma GCC unroll 8
+    for (int i = 0; i < 32; i++) count[(uint8_t)((addr[i] >> 2) - base)]++;
   }
+  else for (int i = 0; i < 32; i++) count[(uint8_t)((addr[i] >> 2) - base)] += (uint8_t)(m >> i & 1);
+  uint32_t rows[8] = {0}, lanes = 0;
+#if defined(__SSE2__)
+  __m128i most = _mm_setzero_si128(), zero = _mm_setzero_si128();
+#pragma GCC unroll 8
+  for (int k = 0; k < 8; k++) {
+    __m128i lo = _mm_load_si128((const __m128i *)(count + 32 * k)), hi = _mm_load_si128((const __m128i *)(count + 32 * k + 16));
+    most = _mm_max_epu8(most, _mm_max_epu8(lo, hi));
+    uint32_t empty = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(lo, zero)) | (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(hi, zero)) << 16;
+    rows[k] = ~empty;
+  }
+  most = _mm_max_epu8(most, _mm_srli_si128(most, 8));
+  most = _mm_max_epu8(most, _mm_srli_si128(most, 4));
+  most = _mm_max_epu8(most, _mm_srli_si128(most, 2));
+  most = _mm_max_epu8(most, _mm_srli_si128(most, 1));
+  lanes = (uint32_t)_mm_cvtsi128_si32(most) & 0xffu;
+#else
+  for (uint32_t h = 0; h < 256; h++) {
+    if (!count[h]) continue;
+    rows[h >> 5] |= 1u << (h & 31);
+    lanes = count[h] > lanes ? count[h] : lanes;
+  }
+#endif
   uint32_t words = most_in_a_column(rows);
   *wavefronts = words;
   return lanes > words ? lanes : words;
@@ -263,6 +289,7 @@ int64_t mm_shared_atomic4(const uint64_t *addr, uint32_t m, uint32_t *wavefronts
   uint64_t all = ~0ull, any = 0;
   if (m == 0xffffffffu) {
     u64x2 va = { ~0ull, ~0ull }, vo = { 0, 0 };
+#pragma GCC unroll 16
     for (int i = 0; i < 32; i += 2) { u64x2 v; memcpy(&v, addr + i, sizeof v); va &= v; vo |= v; }
     all = va[0] & va[1];
     any = vo[0] | vo[1];
