@@ -55,6 +55,10 @@ typedef struct twarp {
   uint32_t release_extra;             /* cycles its release from the barrier it blocks on takes beyond barrier_cycles (barrier.cluster) */
   uint64_t mio_next;                  /* its next LSU instruction issues no sooner (mio_warp_interval) */
   uint64_t stores_done;               /* when its last reduction completes (drain) */
+  uint64_t iter_read_at;              /* when its stores and reductions since its last wait for them have read
+                                         their registers (iter_read_wait) ... */
+  uint32_t iter_pc;                   /* ... the PC of the last of them, and what its read waits for */
+  uint8_t iter_read_why;
   uint64_t ldc_done;                  /* the LDCs it has made: of deferred pointer parameters (ldc_at_use), of its stack pointer (timing.c) */
   /* registers its memory instructions waiting in the MIO or LG queue have
    * yet to read (the SASS read barriers): written only once read */

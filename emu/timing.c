@@ -685,6 +685,17 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       for (uint8_t i = 0; i < d->nsrc; i++) if (tw->ready[d->src[i]] > t) { t = tw->ready[d->src[i]]; why = tw->ready_why[d->src[i]]; }
     for (uint8_t i = 0; i < d->ndst; i++) if (tw->ready[d->dst[i]] > t) { t = tw->ready[d->dst[i]]; why = tw->ready_why[d->dst[i]]; }
     if (__builtin_expect(tw->war_n != 0, 0)) war_wait(tw, d, he.t, &t, &why);
+    /* a store or reduction at or before the PC of the warp's last one (the
+     * next iteration of their loop) waits until those since its last wait
+     * have read their registers: something in each iteration waits on the
+     * read barrier they set (iter_read_wait; sm_90 SASS of tests/microbench
+     * mb_fuse fuse_st_a16: the loop's first FADD waits on the barrier of
+     * its four STS.128, mb_atomic red_u32: the loop's first REDG on its
+     * REDGs') */
+    if (__builtin_expect(d->iter_read, 0) && w->cur_pc <= tw->iter_pc && tw->iter_read_at > t) {
+      t = tw->iter_read_at;
+      why = tw->iter_read_why;
+    }
     /* a warp's memory instructions issue mio_warp_interval cycles apart at
      * the least: the stall count ptxas writes after each ('wait') */
     if (d->lsu && tw->mio_next > t) { t = tw->mio_next; why = STALL_WAIT; }
@@ -863,6 +874,12 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       s->mem_latency = memsys_imc(s->mem, tw->sm, t, d->imc_sreg - 1u, &tw->imc_busy);
     }
     if (s->mem_done && s->mem_read_at > t && !d->fused) war_note(tw, d, s->mem_read_at, s->mem_read_why);
+    if (__builtin_expect(d->iter_read, 0) && s->mem_done) {
+      if (pc0 <= tw->iter_pc) tw->iter_read_at = 0;        /* waited for above */
+      tw->iter_read_at = umax(tw->iter_read_at, s->mem_read_at);
+      tw->iter_pc = pc0;
+      tw->iter_read_why = s->mem_read_why;
+    }
     /* a result from L2 is pending until the window's edge: done is its code */
     bool pend = s->mem_done && s->mem_latency == MS_PENDING;
     uint64_t lat = pend ? 0 : (s->mem_done ? s->mem_latency : d->lat) + d->bank_extra;

@@ -753,6 +753,14 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     d->unread = true;
   }
   free(read);
+  /* stores and reductions (shared, global, local): each sets a read
+   * barrier that something in its loop waits on once an iteration
+   * (iter_read_wait) */
+  if (g->iter_read_wait)
+    for (uint32_t pc = 0; pc < e->nprog; pc++) {
+      const isa_insn *in = e->prog[pc].in;
+      dep[pc].iter_read = (in->op == OP_ST || in->op == OP_RED) && dep[pc].lsu && (l1_space(in->space) || is_shared_space(in->space));
+    }
 }
 
 /* Hoisting across unrolled copies: ptxas schedules the unroll_factor

@@ -56,6 +56,8 @@ typedef struct deps {
   bool grp_open_too;                  /* cp.async.wait_all: the uncommitted copies as well */
   uint32_t ifconv_end;                /* a branch of a region ptxas predicates: the region's end (join) PC; 0: none */
   bool unread;                        /* a memory access whose result nobody reads (drain) */
+  bool iter_read;                     /* a store or reduction: once a loop iteration it waits for the
+                                         warp's earlier ones to have read their registers (iter_read_wait) */
   bool lsu;                           /* a shared, global or local access or an atomic that makes its access (not fused) */
   bool queued;                        /* waits for a queue besides its unit: exits, or a shared access with mio_queue */
   bool exits;                         /* exit, or ret of the kernel: waits for the warp's stores (drain) */

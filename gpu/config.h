@@ -95,6 +95,7 @@ typedef struct gpu_config {
   uint32_t lat_s2r;                    /* a special register read by S2R/S2UR (%tid, %ctaid, %laneid, %warpid, %smid,
                                           %lanemask_*): cycles until its value is there ('short_scoreboard'; 0: an ALU move) */
   double s2r_cycles;                   /* ... the SM takes one every this many cycles (0: no limit) */
+  uint32_t iter_read_wait;             /* 1: a store or reduction waits once a loop iteration for earlier ones' register reads */
   uint32_t imc_desc;                   /* 1: a warp reads the memory descriptor (ULDC.64) before its first global access */
   uint32_t fold_imm_banks;             /* 1: a register only immediate moves write reads no bank (ptxas folds it) */
   uint32_t ldc_s2r_mio;                /* 1: S2R reads and LDCs of 64-bit kernel parameters queue for the MIO (mio_queue, ldc_cycles) */

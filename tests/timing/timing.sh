@@ -609,6 +609,17 @@ fb() {   # FOLD_IMM_BANKS: cycles
 }
 fb0=$(fb 0); fb1=$(fb 1)
 if [ -n "$fb0" ] && [ -n "$fb1" ] && [ $((fb1 * 11)) -lt $((fb0 * 10)) ]; then ok; else bad "fold_imm_banks: $fb0 cycles with the immediates' registers read, $fb1 folded"; fi
+# iter_read_wait: 32 warps storing registers their loop never writes into
+# shared memory wait once a trip for their stores to have read them
+# (short_scoreboard), not only for the full MIO queue; the same cycles
+ir() {   # ITER_READ_WAIT: cycles, stall_short_scoreboard_pct
+  "$PTXEMU" run -q --gpu h100 --set iter_read_wait=$1 --stats "$tmp/ir$1" "$k" --kernel sts_loop --block 1024 \
+    -e 'buffer b 64 zero' --arg ptr:b --arg u32:100 >"$tmp/out" 2>&1 || cat "$tmp/out"
+  echo "$(stat_in "$tmp/ir$1" cycles) $(stat_in "$tmp/ir$1" stall_short_scoreboard_pct)"
+}
+set -- $(ir 0); c0=$1; s0=${2:-0}; set -- $(ir 1); c1=$1; s1=${2:-0}
+if [ -n "$c0" ] && [ "$c0" = "$c1" ] && awk -v a="$s0" -v b="$s1" 'BEGIN { exit !(a < 1 && b > 20) }'; then ok
+else bad "iter_read_wait: short_scoreboard $s0 % -> $s1 %, cycles $c0 -> $c1"; fi
 # imc_desc: a warp reads the memory descriptor with ULDC.64 before its
 # first global access: one SASS instruction more, and the SM's first warp
 # waits for its immediate-constant miss (a kernel of pointers only: no other ULDC)
