@@ -91,6 +91,24 @@ static __attribute__((noinline)) uint32_t most_words_in_a_bank(const uint64_t *a
   return worst;
 }
 
+/* Most set bits in one column (bit position) of n rows of 32 bits (n <=
+ * 32): each column's count in bit-sliced counters (c[0] the ones, c[5]
+ * the thirty-twos), then the greatest, highest bit first. */
+static uint32_t most_in_a_column(const uint32_t *rows, uint32_t n) {
+  uint32_t c[6] = {0};
+  for (uint32_t r = 0; r < n; r++) {
+    uint32_t t = rows[r], k;
+    for (int b = 0; b < 5 && t; b++) { k = c[b] & t; c[b] ^= t; t = k; }
+    c[5] |= t;
+  }
+  uint32_t cand = ~0u, most = 0;
+  for (int b = 5; b >= 0; b--) {
+    uint32_t x = cand & c[b];
+    if (x) { cand = x; most |= 1u << b; }
+  }
+  return most;
+}
+
 uint32_t mm_shared_wavefronts(const uint64_t *addr, uint32_t m, uint32_t bytes, uint32_t *ideal) {
   if (bytes <= 4 && m) {
     /* common case: no two lanes hit different words of one bank */
@@ -134,16 +152,42 @@ uint32_t mm_shared_wavefronts(const uint64_t *addr, uint32_t m, uint32_t bytes, 
    * at a 32-byte stride 8). */
   uint32_t per = bytes <= 8 ? 32 : 16;
   uint32_t total = 0, least = 0;
+  uint32_t nw = bytes <= 4 ? 1 : bytes / 4;
   for (uint32_t g = 0; g < 32; g += per) {
     uint32_t gm = (per == 32 ? m : (m >> g) & ((1u << per) - 1));
     if (!gm) continue;
+    /* the group's words within 1024 of each other (a float4 per lane, a
+     * tile's row): a bitmap of them, a row of 32 words a line of the banks;
+     * the most words one bank serves is the most bits in a column */
+    if (nw <= 4) {
+      uint64_t lo = UINT64_MAX, hi = 0;
+      for (uint32_t k = 0; k < per; k++) {
+        if (!(gm >> k & 1)) continue;
+        uint64_t w0 = addr[g + k] >> 2;
+        lo = w0 < lo ? w0 : lo;
+        hi = w0 + nw - 1 > hi ? w0 + nw - 1 : hi;
+      }
+      uint64_t base = lo & ~31ull;
+      if (hi - base < 32 * 32) {
+        uint32_t rows[33] = {0}, nrows = (uint32_t)((hi - base) >> 5) + 1, distinct = 0;
+        for (uint32_t k = 0; k < per; k++) {
+          if (!(gm >> k & 1)) continue;
+          uint64_t wd = (addr[g + k] >> 2) - base, bits = ((1ull << nw) - 1) << (wd & 31);
+          rows[wd >> 5] |= (uint32_t)bits;
+          rows[(wd >> 5) + 1] |= (uint32_t)(bits >> 32);
+        }
+        for (uint32_t r = 0; r < nrows; r++) distinct += (uint32_t)__builtin_popcount(rows[r]);
+        total += most_in_a_column(rows, nrows);
+        least += distinct > 32 ? (distinct + 31) / 32 : 1;
+        continue;
+      }
+    }
     uint64_t words[32][32];   /* a bank sees at most 32 distinct words in a group */
     uint8_t nwords[32] = {0};
     uint32_t worst = 1, distinct = 0;
     for (uint32_t k = 0; k < per; k++) {
       if (!(gm >> k & 1)) continue;
       uint64_t a = addr[g + k];
-      uint32_t nw = bytes <= 4 ? 1 : bytes / 4;
       for (uint32_t w = 0; w < nw; w++) {
         uint64_t word = (a >> 2) + w;
         uint32_t bank = (uint32_t)(word & 31);
@@ -221,25 +265,6 @@ uint32_t mm_shared_wavefronts_mode(const uint64_t *addr, uint32_t m, uint32_t by
   return total;
 }
 
-/* Most set bits in one column (bit position) of 8 rows of 32 bits: each
- * column's count in bit-sliced counters (c0 the ones, c3 the eights),
- * then the greatest, highest bit first. */
-static uint32_t most_in_a_column(const uint32_t *rows) {
-  uint32_t c0 = 0, c1 = 0, c2 = 0, c3 = 0;
-  for (int r = 0; r < 8; r++) {
-    uint32_t t = rows[r], k;
-    k = c0 & t; c0 ^= t; t = k;
-    k = c1 & t; c1 ^= t; t = k;
-    k = c2 & t; c2 ^= t; c3 |= k;
-  }
-  uint32_t cand = ~0u, most = 0, plane[4] = { c0, c1, c2, c3 };
-  for (int k = 3; k >= 0; k--) {
-    uint32_t x = cand & plane[k];
-    if (x) { cand = x; most |= 1u << k; }
-  }
-  return most;
-}
-
 /* mm_shared_atomic4 where every address lies in one aligned 1 KB block (a
  * histogram's 256 bins): a word's place in the block is its slot, and its
  * bank the slot's low 5 bits, so a bitmap of the words touched (8 rows of
@@ -277,7 +302,7 @@ static int64_t atomic4_block(const uint64_t *addr, uint32_t m, uint64_t base, ui
     lanes = count[h] > lanes ? count[h] : lanes;
   }
 #endif
-  uint32_t words = most_in_a_column(rows);
+  uint32_t words = most_in_a_column(rows, 8);
   *wavefronts = words;
   return lanes > words ? lanes : words;
 }

@@ -1042,6 +1042,66 @@ static uint32_t most_on_one_address(const uint64_t *a, uint32_t m)
     return worst;
 }
 
+/* The wavefronts of an 8- or 16-byte shared access by their definition
+ * (coalesce.c): lanes in groups of 32 (8 bytes) or 16 (16 bytes); a group
+ * takes as many wavefronts as one bank has distinct words in it, and
+ * without conflicts one per 128 bytes of distinct words. */
+static uint32_t wide_wavefronts(const uint64_t *a, uint32_t m, uint32_t bytes, uint32_t *ideal)
+{
+    uint32_t per = bytes <= 8 ? 32 : 16, nw = bytes / 4, total = 0, least = 0;
+    for (uint32_t g = 0; g < 32; g += per) {
+        uint64_t words[128];
+        uint32_t n = 0, worst = 1;
+        for (uint32_t k = g; k < g + per; k++) {
+            if (!(m >> k & 1)) continue;
+            for (uint32_t w = 0; w < nw; w++) {
+                uint64_t x = (a[k] >> 2) + w;
+                uint32_t j = 0;
+                while (j < n && words[j] != x) j++;
+                if (j == n) words[n++] = x;
+            }
+        }
+        if (!n) continue;
+        for (uint32_t b = 0; b < 32; b++) {
+            uint32_t c = 0;
+            for (uint32_t j = 0; j < n; j++) c += (words[j] & 31) == b;
+            if (c > worst) worst = c;
+        }
+        total += worst;
+        least += n > 32 ? (n + 31) / 32 : 1;
+    }
+    *ideal = least;
+    return total;
+}
+
+START_TEST(wide_shared_wavefronts_match_definition)
+{
+    /* float2/float4 a lane: in order, strided, broadcast, shuffled within
+     * a tile, spread over more than 4 KB (the bitmap's window), partial */
+    uint64_t rng = 99, a[32];
+    for (int round = 0; round < 6000; round++) {
+        uint32_t bytes = round % 2 ? 16 : 8, kind = (uint32_t)(round / 2) % 6, stride = bytes << (round / 12 % 4);
+        for (int i = 0; i < 32; i++) {
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            uint64_t r = rng >> 33;
+            switch (kind) {
+            case 0: a[i] = 4096 + (uint64_t)i * bytes; break;
+            case 1: a[i] = 4096 + (uint64_t)i * stride; break;
+            case 2: a[i] = 4096 + (uint64_t)(i / 8) * bytes; break;
+            case 3: a[i] = 4096 + (r % 256) * bytes; break;
+            case 4: a[i] = (r % 4096) * bytes; break;
+            default: a[i] = 4096 + (uint64_t)(31 - i) * stride + (r % 2) * 8192; break;
+            }
+        }
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t m = round % 3 == 0 ? ~0u : (uint32_t)(rng >> 32) | 1u;
+        uint32_t ideal, want_ideal, want = wide_wavefronts(a, m, bytes, &want_ideal);
+        ck_assert_uint_eq(mm_shared_wavefronts(a, m, bytes, &ideal), want);
+        ck_assert_uint_eq(ideal, want_ideal);
+    }
+}
+END_TEST
+
 START_TEST(coalesce_counters_match_brute_force)
 {
     /* in order, shuffled, colliding, crossing sectors, partial masks */
@@ -1207,6 +1267,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(t, memsys_l1_policies);
     tcase_add_test(t, memsys_mshr_merges_misses);
     tcase_add_test(t, memsys_windowed_matches_immediate);
+    tcase_add_test(t, wide_shared_wavefronts_match_definition);
     tcase_add_test(t, memsys_batches_serve_while_the_next_is_made);
     tcase_add_test(t, memsys_l1_takes_a_line_at_a_time);
     tcase_add_test(t, memsys_misses_leave_line_after_line);
