@@ -239,12 +239,16 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
     return;
   }
   if (space == MM_SHARED) {
-    uint64_t off[WARP_SIZE];
+    uint64_t off[WARP_SIZE], ranks = 0;
     bool remote = false;
-    FOR_LANES(i) {
-      off[i] = a[i] >= GEN_SHARED_BASE ? a[i] - GEN_SHARED_BASE : a[i];
-      if ((m >> i & 1) && off[i] >> CLUSTER_RANK_SHIFT && (off[i] >> CLUSTER_RANK_SHIFT) - 1 != w->cta->cluster_rank) remote = true;
+    /* (a cluster's other blocks: a rank in the offset's high bits, which
+     * the lanes of a plain shared access all leave 0) */
+    FOR_LANES_UNROLLED(i) {
+      off[i] = a[i] - (a[i] >= GEN_SHARED_BASE ? GEN_SHARED_BASE : 0);
+      ranks |= off[i] >> CLUSTER_RANK_SHIFT;
     }
+    if (__builtin_expect(ranks != 0, 0))
+      FOR_LANES(i) if ((m >> i & 1) && off[i] >> CLUSTER_RANK_SHIFT && (off[i] >> CLUSTER_RANK_SHIFT) - 1 != w->cta->cluster_rank) remote = true;
     uint64_t qstart = (uint64_t)((s->g->l1_shared_pipe ? s->mem->sm[smid].l1_free : s->mem->sm[smid].shared_free) + 0.5);
     s->mem_read_at = umax(t, qstart);
     s->mem_read_why = STALL_SHORT_SCOREBOARD;

@@ -116,10 +116,14 @@ uint32_t mm_shared_wavefronts(const uint64_t *addr, uint32_t m, uint32_t bytes, 
     uint32_t seen = 0;
     int i;
     if (m == 0xffffffffu) {
-      /* all words in one aligned block of 32 words: each bank has one */
-        u64x2 acc = { 0, 0 }, w0 = { addr[0] >> 2, addr[0] >> 2 };
-      for (i = 0; i < 32; i += 2) { u64x2 v; memcpy(&v, addr + i, sizeof v); acc |= (v >> 2) ^ w0; }
-      if (!((acc[0] | acc[1]) >> 5)) { *ideal = 1; return 1; }
+      /* all words in one aligned block of 32 words (the addresses' AND and
+       * OR agree above bit 6): each bank has one */
+      u64x2 va = { ~0ull, ~0ull }, vo = { 0, 0 };
+#if defined(__GNUC__) && __GNUC__ >= 8 && !defined(__clang__)
+#pragma GCC unroll 16
+#endif
+      for (i = 0; i < 32; i += 2) { u64x2 v; memcpy(&v, addr + i, sizeof v); va &= v; vo |= v; }
+      if (!(((va[0] & va[1]) ^ (vo[0] | vo[1])) >> 7)) { *ideal = 1; return 1; }
     }
     if (m == 0xffffffffu) {     /* a whole warp: no mask test, unrolled */
 #if defined(__GNUC__) && __GNUC__ >= 8 && !defined(__clang__)
