@@ -212,7 +212,11 @@ static void count_shared(warp *w, const xinsn *x, const uint64_t *off, lanemask 
     int64_t rounds = mm_shared_atomic4(off, m, &wf);
     if (rounds >= 0) { add_shared(w, x, off, m, size, true, store, (uint32_t)rounds, 1); return; }
   }
-  uint32_t ideal, wf = shared_wavefronts(w->e, off, m, size, &ideal);
+  struct emu_shared_wf *k = &w->e->shared_wf;
+  uint32_t ideal, wf;
+  if (k->valid && k->mask == m && k->size == size) { wf = k->wf; ideal = k->ideal; }
+  else wf = shared_wavefronts(w->e, off, m, size, &ideal);
+  k->valid = false;
   if (atomic) wf = mm_shared_atomic_rounds(off, m, wf);
   add_shared(w, x, off, m, size, atomic, store, wf, ideal);
 }

@@ -204,6 +204,7 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
   uint32_t smid = w->cta->smid;
   uint64_t t = s->now;
   uint16_t isp = x->in->space;
+  e->shared_wf.valid = false;
   /* ptxas merged it into another instruction's vector access (fuse.c) */
   const deps *d = &s->dep[x->pc];
   if (d->fused) return;
@@ -252,7 +253,11 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
     uint64_t qstart = (uint64_t)((s->g->l1_shared_pipe ? s->mem->sm[smid].l1_free : s->mem->sm[smid].shared_free) + 0.5);
     s->mem_read_at = umax(t, qstart);
     s->mem_read_why = STALL_SHORT_SCOREBOARD;
-    s->mem_latency = memsys_shared(s->mem, smid, t, off, m, size);
+    uint32_t wf, ideal;
+    s->mem_latency = memsys_shared(s->mem, smid, t, off, m, size, &wf, &ideal);
+    /* the counters' figures for this access (exec_mem.c count_shared),
+     * unless the model took it for a merged access's */
+    if (!d->fuse_bytes) e->shared_wf = (struct emu_shared_wf){ wf, ideal, m, size, true };
     if (s->iq[IQ_MIO]) iq_note(s, IQ_MIO, smid, s->mem_read_at);
     /* another block's shared memory: over the SMs' network */
     if (remote && s->g->lat_dsmem > s->g->lat_shared) s->mem_latency += s->g->lat_dsmem - s->g->lat_shared;

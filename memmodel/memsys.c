@@ -669,9 +669,12 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
   return finish(m, smi, t, done, pend);
 }
 
-uint64_t memsys_shared(memsys *m, uint32_t smi, uint64_t t, const uint64_t *off, uint32_t mask, uint32_t bytes) {
+uint64_t memsys_shared(memsys *m, uint32_t smi, uint64_t t, const uint64_t *off, uint32_t mask, uint32_t bytes,
+                       uint32_t *wf_out, uint32_t *ideal_out) {
   ms_sm *s = &m->sm[smi];
   uint32_t ideal, wf = mm_shared_wavefronts_mode(off, mask, bytes, m->g->shared_bank_bytes, m->g->shared_bank_mode, &ideal);
+  *wf_out = wf;
+  *ideal_out = ideal;
   double *free_at = m->g->l1_shared_pipe ? &s->l1_free : &s->shared_free;
   double start = dmax((double)t, *free_at);
   *free_at = start + wf;
