@@ -240,15 +240,22 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
     return;
   }
   if (space == MM_SHARED) {
-    uint64_t off[WARP_SIZE], ranks = 0;
-    bool remote = false;
+    /* offsets in the CTA's shared memory: the addresses themselves, unless
+     * some are generic (the OR of all below the window) */
+    uint64_t buf[WARP_SIZE], any = 0;
+    const uint64_t *off = a;
+    UNROLL_LANES
+    for (int i = 0; i < WARP_SIZE; i++) any |= a[i];
+    if (any >= GEN_SHARED_BASE) {
+      FOR_LANES(i) buf[i] = a[i] >= GEN_SHARED_BASE ? a[i] - GEN_SHARED_BASE : a[i];
+      off = buf;
+      any = 0;
+      FOR_LANES(i) any |= buf[i];
+    }
     /* (a cluster's other blocks: a rank in the offset's high bits, which
      * the lanes of a plain shared access all leave 0) */
-    FOR_LANES_UNROLLED(i) {
-      off[i] = a[i] - (a[i] >= GEN_SHARED_BASE ? GEN_SHARED_BASE : 0);
-      ranks |= off[i] >> CLUSTER_RANK_SHIFT;
-    }
-    if (__builtin_expect(ranks != 0, 0))
+    bool remote = false;
+    if (__builtin_expect(any >> CLUSTER_RANK_SHIFT != 0, 0))
       FOR_LANES(i) if ((m >> i & 1) && off[i] >> CLUSTER_RANK_SHIFT && (off[i] >> CLUSTER_RANK_SHIFT) - 1 != w->cta->cluster_rank) remote = true;
     uint64_t qstart = (uint64_t)((s->g->l1_shared_pipe ? s->mem->sm[smid].l1_free : s->mem->sm[smid].shared_free) + 0.5);
     s->mem_read_at = umax(t, qstart);
