@@ -741,8 +741,11 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
   }
   /* an atom whose result no instruction reads: only the warp's exit waits
    * for it (drain; [M] tests/microbench mb_atomic red_*: 15-22% drain, and
-   * 80% long_scoreboard: ptxas keeps the ATOM and its register, so the next
-   * one to the same register waits) */
+   * 80% long_scoreboard).  The model keeps its register, so the next one
+   * to the same register waits for it; the SASS has a REDG without one,
+   * and the H100's wait is its limit on reductions in flight, which this
+   * stands in for (doc/timing-validation.md, "Reductions as SASS has
+   * them") */
   uint8_t *read = calloc(e->nrows ? e->nrows : 1, 1);
   if (!read) return;
   for (uint32_t pc = 0; pc < e->nprog; pc++)
