@@ -9,6 +9,13 @@
 #include <emmintrin.h>
 #endif
 
+/* loops over a warp's lanes unrolled (GCC 8 and later; others decide) */
+#if defined(__GNUC__) && __GNUC__ >= 8 && !defined(__clang__)
+#define UNROLL(n) _Pragma(#n)
+#else
+#define UNROLL(n)
+#endif
+
 /* two lanes' addresses: whole-warp reductions in vector instructions */
 typedef uint64_t u64x2 __attribute__((vector_size(16)));
 
@@ -280,14 +287,14 @@ static int64_t atomic4_block(const uint64_t *addr, uint32_t m, uint64_t base, ui
    * the bitmap and the greatest count from the 256 counts, 16 at a time */
   uint8_t count[256] __attribute__((aligned(16))) = {0};
   if (m == 0xffffffffu) {
-#pragma GCC unroll 8
+    UNROLL(GCC unroll 8)
     for (int i = 0; i < 32; i++) count[(uint8_t)((addr[i] >> 2) - base)]++;
   }
   else for (int i = 0; i < 32; i++) count[(uint8_t)((addr[i] >> 2) - base)] += (uint8_t)(m >> i & 1);
   uint32_t rows[8] = {0}, lanes = 0;
 #if defined(__SSE2__)
   __m128i most = _mm_setzero_si128(), zero = _mm_setzero_si128();
-#pragma GCC unroll 8
+  UNROLL(GCC unroll 8)
   for (int k = 0; k < 8; k++) {
     __m128i lo = _mm_load_si128((const __m128i *)(count + 32 * k)), hi = _mm_load_si128((const __m128i *)(count + 32 * k + 16));
     most = _mm_max_epu8(most, _mm_max_epu8(lo, hi));
@@ -318,7 +325,7 @@ int64_t mm_shared_atomic4(const uint64_t *addr, uint32_t m, uint32_t *wavefronts
   uint64_t all = ~0ull, any = 0;
   if (m == 0xffffffffu) {
     u64x2 va = { ~0ull, ~0ull }, vo = { 0, 0 };
-#pragma GCC unroll 16
+    UNROLL(GCC unroll 16)
     for (int i = 0; i < 32; i += 2) { u64x2 v; memcpy(&v, addr + i, sizeof v); va &= v; vo |= v; }
     all = va[0] & va[1];
     any = vo[0] | vo[1];
