@@ -27,10 +27,13 @@ void sched_free(sched *s) {
 
 void sched_add(sched *s, twarp *tw) { tw->age = tw->stamp = ++s->counter; }
 
-uint64_t sched_priority(const sched *s, const twarp *tw) {
+/* (inline in this file's loops: a list's pick asks it of every warp) */
+static inline uint64_t priority_of(const sched *s, const twarp *tw) {
   if (s->policy == GPU_SCHED_GTO) return s->sp[tw->spi].greedy == tw ? 0 : tw->age;
   return tw->stamp;
 }
+
+uint64_t sched_priority(const sched *s, const twarp *tw) { return priority_of(s, tw); }
 
 /* Order (cycle, priority) as one 128-bit key: the comparisons in the
  * heap's sift compile without branches (a pop's child choices are
@@ -48,7 +51,7 @@ int sched_push(sched *s, twarp *tw, uint64_t t) {
     s->capheap = nc;
   }
   uint32_t i = s->nheap++;
-  heapent e = { t, sched_priority(s, tw), tw };
+  heapent e = { t, priority_of(s, tw), tw };
   hkey k = key_of(&e);
   while (i && k < key_of(&s->heap[(i - 1) / 2])) { s->heap[i] = s->heap[(i - 1) / 2]; i = (i - 1) / 2; }
   s->heap[i] = e;
@@ -130,9 +133,9 @@ int sched_leave(sched *s, twarp *tw, uint64_t now) {
 int sched_list_pick(sched *s, sched_list *l, uint64_t now) {
   if (l->head || !l->n) return 0;
   twarp *best = l->w[0];
-  uint64_t bp = sched_priority(s, best);
+  uint64_t bp = priority_of(s, best);
   for (uint32_t i = 1; i < l->n; i++) {
-    uint64_t p = sched_priority(s, l->w[i]);
+    uint64_t p = priority_of(s, l->w[i]);
     if (p < bp) { bp = p; best = l->w[i]; }
   }
   l->head = best;
@@ -140,7 +143,7 @@ int sched_list_pick(sched *s, sched_list *l, uint64_t now) {
 }
 
 int sched_list_join(sched *s, sched_list *l, twarp *tw, uint64_t now, int why) {
-  if (l->n == l->cap || (l->head && sched_priority(s, tw) < sched_priority(s, l->head))) return 0;
+  if (l->n == l->cap || (l->head && priority_of(s, tw) < priority_of(s, l->head))) return 0;
   l->w[l->n++] = tw;
   tw->wl = l;
   tw->wl_since = now;
