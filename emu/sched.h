@@ -118,8 +118,13 @@ void sched_add(sched *s, twarp *tw);
 int sched_push(sched *s, twarp *tw, uint64_t t);
 /* the next warp to try; false when none is queued */
 bool sched_pop(sched *s, heapent *out);
-/* two_level: may tw issue now?  If not it is parked until a place frees */
-bool sched_admit(sched *s, twarp *tw, uint64_t now);
+/* two_level: may tw issue now?  If not it is parked until a place frees
+ * (the test inline: most warps are in the active set, or the policy has
+ * none) */
+bool sched_admit_wait(sched *s, twarp *tw, uint64_t now);
+static inline bool sched_admit(sched *s, twarp *tw, uint64_t now) {
+  return s->policy != 2 /* GPU_SCHED_TWO_LEVEL */ || tw->active || sched_admit_wait(s, tw, now);
+}
 /* the order among warps trying in the same cycle (lower first) */
 uint64_t sched_priority(const sched *s, const twarp *tw);
 /* tw, held back by l's resource at now, waits in l (counted as why): 1;
