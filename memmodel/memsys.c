@@ -491,11 +491,20 @@ static double port_take(double *free_at, double t, const gpu_config *g, bool fir
 static uint32_t sectors_of(const uint64_t *addr, uint32_t mask, uint32_t bytes, uint64_t *sec, uint32_t *lanes, uint32_t *touched) {
   uint32_t n = 0;
   uint64_t len = bytes ? bytes : 1;
+  /* while the sectors come in rising order (a coalesced or strided
+   * access), a sector is the last one or a new one: no search */
+  bool rising = true;
   for (int i = 0; i < 32; i++) {
     if (!(mask >> i & 1)) continue;
     for (uint64_t sc = addr[i] >> 5; sc <= (addr[i] + len - 1) >> 5 && n < 64; sc++) {
-      uint32_t k = 0;
-      while (k < n && sec[k] != sc) k++;
+      uint32_t k;
+      if (n && sc == sec[n - 1]) k = n - 1;
+      else if (rising && (!n || sc > sec[n - 1])) k = n;
+      else {
+        rising = false;
+        k = 0;
+        while (k < n && sec[k] != sc) k++;
+      }
       if (k == n) { sec[n] = sc; lanes[n] = 0; touched[n++] = 0; }
       lanes[k]++;
       uint64_t lo = addr[i] > sc << 5 ? addr[i] - (sc << 5) : 0, hi = addr[i] + len - (sc << 5);
@@ -511,9 +520,14 @@ static uint32_t sectors_of(const uint64_t *addr, uint32_t mask, uint32_t bytes, 
  * the request's lines (0: the first). */
 static uint32_t lines_of(const uint64_t *sec, uint32_t n, uint32_t shift, bool *again, uint8_t *ord) {
   uint32_t lines = 0;
+  bool rising = true;           /* sectors in rising order: a line's are together */
   for (uint32_t k = 0; k < n; k++) {
     uint32_t j = 0;
-    while (j < k && sec[j] >> shift != sec[k] >> shift) j++;
+    if (k && rising && sec[k] > sec[k - 1]) j = sec[k - 1] >> shift == sec[k] >> shift ? k - 1 : k;
+    else {
+      rising = k == 0;
+      while (j < k && sec[j] >> shift != sec[k] >> shift) j++;
+    }
     ord[k] = (uint8_t)(j < k ? ord[j] : lines);
     lines += j == k;
     again[k] = j < k;
