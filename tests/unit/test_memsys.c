@@ -1074,6 +1074,41 @@ static uint32_t wide_wavefronts(const uint64_t *a, uint32_t m, uint32_t bytes, u
     return total;
 }
 
+/* A store's sectors sent to L2 (memsys's write_sectors, no combining
+ * outside windows) are its distinct sectors, in any lane order: rising
+ * (no search), falling, shuffled, strided, crossing sectors, partial. */
+START_TEST(store_sectors_match_distinct)
+{
+    gpu_config h = cfg("h100");
+    memsys *m = memsys_new(&h, 1, 0);
+    ck_assert_ptr_nonnull(m);
+    uint64_t rng = 4242, a[32], t = 100;
+    for (int round = 0; round < 3000; round++) {
+        uint32_t bytes = 4u << (round % 3), kind = (uint32_t)(round / 3) % 5, stride = bytes << (round / 15 % 5);
+        for (int i = 0; i < 32; i++) {
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            uint64_t r = rng >> 33;
+            uint64_t base = 0x2f0000400000ull;
+            switch (kind) {
+            case 0: a[i] = base + (uint64_t)i * stride; break;
+            case 1: a[i] = base + (uint64_t)(31 - i) * stride; break;
+            case 2: a[i] = base + (r % 96) * bytes; break;
+            case 3: a[i] = base + (uint64_t)(i / 4) * 40 + (uint64_t)(i % 4) * bytes; break;
+            default: a[i] = base + (uint64_t)i * stride + (i == 17 ? 4096 : 0) - (i > 20 ? 2048 : 0); break;
+            }
+        }
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t mask = round % 4 == 0 ? (uint32_t)(rng >> 32) | 1u : ~0u, sectors, lines;
+        mm_sectors(a, mask, bytes, &sectors, &lines);
+        uint64_t before = m->write_sectors;
+        memsys_global(m, 0, t, a, mask, bytes, MS_STORE, MS_BYPASS);
+        t += 1000;
+        ck_assert_uint_eq(m->write_sectors - before, sectors);
+    }
+    memsys_free(m);
+}
+END_TEST
+
 START_TEST(wide_shared_wavefronts_match_definition)
 {
     /* float2/float4 a lane: in order, strided, broadcast, shuffled within
@@ -1268,6 +1303,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(t, memsys_mshr_merges_misses);
     tcase_add_test(t, memsys_windowed_matches_immediate);
     tcase_add_test(t, wide_shared_wavefronts_match_definition);
+    tcase_add_test(t, store_sectors_match_distinct);
     tcase_add_test(t, memsys_batches_serve_while_the_next_is_made);
     tcase_add_test(t, memsys_l1_takes_a_line_at_a_time);
     tcase_add_test(t, memsys_misses_leave_line_after_line);
