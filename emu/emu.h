@@ -350,7 +350,7 @@ typedef struct emu {
   uint64_t cycle_now;            /* timing mode: the cycle being simulated (for %clock) */
   /* timing mode: the wavefronts the model just found for a shared access
    * (timing_mem), which its counters take rather than count again */
-  struct emu_shared_wf { uint32_t wf, ideal, mask, size; bool valid; } shared_wf;
+  struct emu_shared_wf { uint32_t wf, ideal; bool valid; } shared_wf;
   double progress_start, progress_last;  /* progress line (run.c)                */
   /* register and local-memory buffers of finished warps, reused (run.c) */
 #define EMU_POOL 256

@@ -214,7 +214,7 @@ static void count_shared(warp *w, const xinsn *x, const uint64_t *off, lanemask 
   }
   struct emu_shared_wf *k = &w->e->shared_wf;
   uint32_t ideal, wf;
-  if (k->valid && k->mask == m && k->size == size) { wf = k->wf; ideal = k->ideal; }
+  if (k->valid) { wf = k->wf; ideal = k->ideal; }     /* (timing_mem's, for this access) */
   else wf = shared_wavefronts(w->e, off, m, size, &ideal);
   k->valid = false;
   if (atomic) wf = mm_shared_atomic_rounds(off, m, wf);

@@ -94,8 +94,6 @@ bool sched_pop(sched *s, heapent *out) {
   return false;
 }
 
-_Static_assert(GPU_SCHED_TWO_LEVEL == 2, "sched.h's inline sched_admit names two_level 2");
-
 bool sched_admit_wait(sched *s, twarp *tw, uint64_t now) {
   sched_sp *p = &s->sp[tw->spi];
   if (p->nactive < s->active_limit && !p->phead) { tw->active = true; p->nactive++; return true; }

@@ -123,7 +123,7 @@ bool sched_pop(sched *s, heapent *out);
  * none) */
 bool sched_admit_wait(sched *s, twarp *tw, uint64_t now);
 static inline bool sched_admit(sched *s, twarp *tw, uint64_t now) {
-  return s->policy != 2 /* GPU_SCHED_TWO_LEVEL */ || tw->active || sched_admit_wait(s, tw, now);
+  return s->policy != GPU_SCHED_TWO_LEVEL || tw->active || sched_admit_wait(s, tw, now);
 }
 /* the order among warps trying in the same cycle (lower first) */
 uint64_t sched_priority(const sched *s, const twarp *tw);

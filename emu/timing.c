@@ -247,10 +247,9 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
     UNROLL_LANES
     for (int i = 0; i < WARP_SIZE; i++) any |= a[i];
     if (any >= GEN_SHARED_BASE) {
-      FOR_LANES(i) buf[i] = a[i] >= GEN_SHARED_BASE ? a[i] - GEN_SHARED_BASE : a[i];
-      off = buf;
       any = 0;
-      FOR_LANES(i) any |= buf[i];
+      FOR_LANES(i) { buf[i] = a[i] >= GEN_SHARED_BASE ? a[i] - GEN_SHARED_BASE : a[i]; any |= buf[i]; }
+      off = buf;
     }
     /* (a cluster's other blocks: a rank in the offset's high bits, which
      * the lanes of a plain shared access all leave 0) */
@@ -264,7 +263,7 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
     s->mem_latency = memsys_shared(s->mem, smid, t, off, m, size, &wf, &ideal);
     /* the counters' figures for this access (exec_mem.c count_shared),
      * unless the model took it for a merged access's */
-    if (!d->fuse_bytes) e->shared_wf = (struct emu_shared_wf){ wf, ideal, m, size, true };
+    if (!d->fuse_bytes) e->shared_wf = (struct emu_shared_wf){ wf, ideal, true };
     if (s->iq[IQ_MIO]) iq_note(s, IQ_MIO, smid, s->mem_read_at);
     /* another block's shared memory: over the SMs' network */
     if (remote && s->g->lat_dsmem > s->g->lat_shared) s->mem_latency += s->g->lat_dsmem - s->g->lat_shared;

@@ -738,6 +738,9 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     bool access = in->op == OP_LD || in->op == OP_LDU || in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED ||
                   in->op == OP_LDMATRIX || in->op == OP_STMATRIX;
     dep[pc].lsu = access && !dep[pc].free && !dep[pc].fused && (is_shared_space(in->space) || l1_space(in->space));
+    /* stores and reductions: each sets a read barrier that something in
+     * its loop waits on once an iteration (iter_read_wait) */
+    dep[pc].iter_read = g->iter_read_wait && dep[pc].lsu && (in->op == OP_ST || in->op == OP_RED);
   }
   /* an atom whose result no instruction reads: only the warp's exit waits
    * for it (drain; [M] tests/microbench mb_atomic red_*: 15-22% drain, and
@@ -756,14 +759,6 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     d->unread = true;
   }
   free(read);
-  /* stores and reductions (shared, global, local): each sets a read
-   * barrier that something in its loop waits on once an iteration
-   * (iter_read_wait) */
-  if (g->iter_read_wait)
-    for (uint32_t pc = 0; pc < e->nprog; pc++) {
-      const isa_insn *in = e->prog[pc].in;
-      dep[pc].iter_read = (in->op == OP_ST || in->op == OP_RED) && dep[pc].lsu && (l1_space(in->space) || is_shared_space(in->space));
-    }
 }
 
 /* Hoisting across unrolled copies: ptxas schedules the unroll_factor

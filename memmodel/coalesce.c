@@ -126,16 +126,12 @@ uint32_t mm_shared_wavefronts(const uint64_t *addr, uint32_t m, uint32_t bytes, 
       /* all words in one aligned block of 32 words (the addresses' AND and
        * OR agree above bit 6): each bank has one */
       u64x2 va = { ~0ull, ~0ull }, vo = { 0, 0 };
-#if defined(__GNUC__) && __GNUC__ >= 8 && !defined(__clang__)
-#pragma GCC unroll 16
-#endif
+      UNROLL(GCC unroll 16)
       for (i = 0; i < 32; i += 2) { u64x2 v; memcpy(&v, addr + i, sizeof v); va &= v; vo |= v; }
       if (!(((va[0] & va[1]) ^ (vo[0] | vo[1])) >> 7)) { *ideal = 1; return 1; }
     }
     if (m == 0xffffffffu) {     /* a whole warp: no mask test, unrolled */
-#if defined(__GNUC__) && __GNUC__ >= 8 && !defined(__clang__)
-#pragma GCC unroll 8
-#endif
+      UNROLL(GCC unroll 8)
       for (i = 0; i < 32; i++) {
         uint64_t w = addr[i] >> 2;
         uint32_t b = (uint32_t)(w & 31);

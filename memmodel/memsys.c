@@ -525,7 +525,7 @@ static uint32_t lines_of(const uint64_t *sec, uint32_t n, uint32_t shift, bool *
     uint32_t j = 0;
     if (k && rising && sec[k] > sec[k - 1]) j = sec[k - 1] >> shift == sec[k] >> shift ? k - 1 : k;
     else {
-      rising = k == 0;
+      if (k) rising = false;
       while (j < k && sec[j] >> shift != sec[k] >> shift) j++;
     }
     ord[k] = (uint8_t)(j < k ? ord[j] : lines);
