@@ -20,13 +20,21 @@ int dram_init(dram *d, const dram_params *p) {
   double bus = 8 * d->burst_cycles, act = 2.0 * (p->activate_cycles ? p->activate_cycles : 1);
   double busy = 2.0 * (p->row_miss_cycles ? p->row_miss_cycles : 1);
   size_t nbank = (size_t)p->channels * p->banks;
-  lazypool_init(&d->pool, p->channels * (timeline_pool_bytes(bus, TIMELINE_HORIZON) + timeline_pool_bytes(act, TIMELINE_HORIZON))
-                                 + nbank * timeline_pool_bytes(busy, TIMELINE_HORIZON));
-  for (uint32_t c = 0; c < p->channels; c++)
-    if (timeline_init_in(&d->ch[c].bus, bus, TIMELINE_HORIZON, &d->pool) ||
-        timeline_init_in(&d->ch[c].act, act, TIMELINE_HORIZON, &d->pool)) return -1;
-  for (size_t b = 0; b < nbank; b++)
-    if (timeline_init_in(&d->bank[b].busy, busy, TIMELINE_HORIZON, &d->pool)) return -1;
+  if (nbank > UINT32_MAX) return -1;
+  lazypool_init(&d->pool, timeline_group_pool_bytes(p->channels, bus, TIMELINE_HORIZON) + timeline_group_pool_bytes(p->channels, act, TIMELINE_HORIZON)
+                          + timeline_group_pool_bytes((uint32_t)nbank, busy, TIMELINE_HORIZON));
+  /* each kind of timeline a group: the serving books them in time order */
+  timeline **m = malloc((nbank > p->channels ? nbank : p->channels) * sizeof *m);
+  if (!m) return -1;
+  int bad = 0;
+  for (uint32_t c = 0; c < p->channels; c++) m[c] = &d->ch[c].bus;
+  bad |= timeline_init_group(m, p->channels, bus, TIMELINE_HORIZON, &d->pool);
+  for (uint32_t c = 0; c < p->channels; c++) m[c] = &d->ch[c].act;
+  bad |= timeline_init_group(m, p->channels, act, TIMELINE_HORIZON, &d->pool);
+  for (size_t b = 0; b < nbank; b++) m[b] = &d->bank[b].busy;
+  bad |= timeline_init_group(m, (uint32_t)nbank, busy, TIMELINE_HORIZON, &d->pool);
+  free(m);
+  if (bad) return -1;
   return 0;
 }
 

@@ -18,35 +18,47 @@ uint32_t timeline_windows(double width, double horizon) {
   return n;
 }
 
-size_t timeline_pool_bytes(double width, double horizon) {
+
+size_t timeline_group_pool_bytes(uint32_t count, double width, double horizon) {
   if (!(width > 0)) return 0;
-  size_t n = timeline_windows(width, horizon);
+  size_t n = (size_t)timeline_windows(width, horizon) * count;
   return lazypool_bytes(n * sizeof(double)) + lazypool_bytes(n * sizeof(uint32_t));
 }
 
-int timeline_init_in(timeline *tl, double width, double horizon, lazypool *p) {
-  memset(tl, 0, sizeof *tl);
+int timeline_init_group(timeline *const *members, uint32_t count, double width, double horizon, lazypool *p) {
+  if (!count) return 0;
+  for (uint32_t k = 0; k < count; k++) memset(members[k], 0, sizeof *members[k]);
   if (!(width > 0)) return -1;
   uint32_t n = timeline_windows(width, horizon);
   width = clamp_width(width, horizon);
-  tl->n = n;
-  tl->width = width;
+  size_t cells = (size_t)n * count;
   /* zeroed memory is an empty ring: touched (backed) window by window */
   void *used, *skip;
-  if ((tl->pooled = lazypool_take2(p, n * sizeof *tl->used, &used, n * sizeof *tl->skip, &skip))) {
-    tl->used = used;
-    tl->skip = skip;
-    return 0;
+  bool own = !lazypool_take2(p, cells * sizeof(double), &used, cells * sizeof(uint32_t), &skip);
+  if (own) {
+    used = calloc(cells, sizeof(double));
+    skip = calloc(cells, sizeof(uint32_t));
+    if (!used || !skip) { free(used); free(skip); return -1; }
   }
-  tl->used = calloc(n, sizeof *tl->used);
-  tl->skip = calloc(n, sizeof *tl->skip);
-  return tl->used && tl->skip ? 0 : -1;
+  for (uint32_t k = 0; k < count; k++) {
+    timeline *tl = members[k];
+    tl->n = n;
+    tl->width = width;
+    tl->stride = count;
+    tl->used = (double *)used + k;
+    tl->skip = (uint32_t *)skip + k;
+    tl->owns = own && k == 0;      /* the first member frees the group's arrays */
+  }
+  return 0;
 }
 
-int timeline_init(timeline *tl, double width, double horizon) { return timeline_init_in(tl, width, horizon, NULL); }
+int timeline_init(timeline *tl, double width, double horizon) {
+  timeline *one[1] = { tl };
+  return timeline_init_group(one, 1, width, horizon, NULL);
+}
 
 void timeline_free(timeline *tl) {
-  if (!tl->pooled) {
+  if (tl->owns) {
     free(tl->used);
     free(tl->skip);
   }
@@ -54,11 +66,14 @@ void timeline_free(timeline *tl) {
   tl->skip = NULL;
 }
 
-/* skip[i] holds the distance less one, so that zeroed windows are empty */
-static void clear(timeline *tl, uint32_t i) { tl->used[i] = 0; tl->skip[i] = 0; }
+/* skip[c] holds the distance less one, so that zeroed windows are empty */
+static void clear(timeline *tl, size_t c) { tl->used[c] = 0; tl->skip[c] = 0; }
+
+/* Where window w's ring slot lies in used[] and skip[] */
+static size_t cell(const timeline *tl, uint64_t w) { return (size_t)(w & (tl->n - 1)) * tl->stride; }
 
 static void clear_all(timeline *tl) {
-  for (uint32_t i = 0; i < tl->n; i++) clear(tl, i);
+  for (uint32_t i = 0; i < tl->n; i++) clear(tl, cell(tl, i));
   tl->lo = 0;
   tl->tail = 0;
 }
@@ -69,28 +84,28 @@ void timeline_reset(timeline *tl) {
   tl->booked = false;
 }
 
-/* Window w's slot, making w part of the ring by dropping the oldest ones. */
-static uint32_t slot(timeline *tl, uint64_t w) {
+/* Window w's cell, making w part of the ring by dropping the oldest ones. */
+static size_t slot(timeline *tl, uint64_t w) {
   if (w >= tl->lo + tl->n) {
     uint64_t lo = w - tl->n + 1;
     if (lo - tl->lo >= tl->n) clear_all(tl);
-    else for (uint64_t i = tl->lo; i < lo; i++) clear(tl, (uint32_t)(i & (tl->n - 1)));
+    else for (uint64_t i = tl->lo; i < lo; i++) clear(tl, cell(tl, i));
     tl->lo = lo;
   }
-  return (uint32_t)(w & (tl->n - 1));
+  return cell(tl, w);
 }
 
-static int full(const timeline *tl, uint32_t i) { return tl->used[i] >= tl->width; }
+static int full(const timeline *tl, size_t c) { return tl->used[c] >= tl->width; }
 
 /* The first window from w on with room.  A full window's skip leads to a
  * later window that had room when it was set; the walk shortens the paths
  * it takes (windows only fill, so a skip never passes a window with room). */
 static uint64_t first_room(timeline *tl, uint64_t w) {
-  uint32_t i = slot(tl, w);
+  size_t i = slot(tl, w);
   while (full(tl, i)) {
     uint64_t nx = w + tl->skip[i] + 1;
     if (nx < tl->lo + tl->n) {
-      uint32_t j = (uint32_t)(nx & (tl->n - 1));
+      size_t j = cell(tl, nx);
       if (full(tl, j) && nx + tl->skip[j] + 1 - w < tl->n) tl->skip[i] = (uint32_t)(nx + tl->skip[j] - w);
     }
     w = nx;
@@ -104,7 +119,7 @@ double timeline_take(timeline *tl, double t, double cost) {
   if (w < tl->lo) w = tl->lo;
   tl->booked = true;
   double start;
-  uint32_t i;
+  size_t i;
   for (;;) {
     /* the first window from t's with room; in time order (nothing booked
      * after t) that is t's own */

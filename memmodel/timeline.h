@@ -30,15 +30,13 @@ typedef struct timeline {
   double *used;                    /* how far into each window it is sold, cycles */
   uint32_t *skip;                  /* full windows: how far on to look for room, less one */
   uint32_t n;                      /* windows in the ring, a power of two */
+  uint32_t stride;                 /* window i at used[i * stride] (a group's members interleave) */
   double width;                    /* cycles per window */
   uint64_t lo;                     /* the oldest window the ring holds */
   double tail;                     /* the end of the latest booking */
   bool booked;                     /* anything booked since the last reset */
-  bool pooled;                     /* used and skip belong to a lazypool */
+  bool owns;                       /* used and skip are its own allocations (not a pool's) */
 } timeline;
-
-/* The bytes timeline_init_in(width, horizon) takes from a pool. */
-size_t timeline_pool_bytes(double width, double horizon);
 
 /* How far, in cycles, the memory system's timelines look ahead of the
  * oldest booking they keep: longer queues than that are not modelled. */
@@ -48,9 +46,14 @@ size_t timeline_pool_bytes(double width, double horizon);
 
 /* A timeline covering about `horizon` cycles in windows of `width`. */
 int timeline_init(timeline *tl, double width, double horizon);
-/* The same, its windows from pool p where it has room (util/lazymap.h:
- * one mapping for thousands of timelines, backed where they are used). */
-int timeline_init_in(timeline *tl, double width, double horizon, lazypool *p);
+/* Timelines of one shape whose windows interleave: window i of member k
+ * lies at [i * count + k].  A memory system books its channels' or banks'
+ * windows of about the same time one after another, so those share host
+ * cache lines, and a launch of a few thousand cycles backs only the first
+ * windows of each member instead of a page or more of each ring. */
+int timeline_init_group(timeline *const *members, uint32_t count, double width, double horizon, lazypool *p);
+/* The bytes timeline_init_group(count members, width, horizon) takes from a pool. */
+size_t timeline_group_pool_bytes(uint32_t count, double width, double horizon);
 /* The windows such a timeline keeps (each takes TIMELINE_WINDOW_BYTES). */
 uint32_t timeline_windows(double width, double horizon);
 #define TIMELINE_WINDOW_BYTES (sizeof(double) + sizeof(uint32_t))

@@ -19,6 +19,7 @@
 #include "memmodel/l2.h"
 #include "memmodel/memsys.h"
 #include "memmodel/space.h"
+#include "util/lazymap.h"
 #include "memmodel/timeline.h"
 #include "emu/emu.h"
 
@@ -97,6 +98,35 @@ START_TEST(timeline_ring_moves_on)
     for (int i = 0; i < 3; i++) ck_assert(timeline_take(&t2, 10, 1) == 10 + i);
     timeline_free(&t2);
     timeline_free(&tl);
+}
+END_TEST
+
+/* Members of a group (windows interleaved) book exactly as timelines of
+ * their own, whatever the order the members' bookings mix in, through
+ * rings that move on and resets of some members only; with the group's
+ * arrays from a pool and from the heap alike. */
+START_TEST(timeline_group_members_book_as_alone)
+{
+    enum { M = 5, N = 4000 };
+    for (int pooled = 0; pooled < 2; pooled++) {
+        timeline alone[M], grp[M], *members[M];
+        lazypool pool = { 0 };
+        if (pooled) lazypool_init(&pool, timeline_group_pool_bytes(M, 3.0, 512.0));
+        for (int k = 0; k < M; k++) { ck_assert_int_eq(timeline_init(&alone[k], 3.0, 512.0), 0); members[k] = &grp[k]; }
+        ck_assert_int_eq(timeline_init_group(members, M, 3.0, 512.0, pooled ? &pool : NULL), 0);
+        ck_assert_uint_eq(grp[1].stride, M);
+        ck_assert_uint_eq(grp[0].n, alone[0].n);
+        uint64_t x = 7;
+        for (int i = 0; i < N; i++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            int k = (int)(x >> 60) % M;
+            double t = (double)(x >> 35 & 1023) + i * 0.75, cost = 0.5 + (double)(x >> 20 & 7);
+            if ((x >> 10 & 255) == 0) { timeline_reset(&alone[k]); timeline_reset(&grp[k]); }
+            ck_assert(timeline_take(&alone[k], t, cost) == timeline_take(&grp[k], t, cost));
+        }
+        for (int k = 0; k < M; k++) { timeline_free(&alone[k]); timeline_free(&grp[k]); }
+        lazypool_free(&pool);
+    }
 }
 END_TEST
 
@@ -1272,6 +1302,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(t, timeline_later_bookings_do_not_delay_earlier_ones);
     tcase_add_test(t, timeline_never_serves_faster_than_its_rate);
     tcase_add_test(t, timeline_ring_moves_on);
+    tcase_add_test(t, timeline_group_members_book_as_alone);
     suite_add_tcase(s, t);
     t = tcase_create("cache");
     tcase_add_test(t, cache_sectors_and_lru);
