@@ -305,7 +305,8 @@ typedef struct emu {
                                     the last special row the kernel uses (all for an observer) */
   uint32_t sr_base;              /* first special-register row                    */
   uint32_t off_base;             /* rows of the r+imm operands of the instruction running (k-th
-                                    operand: off_base + k), after the functions' registers */
+                                    operand: off_base + k), after the functions' registers; none
+                                    (sr_base == off_base) where no instruction has one */
   bool reads_envreg;             /* the kernel names %envregN: its rows are filled */
   uint64_t sr_used;              /* bit k: special row k (< SR_ENVREG0) is named by the program */
   uint32_t *clear_runs;          /* register rows a reused register file must have cleared:

@@ -492,6 +492,29 @@ static int plan_warp_start(emu *e, uint32_t kernel) {
   return 0;
 }
 
+/* Whether an instruction of the kernel's functions has an r+imm operand,
+ * whose sum needs an offset row.  Most kernels have none, and their warps'
+ * register files then go without the ISA_MAX_OFFSET_OPND rows (an eighth
+ * of a typical file: fresh memory for every resident warp of a timed
+ * launch).  All or none: the special rows then keep their numbers modulo
+ * 8, so the timing model's register banks (row mod reg_banks, 2 or 4) are
+ * the same either way. */
+static bool uses_offset_rows(const emu *e) {
+  const isa_module *m = e->m;
+  for (uint32_t f = 0; f < m->nfuncs; f++) {
+    if (e->func_base[f] == UINT32_MAX) continue;
+    const isa_func *fn = &m->funcs[f];
+    for (uint32_t i = 0; i < fn->ninsns; i++) {
+      const isa_insn *in = &fn->insns[i];
+      for (uint32_t k = 0; k < in->nops && k < ISA_MAX_OFFSET_OPND; k++) {
+        const isa_opnd *o = &fn->ops[in->opi + k];
+        if ((o->kind == OK_REG || o->kind == OK_SREG) && (o->flags & OF_OFFSET)) return true;
+      }
+    }
+  }
+  return false;
+}
+
 int emu_prepare(emu *e, int kernel) {
   emu_unprepare(e);
   isa_module *m = e->m;
@@ -528,7 +551,7 @@ int emu_prepare(emu *e, int kernel) {
     goto fail;
   }
   e->off_base = rows;
-  e->sr_base = rows + ISA_MAX_OFFSET_OPND;
+  e->sr_base = rows + (uses_offset_rows(e) ? ISA_MAX_OFFSET_OPND : 0);
   e->nrows = e->sr_base + SR_COUNT;
   /* %envreg rows are filled at each warp's start only for kernels that read them */
   e->reads_envreg = false;
