@@ -287,6 +287,14 @@ typedef struct emu {
   uint32_t nprog;
   uint32_t *func_base;           /* global PC of each function's first instruction */
   uint32_t *row_base;            /* first register row of each function           */
+  int32_t *kmap;                 /* rows packed by liveness (rowpack.c): the kernel's
+                                    slot s in storage row kmap[s] (s < kmap_n); NULL:
+                                    every slot in row row_base[f] + s                */
+  uint32_t kmap_n;
+  struct emu_unpacked *unpacked; /* what the packing changed, to put back          */
+  uint32_t pack_regs, pack_rows, pack_file_rows;   /* the last launch's packing: its kernel's
+                                    registers in pack_rows rows, a warp's file in pack_file_rows
+                                    (0: not packed) */
   uint64_t (*konst)[WARP_SIZE];  /* constant rows                                  */
   uint32_t nkonst, capkonst;
   uint32_t *konst_index;         /* open-addressing hash of the rows: 1 + row, 0 free */
@@ -487,6 +495,9 @@ static inline void xslot_store(warp *w, const xinsn *x, int s, const uint64_t *t
 /* The constant row holding v in every lane (for prepare functions that
  * rewrite an immediate), as an xop row value (negative). */
 int32_t emu_konst_row(emu *e, uint64_t v);
+/* The row a warp's register file holds the instruction's function's
+ * register slot in (for observers that read an operand's register). */
+int emu_slot_row(const emu *e, const xinsn *x, uint32_t slot);
 
 /* ", file.cu:12": the CUDA line of x for a message ("" without .loc). */
 void emu_source_suffix(const emu *e, const xinsn *x, char *buf, size_t n);

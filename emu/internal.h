@@ -23,8 +23,24 @@ int emu_offset_src_row(const emu *e, const xinsn *x, const isa_opnd *o);
  * the base of an address) into use[]; false for a component (.x, .b0...)
  * of a register, whose slots the caller does not try to follow. */
 bool emu_mark_uses(const isa_func *fn, const isa_opnd *o, uint8_t *use);
-/* Row of a register slot of the instruction's function (hot paths). */
-static inline int emu_reg_row(const emu *e, const xinsn *x, uint32_t slot) { return (int)(e->row_base[x->f - e->m->funcs] + slot); }
+/* Row of a register slot of the instruction's function (hot paths): its
+ * storage row once the rows are packed (rowpack.c). */
+static inline int emu_reg_row(const emu *e, const xinsn *x, uint32_t slot) {
+  uint32_t r = e->row_base[x->f - e->m->funcs] + slot;
+  return (int)(__builtin_expect(e->kmap != NULL, 0) && r < e->kmap_n ? (uint32_t)e->kmap[r] : r);
+}
+/* The kernel's registers in fewer storage rows, by liveness, once
+ * everything that reads the program by register has run (rowpack.c):
+ * true when packed.  emu_rows_unpack puts the PTX's rows back (a timed
+ * launch that runs again on one thread prepares its model again). */
+bool emu_rows_pack(emu *e, uint32_t kernel);
+void emu_rows_unpack(emu *e);
+/* The runs of set flags among n, as pairs (first, count) (malloc'd; NULL
+ * when out of memory): the rows a warp's start clears (clear_runs). */
+uint32_t *emu_runs_of(const uint8_t *flag, uint32_t n, uint32_t *nruns);
+/* The kernel registers an instruction certainly writes in every active
+ * lane, into def[] (prepare.c); false when none. */
+bool emu_defines(const isa_func *kf, const xinsn *x, uint8_t *def);
 /* Local-space address of a function-scope symbol for the executing thread. */
 uint64_t emu_fsym_local(const warp *w, int lane, const xinsn *x, uint32_t sym);
 

@@ -54,7 +54,7 @@ int emu_row_of(const emu *e, const xinsn *x, const isa_opnd *o) {
     ptrdiff_t k = o - &x->f->ops[x->in->opi];
     if (k >= 0 && k < ISA_MAX_OFFSET_OPND) return (int)(e->off_base + (uint32_t)k);
   }
-  if (o->kind == OK_REG) return (int)(e->row_base[x->f - e->m->funcs] + o->v);
+  if (o->kind == OK_REG) return emu_reg_row(e, x, o->v);
   if (o->kind == OK_SREG) return (int)e->sr_base + sr_row(o->v, o->n);
   return -1;
 }
@@ -62,7 +62,7 @@ int emu_row_of(const emu *e, const xinsn *x, const isa_opnd *o) {
 /* The row an r+imm operand adds its offset to (the register's own). */
 int emu_offset_src_row(const emu *e, const xinsn *x, const isa_opnd *o) {
   if (o->kind == OK_SREG) return (int)e->sr_base + sr_row(o->v, o->n);
-  return (int)(e->row_base[x->f - e->m->funcs] + o->v);
+  return emu_reg_row(e, x, o->v);
 }
 
 static uint32_t konst_slot(uint64_t v, uint32_t cap) { return (uint32_t)((v * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1); }
@@ -316,6 +316,7 @@ static uint64_t layout_shared(const isa_module *m, const uint8_t *reached, uint6
 }
 
 void emu_unprepare(emu *e) {
+  emu_rows_unpack(e);
   free(e->prog); e->prog = NULL; e->nprog = 0;
   free(e->konst); e->konst = NULL; e->nkonst = e->capkonst = 0;
   free(e->konst_index); e->konst_index = NULL; e->konst_icap = 0;
@@ -359,7 +360,7 @@ bool emu_mark_uses(const isa_func *fn, const isa_opnd *o, uint8_t *use) {
  * lane (an unguarded one of the plain families, into a whole register of
  * at most 64 bits, or ld's vector elements), marked in def; false when it
  * writes none that way. */
-static bool defines(const isa_func *kf, const xinsn *x, uint8_t *def) {
+bool emu_defines(const isa_func *kf, const xinsn *x, uint8_t *def) {
   const isa_insn *in = x->in;
   int fam = isa_ops[in->op].family;
   bool ld = in->op == OP_LD || in->op == OP_LDU;
@@ -383,13 +384,27 @@ static bool defines(const isa_func *kf, const xinsn *x, uint8_t *def) {
  * values, and a thread must read the same value whatever ran before it on
  * whichever worker: zero, unless the thread certainly wrote the row
  * first.  A forward must-analysis over the kernel's instructions finds the
- * registers written on every path to each instruction (defines());
+ * registers written on every path to each instruction (emu_defines());
  * a register that some instruction names where it may not have been
  * written is cleared.  Values in lanes past the block's threads stay stale,
  * so kernels with instructions that read other lanes' registers (shuffles,
  * votes, matrix instructions), with calls, control flow other than
  * bra, ret, exit and barriers, or register components are cleared whole. */
 _Static_assert(SR_ENVREG0 <= 64, "sr_used has a bit for each special row before %envreg");
+
+uint32_t *emu_runs_of(const uint8_t *flag, uint32_t n, uint32_t *nruns) {
+  uint32_t runs = 0;
+  for (uint32_t r = 0; r < n; r++) if (flag[r] && (r == 0 || !flag[r - 1])) runs++;
+  uint32_t *v = malloc((runs ? runs : 1) * 2 * sizeof *v);
+  if (!v) return NULL;
+  *nruns = 0;
+  for (uint32_t r = 0; r < n; r++) {
+    if (!flag[r]) continue;
+    if (r == 0 || !flag[r - 1]) { v[2 * *nruns] = r; v[2 * *nruns + 1] = 0; (*nruns)++; }
+    v[2 * *nruns - 1]++;
+  }
+  return v;
+}
 
 static int plan_warp_start(emu *e, uint32_t kernel) {
   const isa_module *m = e->m;
@@ -422,7 +437,7 @@ static int plan_warp_start(emu *e, uint32_t kernel) {
     if ((x->flags & XF_CONTROL) && op != OP_BRA && op != OP_RET && op != OP_EXIT && op != OP_BAR && op != OP_BARRIER && op != OP_NANOSLEEP) whole = true;
     if (op == OP_BRA && (x->target < base || x->target >= base + n)) whole = true;
     memset(def, 0, nr ? nr : 1);
-    if (defines(kf, x, def)) for (uint32_t r = 0; r < nr; r++) if (def[r]) dset[(size_t)i * words + r / 64] |= 1ull << (r % 64);
+    if (emu_defines(kf, x, def)) for (uint32_t r = 0; r < nr; r++) if (def[r]) dset[(size_t)i * words + r / 64] |= 1ull << (r % 64);
   }
   /* IN[i]: registers written on every path from the kernel's start to i */
   for (int it = 0; !whole; it++) {
@@ -452,7 +467,7 @@ static int plan_warp_start(emu *e, uint32_t kernel) {
     const isa_opnd *ops = &kf->ops[in_->opi];
     memset(use, 0, nr ? nr : 1);
     memset(def, 0, nr ? nr : 1);
-    bool d = defines(kf, x, def);
+    bool d = emu_defines(kf, x, def);
     if (in_->guard >= 0) use[in_->guard] = 1;
     for (uint32_t k = 0; k < in_->nops; k++) {
       if (k == 0 && d) {   /* a defined vector's other elements (immediates, sinks) name nothing */
@@ -467,18 +482,9 @@ static int plan_warp_start(emu *e, uint32_t kernel) {
   /* other functions' rows (the offset rows are written before each read) */
   for (uint32_t r = 0; r < e->sr_base; r++) if ((r < kb || r >= kb + nr) && (r < e->off_base || r >= e->sr_base)) clear[r] = 1;
   free(use); free(def); free(in); free(nin); free(dset);
-  /* runs of rows to clear */
-  uint32_t runs = 0;
-  for (uint32_t r = 0; r < e->sr_base; r++) if (clear[r] && (r == 0 || !clear[r - 1])) runs++;
-  e->clear_runs = malloc((runs ? runs : 1) * 2 * sizeof *e->clear_runs);
-  if (!e->clear_runs) { free(clear); return -1; }
-  e->nclear_runs = 0;
-  for (uint32_t r = 0; r < e->sr_base; r++) {
-    if (!clear[r]) continue;
-    if (r == 0 || !clear[r - 1]) { e->clear_runs[2 * e->nclear_runs] = r; e->clear_runs[2 * e->nclear_runs + 1] = 0; e->nclear_runs++; }
-    e->clear_runs[2 * e->nclear_runs - 1]++;
-  }
+  e->clear_runs = emu_runs_of(clear, e->sr_base, &e->nclear_runs);
   free(clear);
+  if (!e->clear_runs) return -1;
   /* the rows a register file holds: those up to the last special row a
    * warp's start or an instruction writes (init_sregs fills a group of
    * rows, a clock read all six); %envreg, last, when the kernel reads it */

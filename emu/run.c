@@ -470,6 +470,7 @@ int emu_launch_begin(emu *e, const emu_launch *l) {
   memset(&e->fault, 0, sizeof e->fault);
   e->fault.pc = UINT32_MAX;
   e->warp_insts = 0;
+  e->pack_regs = e->pack_rows = e->pack_file_rows = 0;
   e->deadline_ns = e->opt.max_seconds > 0 ? clock_now_ns() + (uint64_t)(e->opt.max_seconds * 1e9) : 0;
   if (e->stop_reason) e->deadline_ns = 1;    /* a stop request holds for every later launch */
   e->progress_start = 0;
@@ -539,6 +540,7 @@ void emu_launch_end(emu *e) {
 int emu_run(emu *e, const emu_launch *l) {
   if (e->timing_cfg) return emu_run_timed(e, l);
   if (emu_launch_begin(e, l)) return -1;
+  emu_rows_pack(e, l->func);
   /* on worker threads where its blocks turn out independent (parallel.c);
    * otherwise (or after the attempt was abandoned) the loop below */
   if (emu_par_run(e)) { emu_launch_end(e); return e->faulted ? -1 : 0; }

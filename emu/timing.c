@@ -1282,6 +1282,9 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     fault_oom(e);
     goto out;
   }
+  /* the model has read the program by PTX register: the warps' files may
+   * now hold the registers packed */
+  emu_rows_pack(e, l->func);
   memsys_launch(s->mem);
   memsys_windowed(s->mem, true);
   if (s->ic) ifetch_windowed(s->ic, true);
@@ -1562,6 +1565,7 @@ out:
   free(cta_start_t);
   free(slot_sm);
   free(slot_init);
+  emu_rows_unpack(e);                  /* (a run on one thread builds its model again) */
   return e->faulted ? -1 : 0;
 }
 

@@ -115,6 +115,10 @@ static int host_launch_one(host_launcher *hl, emu *e, const emu_launch *el, int 
             "peak host memory %.1f MiB\n",
             index, shown, (unsigned long long)e->stats.inst_executed, (unsigned long long)e->stats.thread_inst_executed,
             (double)dt / 1e9, (double)e->stats.thread_inst_executed / ((double)dt / 1e9) / 1e6, peak_rss_mib());
+  /* the warps' register files, packed by liveness (emu/rowpack.c) */
+  if (!o->quiet && o->verbose && e->pack_regs)
+    fprintf(stderr, "ptxemu: launch %d %s: %u registers held in %u rows a thread (a warp's file: %u rows with the special registers)\n",
+            index, shown, e->pack_regs, e->pack_rows, e->pack_file_rows);
   /* where a timed launch's host time went: the serving of L2 and DRAM
    * requests runs on one thread, the windows' SMs on all (doc/parallel.md) */
   if (!o->quiet && o->verbose && hl->gcfg && e->timing_wall.windows)

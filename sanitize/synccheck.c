@@ -146,7 +146,7 @@ static void check_mbarrier(sanitizer *s, const warp *w, const xinsn *x, lanemask
   if (!o) return;
   if (o->kind == OK_ADDRX) o = &x->f->pool[o->v];
   uint64_t off;
-  if (o->kind == OK_ADDR && (o->flags & OF_BASEREG)) off = w->r[e->row_base[x->f - e->m->funcs] + o->v][lane] + (uint64_t)o->imm;
+  if (o->kind == OK_ADDR && (o->flags & OF_BASEREG)) off = w->r[emu_slot_row(e, x, o->v)][lane] + (uint64_t)o->imm;
   else if ((o->kind == OK_ADDR || o->kind == OK_SYM) && (o->flags & OF_MODSYM) && e->m->syms[o->v].space == PTX_SPACE_SHARED)
     off = e->shared_sym_off[o->v] + (uint64_t)o->imm;
   else return;
