@@ -307,6 +307,8 @@ typedef struct emu {
   uint32_t *regsave_off;         /* per function: register save area (recursion)  */
   uint8_t *recursive;            /* per function: can call itself                 */
   uint32_t local_per_thread;     /* local memory bytes per thread                 */
+  bool local_reached;            /* an instruction may access local memory (a reused
+                                    warp's is cleared only then)                  */
   uint32_t alloca_bytes;         /* of which the top part is for alloca           */
   uint32_t nrows;                /* register rows (max over functions + offsets + SR) */
   uint32_t warp_rows;            /* of which a warp's register file holds the first ones: up to

@@ -327,7 +327,7 @@ int emu_cta_start(emu *e, cta *c, uint64_t seq, cta *peers) {
       w->r = e->pool_regs[e->npool];
       w->local = e->pool_local[e->npool];
       clear_used_rows(e, w->r, false);
-      memset(w->local, 0, (size_t)WARP_SIZE * w->local_stride);
+      if (e->local_reached) memset(w->local, 0, (size_t)WARP_SIZE * w->local_stride);
     } else {
       /* registers and local memory of resident warps count against the cap */
       if (e->warp_bytes + warp_bytes(e) > e->opt.mem_cap) return -1;
