@@ -274,42 +274,52 @@ uint32_t mm_shared_wavefronts_mode(const uint64_t *addr, uint32_t m, uint32_t by
 
 /* mm_shared_atomic4 where every address lies in one aligned 1 KB block (a
  * histogram's 256 bins): a word's place in the block is its slot, and its
- * bank the slot's low 5 bits, so a bitmap of the words touched (8 rows of
- * 32 banks) gives the most distinct words on one bank without a second
- * count.  base: the block's first word. */
+ * bank the slot's low 5 bits, so the words touched, as 8 rows of 32 banks,
+ * give the most distinct words on one bank without a second count.  base:
+ * the block's first word. */
 static int64_t atomic4_block(const uint64_t *addr, uint32_t m, uint64_t base, uint32_t *wavefronts) {
   /* the lanes on each word first (an inactive lane adds nothing: its
    * address, wherever it is, only picks which count it adds 0 to), then
-   * the bitmap and the greatest count from the 256 counts, 16 at a time */
+   * the banks' words and the greatest count from the 256 counts, 16 at a
+   * time */
   uint8_t count[256] __attribute__((aligned(16))) = {0};
   if (m == 0xffffffffu) {
     UNROLL(GCC unroll 8)
     for (int i = 0; i < 32; i++) count[(uint8_t)((addr[i] >> 2) - base)]++;
   }
   else for (int i = 0; i < 32; i++) count[(uint8_t)((addr[i] >> 2) - base)] += (uint8_t)(m >> i & 1);
-  uint32_t rows[8] = {0}, lanes = 0;
+  uint32_t lanes = 0, words;
 #if defined(__SSE2__)
-  __m128i most = _mm_setzero_si128(), zero = _mm_setzero_si128();
+  /* a bank's words: the 8 rows' empty words counted per bank, a byte
+   * each (cmpeq gives -1 for an empty one), then the fewest empties */
+  __m128i most = _mm_setzero_si128(), zero = _mm_setzero_si128(), elo = zero, ehi = zero;
   UNROLL(GCC unroll 8)
   for (int k = 0; k < 8; k++) {
     __m128i lo = _mm_load_si128((const __m128i *)(count + 32 * k)), hi = _mm_load_si128((const __m128i *)(count + 32 * k + 16));
     most = _mm_max_epu8(most, _mm_max_epu8(lo, hi));
-    uint32_t empty = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(lo, zero)) | (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(hi, zero)) << 16;
-    rows[k] = ~empty;
+    elo = _mm_sub_epi8(elo, _mm_cmpeq_epi8(lo, zero));
+    ehi = _mm_sub_epi8(ehi, _mm_cmpeq_epi8(hi, zero));
   }
   most = _mm_max_epu8(most, _mm_srli_si128(most, 8));
   most = _mm_max_epu8(most, _mm_srli_si128(most, 4));
   most = _mm_max_epu8(most, _mm_srli_si128(most, 2));
   most = _mm_max_epu8(most, _mm_srli_si128(most, 1));
   lanes = (uint32_t)_mm_cvtsi128_si32(most) & 0xffu;
+  __m128i fewest = _mm_min_epu8(elo, ehi);
+  fewest = _mm_min_epu8(fewest, _mm_srli_si128(fewest, 8));
+  fewest = _mm_min_epu8(fewest, _mm_srli_si128(fewest, 4));
+  fewest = _mm_min_epu8(fewest, _mm_srli_si128(fewest, 2));
+  fewest = _mm_min_epu8(fewest, _mm_srli_si128(fewest, 1));
+  words = 8 - ((uint32_t)_mm_cvtsi128_si32(fewest) & 0xffu);
 #else
+  uint32_t rows[8] = {0};
   for (uint32_t h = 0; h < 256; h++) {
     if (!count[h]) continue;
     rows[h >> 5] |= 1u << (h & 31);
     lanes = count[h] > lanes ? count[h] : lanes;
   }
+  words = most_in_a_column(rows, 8);
 #endif
-  uint32_t words = most_in_a_column(rows, 8);
   *wavefronts = words;
   return lanes > words ? lanes : words;
 }
