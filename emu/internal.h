@@ -41,6 +41,19 @@ uint32_t *emu_runs_of(const uint8_t *flag, uint32_t n, uint32_t *nruns);
 /* The kernel registers an instruction certainly writes in every active
  * lane, into def[] (prepare.c); false when none. */
 bool emu_defines(const isa_func *kf, const xinsn *x, uint8_t *def);
+/* The kernel registers x reads, into use[] (its guard, its sources, and a
+ * destination it may not write whole), and those it certainly writes, into
+ * def[] (emu_defines); both cleared first.  False for a register component
+ * (.x, .b0...), whose slots are not followed. */
+bool emu_insn_regs(const isa_func *kf, const xinsn *x, uint8_t *use, uint8_t *def);
+/* Whether x leaves each thread's registers to that thread's own path
+ * through the kernel (base, n instructions): not a warp or matrix
+ * instruction (they read other lanes'), control only through bra within
+ * the kernel, ret, exit and barriers. */
+bool emu_lane_private(const xinsn *x, uint32_t base, uint32_t n);
+/* The kernel's instructions (indices from base) a thread may run after
+ * instruction i, x, into succ; how many (0 to 2). */
+uint32_t emu_successors(const xinsn *x, uint32_t base, uint32_t n, uint32_t i, uint32_t succ[2]);
 /* Local-space address of a function-scope symbol for the executing thread. */
 uint64_t emu_fsym_local(const warp *w, int lane, const xinsn *x, uint32_t sym);
 

@@ -378,6 +378,44 @@ bool emu_defines(const isa_func *kf, const xinsn *x, uint8_t *def) {
   return any;
 }
 
+bool emu_insn_regs(const isa_func *kf, const xinsn *x, uint8_t *use, uint8_t *def) {
+  const isa_insn *in = x->in;
+  memset(use, 0, kf->nregs ? kf->nregs : 1);
+  memset(def, 0, kf->nregs ? kf->nregs : 1);
+  bool d = emu_defines(kf, x, def), ok = true;
+  if (in->guard >= 0) use[in->guard] = 1;
+  const isa_opnd *ops = in->nops ? &kf->ops[in->opi] : NULL;
+  for (uint32_t k = 0; k < in->nops; k++) {
+    if (k == 0 && d) {   /* a defined vector's other elements (immediates, sinks) name nothing */
+      if (ops[0].kind == OK_VEC)
+        for (uint32_t j = 0; j < ops[0].n; j++) {
+          const isa_opnd *el = &kf->pool[ops[0].v + j];
+          if (!(el->kind == OK_REG && def[el->v])) ok &= emu_mark_uses(kf, el, use);
+        }
+      continue;
+    }
+    ok &= emu_mark_uses(kf, &ops[k], use);
+  }
+  return ok;
+}
+
+bool emu_lane_private(const xinsn *x, uint32_t base, uint32_t n) {
+  int fam = isa_ops[x->in->op].family, op = x->in->op;
+  if (fam == F_WARP || fam == F_MMA) return false;
+  if ((x->flags & XF_CONTROL) && op != OP_BRA && op != OP_RET && op != OP_EXIT && op != OP_BAR && op != OP_BARRIER && op != OP_NANOSLEEP) return false;
+  return op != OP_BRA || (x->target >= base && x->target < base + n);
+}
+
+uint32_t emu_successors(const xinsn *x, uint32_t base, uint32_t n, uint32_t i, uint32_t succ[2]) {
+  int op = x->in->op;
+  bool guarded = x->guard >= 0;
+  uint32_t ns = 0;
+  if (op == OP_BRA) { succ[ns++] = x->target - base; if (guarded && i + 1 < n) succ[ns++] = i + 1; }
+  else if (op == OP_RET || op == OP_EXIT) { if (guarded && i + 1 < n) succ[ns++] = i + 1; }
+  else if (i + 1 < n) succ[ns++] = i + 1;
+  return ns;
+}
+
 /* What a warp's start sets up (emu_cta_start): the special rows the
  * program names (sr_used), and which register rows a reused register file
  * must have cleared (clear_runs).  A pooled file holds its last warp's
@@ -432,10 +470,7 @@ static int plan_warp_start(emu *e, uint32_t kernel) {
   if (!clear || !use || !def || (!whole && (!in || !nin || !dset))) { free(clear); free(use); free(def); free(in); free(nin); free(dset); return -1; }
   for (uint32_t i = 0; i < n && !whole; i++) {
     const xinsn *x = &e->prog[base + i];
-    int fam = isa_ops[x->in->op].family, op = x->in->op;
-    if (fam == F_WARP || fam == F_MMA) whole = true;
-    if ((x->flags & XF_CONTROL) && op != OP_BRA && op != OP_RET && op != OP_EXIT && op != OP_BAR && op != OP_BARRIER && op != OP_NANOSLEEP) whole = true;
-    if (op == OP_BRA && (x->target < base || x->target >= base + n)) whole = true;
+    if (!emu_lane_private(x, base, n)) whole = true;
     memset(def, 0, nr ? nr : 1);
     if (emu_defines(kf, x, def)) for (uint32_t r = 0; r < nr; r++) if (def[r]) dset[(size_t)i * words + r / 64] |= 1ull << (r % 64);
   }
@@ -445,13 +480,7 @@ static int plan_warp_start(emu *e, uint32_t kernel) {
     for (size_t k = 0; k < (size_t)n * words; k++) nin[k] = ~0ull;
     memset(nin, 0, words * 8);
     for (uint32_t i = 0; i < n; i++) {
-      const xinsn *x = &e->prog[base + i];
-      int op = x->in->op;
-      bool guarded = x->in->guard >= 0;
-      uint32_t succ[2], ns = 0;
-      if (op == OP_BRA) { succ[ns++] = x->target - base; if (guarded && i + 1 < n) succ[ns++] = i + 1; }
-      else if (op == OP_RET || op == OP_EXIT) { if (guarded && i + 1 < n) succ[ns++] = i + 1; }
-      else if (i + 1 < n) succ[ns++] = i + 1;
+      uint32_t succ[2], ns = emu_successors(&e->prog[base + i], base, n, i, succ);
       for (uint32_t k = 0; k < ns; k++)
         for (uint32_t wd = 0; wd < words; wd++) nin[(size_t)succ[k] * words + wd] &= in[(size_t)i * words + wd] | dset[(size_t)i * words + wd];
     }
@@ -461,21 +490,7 @@ static int plan_warp_start(emu *e, uint32_t kernel) {
   }
   /* every register named where it may not have been written */
   for (uint32_t i = 0; i < n && !whole; i++) {
-    const xinsn *x = &e->prog[base + i];
-    const isa_insn *in_ = x->in;
-    if (in_ == &implicit_ret) continue;
-    const isa_opnd *ops = &kf->ops[in_->opi];
-    memset(use, 0, nr ? nr : 1);
-    memset(def, 0, nr ? nr : 1);
-    bool d = emu_defines(kf, x, def);
-    if (in_->guard >= 0) use[in_->guard] = 1;
-    for (uint32_t k = 0; k < in_->nops; k++) {
-      if (k == 0 && d) {   /* a defined vector's other elements (immediates, sinks) name nothing */
-        if (ops[0].kind == OK_VEC) for (uint32_t j = 0; j < ops[0].n; j++) { const isa_opnd *el = &kf->pool[ops[0].v + j]; if (!(el->kind == OK_REG && def[el->v]) && !emu_mark_uses(kf, el, use)) whole = true; }
-        continue;
-      }
-      if (!emu_mark_uses(kf, &ops[k], use)) whole = true;
-    }
+    if (!emu_insn_regs(kf, &e->prog[base + i], use, def)) whole = true;
     for (uint32_t r = 0; r < nr; r++) if (use[r] && !(in[(size_t)i * words + r / 64] >> (r % 64) & 1)) clear[kb + r] = 1;
   }
   if (whole) memset(clear, 1, e->sr_base ? e->sr_base : 1);
@@ -498,52 +513,38 @@ static int plan_warp_start(emu *e, uint32_t kernel) {
   return 0;
 }
 
-/* Whether the program may access local memory: a .local variable, a call
- * or alloca (frames), or an address operand of an instruction whose space
- * is local or generic (or one not known to be another).  Where none can,
- * a warp's local memory is never read, and a reused one needs no clearing
- * (the bench transpose: 1.5 KiB a warp, 4 % of its host instructions). */
-static bool reaches_local(const emu *e) {
+/* What the prepared program's functions need of a warp's state, in one
+ * look at their instructions:
+ *  - offset_rows: an r+imm operand, whose sum needs an offset row.  Most
+ *    kernels have none, and their warps' register files then go without the
+ *    ISA_MAX_OFFSET_OPND rows (an eighth of a typical file: fresh memory for
+ *    every resident warp of a timed launch).  All or none: the special rows
+ *    then keep their numbers modulo 8, so the timing model's register banks
+ *    (row mod reg_banks, 2 or 4) are the same either way.
+ *  - local: an access to local memory may happen: a .local variable, a call
+ *    or alloca (frames), or an address operand of an instruction whose
+ *    space is local or generic (or one not known to be another).  Where none
+ *    can, a reused warp's local memory needs no clearing (the bench
+ *    transpose: 1.5 KiB a warp). */
+static void program_needs(const emu *e, bool *offset_rows, bool *local) {
   const isa_module *m = e->m;
+  *offset_rows = *local = false;
   for (uint32_t f = 0; f < m->nfuncs; f++) {
     if (e->func_base[f] == UINT32_MAX) continue;
     const isa_func *fn = &m->funcs[f];
-    if (fn->local_bytes) return true;
+    if (fn->local_bytes) *local = true;
     for (uint32_t i = 0; i < fn->ninsns; i++) {
       const isa_insn *in = &fn->insns[i];
-      if (in->op == OP_CALL || in->op == OP_ALLOCA) return true;
+      if (in->op == OP_CALL || in->op == OP_ALLOCA) *local = true;
       bool other = in->space == MOD_GLOBAL || in->space == MOD_SHARED || in->space == MOD_SHARED_CTA || in->space == MOD_SHARED_CLUSTER ||
                    in->space == MOD_CONST || in->space == MOD_PARAM || in->space == MOD_PARAM_ENTRY || in->space == MOD_PARAM_FUNC;
-      for (uint32_t k = 0; k < in->nops && !other; k++) {
-        uint8_t kind = fn->ops[in->opi + k].kind;
-        if (kind == OK_ADDR || kind == OK_ADDRX) return true;
-      }
-    }
-  }
-  return false;
-}
-
-/* Whether an instruction of the kernel's functions has an r+imm operand,
- * whose sum needs an offset row.  Most kernels have none, and their warps'
- * register files then go without the ISA_MAX_OFFSET_OPND rows (an eighth
- * of a typical file: fresh memory for every resident warp of a timed
- * launch).  All or none: the special rows then keep their numbers modulo
- * 8, so the timing model's register banks (row mod reg_banks, 2 or 4) are
- * the same either way. */
-static bool uses_offset_rows(const emu *e) {
-  const isa_module *m = e->m;
-  for (uint32_t f = 0; f < m->nfuncs; f++) {
-    if (e->func_base[f] == UINT32_MAX) continue;
-    const isa_func *fn = &m->funcs[f];
-    for (uint32_t i = 0; i < fn->ninsns; i++) {
-      const isa_insn *in = &fn->insns[i];
-      for (uint32_t k = 0; k < in->nops && k < ISA_MAX_OFFSET_OPND; k++) {
+      for (uint32_t k = 0; k < in->nops; k++) {
         const isa_opnd *o = &fn->ops[in->opi + k];
-        if ((o->kind == OK_REG || o->kind == OK_SREG) && (o->flags & OF_OFFSET)) return true;
+        if ((o->kind == OK_ADDR || o->kind == OK_ADDRX) && !other) *local = true;
+        if ((o->kind == OK_REG || o->kind == OK_SREG) && (o->flags & OF_OFFSET) && k < ISA_MAX_OFFSET_OPND) *offset_rows = true;
       }
     }
   }
-  return false;
 }
 
 int emu_prepare(emu *e, int kernel) {
@@ -581,8 +582,10 @@ int emu_prepare(emu *e, int kernel) {
     snprintf(e->fault.msg, sizeof e->fault.msg, "kernel '%s' has no body", m->funcs[kernel].name);
     goto fail;
   }
+  bool offset_rows;
+  program_needs(e, &offset_rows, &e->local_reached);
   e->off_base = rows;
-  e->sr_base = rows + (uses_offset_rows(e) ? ISA_MAX_OFFSET_OPND : 0);
+  e->sr_base = rows + (offset_rows ? ISA_MAX_OFFSET_OPND : 0);
   e->nrows = e->sr_base + SR_COUNT;
   /* %envreg rows are filled at each warp's start only for kernels that read them */
   e->reads_envreg = false;
@@ -664,7 +667,6 @@ int emu_prepare(emu *e, int kernel) {
   /* a thread's local memory is addressed with 32 bits */
   if (need > UINT32_MAX / 2) return refuse(e, "'%s' needs %llu bytes of stack a thread, more than 2 GiB", m->funcs[kernel].name, need);
   e->local_per_thread = (uint32_t)al(need ? need : 16, 16);
-  e->local_reached = reaches_local(e);
   return 0;
 fail:
   free(mark); free(stack); free(cg.off); free(cg.to);

@@ -54,6 +54,14 @@ int emu_slot_row(const emu *e, const xinsn *x, uint32_t slot) { return emu_reg_r
 static void set_bit(uint64_t *s, uint32_t r) { s[r / 64] |= 1ull << (r % 64); }
 static bool has_bit(const uint64_t *s, uint32_t r) { return s[r / 64] >> (r % 64) & 1; }
 
+/* The registers live after instruction i: those live before its successors (in). */
+static void live_after(const emu *e, uint32_t base, uint32_t n, uint32_t i, const uint64_t *in, uint32_t W, uint64_t *out) {
+  uint32_t succ[2], ns = emu_successors(&e->prog[base + i], base, n, i, succ);
+  memset(out, 0, (size_t)W * 8);
+  for (uint32_t k = 0; k < ns; k++)
+    for (uint32_t w = 0; w < W; w++) out[w] |= in[(size_t)succ[k] * W + w];
+}
+
 /* Whether the kernel is one whose lanes' liveness is the whole story. */
 static bool packable(const emu *e, uint32_t kernel) {
   const isa_module *m = e->m;
@@ -65,67 +73,29 @@ static bool packable(const emu *e, uint32_t kernel) {
   for (uint32_t r = 0; r < kf->nregs; r++) if (ptx_type_bits((enum ptx_type)kf->regtype[r]) > 64) return false;
   uint32_t base = e->func_base[kernel], n = kf->ninsns + 1;
   if ((uint64_t)n * ((kf->nregs + 63) / 64) > MAX_WORDS || base + n > e->nprog) return false;
-  for (uint32_t i = 0; i < n; i++) {
-    const xinsn *x = &e->prog[base + i];
-    int fam = isa_ops[x->in->op].family, op = x->in->op;
-    if (x->f != kf || fam == F_WARP || fam == F_MMA) return false;
-    if ((x->flags & XF_CONTROL) && op != OP_BRA && op != OP_RET && op != OP_EXIT && op != OP_BAR && op != OP_BARRIER && op != OP_NANOSLEEP) return false;
-    if (op == OP_BRA && (x->target < base || x->target >= base + n)) return false;
-  }
-  return true;
-}
-
-/* Instruction i's registers: use (read, or written in part), kill (written
- * whole in every active lane), named (all of them, the may-writes among
- * them).  False for a register component. */
-static bool insn_regs(const isa_func *kf, const xinsn *x, uint8_t *use, uint8_t *kill, uint8_t *named) {
-  const isa_insn *in = x->in;
-  uint32_t nr = kf->nregs;
-  memset(use, 0, nr);
-  memset(kill, 0, nr);
-  bool d = emu_defines(kf, x, kill) && x->guard < 0;
-  if (!d) memset(kill, 0, nr);
-  if (in->guard >= 0) use[in->guard] = 1;
-  if (x->guard >= 0 && (uint32_t)x->guard < nr) use[x->guard] = 1;
-  if (in->nops) {
-    const isa_opnd *ops = &kf->ops[in->opi];
-    for (uint32_t k = 0; k < in->nops; k++) {
-      if (k == 0 && d) {           /* the defined elements of a vector are not read */
-        if (ops[0].kind == OK_VEC) {
-          for (uint32_t j = 0; j < ops[0].n; j++) {
-            const isa_opnd *el = &kf->pool[ops[0].v + j];
-            if (!(el->kind == OK_REG && kill[el->v]) && !emu_mark_uses(kf, el, use)) return false;
-          }
-        } else if (!(ops[0].kind == OK_REG && kill[ops[0].v]) && !emu_mark_uses(kf, &ops[0], use)) return false;
-        continue;
-      }
-      if (!emu_mark_uses(kf, &ops[k], use)) return false;
-    }
-  }
-  for (uint32_t r = 0; r < nr; r++) named[r] = use[r] | kill[r];
+  for (uint32_t i = 0; i < n; i++)
+    if (e->prog[base + i].f != kf || !emu_lane_private(&e->prog[base + i], base, n)) return false;
   return true;
 }
 
 bool emu_rows_pack(emu *e, uint32_t kernel) {
-  if (e->kmap) return false;
-  e->pack_regs = e->pack_rows = e->pack_file_rows = 0;
-  if (!packable(e, kernel)) return false;
+  if (e->kmap || !packable(e, kernel)) return false;
   const isa_func *kf = &e->m->funcs[kernel];
   uint32_t nr = kf->nregs, W = (nr + 63) / 64, base = e->func_base[kernel], n = kf->ninsns + 1;
   bool ok = false;
-  uint8_t *use = malloc(nr), *kill = malloc(nr), *named = malloc(nr);
-  uint32_t *first = calloc((size_t)n + 1, sizeof *first), *list = NULL;   /* per instruction: uses, kills, names */
+  uint8_t *use = malloc(nr), *kill = malloc(nr);
+  uint32_t *first = calloc((size_t)n + 1, sizeof *first), *list = NULL;   /* instruction i's entries: list[first[i]] on */
   uint64_t *in = calloc((size_t)n * W, 8), *out = malloc((size_t)W * 8), *tmp = malloc((size_t)W * 8);
   uint64_t *adj = calloc((size_t)nr * W, 8), *taken = malloc((size_t)W * 8);
   int32_t *color = malloc((size_t)nr * sizeof *color);
   size_t nlist = 0, caplist = 0;
-  if (!use || !kill || !named || !first || !in || !out || !tmp || !adj || !taken || !color) goto done;
+  if (!use || !kill || !first || !in || !out || !tmp || !adj || !taken || !color) goto done;
   /* each instruction's registers, tagged: r << 2 | read << 1 | killed */
   for (uint32_t i = 0; i < n; i++) {
-    if (!insn_regs(kf, &e->prog[base + i], use, kill, named)) goto done;
+    if (!emu_insn_regs(kf, &e->prog[base + i], use, kill)) goto done;
     first[i] = (uint32_t)nlist;
     for (uint32_t r = 0; r < nr; r++) {
-      if (!named[r]) continue;
+      if (!use[r] && !kill[r]) continue;
       if (nlist + 1 > caplist) {
         size_t c = caplist ? 2 * caplist : 1024;
         uint32_t *nl = realloc(list, c * sizeof *nl);
@@ -142,16 +112,7 @@ bool emu_rows_pack(emu *e, uint32_t kernel) {
     if (pass == MAX_PASSES) goto done;
     changed = 0;
     for (uint32_t i = n; i-- > 0;) {
-      const xinsn *x = &e->prog[base + i];
-      int op = x->in->op;
-      bool guarded = x->guard >= 0;
-      memset(tmp, 0, (size_t)W * 8);
-      uint32_t succ[2], ns = 0;
-      if (op == OP_BRA) { succ[ns++] = x->target - base; if (guarded && i + 1 < n) succ[ns++] = i + 1; }
-      else if (op == OP_RET || op == OP_EXIT) { if (guarded && i + 1 < n) succ[ns++] = i + 1; }
-      else if (i + 1 < n) succ[ns++] = i + 1;
-      for (uint32_t k = 0; k < ns; k++)
-        for (uint32_t w = 0; w < W; w++) tmp[w] |= in[(size_t)succ[k] * W + w];
+      live_after(e, base, n, i, in, W, tmp);
       for (uint32_t j = first[i]; j < first[i + 1]; j++) if (list[j] & 1) tmp[(list[j] >> 2) / 64] &= ~(1ull << ((list[j] >> 2) % 64));
       for (uint32_t j = first[i]; j < first[i + 1]; j++) if (list[j] & 2) set_bit(tmp, list[j] >> 2);
       if (memcmp(tmp, &in[(size_t)i * W], (size_t)W * 8)) { memcpy(&in[(size_t)i * W], tmp, (size_t)W * 8); changed = 1; }
@@ -160,12 +121,7 @@ bool emu_rows_pack(emu *e, uint32_t kernel) {
   /* interference: what an instruction may write against what is live after
    * it, and the registers of one instruction among themselves */
   for (uint32_t i = 0; i < n; i++) {
-    const xinsn *x = &e->prog[base + i];
-    int op = x->in->op;
-    memset(out, 0, (size_t)W * 8);
-    if (op == OP_BRA) { for (uint32_t w = 0; w < W; w++) out[w] |= in[(size_t)(x->target - base) * W + w]; }
-    bool falls = op == OP_BRA || op == OP_RET || op == OP_EXIT ? x->guard >= 0 : true;
-    if (falls && i + 1 < n) for (uint32_t w = 0; w < W; w++) out[w] |= in[(size_t)(i + 1) * W + w];
+    live_after(e, base, n, i, in, W, out);
     memset(tmp, 0, (size_t)W * 8);
     for (uint32_t j = first[i]; j < first[i + 1]; j++) set_bit(tmp, list[j] >> 2);
     for (uint32_t j = first[i]; j < first[i + 1]; j++) {
@@ -226,7 +182,7 @@ bool emu_rows_pack(emu *e, uint32_t kernel) {
   color = NULL;
   ok = true;
 done:
-  free(use); free(kill); free(named); free(first); free(list);
+  free(use); free(kill); free(first); free(list);
   free(in); free(out); free(tmp); free(adj); free(taken); free(color);
   return ok;
 }

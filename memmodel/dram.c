@@ -24,17 +24,9 @@ int dram_init(dram *d, const dram_params *p) {
   lazypool_init(&d->pool, timeline_group_pool_bytes(p->channels, bus, TIMELINE_HORIZON) + timeline_group_pool_bytes(p->channels, act, TIMELINE_HORIZON)
                           + timeline_group_pool_bytes((uint32_t)nbank, busy, TIMELINE_HORIZON));
   /* each kind of timeline a group: the serving books them in time order */
-  timeline **m = malloc((nbank > p->channels ? nbank : p->channels) * sizeof *m);
-  if (!m) return -1;
-  int bad = 0;
-  for (uint32_t c = 0; c < p->channels; c++) m[c] = &d->ch[c].bus;
-  bad |= timeline_init_group(m, p->channels, bus, TIMELINE_HORIZON, &d->pool);
-  for (uint32_t c = 0; c < p->channels; c++) m[c] = &d->ch[c].act;
-  bad |= timeline_init_group(m, p->channels, act, TIMELINE_HORIZON, &d->pool);
-  for (size_t b = 0; b < nbank; b++) m[b] = &d->bank[b].busy;
-  bad |= timeline_init_group(m, (uint32_t)nbank, busy, TIMELINE_HORIZON, &d->pool);
-  free(m);
-  if (bad) return -1;
+  if (timeline_init_group(&d->ch[0].bus, sizeof *d->ch, p->channels, bus, TIMELINE_HORIZON, &d->pool) ||
+      timeline_init_group(&d->ch[0].act, sizeof *d->ch, p->channels, act, TIMELINE_HORIZON, &d->pool) ||
+      timeline_init_group(&d->bank[0].busy, sizeof *d->bank, (uint32_t)nbank, busy, TIMELINE_HORIZON, &d->pool)) return -1;
   return 0;
 }
 

@@ -41,12 +41,7 @@ int l2_init(l2sys *l, const l2_params *p, dram *d) {
   }
   double path = 8 * 32.0 / p->slice_bytes_per_cycle;
   lazypool_init(&l->pool, timeline_group_pool_bytes(p->slices, path, TIMELINE_HORIZON));
-  timeline **m = malloc((p->slices ? p->slices : 1) * sizeof *m);
-  if (!m) return -1;
-  for (uint32_t i = 0; i < p->slices; i++) m[i] = &l->slice[i].path;
-  int bad = timeline_init_group(m, p->slices, path, TIMELINE_HORIZON, &l->pool);
-  free(m);
-  if (bad) return -1;
+  if (timeline_init_group(&l->slice[0].path, sizeof *l->slice, p->slices, path, TIMELINE_HORIZON, &l->pool)) return -1;
   return 0;
 }
 

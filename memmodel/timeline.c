@@ -25,9 +25,12 @@ size_t timeline_group_pool_bytes(uint32_t count, double width, double horizon) {
   return lazypool_bytes(n * sizeof(double)) + lazypool_bytes(n * sizeof(uint32_t));
 }
 
-int timeline_init_group(timeline *const *members, uint32_t count, double width, double horizon, lazypool *p) {
+/* Member k of a group: step bytes after member k - 1 (a field of an array's elements). */
+static timeline *member(timeline *first, size_t step, uint32_t k) { return (timeline *)((char *)first + (size_t)k * step); }
+
+int timeline_init_group(timeline *first, size_t step, uint32_t count, double width, double horizon, lazypool *p) {
   if (!count) return 0;
-  for (uint32_t k = 0; k < count; k++) memset(members[k], 0, sizeof *members[k]);
+  for (uint32_t k = 0; k < count; k++) memset(member(first, step, k), 0, sizeof *first);
   if (!(width > 0)) return -1;
   uint32_t n = timeline_windows(width, horizon);
   width = clamp_width(width, horizon);
@@ -41,7 +44,7 @@ int timeline_init_group(timeline *const *members, uint32_t count, double width, 
     if (!used || !skip) { free(used); free(skip); return -1; }
   }
   for (uint32_t k = 0; k < count; k++) {
-    timeline *tl = members[k];
+    timeline *tl = member(first, step, k);
     tl->n = n;
     tl->width = width;
     tl->stride = count;
@@ -53,8 +56,7 @@ int timeline_init_group(timeline *const *members, uint32_t count, double width, 
 }
 
 int timeline_init(timeline *tl, double width, double horizon) {
-  timeline *one[1] = { tl };
-  return timeline_init_group(one, 1, width, horizon, NULL);
+  return timeline_init_group(tl, sizeof *tl, 1, width, horizon, NULL);
 }
 
 void timeline_free(timeline *tl) {

@@ -47,11 +47,12 @@ typedef struct timeline {
 /* A timeline covering about `horizon` cycles in windows of `width`. */
 int timeline_init(timeline *tl, double width, double horizon);
 /* Timelines of one shape whose windows interleave: window i of member k
- * lies at [i * count + k].  A memory system books its channels' or banks'
+ * lies at [i * count + k]; member k is step bytes after member k - 1 (the
+ * same field of consecutive array elements).  A memory system books its channels' or banks'
  * windows of about the same time one after another, so those share host
  * cache lines, and a launch of a few thousand cycles backs only the first
  * windows of each member instead of a page or more of each ring. */
-int timeline_init_group(timeline *const *members, uint32_t count, double width, double horizon, lazypool *p);
+int timeline_init_group(timeline *first, size_t step, uint32_t count, double width, double horizon, lazypool *p);
 /* The bytes timeline_init_group(count members, width, horizon) takes from a pool. */
 size_t timeline_group_pool_bytes(uint32_t count, double width, double horizon);
 /* The windows such a timeline keeps (each takes TIMELINE_WINDOW_BYTES). */
