@@ -31,9 +31,9 @@
 #include "traces/trace.h"
 #include "util/clock.h"
 
-#define RUN_BUF_ROWS (1u << 14)
-#define MEM_BUF_ROWS (1u << 14)
-#define NBUFS 8                 /* per kind: one filling, the others queued or inserting */
+#define RUN_BUF_ROWS (1u << 12)
+#define MEM_BUF_ROWS (1u << 12)
+#define NBUFS 32                 /* per kind: one filling, the others queued or inserting */
 #define CAP_TXN_BUFS 2          /* buffers a transaction takes under --trace-max-size */
 
 /* One row of warp_runs. */
@@ -66,6 +66,7 @@ enum { BUF_RUNS, BUF_MEM };
 typedef struct tbuf {
   int kind;
   int64_t launch_id;
+  bool timed;                    /* the launch is timed: its warp_runs rows have timing columns */
   int64_t first_id;              /* rowid the first row will get */
   uint32_t n, cap;
   void *rows;
@@ -156,7 +157,10 @@ struct trace {
    * release_passed is set (the writer thread) */
   tbuf *inserting;
   bool release_passed;
-  sqlite3_stmt *ins[2], *upd_last[2];
+  /* the inserts bind the launch as ?1 (a constant costs SQLite less than a
+   * column); an untimed launch's warp_runs rows leave the eight timing
+   * columns out (NULL) rather than read each from the buffer */
+  sqlite3_stmt *ins[2], *ins_untimed, *upd_last[2];
   /* statistics */
   uint64_t rows_written[2], insts_recorded;
   double writer_cpu;             /* seconds the writer spent inserting      */
@@ -357,7 +361,9 @@ static void insert_group(trace *t, tbuf *g, bool release, int64_t *last) {
     if (b->n) { want = b->first_id + b->n - 1; rows += b->n; }
   t->inserting = g;
   t->release_passed = release;
-  if (!t->failed && rows && step_done(t, t->ins[k]) == 0) {
+  sqlite3_stmt *ins = k == BUF_RUNS && !g->timed ? t->ins_untimed : t->ins[k];
+  sqlite3_bind_int64(ins, 1, launch_id);
+  if (!t->failed && rows && step_done(t, ins) == 0) {
     int64_t got = sqlite3_last_insert_rowid(t->db);
     if (got != want)
       fail(t, "%s: another process wrote to the trace (rowid %lld, expected %lld)", t->path, (long long)got, (long long)want);
@@ -485,6 +491,7 @@ static void submit(trace *t, int kind) {
   nb->n = 0;
   nb->next = NULL;
   nb->launch_id = b->launch_id;
+  nb->timed = b->timed;
   t->cur[kind] = nb;
 }
 
@@ -775,6 +782,7 @@ static void iso_time(char *buf, size_t n) {
 static void trace_free(trace *t) {
   if (!t) return;
   for (int k = 0; k < 2; k++) { sqlite3_finalize(t->ins[k]); sqlite3_finalize(t->upd_last[k]); }
+  sqlite3_finalize(t->ins_untimed);
   if (t->db) sqlite3_close(t->db);
   for (int i = 0; i < 2 * NBUFS; i++) free(t->bufs[i].rows);
   free(t->path);
@@ -868,11 +876,14 @@ trace *trace_open(const trace_opts *o, char *err, size_t errlen) {
   }
   t->ins[BUF_RUNS] = prep(t, "INSERT INTO warp_runs(launch_id, sm, block, warp, wseq, insn_id, n, reps, active, threads, guard, "
                              "pred_threads, taken, issue_cycle, complete_cycle, stall_id, stall_cycles, stall2_id, stall2_cycles, "
-                             "stall3_id, stall3_cycles) SELECT launch_id, sm, block, "
+                             "stall3_id, stall3_cycles) SELECT ?1, sm, block, "
                              "warp, wseq, insn_id, n, reps, active, threads, guard, pred_threads, taken, issue_cycle, complete_cycle, "
                              "stall_id, stall_cycles, stall2_id, stall2_cycles, stall3_id, stall3_cycles FROM trace_runs_buf");
+  t->ins_untimed = prep(t, "INSERT INTO warp_runs(launch_id, sm, block, warp, wseq, insn_id, n, reps, active, threads, guard, "
+                           "pred_threads, taken) SELECT ?1, sm, block, warp, wseq, insn_id, n, reps, active, threads, guard, "
+                           "pred_threads, taken FROM trace_runs_buf");
   t->ins[BUF_MEM] = prep(t, "INSERT INTO mem_accesses(launch_id, insn_id, block, warp, wseq, space_id, kind_id, size, threads, bytes, addr, "
-                            "sectors, lines, wavefronts, conflicts, l1_cached) SELECT launch_id, insn_id, block, warp, wseq, space_id, kind_id, "
+                            "sectors, lines, wavefronts, conflicts, l1_cached) SELECT ?1, insn_id, block, warp, wseq, space_id, kind_id, "
                             "size, threads, bytes, addr, sectors, lines, wavefronts, conflicts, l1_cached FROM trace_mem_buf");
   t->upd_last[BUF_RUNS] = prep(t, "UPDATE launches SET last_run_id = ? WHERE launch_id = ?");
   t->upd_last[BUF_MEM] = prep(t, "UPDATE launches SET last_mem_id = ? WHERE launch_id = ?");
@@ -1190,7 +1201,7 @@ void trace_launch_begin(void *ctx, int index, const char *kernel, emu *e, const 
   (void)kernel;
   t->launch_capped = false;
   if (t->capped && t->level != TRACE_LAUNCH) { t->launch_capped = true; t->level = TRACE_LAUNCH; }
-  for (int k = 0; k < 2; k++) t->cur[k]->launch_id = t->launch_id;
+  for (int k = 0; k < 2; k++) { t->cur[k]->launch_id = t->launch_id; t->cur[k]->timed = e->timing_cfg != NULL; }
   t->launch_first_run = t->next_run_id;
   t->launch_first_mem = t->next_mem_id;
   t->map_ready = false;
@@ -1412,6 +1423,8 @@ int trace_close(trace *t, int exit_status) {
   /* closing the last connection folds the WAL into the database and
    * removes it: one self-contained file */
   for (int k = 0; k < 2; k++) { sqlite3_finalize(t->ins[k]); sqlite3_finalize(t->upd_last[k]); t->ins[k] = t->upd_last[k] = NULL; }
+  sqlite3_finalize(t->ins_untimed);
+  t->ins_untimed = NULL;
   double c0 = (double)clock_now_ns();
   if (sqlite3_close(t->db) == SQLITE_OK) t->db = NULL;
   if (t->o.verbose) fprintf(stderr, "ptxemu: trace: closing took %.3f s\n", ((double)clock_now_ns() - c0) * 1e-9);
