@@ -518,6 +518,28 @@ static inline void fast_count(warp *w, const xinsn *x, lanemask g, uint32_t size
   if (e->timing || e->opt.counters || emu_obs_mem(e->obs)) fast_count_on(w, x, g, size, store);
 }
 
+/* fast_count for ld and st, with the memo's commonest answer inline: the
+ * warp came straight from the access the memo last saw, through the same
+ * register (fast_count_on's first test, before any address is looked at;
+ * a counted loop's unrolled loads are most of the accesses) */
+static inline void fast_count_ldst(warp *w, const xinsn *x, lanemask g, uint32_t size, bool store) {
+  emu *e = w->e;
+  if (!e->opt.counters && !e->timing && !emu_obs_mem(e->obs)) return;
+  const xop *f = &x->op[FAST_SLOT];
+  bool shared = f->comp == FAST_SHARED;
+  if (x->same_addr_as && g == FULL_MASK && !e->timing && !e->timing_cfg && !emu_obs_mem(e->obs) && (shared || f->bits > 32)) {
+    struct emu_access_memo *mo = &e->access_memo[(shared ? 0 : 4) + (f->row & 3)];
+    uint32_t phase = shared ? 0 : (uint32_t)((w->r[f->row][0] + (uint64_t)f->imm) & 127);
+    if (x->same_addr_as == mo->pc + 1 && mo->w == w && mo->base == w->insts - x->pc && mo->phase == phase && mo->linear == w->cta->linear) {
+      mo->pc = x->pc;
+      if (shared) add_shared(w, x, NULL, g, size, false, store, mo->n1, mo->n2);
+      else add_global(w, x, NULL, g, size, false, store, mo->n1, mo->n2);
+      return;
+    }
+  }
+  fast_count_on(w, x, g, size, store);
+}
+
 static void h_ld_fast(warp *w, const xinsn *x, lanemask g) {
   if (!g) return;
   const xop *f = &x->op[FAST_SLOT];
@@ -526,7 +548,7 @@ static void h_ld_fast(warp *w, const xinsn *x, lanemask g) {
   uint8_t *base;
   if (!fast_span(w, x, g, size, &base, &lo, &hi)) { h_ld(w, x, g); return; }
   if (!fast_par_ok(w, x, g, size, lo, hi)) return;
-  fast_count(w, x, g, size, false);
+  fast_count_ldst(w, x, g, size, false);
   /* the destination may be the address register: each lane reads its
    * address before it writes its value */
   const uint64_t *r = w->r[f->row];
@@ -570,7 +592,7 @@ static void h_st_fast(warp *w, const xinsn *x, lanemask g) {
   uint8_t *base;
   if (w->e->opt.strict_async || !fast_span(w, x, g, size, &base, &lo, &hi)) { h_st(w, x, g); return; }
   if (!fast_par_ok(w, x, g, size, lo, hi)) return;
-  fast_count(w, x, g, size, true);
+  fast_count_ldst(w, x, g, size, true);
   const uint64_t *r = w->r[f->row], *s = w->r[x->op[1].row];
   uint64_t imm = (uint64_t)f->imm, wrap = f->comp == FAST_SHARED || f->bits <= 32 ? 0xffffffffull : ~0ull;
   /* lanes store in order, so the highest lane wins when addresses collide */
