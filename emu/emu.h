@@ -259,6 +259,16 @@ typedef struct emu_observer {
    * not only an instruction's operands: a warp's registers then start
    * zeroed whole and every special register is filled */
   bool reads_any_register;
+  /* a run of instructions the observer folds into one record, counted
+   * here instead of reported: while warp fold_w (NULL: none) goes on at
+   * PC fold_next with the lanes fold_mask, unguarded, at a PC where
+   * fold_pc is set, the interpreter adds one to fold_n and to fold_next
+   * in place of calling on_insn.  The observer sets them in on_insn and
+   * takes fold_n when it ends the run (traces/writer.c) */
+  const warp *fold_w;
+  uint32_t fold_next, fold_n;
+  lanemask fold_mask;
+  const uint8_t *fold_pc;
 } emu_observer;
 
 /* An observer that wants every memory access (its addresses and counters). */

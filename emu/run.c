@@ -166,7 +166,10 @@ uint32_t emu_warp_run(warp *w, uint32_t budget) {
     n++;
     w->insts++;
     w->thread_insts += m == FULL_MASK ? WARP_SIZE : (uint64_t)popc32(m);
-    if (obs) obs->on_insn(obs->ctx, w, x, m, g, 0);
+    if (obs) {
+      if (w == obs->fold_w && x->pc == obs->fold_next && m == obs->fold_mask && g == m && obs->fold_pc[x->pc]) { obs->fold_n++; obs->fold_next++; }
+      else obs->on_insn(obs->ctx, w, x, m, g, 0);
+    }
     x->fn(w, x, g);
     if (e->faulted) break;
     if (!(x->flags & XF_CONTROL)) w->cur_pc++;

@@ -122,6 +122,7 @@ struct trace {
   uint32_t nmap;
   uint32_t *pcmap;               /* program pc -> insn_id - func base...: the insn_id (fits 32 bits) */
   uint8_t *pcflag;
+  uint8_t *foldable;             /* per PC: the interpreter may extend a row here (obs.fold_pc) */
   uint32_t blo, bspan;           /* block filter: linear - blo <= bspan      */
   tblock *blocks;
   uint32_t nblocks, capblocks;
@@ -130,7 +131,7 @@ struct trace {
   /* the open run, and the last closed one (a loop repeats it: reps) */
   bool open, pending;
   const warp *rw, *pw;
-  uint32_t rnext;
+  /* the open row's next PC is obs.fold_next (UINT32_MAX: none to extend) */
   wrun run, prun;
   /* timing mode: one row per warp instruction (no folding, so every row's
    * cycles are exact); the SM samples of the launch, written at its end */
@@ -534,10 +535,13 @@ static tblock *block_of(trace *t, const cta *c) {
 static void build_map(trace *t, const emu *e) {
   free(t->pcmap);
   free(t->pcflag);
+  free(t->foldable);
+  t->obs.fold_pc = t->foldable = NULL;
   t->nmap = e->nprog;
   t->pcmap = calloc(e->nprog ? e->nprog : 1, sizeof *t->pcmap);
-  t->pcflag = calloc(e->nprog ? e->nprog : 1, 1);
-  if (!t->pcmap || !t->pcflag) { fail(t, "out of memory"); t->nmap = 0; t->map_ready = true; return; }
+  t->pcflag = calloc(e->nprog + 1, 1);      /* one more, untraced: on_insn reads pcflag[fold_next] */
+  t->foldable = calloc(e->nprog + 1, 1);
+  if (!t->pcmap || !t->pcflag || !t->foldable) { fail(t, "out of memory"); t->nmap = 0; t->map_ready = true; return; }
   for (uint32_t pc = 0; pc < e->nprog; pc++) {
     const xinsn *x = &e->prog[pc];
     uint32_t fi = (uint32_t)(x->f - e->m->funcs);
@@ -550,7 +554,11 @@ static void build_map(trace *t, const emu *e) {
     if (x->in->op == OP_BRA) fl |= PF_BRANCH | PF_ENDS;
     if (x->in->op == OP_BRX_IDX) fl |= PF_BRANCH | PF_BRX | PF_ENDS;
     t->pcflag[pc] = fl;
+    /* where the interpreter may extend an open row by itself (at level
+     * mem each instruction is reported: on_mem needs its id) */
+    t->foldable[pc] = (fl & (PF_TRACED | PF_ENDS)) == PF_TRACED && !t->mem_level;
   }
+  t->obs.fold_pc = t->foldable;
   t->map_ready = true;
 }
 
@@ -577,6 +585,9 @@ static void flush_pending(trace *t) {
  * new pending row. */
 static void close_run(trace *t) {
   t->open = false;
+  t->obs.fold_next = UINT32_MAX;
+  t->run.n += t->obs.fold_n;       /* the instructions the interpreter folded in */
+  t->obs.fold_n = 0;
   wrun *r = &t->run, *p = &t->prun;
   t->insts_recorded += r->n;
   tblock *blk = t->cblk;
@@ -612,18 +623,23 @@ static __attribute__((noinline)) void on_insn_row(trace *t, const warp *w, const
     t->insts_recorded++;
     return;
   }
-  if (t->open && !t->timed && w == t->rw && pc == t->rnext && active == t->run.active) {
+  if (pc == t->obs.fold_next && w == t->rw && active == t->run.active) {   /* (fold_next: an open untimed row's next PC) */
     t->run.n++;
   } else {
     if (t->open) close_run(t);
     block_of(t, c);
     t->open = true;
-    t->rw = w;
+    t->rw = t->obs.fold_w = w;
+    t->obs.fold_mask = active;
     uint8_t th = (uint8_t)popc32(active);
-    t->run = (wrun){ .wseq = w->insts - 1, .insn = t->cur_insn, .n = 1, .reps = 1, .block = c->linear, .active = active,
-                     .guard = active, .warp = (uint16_t)w->id, .sm = (uint16_t)c->smid, .threads = th, .pred_threads = th };
+    /* field by field: the timing fields only where on_timing fills them */
+    wrun *r = &t->run;
+    r->wseq = w->insts - 1; r->insn = t->cur_insn; r->n = 1; r->reps = 1; r->block = c->linear; r->active = r->guard = active;
+    r->warp = (uint16_t)w->id; r->sm = (uint16_t)c->smid; r->threads = r->pred_threads = th; r->has_taken = 0; r->taken = 0;
+    if (t->timed) { r->issue = 0; r->dur = 0; memset(r->st, 0, sizeof r->st); }
   }
-  t->rnext = pc + 1;
+  /* a timed row ends at its issue (on_timing): never extended here */
+  t->obs.fold_next = t->timed ? UINT32_MAX : pc + 1;
   if (guard != active || (fl & PF_ENDS)) {
     t->run.guard = guard;
     t->run.pred_threads = (uint8_t)popc32(guard);
@@ -650,10 +666,10 @@ static void on_insn(void *ctx, const warp *w, const xinsn *x, lanemask active, l
   /* most calls: the open row's warp goes on to the next instruction with
    * the same threads, unguarded, and the row does not end there (the
    * warp's block passed the filter when the row opened) */
-  if (t->open && w == t->rw && pc == t->rnext && active == t->run.active && guard == active && !t->timed &&
-      pc < t->nmap && (t->pcflag[pc] & (PF_TRACED | PF_ENDS)) == PF_TRACED) {
+  if (pc == t->obs.fold_next && w == t->rw && active == t->run.active && guard == active &&
+      (t->pcflag[pc] & (PF_TRACED | PF_ENDS)) == PF_TRACED) {
     t->run.n++;
-    t->rnext = pc + 1;
+    t->obs.fold_next = pc + 1;
     if (t->mem_level) { t->cur_ok = true; t->cur_insn = t->pcmap[pc]; }
     return;
   }
@@ -790,6 +806,7 @@ static void trace_free(trace *t) {
   free(t->func_insn_base);
   free(t->pcmap);
   free(t->pcflag);
+  free(t->foldable);
   free(t->blocks);
   free(t->samples);
   free(t);
@@ -1206,6 +1223,8 @@ void trace_launch_begin(void *ctx, int index, const char *kernel, emu *e, const 
   t->launch_first_mem = t->next_mem_id;
   t->map_ready = false;
   t->open = t->pending = false;
+  t->obs.fold_next = UINT32_MAX;
+  t->obs.fold_n = 0;
   t->cur_ok = false;
   t->nblocks = 0;
   if (t->blocks) memset(t->blocks, 0, t->capblocks * sizeof *t->blocks);
