@@ -403,6 +403,8 @@ static inline bool fast_span(warp *w, const xinsn *x, lanemask g, uint32_t size,
 static inline bool fast_par_ok(warp *w, const xinsn *x, lanemask g, uint32_t size, uint64_t lo, uint64_t hi) {
   const xop *f = &x->op[FAST_SLOT];
   if (!w->e->par || f->comp == FAST_SHARED) return true;
+  /* a load from memory no block has written: nothing to record */
+  if (x->in->op == OP_LD && emu_par_read_unshadowed(w, lo, hi + size)) return true;
   uint64_t imm = (uint64_t)f->imm, wrap = f->bits <= 32 ? 0xffffffffull : ~0ull;
   const uint64_t *r = w->r[f->row];
   /* fast_span's bounds [lo, hi] may be looser than the lanes' (the AND and

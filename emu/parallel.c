@@ -91,6 +91,8 @@ typedef struct par_shared {
 struct emu_par {
   par_shared *s;
   uint32_t ri;                   /* region of the previous access                  */
+  uint32_t known_ri;             /* a page this worker knows is saved (log_chunk) */
+  uint64_t known_page;
   bool holds;                    /* holds atom_lock until its next access or the slice's end */
   saved_page *log;               /* the pages this worker saved                    */
   uint32_t nlog, caplog;
@@ -154,11 +156,12 @@ static bool all_zero(const uint8_t *b, uint64_t len) {
  * first: then wait until the copy is complete, since writes follow). */
 static bool log_chunk(struct emu_par *p, uint32_t ri, uint64_t chunk) {
   par_shared *s = p->s;
+  uint64_t page = chunk >> (PG_SHIFT - 6);
+  if (page == p->known_page && ri == p->known_ri) return true;   /* a warp's next chunk of the page */
   _Atomic uint8_t *st = pstate_of(s, ri);
   if (!st) return false;
-  uint64_t page = chunk >> (PG_SHIFT - 6);
   uint8_t old = atomic_load_explicit(&st[page], memory_order_acquire);
-  if (old == PG_SAVED) return true;
+  if (old == PG_SAVED) { p->known_ri = ri; p->known_page = page; return true; }
   if (old == PG_NONE && atomic_compare_exchange_strong_explicit(&st[page], &old, PG_COPYING, memory_order_acq_rel, memory_order_acquire)) {
     const mem_region *r = &s->e->regions[ri];
     uint64_t off = page << PG_SHIFT, left = r->size - off, len = left < PG_SIZE ? left : PG_SIZE;
@@ -413,6 +416,14 @@ bool emu_par_span(warp *w, const xinsn *x, uint64_t lo, uint64_t end) {
   }
   if (!touch_span(p, lo, end, acc, cls, w->cta->par_owner, &sa)) { e->faulted = true; return false; }
   return taken(p, sa);
+}
+
+bool emu_par_read_unshadowed(warp *w, uint64_t lo, uint64_t end) {
+  emu *e = w->e;
+  struct emu_par *p = e->par;
+  if (!span_in_region(e, p, lo, end) || atomic_load_explicit(&p->s->rstate[p->ri], memory_order_acquire) != RS_READ) return false;
+  release(p);   /* the previous instruction's atomic has written */
+  return true;
 }
 
 bool emu_par_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, const uint8_t *kind) {
@@ -840,7 +851,7 @@ static void worker_init(par_worker *wk, uint32_t i, emu *e, par_shared *s) {
   c->opt.progress = false;
   c->par = &wk[i].p;
   wk[i].p.s = s;
-  wk[i].p.ri = UINT32_MAX;
+  wk[i].p.ri = wk[i].p.known_ri = UINT32_MAX;
   wk[i].p.idx = i;
 }
 

@@ -20,6 +20,10 @@ bool emu_par_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint
 /* The same for an access whose lanes' bytes all lie in [lo, end), a span
  * of at most 256 bytes inside one allocation (the fused path's check). */
 bool emu_par_span(warp *w, const xinsn *x, uint64_t lo, uint64_t end);
+/* A load of bytes in [lo, end), inside one allocation: true when no shadow
+ * is needed (the region has only been read so far in this attempt), so
+ * the caller may skip emu_par_span; false: ask emu_par_span. */
+bool emu_par_read_unshadowed(warp *w, uint64_t lo, uint64_t end);
 
 /* A launch whose caller runs the blocks on its own threads (timing mode,
  * timing.c): n workers' copies of the launch state (emu_par_job_emu), each

@@ -35,6 +35,7 @@ case_ independent 0 independent.launch
 case_ racing 0 racing.launch
 case_ printf 0 printf.launch
 case_ late-fault 3 fault.launch
+case_ undo 0 undo.launch
 # the budget (--max-insts counts every block's instructions)
 case_ budget 4 independent.launch --max-insts 5000
 
@@ -55,6 +56,11 @@ for k in "0 race" "1 float_atomics" "2 tickets" "3 chain" "4 neighbours"; do
   grep -q "launch $k: sequential on 3 threads: blocks depend on each other" "$tmp/v/stderr" && ok || { bad "launch $k: no conflict found"; cat "$tmp/v/stderr"; }
 done
 grep -q "parallel launches 5, run again sequentially 5" "$tmp/v/stderr" && ok || bad "fallbacks not counted"
+# the undone attempt: every word got its one addition, as the sequential run gives
+one "$tmp/v" undo.launch --threads 3 -v
+grep -q "launch 0 undo: sequential on 3 threads: blocks depend on each other" "$tmp/v/stderr" && ok || { bad "undo: no conflict found"; cat "$tmp/v/stderr"; }
+od -An -tu4 -v "$tmp/v/acc.bin" | tr -s ' ' '\n' | awk 'NF { if ($1 != k + 8) bad++; k++ } END { exit bad > 0 || k != 16384 }' && ok || bad "undo: acc is not 7 + i + 1"
+od -An -tu4 -v "$tmp/v/zacc.bin" | tr -s ' ' '\n' | awk 'NF { if ($1 != 2 * k + 1) bad++; k++ } END { exit bad > 0 || k != 16384 }' && ok || bad "undo: zacc is not 2i + 1"
 one "$tmp/v" printf.launch --threads 3 -v
 grep -q "launch 1 chatty: parallel on 3 threads" "$tmp/v/stderr" && ok || { bad "printf did not run in parallel"; cat "$tmp/v/stderr"; }
 one "$tmp/v" fault.launch --threads 2 -v

@@ -110,3 +110,14 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) pairs(int *out) {
   asm volatile("barrier.cluster.arrive; barrier.cluster.wait;");
   out[blockIdx.x * blockDim.x + threadIdx.x] = v;
 }
+
+// every block adds to its own words, and the last block reads the first
+// block's: a conflict found after most blocks have written, so the
+// sequential run must start from memory as it was (every page put back,
+// those of zeros and the others)
+extern "C" __global__ void undo(int *acc, int *zacc, int *late) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  acc[i] += i + 1;
+  zacc[i] += 2 * i + 1;
+  if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) late[0] = acc[0] + zacc[0];
+}
