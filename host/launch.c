@@ -64,6 +64,16 @@ uint64_t lf_splitmix64(uint64_t *state)
 
 static void store_le(uint8_t *p, uint64_t v, size_t n)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* the element sizes, one store each (a buffer's millions of elements) */
+    switch (n) {
+    case 1: *p = (uint8_t)v; return;
+    case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); return; }
+    case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); return; }
+    case 8: memcpy(p, &v, 8); return;
+    default: break;
+    }
+#endif
     for (size_t i = 0; i < n; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 
