@@ -10,6 +10,13 @@
  * the queue is empty and the writer idle (trace_sync), so the connection is
  * never used by two threads at once.
  *
+ * Rows.  A warp_runs row is a run of consecutive instructions of one warp
+ * with the same lanes; while its warp goes straight on, unguarded, the
+ * interpreter counts the instructions itself (emu_observer's fold: the
+ * trace marks the PCs where a row may grow, obs.fold_next is the open
+ * row's next PC) and on_insn sees only where rows open and end.  An
+ * untimed launch's rows are inserted without the timing columns.
+ *
  * Row ids.  warp_runs and mem_accesses get their rowids from SQLite (the
  * fast append path); since this process is the only writer and only
  * appends, those ids are max(id)+1, +2, ... and the emulator thread knows
