@@ -43,7 +43,7 @@ emu_observer *obs_chain_make(obs_chain *c, emu_observer *a, emu_observer *b) {
   if (!b) return a;
   c->a = a;
   c->b = b;
-  c->obs = (emu_observer){ .ctx = c };
+  c->obs = (emu_observer){ .ctx = c };   /* no fold: each observer's on_insn sees every instruction */
   /* the emulator calls on_insn whenever an observer is installed */
   c->obs.on_insn = on_insn;
   if (a->on_mem || b->on_mem) c->obs.on_mem = on_mem;
