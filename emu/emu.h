@@ -263,12 +263,17 @@ typedef struct emu_observer {
    * here instead of reported: while warp fold_w (NULL: none) goes on at
    * PC fold_next with the lanes fold_mask, unguarded, at a PC where
    * fold_pc is set, the interpreter adds one to fold_n and to fold_next
-   * in place of calling on_insn.  The observer sets them in on_insn and
-   * takes fold_n when it ends the run (traces/writer.c) */
+   * in place of calling on_insn.  A loop the same way: at PC fold_end (a
+   * branch all the lanes take back to fold_loop; UINT32_MAX: none) it
+   * counts an iteration in fold_reps (up to fold_reps_max), sets fold_n
+   * to 0 and fold_next to fold_loop.  The observer sets them in on_insn
+   * and takes the counts when it next hears from the interpreter
+   * (traces/writer.c) */
   const warp *fold_w;
   uint32_t fold_next, fold_n;
   lanemask fold_mask;
   const uint8_t *fold_pc;
+  uint32_t fold_loop, fold_end, fold_reps, fold_reps_max;
 } emu_observer;
 
 /* An observer that wants every memory access (its addresses and counters). */

@@ -142,6 +142,23 @@ static void add_offsets(warp *w, const xinsn *x) {
   }
 }
 
+/* Whether the observer counts this instruction into the run or loop it
+ * folds (emu_observer's fold) instead of hearing of it. */
+static inline bool obs_folds(emu_observer *o, const warp *w, const xinsn *x, lanemask m, lanemask g) {
+  if (w != o->fold_w || x->pc != o->fold_next || m != o->fold_mask || g != m) return false;
+  if (x->pc == o->fold_end) {        /* the loop's branch, all lanes taking it */
+    if (o->fold_reps >= o->fold_reps_max) return false;
+    o->fold_reps++;
+    o->fold_n = 0;
+    o->fold_next = o->fold_loop;
+    return true;
+  }
+  if (!o->fold_pc[x->pc]) return false;
+  o->fold_n++;
+  o->fold_next++;
+  return true;
+}
+
 /* Run up to budget instructions of warp w; returns how many ran. */
 uint32_t emu_warp_run(warp *w, uint32_t budget) {
   emu *e = w->e;
@@ -166,10 +183,7 @@ uint32_t emu_warp_run(warp *w, uint32_t budget) {
     n++;
     w->insts++;
     w->thread_insts += m == FULL_MASK ? WARP_SIZE : (uint64_t)popc32(m);
-    if (obs) {
-      if (w == obs->fold_w && x->pc == obs->fold_next && m == obs->fold_mask && g == m && obs->fold_pc[x->pc]) { obs->fold_n++; obs->fold_next++; }
-      else obs->on_insn(obs->ctx, w, x, m, g, 0);
-    }
+    if (obs && !obs_folds(obs, w, x, m, g)) obs->on_insn(obs->ctx, w, x, m, g, 0);
     x->fn(w, x, g);
     if (e->faulted) break;
     if (!(x->flags & XF_CONTROL)) w->cur_pc++;

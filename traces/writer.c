@@ -137,6 +137,7 @@ struct trace {
   tblock *cblk;
   /* the open run, and the last closed one (a loop repeats it: reps) */
   bool open, pending;
+  bool looping;                  /* the interpreter counts the pending row's repetitions (obs.fold_end) */
   const warp *rw, *pw;
   /* the open row's next PC is obs.fold_next (UINT32_MAX: none to extend) */
   wrun run, prun;
@@ -588,9 +589,9 @@ static void flush_pending(trace *t) {
 }
 
 /* The open run is complete: a repetition of the pending row (the same
- * instructions and masks, right after it in the same warp: a loop), or the
- * new pending row. */
-static void close_run(trace *t) {
+ * instructions and masks, right after it in the same warp: a loop; true),
+ * or the new pending row. */
+static bool close_run(trace *t) {
   t->open = false;
   t->obs.fold_next = UINT32_MAX;
   t->run.n += t->obs.fold_n;       /* the instructions the interpreter folded in */
@@ -603,12 +604,57 @@ static void close_run(trace *t) {
       p->has_taken == r->has_taken && p->taken == r->taken && p->block == r->block &&
       p->wseq + (uint64_t)p->n * p->reps == r->wseq && p->reps < MAX_REPS) {
     p->reps++;
-    return;
+    return true;
   }
   if (t->pending) flush_pending(t);
   *p = *r;
   t->pw = t->rw;
   t->pending = true;
+  return false;
+}
+
+/* The pending row was repeated and ends at the branch at PC end, which
+ * every lane takes back to its first instruction (the repetition began
+ * right after it): the interpreter counts the next repetitions itself,
+ * instruction by instruction as it extends a row (obs.fold_*). */
+static void arm_loop(trace *t, uint32_t end) {
+  const wrun *p = &t->prun;
+  t->looping = true;
+  t->obs.fold_loop = t->obs.fold_next = end + 1 - p->n;
+  t->obs.fold_end = end;
+  t->obs.fold_w = t->pw;
+  t->obs.fold_mask = p->active;
+  t->obs.fold_reps = 0;
+  t->obs.fold_reps_max = MAX_REPS - p->reps;
+  t->obs.fold_n = 0;
+}
+
+/* The interpreter has stopped counting the loop (an instruction it did
+ * not fold, or the launch's end): its repetitions go to the pending row,
+ * and an iteration it was in the middle of becomes the open row. */
+static void unloop(trace *t) {
+  t->looping = false;
+  wrun *p = &t->prun;
+  uint32_t reps = t->obs.fold_reps, k = t->obs.fold_n, first = t->obs.fold_loop;
+  t->obs.fold_loop = t->obs.fold_end = t->obs.fold_next = UINT32_MAX;
+  t->obs.fold_reps = t->obs.fold_reps_max = t->obs.fold_n = 0;
+  if (reps) {
+    uint64_t add = (uint64_t)reps * p->n;
+    p->reps += reps;
+    t->insts_recorded += add;
+    if (t->cblk) t->cblk->insts += add;
+  }
+  if (!k) return;
+  const warp *w = t->pw;
+  block_of(t, w->cta);
+  t->open = true;
+  t->rw = t->obs.fold_w = w;
+  t->obs.fold_mask = p->active;
+  wrun *r = &t->run;
+  r->wseq = p->wseq + (uint64_t)p->n * p->reps; r->insn = p->insn; r->n = k; r->reps = 1; r->block = p->block;
+  r->active = r->guard = p->active; r->warp = p->warp; r->sm = p->sm; r->threads = r->pred_threads = p->threads;
+  r->has_taken = 0; r->taken = 0;
+  t->obs.fold_next = first + k;
 }
 
 /* on_insn's other cases: a row opens or ends, the instruction is not traced */
@@ -662,7 +708,8 @@ static __attribute__((noinline)) void on_insn_row(trace *t, const warp *w, const
       t->run.has_taken = 1;
       t->run.taken = tk;
     }
-    if (!t->timed) close_run(t);
+    /* a repeated row that ends at a branch all its lanes take: a loop */
+    if (!t->timed && close_run(t) && (fl & PF_BRANCH) && !(fl & PF_BRX) && guard == active && !t->mem_level) arm_loop(t, pc);
   }
 }
 
@@ -670,6 +717,7 @@ static void on_insn(void *ctx, const warp *w, const xinsn *x, lanemask active, l
   (void)taken;
   trace *t = ctx;
   uint32_t pc = x->pc;
+  if (t->looping) unloop(t);
   /* most calls: the open row's warp goes on to the next instruction with
    * the same threads, unguarded, and the row does not end there (the
    * warp's block passed the filter when the row opened) */
@@ -825,7 +873,7 @@ trace *trace_open(const trace_opts *o, char *err, size_t errlen) {
   if (!t) { snprintf(err, errlen, "out of memory"); return NULL; }
   t->o = *o;
   t->path = strdup(o->path);
-  t->obs = (emu_observer){ .ctx = t, .on_insn = on_insn, .on_mem = on_mem, .on_timing = on_timing,
+  t->obs = (emu_observer){ .ctx = t, .fold_next = UINT32_MAX, .fold_loop = UINT32_MAX, .fold_end = UINT32_MAX, .on_insn = on_insn, .on_mem = on_mem, .on_timing = on_timing,
                            .on_block_timing = on_block_timing, .on_sm_sample = on_sm_sample };
   if (sqlite3_open_v2(o->path, &t->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
     snprintf(err, errlen, "cannot open '%s': %s", o->path, t->db ? sqlite3_errmsg(t->db) : "out of memory");
@@ -1230,8 +1278,9 @@ void trace_launch_begin(void *ctx, int index, const char *kernel, emu *e, const 
   t->launch_first_mem = t->next_mem_id;
   t->map_ready = false;
   t->open = t->pending = false;
-  t->obs.fold_next = UINT32_MAX;
-  t->obs.fold_n = 0;
+  t->obs.fold_next = t->obs.fold_loop = t->obs.fold_end = UINT32_MAX;
+  t->obs.fold_n = t->obs.fold_reps = t->obs.fold_reps_max = 0;
+  t->looping = false;
   t->cur_ok = false;
   t->nblocks = 0;
   if (t->blocks) memset(t->blocks, 0, t->capblocks * sizeof *t->blocks);
@@ -1296,6 +1345,7 @@ void trace_launch_done(void *ctx, int index, const char *kernel, emu *e, int rc)
   t->emu = NULL;
   if (!t->launch_id) return;
   uint64_t wall = clock_now_ns() - t->t0;
+  if (t->looping) unloop(t);
   if (t->open) close_run(t);
   if (t->pending) flush_pending(t);
   flush_all(t);

@@ -192,6 +192,60 @@ check stall-by-line "$tm" "SELECT count(*) FROM (SELECT ptx_line, round(sum(valu
 # counters of the emulator agree with the rows
 check counters "$m" "SELECT count(*) FROM launches l JOIN launch_mem_stats s USING (launch_id) WHERE l.gld_sectors = coalesce(s.gld_sectors, 0) AND l.shared_ld_wavefronts = coalesce(s.shared_ld_wavefronts, 0)" 6
 
+# ---- loops ------------------------------------------------------------------
+# spin_loop: 4 PTX instructions a trip, its branch taken by every lane but
+# in the last trip.  One warp, 10000 trips: the first trip is in the
+# entry's row, the last has its own (not taken), the 9998 between are
+# repetitions of one row, at most 4096 a row (the interpreter counts them
+# while the warp loops); every row starts where its warp's previous ended
+lp="$tmp/loop.db"
+if "$PTXEMU" run -q --trace "$lp" "$d/trace_kernels.ptx" --kernel spin_loop --grid 1 --block 32 -e "buffer o 128 zero" --arg ptr:o --arg u32:10000 >"$tmp/out" 2>&1; then ok
+else bad "run spin_loop: exit $?"; cat "$tmp/out"; fi
+check loop-reps "$lp" "SELECT count(*), sum(reps), max(reps) FROM warp_runs WHERE n = 4 AND taken = active" "3|9998|4096"
+check loop-rows "$lp" "SELECT group_concat(n || 'x' || reps, ' ') FROM (SELECT n, reps FROM warp_runs ORDER BY id)" "8x1 4x4096 4x4096 4x1806 4x1 9x1"
+check loop-insts "$lp" "SELECT sum(n * reps), (SELECT inst_executed FROM launches) FROM warp_runs" "40013|40013"
+# loop5: 5 instructions a trip; three blocks of two warps of 4 + 5 * 5001
+# + 6 instructions each, each warp's loop cut where its time slice ends
+# (every 4096 instructions: (4096k - 4) mod 5 is 2, 3, 4, 0, 1, 2, so 5 of
+# the 6 cuts fall inside a trip, which becomes two rows) and the other
+# warp's rows coming between: 4999 - 5 whole trips taken by every lane a
+# warp, 10 rows of cut trips, and each row starts where its warp's
+# previous one ended
+cat > "$tmp/loop5.ptx" <<'PTX'
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry loop5(.param .u64 out, .param .u32 n)
+{
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<6>;
+	.reg .b64 	%rd<5>;
+	ld.param.u64 	%rd1, [out];
+	ld.param.u32 	%r1, [n];
+	mov.u32 	%r2, 0;
+	mov.u32 	%r3, 0;
+$L__LOOP:
+	add.s32 	%r3, %r3, %r2;
+	xor.b32 	%r3, %r3, 5;
+	add.s32 	%r2, %r2, 1;
+	setp.lt.s32 	%p1, %r2, %r1;
+	@%p1 bra 	$L__LOOP;
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r4, %tid.x;
+	mul.wide.u32 	%rd3, %r4, 4;
+	add.s64 	%rd4, %rd2, %rd3;
+	st.global.u32 	[%rd4], %r3;
+	ret;
+}
+PTX
+lp2="$tmp/loop2.db"
+if "$PTXEMU" run -q --trace "$lp2" "$tmp/loop5.ptx" --kernel loop5 --grid 3 --block 64 -e "buffer o 1024 zero" --arg ptr:o --arg u32:5001 >"$tmp/out" 2>&1; then ok
+else bad "run loop5: exit $?"; cat "$tmp/out"; fi
+check loop-insts-2 "$lp2" "SELECT sum(n * reps), (SELECT inst_executed FROM launches), count(DISTINCT block || '.' || warp) FROM warp_runs" "150090|150090|6"
+check loop-contiguous "$lp2" "WITH r AS (SELECT wseq, n * reps AS len, lead(wseq) OVER (PARTITION BY launch_id, block, warp ORDER BY wseq) AS nxt FROM warp_runs) SELECT count(*) FROM r WHERE nxt IS NOT NULL AND nxt <> wseq + len" 0
+check loop-cut "$lp2" "SELECT count(*) FROM warp_runs WHERE n < 5 AND wseq > 0 AND guard = active" 60
+check loop-trips "$lp2" "SELECT sum(reps) FROM warp_runs WHERE n = 5 AND taken = active" 29964
+
 # ---- levels and filters --------------------------------------------------------------
 l="$tmp/launch.db"
 run "$l" "$d/memory.launch" --trace-level launch
