@@ -444,6 +444,32 @@ static inline bool fast_par_ok(warp *w, const xinsn *x, lanemask g, uint32_t siz
   return emu_par_access(w, x, a, g, size, kind);
 }
 
+/* The access memo (fast_count_on) for x's access, or NULL where the
+ * addresses are needed (the timing model, observers, partial warps,
+ * atomics, 32-bit global addresses); *phase: lane 0's place in its
+ * 128-byte line (global; 0 for shared). */
+static inline struct emu_access_memo *memo_for(warp *w, const xinsn *x, lanemask g, bool atomic, uint32_t *phase) {
+  emu *e = w->e;
+  const xop *f = &x->op[FAST_SLOT];
+  bool shared = f->comp == FAST_SHARED;
+  if (g != FULL_MASK || atomic || e->timing || e->timing_cfg || emu_obs_mem(e->obs) || !(shared || f->bits > 32)) return NULL;
+  *phase = shared ? 0 : (uint32_t)((w->r[f->row][0] + (uint64_t)f->imm) & 127);
+  return &e->access_memo[(shared ? 0 : 4) + (f->row & 3)];
+}
+
+/* Whether the warp came straight from the access the memo last saw,
+ * through the same register, unwritten since (emu_link_accesses): the same
+ * pattern without comparing it. */
+static inline bool memo_followed(const warp *w, const xinsn *x, const struct emu_access_memo *mo, uint32_t phase) {
+  return x->same_addr_as == mo->pc + 1 && mo->w == w && mo->base == w->insts - x->pc && mo->phase == phase && mo->linear == w->cta->linear;
+}
+
+/* A pattern the memo knows: its counts, added again. */
+static inline void memo_count(warp *w, const xinsn *x, lanemask g, uint32_t size, bool store, const struct emu_access_memo *mo) {
+  if (x->op[FAST_SLOT].comp == FAST_SHARED) add_shared(w, x, NULL, g, size, false, store, mo->n1, mo->n2);
+  else add_global(w, x, NULL, g, size, false, store, mo->n1, mo->n2);
+}
+
 /* The access counters and the timing model, as emu_count_access has them,
  * with the addresses emu_translate would have given (inactive lanes at the
  * first active lane's address; shared ones are offsets already). */
@@ -465,29 +491,19 @@ static void fast_count_on(warp *w, const xinsn *x, lanemask g, uint32_t size, bo
    * sectors and lines on the pattern and lane 0's place in its 128-byte
    * line (64-bit addresses: no wrapping).  The timing model, observers,
    * partial warps and atomics take the addresses. */
-  struct emu_access_memo *mo = NULL;
   uint32_t phase = 0;
-  if (g == FULL_MASK && !atomic && !e->timing && !e->timing_cfg && !emu_obs_mem(e->obs) && (shared || wrap == ~0ull)) {
-    mo = &e->access_memo[(shared ? 0 : 4) + (f->row & 3)];
-    phase = shared ? 0 : (uint32_t)((r[0] + imm) & 127);
-    /* the warp came straight from the access the memo last saw, through
-     * the same register, unwritten since (emu_link_accesses): the same
-     * pattern without comparing it */
-    uint64_t base = w->insts - x->pc;
-    bool same = x->same_addr_as == mo->pc + 1 && mo->w == w && mo->base == base && mo->phase == phase && mo->linear == w->cta->linear;
+  struct emu_access_memo *mo = memo_for(w, x, g, atomic, &phase);
+  if (mo) {
+    bool same = memo_followed(w, x, mo, phase);
     if (!same) {
       u64x2 v0 = { r[0], r[0] }, diff = { 0, 0 };
       UNROLL_LANES
       for (int i = 0; i < WARP_SIZE; i += 2) { u64x2 v, rel; memcpy(&v, r + i, sizeof v); memcpy(&rel, mo->rel + i, sizeof rel); diff |= (v - v0) ^ rel; }
       same = mo->valid && mo->size == size && mo->phase == phase && !(diff[0] | diff[1]);
-      mo->w = w; mo->linear = w->cta->linear; mo->base = base;
+      mo->w = w; mo->linear = w->cta->linear; mo->base = w->insts - x->pc;
     }
     mo->pc = x->pc;
-    if (same) {
-      if (shared) add_shared(w, x, NULL, g, size, false, store, mo->n1, mo->n2);
-      else add_global(w, x, NULL, g, size, false, store, mo->n1, mo->n2);
-      return;
-    }
+    if (same) { memo_count(w, x, g, size, store, mo); return; }
   }
   uint64_t a[WARP_SIZE];
   if (g == FULL_MASK) {
@@ -527,18 +543,9 @@ static inline void fast_count(warp *w, const xinsn *x, lanemask g, uint32_t size
 static inline void fast_count_ldst(warp *w, const xinsn *x, lanemask g, uint32_t size, bool store) {
   emu *e = w->e;
   if (!e->opt.counters && !e->timing && !emu_obs_mem(e->obs)) return;
-  const xop *f = &x->op[FAST_SLOT];
-  bool shared = f->comp == FAST_SHARED;
-  if (x->same_addr_as && g == FULL_MASK && !e->timing && !e->timing_cfg && !emu_obs_mem(e->obs) && (shared || f->bits > 32)) {
-    struct emu_access_memo *mo = &e->access_memo[(shared ? 0 : 4) + (f->row & 3)];
-    uint32_t phase = shared ? 0 : (uint32_t)((w->r[f->row][0] + (uint64_t)f->imm) & 127);
-    if (x->same_addr_as == mo->pc + 1 && mo->w == w && mo->base == w->insts - x->pc && mo->phase == phase && mo->linear == w->cta->linear) {
-      mo->pc = x->pc;
-      if (shared) add_shared(w, x, NULL, g, size, false, store, mo->n1, mo->n2);
-      else add_global(w, x, NULL, g, size, false, store, mo->n1, mo->n2);
-      return;
-    }
-  }
+  uint32_t phase = 0;
+  struct emu_access_memo *mo = x->same_addr_as ? memo_for(w, x, g, false, &phase) : NULL;
+  if (mo && memo_followed(w, x, mo, phase)) { mo->pc = x->pc; memo_count(w, x, g, size, store, mo); return; }
   fast_count_on(w, x, g, size, store);
 }
 

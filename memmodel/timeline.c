@@ -18,7 +18,6 @@ uint32_t timeline_windows(double width, double horizon) {
   return n;
 }
 
-
 size_t timeline_group_pool_bytes(uint32_t count, double width, double horizon) {
   if (!(width > 0)) return 0;
   size_t n = (size_t)timeline_windows(width, horizon) * count;

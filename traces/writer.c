@@ -137,7 +137,6 @@ struct trace {
   tblock *cblk;
   /* the open run, and the last closed one (a loop repeats it: reps) */
   bool open, pending;
-  bool looping;                  /* the interpreter counts the pending row's repetitions (obs.fold_end) */
   const warp *rw, *pw;
   /* the open row's next PC is obs.fold_next (UINT32_MAX: none to extend) */
   wrun run, prun;
@@ -619,7 +618,6 @@ static bool close_run(trace *t) {
  * instruction by instruction as it extends a row (obs.fold_*). */
 static void arm_loop(trace *t, uint32_t end) {
   const wrun *p = &t->prun;
-  t->looping = true;
   t->obs.fold_loop = t->obs.fold_next = end + 1 - p->n;
   t->obs.fold_end = end;
   t->obs.fold_w = t->pw;
@@ -629,15 +627,35 @@ static void arm_loop(trace *t, uint32_t end) {
   t->obs.fold_n = 0;
 }
 
+/* Nothing folded: no row to extend, no loop to count. */
+static void fold_none(trace *t) {
+  t->obs.fold_loop = t->obs.fold_end = t->obs.fold_next = UINT32_MAX;
+  t->obs.fold_reps = t->obs.fold_reps_max = t->obs.fold_n = 0;
+}
+
+/* Open a row of warp w: n instructions from insn (warp instruction wseq)
+ * with the lanes active, none guarded. */
+static void open_row(trace *t, const warp *w, uint64_t wseq, uint32_t insn, uint32_t n, lanemask active) {
+  const cta *c = w->cta;
+  block_of(t, c);
+  t->open = true;
+  t->rw = t->obs.fold_w = w;
+  t->obs.fold_mask = active;
+  uint8_t th = (uint8_t)popc32(active);
+  /* field by field: the timing fields only where on_timing fills them */
+  wrun *r = &t->run;
+  r->wseq = wseq; r->insn = insn; r->n = n; r->reps = 1; r->block = c->linear; r->active = r->guard = active;
+  r->warp = (uint16_t)w->id; r->sm = (uint16_t)c->smid; r->threads = r->pred_threads = th; r->has_taken = 0; r->taken = 0;
+  if (t->timed) { r->issue = 0; r->dur = 0; memset(r->st, 0, sizeof r->st); }
+}
+
 /* The interpreter has stopped counting the loop (an instruction it did
  * not fold, or the launch's end): its repetitions go to the pending row,
  * and an iteration it was in the middle of becomes the open row. */
 static void unloop(trace *t) {
-  t->looping = false;
   wrun *p = &t->prun;
   uint32_t reps = t->obs.fold_reps, k = t->obs.fold_n, first = t->obs.fold_loop;
-  t->obs.fold_loop = t->obs.fold_end = t->obs.fold_next = UINT32_MAX;
-  t->obs.fold_reps = t->obs.fold_reps_max = t->obs.fold_n = 0;
+  fold_none(t);
   if (reps) {
     uint64_t add = (uint64_t)reps * p->n;
     p->reps += reps;
@@ -645,17 +663,12 @@ static void unloop(trace *t) {
     if (t->cblk) t->cblk->insts += add;
   }
   if (!k) return;
-  const warp *w = t->pw;
-  block_of(t, w->cta);
-  t->open = true;
-  t->rw = t->obs.fold_w = w;
-  t->obs.fold_mask = p->active;
-  wrun *r = &t->run;
-  r->wseq = p->wseq + (uint64_t)p->n * p->reps; r->insn = p->insn; r->n = k; r->reps = 1; r->block = p->block;
-  r->active = r->guard = p->active; r->warp = p->warp; r->sm = p->sm; r->threads = r->pred_threads = p->threads;
-  r->has_taken = 0; r->taken = 0;
+  open_row(t, t->pw, p->wseq + (uint64_t)p->n * p->reps, p->insn, k, p->active);
   t->obs.fold_next = first + k;
 }
+
+/* Whether the interpreter is counting a loop's repetitions (arm_loop). */
+static bool looping(const trace *t) { return t->obs.fold_end != UINT32_MAX; }
 
 /* on_insn's other cases: a row opens or ends, the instruction is not traced */
 static __attribute__((noinline)) void on_insn_row(trace *t, const warp *w, const xinsn *x, lanemask active, lanemask guard) {
@@ -680,16 +693,7 @@ static __attribute__((noinline)) void on_insn_row(trace *t, const warp *w, const
     t->run.n++;
   } else {
     if (t->open) close_run(t);
-    block_of(t, c);
-    t->open = true;
-    t->rw = t->obs.fold_w = w;
-    t->obs.fold_mask = active;
-    uint8_t th = (uint8_t)popc32(active);
-    /* field by field: the timing fields only where on_timing fills them */
-    wrun *r = &t->run;
-    r->wseq = w->insts - 1; r->insn = t->cur_insn; r->n = 1; r->reps = 1; r->block = c->linear; r->active = r->guard = active;
-    r->warp = (uint16_t)w->id; r->sm = (uint16_t)c->smid; r->threads = r->pred_threads = th; r->has_taken = 0; r->taken = 0;
-    if (t->timed) { r->issue = 0; r->dur = 0; memset(r->st, 0, sizeof r->st); }
+    open_row(t, w, w->insts - 1, t->cur_insn, 1, active);
   }
   /* a timed row ends at its issue (on_timing): never extended here */
   t->obs.fold_next = t->timed ? UINT32_MAX : pc + 1;
@@ -717,7 +721,7 @@ static void on_insn(void *ctx, const warp *w, const xinsn *x, lanemask active, l
   (void)taken;
   trace *t = ctx;
   uint32_t pc = x->pc;
-  if (t->looping) unloop(t);
+  if (looping(t)) unloop(t);
   /* most calls: the open row's warp goes on to the next instruction with
    * the same threads, unguarded, and the row does not end there (the
    * warp's block passed the filter when the row opened) */
@@ -873,8 +877,9 @@ trace *trace_open(const trace_opts *o, char *err, size_t errlen) {
   if (!t) { snprintf(err, errlen, "out of memory"); return NULL; }
   t->o = *o;
   t->path = strdup(o->path);
-  t->obs = (emu_observer){ .ctx = t, .fold_next = UINT32_MAX, .fold_loop = UINT32_MAX, .fold_end = UINT32_MAX, .on_insn = on_insn, .on_mem = on_mem, .on_timing = on_timing,
+  t->obs = (emu_observer){ .ctx = t, .on_insn = on_insn, .on_mem = on_mem, .on_timing = on_timing,
                            .on_block_timing = on_block_timing, .on_sm_sample = on_sm_sample };
+  fold_none(t);
   if (sqlite3_open_v2(o->path, &t->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
     snprintf(err, errlen, "cannot open '%s': %s", o->path, t->db ? sqlite3_errmsg(t->db) : "out of memory");
     trace_free(t);
@@ -1278,9 +1283,7 @@ void trace_launch_begin(void *ctx, int index, const char *kernel, emu *e, const 
   t->launch_first_mem = t->next_mem_id;
   t->map_ready = false;
   t->open = t->pending = false;
-  t->obs.fold_next = t->obs.fold_loop = t->obs.fold_end = UINT32_MAX;
-  t->obs.fold_n = t->obs.fold_reps = t->obs.fold_reps_max = 0;
-  t->looping = false;
+  fold_none(t);
   t->cur_ok = false;
   t->nblocks = 0;
   if (t->blocks) memset(t->blocks, 0, t->capblocks * sizeof *t->blocks);
@@ -1345,7 +1348,7 @@ void trace_launch_done(void *ctx, int index, const char *kernel, emu *e, int rc)
   t->emu = NULL;
   if (!t->launch_id) return;
   uint64_t wall = clock_now_ns() - t->t0;
-  if (t->looping) unloop(t);
+  if (looping(t)) unloop(t);
   if (t->open) close_run(t);
   if (t->pending) flush_pending(t);
   flush_all(t);

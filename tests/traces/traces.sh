@@ -27,6 +27,10 @@ run() {   # DB LAUNCH-FILE ARGS...: a traced run that must succeed
   db=$1; lf=$2; shift 2
   if "$PTXEMU" check -q --trace "$db" "$@" "$lf" >"$tmp/out" 2>&1; then ok; else bad "run $lf $*: exit $?"; cat "$tmp/out"; fi
 }
+run_kernel() {   # DB PTX KERNEL ARGS...: a traced run of one kernel that must succeed
+  db=$1; ptx=$2; kn=$3; shift 3
+  if "$PTXEMU" run -q --trace "$db" "$ptx" --kernel "$kn" "$@" >"$tmp/out" 2>&1; then ok; else bad "run $kn: exit $?"; cat "$tmp/out"; fi
+}
 
 # ---- SASS instruction estimate (instructions.sass_insts) -----------------
 cat > "$tmp/sass.ptx" <<'PTX'
@@ -88,8 +92,7 @@ $L_loop:
 }
 PTX
 s="$tmp/sass.db"
-if "$PTXEMU" run -q --trace "$s" "$tmp/sass.ptx" --kernel sass_count --grid 1 --block 32 -e "buffer o 128 zero" --arg ptr:o >"$tmp/out" 2>&1; then ok
-else bad "run sass.ptx: exit $?"; cat "$tmp/out"; fi
+run_kernel "$s" "$tmp/sass.ptx" sass_count --grid 1 --block 32 -e "buffer o 128 zero" --arg ptr:o
 # copies between registers of one type and cvta to global: 0; rem by a
 # constant: a multiplication (4, 10 for 64 bits); IEEE div.f32: 10; the
 # approximate one, a guarded copy and the rest (the implicit ret after the
@@ -101,8 +104,7 @@ check sass-per-warp "$s" "SELECT inst_per_warp, sass_inst_per_warp FROM launch_m
 # before the loop (8), one it changes does not (20), nor one outside any
 # loop; a register only ever set to WARP_SZ is a constant power of two (1)
 s2="$tmp/sass2.db"
-if "$PTXEMU" run -q --trace "$s2" "$tmp/sass.ptx" --kernel sass_loop --grid 1 --block 32 -e "buffer o 128 zero" --arg ptr:o --arg u32:7 >"$tmp/out" 2>&1; then ok
-else bad "run sass.ptx sass_loop: exit $?"; cat "$tmp/out"; fi
+run_kernel "$s2" "$tmp/sass.ptx" sass_loop --grid 1 --block 32 -e "buffer o 128 zero" --arg ptr:o --arg u32:7
 check sass-loop "$s2" "SELECT group_concat(sass_insts, ' ') FROM (SELECT i.sass_insts FROM instructions i
   JOIN kernels k USING (kernel_id) WHERE k.name = 'sass_loop' AND (i.opname LIKE 'rem%' OR i.opname LIKE 'div%') ORDER BY pc)" "8 20 20 1"
 
@@ -199,48 +201,19 @@ check counters "$m" "SELECT count(*) FROM launches l JOIN launch_mem_stats s USI
 # repetitions of one row, at most 4096 a row (the interpreter counts them
 # while the warp loops); every row starts where its warp's previous ended
 lp="$tmp/loop.db"
-if "$PTXEMU" run -q --trace "$lp" "$d/trace_kernels.ptx" --kernel spin_loop --grid 1 --block 32 -e "buffer o 128 zero" --arg ptr:o --arg u32:10000 >"$tmp/out" 2>&1; then ok
-else bad "run spin_loop: exit $?"; cat "$tmp/out"; fi
+run_kernel "$lp" "$d/trace_kernels.ptx" spin_loop --grid 1 --block 32 -e "buffer o 128 zero" --arg ptr:o --arg u32:10000
 check loop-reps "$lp" "SELECT count(*), sum(reps), max(reps) FROM warp_runs WHERE n = 4 AND taken = active" "3|9998|4096"
 check loop-rows "$lp" "SELECT group_concat(n || 'x' || reps, ' ') FROM (SELECT n, reps FROM warp_runs ORDER BY id)" "8x1 4x4096 4x4096 4x1806 4x1 9x1"
 check loop-insts "$lp" "SELECT sum(n * reps), (SELECT inst_executed FROM launches) FROM warp_runs" "40013|40013"
-# loop5: 5 instructions a trip; three blocks of two warps of 4 + 5 * 5001
+# loop5 (trace_kernels.ptx): 5 instructions a trip; three blocks of two warps of 4 + 5 * 5001
 # + 6 instructions each, each warp's loop cut where its time slice ends
 # (every 4096 instructions: (4096k - 4) mod 5 is 2, 3, 4, 0, 1, 2, so 5 of
 # the 6 cuts fall inside a trip, which becomes two rows) and the other
 # warp's rows coming between: 4999 - 5 whole trips taken by every lane a
 # warp, 10 rows of cut trips, and each row starts where its warp's
 # previous one ended
-cat > "$tmp/loop5.ptx" <<'PTX'
-.version 7.0
-.target sm_70
-.address_size 64
-.visible .entry loop5(.param .u64 out, .param .u32 n)
-{
-	.reg .pred 	%p<2>;
-	.reg .b32 	%r<6>;
-	.reg .b64 	%rd<5>;
-	ld.param.u64 	%rd1, [out];
-	ld.param.u32 	%r1, [n];
-	mov.u32 	%r2, 0;
-	mov.u32 	%r3, 0;
-$L__LOOP:
-	add.s32 	%r3, %r3, %r2;
-	xor.b32 	%r3, %r3, 5;
-	add.s32 	%r2, %r2, 1;
-	setp.lt.s32 	%p1, %r2, %r1;
-	@%p1 bra 	$L__LOOP;
-	cvta.to.global.u64 	%rd2, %rd1;
-	mov.u32 	%r4, %tid.x;
-	mul.wide.u32 	%rd3, %r4, 4;
-	add.s64 	%rd4, %rd2, %rd3;
-	st.global.u32 	[%rd4], %r3;
-	ret;
-}
-PTX
 lp2="$tmp/loop2.db"
-if "$PTXEMU" run -q --trace "$lp2" "$tmp/loop5.ptx" --kernel loop5 --grid 3 --block 64 -e "buffer o 1024 zero" --arg ptr:o --arg u32:5001 >"$tmp/out" 2>&1; then ok
-else bad "run loop5: exit $?"; cat "$tmp/out"; fi
+run_kernel "$lp2" "$d/trace_kernels.ptx" loop5 --grid 3 --block 64 -e "buffer o 1024 zero" --arg ptr:o --arg u32:5001
 check loop-insts-2 "$lp2" "SELECT sum(n * reps), (SELECT inst_executed FROM launches), count(DISTINCT block || '.' || warp) FROM warp_runs" "150090|150090|6"
 check loop-contiguous "$lp2" "WITH r AS (SELECT wseq, n * reps AS len, lead(wseq) OVER (PARTITION BY launch_id, block, warp ORDER BY wseq) AS nxt FROM warp_runs) SELECT count(*) FROM r WHERE nxt IS NOT NULL AND nxt <> wseq + len" 0
 check loop-cut "$lp2" "SELECT count(*) FROM warp_runs WHERE n < 5 AND wseq > 0 AND guard = active" 60
