@@ -41,8 +41,8 @@ int cache_init_in(cache *c, uint64_t size, uint32_t assoc, uint32_t line, uint32
   void *w, *l;
   c->pooled = lazypool_take2(p, n * sizeof *c->ways, &w, n * sizeof *c->lines, &l);
   if (n >= CACHE_MAP_WAYS) {
-    c->ways = c->pooled ? w : lazymap_zeroed(n * sizeof *c->ways);
-    c->lines = c->pooled ? l : lazymap_zeroed(n * sizeof *c->lines);
+    c->ways = c->pooled ? w : lazymap_sparse(n * sizeof *c->ways);
+    c->lines = c->pooled ? l : lazymap_sparse(n * sizeof *c->lines);
     c->warm = calloc(warm_words(n), sizeof *c->warm);
     c->mapped = n;
     if (!c->ways || !c->lines || !c->warm) { cache_free(c); return -1; }

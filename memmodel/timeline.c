@@ -79,9 +79,20 @@ static void clear_all(timeline *tl) {
   tl->tail = 0;
 }
 
-/* (a ring nothing was booked in since is still all clear) */
+/* A ring nothing was booked in since is still all clear; otherwise only
+ * windows lo .. tail's can hold bookings (slot clears those it drops below
+ * lo, and no booking ends past tail), so the rest stay untouched: a pool's
+ * timelines are backed only where a launch booked them. */
 void timeline_reset(timeline *tl) {
-  if (tl->booked) clear_all(tl);
+  if (tl->booked) {
+    uint64_t top = (uint64_t)(tl->tail / tl->width);
+    if (top >= tl->lo + tl->n - 1) clear_all(tl);
+    else {
+      for (uint64_t w = tl->lo; w <= top; w++) clear(tl, cell(tl, w));
+      tl->lo = 0;
+      tl->tail = 0;
+    }
+  }
   tl->booked = false;
 }
 

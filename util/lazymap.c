@@ -2,11 +2,15 @@
 #include "util/lazymap.h"
 #include <sys/mman.h>
 
-void *lazymap_zeroed(size_t bytes) {
+void *lazymap_sparse(size_t bytes) {
   void *p = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED) return NULL;
+  return p == MAP_FAILED ? NULL : p;
+}
+
+void *lazymap_zeroed(size_t bytes) {
+  void *p = lazymap_sparse(bytes);
 #ifdef MADV_HUGEPAGE
-  if (bytes >= ((size_t)2 << 20) && bytes <= LAZYMAP_HUGE_MAX) madvise(p, bytes, MADV_HUGEPAGE);   /* a hint: ignored where THP is off */
+  if (p && bytes >= ((size_t)2 << 20) && bytes <= LAZYMAP_HUGE_MAX) madvise(p, bytes, MADV_HUGEPAGE);   /* a hint: ignored where THP is off */
 #endif
   return p;
 }
@@ -28,7 +32,7 @@ size_t lazypool_bytes(size_t bytes) { return (bytes + 63) & ~(size_t)63; }
 
 void lazypool_init(lazypool *p, size_t bytes) {
   p->used = 0;
-  p->base = bytes ? lazymap_zeroed(bytes) : NULL;
+  p->base = bytes ? lazymap_sparse(bytes) : NULL;
   p->size = p->base ? bytes : 0;
 }
 

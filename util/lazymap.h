@@ -13,6 +13,10 @@
  * 40 GB buffer of which a kernel touches 1 MB costs about 1 MB. */
 #define LAZYMAP_HUGE_MAX ((size_t)256 << 20)
 void *lazymap_zeroed(size_t bytes);
+/* The same with small pages whatever the size, for structures a run
+ * touches here and there (cache tags, timelines' windows): a huge page
+ * there would back and zero 2 MiB for a few touched lines. */
+void *lazymap_sparse(size_t bytes);
 
 /* Keeps [lo, hi) of this process's address space from ever being handed
  * out (an inaccessible mapping, no memory behind it).  0 when reserved;
@@ -21,7 +25,7 @@ void *lazymap_zeroed(size_t bytes);
 int lazymap_reserve(size_t lo, size_t hi);
 
 /* Many zeroed arrays (a DRAM's thousands of bank timelines, every SM's L1
- * tags) from one such mapping: one mmap instead of thousands of
+ * tags) from one sparse mapping: one mmap instead of thousands of
  * allocations, none of whose headers touch memory before the arrays'
  * users do.  A pool that cannot be mapped (a limit on address space)
  * hands out nothing: its users then allocate each array themselves. */

@@ -101,6 +101,36 @@ START_TEST(timeline_ring_moves_on)
 }
 END_TEST
 
+/* A reset clears only the windows a launch can have booked (from the
+ * oldest kept to the latest booking's end), and that is every booked one:
+ * afterwards the whole ring reads empty, whether the bookings stayed in
+ * the first windows, ran out of order, or moved the ring on. */
+START_TEST(timeline_reset_leaves_every_window_clear)
+{
+    for (int round = 0; round < 40; round++) {
+        timeline tl;
+        ck_assert_int_eq(timeline_init(&tl, 2.0, 256.0), 0);
+        uint64_t x = 11 + (uint64_t)round;
+        double span = round % 4 == 0 ? 100 : round % 4 == 1 ? 600 : round % 4 == 2 ? 5000 : 250;
+        bool moved = false;
+        for (int i = 0; i < 40; i++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            double t = (double)(x >> 33) / (double)(1ull << 31) * span;
+            timeline_take(&tl, t, 0.5 + (double)(x >> 12 & 3));
+            moved |= tl.lo > 0;
+        }
+        if (round < 4) ck_assert(moved == (span > 256));   /* both kinds are tried */
+        timeline_reset(&tl);
+        for (uint32_t c = 0; c < tl.n; c++) {
+            ck_assert(tl.used[c] == 0);
+            ck_assert_uint_eq(tl.skip[c], 0);
+        }
+        ck_assert(timeline_take(&tl, 3, 1) == 3);
+        timeline_free(&tl);
+    }
+}
+END_TEST
+
 /* Members of a group (windows interleaved) book exactly as timelines of
  * their own, whatever the order the members' bookings mix in, through
  * rings that move on and resets of some members only; with the group's
@@ -1302,6 +1332,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(t, timeline_later_bookings_do_not_delay_earlier_ones);
     tcase_add_test(t, timeline_never_serves_faster_than_its_rate);
     tcase_add_test(t, timeline_ring_moves_on);
+    tcase_add_test(t, timeline_reset_leaves_every_window_clear);
     tcase_add_test(t, timeline_group_members_book_as_alone);
     suite_add_tcase(s, t);
     t = tcase_create("cache");
