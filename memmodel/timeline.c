@@ -77,21 +77,33 @@ static void clear_all(timeline *tl) {
   for (uint32_t i = 0; i < tl->n; i++) clear(tl, cell(tl, i));
   tl->lo = 0;
   tl->tail = 0;
+  tl->nnoted = 0;
 }
 
-/* A ring nothing was booked in since is still all clear; otherwise only
- * windows lo .. tail's can hold bookings (slot clears those it drops below
- * lo, and no booking ends past tail), so the rest stay untouched: a pool's
- * timelines are backed only where a launch booked them. */
+/* Window w's cell, empty until now, is being written.  A cell holds
+ * something only after such a write, so while few are noted a reset
+ * clears just those (a DRAM bank booked a few times in a launch of
+ * thousands of windows). */
+static void note(timeline *tl, uint64_t w) {
+  if (tl->nnoted > TIMELINE_NOTED) return;
+  if (tl->nnoted < TIMELINE_NOTED) tl->noted[tl->nnoted] = w;
+  tl->nnoted++;
+}
+
+/* A ring nothing was booked in since is still all clear.  Otherwise the
+ * windows noted, while they are few; else only windows lo .. tail's can
+ * hold bookings (slot clears those it drops below lo, and no booking ends
+ * past tail).  The rest stay untouched: a pool's timelines are backed only
+ * where a launch booked them. */
 void timeline_reset(timeline *tl) {
   if (tl->booked) {
     uint64_t top = (uint64_t)(tl->tail / tl->width);
-    if (top >= tl->lo + tl->n - 1) clear_all(tl);
-    else {
-      for (uint64_t w = tl->lo; w <= top; w++) clear(tl, cell(tl, w));
-      tl->lo = 0;
-      tl->tail = 0;
-    }
+    if (tl->nnoted <= TIMELINE_NOTED) for (uint32_t k = 0; k < tl->nnoted; k++) clear(tl, cell(tl, tl->noted[k]));
+    else if (top >= tl->lo + tl->n - 1) clear_all(tl);
+    else for (uint64_t w = tl->lo; w <= top; w++) clear(tl, cell(tl, w));
+    tl->lo = 0;
+    tl->tail = 0;
+    tl->nnoted = 0;
   }
   tl->booked = false;
 }
@@ -142,15 +154,24 @@ double timeline_take(timeline *tl, double t, double cost) {
     /* within a window bookings queue one after another; one that runs past
      * the window's end goes on into the next ones only while they are empty */
     double end = start - base + cost;
-    if (end <= tl->width) { tl->used[i] = end; break; }
+    if (end <= tl->width) {
+      if (tl->used[i] == 0) note(tl, w);
+      tl->used[i] = end;
+      break;
+    }
     uint64_t k = 1;
     for (double rest = end - tl->width; rest > 0 && k < tl->n / 2; rest -= tl->width, k++)
       if (tl->used[slot(tl, w + k)] != 0) break;   /* (w stays in the ring: k < n) */
     bool fits = end - tl->width <= (double)(k - 1) * tl->width;
+    if (tl->used[i] == 0) note(tl, w);
     tl->used[i] = tl->width;
     if (fits) {
       double rest = end - tl->width;
-      for (uint64_t m = 1; rest > 0; m++, rest -= tl->width) tl->used[slot(tl, w + m)] = rest < tl->width ? rest : tl->width;
+      for (uint64_t m = 1; rest > 0; m++, rest -= tl->width) {
+        size_t c = slot(tl, w + m);
+        if (tl->used[c] == 0) note(tl, w + m);      /* (all are: the loop above found them empty) */
+        tl->used[c] = rest < tl->width ? rest : tl->width;
+      }
       break;
     }
     w++;                           /* too little room left here: try further on */

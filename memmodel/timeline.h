@@ -36,7 +36,10 @@ typedef struct timeline {
   double tail;                     /* the end of the latest booking */
   bool booked;                     /* anything booked since the last reset */
   bool owns;                       /* used and skip are its own allocations (not a pool's) */
+  uint32_t nnoted;                 /* windows first written since the last reset (counts on past TIMELINE_NOTED) */
+  uint64_t noted[4];               /* the first of them: all a reset must clear while nnoted <= 4 */
 } timeline;
+#define TIMELINE_NOTED 4u
 
 /* How far, in cycles, the memory system's timelines look ahead of the
  * oldest booking they keep: longer queues than that are not modelled. */

@@ -101,25 +101,31 @@ START_TEST(timeline_ring_moves_on)
 }
 END_TEST
 
-/* A reset clears only the windows a launch can have booked (from the
- * oldest kept to the latest booking's end), and that is every booked one:
- * afterwards the whole ring reads empty, whether the bookings stayed in
- * the first windows, ran out of order, or moved the ring on. */
+/* A reset clears only the windows a launch can have booked (those it
+ * noted, or from the oldest kept to the latest booking's end), and that is
+ * every booked one: afterwards the whole ring reads empty, whether the
+ * bookings were few or many, ran out of order, or moved the ring on. */
 START_TEST(timeline_reset_leaves_every_window_clear)
 {
-    for (int round = 0; round < 40; round++) {
+    /* few bookings (the reset clears the windows it noted), many (the
+     * range up to the latest booking's end), long ones over several
+     * windows, rings that moved on */
+    static const double spans[] = { 100, 600, 5000, 250 };
+    static const int counts[] = { 1, 3, 4, 5, 40 };
+    for (int round = 0; round < 80; round++) {
         timeline tl;
         ck_assert_int_eq(timeline_init(&tl, 2.0, 256.0), 0);
         uint64_t x = 11 + (uint64_t)round;
-        double span = round % 4 == 0 ? 100 : round % 4 == 1 ? 600 : round % 4 == 2 ? 5000 : 250;
+        double span = spans[round % 4];
+        int nb = counts[round / 4 % 5];
         bool moved = false;
-        for (int i = 0; i < 40; i++) {
+        for (int i = 0; i < nb; i++) {
             x = x * 6364136223846793005ull + 1442695040888963407ull;
             double t = (double)(x >> 33) / (double)(1ull << 31) * span;
-            timeline_take(&tl, t, 0.5 + (double)(x >> 12 & 3));
+            timeline_take(&tl, t, round >= 40 ? 3.5 + (double)(x >> 12 & 7) : 0.5 + (double)(x >> 12 & 3));
             moved |= tl.lo > 0;
         }
-        if (round < 4) ck_assert(moved == (span > 256));   /* both kinds are tried */
+        if (nb == 40 && round < 40) ck_assert(moved == (span > 256));   /* both kinds are tried */
         timeline_reset(&tl);
         for (uint32_t c = 0; c < tl.n; c++) {
             ck_assert(tl.used[c] == 0);
