@@ -112,26 +112,37 @@ static void halve_lru(cache *c) {
   c->tick = 1u << 31;
 }
 
+/* The line held in way i, referenced: its LRU stamp and the sector's hit. */
+static cache_line *ref_held(cache *c, size_t i, uint32_t bit, bool fill, bool *hit) {
+  cache_line *l = &c->lines[i];
+  c->ways[i].lru = c->tick;
+  c->last = i;
+  *hit = (l->sectors & bit) != 0;
+  if (*hit) { c->hits++; return l; }
+  c->misses++;
+  if (!fill) return NULL;
+  l->sectors |= bit;
+  return l;
+}
+
 cache_line *cache_ref(cache *c, uint64_t addr, bool fill, bool *hit, cache_evict *ev) {
   uint64_t lineno = addr >> c->line_shift;
-  size_t first = set_of(c, lineno);
-  cache_way *set = &c->ways[first];
   uint32_t bit = cache_sector_bit(c, addr), gen = c->gen;
   if (ev) ev->dirty = ev->partial = 0;
+  /* the line of the last reference, where it still is (a line is held in
+   * one way at most): no set to search */
+  const cache_way *m = &c->ways[c->last];
+  if (m->gen == gen && m->tag == lineno) {
+    if (__builtin_expect(++c->tick == 0, 0)) halve_lru(c);
+    return ref_held(c, c->last, bit, fill, hit);
+  }
+  size_t first = set_of(c, lineno);
+  cache_way *set = &c->ways[first];
   if (__builtin_expect(++c->tick == 0, 0)) halve_lru(c);
   uint32_t victim = 0;
   for (uint32_t w = 0; w < c->assoc; w++) {
     cache_way *y = &set[w];
-    if (y->gen == gen && y->tag == lineno) {
-      cache_line *l = &c->lines[first + w];
-      y->lru = c->tick;
-      *hit = (l->sectors & bit) != 0;
-      if (*hit) { c->hits++; return l; }
-      c->misses++;
-      if (!fill) return NULL;
-      l->sectors |= bit;
-      return l;
-    }
+    if (y->gen == gen && y->tag == lineno) return ref_held(c, first + w, bit, fill, hit);
     const cache_way *v = &set[victim];
     if (y->gen != gen || (v->gen == gen && y->lru < v->lru)) victim = w;
   }
@@ -149,6 +160,7 @@ cache_line *cache_ref(cache *c, uint64_t addr, bool fill, bool *hit, cache_evict
   y->tag = lineno;
   y->lru = c->tick;
   *l = (cache_line){ .sectors = bit };
+  c->last = first + victim;
   return l;
 }
 

@@ -47,6 +47,7 @@ typedef struct cache {
   uint64_t *warm;                  /* mapped: a bit per CACHE_WARM_WAYS ways written */
   uint32_t tick;                   /* LRU clock (halved with every way's lru when it wraps) */
   uint32_t gen;                    /* lines of another generation are empty: a reset is one increment */
+  size_t last;                     /* the way cache_ref found or filled last (a warp's sectors come line by line) */
   uint64_t hits, misses;           /* sector accesses */
 } cache;
 

@@ -19,6 +19,53 @@
 /* two lanes' addresses: whole-warp reductions in vector instructions */
 typedef uint64_t u64x2 __attribute__((vector_size(16)));
 
+uint32_t mm_sector_bytes(const uint64_t *addr, uint32_t mask, uint32_t bytes, uint64_t *sec, uint32_t *lanes, uint32_t *touched) {
+  uint32_t n = 0;
+  uint64_t len = bytes ? bytes : 1;
+  /* every lane, each the next len bytes after the one before, aligned to
+   * len (a power of two up to a sector): one lane in one sector, the
+   * sectors consecutive, their bytes one run (the loop below's answer,
+   * without its per-lane search) */
+  if (mask == 0xffffffffu && len <= 32 && !(len & (len - 1)) && !(addr[0] & (len - 1))) {
+    uint64_t d = 0;
+    for (int i = 1; i < 32; i++) d |= addr[i] ^ (addr[0] + (uint64_t)i * len);
+    if (!d) {
+      uint64_t a = addr[0], end = addr[0] + 32 * len;             /* one past the last byte */
+      uint64_t first = a >> 5;
+      n = (uint32_t)(((end - 1) >> 5) - first + 1);
+      for (uint32_t k = 0; k < n; k++) {
+        uint64_t s0 = (first + k) << 5, lo = a > s0 ? a - s0 : 0, hi = end - s0 < 32 ? end - s0 : 32;
+        sec[k] = first + k;
+        lanes[k] = (uint32_t)((hi - lo) / len);
+        touched[k] = (uint32_t)(((1ull << hi) - 1) & ~((1ull << lo) - 1));
+      }
+      return n;
+    }
+  }
+  /* while the sectors come in rising order (a coalesced or strided
+   * access), a sector is the last one or a new one: no search */
+  bool rising = true;
+  for (int i = 0; i < 32; i++) {
+    if (!(mask >> i & 1)) continue;
+    for (uint64_t sc = addr[i] >> 5; sc <= (addr[i] + len - 1) >> 5 && n < 64; sc++) {
+      uint32_t k;
+      if (n && sc == sec[n - 1]) k = n - 1;
+      else if (rising && (!n || sc > sec[n - 1])) k = n;
+      else {
+        rising = false;
+        k = 0;
+        while (k < n && sec[k] != sc) k++;
+      }
+      if (k == n) { sec[n] = sc; lanes[n] = 0; touched[n++] = 0; }
+      lanes[k]++;
+      uint64_t lo = addr[i] > sc << 5 ? addr[i] - (sc << 5) : 0, hi = addr[i] + len - (sc << 5);
+      if (hi > 32) hi = 32;
+      touched[k] |= (uint32_t)(((1ull << hi) - 1) & ~((1ull << lo) - 1));
+    }
+  }
+  return n;
+}
+
 /* Small sorted-set insert; 32 lanes x at most 2 sectors each. */
 static uint32_t add_unique(uint64_t *set, uint32_t n, uint64_t v) {
   for (uint32_t i = 0; i < n; i++) if (set[i] == v) return n;

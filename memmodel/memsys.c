@@ -486,35 +486,6 @@ static double port_take(double *free_at, double t, const gpu_config *g, bool fir
   return at;
 }
 
-/* Distinct sectors of an access, with the number of lanes in each and
- * the bytes of the sector they touch (bit i: byte i). */
-static uint32_t sectors_of(const uint64_t *addr, uint32_t mask, uint32_t bytes, uint64_t *sec, uint32_t *lanes, uint32_t *touched) {
-  uint32_t n = 0;
-  uint64_t len = bytes ? bytes : 1;
-  /* while the sectors come in rising order (a coalesced or strided
-   * access), a sector is the last one or a new one: no search */
-  bool rising = true;
-  for (int i = 0; i < 32; i++) {
-    if (!(mask >> i & 1)) continue;
-    for (uint64_t sc = addr[i] >> 5; sc <= (addr[i] + len - 1) >> 5 && n < 64; sc++) {
-      uint32_t k;
-      if (n && sc == sec[n - 1]) k = n - 1;
-      else if (rising && (!n || sc > sec[n - 1])) k = n;
-      else {
-        rising = false;
-        k = 0;
-        while (k < n && sec[k] != sc) k++;
-      }
-      if (k == n) { sec[n] = sc; lanes[n] = 0; touched[n++] = 0; }
-      lanes[k]++;
-      uint64_t lo = addr[i] > sc << 5 ? addr[i] - (sc << 5) : 0, hi = addr[i] + len - (sc << 5);
-      if (hi > 32) hi = 32;
-      touched[k] |= (uint32_t)(((1ull << hi) - 1) & ~((1ull << lo) - 1));
-    }
-  }
-  return n;
-}
-
 /* Distinct lines (of 2^shift sectors) among n distinct sectors; again[k]:
  * an earlier sector is of sector k's line; ord[k]: that line's place among
  * the request's lines (0: the first). */
@@ -557,7 +528,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
   ms_sm *s = &m->sm[smi];
   uint64_t sec[64];
   uint32_t lanes[64], touched[64];
-  uint32_t n = sectors_of(addr, mask, bytes, sec, lanes, touched);
+  uint32_t n = mm_sector_bytes(addr, mask, bytes, sec, lanes, touched);
   if (!n) return 1;
   cache *c = NULL;
   bool atomic = op == MS_ATOMIC || op == MS_ATOMIC_WARP;

@@ -44,6 +44,12 @@ static inline enum mm_space mm_classify(uint64_t a) {
  * each accessing `bytes` at addr[lane]. */
 void mm_sectors(const uint64_t *addr, uint32_t m, uint32_t bytes, uint32_t *sectors, uint32_t *lines);
 
+/* The distinct sectors (at most 64, in the order the lanes of m first
+ * touch them) of a warp's access of `bytes` at addr[lane], with the lanes
+ * in each (*lanes) and the bytes of it they touch (*touched, bit i: byte
+ * i); returns how many. */
+uint32_t mm_sector_bytes(const uint64_t *addr, uint32_t m, uint32_t bytes, uint64_t *sec, uint32_t *lanes, uint32_t *touched);
+
 /* Shared-memory wavefronts for one warp access (32 banks of 4 bytes; lanes
  * reading the same word share it).  Returns wavefronts; *ideal gets the
  * minimum for that access width, so conflicts = wavefronts - ideal. */

@@ -1237,6 +1237,60 @@ START_TEST(coalesce_counters_match_brute_force)
 }
 END_TEST
 
+/* The sectors of an access with each one's lanes and bytes, as the lanes
+ * of m first touch them (mm_sector_bytes), against a lane-by-lane
+ * reference: coalesced warps of every width and base (its fast case), and
+ * the same disturbed by one lane, a lane off, a misaligned base, a gap or
+ * the reverse order (the general loop). */
+static uint32_t sector_bytes_reference(const uint64_t *a, uint32_t m, uint32_t bytes, uint64_t *sec, uint32_t *lanes, uint32_t *touched)
+{
+    uint32_t n = 0;
+    for (int i = 0; i < 32; i++) {
+        if (!(m >> i & 1)) continue;
+        for (uint64_t b = a[i]; b < a[i] + bytes; b++) {
+            uint32_t k = 0;
+            while (k < n && sec[k] != b >> 5) k++;
+            if (k == n) {
+                if (n == 64) continue;
+                sec[n] = b >> 5; lanes[n] = 0; touched[n++] = 0;
+            }
+            /* a lane counts once in each sector it touches */
+            if (b == a[i] || (b & 31) == 0) lanes[k]++;
+            touched[k] |= 1u << (b & 31);
+        }
+    }
+    return n;
+}
+
+START_TEST(sector_bytes_match_reference)
+{
+    uint64_t rng = 777, a[32];
+    for (int round = 0; round < 6000; round++) {
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t bytes = round % 7 == 6 ? 12 : (uint32_t)1 << (round % 7 % 6);     /* 1 .. 32, and 12 */
+        uint64_t base = 0x2f0000000000ull + (rng >> 40) * bytes;
+        for (int i = 0; i < 32; i++) a[i] = base + (uint64_t)i * bytes;
+        uint32_t m = ~0u;
+        int kind = round / 7 % 6;
+        int lane = (int)(rng >> 20 & 31);
+        if (kind == 1) a[lane] += bytes;                          /* one lane repeats its neighbour's */
+        if (kind == 2) for (int i = 0; i < 32; i++) a[i] += 1 + (rng >> 30 & 3);   /* misaligned */
+        if (kind == 3) for (int i = lane; i < 32; i++) a[i] += 64;   /* a gap */
+        if (kind == 4) for (int i = 0; i < 32; i++) a[i] = base + (uint64_t)(31 - i) * bytes;
+        if (kind == 5) m &= ~(1u << lane);
+        uint64_t sec[64], rsec[64];
+        uint32_t lanes[64], rlanes[64], touched[64], rtouched[64];
+        uint32_t n = mm_sector_bytes(a, m, bytes, sec, lanes, touched);
+        ck_assert_uint_eq(n, sector_bytes_reference(a, m, bytes, rsec, rlanes, rtouched));
+        for (uint32_t k = 0; k < n; k++) {
+            ck_assert_uint_eq(sec[k], rsec[k]);
+            ck_assert_uint_eq(lanes[k], rlanes[k]);
+            ck_assert_uint_eq(touched[k], rtouched[k]);
+        }
+    }
+}
+END_TEST
+
 START_TEST(memsys_constant_broadcast)
 {
     uint64_t a[32];
@@ -1381,6 +1435,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(t, memsys_stores_combine_in_the_queue);
     tcase_add_test(t, memsys_stores_join_in_the_l1_queue);
     tcase_add_test(t, coalesce_counters_match_brute_force);
+    tcase_add_test(t, sector_bytes_match_reference);
     tcase_add_test(t, memsys_constant_broadcast);
     tcase_add_test(t, device_addresses_reused);
     tcase_add_test(t, shared_atomic4_matches_general);
