@@ -50,6 +50,49 @@ static uint32_t unit_interval(const gpu_config *g, int unit) {
   }
 }
 
+/* The pipe a conversion runs on, by the SASS sm_90 ptxas makes of it
+ * ([S] sm_90 SASS of tests/microbench mb_cvt and of every validation
+ * kernel; [M] mb_cvt on the H200, whose SMs are the H100's):
+ *  - a 32-bit or narrower integer to f32: I2FP, on the ALU (a dependent
+ *    chain 4.2 cycles a step; 2 warps a sub-partition with 8 chains each,
+ *    1.9 cycles an I2FP: the ALU's rate; stalls `wait` and
+ *    `math_pipe_throttle`);
+ *  - f32 to f16 or bf16 (and their pairs): F2FP, on the ALU; f16 or bf16
+ *    to f32: HADD2.F32, on the fp16 pipe; both lat_cvt (tools/calibrate's
+ *    f32 -> f16 -> f32 chain: 5.05 cycles an instruction; mb_cvt: 2 warps
+ *    a sub-partition take 2 cycles a pair, the ALU's F2FP);
+ *  - integer to integer: kept on U_CVT as before sm_90.  The SASS makes
+ *    PRMT, SGXT, LOP3 or SHF of them, or nothing (no I2I in any of it, for
+ *    270 such cvt in the PTX), but on the ALU they expose what else the
+ *    model lacks in the loops that have them (tests/microbench mb_ldc
+ *    ldc_indep, 1 and 4 warps: -5 and -14 % -> -24 %; its SASS folds the
+ *    cvt, the and.b64 and the add of the table's address into one LOP3 and
+ *    the LDC's bank offset; doc/timing-validation.md);
+ *  - f32 to f32 without rounding to an integer: FADD or FMUL;
+ *  - the rest (float to integer, f64 on either side, 64-bit integers to
+ *    float, rounding to an integer): F2I, F2F, I2F, FRND on the XU, which
+ *    the MIO feeds, as the SFU's MUFU: ii_sfu, lat_sfu, waited for as
+ *    `short_scoreboard`, throttled as `mio_throttle` (mb_cvt: an F2I chain
+ *    16.8 cycles a step, f32 -> f64 -> f32 18.2 an F2F; 2 warps a
+ *    sub-partition 7.5-8.2 cycles an instruction).
+ * Before sm_90 every conversion keeps U_CVT (ii_sfu, lat_cvt, waited for
+ * as `wait`).  *lat: the latency where it is not the unit's own (0). */
+static bool int_type(int t) { return (t >= PTX_T_B8 && t <= PTX_T_B64) || (t >= PTX_T_U8 && t <= PTX_T_S64); }
+static bool half_type(int t) { return t == PTX_T_F16 || t == PTX_T_BF16 || t == PTX_T_F16X2 || t == PTX_T_BF16X2; }
+
+static uint8_t cvt_unit(const gpu_config *g, const isa_insn *in, uint32_t *lat) {
+  *lat = 0;
+  if (g->sm_version < 90) return U_CVT;
+  int d = in->type, a = in->type2;
+  bool irnd = in->flags & IF_INTRND;
+  if (int_type(d) && int_type(a)) return U_CVT;
+  if (d == PTX_T_F32 && int_type(a) && ptx_type_bits((enum ptx_type)a) <= 32) return U_INT;
+  if (half_type(d) && a == PTX_T_F32) { *lat = g->lat_cvt; return U_INT; }
+  if (d == PTX_T_F32 && half_type(a)) { *lat = g->lat_cvt; return U_FP16; }
+  if (d == PTX_T_F32 && a == PTX_T_F32 && !irnd) return U_FP32;
+  return U_SFU;
+}
+
 static bool is_shared_space(uint16_t sp) { return sp == MOD_SHARED || sp == MOD_SHARED_CTA; }
 /* Global, local or generic: what goes through the L1's instruction queue. */
 static bool l1_space(uint16_t sp) {
@@ -504,7 +547,8 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     const xinsn *x = &e->prog[pc];
     const isa_insn *in = x->in;
     deps *d = &dep[pc];
-    d->unit = (uint8_t)isa_unit_of(in);
+    uint32_t cvt_lat = 0;
+    d->unit = in->op == OP_CVT ? cvt_unit(g, in, &cvt_lat) : (uint8_t)isa_unit_of(in);
     if (x->guard >= 0) add_row(d->src, &d->nsrc, x->guard);
     const isa_opnd *ops = in->nops ? &x->f->ops[in->opi] : NULL;
     bool w0 = isa_writes_first(in);
@@ -513,7 +557,7 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
       if (k == 0 && w0 && o->kind != OK_ADDR && o->kind != OK_ADDRX) operand_rows(e, x, o, d->dst, &d->ndst);
       else operand_rows(e, x, o, d->src, &d->nsrc);
     }
-    d->lat = unit_latency(g, d->unit);
+    d->lat = cvt_lat ? cvt_lat : unit_latency(g, d->unit);
     d->ii = unit_interval(g, d->unit);
     uint32_t ii_imul = g->ii_imul ? g->ii_imul : g->ii_int;
     bool imul = d->unit == U_INT && (in->op == OP_MUL || in->op == OP_MAD || in->op == OP_MADC ||

@@ -201,17 +201,21 @@ static const isa_sass_seq *sass_sequence(const isa_func *f, const isa_insn *in) 
 }
 
 /* PTX instructions that leave no SASS instruction behind: an unguarded
- * copy between registers of one type (register allocation coalesces it)
- * and the generic <-> global conversions (the identity on sm_20 and later:
- * global addresses are their own generic addresses).  A guarded copy stays
- * (a predicated MOV or SEL). */
+ * copy between registers of one width (register allocation coalesces it:
+ * SASS registers have no type, and a mov.b32 from a .u32 to an .f32
+ * register is a copy of bits: [S] sm_90 SASS of tests/microbench mb_cvt,
+ * `cvt.rn.f32.u32 t, %r; mov.b32 %r, t;` is one I2FP R4, R4) and the
+ * generic <-> global conversions (the identity on sm_20 and later: global
+ * addresses are their own generic addresses).  A guarded copy stays (a
+ * predicated MOV or SEL). */
 static bool sass_free(const isa_func *f, const isa_insn *in) {
   if (in->guard >= 0 || in->nops != 2) return false;
   if (in->op == OP_CVTA) return in->space == MOD_GLOBAL;
   if (in->op != OP_MOV) return false;
   const isa_opnd *ops = &f->ops[in->opi];
   if (ops[0].kind != OK_REG || ops[1].kind != OK_REG || ops[0].n || ops[1].n || (ops[1].flags & OF_OFFSET)) return false;   /* r+imm: an add */
-  return f->regtype[ops[0].v] == f->regtype[ops[1].v];
+  int a = f->regtype[ops[0].v], b = f->regtype[ops[1].v];
+  return a == b || (a != PTX_T_PRED && b != PTX_T_PRED && ptx_type_bits((enum ptx_type)a) == ptx_type_bits((enum ptx_type)b));
 }
 
 /* SASS instructions of a PTX instruction that is no sequence (its own

@@ -633,6 +633,43 @@ if [ -n "$i0" ] && [ "$((i1 - i0))" = 1 ] && awk -v a="$m0" -v b="$m1" 'BEGIN { 
 else bad "imc_desc: SASS $i0 -> $i1 (want one more), imc_miss $m0 % -> $m1 %"; fi
 a0=$(la 0); a2=$(la 2)
 if awk -v a="$a0" -v b="$a2" 'BEGIN { exit !(a > 50 && b < 5) }'; then ok; else bad "l1_accept_cycles: lg_throttle $a0 % taken with the lines, $a2 % at 2 cycles a request"; fi
+# ---- conversions ------------------------------------------------------------------
+# sm_90 (tests/microbench mb_cvt): an integer to f32 is an ALU instruction
+# (lat_int, 'wait'), a float to an integer an XU one through the MIO
+# (lat_sfu, 'short_scoreboard'), f32 <-> f16 take lat_cvt; a mov.b32 that
+# passes the bits on issues nothing.  Before sm_90 every cvt takes lat_cvt.
+cvt_gaps() {   # KIND LAT_CVT MORE-ARGS: warp 0's gaps between its consecutive conversions, with their reasons
+  kind=$1; lc=$2; shift 2
+  trace "$tmp/cvt.db" cvt_chains 32 64 --arg u32:"$kind" --gpu "$tmp/noic.gpu" --set lat_int=5 --set lat_sfu=19 --set lat_cvt="$lc" "$@"
+  q "$tmp/cvt.db" "WITH l AS (SELECT r.issue_cycle - lag(r.issue_cycle) OVER (ORDER BY r.issue_cycle) AS gap, s.name AS why
+                   FROM warp_runs r JOIN instructions i USING (insn_id) LEFT JOIN stall_reasons s USING (stall_id)
+                   WHERE r.warp = 0 AND i.opname LIKE 'cvt%')
+                   SELECT group_concat(DISTINCT gap || ':' || why) FROM l WHERE gap IS NOT NULL"
+}
+got=$(cvt_gaps 0 7)
+if [ "$got" = "5:wait" ]; then ok; else bad "u32 -> f32 chain: want '5:wait' (lat_int), got '$got'"; fi
+got=$(cvt_gaps 1 7)
+if [ "$got" = "19:short_scoreboard" ]; then ok; else bad "f32 -> u32 chain: want '19:short_scoreboard' (lat_sfu), got '$got'"; fi
+got=$(cvt_gaps 2 7)
+if [ "$got" = "7:wait" ]; then ok; else bad "f32 -> f16 -> f32 chain: want '7:wait' (lat_cvt), got '$got'"; fi
+got=$(cvt_gaps 1 11 --set arch=sm_80)
+if [ "$got" = "11:wait" ]; then ok; else bad "sm_80 f32 -> u32 chain: want '11:wait' (lat_cvt), got '$got'"; fi
+# 8 warps of a sub-partition converting floats to integers at once wait
+# for the XU as mio_throttle; integers to floats for the ALU as
+# math_pipe_throttle (32 warps)
+cvt_throttle() {   # KIND: "mio_throttle math_pipe_throttle" cycles of the conversions
+  trace "$tmp/cvtt.db" cvt_chains 1024 64 --arg u32:"$1" --gpu "$tmp/noic.gpu"
+  q "$tmp/cvtt.db" "SELECT coalesce(sum(CASE WHEN stall_id = 9 THEN stall_cycles ELSE 0 END + CASE WHEN stall2_id = 9 THEN stall2_cycles ELSE 0 END
+                     + CASE WHEN stall3_id = 9 THEN stall3_cycles ELSE 0 END), 0) || ' ' ||
+                     coalesce(sum(CASE WHEN stall_id = 8 THEN stall_cycles ELSE 0 END + CASE WHEN stall2_id = 8 THEN stall2_cycles ELSE 0 END
+                     + CASE WHEN stall3_id = 8 THEN stall3_cycles ELSE 0 END), 0)
+                     FROM warp_runs JOIN instructions USING (insn_id) WHERE opname LIKE 'cvt%'"
+}
+set -- $(cvt_throttle 1); m1=$1; p1=$2
+set -- $(cvt_throttle 0); m0=$1; p0=$2
+if [ "$m1" -gt 0 ] && [ "$p1" -eq 0 ] && [ "$m0" -eq 0 ] && [ "$p0" -gt 0 ]; then ok
+else bad "busy conversion pipes: F2I mio $m1 math $p1, I2FP mio $m0 math $p0"; fi
+
 # ---- command line and configuration --------------------------------------------------
 "$PTXEMU" run -q --sched fifo "$k" --kernel straight -e 'buffer b 64 zero' --arg ptr:b >"$tmp/out" 2>&1
 st=$?

@@ -147,7 +147,7 @@ def fit(m, tmpl, name):
     lat('lat_fp16', 'lat_fp16', 'dependent HFMA2 chain')
     lat('lat_fp64', 'lat_fp64', 'dependent DFMA chain')
     lat('lat_sfu', 'lat_sfu', 'dependent MUFU.RSQ chain')
-    lat('lat_cvt', 'lat_cvt', 'dependent I2F/F2I chain')
+    lat('lat_cvt', 'lat_cvt', 'dependent f32 -> f16 -> f32 chain (F2FP, HADD2.F32)')
     lat('lat_tensor', 'lat_mma', 'dependent mma.sync m16n8k16 f16->f32 chain')
     lat('lat_shared', 'lat_smem', 'dependent ld.shared chase')
     lat('lat_atomic', 'lat_atom', 'dependent atom.global.add round trips')

@@ -6,6 +6,8 @@ writes case.txt), DEST/<case>/arch where needed.  Build them with
 
 Each case sweeps one mechanism's parameters (doc/timing-validation.md):
   mb_pipe     ILP 1..8 x {1 warp, 8 warps per SM} for FP32/FP64/INT/HFMA2/SFU/shift
+  mb_cvt      the same for conversions: int to float (u32, s32), float to int,
+              f32 to f16 and back, f32 to f64 and back
   mb_smem     shared-memory strides (conflict degree 1..32) and a dependent
               load chain with 1..32 warps per SM
   mb_atomic   global and shared atomics by distinct addresses per warp (one
@@ -146,6 +148,43 @@ def pipe_case():
             k = 'pipe_%s_ilp%d' % (p, ilp)
             c.launch(k, 1, 32, [('ptr', 'out'), ('s32', 4096 // ilp), ('u32', 0)])
             c.launch(k, 1, 256, [('ptr', 'out'), ('s32', 2048 // ilp), ('u32', 0)])
+    return c
+
+
+# ---------------------------------------------------------------- conversions
+CVTS = {  # name: (C type, asm constraint, one step of the chain: a conversion there and, for the float ones, back)
+    'i2f_u32': ('unsigned', 'r', '{ .reg .f32 t; cvt.rn.f32.u32 t, %0; mov.b32 %0, t; }'),
+    'i2f_s32': ('unsigned', 'r', '{ .reg .f32 t; cvt.rn.f32.s32 t, %0; mov.b32 %0, t; }'),
+    'f2i_u32': ('float', 'f', '{ .reg .u32 t; cvt.rzi.u32.f32 t, %0; mov.b32 %0, t; }'),
+    'f16_rt': ('float', 'f', '{ .reg .b16 h; cvt.rn.f16.f32 h, %0; cvt.f32.f16 %0, h; }'),
+    'f64_rt': ('float', 'f', '{ .reg .f64 d; cvt.f64.f32 d, %0; cvt.rn.f32.f64 %0, d; }'),
+}
+
+
+def cvt_case():
+    c = Case('mb_cvt', 'dependent chains of conversions, ILP 1..8, one warp and 8 warps on one SM')
+    c.src.append('// ILP independent dependent chains of one conversion (a bit copy between the\n'
+                 '// steps where the type changes: no SASS), issued round robin')
+    for p, (ty, cons, text) in CVTS.items():
+        for ilp in (1, 2, 4, 8):
+            k = 'cvt_%s_ilp%d' % (p, ilp)
+            c.src.append('extern "C" __global__ void %s(%s *out, int iters, unsigned seed)\n{' % (k, ty))
+            for j in range(ilp):
+                c.src.append('    %s x%d = (%s)(threadIdx.x + seed + %d);' % (ty, j, ty, j))
+            c.src.append('    for (int i = 0; i < iters; i++) {')
+            for j in range(ilp):
+                c.src.append('        asm volatile("%s" : "+%s"(x%d));' % (text, cons, j))
+            c.src.append('    }')
+            c.src.append('    %s s = x0;' % ty)
+            for j in range(1, ilp):
+                c.src.append('    s += x%d;' % j)
+            c.src.append('    out[blockIdx.x * blockDim.x + threadIdx.x] = s;\n}')
+    c.buf('out', 256 * 8)
+    for p in CVTS:
+        for ilp in (1, 2, 4, 8):
+            k = 'cvt_%s_ilp%d' % (p, ilp)
+            c.launch(k, 1, 32, [('ptr', 'out'), ('s32', 2048 // ilp), ('u32', 0)])
+            c.launch(k, 1, 256, [('ptr', 'out'), ('s32', 1024 // ilp), ('u32', 0)])
     return c
 
 
@@ -1050,7 +1089,7 @@ extern "C" __global__ void %(name)s(unsigned *out, int iters)
 
 
 if __name__ == '__main__':
-    for mk in (pipe_case, smem_case, atomic_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case,
+    for mk in (pipe_case, cvt_case, smem_case, atomic_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case,
                launch_case, l1_case, fuse_case, l1_width_case, l2_dirty_case, same_store_case, gather_case, rmw_case, rmw_where_case, rmw_line_case, rmw_grid_case,
                flag_case, ldc_case, writeback_case, mio_case, sreg_case):
         mk().write()
