@@ -23,6 +23,14 @@ struct P_int {   // IADD3 then LOP3 (alternating, so ptxas cannot merge the step
   }
   enum { STEPS = 2 };
 };
+struct P_alu {   // SHF then LOP3: the ALU alone (ptxas puts an add on the FMA pipe as IMAD.IADD, so P_int's pairs
+                 // issue on both pipes; a chain of one shift or one xor it folds)
+  typedef unsigned T;
+  static __device__ __forceinline__ void op(T &x, T, T) {
+    asm volatile("{ .reg .u32 t; shr.u32 t, %0, 7; xor.b32 %0, %0, t; }" : "+r"(x));
+  }
+  enum { STEPS = 2 };
+};
 struct P_fp32 {
   typedef float T;
   static __device__ __forceinline__ void op(T &x, T a, T b) { asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(x) : "f"(a), "f"(b)); }
@@ -81,6 +89,7 @@ __device__ void chains(u64 *out, int iters, typename P::T a, typename P::T b, ty
   extern "C" __global__ void lat_##name(u64 *out, int iters, P::T a, P::T b, P::T s) { chains<P, 1>(out, iters, a, b, s); } \
   extern "C" __global__ void thr_##name(u64 *out, int iters, P::T a, P::T b, P::T s) { chains<P, 8>(out, iters, a, b, s); }
 PIPE(int, P_int)
+PIPE(alu, P_alu)
 PIPE(fp32, P_fp32)
 PIPE(fp64, P_fp64)
 PIPE(fp16, P_fp16)

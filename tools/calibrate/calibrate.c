@@ -394,6 +394,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   pipe_bench("int", 2, &ua, &ub, &us);
+  pipe_bench("alu", 2, &ua, &ub, &us);
   pipe_bench("fp32", 1, &fa, &fb, &fs);
   pipe_bench("fp64", 1, &da, &db, &ds);
   pipe_bench("fp16", 1, &ha, &hb, &hs);

@@ -154,7 +154,10 @@ def fit(m, tmpl, name):
 
     # issue intervals: a sub-partition issues one warp instruction of a pipe every ii cycles
     sp = int(t['sub_partitions'])
-    for param, key, what in (('ii_int', 'ipc_int', 'IADD3/LOP3'), ('ii_fp32', 'ipc_fp32', 'FFMA'), ('ii_fp16', 'ipc_fp16', 'HFMA2'),
+    # the ALU's rate from SHF/LOP3 pairs where measured: the IADD3/LOP3 pairs of ipc_int issue on the
+    # FMA pipe too (ptxas makes IMAD.IADD of adds), which doubled ii_int's rate
+    alu = ('ii_int', 'ipc_alu', 'SHF/LOP3') if 'ipc_alu' in m else ('ii_int', 'ipc_int', 'IADD3/LOP3')
+    for param, key, what in (alu, ('ii_fp32', 'ipc_fp32', 'FFMA'), ('ii_fp16', 'ipc_fp16', 'HFMA2'),
                              ('ii_fp64', 'ipc_fp64', 'DFMA'), ('ii_sfu', 'ipc_sfu', 'MUFU'), ('ii_tensor', 'ipc_mma', 'mma.sync')):
         v = need(m, key)
         f[param] = (max(1, int(round(sp / v))), '[C] %s %.3f %s warp instructions per cycle per SM: %d sub-partitions / %.3f' % (key, v, what, sp, v))
