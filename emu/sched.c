@@ -157,5 +157,5 @@ void sched_list_leave(sched_list *l, twarp *tw, uint64_t now) {
     if (l->w[i] == tw) { l->w[i] = l->w[--l->n]; break; }
   l->head = NULL;
   tw->wl = NULL;
-  twarp_note_wait(tw, tw->wl_why, now - tw->wl_since);
+  twarp_note_throttle(tw, tw->wl_why, now - tw->wl_since, l->share);
 }

@@ -80,6 +80,21 @@ static inline void twarp_note_wait(twarp *tw, int why, uint64_t len) {
   tw->gap_mask |= 1u << why;
 }
 
+/* A wait of len cycles behind a busy pipe (math_pipe_throttle) that takes
+ * an instruction every share cycles: in one of every share of those
+ * cycles the pipe was free and another warp was selected, which Nsight
+ * Compute counts as not_selected ([M] tests/microbench mb_alu: 8 warps a
+ * sub-partition on the ALU, ii 2: 42 % not_selected, 42 %
+ * math_pipe_throttle).  Other reasons, and pipes of share 1, as they are. */
+static inline void twarp_note_throttle(twarp *tw, int why, uint64_t len, uint32_t share) {
+  if (why == STALL_MATH_PIPE_THROTTLE && share > 1) {
+    uint64_t free_cycles = len / share;
+    twarp_note_wait(tw, STALL_NOT_SELECTED, free_cycles);
+    len -= free_cycles;
+  }
+  twarp_note_wait(tw, why, len);
+}
+
 /* Warps held back by one resource that frees for one warp at a time (a
  * full MIO queue, a unit or a sub-partition's scheduler busy with another
  * warp):
@@ -91,6 +106,7 @@ typedef struct sched_list {
   struct twarp **w, *head;
   uint32_t n, cap;
   const uint64_t *free_at;            /* the cycle the resource frees next      */
+  uint32_t share;                     /* a pipe's: the cycles it takes an instruction in (twarp_note_throttle) */
 } sched_list;
 
 typedef struct heapent { uint64_t t, prio; twarp *tw; } heapent;

@@ -830,7 +830,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       if (scaled && why == STALL_SHORT_SCOREBOARD) fixed += g->sfu_denorm_cycles;
       fixed = umin(fixed, gap);
       twarp_note_wait(tw, STALL_WAIT, fixed);
-      twarp_note_wait(tw, why, gap - fixed);
+      twarp_note_throttle(tw, why, gap - fixed, throttled ? timing_unit_interval(g, wuid) : 1);
       /* two_level: a long wait gives the place in the active set away */
       if (why == STALL_LONG_SCOREBOARD && sched_leave(q, tw, he.t)) { fault_oom(e); break; }
       if (sched_push(q, tw, t)) { fault_oom(e); break; }
@@ -1272,7 +1272,8 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
       s->sms[i].ns[p] = (sched_list){ .w = m, .cap = per_sp, .free_at = &s->sms[i].sched_free[p] };
       m += per_sp;
       for (int u = 0; u < U_COUNT; u++, m += per_sp)
-        s->sms[i].unit_wait[p][u] = (sched_list){ .w = m, .cap = per_sp, .free_at = &s->sms[i].unit_free[p][u] };
+        s->sms[i].unit_wait[p][u] = (sched_list){ .w = m, .cap = per_sp, .free_at = &s->sms[i].unit_free[p][u],
+                                                  .share = timing_unit_interval(g, u) };
     }
     for (int k = 0; k < IQ_COUNT; k++, m += per_sm * nwarps)
       if (s->iq[k]) s->iq[k][i].wait = (sched_list){ .w = m, .cap = per_sm * nwarps, .free_at = &s->iq[k][i].free_at };

@@ -38,7 +38,7 @@ static uint32_t unit_latency(const gpu_config *g, int unit) {
   }
 }
 
-static uint32_t unit_interval(const gpu_config *g, int unit) {
+uint32_t timing_unit_interval(const gpu_config *g, int unit) {
   switch (unit) {
   case U_FP16: return g->ii_fp16;
   case U_FP32: return g->ii_fp32;
@@ -558,7 +558,7 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
       else operand_rows(e, x, o, d->src, &d->nsrc);
     }
     d->lat = cvt_lat ? cvt_lat : unit_latency(g, d->unit);
-    d->ii = unit_interval(g, d->unit);
+    d->ii = timing_unit_interval(g, d->unit);
     uint32_t ii_imul = g->ii_imul ? g->ii_imul : g->ii_int;
     bool imul = d->unit == U_INT && (in->op == OP_MUL || in->op == OP_MAD || in->op == OP_MADC ||
                                      in->op == OP_MUL24 || in->op == OP_MAD24);

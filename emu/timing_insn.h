@@ -89,6 +89,8 @@ static inline uint32_t deps_sass(const deps *d) { return d->free ? 0 : d->slots;
 
 /* Fill dep[0 .. e->nprog). */
 void timing_build_deps(const emu *e, const gpu_config *g, deps *dep);
+/* A unit's issue interval: it takes a warp instruction every that many cycles. */
+uint32_t timing_unit_interval(const gpu_config *g, int unit);
 /* ptxas's LDCs of pointer parameters in the blocks that use them
  * (gpu_config.ldc_at_use): deps.defer, deps.defer_mask, on the issue order
  * (after emu_reorder); row_defer (e->nrows, zeroed): per register row, 1 +

@@ -669,6 +669,13 @@ set -- $(cvt_throttle 1); m1=$1; p1=$2
 set -- $(cvt_throttle 0); m0=$1; p0=$2
 if [ "$m1" -gt 0 ] && [ "$p1" -eq 0 ] && [ "$m0" -eq 0 ] && [ "$p0" -gt 0 ]; then ok
 else bad "busy conversion pipes: F2I mio $m1 math $p1, I2FP mio $m0 math $p0"; fi
+# ... and the ALU takes an instruction every ii_int (2) cycles: in half of
+# a warp's wait behind it the pipe was free and another warp was selected,
+# not_selected (tests/microbench mb_alu: 42 % and 42 %)
+ns0=$(q "$tmp/cvtt.db" "SELECT coalesce(sum(CASE WHEN stall_id = 2 THEN stall_cycles ELSE 0 END + CASE WHEN stall2_id = 2 THEN stall2_cycles ELSE 0 END
+                         + CASE WHEN stall3_id = 2 THEN stall3_cycles ELSE 0 END), 0) FROM warp_runs JOIN instructions USING (insn_id) WHERE opname LIKE 'cvt%'")
+if [ "$((2 * ns0))" -ge "$p0" ] && [ "$ns0" -le "$((2 * p0))" ]; then ok
+else bad "a busy ALU: not_selected $ns0 and math_pipe_throttle $p0 cycles should be about equal"; fi
 
 # ---- command line and configuration --------------------------------------------------
 "$PTXEMU" run -q --sched fifo "$k" --kernel straight -e 'buffer b 64 zero' --arg ptr:b >"$tmp/out" 2>&1

@@ -8,6 +8,8 @@ Each case sweeps one mechanism's parameters (doc/timing-validation.md):
   mb_pipe     ILP 1..8 x {1 warp, 8 warps per SM} for FP32/FP64/INT/HFMA2/SFU/shift
   mb_cvt      the same for conversions: int to float (u32, s32), float to int,
               f32 to f16 and back, f32 to f64 and back
+  mb_alu      integer ALU chains (SHF then LOP3, I2FP then LOP3): one chain on
+              one warp, 8 chains on 8 and on 32 warps
   mb_smem     shared-memory strides (conflict degree 1..32) and a dependent
               load chain with 1..32 warps per SM
   mb_atomic   global and shared atomics by distinct addresses per warp (one
@@ -185,6 +187,40 @@ def cvt_case():
             k = 'cvt_%s_ilp%d' % (p, ilp)
             c.launch(k, 1, 32, [('ptr', 'out'), ('s32', 2048 // ilp), ('u32', 0)])
             c.launch(k, 1, 256, [('ptr', 'out'), ('s32', 1024 // ilp), ('u32', 0)])
+    return c
+
+
+# ---------------------------------------------------------------- integer ALU
+ALUS = {  # name: one step of a chain on x (unsigned), a loop-invariant; steps ptxas cannot merge
+    # (xor with one value twice cancels, shifts add up: chains of one of them fold)
+    'shf_lop3': '{ .reg .u32 t; shr.u32 t, %0, 7; xor.b32 %0, %0, t; }',
+    'i2fp_lop3': '{ .reg .f32 f; cvt.rn.f32.u32 f, %0; mov.b32 %0, f; xor.b32 %0, %0, %1; }',
+}
+
+
+def alu_case():
+    c = Case('mb_alu', 'integer ALU instructions: SHF then LOP3, I2FP then LOP3; one chain, 8 chains on 8 and 32 warps')
+    c.src.append('// ILP independent dependent chains of integer instructions, issued round robin')
+    for p, text in ALUS.items():
+        for ilp in (1, 8):
+            k = 'alu_%s_ilp%d' % (p, ilp)
+            c.src.append('extern "C" __global__ void %s(unsigned *out, int iters, unsigned seed)\n{' % k)
+            c.src.append('    unsigned a = 0x9e3779b9u + seed;')
+            for j in range(ilp):
+                c.src.append('    unsigned x%d = threadIdx.x * 2654435761u + seed + %du;' % (j, j))
+            c.src.append('    for (int i = 0; i < iters; i++) {')
+            for j in range(ilp):
+                c.src.append('        asm volatile("%s" : "+r"(x%d) : "r"(a));' % (text, j))
+            c.src.append('    }')
+            c.src.append('    unsigned s = x0;')
+            for j in range(1, ilp):
+                c.src.append('    s ^= x%d;' % j)
+            c.src.append('    out[blockIdx.x * blockDim.x + threadIdx.x] = s;\n}')
+    c.buf('out', 1024 * 4)
+    for p in ALUS:
+        c.launch('alu_%s_ilp1' % p, 1, 32, [('ptr', 'out'), ('s32', 2048), ('u32', 0)])
+        c.launch('alu_%s_ilp8' % p, 1, 256, [('ptr', 'out'), ('s32', 256), ('u32', 0)])
+        c.launch('alu_%s_ilp8' % p, 1, 1024, [('ptr', 'out'), ('s32', 64), ('u32', 0)])
     return c
 
 
@@ -1089,7 +1125,7 @@ extern "C" __global__ void %(name)s(unsigned *out, int iters)
 
 
 if __name__ == '__main__':
-    for mk in (pipe_case, cvt_case, smem_case, atomic_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case,
+    for mk in (pipe_case, cvt_case, alu_case, smem_case, atomic_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case,
                launch_case, l1_case, fuse_case, l1_width_case, l2_dirty_case, same_store_case, gather_case, rmw_case, rmw_where_case, rmw_line_case, rmw_grid_case,
                flag_case, ldc_case, writeback_case, mio_case, sreg_case):
         mk().write()
