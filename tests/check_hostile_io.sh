@@ -121,6 +121,21 @@ if [ "$(id -u)" = 0 ] && mkdir "$tmp/mnt" && mount -t tmpfs -o size=6m tmpfs "$t
     if [ "$(q "$tmp/mnt/t.db" 'SELECT exit_status FROM runs')" = 73 ]; then ok; else bad "disk full: runs.exit_status is $(q "$tmp/mnt/t.db" 'SELECT exit_status FROM runs')"; fi
   fi
   umount "$tmp/mnt"
+  # wherever the disk fills (smaller disks: the last rows' write found no
+  # room in some of them), a run whose trace opened records its status
+  if command -v sqlite3 >/dev/null 2>&1; then
+    for kb in 2100 2500 2700 3100 4100; do
+      mount -t tmpfs -o size=${kb}k tmpfs "$tmp/mnt" || continue
+      "$PTXEMU" run "$k" --kernel spin -e 'buffer o 4 zero' --arg ptr:o --gpu fermi --max-insts 1e15 --max-seconds 60 \
+        --trace "$tmp/mnt/t.db" --trace-max-size 0 >/dev/null 2>"$tmp/full.err"
+      st=$?
+      if grep -q "recording stopped" "$tmp/full.err"; then
+        es=$(q "$tmp/mnt/t.db" 'SELECT exit_status FROM runs')
+        if [ $st = 73 ] && [ "$es" = 73 ]; then ok; else bad "disk of ${kb} KiB full: exit $st, runs.exit_status '$es'"; fi
+      fi
+      umount "$tmp/mnt"
+    done
+  fi
 else
   echo "(no tmpfs: the disk-full case is not tested)"
 fi

@@ -35,6 +35,7 @@
 #include "emu/timing.h"
 #include "gpu/config.h"
 #include "sanitize/sanitize.h"
+#include "traces/reserve.h"
 #include "traces/trace.h"
 #include "util/clock.h"
 
@@ -96,6 +97,7 @@ struct trace {
   trace_opts o;
   sqlite3 *db;
   char *path;
+  int reserve;                   /* disk space for the run's last rows (reserve.c), or -1 */
   int64_t run_id;
   bool failed;                   /* recording stopped after an error         */
   emu *emu;                      /* the launch being recorded: stopped when a write fails */
@@ -860,6 +862,7 @@ static void trace_free(trace *t) {
   sqlite3_finalize(t->ins_untimed);
   if (t->db) sqlite3_close(t->db);
   for (int i = 0; i < 2 * NBUFS; i++) free(t->bufs[i].rows);
+  trace_reserve_release(&t->reserve);
   free(t->path);
   free(t->func_kernel_id);
   free(t->func_insn_base);
@@ -875,6 +878,7 @@ trace *trace_open(const trace_opts *o, char *err, size_t errlen) {
   uint64_t open0 = clock_now_ns();
   trace *t = calloc(1, sizeof *t);
   if (!t) { snprintf(err, errlen, "out of memory"); return NULL; }
+  t->reserve = -1;
   t->o = *o;
   t->path = strdup(o->path);
   t->obs = (emu_observer){ .ctx = t, .on_insn = on_insn, .on_mem = on_mem, .on_timing = on_timing,
@@ -886,6 +890,8 @@ trace *trace_open(const trace_opts *o, char *err, size_t errlen) {
     return NULL;
   }
   sqlite3_busy_timeout(t->db, 5000);
+  /* before the schema and the rows take the disk's room */
+  t->reserve = trace_reserve_take(o->path);
   sqlite3_stmt *s = NULL;
   int64_t ntables = -1, appid = 0, version = 0;
   if (sqlite3_prepare_v2(t->db, "SELECT (SELECT count(*) FROM sqlite_master), (SELECT application_id FROM pragma_application_id), "
@@ -1479,6 +1485,8 @@ int trace_drain(trace *t) {
 int trace_close(trace *t, int exit_status) {
   if (!t) return 0;
   trace_drain(t);
+  /* a write failed (a full disk): the space kept for these last rows */
+  if (t->failed) trace_reserve_release(&t->reserve);
   int rc = 0;
   char when[32];
   iso_time(when, sizeof when);
