@@ -22,7 +22,7 @@ int dram_init(dram *d, const dram_params *p) {
   size_t nbank = (size_t)p->channels * p->banks;
   if (nbank > UINT32_MAX) return -1;
   lazypool_init(&d->pool, timeline_group_pool_bytes(p->channels, bus, TIMELINE_HORIZON) + timeline_group_pool_bytes(p->channels, act, TIMELINE_HORIZON)
-                          + timeline_group_pool_bytes((uint32_t)nbank, busy, TIMELINE_HORIZON));
+                          + timeline_group_pool_bytes((uint32_t)nbank, busy, TIMELINE_HORIZON), true);   /* (served on one thread) */
   /* each kind of timeline a group: the serving books them in time order */
   if (timeline_init_group(&d->ch[0].bus, sizeof *d->ch, p->channels, bus, TIMELINE_HORIZON, &d->pool) ||
       timeline_init_group(&d->ch[0].act, sizeof *d->ch, p->channels, act, TIMELINE_HORIZON, &d->pool) ||

@@ -66,7 +66,7 @@ ifetch *ifetch_new(const gpu_config *g, uint32_t nsm) {
   f->sm = calloc_lines(nsm, sizeof *f->sm);
   if (!f->l0 || !f->l1 || !f->sm || f->nsp > 8) { ifetch_free(f); return NULL; }
   lazypool_init(&f->pool, n0 * cache_pool_bytes(g->icache_l0_bytes, 4, 1u << LINE_SHIFT)
-                          + nsm * cache_pool_bytes(g->icache_l1_bytes, 8, 1u << LINE_SHIFT));
+                          + nsm * cache_pool_bytes(g->icache_l1_bytes, 8, 1u << LINE_SHIFT), false);   /* (the SMs' threads fill it) */
   for (uint32_t i = 0; i < n0; i++)
     if (cache_init_in(&f->l0[i], g->icache_l0_bytes, 4, 1u << LINE_SHIFT, 1u << LINE_SHIFT, &f->pool)) { ifetch_free(f); return NULL; }
   for (uint32_t i = 0; i < nsm; i++)

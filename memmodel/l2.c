@@ -40,7 +40,7 @@ int l2_init(l2sys *l, const l2_params *p, dram *d) {
     }
   }
   double path = 8 * 32.0 / p->slice_bytes_per_cycle;
-  lazypool_init(&l->pool, timeline_group_pool_bytes(p->slices, path, TIMELINE_HORIZON));
+  lazypool_init(&l->pool, timeline_group_pool_bytes(p->slices, path, TIMELINE_HORIZON), true);   /* (served on one thread) */
   if (timeline_init_group(&l->slice[0].path, sizeof *l->slice, p->slices, path, TIMELINE_HORIZON, &l->pool)) return -1;
   return 0;
 }

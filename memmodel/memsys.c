@@ -106,7 +106,7 @@ memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
   if (!m->sm || dram_init(&m->dram, &dp) || l2_init(&m->l2, &lp, &m->dram)) { memsys_free(m); return NULL; }
   lazypool_init(&m->pool, nsm * (cache_pool_bytes(m->l1_bytes, g->l1_assoc, g->l1_line_bytes)
                                  + (g->readonly_cache_bytes ? cache_pool_bytes(g->readonly_cache_bytes, g->l1_assoc, g->l1_line_bytes) : 0)
-                                 + cache_pool_bytes(g->const_cache_bytes, 4, 64)));
+                                 + cache_pool_bytes(g->const_cache_bytes, 4, 64)), false);   /* (the SMs' threads fill it) */
   for (uint32_t i = 0; i < nsm; i++) {
     ms_sm *s = &m->sm[i];
     s->mshr = calloc(g->l1_mshrs, sizeof *s->mshr);

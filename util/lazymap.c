@@ -30,9 +30,9 @@ int lazymap_reserve(size_t lo, size_t hi) {
 
 size_t lazypool_bytes(size_t bytes) { return (bytes + 63) & ~(size_t)63; }
 
-void lazypool_init(lazypool *p, size_t bytes) {
+void lazypool_init(lazypool *p, size_t bytes, bool sparse) {
   p->used = 0;
-  p->base = bytes ? lazymap_sparse(bytes) : NULL;
+  p->base = !bytes ? NULL : sparse ? lazymap_sparse(bytes) : lazymap_zeroed(bytes);
   p->size = p->base ? bytes : 0;
 }
 

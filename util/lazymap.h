@@ -25,14 +25,19 @@ void *lazymap_sparse(size_t bytes);
 int lazymap_reserve(size_t lo, size_t hi);
 
 /* Many zeroed arrays (a DRAM's thousands of bank timelines, every SM's L1
- * tags) from one sparse mapping: one mmap instead of thousands of
+ * tags) from one mapping: one mmap instead of thousands of
  * allocations, none of whose headers touch memory before the arrays'
  * users do.  A pool that cannot be mapped (a limit on address space)
  * hands out nothing: its users then allocate each array themselves. */
 typedef struct lazypool { unsigned char *base; size_t size, used; } lazypool;
 /* The bytes lazypool_take(p, bytes) uses (host cache lines of its own). */
 size_t lazypool_bytes(size_t bytes);
-void lazypool_init(lazypool *p, size_t bytes);
+/* sparse: small pages (lazymap_sparse), for arrays one thread touches
+ * here and there; otherwise lazymap_zeroed's huge pages, for arrays that
+ * worker threads fill together (each fault backs 2 MiB, and faults in one
+ * mapping serialise: the SMs' caches of a timed launch on 16 threads took
+ * 4 % longer on small pages). */
+void lazypool_init(lazypool *p, size_t bytes, bool sparse);
 /* Zeroed bytes from p (NULL: p is NULL, unmapped or full). */
 void *lazypool_take(lazypool *p, size_t bytes);
 /* Two arrays of a structure from p (*a and *b), or false and neither: its

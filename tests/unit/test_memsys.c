@@ -147,7 +147,7 @@ START_TEST(timeline_group_members_book_as_alone)
     for (int pooled = 0; pooled < 2; pooled++) {
         timeline alone[M], grp[M];
         lazypool pool = { 0 };
-        if (pooled) lazypool_init(&pool, timeline_group_pool_bytes(M, 3.0, 512.0));
+        if (pooled) lazypool_init(&pool, timeline_group_pool_bytes(M, 3.0, 512.0), true);
         for (int k = 0; k < M; k++) ck_assert_int_eq(timeline_init(&alone[k], 3.0, 512.0), 0);
         ck_assert_int_eq(timeline_init_group(grp, sizeof *grp, M, 3.0, 512.0, pooled ? &pool : NULL), 0);
         ck_assert_uint_eq(grp[1].stride, M);
