@@ -129,16 +129,15 @@ cache_line *cache_ref(cache *c, uint64_t addr, bool fill, bool *hit, cache_evict
   uint64_t lineno = addr >> c->line_shift;
   uint32_t bit = cache_sector_bit(c, addr), gen = c->gen;
   if (ev) ev->dirty = ev->partial = 0;
+  /* (a way's chunk warmed below starts all zero: halving first skips it
+   * and leaves the same stamps) */
+  if (__builtin_expect(++c->tick == 0, 0)) halve_lru(c);
   /* the line of the last reference, where it still is (a line is held in
    * one way at most): no set to search */
   const cache_way *m = &c->ways[c->last];
-  if (m->gen == gen && m->tag == lineno) {
-    if (__builtin_expect(++c->tick == 0, 0)) halve_lru(c);
-    return ref_held(c, c->last, bit, fill, hit);
-  }
+  if (m->gen == gen && m->tag == lineno) return ref_held(c, c->last, bit, fill, hit);
   size_t first = set_of(c, lineno);
   cache_way *set = &c->ways[first];
-  if (__builtin_expect(++c->tick == 0, 0)) halve_lru(c);
   uint32_t victim = 0;
   for (uint32_t w = 0; w < c->assoc; w++) {
     cache_way *y = &set[w];

@@ -80,12 +80,12 @@ static void clear_all(timeline *tl) {
   tl->nnoted = 0;
 }
 
-/* Window w's cell, empty until now, is being written.  A cell holds
- * something only after such a write, so while few are noted a reset
- * clears just those (a DRAM bank booked a few times in a launch of
- * thousands of windows). */
-static void note(timeline *tl, uint64_t w) {
-  if (tl->nnoted > TIMELINE_NOTED) return;
+/* Window w's cell c is about to be written: noted where it is empty until
+ * now.  A cell holds something only after such a write, so while few are
+ * noted a reset clears just those (a DRAM bank booked a few times in a
+ * launch of thousands of windows). */
+static void note(timeline *tl, uint64_t w, size_t c) {
+  if (tl->used[c] != 0 || tl->nnoted > TIMELINE_NOTED) return;
   if (tl->nnoted < TIMELINE_NOTED) tl->noted[tl->nnoted] = w;
   tl->nnoted++;
 }
@@ -155,7 +155,7 @@ double timeline_take(timeline *tl, double t, double cost) {
      * the window's end goes on into the next ones only while they are empty */
     double end = start - base + cost;
     if (end <= tl->width) {
-      if (tl->used[i] == 0) note(tl, w);
+      note(tl, w, i);
       tl->used[i] = end;
       break;
     }
@@ -163,13 +163,13 @@ double timeline_take(timeline *tl, double t, double cost) {
     for (double rest = end - tl->width; rest > 0 && k < tl->n / 2; rest -= tl->width, k++)
       if (tl->used[slot(tl, w + k)] != 0) break;   /* (w stays in the ring: k < n) */
     bool fits = end - tl->width <= (double)(k - 1) * tl->width;
-    if (tl->used[i] == 0) note(tl, w);
+    note(tl, w, i);
     tl->used[i] = tl->width;
     if (fits) {
       double rest = end - tl->width;
       for (uint64_t m = 1; rest > 0; m++, rest -= tl->width) {
         size_t c = slot(tl, w + m);
-        if (tl->used[c] == 0) note(tl, w + m);      /* (all are: the loop above found them empty) */
+        note(tl, w + m, c);      /* (empty: the loop above found them so) */
         tl->used[c] = rest < tl->width ? rest : tl->width;
       }
       break;

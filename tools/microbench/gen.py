@@ -107,6 +107,23 @@ def f32(x):
     return '0x%08x' % struct.unpack('<I', struct.pack('<f', x))[0]
 
 
+def chain_kernel(c, name, ty, setup, inits, steps, fold='+='):
+    """A kernel of len(inits) independent dependent chains: the setup lines,
+    chain j's start inits[j], iters trips of the steps (issued round robin),
+    then the chains folded into one value and stored."""
+    c.src.append('extern "C" __global__ void %s(%s *out, int iters, unsigned seed)\n{' % (name, ty))
+    c.src.extend('    ' + line for line in setup)
+    for j, init in enumerate(inits):
+        c.src.append('    %s x%d = %s;' % (ty, j, init))
+    c.src.append('    for (int i = 0; i < iters; i++) {')
+    c.src.extend('        ' + step for step in steps)
+    c.src.append('    }')
+    c.src.append('    %s s = x0;' % ty)
+    for j in range(1, len(inits)):
+        c.src.append('    s %s x%d;' % (fold, j))
+    c.src.append('    out[blockIdx.x * blockDim.x + threadIdx.x] = s;\n}')
+
+
 # ---------------------------------------------------------------- pipes
 PIPES = {  # name: (C type, asm constraint, asm text, init, operand setup)
     'f32': ('float', 'f', 'fma.rn.f32 %0, %0, %1, %2;', '(float)threadIdx.x', 'float a = 1.0001f, b = 0.5f;'),
@@ -124,26 +141,10 @@ def pipe_case():
     c.src.append('// ILP independent dependent chains of one operation, issued round robin')
     for p, (ty, cons, text, init, setup) in PIPES.items():
         for ilp in (1, 2, 4, 8):
-            k = 'pipe_%s_ilp%d' % (p, ilp)
-            ops = 'b' in text and '%2' in text
-            c.src.append('extern "C" __global__ void %s(%s *out, int iters, unsigned seed)\n{' % (k, ty))
-            c.src.append('    %s' % (setup or 'unsigned a = seed; (void)a;'))
-            for j in range(ilp):
-                c.src.append('    %s x%d = %s + (%s)%d;' % (ty, j, init, ty, j))
-            c.src.append('    for (int i = 0; i < iters; i++) {')
-            for j in range(ilp):
-                if '%2' in text:
-                    c.src.append('        asm volatile("%s" : "+%s"(x%d) : "%s"(a), "%s"(b));' % (text, cons, j, cons, cons))
-                elif '%1' in text:
-                    c.src.append('        asm volatile("%s" : "+%s"(x%d) : "r"(a));' % (text, cons, j))
-                else:
-                    c.src.append('        asm volatile("%s" : "+%s"(x%d));' % (text, cons, j))
-            c.src.append('    }')
-            c.src.append('    %s s = x0;' % ty)
-            for j in range(1, ilp):
-                c.src.append('    s += x%d;' % j)
-            c.src.append('    out[blockIdx.x * blockDim.x + threadIdx.x] = s;\n}')
-            del ops
+            inputs = ' : "%s"(a), "%s"(b)' % (cons, cons) if '%2' in text else ' : "r"(a)' if '%1' in text else ''
+            chain_kernel(c, 'pipe_%s_ilp%d' % (p, ilp), ty, [setup or 'unsigned a = seed; (void)a;'],
+                         ['%s + (%s)%d' % (init, ty, j) for j in range(ilp)],
+                         ['asm volatile("%s" : "+%s"(x%d)%s);' % (text, cons, j, inputs) for j in range(ilp)])
     c.buf('out', 132 * 256 * 8)
     for p in PIPES:
         for ilp in (1, 2, 4, 8):
@@ -169,18 +170,8 @@ def cvt_case():
                  '// steps where the type changes: no SASS), issued round robin')
     for p, (ty, cons, text) in CVTS.items():
         for ilp in (1, 2, 4, 8):
-            k = 'cvt_%s_ilp%d' % (p, ilp)
-            c.src.append('extern "C" __global__ void %s(%s *out, int iters, unsigned seed)\n{' % (k, ty))
-            for j in range(ilp):
-                c.src.append('    %s x%d = (%s)(threadIdx.x + seed + %d);' % (ty, j, ty, j))
-            c.src.append('    for (int i = 0; i < iters; i++) {')
-            for j in range(ilp):
-                c.src.append('        asm volatile("%s" : "+%s"(x%d));' % (text, cons, j))
-            c.src.append('    }')
-            c.src.append('    %s s = x0;' % ty)
-            for j in range(1, ilp):
-                c.src.append('    s += x%d;' % j)
-            c.src.append('    out[blockIdx.x * blockDim.x + threadIdx.x] = s;\n}')
+            chain_kernel(c, 'cvt_%s_ilp%d' % (p, ilp), ty, [], ['(%s)(threadIdx.x + seed + %d)' % (ty, j) for j in range(ilp)],
+                         ['asm volatile("%s" : "+%s"(x%d));' % (text, cons, j) for j in range(ilp)])
     c.buf('out', 256 * 8)
     for p in CVTS:
         for ilp in (1, 2, 4, 8):
@@ -203,19 +194,9 @@ def alu_case():
     c.src.append('// ILP independent dependent chains of integer instructions, issued round robin')
     for p, text in ALUS.items():
         for ilp in (1, 8):
-            k = 'alu_%s_ilp%d' % (p, ilp)
-            c.src.append('extern "C" __global__ void %s(unsigned *out, int iters, unsigned seed)\n{' % k)
-            c.src.append('    unsigned a = 0x9e3779b9u + seed;')
-            for j in range(ilp):
-                c.src.append('    unsigned x%d = threadIdx.x * 2654435761u + seed + %du;' % (j, j))
-            c.src.append('    for (int i = 0; i < iters; i++) {')
-            for j in range(ilp):
-                c.src.append('        asm volatile("%s" : "+r"(x%d) : "r"(a));' % (text, j))
-            c.src.append('    }')
-            c.src.append('    unsigned s = x0;')
-            for j in range(1, ilp):
-                c.src.append('    s ^= x%d;' % j)
-            c.src.append('    out[blockIdx.x * blockDim.x + threadIdx.x] = s;\n}')
+            chain_kernel(c, 'alu_%s_ilp%d' % (p, ilp), 'unsigned', ['unsigned a = 0x9e3779b9u + seed;'],
+                         ['threadIdx.x * 2654435761u + seed + %du' % j for j in range(ilp)],
+                         ['asm volatile("%s" : "+r"(x%d) : "r"(a));' % (text, j) for j in range(ilp)], fold='^=')
     c.buf('out', 1024 * 4)
     for p in ALUS:
         c.launch('alu_%s_ilp1' % p, 1, 32, [('ptr', 'out'), ('s32', 2048), ('u32', 0)])
