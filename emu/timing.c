@@ -830,7 +830,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       if (scaled && why == STALL_SHORT_SCOREBOARD) fixed += g->sfu_denorm_cycles;
       fixed = umin(fixed, gap);
       twarp_note_wait(tw, STALL_WAIT, fixed);
-      twarp_note_throttle(tw, why, gap - fixed, throttled ? timing_unit_interval(g, wuid) : 1);
+      twarp_note_throttle(tw, why, gap - fixed, throttled ? sm->unit_wait[tw->sp][wuid].share : 1);
       /* two_level: a long wait gives the place in the active set away */
       if (why == STALL_LONG_SCOREBOARD && sched_leave(q, tw, he.t)) { fault_oom(e); break; }
       if (sched_push(q, tw, t)) { fault_oom(e); break; }
