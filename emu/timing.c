@@ -108,6 +108,7 @@ typedef struct timing_state {
   sched_sp *sp;                       /* per SM and sub-partition (sched.h)         */
   uint64_t now, mem_latency;
   uint64_t code_bytes;                /* the kernel's SASS code (timing_code_bytes) */
+  uint32_t ready_rows;                /* rows of a warp's ready cycles (dep_rows) */
   bool mem_done;
   bool mem_store;                     /* ... a store (not a reduction) */
   uint64_t mem_read_at;               /* ... when the L1 or the shared pipe takes it from its queue (reads its registers) */
@@ -503,8 +504,22 @@ static void hold_seq_pipes(tsm *sm, const twarp *tw, const deps *d, uint64_t t) 
 #define WHY_SCALED 0x80
 _Static_assert(STALL_NREASONS <= WHY_SCALED, "stall reasons must leave ready_why's top bit free");
 
-/* Rows of a warp's ready cycles (twarp.ready, and ready_why a byte each). */
-static size_t ready_rows(const emu *e) { return e->nrows ? e->nrows : 1; }
+/* Rows of a warp's ready cycles (twarp.ready, and ready_why a byte each):
+ * up to the last row an instruction's dependences name.  The emulator
+ * numbers every special register (e->nrows, 128 for a kernel of 14
+ * registers); a row no instruction names needs no cycle, and 8192
+ * resident warps' arrays are fresh memory a timed launch pays for. */
+static uint32_t dep_rows(const emu *e, const deps *dep, const uint8_t *row_defer) {
+  int32_t hi = 0;
+  for (uint32_t r = 0; row_defer && r < e->nrows; r++) hi = row_defer[r] ? (int32_t)r : hi;   /* (deferred parameters' rows) */
+  for (uint32_t pc = 0; pc < e->nprog; pc++) {
+    const deps *d = &dep[pc];
+    for (uint8_t i = 0; i < d->nsrc; i++) hi = d->src[i] > hi ? d->src[i] : hi;
+    for (uint8_t i = 0; i < d->ndst; i++) hi = d->dst[i] > hi ? d->dst[i] : hi;
+    hi = d->fuse_row > hi ? d->fuse_row : hi;
+  }
+  return (uint32_t)hi + 1 < e->nrows ? (uint32_t)hi + 1 : e->nrows ? e->nrows : 1;
+}
 
 static void mark_blocked(twarp *tw, uint64_t t) {
   const warp *w = tw->w;
@@ -560,8 +575,8 @@ static int start_group(const trun *R, timing_state *s, emu *e, tdom *dm, const s
       twarp *tw = &t[wi];
       uint64_t *rd = tw->ready;
       uint8_t *rw = tw->ready_why;
-      if (!R->slot_init[si]) { rd = wbuf_alloc(ready_rows(e) * sizeof *rd, true); rw = wbuf_alloc(ready_rows(e), true); }
-      else { memset(rd, 0, e->nrows * sizeof *rd); memset(rw, 0, e->nrows); }
+      if (!R->slot_init[si]) { rd = wbuf_alloc(s->ready_rows * sizeof *rd, true); rw = wbuf_alloc(s->ready_rows, true); }
+      else { memset(rd, 0, s->ready_rows * sizeof *rd); memset(rw, 0, s->ready_rows); }
       uint64_t h0 = tw->hoist_t0;
       memset(tw, 0, sizeof *tw);
       tw->hoist_t0 = h0;
@@ -1220,7 +1235,10 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     s->ldc_first = g->ldc_stack ? LDC_STACK : 0;
     if (s->dep && g->static_stalls) timing_mark_static_gaps(e, s->dep);
   }
-  if (s->dep) s->code_bytes = timing_code_bytes(e, g, s->dep);   /* (no deps: the launch fails below) */
+  if (s->dep) {                      /* (no deps: the launch fails below) */
+    s->code_bytes = timing_code_bytes(e, g, s->dep);
+    s->ready_rows = dep_rows(e, s->dep, s->row_defer);
+  }
   cta *res = calloc(slots, sizeof *res);
   /* per slot, kept from one block to the next: its warps' timing state
    * (registers' ready cycles allocated once) */
@@ -1501,8 +1519,8 @@ out:
     if (twmem && slot_init && slot_init[i])
       for (uint32_t wi = 0; wi < nwarps; wi++) {
         twarp *tw = &twmem[(size_t)i * nwarps + wi];
-        wbuf_free(tw->ready, ready_rows(e) * sizeof *tw->ready);
-        wbuf_free(tw->ready_why, ready_rows(e));
+        wbuf_free(tw->ready, s->ready_rows * sizeof *tw->ready);
+        wbuf_free(tw->ready_why, s->ready_rows);
       }
   }
   e->timing = NULL;

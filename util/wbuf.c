@@ -22,7 +22,8 @@ enum { WBUF_MIN = 256, WBUF_MAX = 1 << 20, WBUF_CLASSES = 16, WBUF_ALIGN = 64 };
 
 typedef struct wfree { struct wfree *next; } wfree;
 static struct { size_t bytes; wfree *head; } cls[WBUF_CLASSES];
-static unsigned char *slab, *slab_end;
+/* [0]: buffers of wbuf_alloc, [1]: of wbuf_alloc_apart */
+static struct { unsigned char *next, *end; } slab[2];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* A child forked while another thread held the lock would find it held
@@ -46,7 +47,8 @@ static int class_of(size_t bytes) {
 static bool pooled(size_t bytes) { return bytes >= WBUF_MIN && bytes <= WBUF_MAX; }
 #endif
 
-void *wbuf_alloc(size_t bytes, bool zero) {
+static void *take(size_t bytes, bool zero, int apart) {
+  (void)apart;
 #ifndef WBUF_PLAIN
   if (pooled(bytes)) {
     size_t need = (bytes + WBUF_ALIGN - 1) & ~(size_t)(WBUF_ALIGN - 1);
@@ -57,11 +59,11 @@ void *wbuf_alloc(size_t bytes, bool zero) {
     bool fresh = false;
     if (c >= 0 && cls[c].head) { p = cls[c].head; cls[c].head = cls[c].head->next; }
     else if (c >= 0) {
-      if ((size_t)(slab_end - slab) < need) {
+      if ((size_t)(slab[apart].end - slab[apart].next) < need) {
         unsigned char *s = lazymap_zeroed(WBUF_SLAB);
-        if (s) { slab = s; slab_end = s + WBUF_SLAB; }
+        if (s) { slab[apart].next = s; slab[apart].end = s + WBUF_SLAB; }
       }
-      if ((size_t)(slab_end - slab) >= need) { p = slab; slab += need; fresh = true; }
+      if ((size_t)(slab[apart].end - slab[apart].next) >= need) { p = slab[apart].next; slab[apart].next += need; fresh = true; }
     }
     pthread_mutex_unlock(&lock);
     if (p) {
@@ -75,6 +77,9 @@ void *wbuf_alloc(size_t bytes, bool zero) {
 #endif
   return zero ? calloc(1, bytes ? bytes : 1) : malloc(bytes ? bytes : 1);
 }
+
+void *wbuf_alloc(size_t bytes, bool zero) { return take(bytes, zero, 0); }
+void *wbuf_alloc_apart(size_t bytes) { return take(bytes, true, 1); }
 
 void wbuf_free(void *p, size_t bytes) {
   (void)bytes;

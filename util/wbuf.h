@@ -15,6 +15,11 @@
 
 /* bytes of memory, zeroed when zero is set; NULL when out of memory */
 void *wbuf_alloc(size_t bytes, bool zero);
-/* p (NULL: nothing) as wbuf_alloc(bytes, ...) gave it */
+/* zeroed bytes from slabs of their own, for buffers most runs never
+ * touch (a warp's local memory): beside the register files, the huge pages
+ * those fill would back them too (8192 resident warps of a timed
+ * transpose: 12 MiB of untouched local memory) */
+void *wbuf_alloc_apart(size_t bytes);
+/* p (NULL: nothing) as wbuf_alloc(bytes, ...) or wbuf_alloc_apart gave it */
 void wbuf_free(void *p, size_t bytes);
 #endif

@@ -20,8 +20,45 @@
 #include "memmodel/memsys.h"
 #include "memmodel/space.h"
 #include "util/lazymap.h"
+#include "util/wbuf.h"
 #include "memmodel/timeline.h"
 #include "emu/emu.h"
+
+/* ---- warp buffers (util/wbuf.h) --------------------------------------------- */
+
+static bool all_bytes_zero(const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) if (p[i]) return false;
+    return true;
+}
+
+/* Local memory comes from slabs apart from the register files: zeroed when
+ * fresh and when reused, and never overlapping a register buffer. */
+START_TEST(wbuf_apart_buffers_are_zeroed_and_separate)
+{
+    enum { N = 64, REG = 6144, LOC = 1536 };
+    unsigned char *reg[N], *loc[N];
+    for (int i = 0; i < N; i++) {
+        reg[i] = wbuf_alloc(REG, false);
+        loc[i] = wbuf_alloc_apart(LOC);
+        ck_assert_ptr_nonnull(reg[i]);
+        ck_assert_ptr_nonnull(loc[i]);
+        ck_assert(all_bytes_zero(loc[i], LOC));
+        memset(reg[i], 0x5a, REG);
+        memset(loc[i], 0xa5, LOC);
+    }
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            ck_assert(loc[j] + LOC <= reg[i] || reg[i] + REG <= loc[j]);
+    for (int i = 0; i < N; i++) wbuf_free(loc[i], LOC);
+    for (int i = 0; i < N; i++) {          /* reused: zeroed again */
+        unsigned char *p = wbuf_alloc_apart(LOC);
+        ck_assert(all_bytes_zero(p, LOC));
+        loc[i] = p;
+    }
+    for (int i = 0; i < N; i++) { wbuf_free(loc[i], LOC); wbuf_free(reg[i], REG); }
+}
+END_TEST
 
 /* ---- timeline ------------------------------------------------------------- */
 
@@ -1439,6 +1476,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(t, memsys_constant_broadcast);
     tcase_add_test(t, device_addresses_reused);
     tcase_add_test(t, shared_atomic4_matches_general);
+    tcase_add_test(t, wbuf_apart_buffers_are_zeroed_and_separate);
     suite_add_tcase(s, t);
     return s;
 }
