@@ -48,7 +48,7 @@ static bool pooled(size_t bytes) { return bytes >= WBUF_MIN && bytes <= WBUF_MAX
 #endif
 
 static void *take(size_t bytes, bool zero, int apart) {
-  (void)apart;
+  (void)apart;                     /* (no slabs under WBUF_PLAIN) */
 #ifndef WBUF_PLAIN
   if (pooled(bytes)) {
     size_t need = (bytes + WBUF_ALIGN - 1) & ~(size_t)(WBUF_ALIGN - 1);

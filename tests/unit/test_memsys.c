@@ -32,8 +32,9 @@ static bool all_bytes_zero(const unsigned char *p, size_t n)
     return true;
 }
 
-/* Local memory comes from slabs apart from the register files: zeroed when
- * fresh and when reused, and never overlapping a register buffer. */
+/* Local memory comes from slabs apart from the register files (a slab
+ * hands out buffers one after another: a local buffer taken right after a
+ * register file would follow it), zeroed when fresh and when reused. */
 START_TEST(wbuf_apart_buffers_are_zeroed_and_separate)
 {
     enum { N = 64, REG = 6144, LOC = 1536 };
@@ -47,9 +48,11 @@ START_TEST(wbuf_apart_buffers_are_zeroed_and_separate)
         memset(reg[i], 0x5a, REG);
         memset(loc[i], 0xa5, LOC);
     }
-    for (int i = 0; i < N; i++)
+    for (int i = 0; i < N; i++) {
+        ck_assert_ptr_ne(loc[i], reg[i] + REG);       /* not the register file's slab */
         for (int j = 0; j < N; j++)
             ck_assert(loc[j] + LOC <= reg[i] || reg[i] + REG <= loc[j]);
+    }
     for (int i = 0; i < N; i++) wbuf_free(loc[i], LOC);
     for (int i = 0; i < N; i++) {          /* reused: zeroed again */
         unsigned char *p = wbuf_alloc_apart(LOC);
