@@ -801,6 +801,12 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     deps *d = &dep[pc];
     if (e->prog[pc].in->op != OP_ATOM || d->ndst != 1 || d->dst[0] < 0 || (uint32_t)d->dst[0] >= e->nrows || read[d->dst[0]]) continue;
     d->unread = true;
+    /* in shared memory ptxas writes RZ: ATOMS.POPC.INC.32 RZ, [R3] ([S]
+     * sm_90 SASS of tests/microbench mb_atomic shared_atom), so the next
+     * atom to that register does not wait for this one; like a store,
+     * it sets a read barrier the loop's next iteration waits on */
+    d->rz = is_shared_space(e->prog[pc].in->space);
+    if (d->rz) d->iter_read = g->iter_read_wait && d->lsu;
   }
   free(read);
 }

@@ -56,6 +56,7 @@ typedef struct deps {
   bool grp_open_too;                  /* cp.async.wait_all: the uncommitted copies as well */
   uint32_t ifconv_end;                /* a branch of a region ptxas predicates: the region's end (join) PC; 0: none */
   bool unread;                        /* a memory access whose result nobody reads (drain) */
+  bool rz;                            /* ... in shared memory: the SASS's ATOMS writes RZ (no register to wait for) */
   bool iter_read;                     /* a store or reduction: once a loop iteration it waits for the
                                          warp's earlier ones to have read their registers (iter_read_wait) */
   bool lsu;                           /* a shared, global or local access or an atomic that makes its access (not fused) */

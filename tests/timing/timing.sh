@@ -677,6 +677,26 @@ ns0=$(q "$tmp/cvtt.db" "SELECT coalesce(sum(CASE WHEN stall_id = 2 THEN stall_cy
 if [ "$((2 * ns0))" -ge "$p0" ] && [ "$ns0" -le "$((2 * p0))" ]; then ok
 else bad "a busy ALU: not_selected $ns0 and math_pipe_throttle $p0 cycles should be about equal"; fi
 
+# ---- shared-memory atomics ------------------------------------------------------------
+# An atom.shared whose result nobody reads is ATOMS ... RZ in sm_90 SASS
+# (tests/microbench mb_atomic shared_atom): the next one does not wait for
+# its result, only (once a loop iteration) for its read barrier; one whose
+# result is summed waits its latency (lat_shared) every iteration.
+satom_gap() {   # USE: warp 0's median gap between its consecutive atoms, and the cycles they waited as short_scoreboard
+  trace "$tmp/satom.db" satom_loop 32 64 --arg u32:"$1" --gpu "$tmp/noic.gpu"
+  q "$tmp/satom.db" "WITH l AS (SELECT r.issue_cycle - lag(r.issue_cycle) OVER (ORDER BY r.issue_cycle) AS gap
+                     FROM warp_runs r JOIN instructions i USING (insn_id) WHERE r.warp = 0 AND i.opname LIKE 'atom%')
+                     SELECT (SELECT gap FROM l WHERE gap IS NOT NULL ORDER BY gap LIMIT 1 OFFSET 31) || ' ' ||
+                     (SELECT coalesce(sum(CASE WHEN stall_id = 4 THEN stall_cycles ELSE 0 END + CASE WHEN stall2_id = 4 THEN stall2_cycles ELSE 0 END
+                      + CASE WHEN stall3_id = 4 THEN stall3_cycles ELSE 0 END), 0)
+                      FROM warp_runs JOIN instructions USING (insn_id) WHERE opname LIKE 'atom%')"
+}
+lat_sh=$("$PTXEMU" gpus --params h100 | awk '$1 == "lat_shared" { print $3 }')
+set -- $(satom_gap 0); g0=$1; sb0=$2
+set -- $(satom_gap 1); g1=$1
+if [ -n "$g0" ] && [ -n "$g1" ] && [ "$g0" -lt "$lat_sh" ] && [ "$g1" -ge "$lat_sh" ] && [ "$sb0" -eq 0 ]; then ok
+else bad "shared atomics in a loop: gap $g0 (result unread, short_scoreboard $sb0 cycles), $g1 (summed), lat_shared $lat_sh"; fi
+
 # ---- command line and configuration --------------------------------------------------
 "$PTXEMU" run -q --sched fifo "$k" --kernel straight -e 'buffer b 64 zero' --arg ptr:b >"$tmp/out" 2>&1
 st=$?
