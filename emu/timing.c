@@ -967,7 +967,8 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       tw->grp_n[d->grp] = (uint8_t)d->grp_keep;
     }
     if (d->kind == DK_ASYNC_WAIT && d->grp_open_too) tw->grp_open[d->grp] = 0;
-    for (uint8_t i = 0; i < d->ndst && !d->rz; i++) {
+    uint8_t nready = d->rz ? 0 : d->ndst;   /* (an ATOMS writing RZ: no register to wait for) */
+    for (uint8_t i = 0; i < nready; i++) {
       tw->ready[d->dst[i]] = done;
       tw->ready_why[d->dst[i]] = d->sfu_scaled ? (uint8_t)(rwhy | WHY_SCALED) : rwhy;
       if (ms_is_pending(done) && VEC_APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ &tw->ready[d->dst[i]], done, tw }))) { fault_oom(e); break; }

@@ -124,6 +124,17 @@ def chain_kernel(c, name, ty, setup, inits, steps, fold='+='):
     c.src.append('    out[blockIdx.x * blockDim.x + threadIdx.x] = s;\n}')
 
 
+def ilp_launches(c, prefix, names, iters_warp, iters_sm):
+    """Each chain kernel PREFIX_NAME_ilpN of names on one warp (iters_warp
+    steps in all) and on 8 warps of one SM (iters_sm): the steps split over
+    the N chains."""
+    for p in names:
+        for ilp in (1, 2, 4, 8):
+            k = '%s_%s_ilp%d' % (prefix, p, ilp)
+            c.launch(k, 1, 32, [('ptr', 'out'), ('s32', iters_warp // ilp), ('u32', 0)])
+            c.launch(k, 1, 256, [('ptr', 'out'), ('s32', iters_sm // ilp), ('u32', 0)])
+
+
 # ---------------------------------------------------------------- pipes
 PIPES = {  # name: (C type, asm constraint, asm text, init, operand setup)
     'f32': ('float', 'f', 'fma.rn.f32 %0, %0, %1, %2;', '(float)threadIdx.x', 'float a = 1.0001f, b = 0.5f;'),
@@ -146,11 +157,7 @@ def pipe_case():
                          ['%s + (%s)%d' % (init, ty, j) for j in range(ilp)],
                          ['asm volatile("%s" : "+%s"(x%d)%s);' % (text, cons, j, inputs) for j in range(ilp)])
     c.buf('out', 132 * 256 * 8)
-    for p in PIPES:
-        for ilp in (1, 2, 4, 8):
-            k = 'pipe_%s_ilp%d' % (p, ilp)
-            c.launch(k, 1, 32, [('ptr', 'out'), ('s32', 4096 // ilp), ('u32', 0)])
-            c.launch(k, 1, 256, [('ptr', 'out'), ('s32', 2048 // ilp), ('u32', 0)])
+    ilp_launches(c, 'pipe', PIPES, 4096, 2048)
     return c
 
 
@@ -173,11 +180,7 @@ def cvt_case():
             chain_kernel(c, 'cvt_%s_ilp%d' % (p, ilp), ty, [], ['(%s)(threadIdx.x + seed + %d)' % (ty, j) for j in range(ilp)],
                          ['asm volatile("%s" : "+%s"(x%d));' % (text, cons, j) for j in range(ilp)])
     c.buf('out', 256 * 8)
-    for p in CVTS:
-        for ilp in (1, 2, 4, 8):
-            k = 'cvt_%s_ilp%d' % (p, ilp)
-            c.launch(k, 1, 32, [('ptr', 'out'), ('s32', 2048 // ilp), ('u32', 0)])
-            c.launch(k, 1, 256, [('ptr', 'out'), ('s32', 1024 // ilp), ('u32', 0)])
+    ilp_launches(c, 'cvt', CVTS, 2048, 1024)
     return c
 
 
