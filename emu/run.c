@@ -350,7 +350,9 @@ int emu_cta_start(emu *e, cta *c, uint64_t seq, cta *peers) {
       if (e->warp_bytes + warp_bytes(e) > e->opt.mem_cap) return -1;
       w->r = wbuf_alloc(w->nrows * sizeof *w->r, false);
       if (w->r) clear_used_rows(e, w->r, true);
-      w->local = wbuf_alloc_apart((size_t)WARP_SIZE * w->local_stride);
+      /* local memory only a kernel that reaches it needs zeroed (as a
+       * reused warp's above) */
+      w->local = wbuf_alloc_apart((size_t)WARP_SIZE * w->local_stride, e->local_reached);
       if (w->r && w->local) e->warp_bytes += warp_bytes(e);
     }
     if (!w->r || !w->local) return -1;

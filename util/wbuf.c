@@ -20,8 +20,12 @@
 enum { WBUF_MIN = 256, WBUF_MAX = 1 << 20, WBUF_CLASSES = 16, WBUF_ALIGN = 64 };
 #define WBUF_SLAB ((size_t)32 << 20)
 
+/* A class's free buffers are listed outside them: a buffer no one wrote
+ * (local memory of a kernel without local accesses) stays untouched, its
+ * pages never backed.  Only where that list cannot grow does a buffer
+ * hold the link to the next (head). */
 typedef struct wfree { struct wfree *next; } wfree;
-static struct { size_t bytes; wfree *head; } cls[WBUF_CLASSES];
+static struct { size_t bytes; wfree *head; void **free; size_t nfree, capfree; } cls[WBUF_CLASSES];
 /* [0]: buffers of wbuf_alloc, [1]: of wbuf_alloc_apart */
 static struct { unsigned char *next, *end; } slab[2];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -57,7 +61,8 @@ static void *take(size_t bytes, bool zero, int apart) {
     int c = class_of(bytes);
     void *p = NULL;
     bool fresh = false;
-    if (c >= 0 && cls[c].head) { p = cls[c].head; cls[c].head = cls[c].head->next; }
+    if (c >= 0 && cls[c].nfree) p = cls[c].free[--cls[c].nfree];
+    else if (c >= 0 && cls[c].head) { p = cls[c].head; cls[c].head = cls[c].head->next; }
     else if (c >= 0) {
       if ((size_t)(slab[apart].end - slab[apart].next) < need) {
         unsigned char *s = lazymap_zeroed(WBUF_SLAB);
@@ -79,7 +84,7 @@ static void *take(size_t bytes, bool zero, int apart) {
 }
 
 void *wbuf_alloc(size_t bytes, bool zero) { return take(bytes, zero, 0); }
-void *wbuf_alloc_apart(size_t bytes) { return take(bytes, true, 1); }
+void *wbuf_alloc_apart(size_t bytes, bool zero) { return take(bytes, zero, 1); }
 
 void wbuf_free(void *p, size_t bytes) {
   (void)bytes;
@@ -89,6 +94,16 @@ void wbuf_free(void *p, size_t bytes) {
     pthread_mutex_lock(&lock);
     int c = -1;
     for (int i = 0; i < WBUF_CLASSES; i++) if (cls[i].bytes == bytes) c = i;
+    if (c >= 0 && cls[c].nfree == cls[c].capfree) {
+      size_t cap = cls[c].capfree ? 2 * cls[c].capfree : 1024;
+      void **f = realloc(cls[c].free, cap * sizeof *f);
+      if (f) { cls[c].free = f; cls[c].capfree = cap; }
+    }
+    if (c >= 0 && cls[c].nfree < cls[c].capfree) {
+      cls[c].free[cls[c].nfree++] = p;
+      pthread_mutex_unlock(&lock);
+      return;
+    }
     if (c >= 0) {
       wfree *f = p;
       f->next = cls[c].head;

@@ -15,11 +15,13 @@
 
 /* bytes of memory, zeroed when zero is set; NULL when out of memory */
 void *wbuf_alloc(size_t bytes, bool zero);
-/* zeroed bytes from slabs of their own, for buffers most runs never
- * touch (a warp's local memory): beside the register files, the huge pages
- * those fill would back them too (8192 resident warps of a timed
- * transpose: 12 MiB of untouched local memory) */
-void *wbuf_alloc_apart(size_t bytes);
-/* p (NULL: nothing) as wbuf_alloc(bytes, ...) or wbuf_alloc_apart gave it */
+/* bytes from slabs of their own, for buffers most runs never touch (a
+ * warp's local memory): beside the register files, the huge pages those
+ * fill would back them too (8192 resident warps of a timed transpose: 12
+ * MiB of untouched local memory).  Zeroed when zero is set; a buffer new
+ * from a slab is zero either way (and untouched) */
+void *wbuf_alloc_apart(size_t bytes, bool zero);
+/* p (NULL: nothing) as wbuf_alloc(bytes, ...) or wbuf_alloc_apart gave it;
+ * its memory is not written (a buffer never touched stays unbacked) */
 void wbuf_free(void *p, size_t bytes);
 #endif
