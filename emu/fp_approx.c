@@ -262,21 +262,38 @@ static inline uint16_t mufu_tanh_h(int bf, uint16_t a) {
   return (uint16_t)fp_cvt(mufu_tanh(x), FP_F32, bf ? FP_BF16 : FP_F16, FP_RZ, 0);
 }
 /* MUFU.RCP64H / RSQ64H: the high word of the result from the high word of
- * the input (low word taken as zero, subnormals as zero). */
+ * the input (its low word is not read).  Measured on an H200 (the H100's
+ * SM) over all 2^20 mantissas of that word, for rsq at both exponent
+ * parities: the f32 unit's result on the same 20 mantissa bits, widened to
+ * f64 and cut to its high word (20 mantissa bits, truncated), the exponent
+ * applied apart.  Zeros and subnormals give infinities, infinities zeros;
+ * NaN, and rsq of a negative, the f32 unit's NaN widened (0x7fffffff). */
+static inline uint32_t hi_of_f32(uint32_t r) {          /* (f64)r, high word; r normal or NaN */
+  if (f32_isnan(r)) return (r & 0x80000000u) | 0x7FF00000u | ((r & 0x7FFFFFu) >> 3);
+  return (r & 0x80000000u) | ((((r >> 23) & 0xFFu) - 127u + 1023u) << 20) | ((r & 0x7FFFFFu) >> 3);
+}
+/* f64 high word with the mantissa of high word h and its exponent lowered
+ * by k; results below the normal range flush to zero of the sign */
+static inline uint32_t hi_scaled(uint32_t sign, uint32_t h, int32_t k) {
+  int32_t e = (int32_t)((h >> 20) & 0x7FFu) - k;
+  if (e <= 0) return sign;
+  return sign | ((uint32_t)e << 20) | (h & 0xFFFFFu);
+}
 static inline uint32_t mufu_rcp64h(uint32_t hi) {
-  uint64_t a = (uint64_t)hi << 32;
-  if (f64_issub(a)) a &= 0x8000000000000000ull;
-  if (f64_isnan(a)) return (uint32_t)(FP64_CANON_NAN >> 32);
-  uint64_t r = fp_f64_bits(1.0 / fp_f64_val(a));
-  if (f64_issub(r)) r &= 0x8000000000000000ull;
-  return (uint32_t)(r >> 32);
+  uint32_t sign = hi & 0x80000000u, ex = (hi >> 20) & 0x7FFu, m = hi & 0xFFFFFu;
+  if (ex == 0) return sign | 0x7FF00000u;
+  if (ex == 0x7FFu) return m ? 0x7FFFFFFFu : sign;
+  uint32_t r = mufu_rcp(0x3F800000u | m << 3);          /* 1.m: a result in (0.5, 1] */
+  return hi_scaled(sign, hi_of_f32(r), (int32_t)ex - 1023);
 }
 static inline uint32_t mufu_rsq64h(uint32_t hi) {
-  uint64_t a = (uint64_t)hi << 32;
-  if (f64_issub(a)) a &= 0x8000000000000000ull;
-  if ((a & 0x7FFFFFFFFFFFFFFFull) == 0) return (uint32_t)(a >> 32) | 0x7FF00000u;
-  if (f64_isnan(a) || (a >> 63)) return (uint32_t)(FP64_CANON_NAN >> 32);
-  return (uint32_t)(fp_f64_bits(1.0 / sqrt(fp_f64_val(a))) >> 32);
+  uint32_t sign = hi & 0x80000000u, ex = (hi >> 20) & 0x7FFu, m = hi & 0xFFFFFu;
+  if (ex == 0) return sign | 0x7FF00000u;
+  if ((ex == 0x7FFu && m) || sign) return 0x7FFFFFFFu;
+  if (ex == 0x7FFu) return 0;
+  int32_t e = (int32_t)ex - 1023, odd = e & 1;          /* 2^e * 1.m = 2^(e - odd) * (2^odd * 1.m) */
+  uint32_t r = mufu_rsq((odd ? 0x40000000u : 0x3F800000u) | m << 3);
+  return hi_scaled(0, hi_of_f32(r), (e - odd) / 2);
 }
 
 /* ---- the PTX-level sequences ------------------------------------------------ */

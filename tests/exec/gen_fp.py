@@ -476,6 +476,18 @@ s.f64op('rsqrt.approx.f64', [0x7FF0000000000000], 0, 'slow path: +inf -> +0')
 s.f64op('rsqrt.approx.f64', [0x7FF0000000000001], 0x7FF8000000000001, 'slow path: NaN -> a + a, quieted')
 s.f64op('rsqrt.approx.f64', [0x0000000000004000], D(2.0 ** 530),
         'slow path: subnormal 2^-1060 scaled by 2^54 -> rsqrt(2^-1006) = 2^503, times 2^27 = 2^530')
+# MUFU.RCP64H/RSQ64H are not correctly rounded: the f32 unit's result on the
+# high word's 20 mantissa bits, truncated to 20 bits (measured on an H200,
+# all 2^20 mantissas; the values below are the hardware's)
+s.f64op('rsqrt.approx.ftz.f64', [0x3FF0000100000000], 0x3FEFFFFE00000000,
+        'H200: 1.m with m = 1 -> 0x3feffffe (correctly rounded would be 0x3fefffff)')
+s.f64op('rsqrt.approx.ftz.f64', [0x4000000900000000], 0x3FE6A09700000000, 'H200: 2 * 1.m, m = 9 (odd exponent) -> 0x3fe6a097')
+s.f64op('rcp.approx.ftz.f64', [0x3FF002C800000000], 0x3FEFFA7100000000, 'H200: 1.m, m = 0x2c8 -> 0x3feffa71 (rounded: 0x3feffa70)')
+s.f64op('rcp.approx.ftz.f64', [0x8011E3E8F64ACCF3], 0xFFCC9E7200000000, 'H200: a negative near the normal minimum, exponent applied apart')
+s.f64op('rcp.approx.ftz.f64', [0x7FEBF8BADA7B7560], 0, 'H200: 1/x below the normal range flushes to +0')
+s.f64op('rcp.approx.ftz.f64', [0xFFF639B16B714B4F], 0x7FFFFFFF00000000, "H200: NaN -> the f32 unit's NaN 7fffffff widened")
+s.f64op('rsqrt.approx.f64', [0x0003D6D64EC5CDD2], 0x5FF054E4D6C41B09, 'H200: subnormal, scaled, Newton step on the truncated start')
+s.f64op('rsqrt.approx.f64', [0x7FBBC99C01B25020], 0x20084832F29934A3, 'H200: large argument')
 s.write()
 
 # =============================================================================
