@@ -225,6 +225,21 @@ static void outf(emu *e, const char *fmt, ...) {
   if (n > 0) out(e, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
+/* The int argument of a '*' width or precision, at the next 4-byte place
+ * of the argument buffer (off advances past it), written into spec as
+ * digits ("-" first for a negative width, nothing for a negative
+ * precision); returns the characters written (at most 12). */
+static size_t star_arg(warp *w, int lane, uint64_t args, uint64_t *off, char *spec, bool precision) {
+  *off = (*off + 3) / 4 * 4;
+  int32_t v = 0;
+  const uint8_t *src = args ? dev_bytes(w, lane, args + *off, 4) : NULL;
+  if (src) memcpy(&v, src, 4);
+  *off += 4;
+  if (precision && v < 0) return 0;
+  int64_t x = v;                                   /* (INT_MIN has no positive int) */
+  return (size_t)snprintf(spec, 13, "%s%" PRId64, x < 0 ? "-" : "", x < 0 ? -x : x);
+}
+
 /* Device printf: the argument buffer holds each argument at its natural
  * alignment (4 bytes for int, 8 for long, double and pointers).  Returns the
  * number of arguments, as the CUDA runtime's vprintf does. */
@@ -238,12 +253,20 @@ static int device_printf(warp *w, int lane, uint64_t fmt_addr, uint64_t args) {
     if (*p != '%') { const char *q = strchr(p, '%'); size_t n = q ? (size_t)(q - p) : strlen(p); out(e, p, n); p += n; continue; }
     if (p[1] == '%') { out(e, "%", 1); p += 2; continue; }
     /* %[flags][width][.prec][length]conv */
-    char spec[64];
+    char spec[96];                       /* flags (40) + two *-arguments (12 each) + "ll" + conv */
     size_t sl = 0;
     spec[sl++] = *p++;
     while (*p && strchr("-+ #0", *p) && sl < 40) spec[sl++] = *p++;
-    while (*p && (*p >= '0' && *p <= '9') && sl < 40) spec[sl++] = *p++;
-    if (*p == '.') { spec[sl++] = *p++; while (*p >= '0' && *p <= '9' && sl < 40) spec[sl++] = *p++; }
+    /* a width or precision of '*' is an int argument of its own, before
+     * the value (a negative width: left-justified; a negative precision:
+     * none) */
+    if (*p == '*') { p++; sl += star_arg(w, lane, args, &off, spec + sl, false); }
+    else while (*p && (*p >= '0' && *p <= '9') && sl < 40) spec[sl++] = *p++;
+    if (*p == '.') {
+      spec[sl++] = *p++;
+      if (*p == '*') { p++; size_t n = star_arg(w, lane, args, &off, spec + sl, true); if (n) sl += n; else sl--; }
+      else while (*p >= '0' && *p <= '9' && sl < 40) spec[sl++] = *p++;
+    }
     int lng = 0;                           /* 0 int, 1 long, 2 long long, -1 short, -2 char */
     while (*p && strchr("hlLqjzt", *p)) {
       if (*p == 'l') lng++; else if (*p == 'h') lng--; else if (*p == 'L' || *p == 'q' || *p == 'j' || *p == 'z' || *p == 't') lng = 2;
@@ -277,7 +300,12 @@ static int device_printf(warp *w, int lane, uint64_t fmt_addr, uint64_t args) {
       const char *s = v ? dev_string(w, lane, v, sbuf, sizeof sbuf) : "(null)";
       outf(e, spec, s ? s : "<bad string>");
     } else if (conv == 'p') {
-      outf(e, "0x%" PRIx64, v);
+      /* as the CUDA runtime prints it: (nil) for a null pointer; the
+       * flags and width apply to the whole text */
+      char text[24];
+      if (v) snprintf(text, sizeof text, "0x%" PRIx64, v); else strcpy(text, "(nil)");
+      spec[sl++] = 's'; spec[sl] = 0;
+      outf(e, spec, text);
     } else {
       out(e, spec, sl);
       out(e, &conv, 1);

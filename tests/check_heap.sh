@@ -37,6 +37,14 @@ for mode in 0 1 2; do
   else bad "bad free (mode $mode): exit status $st"; echo "$out" | head -5; fi
 done
 
+# printf's %p as the CUDA runtime prints it (an H200's output: "(nil)" for a
+# null pointer, the width over the whole text) and '*' widths (the H200's
+# "   42|77"); a negative '*' width left-justifies, a negative '*'
+# precision is none (C's rules)
+want='[0x1234] [(nil)] [            0xabcdef] [(nil)               |] [   42|77] [3     |] [3.14] [2.500000]'
+got=$("$PTXEMU" run "$k" --kernel formats 2>&1)
+[ "$got" = "$want" ] && ok || bad "printf %p and '*': got '$got'"
+
 # printf: 32 threads x 10000 lines (its format ends in 20 dots); the expected text, computed here
 awk 'BEGIN { for (t = 0; t < 32; t++) for (i = 0; i < 10000; i++) { print "The quick brown fox jumps over the lazy dog " t " " i " ...................." } }' |
   sort > "$tmp/talk.want"
