@@ -15,19 +15,22 @@
  * ---- Fetching (tex, tld4) -- the texture-fetching appendix of the CUDA C++
  * Programming Guide ---------------------------------------------------------
  * Float coordinates become texel-space x = u * N (normalized coordinates,
- * u first truncated to 24 fraction bits) or x = u.  Offsets (operand e,
+ * u first truncated to 21 fraction bits) or x = u.  Offsets (operand e,
  * texels) are added to x.
  *   point:  i = floor(x)
- *   linear: x in fixed point with 8 fraction bits (rounded to nearest, ties
- *           to even), xB = x - 0.5, i = floor(xB), a = frac(xB) (a multiple
- *           of 1/256); 1D: (1-a) T[i] + a T[i+1]; 2D/3D: each corner's
- *           weight, the product of its per-axis weights, rounded to 1/256
- *           (ties to even); the weighted sum is exact, then rounded once:
- *           to f32 for f32 texels, to f16 (ties away from zero) for f16
+ *   linear: x in fixed point with 8 fraction bits (rounded to nearest,
+ *           halves upward), xB = x - 0.5, i = floor(xB), a = frac(xB) (a
+ *           multiple of 1/256); 1D: (1-a) T[i] + a T[i+1]; 2D: the upper
+ *           corner's weight a*b rounded to 1/256 (halves upward), the others
+ *           what is left of their axes' weights; 3D: see corner_weights;
+ *           the weighted sum is exact, then rounded once: to f32 (ties away
+ *           from zero) for f32 texels, to f16 (ties away from zero) for f16
  *           texels, and for normalized u8/u16/s16 texels on the 16-bit
  *           integer scale (see filter_level); texels of weight 0 are not read.
  * Everything above was measured bit for bit on an H100 (tests/triton
- * tex_hw.launch: 18 textures, 64 probes each).
+ * tex_hw.launch: 18 textures, 64 probes each) and an H200 (tex_h200.launch;
+ * 32768 probes of 2D f32 clamp, 1D f32 mirror, 2D u8x4 wrap textures, all
+ * equal).
  * Integer coordinates (ctype .s32) are texel indices: no filtering.
  * Address modes work on texel indices: wrap (i mod N), mirror (period 2N,
  * reflected), clamp (to 0..N-1), border (the border colour).  wrap and
@@ -285,15 +288,17 @@ static bool fetch(warp *w, const xinsn *x, int lane, const samp *s, const int64_
   return true;
 }
 
-/* Texel-space coordinate of a normalized one: the H100 keeps u with 24
- * fraction bits (truncated), so u = 1/7 in f32 (a little above 1/7) lands
- * just below texel 1 of a 7-texel row. */
+/* Texel-space coordinate of a normalized one: u keeps 21 fraction bits
+ * (truncated: measured on an H200, 2D wrap over 64x48 texels and 1D mirror
+ * over 200, every one of 32768 probes; 22 to 24 bits miss 22 to 52 of
+ * them), so u = 1/7 in f32 (a little above 1/7) lands just below texel 1
+ * of a 7-texel row (an H100 probe). */
 static double normalized_texels(float u, uint32_t n) {
   if (u != u) return 0;
-  double ut = floor(ldexp((double)u, 24));
+  double ut = floor(ldexp((double)u, 21));
   if (ut > 0x1p60) ut = 0x1p60;
   if (ut < -0x1p60) ut = -0x1p60;
-  return ldexp(ut, -24) * n;
+  return ldexp(ut, -21) * n;
 }
 
 /* floor(v) in fixed point with 8 fraction bits. */
@@ -304,13 +309,15 @@ static int64_t floor_fixed(double v) {
   return (int64_t)floor(v) * 256;
 }
 
-/* Fixed point with 8 fraction bits, rounded to nearest even. */
+/* Fixed point with 8 fraction bits, rounded to nearest, halves upward (an
+ * H200: 8192 probes at and beside the halves, unnormalized and normalized;
+ * ties to even missed 264 of them in 1D, 386 in 2D). */
 static int64_t to_fixed(double v) {
   if (v != v) return 0;
   double t = (double)v * 256.0;
   if (t > 0x1p40) t = 0x1p40;
   if (t < -0x1p40) t = -0x1p40;
-  return (int64_t)nearbyint(t);
+  return (int64_t)floor(t + 0.5);
 }
 static int64_t floor256(int64_t t) { return t >= 0 ? t / 256 : -((-t + 255) / 256); }
 
@@ -328,14 +335,75 @@ static double filter_level(const emu_texdesc *d, float v) {
   double sc = level_scale(d);
   return sc ? nearbyint(v * sc) : v;
 }
-static uint32_t filter_result(const emu_texdesc *d, double acc) {
+/* The weighted sum, kept exactly enough (a double and what rounding it
+ * lost: each term, a 9-bit weight times an f32, is exact in a double),
+ * rounded once. */
+typedef struct wsum { double hi, lo; } wsum;
+static void wsum_add(wsum *s, double t) {               /* Knuth's two-sum */
+  double h = s->hi + t, bv = h - s->hi, err = (s->hi - (h - bv)) + (t - bv);
+  s->hi = h;
+  s->lo += err;
+}
+/* To f32, nearest with ties away from zero (the H200's f32 filtering:
+ * every result that differed from ties-to-even lay exactly halfway). */
+static float f32_nearest_away(wsum s) {
+  double hi = s.hi + s.lo, lo = s.lo - (hi - s.hi);
+  float f = (float)hi;
+  if (!isfinite(hi) || !isfinite(f)) return f;
+  double r = hi - (double)f;                             /* exact */
+  if (r == 0) return f;
+  double other = (double)f + 2 * r;                      /* hi halfway between f and other? */
+  float g = (float)other;
+  if ((double)g != other || g == f) return f;            /* not halfway: f is the nearest */
+  if (lo == 0) return fabsf(g) > fabsf(f) ? g : f;       /* a tie: away from zero */
+  return (lo > 0) == (r > 0) ? g : f;                    /* past the midpoint towards g, or not */
+}
+static uint32_t filter_result(const emu_texdesc *d, wsum acc) {
   double sc = level_scale(d);
   if (sc) {
-    float r = (float)(floor(acc + 0.5) / sc);
+    float r = (float)(floor(acc.hi + acc.lo + 0.5) / sc);
     return fbits(r < -1.0f ? -1.0f : r);
   }
-  if (d->fmt == TEXFMT_F16) return cvt_f16_to_f32((uint16_t)fp_cvt(fp_f64_bits(acc), FP_F64, FP_F16, FP_RNA, 0));
-  return fbits((float)acc);
+  if (d->fmt == TEXFMT_F16) return cvt_f16_to_f32((uint16_t)fp_cvt(fp_f64_bits(acc.hi + acc.lo), FP_F64, FP_F16, FP_RNA, 0));
+  return fbits(f32_nearest_away(acc));
+}
+
+/* Corner weights of linear filtering, in 1/256, corner c's bit k the
+ * upper texel along axis k; they sum to 256.  Measured on an H200 with
+ * one-hot textures (each channel of a fetch one corner's weight), 8192
+ * probes: 1D a and 256 - a; 2D the upper corner's a*b/256 rounded half up,
+ * the others what is left of their axes' weights (ties round up at the
+ * lower and upper corners, down at the other two), exact on every probe.
+ * 3D: each corner's product rounded to nearest, the sum brought to 256 by
+ * the largest remainders (ties: the lower corner) -- the H200's weights
+ * also sum to 256, but follow a rule not found: this one gives all eight
+ * on 57 % of the probes, one corner 1/256 off on the others. */
+static void corner_weights(int nd, const uint32_t *a, uint32_t *wgt) {
+  if (nd == 1) { wgt[0] = 256 - a[0]; wgt[1] = a[0]; return; }
+  if (nd == 2) {
+    uint32_t w11 = (a[0] * a[1] + 128) >> 8;
+    wgt[3] = w11; wgt[1] = a[0] - w11; wgt[2] = a[1] - w11; wgt[0] = 256 - a[0] - a[1] + w11;
+    return;
+  }
+  uint64_t prod[8];
+  int32_t sum = 0;
+  for (int c = 0; c < 8; c++) {
+    prod[c] = 1;
+    for (int k = 0; k < 3; k++) prod[c] *= c >> k & 1 ? a[k] : 256 - a[k];
+    wgt[c] = (uint32_t)((prod[c] + 32768) >> 16);
+    sum += (int32_t)wgt[c];
+  }
+  for (; sum != 256; sum += sum < 256 ? 1 : -1) {    /* at most 4 steps */
+    int pick = -1;
+    for (int c = 0; c < 8; c++) {
+      uint64_t w16 = (uint64_t)wgt[c] << 16, rem = prod[c] & 0xFFFF;
+      if (sum < 256 ? w16 < prod[c] && (pick < 0 || rem > (prod[pick] & 0xFFFF))
+                    : w16 > prod[c] && (pick < 0 || rem < (prod[pick] & 0xFFFF)))
+        pick = c;
+    }
+    if (pick < 0) break;
+    wgt[pick] += sum < 256 ? 1 : (uint32_t)-1;
+  }
 }
 
 /* Filtered (or point) sample at fixed-point coordinates t[0..nd). */
@@ -346,27 +414,20 @@ static bool sample(warp *w, const xinsn *x, int lane, const samp *s, int nd, con
     return fetch(w, x, lane, s, idx, layer, out);
   }
   int64_t i0[3] = { 0, 0, 0 };
-  uint32_t a[3] = { 0, 0, 0 };
+  uint32_t a[3] = { 0, 0, 0 }, wgt[8];
   for (int k = 0; k < nd; k++) {
     int64_t tb = t[k] - 128;
     i0[k] = floor256(tb);
     a[k] = (uint32_t)(tb - i0[k] * 256);
   }
-  double acc[4] = { 0, 0, 0, 0 };
+  corner_weights(nd, a, wgt);
+  wsum acc[4] = { { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 } };
   for (int corner = 0; corner < (1 << nd); corner++) {
-    uint64_t prod = 1;
-    for (int k = 0; k < nd; k++) {
-      bool hi = corner >> k & 1;
-      prod *= hi ? a[k] : 256 - a[k];
-      idx[k] = i0[k] + hi;
-    }
-    /* each corner's weight is the product rounded to 1/256, ties to even
-     * (measured on the H100; the exact products miss by up to 1/512) */
-    double wgt = nearbyint(ldexp((double)prod, -8 * (nd - 1))) / 256.0;
-    if (wgt == 0) continue;
+    if (!wgt[corner]) continue;                         /* texels of weight 0 are not read */
+    for (int k = 0; k < nd; k++) idx[k] = i0[k] + (corner >> k & 1);
     uint32_t v[4];
     if (!fetch(w, x, lane, s, idx, layer, v)) return false;
-    for (int c = 0; c < 4; c++) acc[c] += wgt * filter_level(s->d, fp_f32_val(v[c]));
+    for (int c = 0; c < 4; c++) wsum_add(&acc[c], wgt[corner] / 256.0 * filter_level(s->d, fp_f32_val(v[c])));
   }
   for (int c = 0; c < 4; c++) out[c] = filter_result(s->d, acc[c]);
   return true;
