@@ -55,6 +55,9 @@ cudaError_t rt_error(cudaError_t e);
 static inline cudaError_t rt_from(CUresult r) { return rt_error(r); }
 /* Report an unsupported call (rt_stubs.c calls it too). */
 int rt_unsupported(const char *fn);
+/* Where array a's texels lie (rt_texture.c): its device address, row pitch
+ * (bytes), rows a slice, slices and bytes an element (all channels). */
+cudaError_t rt_array_layout(CUarray a, uint64_t *base, uint64_t *pitch, uint64_t *rows, uint64_t *slices, uint64_t *elem);
 /* The kernel registered with host address host, loaded; NULL with *err. */
 rt_func *rt_func_find(const void *host, cudaError_t *err);
 /* The device address and size of the variable registered at host. */

@@ -135,16 +135,66 @@ RT_EXPORT cudaError_t cudaMemcpyPeerAsync(void *dst, int dd, const void *src, in
   return cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToDevice, s);
 }
 
-/* 3-D copies between pitched pointers: one 2-D copy per slice. */
+/* One side of a 3-D copy: where its (0, 0, 0) lies, its row pitch, rows a
+ * slice, its slices (UINT64_MAX: a pointer's, unchecked) and whether it is
+ * an array (elem: its element's bytes). */
+typedef struct side { uint64_t addr, pitch, rows, slices, elem; bool array; } side;
+
+static cudaError_t side_of(void *array, const cudaPitchedPtr *ptr, side *o) {
+  if (array && ptr->ptr) return CUDA_ERROR_INVALID_VALUE;           /* one of the two, as CUDA */
+  if (!array) {
+    *o = (side){ u(ptr->ptr), ptr->pitch, ptr->ysize, UINT64_MAX, 1, false };
+    return 0;
+  }
+  o->array = true;
+  return rt_array_layout(array, &o->addr, &o->pitch, &o->rows, &o->slices, &o->elem);
+}
+
+/* The address of position p of side o, x in units of `unit` bytes; false
+ * when the block of w bytes, h rows and d slices from there leaves an
+ * array, leaves a pointer's rows in a copy with an array (checked = true),
+ * or a size overflows. */
+static bool side_at(const side *o, const cudaPos *p, uint64_t unit, bool checked, uint64_t w, uint64_t h, uint64_t d,
+                    uint64_t *at) {
+  uint64_t x, row, off;
+  if (__builtin_mul_overflow(p->x, unit, &x)) return false;
+  if (checked && (x > o->pitch || w > o->pitch - x)) return false;
+  if (o->array && (p->y > o->rows || h > o->rows - p->y || p->z > o->slices || d > o->slices - p->z)) return false;
+  if (__builtin_mul_overflow(p->z, o->rows, &row) || __builtin_add_overflow(row, p->y, &row) ||
+      __builtin_mul_overflow(row, o->pitch, &off) || __builtin_add_overflow(off, x, &off) ||
+      __builtin_add_overflow(o->addr, off, at))
+    return false;
+  return true;
+}
+
+/* 3-D copies between pitched pointers and CUDA arrays: one 2-D copy per
+ * slice.  Where an array takes part, the width and both sides' x positions
+ * count its elements (a pointer's too: an H200's runtime copies from
+ * element 1 of a host block for srcPos.x = 1 and refuses 8 that would
+ * leave its rows), else bytes. */
 static cudaError_t copy3d(const cudaMemcpy3DParms *p, cudaStream_t s, bool async) {
   if (!p) return rt_error(CUDA_ERROR_INVALID_VALUE);
-  if (p->srcArray || p->dstArray) return rt_unsupported("cudaMemcpy3D with CUDA arrays");
+  side src, dst;
+  cudaError_t err = side_of(p->srcArray, &p->srcPtr, &src);
+  if (!err) err = side_of(p->dstArray, &p->dstPtr, &dst);
+  if (err) return rt_error(err);
+  if (src.array && dst.array && src.elem != dst.elem) return rt_error(CUDA_ERROR_INVALID_VALUE);
+  bool with_array = src.array || dst.array;
+  uint64_t unit = src.array ? src.elem : dst.array ? dst.elem : 1;
   const cudaExtent *e = &p->extent;
-  size_t sp = p->srcPtr.pitch, dp = p->dstPtr.pitch, sy = p->srcPtr.ysize, dy = p->dstPtr.ysize;
+  uint64_t w, from, to;
+  if (__builtin_mul_overflow(e->width, unit, &w)) return rt_error(CUDA_ERROR_INVALID_VALUE);
+  if (!w || !e->height || !e->depth) return 0;
+  if (!side_at(&src, &p->srcPos, unit, with_array, w, e->height, e->depth, &from) ||
+      !side_at(&dst, &p->dstPos, unit, with_array, w, e->height, e->depth, &to))
+    return rt_error(CUDA_ERROR_INVALID_VALUE);
+  /* a slice of a pointer is pitch * ysize bytes; an array's, pitch * rows */
+  uint64_t sstep, dstep;
+  if (__builtin_mul_overflow(src.pitch, src.rows, &sstep) || __builtin_mul_overflow(dst.pitch, dst.rows, &dstep))
+    return rt_error(CUDA_ERROR_INVALID_VALUE);
   for (size_t z = 0; z < e->depth; z++) {
-    const char *src = (const char *)p->srcPtr.ptr + ((p->srcPos.z + z) * sy + p->srcPos.y) * sp + p->srcPos.x;
-    char *dst = (char *)p->dstPtr.ptr + ((p->dstPos.z + z) * dy + p->dstPos.y) * dp + p->dstPos.x;
-    cudaError_t err = copy2d(dst, dp, src, sp, e->width, e->height, p->kind, s, async);
+    err = copy2d((void *)(uintptr_t)(to + z * dstep), dst.pitch, (const void *)(uintptr_t)(from + z * sstep), src.pitch, w,
+                 e->height, p->kind, s, async);
     if (err) return err;
   }
   return 0;

@@ -93,6 +93,15 @@ RT_EXPORT cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc *desc, cudaExtent *
 
 RT_EXPORT cudaError_t cudaGetChannelDesc(cudaChannelFormatDesc *desc, CUarray a) { return cudaArrayGetInfo(desc, NULL, NULL, a); }
 
+cudaError_t rt_array_layout(CUarray a, uint64_t *base, uint64_t *pitch, uint64_t *rows, uint64_t *slices, uint64_t *elem) {
+  drv_array3d_desc d;
+  CUresult r = ptxemu_array_info(a, base, pitch, rows, slices);
+  if (!r) r = cuArray3DGetDescriptor_v2(&d, a);
+  if (r) return rt_from(r);
+  *elem = d.Width ? *pitch / d.Width : 1;
+  return 0;
+}
+
 /* A copy into or out of an array: a 2-D copy of its rows (offsets in bytes
  * and rows, as the runtime takes them), checked against the array. */
 static cudaError_t array_copy(CUarray a, size_t woff, size_t hoff, void *host, size_t hpitch, size_t width, size_t height,

@@ -1,7 +1,9 @@
 // textures: texture objects over a cudaArray (cudaMallocArray,
 // cudaMemcpy2DToArray) read with tex2D - point filtering with clamped
 // unnormalized coordinates, linear filtering with normalized coordinates and
-// wrapping - and over linear memory read with tex1Dfetch.
+// wrapping - over linear memory read with tex1Dfetch, and over a 3-D array
+// filled and read back with cudaMemcpy3D (positions in elements) and read
+// with tex3D at texel centres.
 #include <cmath>
 #include "common.h"
 
@@ -15,6 +17,11 @@ __global__ void sample2d(cudaTextureObject_t t, const float2 *coords, float *out
 __global__ void fetch1d(cudaTextureObject_t t, int *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = tex1Dfetch<int>(t, n - 1 - i);
+}
+
+__global__ void sample3d(cudaTextureObject_t t, float *out, int nx, int ny, int nz) {
+  int x = threadIdx.x, y = threadIdx.y, z = blockIdx.x;
+  if (x < nx && y < ny && z < nz) out[(z * ny + y) * nx + x] = tex3D<float>(t, x + 0.5f, y + 0.5f, z + 0.5f);
 }
 
 static float img[H][W];
@@ -111,6 +118,62 @@ int main() {
     if (hres[i] != hbuf[m - 1 - i]) bad++;
   printf("textures: tex1Dfetch over linear memory: %d elements\n", m);
   CK(cudaDestroyTextureObject(t1));
+
+  // a 5 x 4 x 3 array of float2 from a pitched host block (7 x 6 x 5
+  // elements, 8-byte elements), copied in at position (1, 2, 1) of the
+  // block and back out to (2, 1, 0) of another; tex3D reads each texel
+  enum { AX = 5, AY = 4, AZ = 3, BX = 7, BY = 6, BZ = 5 };
+  static float2 block[BZ][BY][BX], back[BZ][BY][BX];
+  for (int z = 0; z < BZ; z++) for (int y = 0; y < BY; y++) for (int x = 0; x < BX; x++)
+    block[z][y][x] = make_float2(100.0f * z + 10.0f * y + x, -1.0f - x);
+  cudaArray_t a3;
+  cudaChannelFormatDesc f2 = cudaCreateChannelDesc<float2>();
+  CK(cudaMalloc3DArray(&a3, &f2, make_cudaExtent(AX, AY, AZ)));
+  cudaMemcpy3DParms in = {};
+  in.srcPtr = make_cudaPitchedPtr(block, BX * sizeof(float2), BX, BY);
+  in.srcPos = make_cudaPos(1, 2, 1);                           // elements, the pointer's too
+  in.dstArray = a3;
+  in.extent = make_cudaExtent(AX, AY, AZ);                     // elements with an array
+  in.kind = cudaMemcpyHostToDevice;
+  CK(cudaMemcpy3D(&in));
+  cudaMemcpy3DParms back_out = {};
+  back_out.srcArray = a3;
+  back_out.dstPtr = make_cudaPitchedPtr(back, BX * sizeof(float2), BX, BY);
+  back_out.dstPos = make_cudaPos(2, 1, 0);
+  back_out.extent = make_cudaExtent(AX, AY, AZ);
+  back_out.kind = cudaMemcpyDeviceToHost;
+  CK(cudaMemcpy3D(&back_out));
+  int bad3 = 0;
+  for (int z = 0; z < AZ; z++) for (int y = 0; y < AY; y++) for (int x = 0; x < AX; x++) {
+    float2 want = block[z + 1][y + 2][x + 1], got = back[z][y + 1][x + 2];
+    if (want.x != got.x || want.y != got.y) bad3++;
+  }
+  cudaMemcpy3DParms over = in;                                 // past the array's depth
+  over.extent = make_cudaExtent(AX, AY, AZ + 1);
+  if (cudaMemcpy3D(&over) != cudaErrorInvalidValue) bad3++;
+  over = back_out;                                             // past the host block's rows
+  over.dstPos = make_cudaPos(3, 1, 0);
+  if (cudaMemcpy3D(&over) != cudaErrorInvalidValue) bad3++;
+  cudaGetLastError();
+  cudaResourceDesc r3 = {};
+  r3.resType = cudaResourceTypeArray;
+  r3.res.array.array = a3;
+  cudaTextureDesc d3 = {};
+  d3.readMode = cudaReadModeElementType;
+  cudaTextureObject_t t3;
+  CK(cudaCreateTextureObject(&t3, &r3, &d3, nullptr));
+  float *d3out, h3out[AX * AY * AZ];
+  CK(cudaMalloc(&d3out, sizeof h3out));
+  sample3d<<<AZ, dim3(AX, AY)>>>(t3, d3out, AX, AY, AZ);
+  CK(cudaGetLastError());
+  CK(cudaMemcpy(h3out, d3out, sizeof h3out, cudaMemcpyDeviceToHost));
+  for (int z = 0; z < AZ; z++) for (int y = 0; y < AY; y++) for (int x = 0; x < AX; x++)
+    if (h3out[(z * AY + y) * AX + x] != block[z + 1][y + 2][x + 1].x) bad3++;
+  printf("textures: cudaMemcpy3D into and out of a 3-D array, tex3D: %d wrong\n", bad3);
+  bad += bad3;
+  CK(cudaDestroyTextureObject(t3));
+  CK(cudaFreeArray(a3));
+  cudaFree(d3out);
   CK(cudaFreeArray(arr));
   cudaFree(dpts); cudaFree(dout); cudaFree(dbuf); cudaFree(dres);
   if (bad) {
