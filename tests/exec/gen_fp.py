@@ -327,6 +327,14 @@ s.h32op('add.bf16x2', [(0x3F80 << 16) | 0x4000, (0x3F80 << 16) | 0x3F80], (0x400
         'bf16x2: lo 2+1 = 3 (0x4040), hi 1+1 = 2 (0x4000)')
 s.h32op('fma.rn.relu.bf16x2', [(0xBF80 << 16) | 0x3F80, (0x3F80 << 16) | 0x3F80, 0],
         0x3F80, 'bf16x2 .relu: lo 1*1+0 = 1, hi -1*1+0 = -1 -> +0')
+# fma.oob (measured on an H200, 512 operand triples): +0 where a multiplicand
+# is the OOB-NaN the tensor copies fill with (0x7ff7, either sign, f16 and
+# bf16 alike); an addend 0x7ff7, or another NaN, is an ordinary NaN
+s.h32op('fma.rn.oob.f16x2', [0x7FF77FF7, 0x3C003F80, 0x3C003F80], 0x00000000, 'H200: a is the OOB-NaN in both halves -> +0')
+s.h32op('fma.rn.oob.relu.bf16x2', [0x3C003F80, 0xFFF7FFF7, 0xBC00BF80], 0x00000000, 'H200: b is 0xfff7 (the OOB-NaN with its sign set) -> +0')
+s.h32op('fma.rn.oob.f16x2', [0x3C003F80, 0x3C003F80, 0x7FF77FF7], 0x7FFF7FFF, 'H200: c 0x7ff7 is an ordinary NaN')
+s.h32op('fma.rn.oob.bf16x2', [0x7FFF7FFF, 0x3C003F80, 0], 0x7FFF7FFF, 'H200: 0x7fff is not the OOB-NaN')
+s.h32op('fma.rn.oob.f16x2', [0xBC00BF80, 0x3C003F80, 0x3C003F80], 0x0000BE90, 'H200: no NaN: an ordinary fma (-1 * 1 + 1 = 0; -1.875 * 1.875 + 1.875 = -1.640625)')
 s.h32op('min.NaN.xorsign.abs.bf16x2', [(0xC000 << 16) | 0x7FC1, (0x3F80 << 16) | 0x3F80],
         (0xBF80 << 16) | 0x7FFF, 'bf16x2: lo NaN with .NaN -> 7fff; hi min(|-2|, |1|) = 1, sign xor(-, +) -> -1')
 s.write()
