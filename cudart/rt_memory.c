@@ -216,13 +216,18 @@ RT_EXPORT cudaError_t cudaMemset2D(void *p, size_t pitch, int v, size_t w, size_
 RT_EXPORT cudaError_t cudaMemset2DAsync(void *p, size_t pitch, int v, size_t w, size_t h, cudaStream_t s) {
   return rt_from(ptxemu_memset2d(u(p), pitch, (uint8_t)v, 1, w, h, s, 1));
 }
-RT_EXPORT cudaError_t cudaMemset3D(cudaPitchedPtr pp, int v, cudaExtent e) {
+/* one 2-D fill per slice of pitch * ysize bytes */
+static cudaError_t memset3d(cudaPitchedPtr pp, int v, cudaExtent e, cudaStream_t s, int async) {
+  uint64_t slice;
+  if (__builtin_mul_overflow((uint64_t)pp.pitch, (uint64_t)pp.ysize, &slice)) return rt_error(CUDA_ERROR_INVALID_VALUE);
   for (size_t z = 0; z < e.depth; z++) {
-    cudaError_t err = cudaMemset2D((char *)pp.ptr + z * pp.pitch * pp.ysize, pp.pitch, v, e.width, e.height);
+    cudaError_t err = rt_from(ptxemu_memset2d(u(pp.ptr) + z * slice, pp.pitch, (uint8_t)v, 1, e.width, e.height, s, async));
     if (err) return err;
   }
   return 0;
 }
+RT_EXPORT cudaError_t cudaMemset3D(cudaPitchedPtr pp, int v, cudaExtent e) { return memset3d(pp, v, e, NULL, 0); }
+RT_EXPORT cudaError_t cudaMemset3DAsync(cudaPitchedPtr pp, int v, cudaExtent e, cudaStream_t s) { return memset3d(pp, v, e, s, 1); }
 
 /* ---- symbols (__device__ and __constant__ variables) ---- */
 

@@ -1,5 +1,7 @@
 /* cudart/rt_texture.c - CUDA arrays, copies to and from them, texture and
  * surface objects in the Runtime API (over the driver's, drv_texture.c). */
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cudart/ptxemu_ext.h"
 #include "cudart/rt.h"
@@ -137,22 +139,71 @@ RT_EXPORT cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, CUarr
   return array_copy(src, wo, ho, dst, dpitch, w, h, false, s, true);
 }
 /* The 1-D forms copy count bytes from (wOffset, hOffset) on, row after row. */
-static cudaError_t array_copy_linear(CUarray a, size_t wo, size_t ho, void *host, size_t count, bool to_array) {
+static cudaError_t array_copy_linear(CUarray a, size_t wo, size_t ho, void *host, size_t count, bool to_array,
+                                     cudaStream_t s, bool async) {
   uint64_t base, pitch, rows, slices;
   CUresult r = ptxemu_array_info(a, &base, &pitch, &rows, &slices);
   if (r) return rt_from(r);
-  uint64_t start = ho * pitch + wo, total = pitch * rows * slices;
-  if (start > total || count > total - start) return rt_error(CUDA_ERROR_INVALID_VALUE);
-  if (to_array) return rt_from(ptxemu_memcpy2d(base + start, count, (uint64_t)(uintptr_t)host, count, count, 1, NULL, 0));
-  return rt_from(ptxemu_memcpy2d((uint64_t)(uintptr_t)host, count, base + start, count, count, 1, NULL, 0));
+  uint64_t start, total = pitch * rows * slices;
+  if (__builtin_mul_overflow((uint64_t)ho, pitch, &start) || __builtin_add_overflow(start, (uint64_t)wo, &start) ||
+      start > total || count > total - start)
+    return rt_error(CUDA_ERROR_INVALID_VALUE);
+  if (to_array) return rt_from(ptxemu_memcpy2d(base + start, count, (uint64_t)(uintptr_t)host, count, count, 1, s, async));
+  return rt_from(ptxemu_memcpy2d((uint64_t)(uintptr_t)host, count, base + start, count, count, 1, s, async));
 }
 RT_EXPORT cudaError_t cudaMemcpyToArray(CUarray dst, size_t wo, size_t ho, const void *src, size_t count, int kind) {
   (void)kind;
-  return array_copy_linear(dst, wo, ho, (void *)src, count, true);
+  return array_copy_linear(dst, wo, ho, (void *)src, count, true, NULL, false);
 }
 RT_EXPORT cudaError_t cudaMemcpyFromArray(void *dst, CUarray src, size_t wo, size_t ho, size_t count, int kind) {
   (void)kind;
-  return array_copy_linear(src, wo, ho, dst, count, false);
+  return array_copy_linear(src, wo, ho, dst, count, false, NULL, false);
+}
+RT_EXPORT cudaError_t cudaMemcpyToArrayAsync(CUarray dst, size_t wo, size_t ho, const void *src, size_t count, int kind,
+                                             cudaStream_t s) {
+  (void)kind;
+  return array_copy_linear(dst, wo, ho, (void *)src, count, true, s, true);
+}
+RT_EXPORT cudaError_t cudaMemcpyFromArrayAsync(void *dst, CUarray src, size_t wo, size_t ho, size_t count, int kind,
+                                               cudaStream_t s) {
+  (void)kind;
+  return array_copy_linear(src, wo, ho, dst, count, false, s, true);
+}
+
+/* Array to array: a 2-D copy of width bytes and height rows between two
+ * places (offsets in bytes and rows), each checked against its array. */
+static cudaError_t array_to_array(CUarray dst, size_t dwo, size_t dho, CUarray src, size_t swo, size_t sho, size_t width,
+                                  size_t height) {
+  uint64_t db, dp, dr, ds, sb, sp, sr, ss;
+  CUresult r = ptxemu_array_info(dst, &db, &dp, &dr, &ds);
+  if (!r) r = ptxemu_array_info(src, &sb, &sp, &sr, &ss);
+  if (r) return rt_from(r);
+  if (!width || !height) return 0;
+  if (dwo > dp || width > dp - dwo || dho > dr * ds || height > dr * ds - dho || swo > sp || width > sp - swo ||
+      sho > sr * ss || height > sr * ss - sho)
+    return rt_error(CUDA_ERROR_INVALID_VALUE);
+  return rt_from(ptxemu_memcpy2d(db + dho * dp + dwo, dp, sb + sho * sp + swo, sp, width, height, NULL, 0));
+}
+RT_EXPORT cudaError_t cudaMemcpy2DArrayToArray(CUarray dst, size_t dwo, size_t dho, CUarray src, size_t swo, size_t sho,
+                                               size_t width, size_t height, int kind) {
+  (void)kind;
+  return array_to_array(dst, dwo, dho, src, swo, sho, width, height);
+}
+/* count bytes from (wOffsetSrc, hOffsetSrc) on, row after row */
+RT_EXPORT cudaError_t cudaMemcpyArrayToArray(CUarray dst, size_t dwo, size_t dho, CUarray src, size_t swo, size_t sho,
+                                             size_t count, int kind) {
+  (void)kind;
+  uint64_t db, dp, dr, ds, sb, sp, sr, ss;
+  CUresult r = ptxemu_array_info(dst, &db, &dp, &dr, &ds);
+  if (!r) r = ptxemu_array_info(src, &sb, &sp, &sr, &ss);
+  if (r) return rt_from(r);
+  uint64_t from, to;
+  if (__builtin_mul_overflow((uint64_t)sho, sp, &from) || __builtin_add_overflow(from, (uint64_t)swo, &from) ||
+      __builtin_mul_overflow((uint64_t)dho, dp, &to) || __builtin_add_overflow(to, (uint64_t)dwo, &to) ||
+      from > sp * sr * ss || count > sp * sr * ss - from || to > dp * dr * ds || count > dp * dr * ds - to)
+    return rt_error(CUDA_ERROR_INVALID_VALUE);
+  if (!count) return 0;
+  return rt_from(ptxemu_memcpy2d(db + to, count, sb + from, count, count, 1, NULL, 0));
 }
 
 static cudaError_t resource_of(const cudaResourceDesc *rd, ptxemu_resource *r) {
@@ -175,6 +226,56 @@ static cudaError_t resource_of(const cudaResourceDesc *rd, ptxemu_resource *r) {
   return 0;
 }
 
+/* The descriptors each object was created from, for the getters: a list
+ * (objects live as long as the process, as the emulator's table). */
+typedef struct made { uint64_t handle; cudaResourceDesc rd; cudaTextureDesc td; bool surface; } made;
+static made *mades;
+static size_t nmades, capmades;
+static pthread_mutex_t made_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void remember(uint64_t handle, const cudaResourceDesc *rd, const cudaTextureDesc *td, bool surface) {
+  pthread_mutex_lock(&made_lock);
+  if (nmades == capmades) {
+    size_t cap = capmades ? 2 * capmades : 64;
+    made *m = realloc(mades, cap * sizeof *m);
+    if (m) { mades = m; capmades = cap; }
+  }
+  if (nmades < capmades) {
+    made m = { .handle = handle, .rd = *rd, .surface = surface };
+    if (td) m.td = *td;
+    mades[nmades++] = m;
+  }
+  pthread_mutex_unlock(&made_lock);
+}
+
+/* The descriptors of object h (a texture or a surface); false if unknown. */
+static bool recall(uint64_t h, bool surface, cudaResourceDesc *rd, cudaTextureDesc *td) {
+  bool found = false;
+  pthread_mutex_lock(&made_lock);
+  for (size_t i = nmades; i-- > 0;)
+    if (mades[i].handle == h && mades[i].surface == surface) {
+      if (rd) *rd = mades[i].rd;
+      if (td) *td = mades[i].td;
+      found = true;
+      break;
+    }
+  pthread_mutex_unlock(&made_lock);
+  return found;
+}
+
+RT_EXPORT cudaError_t cudaGetTextureObjectResourceDesc(cudaResourceDesc *rd, uint64_t t) {
+  if (!rd || !recall(t, false, rd, NULL)) return rt_error(CUDA_ERROR_INVALID_VALUE);
+  return 0;
+}
+RT_EXPORT cudaError_t cudaGetTextureObjectTextureDesc(cudaTextureDesc *td, uint64_t t) {
+  if (!td || !recall(t, false, NULL, td)) return rt_error(CUDA_ERROR_INVALID_VALUE);
+  return 0;
+}
+RT_EXPORT cudaError_t cudaGetSurfaceObjectResourceDesc(cudaResourceDesc *rd, uint64_t s) {
+  if (!rd || !recall(s, true, rd, NULL)) return rt_error(CUDA_ERROR_INVALID_VALUE);
+  return 0;
+}
+
 RT_EXPORT cudaError_t cudaCreateTextureObject(uint64_t *t, const cudaResourceDesc *rd, const cudaTextureDesc *td,
                                               const void *view) {
   if (!t || !td) return rt_error(CUDA_ERROR_INVALID_VALUE);
@@ -186,7 +287,9 @@ RT_EXPORT cudaError_t cudaCreateTextureObject(uint64_t *t, const cudaResourceDes
                         .normalized_coords = td->normalizedCoords };
   for (int i = 0; i < 3; i++) s.addr[i] = td->addressMode[i];
   memcpy(s.border, td->borderColor, sizeof s.border);
-  return rt_from(ptxemu_object_create(t, &r, &s, 0));
+  CUresult res = ptxemu_object_create(t, &r, &s, 0);
+  if (!res) remember(*t, rd, td, false);
+  return rt_from(res);
 }
 
 RT_EXPORT cudaError_t cudaCreateSurfaceObject(uint64_t *sobj, const cudaResourceDesc *rd) {
@@ -194,7 +297,9 @@ RT_EXPORT cudaError_t cudaCreateSurfaceObject(uint64_t *sobj, const cudaResource
   ptxemu_resource r;
   cudaError_t e = resource_of(rd, &r);
   if (e) return rt_error(e);
-  return rt_from(ptxemu_object_create(sobj, &r, NULL, 1));
+  CUresult res = ptxemu_object_create(sobj, &r, NULL, 1);
+  if (!res) remember(*sobj, rd, NULL, true);
+  return rt_from(res);
 }
 
 /* Objects stay in the emulator's table until the process ends. */

@@ -1,7 +1,8 @@
 // memory_ops: the other ways to allocate, copy and set memory - pitched 2-D
 // allocations with cudaMemcpy2D, cudaMemcpyDefault (direction from the
 // pointers), device-to-device copies, cudaMemset on part of a buffer,
-// stream-ordered cudaMallocAsync/cudaFreeAsync, and cudaMalloc3D/cudaMemcpy3D.
+// stream-ordered cudaMallocAsync/cudaFreeAsync, cudaMalloc3D/cudaMemcpy3D and
+// cudaMemset3DAsync.
 #include <cstring>
 #include "common.h"
 
@@ -84,6 +85,24 @@ int main() {
   CK(cudaMemcpy3D(&down));
   expect(memcmp(h3, r3, sizeof h3) == 0, "cudaMemcpy3D round trip");
   printf("memory_ops: cudaMalloc3D + cudaMemcpy3D %dx%dx%d round trip ok\n", X, Y, Z);
+
+  // 5. cudaMemset3DAsync: bytes 1..2 of each row of slices 1..2 set to 0x7f
+  //    in the stream, the rest kept
+  cudaPitchedPtr inner = d3;
+  inner.ptr = (char *)d3.ptr + 1 + d3.pitch * d3.ysize;
+  CK(cudaMemset3DAsync(inner, 0x7f, make_cudaExtent(2, Y, Z - 1), s));
+  CK(cudaStreamSynchronize(s));
+  CK(cudaMemcpy3D(&down));
+  int wrong = 0;
+  for (int z = 0; z < Z; z++)
+    for (int y = 0; y < Y; y++)
+      for (int x = 0; x < X; x++) {
+        int want = h3[z][y][x];
+        if (z >= 1 && x == 0) { unsigned char *bytes = (unsigned char *)&want; bytes[1] = bytes[2] = 0x7f; }
+        wrong += r3[z][y][x] != want;
+      }
+  expect(wrong == 0, "cudaMemset3DAsync of a sub-block");
+  printf("memory_ops: cudaMemset3DAsync of a 2x%dx%d sub-block ok\n", Y, Z - 1);
 
   CK(cudaStreamDestroy(s));
   CK(cudaFree(dp)); CK(cudaFree(a)); CK(cudaFree(b)); CK(cudaFree(d3.ptr));

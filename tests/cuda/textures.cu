@@ -174,6 +174,53 @@ int main() {
   CK(cudaDestroyTextureObject(t3));
   CK(cudaFreeArray(a3));
   cudaFree(d3out);
+
+  // 1-D and array-to-array copies: 48 ints into a 16 x 3 array in a
+  // stream, 2 rows of 8 ints from it into a second array, the first 20 ints
+  // of that back; the texture object's descriptors as created
+  int lin[48], back1[48], part[20];
+  for (int i = 0; i < 48; i++) lin[i] = 1000 + i;
+  cudaChannelFormatDesc ci = cudaCreateChannelDesc<int>();
+  cudaArray_t la, lb;
+  CK(cudaMallocArray(&la, &ci, 16, 3));
+  CK(cudaMallocArray(&lb, &ci, 16, 3));
+  cudaStream_t st;
+  CK(cudaStreamCreate(&st));
+  CK(cudaMemcpyToArrayAsync(la, 0, 0, lin, sizeof lin, cudaMemcpyHostToDevice, st));
+  CK(cudaMemcpyFromArrayAsync(back1, la, 0, 0, sizeof back1, cudaMemcpyDeviceToHost, st));
+  CK(cudaStreamSynchronize(st));
+  int bad1 = memcmp(lin, back1, sizeof lin) != 0;
+  CK(cudaMemcpyArrayToArray(lb, 0, 0, la, 0, 0, sizeof lin, cudaMemcpyDeviceToDevice));
+  CK(cudaMemcpy2DArrayToArray(lb, 4 * sizeof(int), 1, la, 2 * sizeof(int), 0, 8 * sizeof(int), 2, cudaMemcpyDeviceToDevice));
+  CK(cudaMemcpyFromArray(part, lb, 0, 1, sizeof part, cudaMemcpyDeviceToHost));
+  for (int i = 0; i < 20; i++) {
+    int x = i % 16, y = 1 + i / 16;                      // row 1 on, from lb
+    int want = x >= 4 && x < 12 ? lin[(y - 1) * 16 + x - 2] : lin[y * 16 + x];
+    bad1 += part[i] != want;
+  }
+  if (cudaMemcpy2DArrayToArray(lb, 12 * sizeof(int), 0, la, 0, 0, 8 * sizeof(int), 1, cudaMemcpyDeviceToDevice) !=
+      cudaErrorInvalidValue) bad1++;                      // past lb's row
+  cudaGetLastError();
+  cudaResourceDesc rdq = {};
+  rdq.resType = cudaResourceTypeArray;
+  rdq.res.array.array = la;
+  cudaTextureDesc tdq = {};
+  tdq.addressMode[0] = cudaAddressModeWrap;
+  tdq.normalizedCoords = 1;
+  cudaTextureObject_t tq;
+  CK(cudaCreateTextureObject(&tq, &rdq, &tdq, nullptr));
+  cudaResourceDesc rdg;
+  cudaTextureDesc tdg;
+  CK(cudaGetTextureObjectResourceDesc(&rdg, tq));
+  CK(cudaGetTextureObjectTextureDesc(&tdg, tq));
+  if (rdg.resType != cudaResourceTypeArray || rdg.res.array.array != la || tdg.addressMode[0] != cudaAddressModeWrap ||
+      tdg.normalizedCoords != 1) bad1++;
+  printf("textures: cudaMemcpyTo/FromArrayAsync, cudaMemcpyArrayToArray, cudaMemcpy2DArrayToArray, the texture's descriptors: %d wrong\n", bad1);
+  bad += bad1;
+  CK(cudaDestroyTextureObject(tq));
+  CK(cudaStreamDestroy(st));
+  CK(cudaFreeArray(la));
+  CK(cudaFreeArray(lb));
   CK(cudaFreeArray(arr));
   cudaFree(dpts); cudaFree(dout); cudaFree(dbuf); cudaFree(dres);
   if (bad) {
