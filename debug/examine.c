@@ -29,8 +29,8 @@ const uint8_t *dbg_mem(dbg *d, int space, uint64_t addr, uint32_t n) {
   if (space == PTX_SPACE_SHARED) {
     const cta *c = w->cta;
     if (addr >= c->shared_size || n > c->shared_size - addr) {
-      dbg_printf(d, "Block (%u,%u,%u) has %u bytes of shared memory: cannot read %u at 0x%llx.\n", c->id[0], c->id[1], c->id[2],
-                 c->shared_size, n, (unsigned long long)addr);
+      dbg_printf(d, "Block (%u,%u,%u) has a shared window of %u bytes (its variables from 0x%x): cannot read %u at 0x%llx.\n",
+                 c->id[0], c->id[1], c->id[2], c->shared_size, EMU_SHARED_RESERVED, n, (unsigned long long)addr);
       return NULL;
     }
     return c->shared + addr;

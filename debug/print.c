@@ -160,7 +160,8 @@ bool dbg_symbol(dbg *d, const char *name, int *space, uint64_t *addr, uint64_t *
     if (s->type == PTX_T_B8 && s->align >= 4 && s->size % 4 == 0) *type = PTX_T_S32;
     *size = s->size;
     *space = s->space;
-    if (s->space == PTX_SPACE_SHARED) { *addr = e->shared_sym_off ? e->shared_sym_off[i] : 0; return true; }
+    /* laid out for the kernel debugged, also before its launch runs */
+    if (s->space == PTX_SPACE_SHARED) return emu_shared_offset(m, (int)d->launch.func, i, addr);
     if (s->space == PTX_SPACE_GLOBAL || s->space == PTX_SPACE_CONST) { *addr = e->sym_addr[i]; return true; }
   }
   const isa_func *k = &m->funcs[d->launch.func];

@@ -450,9 +450,20 @@ void emu_cdp_reset(emu *e);
 /* Static shared memory of a kernel as a launch lays it out (the .shared
  * variables it and its callees name), UINT64_MAX past 2^48 bytes. */
 uint64_t emu_static_shared(const isa_module *m, int kernel);
+/* Where shared variable sym lies in a CTA's window as a launch of kernel
+ * lays it out (for a debugger, before or during the launch); false when it
+ * cannot be laid out. */
+bool emu_shared_offset(const isa_module *m, int kernel, uint32_t sym, uint64_t *off);
 /* Shared memory a block can have in functional runs (an H100's 227 KiB);
  * timed runs take the GPU configuration's shared_per_cta. */
 #define EMU_MAX_SHARED_PER_BLOCK 232448u
+/* A CTA's shared-memory window as an sm_90 lays it out (measured on an
+ * H200, tests/cuda/shared_window): the first EMU_SHARED_RESERVED bytes
+ * are the system's (cudaDevAttrReservedSharedMemoryPerBlock), the
+ * kernel's variables follow, and accesses are good up to the end of the
+ * last EMU_SHARED_GRANULE-byte unit they take; beyond it, a fault. */
+#define EMU_SHARED_RESERVED 1024u
+#define EMU_SHARED_GRANULE 128u
 /* Run one launch to completion.  Returns 0, or -1 with e->fault set. */
 int emu_run(emu *e, const emu_launch *l);
 /* Print the fault like a memory checker would (file:line, thread, block). */

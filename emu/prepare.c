@@ -142,6 +142,22 @@ uint64_t emu_static_shared(const isa_module *m, int kernel) {
   return n;
 }
 
+bool emu_shared_offset(const isa_module *m, int kernel, uint32_t sym, uint64_t *off) {
+  uint8_t *mark = calloc(m->nfuncs ? m->nfuncs : 1, 1);
+  uint32_t *stack = malloc((m->nfuncs ? m->nfuncs : 1) * sizeof *stack);
+  uint64_t *offs = calloc(m->nsyms ? m->nsyms : 1, sizeof *offs);
+  bool ok = mark && stack && offs && sym < m->nsyms;
+  if (ok) {
+    reach_kernel(m, (uint32_t)kernel, mark, stack);
+    ok = layout_shared(m, mark, offs) != UINT64_MAX;
+    if (ok) *off = offs[sym];
+  }
+  free(mark);
+  free(stack);
+  free(offs);
+  return ok;
+}
+
 /* Direct calls between functions with bodies (a function's operands that
  * name one), as lists: the graph recursion and stack depth are read from. */
 typedef struct calls { uint32_t *off, *to; } calls;
@@ -277,7 +293,8 @@ static int layout_frame(emu *e, uint32_t fi) {
  * kernel or its callees name, in module order; dynamic (extern, unsized)
  * arrays start after them, 16-byte aligned.  Returns where they start (the
  * static size), UINT64_MAX past 2^48 (sizes are at most that, so the sum
- * is exact below it); sym_off (when not NULL) gets each variable's offset. */
+ * is exact below it); sym_off (when not NULL) gets each variable's offset
+ * in the CTA's window, after the reserved bytes (EMU_SHARED_RESERVED). */
 static uint64_t layout_shared(const isa_module *m, const uint8_t *reached, uint64_t *sym_off) {
   uint8_t *used = calloc(m->nsyms ? m->nsyms : 1, 1);
   if (!used) return UINT64_MAX;
@@ -302,14 +319,14 @@ static uint64_t layout_shared(const isa_module *m, const uint8_t *reached, uint6
     if (s->space != PTX_SPACE_SHARED || !used[i] || s->dim_open || (s->linkage & PTX_LINK_EXTERN)) continue;
     uint64_t a = s->align ? s->align : 1;
     off = (off + a - 1) / a * a;
-    if (sym_off) sym_off[i] = off;
+    if (sym_off) sym_off[i] = EMU_SHARED_RESERVED + off;
     off += s->size > ISA_MAX_VAR_BYTES ? ISA_MAX_VAR_BYTES + 1 : s->size;
     if (off > ISA_MAX_VAR_BYTES) { free(used); return UINT64_MAX; }
   }
   uint64_t dyn = (off + 15) & ~15ull;
   for (uint32_t i = 0; i < m->nsyms && sym_off; i++) {
     const isa_sym *s = &m->syms[i];
-    if (s->space == PTX_SPACE_SHARED && (s->dim_open || (s->linkage & PTX_LINK_EXTERN))) sym_off[i] = dyn;
+    if (s->space == PTX_SPACE_SHARED && (s->dim_open || (s->linkage & PTX_LINK_EXTERN))) sym_off[i] = EMU_SHARED_RESERVED + dyn;
   }
   free(used);
   return dyn;

@@ -250,7 +250,8 @@ static void init_sregs(emu *e, cta *c, warp *w) {
   FILL(SR_NSMID, e->opt.nsm);
   FILL(SR_GRIDID, e->gridid);
   FILL(SR_DYNAMIC_SMEM_SIZE, l->dyn_shared);
-  FILL(SR_TOTAL_SMEM_SIZE, c->shared_size);
+  /* the kernel's units of shared memory; with the reserved bytes */
+  FILL(SR_TOTAL_SMEM_SIZE, c->shared_size - EMU_SHARED_RESERVED);
   FILL(SR_AGGR_SMEM_SIZE, c->shared_size);
 #undef FILL
   if (e->reads_envreg) for (int k = 0; k < 32; k++) fill_row(r[SR_ENVREG0 + k], l->envreg[k]);
@@ -324,8 +325,11 @@ int emu_cta_start(emu *e, cta *c, uint64_t seq, cta *peers) {
   uint32_t nthreads = l->block[0] * l->block[1] * l->block[2];
   c->nwarps = (nthreads + WARP_SIZE - 1) / WARP_SIZE;
   c->live_threads = nthreads;
-  c->shared_size = e->static_shared + l->dyn_shared;
-  c->shared = calloc(1, c->shared_size ? c->shared_size : 1);
+  /* the window: the reserved bytes, then the kernel's shared memory to
+   * the end of its last allocation unit (emu.h) */
+  uint64_t user = (uint64_t)e->static_shared + l->dyn_shared;
+  c->shared_size = (uint32_t)(EMU_SHARED_RESERVED + (user + EMU_SHARED_GRANULE - 1) / EMU_SHARED_GRANULE * EMU_SHARED_GRANULE);
+  c->shared = calloc(1, c->shared_size);
   c->warps = calloc(c->nwarps, sizeof *c->warps);
   if (!c->shared || !c->warps) return -1;
   uint32_t entry = e->func_base[l->func];

@@ -23,7 +23,7 @@ EXPECT_STATUS=65 expect_fault memory-cap "over the limit of 65536 (the device me
 EXPECT_STATUS=65 expect_fault memory-cap-ramp "over the limit of 65536 (the device memory cap" --kernel trapper --max-memory 64K -e 'buffer big 1048576 ramp u32 0 1'
 expect_fault shared-oob "invalid shared access" --kernel shared_oob
 expect_fault shared-wrap-oob "invalid shared access of 4 bytes at address 0xfff0\$" --kernel shared_wrap_oob
-expect_fault vector-red-shared "vector red at 0x2e0000000000, which is not a global address" --kernel vector_red_shared
+expect_fault vector-red-shared "vector red at 0x2e0000000400, which is not a global address" --kernel vector_red_shared
 expect_fault assert "Assertion \`boom!\` failed" --kernel asserts
 # a kernel that overwrites its frame header through a local address: a fault, never a jump anywhere
 expect_fault frame-clobber "the return address in the stack frame was overwritten" --kernel frame_clobber

@@ -31,7 +31,7 @@ clean() {
 finds reduce-racy racecheck reduce_racy "racecheck: write-after-read hazard (WAR) on shared memory in kernel 'reduce', 256 times" \
   "read  by thread (0,0,0) in block (0,0,0) at $d/kernels.ptx:67 (pc 21), kernels.cu:13" \
   "write by thread (128,0,0) in block (0,0,0) at $d/kernels.ptx:54 (pc 14), kernels.cu:10" \
-  "address shared 0x200: s+512 (in reduce)" "add __syncthreads() between kernels.cu:10 and kernels.cu:13"
+  "address shared 0x600: s+512 (in reduce)" "add __syncthreads() between kernels.cu:10 and kernels.cu:13"
 # one lane rewrites the value the other warps still read (next round, no barrier)
 finds broadcast-racy racecheck broadcast_racy "read-after-write hazard (RAW) on shared memory in kernel 'broadcast'" \
   "write by thread (0,0,0) in block (0,0,0)" "read  by thread (32,0,0) in block (0,0,0)" "s_val+0 (in broadcast)" \
@@ -70,7 +70,7 @@ if [ $st -eq 0 ] && echo "$out" | grep -qF "sanitizer: 0 findings"; then ok; els
 
 # ---- initcheck ----
 finds uninit-shared initcheck uninit_shared "initcheck: uninitialized shared memory read in kernel 'uninit_shared'" \
-  "address shared 0x80: s+128 (in uninit_shared)" "kernels.cu:107"
+  "address shared 0x480: s+128 (in uninit_shared)" "kernels.cu:107"
 finds uninit-global initcheck uninit_global "initcheck: uninitialized global memory read in kernel 'copy'" "'in'+0" "kernels.cu:111"
 # a checker not asked for stays silent
 "$PTXEMU" run --sanitize racecheck "$d/uninit_global.launch" >/dev/null 2>&1 && ok || bad "uninit-global: reported without initcheck"

@@ -13,15 +13,15 @@ strict() {   # NAME WANT-STATUS PATTERN ARGS...
   if [ -z "$pat" ] || echo "$out" | grep -q -- "$pat"; then ok; else bad "$name: report lacks '$pat'"; echo "$out" | head -6; fi
 }
 bulk() { strict "$1" "$2" "$3" --kernel strict_bulk --block 64 -e 'buffer o 256 zero' --arg ptr:o --arg "u32:$4"; }
-bulk bulk-nofence 3 "cp.async.bulk reads shared memory at 0x0 that thread (0,0,0) wrote through the generic proxy (line 36)" 0
+bulk bulk-nofence 3 "cp.async.bulk reads shared memory at 0x400 that thread (0,0,0) wrote through the generic proxy (line 36)" 0
 bulk bulk-where 3 "async_strict.ptx:54 (pc 26 in strict_bulk)" 0
 bulk bulk-fence 0 "" 1
-bulk bulk-reader-fence 3 "at 0x4 that thread (1,0,0) wrote" 2
+bulk bulk-reader-fence 3 "at 0x404 that thread (1,0,0) wrote" 2
 bulk bulk-global-fence 3 "missing proxy fence" 4
 bulk bulk-atom 3 "thread (0,0,0) wrote through the generic proxy (line 40)" 8
 bulk bulk-atom-fence 0 "" 9
 tma() { strict "$1" "$2" "$3" --kernel strict_tma --block 64 -e 'buffer t 512 zero' -e "$tm" --arg tensormap:tm --arg "u32:$4"; }
-tma tma-nofence 3 "cp.async.bulk.tensor reads shared memory at 0x0" 0
+tma tma-nofence 3 "cp.async.bulk.tensor reads shared memory at 0x400" 0
 tma tma-fence 0 "" 1
 tma tma-after-tma-load 0 "" 2
 wg() { strict "$1" "$2" "$3" --kernel strict_wgmma --block 128 -e 'buffer w 2048 zero' --arg ptr:w --arg "u32:$4"; }

@@ -30,6 +30,7 @@ driver_api     0 driver_api.cu
 occupancy      0 occupancy.cu
 graphs         0 graphs.cu
 oob            2 oob.cu
+shared_window  0 shared_window.cu
 printf         0 printf.cu
 assert         0 assert.cu
 device_query   0 device_query.cu
