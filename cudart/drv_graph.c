@@ -3,6 +3,7 @@
  * instantiated graph is a copy of them in a topological order, and a
  * launch runs them in that order on the stream (or records them, when the
  * stream is itself being captured). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cudart/drv.h"
@@ -247,6 +248,175 @@ DRV_EXPORT CUresult cuGraphGetNodes(CUgraph g, CUgraphNode *nodes, size_t *n) {
   else *n = g->n;
   if (nodes && *n > g->n) *n = g->n;
   return CUDA_SUCCESS;
+}
+
+/* CUgraphNodeType of a node (memory allocation and free nodes are empty
+ * nodes here: their work is done when they are added) */
+static int node_type(const struct CUgraphNode_st *n) {
+  switch (n->op.kind) {
+  case OP_KERNEL: return 0;
+  case OP_MEMCPY: return 1;
+  case OP_MEMSET: return 2;
+  case OP_HOST: return 3;
+  case OP_GRAPH: return 4;
+  case OP_WAIT_EVENT: return 6;
+  case OP_EVENT_RECORD: return 7;
+  default: return 5;
+  }
+}
+DRV_EXPORT CUresult cuGraphNodeGetType(CUgraphNode n, int *type) {
+  if (!n || !type) return CUDA_ERROR_INVALID_VALUE;
+  *type = node_type(n);
+  return CUDA_SUCCESS;
+}
+
+/* Up to *n of the list (the count alone when out is NULL), as CUDA's
+ * getters: *n becomes how many there are, or how many were written. */
+static void give(struct CUgraphNode_st *const *list, size_t count, CUgraphNode *out, size_t *n) {
+  if (!out) { *n = count; return; }
+  size_t k = count < *n ? count : *n;
+  for (size_t i = 0; i < k; i++) out[i] = list[i];
+  *n = k;
+}
+
+DRV_EXPORT CUresult cuGraphGetRootNodes(CUgraph g, CUgraphNode *roots, size_t *n) {
+  if (!g || !n) return CUDA_ERROR_INVALID_VALUE;
+  size_t k = 0;
+  struct CUgraphNode_st **list = malloc((g->n ? g->n : 1) * sizeof *list);
+  if (!list) return CUDA_ERROR_OUT_OF_MEMORY;
+  for (size_t i = 0; i < g->n; i++) if (!g->nodes[i]->ndeps) list[k++] = g->nodes[i];
+  give(list, k, roots, n);
+  free(list);
+  return CUDA_SUCCESS;
+}
+
+DRV_EXPORT CUresult cuGraphNodeGetDependencies_v2(CUgraphNode node, CUgraphNode *deps, void *edges, size_t *n) {
+  if (!node || !n) return CUDA_ERROR_INVALID_VALUE;
+  give(node->deps, node->ndeps, deps, n);
+  if (deps && edges) memset(edges, 0, *n * 8);          /* default edges */
+  return CUDA_SUCCESS;
+}
+DRV_EXPORT CUresult cuGraphNodeGetDependencies(CUgraphNode node, CUgraphNode *deps, size_t *n) {
+  return cuGraphNodeGetDependencies_v2(node, deps, NULL, n);
+}
+
+DRV_EXPORT CUresult cuGraphNodeGetDependentNodes_v2(CUgraphNode node, CUgraphNode *out, void *edges, size_t *n) {
+  if (!node || !n) return CUDA_ERROR_INVALID_VALUE;
+  struct CUgraph_st *g = node->graph;
+  struct CUgraphNode_st **list = malloc((g->n ? g->n : 1) * sizeof *list);
+  if (!list) return CUDA_ERROR_OUT_OF_MEMORY;
+  size_t k = 0;
+  for (size_t i = 0; i < g->n; i++)
+    for (size_t j = 0; j < g->nodes[i]->ndeps; j++)
+      if (g->nodes[i]->deps[j] == node) { list[k++] = g->nodes[i]; break; }
+  give(list, k, out, n);
+  if (out && edges) memset(edges, 0, *n * 8);           /* default edges */
+  free(list);
+  return CUDA_SUCCESS;
+}
+DRV_EXPORT CUresult cuGraphNodeGetDependentNodes(CUgraphNode node, CUgraphNode *out, size_t *n) {
+  return cuGraphNodeGetDependentNodes_v2(node, out, NULL, n);
+}
+
+/* Every dependency as an edge (from, to); edge data, where asked, is the
+ * default (ptxemu's graphs have no other kind). */
+DRV_EXPORT CUresult cuGraphGetEdges_v2(CUgraph g, CUgraphNode *from, CUgraphNode *to, void *edges, size_t *n) {
+  if (!g || !n || (!from) != (!to)) return CUDA_ERROR_INVALID_VALUE;
+  size_t count = 0, k = 0;
+  for (size_t i = 0; i < g->n; i++) count += g->nodes[i]->ndeps;
+  if (!from) { *n = count; return CUDA_SUCCESS; }
+  for (size_t i = 0; i < g->n && k < *n; i++)
+    for (size_t j = 0; j < g->nodes[i]->ndeps && k < *n; j++, k++) {
+      from[k] = g->nodes[i]->deps[j];
+      to[k] = g->nodes[i];
+    }
+  if (edges) memset(edges, 0, k * 8);                  /* CUgraphEdgeData: 8 bytes, all zero by default */
+  *n = k;
+  return CUDA_SUCCESS;
+}
+DRV_EXPORT CUresult cuGraphGetEdges(CUgraph g, CUgraphNode *from, CUgraphNode *to, size_t *n) {
+  return cuGraphGetEdges_v2(g, from, to, NULL, n);
+}
+
+/* Remove a node and the edges to and from it. */
+DRV_EXPORT CUresult cuGraphDestroyNode(CUgraphNode node) {
+  if (!node) return CUDA_ERROR_INVALID_VALUE;
+  drv_lock();
+  struct CUgraph_st *g = node->graph;
+  for (size_t i = 0; i < g->n; i++) {
+    struct CUgraphNode_st *m = g->nodes[i];
+    size_t k = 0;
+    for (size_t j = 0; j < m->ndeps; j++) if (m->deps[j] != node) m->deps[k++] = m->deps[j];
+    m->ndeps = k;
+  }
+  size_t k = 0;
+  for (size_t i = 0; i < g->n; i++) if (g->nodes[i] != node) { g->nodes[k] = g->nodes[i]; g->nodes[k]->index = k; k++; }
+  g->n = k;
+  if (g->last == node) g->last = NULL;
+  drv_op_release(&node->op);
+  free(node->deps);
+  free(node);
+  drv_unlock();
+  return CUDA_SUCCESS;
+}
+
+/* A copy of the graph: its nodes (kernel parameters copied; a child graph
+ * node names the same child) and their dependencies. */
+DRV_EXPORT CUresult cuGraphClone(CUgraph *out, CUgraph g) {
+  if (!out || !g) return CUDA_ERROR_INVALID_VALUE;
+  struct CUgraph_st *c = calloc(1, sizeof *c);
+  if (!c) return CUDA_ERROR_OUT_OF_MEMORY;
+  for (size_t i = 0; i < g->n; i++) {
+    drv_op op = g->nodes[i]->op;
+    op.staged = NULL;
+    if (op.params) {
+      op.params = malloc(op.param_size ? op.param_size : 1);
+      if (!op.params) { free_graph(c); return CUDA_ERROR_OUT_OF_MEMORY; }
+      memcpy(op.params, g->nodes[i]->op.params, op.param_size);
+    }
+    if (!add_node(c, &op, NULL, 0)) { drv_op_release(&op); free_graph(c); return CUDA_ERROR_OUT_OF_MEMORY; }
+  }
+  for (size_t i = 0; i < g->n; i++) {
+    const struct CUgraphNode_st *n = g->nodes[i];
+    if (!n->ndeps) continue;
+    struct CUgraphNode_st *m = c->nodes[i];
+    if (!(m->deps = malloc(n->ndeps * sizeof *m->deps))) { free_graph(c); return CUDA_ERROR_OUT_OF_MEMORY; }
+    for (size_t j = 0; j < n->ndeps; j++) m->deps[j] = c->nodes[n->deps[j]->index];
+    m->ndeps = n->ndeps;
+  }
+  *out = c;
+  return CUDA_SUCCESS;
+}
+
+/* The graph in Graphviz's DOT language: a node per operation, an edge per
+ * dependency. */
+DRV_EXPORT CUresult cuGraphDebugDotPrint(CUgraph g, const char *path, unsigned flags) {
+  (void)flags;
+  if (!g || !path) return CUDA_ERROR_INVALID_VALUE;
+  FILE *f = fopen(path, "w");
+  if (!f) return CUDA_ERROR_OPERATING_SYSTEM;
+  static const char *names[] = { "kernel", "memcpy", "memset", "host", "graph", "empty", "wait_event", "event_record" };
+  fprintf(f, "digraph ptxemu_graph {\n");
+  for (size_t i = 0; i < g->n; i++) {
+    const struct CUgraphNode_st *n = g->nodes[i];
+    int t = node_type(n);
+    fprintf(f, "  node%zu [label=\"%zu: %s", i, i, names[t]);
+    if (n->op.kind == OP_KERNEL)
+      fprintf(f, " %s <<<(%u,%u,%u),(%u,%u,%u)>>>", n->op.f ? n->op.f->mod->m->funcs[n->op.f->func].name : "?", n->op.grid[0], n->op.grid[1],
+              n->op.grid[2], n->op.block[0], n->op.block[1], n->op.block[2]);
+    else if (n->op.kind == OP_MEMCPY || n->op.kind == OP_MEMSET)
+      fprintf(f, " %llu x %llu bytes", (unsigned long long)n->op.width, (unsigned long long)n->op.height);
+    fprintf(f, "\"];\n");
+  }
+  for (size_t i = 0; i < g->n; i++)
+    for (size_t j = 0; j < g->nodes[i]->ndeps; j++) fprintf(f, "  node%zu -> node%zu;\n", g->nodes[i]->deps[j]->index, i);
+  fprintf(f, "}\n");
+  return fclose(f) ? CUDA_ERROR_OPERATING_SYSTEM : CUDA_SUCCESS;
+}
+
+DRV_EXPORT CUresult cuGraphUpload(CUgraphExec x, CUstream s) {
+  (void)s;
+  return x ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;   /* nothing to move: the emulator runs it from host memory */
 }
 
 /* Depth-first post-order over dependencies: a topological order; a cycle

@@ -20,6 +20,9 @@
 #include "cudart/cuda_abi.h"
 
 #define RT_EXPORT __attribute__((visibility("default")))
+/* An entry point with CUDA 13's signature where CUDA 12's differs:
+ * libcudart.so.12 links its own definition over it (rt_abi12.c). */
+#define RT_ABI13 __attribute__((weak))
 typedef CUstream cudaStream_t;
 typedef CUevent cudaEvent_t;
 

@@ -54,8 +54,62 @@ RT_EXPORT cudaError_t cudaGraphLaunch(CUgraphExec x, cudaStream_t s) { return rt
 RT_EXPORT cudaError_t cudaGraphExecDestroy(CUgraphExec x) { return rt_from(cuGraphExecDestroy(x)); }
 RT_EXPORT cudaError_t cudaGraphExecUpdate(CUgraphExec x, CUgraph g, void *info) { return rt_from(cuGraphExecUpdate_v2(x, g, info)); }
 RT_EXPORT cudaError_t cudaGraphGetNodes(CUgraph g, CUgraphNode *nodes, size_t *n) { return rt_from(cuGraphGetNodes(g, nodes, n)); }
-RT_EXPORT cudaError_t cudaGraphAddDependencies(CUgraph g, const CUgraphNode *from, const CUgraphNode *to, size_t n) {
-  return rt_from(cuGraphAddDependencies(g, from, to, n));
+
+/* the driver's (drv_graph.c) */
+CUresult cuGraphNodeGetType(CUgraphNode, int *);
+CUresult cuGraphGetRootNodes(CUgraph, CUgraphNode *, size_t *);
+CUresult cuGraphNodeGetDependencies_v2(CUgraphNode, CUgraphNode *, void *, size_t *);
+CUresult cuGraphNodeGetDependentNodes_v2(CUgraphNode, CUgraphNode *, void *, size_t *);
+CUresult cuGraphDestroyNode(CUgraphNode);
+CUresult cuGraphClone(CUgraph *, CUgraph);
+CUresult cuGraphDebugDotPrint(CUgraph, const char *, unsigned);
+CUresult cuGraphUpload(CUgraphExec, CUstream);
+RT_EXPORT cudaError_t cudaGraphNodeGetType(CUgraphNode n, int *type) { return rt_from(cuGraphNodeGetType(n, type)); }
+RT_EXPORT cudaError_t cudaGraphGetRootNodes(CUgraph g, CUgraphNode *roots, size_t *n) { return rt_from(cuGraphGetRootNodes(g, roots, n)); }
+RT_EXPORT RT_ABI13 cudaError_t cudaGraphNodeGetDependencies(CUgraphNode node, CUgraphNode *deps, void *edges, size_t *n) {
+  return rt_from(cuGraphNodeGetDependencies_v2(node, deps, edges, n));
+}
+RT_EXPORT cudaError_t cudaGraphNodeGetDependencies_v2(CUgraphNode node, CUgraphNode *deps, void *edges, size_t *n) {
+  return rt_from(cuGraphNodeGetDependencies_v2(node, deps, edges, n));
+}
+RT_EXPORT RT_ABI13 cudaError_t cudaGraphNodeGetDependentNodes(CUgraphNode node, CUgraphNode *out, void *edges, size_t *n) {
+  return rt_from(cuGraphNodeGetDependentNodes_v2(node, out, edges, n));
+}
+RT_EXPORT cudaError_t cudaGraphNodeGetDependentNodes_v2(CUgraphNode node, CUgraphNode *out, void *edges, size_t *n) {
+  return rt_from(cuGraphNodeGetDependentNodes_v2(node, out, edges, n));
+}
+RT_EXPORT cudaError_t cudaGraphDestroyNode(CUgraphNode n) { return rt_from(cuGraphDestroyNode(n)); }
+RT_EXPORT cudaError_t cudaGraphClone(CUgraph *out, CUgraph g) { return rt_from(cuGraphClone(out, g)); }
+RT_EXPORT cudaError_t cudaGraphDebugDotPrint(CUgraph g, const char *path, unsigned flags) {
+  return rt_from(cuGraphDebugDotPrint(g, path, flags));
+}
+RT_EXPORT cudaError_t cudaGraphUpload(CUgraphExec x, cudaStream_t s) { return rt_from(cuGraphUpload(x, s)); }
+/* Calls whose signature CUDA 13 changed (edge data added): these are
+ * CUDA 13's, and CUDA 12.3-12.9's NAME_v2; libcudart.so.12 defines the
+ * plain names with CUDA 12's signatures over them (rt_abi12.c).  Edge data
+ * other than the default (programmatic dependent launch ports) is not
+ * supported; what the getters give is the default. */
+CUresult cuGraphAddDependencies_v2(CUgraph, const CUgraphNode *, const CUgraphNode *, const void *, size_t);
+CUresult cuGraphGetEdges_v2(CUgraph, CUgraphNode *, CUgraphNode *, void *, size_t *);
+static bool default_edges(const void *edges, size_t n) {
+  const unsigned char *b = edges;
+  for (size_t i = 0; edges && i < n * 8; i++) if (b[i]) return false;
+  return true;
+}
+RT_EXPORT cudaError_t cudaGraphAddDependencies_v2(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,
+                                                  const void *edges, size_t n) {
+  if (!default_edges(edges, n)) return rt_unsupported("graph edges with data (programmatic dependent launch)");
+  return rt_from(cuGraphAddDependencies_v2(g, from, to, NULL, n));
+}
+RT_EXPORT RT_ABI13 cudaError_t cudaGraphAddDependencies(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,
+                                                        const void *edges, size_t n) {
+  return cudaGraphAddDependencies_v2(g, from, to, edges, n);
+}
+RT_EXPORT cudaError_t cudaGraphGetEdges_v2(CUgraph g, CUgraphNode *from, CUgraphNode *to, void *edges, size_t *n) {
+  return rt_from(cuGraphGetEdges_v2(g, from, to, edges, n));
+}
+RT_EXPORT RT_ABI13 cudaError_t cudaGraphGetEdges(CUgraph g, CUgraphNode *from, CUgraphNode *to, void *edges, size_t *n) {
+  return cudaGraphGetEdges_v2(g, from, to, edges, n);
 }
 RT_EXPORT cudaError_t cudaGraphAddEmptyNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd) {
   return rt_from(cuGraphAddEmptyNode(n, g, deps, nd));

@@ -4,7 +4,7 @@
 # folder after make; tests/cuda/api_documented.sh checks the result).
 set -eu
 man=${1:-man/ptxemu-exec.1}
-list() { nm -g --defined-only "$1" | awk 'NF == 3 && $2 == "T" { print $3 }' | grep -E "$2" | sort | sed 's/$/,/' | tr '\n' ' ' | sed 's/, $/./'; }
+list() { nm -g --defined-only "$1" | awk 'NF == 3 && ($2 == "T" || $2 == "W") { print $3 }' | grep -E "$2" | sort | sed 's/$/,/' | tr '\n' ' ' | sed 's/, $/./'; }
 rt=$(list cudart/libcudartrt.a '^(cuda|__cuda)')
 drv=$(list cudart/libcudadrv.a '^cu')
 awk -v rt="$rt" -v drv="$drv" '

@@ -6,7 +6,7 @@
 man="$srcdir/man/ptxemu-exec.1"
 for lib in cudart/libcudartrt.a cudart/libcudadrv.a; do
   [ -f "$lib" ] || { bad "$lib not built"; continue; }
-  for f in $(nm -g --defined-only "$lib" | awk 'NF == 3 && $2 == "T" { print $3 }' | grep -E '^(cu|__cuda)'); do
+  for f in $(nm -g --defined-only "$lib" | awk 'NF == 3 && ($2 == "T" || $2 == "W") { print $3 }' | grep -E '^(cu|__cuda)'); do
     grep -qw -- "$f" "$man" && ok || bad "$f is not listed in man/ptxemu-exec.1"
   done
 done

@@ -29,6 +29,7 @@ clusters       0 clusters.cu
 driver_api     0 driver_api.cu
 occupancy      0 occupancy.cu
 graphs         0 graphs.cu
+graph_queries  0 graph_queries.cu
 oob            2 oob.cu
 shared_window  0 shared_window.cu
 printf         0 printf.cu
