@@ -340,13 +340,17 @@ static double filter_level(const emu_texdesc *d, float v) {
  * rounded once. */
 typedef struct wsum { double hi, lo; } wsum;
 static void wsum_add(wsum *s, double t) {               /* Knuth's two-sum */
-  double h = s->hi + t, bv = h - s->hi, err = (s->hi - (h - bv)) + (t - bv);
-  s->hi = h;
-  s->lo += err;
+  double h = s->hi + t;
+  if (isfinite(h)) {
+    double bv = h - s->hi, err = (s->hi - (h - bv)) + (t - bv);
+    s->lo += err;
+  }
+  s->hi = h;                                             /* an infinity or NaN: the sum's, exactly */
 }
 /* To f32, nearest with ties away from zero (the H200's f32 filtering:
  * every result that differed from ties-to-even lay exactly halfway). */
 static float f32_nearest_away(wsum s) {
+  if (!isfinite(s.hi)) return (float)s.hi;
   double hi = s.hi + s.lo, lo = s.lo - (hi - s.hi);
   float f = (float)hi;
   if (!isfinite(hi) || !isfinite(f)) return f;
@@ -364,8 +368,10 @@ static uint32_t filter_result(const emu_texdesc *d, wsum acc) {
     float r = (float)(floor(acc.hi + acc.lo + 0.5) / sc);
     return fbits(r < -1.0f ? -1.0f : r);
   }
-  if (d->fmt == TEXFMT_F16) return cvt_f16_to_f32((uint16_t)fp_cvt(fp_f64_bits(acc.hi + acc.lo), FP_F64, FP_F16, FP_RNA, 0));
-  return fbits(f32_nearest_away(acc));
+  if (d->fmt == TEXFMT_F16)
+    return cvt_f16_to_f32((uint16_t)fp_cvt(fp_f64_bits(isfinite(acc.hi) ? acc.hi + acc.lo : acc.hi), FP_F64, FP_F16, FP_RNA, 0));
+  float f = f32_nearest_away(acc);
+  return f != f ? 0x7FFFFFFFu : fbits(f);               /* NaN (inf - inf, a NaN texel): the canonical one (an H200) */
 }
 
 /* Corner weights of linear filtering, in 1/256, corner c's bit k the
