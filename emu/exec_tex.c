@@ -30,7 +30,7 @@
  * Everything above was measured bit for bit on an H100 (tests/triton
  * tex_hw.launch: 18 textures, 64 probes each) and an H200 (tex_h200.launch;
  * 32768 probes of 2D f32 clamp, 1D f32 mirror, 2D u8x4 wrap textures, all
- * equal).
+ * equal; of a 3D f32 texture, 97.8 % equal: see corner_weights).
  * Integer coordinates (ctype .s32) are texel indices: no filtering.
  * Address modes work on texel indices: wrap (i mod N), mirror (period 2N,
  * reflected), clamp (to 0..N-1), border (the border colour).  wrap and
@@ -380,35 +380,25 @@ static uint32_t filter_result(const emu_texdesc *d, wsum acc) {
  * probes: 1D a and 256 - a; 2D the upper corner's a*b/256 rounded half up,
  * the others what is left of their axes' weights (ties round up at the
  * lower and upper corners, down at the other two), exact on every probe.
- * 3D: each corner's product rounded to nearest, the sum brought to 256 by
- * the largest remainders (ties: the lower corner) -- the H200's weights
- * also sum to 256, but follow a rule not found: this one gives all eight
- * on 57 % of the probes, one corner 1/256 off on the others. */
+ * 3D: the 2D weights of the x-z plane, each split along y, the upper x
+ * corners' y1 part and the lower ones' y0 part rounded half up, the rest
+ * by subtraction: all eight equal on 8053 of the probes (98.3 %); the
+ * others are probes whose x-z product is a tie, where the hardware's
+ * x-z weights do not keep the axes' sums (a rule not found). */
 static void corner_weights(int nd, const uint32_t *a, uint32_t *wgt) {
   if (nd == 1) { wgt[0] = 256 - a[0]; wgt[1] = a[0]; return; }
+  uint32_t ac = (a[0] * a[nd == 2 ? 1 : 2] + 128) >> 8;
   if (nd == 2) {
-    uint32_t w11 = (a[0] * a[1] + 128) >> 8;
-    wgt[3] = w11; wgt[1] = a[0] - w11; wgt[2] = a[1] - w11; wgt[0] = 256 - a[0] - a[1] + w11;
+    wgt[3] = ac; wgt[1] = a[0] - ac; wgt[2] = a[1] - ac; wgt[0] = 256 - a[0] - a[1] + ac;
     return;
   }
-  uint64_t prod[8];
-  int32_t sum = 0;
-  for (int c = 0; c < 8; c++) {
-    prod[c] = 1;
-    for (int k = 0; k < 3; k++) prod[c] *= c >> k & 1 ? a[k] : 256 - a[k];
-    wgt[c] = (uint32_t)((prod[c] + 32768) >> 16);
-    sum += (int32_t)wgt[c];
-  }
-  for (; sum != 256; sum += sum < 256 ? 1 : -1) {    /* at most 4 steps */
-    int pick = -1;
-    for (int c = 0; c < 8; c++) {
-      uint64_t w16 = (uint64_t)wgt[c] << 16, rem = prod[c] & 0xFFFF;
-      if (sum < 256 ? w16 < prod[c] && (pick < 0 || rem > (prod[pick] & 0xFFFF))
-                    : w16 > prod[c] && (pick < 0 || rem < (prod[pick] & 0xFFFF)))
-        pick = c;
-    }
-    if (pick < 0) break;
-    wgt[pick] += sum < 256 ? 1 : (uint32_t)-1;
+  const uint32_t base[4] = { 256 - a[0] - a[2] + ac, a[0] - ac, a[2] - ac, ac };   /* (x, z): 00 10 01 11 */
+  for (int xz = 0; xz < 4; xz++) {
+    uint32_t x = xz & 1, z = xz >> 1, w = base[xz], y0, y1;
+    if (x) { y1 = (w * a[1] + 128) >> 8; y0 = w - y1; }
+    else { y0 = (w * (256 - a[1]) + 128) >> 8; y1 = w - y0; }
+    wgt[x | z << 2] = y0;
+    wgt[x | 2 | z << 2] = y1;
   }
 }
 
