@@ -22,15 +22,17 @@
  *           halves upward), xB = x - 0.5, i = floor(xB), a = frac(xB) (a
  *           multiple of 1/256); 1D: (1-a) T[i] + a T[i+1]; 2D: the upper
  *           corner's weight a*b rounded to 1/256 (halves upward), the others
- *           what is left of their axes' weights; 3D: see corner_weights;
+ *           what is left of their axes' weights; 3D: see corner_weights
+ *           (clamp addressing clamps the coordinate to the edge texels'
+ *           centres first);
  *           the weighted sum is exact, then rounded once: to f32 (ties away
  *           from zero) for f32 texels, to f16 (ties away from zero) for f16
  *           texels, and for normalized u8/u16/s16 texels on the 16-bit
  *           integer scale (see filter_level); texels of weight 0 are not read.
  * Everything above was measured bit for bit on an H100 (tests/triton
  * tex_hw.launch: 18 textures, 64 probes each) and an H200 (tex_h200.launch;
- * 32768 probes of 2D f32 clamp, 1D f32 mirror, 2D u8x4 wrap textures, all
- * equal; of a 3D f32 texture, 97.8 % equal: see corner_weights).
+ * 32768 probes of 2D f32 clamp, 1D f32 mirror, 2D u8x4 wrap and 3D f32
+ * border/clamp textures, all equal).
  * Integer coordinates (ctype .s32) are texel indices: no filtering.
  * Address modes work on texel indices: wrap (i mod N), mirror (period 2N,
  * reflected), clamp (to 0..N-1), border (the border colour).  wrap and
@@ -377,28 +379,24 @@ static uint32_t filter_result(const emu_texdesc *d, wsum acc) {
 /* Corner weights of linear filtering, in 1/256, corner c's bit k the
  * upper texel along axis k; they sum to 256.  Measured on an H200 with
  * one-hot textures (each channel of a fetch one corner's weight), 8192
- * probes: 1D a and 256 - a; 2D the upper corner's a*b/256 rounded half up,
- * the others what is left of their axes' weights (ties round up at the
- * lower and upper corners, down at the other two), exact on every probe.
- * 3D: the 2D weights of the x-z plane, each split along y, the upper x
- * corners' y1 part and the lower ones' y0 part rounded half up, the rest
- * by subtraction: all eight equal on 8053 of the probes (98.3 %); the
- * others are probes whose x-z product is a tie, where the hardware's
- * x-z weights do not keep the axes' sums (a rule not found). */
+ * probes each, all equal: the z weights (256 - c, c) are split along x,
+ * the upper part a*w/256 rounded half up and the lower one the rest; each
+ * of those along y, the upper x corner's y1 part and the lower x corner's
+ * y0 part rounded half up, the rest by subtraction.  In 2D (w = 256) this
+ * is the upper corner's a*b/256 rounded half up, the others by
+ * subtraction; in 1D, a and 256 - a. */
 static void corner_weights(int nd, const uint32_t *a, uint32_t *wgt) {
   if (nd == 1) { wgt[0] = 256 - a[0]; wgt[1] = a[0]; return; }
-  uint32_t ac = (a[0] * a[nd == 2 ? 1 : 2] + 128) >> 8;
-  if (nd == 2) {
-    wgt[3] = ac; wgt[1] = a[0] - ac; wgt[2] = a[1] - ac; wgt[0] = 256 - a[0] - a[1] + ac;
-    return;
-  }
-  const uint32_t base[4] = { 256 - a[0] - a[2] + ac, a[0] - ac, a[2] - ac, ac };   /* (x, z): 00 10 01 11 */
-  for (int xz = 0; xz < 4; xz++) {
-    uint32_t x = xz & 1, z = xz >> 1, w = base[xz], y0, y1;
-    if (x) { y1 = (w * a[1] + 128) >> 8; y0 = w - y1; }
-    else { y0 = (w * (256 - a[1]) + 128) >> 8; y1 = w - y0; }
-    wgt[x | z << 2] = y0;
-    wgt[x | 2 | z << 2] = y1;
+  for (uint32_t z = 0; z < (nd == 3 ? 2u : 1u); z++) {
+    uint32_t wz = nd == 3 ? (z ? a[2] : 256 - a[2]) : 256;
+    uint32_t wx1 = (a[0] * wz + 128) >> 8, wx[2] = { wz - wx1, wx1 };
+    for (uint32_t x = 0; x < 2; x++) {
+      uint32_t y0, y1;
+      if (x) { y1 = (wx[x] * a[1] + 128) >> 8; y0 = wx[x] - y1; }
+      else { y0 = (wx[x] * (256 - a[1]) + 128) >> 8; y1 = wx[x] - y0; }
+      wgt[x | z << 2] = y0;
+      wgt[x | 2 | z << 2] = y1;
+    }
   }
 }
 
@@ -412,7 +410,18 @@ static bool sample(warp *w, const xinsn *x, int lane, const samp *s, int nd, con
   int64_t i0[3] = { 0, 0, 0 };
   uint32_t a[3] = { 0, 0, 0 }, wgt[8];
   for (int k = 0; k < nd; k++) {
-    int64_t tb = t[k] - 128;
+    /* clamp addressing clamps the coordinate to the outer texels' centres
+     * (an edge texel then has the axis to itself: a = 0), not only the
+     * texel indices: it shows in 3D, where a clamped axis still splits
+     * the other weights (an H200, a 3-D texture clamped in y and z) */
+    int64_t tk = t[k];
+    int mode = s->amode[k];
+    if (!s->normalized && (mode == TEXADDR_WRAP || mode == TEXADDR_MIRROR)) mode = TEXADDR_CLAMP;
+    if (mode == TEXADDR_CLAMP) {
+      int64_t hi = (int64_t)s->dims[k] * 256 - 128;
+      tk = tk < 128 ? 128 : tk > hi ? hi : tk;
+    }
+    int64_t tb = tk - 128;
     i0[k] = floor256(tb);
     a[k] = (uint32_t)(tb - i0[k] * 256);
   }
