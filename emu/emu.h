@@ -451,8 +451,8 @@ void emu_cdp_reset(emu *e);
  * variables it and its callees name), UINT64_MAX past 2^48 bytes. */
 uint64_t emu_static_shared(const isa_module *m, int kernel);
 /* Where shared variable sym lies in a CTA's window as a launch of kernel
- * lays it out (for a debugger, before or during the launch); false when it
- * cannot be laid out. */
+ * lays it out (for a debugger, before or during the launch); false when the
+ * kernel does not use it or the layout fails. */
 bool emu_shared_offset(const isa_module *m, int kernel, uint32_t sym, uint64_t *off);
 /* Shared memory a block can have in functional runs (an H100's 227 KiB);
  * timed runs take the GPU configuration's shared_per_cta. */

@@ -149,7 +149,9 @@ bool emu_shared_offset(const isa_module *m, int kernel, uint32_t sym, uint64_t *
   bool ok = mark && stack && offs && sym < m->nsyms;
   if (ok) {
     reach_kernel(m, (uint32_t)kernel, mark, stack);
-    ok = layout_shared(m, mark, offs) != UINT64_MAX;
+    /* a variable the kernel does not name has no place (offset 0 is the
+     * reserved bytes') */
+    ok = layout_shared(m, mark, offs) != UINT64_MAX && offs[sym] >= EMU_SHARED_RESERVED;
     if (ok) *off = offs[sym];
   }
   free(mark);
