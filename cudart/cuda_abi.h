@@ -220,4 +220,8 @@ typedef struct cudaDeviceProp {
   int reserved[56];
 } cudaDeviceProp;
 
+/* CUgraphEdgeData / cudaGraphEdgeData (CUDA 12.3 on): ports and a type, all
+ * zero for a plain dependency, the only kind ptxemu's graphs keep. */
+typedef struct CUgraphEdgeData { unsigned char from_port, to_port, type, reserved[5]; } CUgraphEdgeData;
+
 #endif

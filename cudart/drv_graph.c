@@ -293,7 +293,7 @@ DRV_EXPORT CUresult cuGraphGetRootNodes(CUgraph g, CUgraphNode *roots, size_t *n
 DRV_EXPORT CUresult cuGraphNodeGetDependencies_v2(CUgraphNode node, CUgraphNode *deps, void *edges, size_t *n) {
   if (!node || !n) return CUDA_ERROR_INVALID_VALUE;
   give(node->deps, node->ndeps, deps, n);
-  if (deps && edges) memset(edges, 0, *n * 8);          /* default edges */
+  if (deps && edges) memset(edges, 0, *n * sizeof(CUgraphEdgeData));   /* default edges */
   return CUDA_SUCCESS;
 }
 DRV_EXPORT CUresult cuGraphNodeGetDependencies(CUgraphNode node, CUgraphNode *deps, size_t *n) {
@@ -310,7 +310,7 @@ DRV_EXPORT CUresult cuGraphNodeGetDependentNodes_v2(CUgraphNode node, CUgraphNod
     for (size_t j = 0; j < g->nodes[i]->ndeps; j++)
       if (g->nodes[i]->deps[j] == node) { list[k++] = g->nodes[i]; break; }
   give(list, k, out, n);
-  if (out && edges) memset(edges, 0, *n * 8);           /* default edges */
+  if (out && edges) memset(edges, 0, *n * sizeof(CUgraphEdgeData));   /* default edges */
   free(list);
   return CUDA_SUCCESS;
 }
@@ -330,7 +330,7 @@ DRV_EXPORT CUresult cuGraphGetEdges_v2(CUgraph g, CUgraphNode *from, CUgraphNode
       from[k] = g->nodes[i]->deps[j];
       to[k] = g->nodes[i];
     }
-  if (edges) memset(edges, 0, k * 8);                  /* CUgraphEdgeData: 8 bytes, all zero by default */
+  if (edges) memset(edges, 0, k * sizeof(CUgraphEdgeData));    /* default edges */
   *n = k;
   return CUDA_SUCCESS;
 }

@@ -93,7 +93,7 @@ CUresult cuGraphAddDependencies_v2(CUgraph, const CUgraphNode *, const CUgraphNo
 CUresult cuGraphGetEdges_v2(CUgraph, CUgraphNode *, CUgraphNode *, void *, size_t *);
 static bool default_edges(const void *edges, size_t n) {
   const unsigned char *b = edges;
-  for (size_t i = 0; edges && i < n * 8; i++) if (b[i]) return false;
+  for (size_t i = 0; edges && i < n * sizeof(CUgraphEdgeData); i++) if (b[i]) return false;
   return true;
 }
 RT_EXPORT cudaError_t cudaGraphAddDependencies_v2(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,

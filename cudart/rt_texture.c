@@ -104,16 +104,42 @@ cudaError_t rt_array_layout(CUarray a, uint64_t *base, uint64_t *pitch, uint64_t
   return 0;
 }
 
+/* Where a block of width bytes and height rows at (woff bytes, hoff rows)
+ * of array a lies: its device address and the array's row pitch; an error
+ * when it leaves the array. */
+static cudaError_t array_rect(CUarray a, size_t woff, size_t hoff, size_t width, size_t height, uint64_t *dev,
+                              uint64_t *pitch) {
+  uint64_t base, rows, slices;
+  CUresult r = ptxemu_array_info(a, &base, pitch, &rows, &slices);
+  if (r) return rt_from(r);
+  if (woff > *pitch || width > *pitch - woff || hoff > rows * slices || height > rows * slices - hoff)
+    return rt_error(CUDA_ERROR_INVALID_VALUE);
+  *dev = base + hoff * *pitch + woff;
+  return 0;
+}
+
+/* Where count bytes from (woff, hoff) on, row after row, lie in array a; an
+ * error when they leave it or a size overflows. */
+static cudaError_t array_run(CUarray a, size_t woff, size_t hoff, size_t count, uint64_t *dev) {
+  uint64_t base, pitch, rows, slices, start;
+  CUresult r = ptxemu_array_info(a, &base, &pitch, &rows, &slices);
+  if (r) return rt_from(r);
+  uint64_t total = pitch * rows * slices;
+  if (__builtin_mul_overflow((uint64_t)hoff, pitch, &start) || __builtin_add_overflow(start, (uint64_t)woff, &start) ||
+      start > total || count > total - start)
+    return rt_error(CUDA_ERROR_INVALID_VALUE);
+  *dev = base + start;
+  return 0;
+}
+
 /* A copy into or out of an array: a 2-D copy of its rows (offsets in bytes
  * and rows, as the runtime takes them), checked against the array. */
 static cudaError_t array_copy(CUarray a, size_t woff, size_t hoff, void *host, size_t hpitch, size_t width, size_t height,
                               bool to_array, cudaStream_t s, bool async) {
-  uint64_t base, pitch, rows, slices;
-  CUresult r = ptxemu_array_info(a, &base, &pitch, &rows, &slices);
-  if (r) return rt_from(r);
-  if (woff > pitch || width > pitch - woff || hoff > rows * slices || height > rows * slices - hoff || hpitch < width)
-    return rt_error(CUDA_ERROR_INVALID_VALUE);
-  uint64_t dev = base + hoff * pitch + woff;
+  uint64_t dev, pitch;
+  cudaError_t e = array_rect(a, woff, hoff, width, height, &dev, &pitch);
+  if (e) return e;
+  if (hpitch < width) return rt_error(CUDA_ERROR_INVALID_VALUE);
   if (to_array) return rt_from(ptxemu_memcpy2d(dev, pitch, (uint64_t)(uintptr_t)host, hpitch, width, height, s, async));
   return rt_from(ptxemu_memcpy2d((uint64_t)(uintptr_t)host, hpitch, dev, pitch, width, height, s, async));
 }
@@ -141,15 +167,11 @@ RT_EXPORT cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, CUarr
 /* The 1-D forms copy count bytes from (wOffset, hOffset) on, row after row. */
 static cudaError_t array_copy_linear(CUarray a, size_t wo, size_t ho, void *host, size_t count, bool to_array,
                                      cudaStream_t s, bool async) {
-  uint64_t base, pitch, rows, slices;
-  CUresult r = ptxemu_array_info(a, &base, &pitch, &rows, &slices);
-  if (r) return rt_from(r);
-  uint64_t start, total = pitch * rows * slices;
-  if (__builtin_mul_overflow((uint64_t)ho, pitch, &start) || __builtin_add_overflow(start, (uint64_t)wo, &start) ||
-      start > total || count > total - start)
-    return rt_error(CUDA_ERROR_INVALID_VALUE);
-  if (to_array) return rt_from(ptxemu_memcpy2d(base + start, count, (uint64_t)(uintptr_t)host, count, count, 1, s, async));
-  return rt_from(ptxemu_memcpy2d((uint64_t)(uintptr_t)host, count, base + start, count, count, 1, s, async));
+  uint64_t dev;
+  cudaError_t e = array_run(a, wo, ho, count, &dev);
+  if (e) return e;
+  if (to_array) return rt_from(ptxemu_memcpy2d(dev, count, (uint64_t)(uintptr_t)host, count, count, 1, s, async));
+  return rt_from(ptxemu_memcpy2d((uint64_t)(uintptr_t)host, count, dev, count, count, 1, s, async));
 }
 RT_EXPORT cudaError_t cudaMemcpyToArray(CUarray dst, size_t wo, size_t ho, const void *src, size_t count, int kind) {
   (void)kind;
@@ -172,38 +194,25 @@ RT_EXPORT cudaError_t cudaMemcpyFromArrayAsync(void *dst, CUarray src, size_t wo
 
 /* Array to array: a 2-D copy of width bytes and height rows between two
  * places (offsets in bytes and rows), each checked against its array. */
-static cudaError_t array_to_array(CUarray dst, size_t dwo, size_t dho, CUarray src, size_t swo, size_t sho, size_t width,
-                                  size_t height) {
-  uint64_t db, dp, dr, ds, sb, sp, sr, ss;
-  CUresult r = ptxemu_array_info(dst, &db, &dp, &dr, &ds);
-  if (!r) r = ptxemu_array_info(src, &sb, &sp, &sr, &ss);
-  if (r) return rt_from(r);
-  if (!width || !height) return 0;
-  if (dwo > dp || width > dp - dwo || dho > dr * ds || height > dr * ds - dho || swo > sp || width > sp - swo ||
-      sho > sr * ss || height > sr * ss - sho)
-    return rt_error(CUDA_ERROR_INVALID_VALUE);
-  return rt_from(ptxemu_memcpy2d(db + dho * dp + dwo, dp, sb + sho * sp + swo, sp, width, height, NULL, 0));
-}
 RT_EXPORT cudaError_t cudaMemcpy2DArrayToArray(CUarray dst, size_t dwo, size_t dho, CUarray src, size_t swo, size_t sho,
                                                size_t width, size_t height, int kind) {
   (void)kind;
-  return array_to_array(dst, dwo, dho, src, swo, sho, width, height);
+  uint64_t to, from, dp, sp;
+  bool empty = !width || !height;                  /* nothing to copy: only the arrays are checked */
+  cudaError_t e = array_rect(dst, empty ? 0 : dwo, empty ? 0 : dho, width, height, &to, &dp);
+  if (!e) e = array_rect(src, empty ? 0 : swo, empty ? 0 : sho, width, height, &from, &sp);
+  if (e || empty) return e;
+  return rt_from(ptxemu_memcpy2d(to, dp, from, sp, width, height, NULL, 0));
 }
 /* count bytes from (wOffsetSrc, hOffsetSrc) on, row after row */
 RT_EXPORT cudaError_t cudaMemcpyArrayToArray(CUarray dst, size_t dwo, size_t dho, CUarray src, size_t swo, size_t sho,
                                              size_t count, int kind) {
   (void)kind;
-  uint64_t db, dp, dr, ds, sb, sp, sr, ss;
-  CUresult r = ptxemu_array_info(dst, &db, &dp, &dr, &ds);
-  if (!r) r = ptxemu_array_info(src, &sb, &sp, &sr, &ss);
-  if (r) return rt_from(r);
-  uint64_t from, to;
-  if (__builtin_mul_overflow((uint64_t)sho, sp, &from) || __builtin_add_overflow(from, (uint64_t)swo, &from) ||
-      __builtin_mul_overflow((uint64_t)dho, dp, &to) || __builtin_add_overflow(to, (uint64_t)dwo, &to) ||
-      from > sp * sr * ss || count > sp * sr * ss - from || to > dp * dr * ds || count > dp * dr * ds - to)
-    return rt_error(CUDA_ERROR_INVALID_VALUE);
-  if (!count) return 0;
-  return rt_from(ptxemu_memcpy2d(db + to, count, sb + from, count, count, 1, NULL, 0));
+  uint64_t to, from;
+  cudaError_t e = array_run(dst, dwo, dho, count, &to);
+  if (!e) e = array_run(src, swo, sho, count, &from);
+  if (e || !count) return e;
+  return rt_from(ptxemu_memcpy2d(to, count, from, count, count, 1, NULL, 0));
 }
 
 static cudaError_t resource_of(const cudaResourceDesc *rd, ptxemu_resource *r) {

@@ -236,9 +236,14 @@ static uint32_t border_value(const emu_texdesc *d, int c) {
 }
 
 /* Texel index after the address mode; false: outside (border). */
+/* The address mode in force: wrap and mirror need normalized coordinates;
+ * with unnormalized ones they clamp. */
+static int mode_in_force(int mode, bool normalized) {
+  return !normalized && (mode == TEXADDR_WRAP || mode == TEXADDR_MIRROR) ? TEXADDR_CLAMP : mode;
+}
+
 static bool address(int mode, bool normalized, int64_t i, uint32_t n, int64_t *out) {
-  if (!normalized && (mode == TEXADDR_WRAP || mode == TEXADDR_MIRROR)) mode = TEXADDR_CLAMP;
-  switch (mode) {
+  switch (mode_in_force(mode, normalized)) {
   case TEXADDR_WRAP: i %= n; if (i < 0) i += n; break;
   case TEXADDR_MIRROR: {
     int64_t p = 2 * (int64_t)n;
@@ -415,9 +420,7 @@ static bool sample(warp *w, const xinsn *x, int lane, const samp *s, int nd, con
      * texel indices: it shows in 3D, where a clamped axis still splits
      * the other weights (an H200, a 3-D texture clamped in y and z) */
     int64_t tk = t[k];
-    int mode = s->amode[k];
-    if (!s->normalized && (mode == TEXADDR_WRAP || mode == TEXADDR_MIRROR)) mode = TEXADDR_CLAMP;
-    if (mode == TEXADDR_CLAMP) {
+    if (mode_in_force(s->amode[k], s->normalized) == TEXADDR_CLAMP) {
       int64_t hi = (int64_t)s->dims[k] * 256 - 128;
       tk = tk < 128 ? 128 : tk > hi ? hi : tk;
     }

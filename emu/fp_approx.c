@@ -268,10 +268,9 @@ static inline uint16_t mufu_tanh_h(int bf, uint16_t a) {
  * f64 and cut to its high word (20 mantissa bits, truncated), the exponent
  * applied apart.  Zeros and subnormals give infinities, infinities zeros;
  * NaN, and rsq of a negative, the f32 unit's NaN widened (0x7fffffff). */
-static inline uint32_t hi_of_f32(uint32_t r) {          /* (f64)r, high word; r normal or NaN */
-  if (f32_isnan(r)) return (r & 0x80000000u) | 0x7FF00000u | ((r & 0x7FFFFFu) >> 3);
-  return (r & 0x80000000u) | ((((r >> 23) & 0xFFu) - 127u + 1023u) << 20) | ((r & 0x7FFFFFu) >> 3);
-}
+/* (f64)r's high word: the widening is exact (r is the unit's result on a
+ * normal 1.m or 2 x 1.m, itself normal) */
+static inline uint32_t hi_of_f32(uint32_t r) { return (uint32_t)(fp_f64_bits((double)fp_f32_val(r)) >> 32); }
 /* f64 high word with the mantissa of high word h and its exponent lowered
  * by k; results below the normal range flush to zero of the sign */
 static inline uint32_t hi_scaled(uint32_t sign, uint32_t h, int32_t k) {

@@ -129,33 +129,29 @@ static void reach_kernel(const isa_module *m, uint32_t kernel, uint8_t *mark, ui
       if (m->syms[i].relocs[k].sym >= m->nsyms) reach(m, UINT32_MAX - m->syms[i].relocs[k].sym, mark, stack);
 }
 
-uint64_t emu_static_shared(const isa_module *m, int kernel) {
+/* The shared layout of a launch of kernel (layout_shared over the
+ * functions it reaches); UINT64_MAX when it fails or memory runs out. */
+static uint64_t kernel_shared(const isa_module *m, int kernel, uint64_t *sym_off) {
   uint8_t *mark = calloc(m->nfuncs ? m->nfuncs : 1, 1);
   uint32_t *stack = malloc((m->nfuncs ? m->nfuncs : 1) * sizeof *stack);
   uint64_t n = UINT64_MAX;
   if (mark && stack) {
     reach_kernel(m, (uint32_t)kernel, mark, stack);
-    n = layout_shared(m, mark, NULL);
+    n = layout_shared(m, mark, sym_off);
   }
   free(mark);
   free(stack);
   return n;
 }
 
+uint64_t emu_static_shared(const isa_module *m, int kernel) { return kernel_shared(m, kernel, NULL); }
+
 bool emu_shared_offset(const isa_module *m, int kernel, uint32_t sym, uint64_t *off) {
-  uint8_t *mark = calloc(m->nfuncs ? m->nfuncs : 1, 1);
-  uint32_t *stack = malloc((m->nfuncs ? m->nfuncs : 1) * sizeof *stack);
-  uint64_t *offs = calloc(m->nsyms ? m->nsyms : 1, sizeof *offs);
-  bool ok = mark && stack && offs && sym < m->nsyms;
-  if (ok) {
-    reach_kernel(m, (uint32_t)kernel, mark, stack);
-    /* a variable the kernel does not name has no place (offset 0 is the
-     * reserved bytes') */
-    ok = layout_shared(m, mark, offs) != UINT64_MAX && offs[sym] >= EMU_SHARED_RESERVED;
-    if (ok) *off = offs[sym];
-  }
-  free(mark);
-  free(stack);
+  uint64_t *offs = sym < m->nsyms ? calloc(m->nsyms, sizeof *offs) : NULL;
+  /* a variable the kernel does not name has no place (offset 0 is the
+   * reserved bytes') */
+  bool ok = offs && kernel_shared(m, kernel, offs) != UINT64_MAX && offs[sym] >= EMU_SHARED_RESERVED;
+  if (ok) *off = offs[sym];
   free(offs);
   return ok;
 }

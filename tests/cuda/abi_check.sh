@@ -16,6 +16,7 @@ cudaLaunchConfig_t gridDim blockDim dynamicSmemBytes stream attrs numAttrs
 cudaLaunchAttribute id val
 CUlaunchConfig gridDimX blockDimZ sharedMemBytes hStream attrs numAttrs
 CUlaunchAttribute id value
+CUgraphEdgeData from_port to_port type reserved
 '
 gen() {   # gen HEADER-INCLUDES -> a program printing "STRUCT FIELD OFFSET" and sizes
   echo "#include <stdio.h>"
