@@ -156,16 +156,54 @@ bool emu_shared_offset(const isa_module *m, int kernel, uint32_t sym, uint64_t *
   return ok;
 }
 
-/* Direct calls between functions with bodies (a function's operands that
- * name one), as lists: the graph recursion and stack depth are read from. */
+/* Calls between functions with bodies, as lists: the graph recursion and
+ * stack depth are read from.  A direct call (any operand naming a
+ * function) is an edge to it; an indirect call (through a register: a
+ * virtual function, a function pointer) is an edge to every function whose
+ * address is taken (named by an operand other than a call's target, by a
+ * module variable's initializer, or by a call table), since any of them may
+ * be its target at run time. */
 typedef struct calls { uint32_t *off, *to; } calls;
+
+static const isa_opnd *call_target(const isa_func *fn, const isa_insn *in) {
+  const isa_opnd *ops = &fn->ops[in->opi];
+  uint32_t k = in->nops && ops[0].kind == OK_LIST ? 1 : 0;
+  return k < in->nops ? &ops[k] : NULL;
+}
+
+static bool callable(const isa_module *m, uint32_t f) { return f < m->nfuncs && m->funcs[f].has_body && !m->funcs[f].is_proto; }
+
+/* taken[f]: f's address is taken; indirect[f]: f calls through a register. */
+static void address_taken(const isa_module *m, uint8_t *taken, uint8_t *indirect) {
+  uint32_t nf = m->nfuncs;
+  for (uint32_t i = 0; i < m->nsyms; i++)
+    for (uint32_t k = 0; k < m->syms[i].nrelocs; k++)
+      if (m->syms[i].relocs[k].sym >= m->nsyms && UINT32_MAX - m->syms[i].relocs[k].sym < nf) taken[UINT32_MAX - m->syms[i].relocs[k].sym] = 1;
+  for (uint32_t f = 0; f < nf; f++) {
+    const isa_func *fn = &m->funcs[f];
+    for (uint32_t i = 0; i < fn->ninsns; i++) {
+      const isa_insn *in = &fn->insns[i];
+      const isa_opnd *tgt = in->op == OP_CALL ? call_target(fn, in) : NULL;
+      if (tgt && tgt->kind != OK_FUNC) indirect[f] = 1;
+      for (uint32_t k = 0; k < in->nops; k++) {
+        const isa_opnd *o = &fn->ops[in->opi + k];
+        if (o != tgt && o->kind == OK_FUNC && o->v < nf) taken[o->v] = 1;
+      }
+    }
+    for (uint32_t i = 0; i < fn->npool; i++) if (fn->pool[i].kind == OK_FUNC && fn->pool[i].v < nf) taken[fn->pool[i].v] = 1;
+    for (uint32_t t = 0; t < fn->ntables; t++)
+      if (fn->tables[t].calls) for (uint32_t k = 0; k < fn->tables[t].n; k++) if (fn->tables[t].pcs[k] < nf) taken[fn->tables[t].pcs[k]] = 1;
+  }
+}
 
 static int calls_build(const emu *e, calls *c) {
   const isa_module *m = e->m;
   uint32_t nf = m->nfuncs;
   c->off = calloc((size_t)nf + 1, sizeof *c->off);
   c->to = NULL;
-  if (!c->off) return -1;
+  uint8_t *taken = calloc(nf ? nf : 1, 1), *indirect = calloc(nf ? nf : 1, 1);
+  if (!c->off || !taken || !indirect) { free(taken); free(indirect); return -1; }
+  address_taken(m, taken, indirect);
   uint64_t n = 0;
   for (int fill = 0; fill < 2; fill++) {
     n = 0;
@@ -174,13 +212,17 @@ static int calls_build(const emu *e, calls *c) {
       c->off[f] = (uint32_t)n;
       for (uint32_t i = 0; i < fn->nops; i++) {
         const isa_opnd *o = &fn->ops[i];
-        if (o->kind == OK_FUNC && o->v < nf && m->funcs[o->v].has_body && !m->funcs[o->v].is_proto) { if (fill) c->to[n] = o->v; n++; }
+        if (o->kind == OK_FUNC && callable(m, o->v)) { if (fill) c->to[n] = o->v; n++; }
       }
-      if (n > UINT32_MAX / 2) return -1;
+      if (indirect[f])
+        for (uint32_t g = 0; g < nf; g++) if (taken[g] && callable(m, g)) { if (fill) c->to[n] = g; n++; }
+      if (n > UINT32_MAX / 2) { free(taken); free(indirect); return -1; }
     }
     c->off[nf] = (uint32_t)n;
-    if (!fill && !(c->to = malloc((n ? n : 1) * sizeof *c->to))) return -1;
+    if (!fill && !(c->to = malloc((n ? n : 1) * sizeof *c->to))) { free(taken); free(indirect); return -1; }
   }
+  free(taken);
+  free(indirect);
   return 0;
 }
 
