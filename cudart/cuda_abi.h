@@ -220,6 +220,53 @@ typedef struct cudaDeviceProp {
   int reserved[56];
 } cudaDeviceProp;
 
+/* cudaDeviceProp of CUDA 12 (cudaGetDeviceProperties_v2, libcudart.so.12):
+ * 1032 bytes.  CUDA 13 dropped clockRate, deviceOverlap,
+ * kernelExecTimeoutEnabled, computeMode, maxTexture1DLinear,
+ * memoryClockRate, singleToDoublePrecisionPerfRatio and
+ * cooperativeMultiDeviceLaunch, and put NUMA fields in the reserved tail. */
+typedef struct cudaDeviceProp12 {
+  char name[256];
+  CUuuid uuid;
+  char luid[8];
+  unsigned luidDeviceNodeMask;
+  size_t totalGlobalMem, sharedMemPerBlock;
+  int regsPerBlock, warpSize;
+  size_t memPitch;
+  int maxThreadsPerBlock, maxThreadsDim[3], maxGridSize[3], clockRate;
+  size_t totalConstMem;
+  int major, minor;
+  size_t textureAlignment, texturePitchAlignment;
+  int deviceOverlap, multiProcessorCount, kernelExecTimeoutEnabled, integrated, canMapHostMemory, computeMode,
+      maxTexture1D, maxTexture1DMipmap, maxTexture1DLinear, maxTexture2D[2], maxTexture2DMipmap[2], maxTexture2DLinear[3],
+      maxTexture2DGather[2], maxTexture3D[3], maxTexture3DAlt[3], maxTextureCubemap, maxTexture1DLayered[2],
+      maxTexture2DLayered[3], maxTextureCubemapLayered[2], maxSurface1D, maxSurface2D[2], maxSurface3D[3],
+      maxSurface1DLayered[2], maxSurface2DLayered[3], maxSurfaceCubemap, maxSurfaceCubemapLayered[2];
+  size_t surfaceAlignment;
+  int concurrentKernels, ECCEnabled, pciBusID, pciDeviceID, pciDomainID, tccDriver, asyncEngineCount,
+      unifiedAddressing, memoryClockRate, memoryBusWidth, l2CacheSize, persistingL2CacheMaxSize,
+      maxThreadsPerMultiProcessor, streamPrioritiesSupported, globalL1CacheSupported, localL1CacheSupported;
+  size_t sharedMemPerMultiprocessor;
+  int regsPerMultiprocessor, managedMemory, isMultiGpuBoard, multiGpuBoardGroupID, hostNativeAtomicSupported,
+      singleToDoublePrecisionPerfRatio, pageableMemoryAccess, concurrentManagedAccess, computePreemptionSupported,
+      canUseHostPointerForRegisteredMem, cooperativeLaunch, cooperativeMultiDeviceLaunch;
+  size_t sharedMemPerBlockOptin;
+  int pageableMemoryAccessUsesHostPageTables, directManagedMemAccessFromHost, maxBlocksPerMultiProcessor,
+      accessPolicyMaxWindowSize;
+  size_t reservedSharedMemPerBlock;
+  int hostRegisterSupported, sparseCudaArraySupported, hostRegisterReadOnlySupported,
+      timelineSemaphoreInteropSupported, memoryPoolsSupported, gpuDirectRDMASupported;
+  unsigned gpuDirectRDMAFlushWritesOptions;
+  int gpuDirectRDMAWritesOrdering;
+  unsigned memoryPoolSupportedHandleTypes;
+  int deferredMappingCudaArraySupported, ipcEventSupported, clusterLaunch, unifiedFunctionPointers, reserved2[2],
+      reserved1[1], reserved[60];
+} cudaDeviceProp12;
+
+/* cudaMemLocation / CUmemLocation: where memory is (a device, the host, a
+ * NUMA node); CUDA 13 passes it by value where CUDA 12 passed a device. */
+typedef struct cudaMemLocation { int type, id; } cudaMemLocation;
+
 /* CUgraphEdgeData / cudaGraphEdgeData (CUDA 12.3 on): ports and a type, all
  * zero for a plain dependency, the only kind ptxemu's graphs keep. */
 typedef struct CUgraphEdgeData { unsigned char from_port, to_port, type, reserved[5]; } CUgraphEdgeData;

@@ -63,6 +63,8 @@ int rt_unsupported(const char *fn);
 cudaError_t rt_array_layout(CUarray a, uint64_t *base, uint64_t *pitch, uint64_t *rows, uint64_t *slices, uint64_t *elem);
 /* The kernel registered with host address host, loaded; NULL with *err. */
 rt_func *rt_func_find(const void *host, cudaError_t *err);
+/* cudaGetDeviceProperties in CUDA 13's layout (rt_device.c). */
+cudaError_t rt_device_props(cudaDeviceProp *p, int d);
 /* The device address and size of the variable registered at host. */
 cudaError_t rt_var_find(const void *host, CUdeviceptr *dptr, size_t *size);
 

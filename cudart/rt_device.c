@@ -55,7 +55,10 @@ static int attr(int a) {
   return v;
 }
 
-RT_EXPORT cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int d) {
+/* (CUDA 13's layout; libcudart.so.12 gives CUDA 12's from it, rt_abi12.c) */
+RT_EXPORT RT_ABI13 cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int d) { return rt_device_props(p, d); }
+
+cudaError_t rt_device_props(cudaDeviceProp *p, int d) {
   if (!p) return rt_error(CUDA_ERROR_INVALID_VALUE);
   if (d != 0) return rt_error(CUDA_ERROR_INVALID_DEVICE);
   CUresult r = cuInit(0);

@@ -301,13 +301,14 @@ RT_EXPORT cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *a, const v
   return 0;
 }
 
-/* Hints about where managed memory should live: nothing moves here. */
-RT_EXPORT cudaError_t cudaMemAdvise(const void *p, size_t n, int advice, int device) {
-  (void)p; (void)n; (void)advice; (void)device;
+/* Hints about where managed memory should live: nothing moves here.
+ * (CUDA 13's signatures; libcudart.so.12 has CUDA 12's, rt_abi12.c.) */
+RT_EXPORT RT_ABI13 cudaError_t cudaMemAdvise(const void *p, size_t n, int advice, cudaMemLocation where) {
+  (void)p; (void)n; (void)advice; (void)where;
   return 0;
 }
-RT_EXPORT cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, cudaStream_t s) {
-  (void)p; (void)n; (void)device; (void)s;
+RT_EXPORT RT_ABI13 cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, cudaMemLocation where, unsigned flags, cudaStream_t s) {
+  (void)p; (void)n; (void)where; (void)flags; (void)s;
   return 0;
 }
 

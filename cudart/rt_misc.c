@@ -37,7 +37,7 @@ RT_EXPORT cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode) {
   return 0;
 }
 
-RT_EXPORT cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, int *status, unsigned long long *id, CUgraph *graph,
+RT_EXPORT RT_ABI13 cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, int *status, unsigned long long *id, CUgraph *graph,
                                                const CUgraphNode **deps, const void **edges, size_t *ndeps) {
   return rt_from(cuStreamGetCaptureInfo_v3(s, status, (uint64_t *)id, graph, deps, edges, ndeps));
 }
