@@ -473,6 +473,13 @@ uint32_t emu_successors(const xinsn *x, uint32_t base, uint32_t n, uint32_t i, u
   return ns;
 }
 
+/* Instructions that read other lanes' registers (shuffles, votes,
+ * matches, reductions, matrix instructions). */
+static bool cross_lane(const xinsn *x) {
+  int fam = isa_ops[x->in->op].family;
+  return fam == F_WARP || fam == F_MMA;
+}
+
 /* What a warp's start sets up (emu_cta_start): the special rows the
  * program names (sr_used), and which register rows a reused register file
  * must have cleared (clear_runs).  A pooled file holds its last warp's
@@ -481,10 +488,12 @@ uint32_t emu_successors(const xinsn *x, uint32_t base, uint32_t n, uint32_t i, u
  * first.  A forward must-analysis over the kernel's instructions finds the
  * registers written on every path to each instruction (emu_defines());
  * a register that some instruction names where it may not have been
- * written is cleared.  Values in lanes past the block's threads stay stale,
- * so kernels with instructions that read other lanes' registers (shuffles,
- * votes, matrix instructions), with calls, control flow other than
- * bra, ret, exit and barriers, or register components are cleared whole. */
+ * written is cleared, and so is every register an instruction reads in
+ * other lanes (a shuffle's source, a vote's predicate, a matrix fragment):
+ * the lane read may have taken another path, exited, or lie past the
+ * block's threads, and must show zero rather than what the file's last
+ * warp left.  Kernels with calls, control flow other than bra, ret, exit
+ * and barriers, or register components are cleared whole. */
 _Static_assert(SR_ENVREG0 <= 64, "sr_used has a bit for each special row before %envreg");
 
 uint32_t *emu_runs_of(const uint8_t *flag, uint32_t n, uint32_t *nruns) {
@@ -527,7 +536,7 @@ static int plan_warp_start(emu *e, uint32_t kernel) {
   if (!clear || !use || !def || (!whole && (!in || !nin || !dset))) { free(clear); free(use); free(def); free(in); free(nin); free(dset); return -1; }
   for (uint32_t i = 0; i < n && !whole; i++) {
     const xinsn *x = &e->prog[base + i];
-    if (!emu_lane_private(x, base, n)) whole = true;
+    if (!cross_lane(x) && !emu_lane_private(x, base, n)) whole = true;
     memset(def, 0, nr ? nr : 1);
     if (emu_defines(kf, x, def)) for (uint32_t r = 0; r < nr; r++) if (def[r]) dset[(size_t)i * words + r / 64] |= 1ull << (r % 64);
   }
@@ -545,10 +554,12 @@ static int plan_warp_start(emu *e, uint32_t kernel) {
     memcpy(in, nin, (size_t)n * words * 8);
     if ((uint64_t)(it + 2) * n * words > (64u << 20)) whole = true;   /* converging slowly: give up */
   }
-  /* every register named where it may not have been written */
+  /* every register named where it may not have been written, and every
+   * one an instruction reads in other lanes, which may not have written it */
   for (uint32_t i = 0; i < n && !whole; i++) {
     if (!emu_insn_regs(kf, &e->prog[base + i], use, def)) whole = true;
-    for (uint32_t r = 0; r < nr; r++) if (use[r] && !(in[(size_t)i * words + r / 64] >> (r % 64) & 1)) clear[kb + r] = 1;
+    bool cross = cross_lane(&e->prog[base + i]);
+    for (uint32_t r = 0; r < nr; r++) if (use[r] && (cross || !(in[(size_t)i * words + r / 64] >> (r % 64) & 1))) clear[kb + r] = 1;
   }
   if (whole) memset(clear, 1, e->sr_base ? e->sr_base : 1);
   /* other functions' rows (the offset rows are written before each read) */
