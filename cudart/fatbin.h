@@ -173,6 +173,7 @@ typedef struct fatbin_elf_info {
   bool has_nv_fatbin, has_relfatbin;
   int containers;          /* fatbins in both sections */
   int ptx_entries, elf_entries;
+  int elf_code_entries;    /* SASS entries with code (nvcc's device link of host-only objects embeds one without) */
   unsigned ptx_arch_max;   /* highest PTX architecture, 0 if none */
   unsigned ptx_usable_arch;/* what fatbin_pick_ptx picks for the target, 0 if none */
   unsigned sass_arch_max;  /* highest SASS architecture, 0 if none */

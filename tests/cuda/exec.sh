@@ -57,6 +57,12 @@ else bad "exec --set: stats '$(head -1 "$tmp/set.txt")', cycles $cycles -> $c2, 
 "$NVCC" -cudart shared -gencode arch=compute_90,code=sm_90 -o "$tmp/sass" "$src/event_timing.cu" >"$tmp/nvcc.log" 2>&1 || { bad "nvcc (sass) failed"; cat "$tmp/nvcc.log"; }
 "$PTXEMU" exec "$tmp/sass" >/dev/null 2>"$tmp/err"; st=$?
 [ $st -eq 65 ] && grep -q -- "compute_90" "$tmp/err" && ok || { bad "SASS only: exit $st"; cat "$tmp/err"; }
+# a host-only program nvcc links embeds its device link's cubin, which has
+# no code: nothing to refuse (cuda-samples deviceQuery, vectorAddDrv)
+printf '#include <cstdio>\n#include <cuda_runtime.h>\nint main() { int n = 0; cudaGetDeviceCount(&n); printf("%%d device\\n", n); return n != 1; }\n' >"$tmp/host_only.cpp"
+"$NVCC" -cudart shared -arch=sm_90 -o "$tmp/host_only" "$tmp/host_only.cpp" >"$tmp/nvcc.log" 2>&1 || { bad "nvcc (host only) failed"; cat "$tmp/nvcc.log"; }
+out=$("$PTXEMU" exec "$tmp/host_only" 2>"$tmp/err"); st=$?
+[ $st -eq 0 ] && [ "$out" = "1 device" ] && ok || { bad "host-only program: exit $st, '$out'"; cat "$tmp/err"; }
 
 # device memory is backed as it is touched: 40 GB allocated and 1 MB written
 # cost the host little; writing 512 MB under --max-memory 256M is a clear
