@@ -140,15 +140,6 @@ static CUresult add(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t
   return CUDA_SUCCESS;
 }
 
-typedef struct CUDA_KERNEL_NODE_PARAMS {
-  CUfunction func;
-  unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
-  void **kernelParams;
-  void **extra;
-  CUkernel kern;
-  CUcontext ctx;
-} CUDA_KERNEL_NODE_PARAMS;
-
 DRV_EXPORT CUresult cuGraphAddKernelNode_v2(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
                                             const CUDA_KERNEL_NODE_PARAMS *p) {
   if (!p) return CUDA_ERROR_INVALID_VALUE;
@@ -163,13 +154,6 @@ DRV_EXPORT CUresult cuGraphAddKernelNode_v2(CUgraphNode *out, CUgraph g, const C
   return drv_leave(r);
 }
 
-typedef struct CUDA_MEMSET_NODE_PARAMS {
-  CUdeviceptr dst;
-  size_t pitch;
-  unsigned value, elementSize;
-  size_t width, height;
-} CUDA_MEMSET_NODE_PARAMS;
-
 DRV_EXPORT CUresult cuGraphAddMemsetNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
                                          const CUDA_MEMSET_NODE_PARAMS *p, CUcontext ctx) {
   (void)ctx;
@@ -182,8 +166,6 @@ DRV_EXPORT CUresult cuGraphAddMemsetNode(CUgraphNode *out, CUgraph g, const CUgr
   drv_unlock();
   return r;
 }
-
-typedef struct CUDA_HOST_NODE_PARAMS { CUhostFn fn; void *userData; } CUDA_HOST_NODE_PARAMS;
 
 DRV_EXPORT CUresult cuGraphAddHostNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
                                        const CUDA_HOST_NODE_PARAMS *p) {

@@ -3,38 +3,20 @@
 #include <string.h>
 #include "cudart/rt.h"
 
-typedef struct cudaKernelNodeParams {
-  void *func;
-  dim3 gridDim, blockDim;
-  unsigned sharedMemBytes;
-  void **kernelParams;
-  void **extra;
-} cudaKernelNodeParams;
-typedef struct cudaMemsetParams {
-  void *dst;
-  size_t pitch;
-  unsigned value, elementSize;
-  size_t width, height;
-} cudaMemsetParams;
-typedef struct cudaHostNodeParams { CUhostFn fn; void *userData; } cudaHostNodeParams;
-
-/* the driver's node parameter layouts */
-typedef struct { CUfunction func; unsigned gx, gy, gz, bx, by, bz, shared; void **params, **extra; void *kern, *ctx; } drv_kernel_params;
-typedef struct { uint64_t dst; size_t pitch; unsigned value, elem; size_t width, height; } drv_memset_params;
-CUresult cuGraphAddKernelNode_v2(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, const drv_kernel_params *);
-CUresult cuGraphAddMemsetNode(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, const drv_memset_params *, CUcontext);
-CUresult cuGraphAddHostNode(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, const cudaHostNodeParams *);
-CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode, const drv_kernel_params *);
-CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec, CUgraphNode, const drv_kernel_params *);
+CUresult cuGraphAddKernelNode_v2(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, const CUDA_KERNEL_NODE_PARAMS *);
+CUresult cuGraphAddMemsetNode(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, const CUDA_MEMSET_NODE_PARAMS *, CUcontext);
+CUresult cuGraphAddHostNode(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, const CUDA_HOST_NODE_PARAMS *);
+CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode, const CUDA_KERNEL_NODE_PARAMS *);
+CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec, CUgraphNode, const CUDA_KERNEL_NODE_PARAMS *);
 
 /* The driver's parameters of runtime kernel-node parameters. */
-static cudaError_t kernel_params(const cudaKernelNodeParams *p, drv_kernel_params *k) {
+static cudaError_t kernel_params(const cudaKernelNodeParams *p, CUDA_KERNEL_NODE_PARAMS *k) {
   if (!p) return rt_error(CUDA_ERROR_INVALID_VALUE);
   cudaError_t e = 0;
   rt_func *f = rt_func_find(p->func, &e);
   if (!f) return rt_error(e);
-  *k = (drv_kernel_params){ f->f, p->gridDim.x, p->gridDim.y, p->gridDim.z, p->blockDim.x, p->blockDim.y, p->blockDim.z,
-                            p->sharedMemBytes, p->kernelParams, p->extra, NULL, NULL };
+  *k = (CUDA_KERNEL_NODE_PARAMS){ f->f, p->gridDim.x, p->gridDim.y, p->gridDim.z, p->blockDim.x, p->blockDim.y,
+                                  p->blockDim.z, p->sharedMemBytes, p->kernelParams, p->extra, NULL, NULL };
   return 0;
 }
 
@@ -120,19 +102,19 @@ RT_EXPORT cudaError_t cudaGraphAddChildGraphNode(CUgraphNode *n, CUgraph g, cons
 
 RT_EXPORT cudaError_t cudaGraphAddKernelNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd,
                                              const cudaKernelNodeParams *p) {
-  drv_kernel_params k;
+  CUDA_KERNEL_NODE_PARAMS k;
   cudaError_t e = kernel_params(p, &k);
   return e ? e : rt_from(cuGraphAddKernelNode_v2(n, g, deps, nd, &k));
 }
 
 RT_EXPORT cudaError_t cudaGraphKernelNodeSetParams(CUgraphNode n, const cudaKernelNodeParams *p) {
-  drv_kernel_params k;
+  CUDA_KERNEL_NODE_PARAMS k;
   cudaError_t e = kernel_params(p, &k);
   return e ? e : rt_from(cuGraphKernelNodeSetParams_v2(n, &k));
 }
 
 RT_EXPORT cudaError_t cudaGraphExecKernelNodeSetParams(CUgraphExec x, CUgraphNode n, const cudaKernelNodeParams *p) {
-  drv_kernel_params k;
+  CUDA_KERNEL_NODE_PARAMS k;
   cudaError_t e = kernel_params(p, &k);
   return e ? e : rt_from(cuGraphExecKernelNodeSetParams_v2(x, n, &k));
 }
@@ -140,13 +122,13 @@ RT_EXPORT cudaError_t cudaGraphExecKernelNodeSetParams(CUgraphExec x, CUgraphNod
 RT_EXPORT cudaError_t cudaGraphAddMemsetNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd,
                                              const cudaMemsetParams *p) {
   if (!p) return rt_error(CUDA_ERROR_INVALID_VALUE);
-  drv_memset_params m = { (uint64_t)(uintptr_t)p->dst, p->pitch, p->value, p->elementSize, p->width, p->height };
+  CUDA_MEMSET_NODE_PARAMS m = { (uint64_t)(uintptr_t)p->dst, p->pitch, p->value, p->elementSize, p->width, p->height };
   return rt_from(cuGraphAddMemsetNode(n, g, deps, nd, &m, NULL));
 }
 
 RT_EXPORT cudaError_t cudaGraphAddHostNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd,
                                            const cudaHostNodeParams *p) {
-  return rt_from(cuGraphAddHostNode(n, g, deps, nd, p));
+  return rt_from(cuGraphAddHostNode(n, g, deps, nd, (const CUDA_HOST_NODE_PARAMS *)p));
 }
 
 RT_EXPORT cudaError_t cudaGraphAddMemcpyNode1D(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd, void *dst,
@@ -158,19 +140,10 @@ RT_EXPORT cudaError_t cudaGraphAddMemcpyNode1D(CUgraphNode *n, CUgraph g, const 
 
 /* ---- copy and memory nodes ---- */
 
-typedef struct { void *ptr; size_t pitch, xsize, ysize; } rt_pitched;
-typedef struct { size_t x, y, z; } rt_pos;
-typedef struct {
-  void *srcArray; rt_pos srcPos; rt_pitched srcPtr;
-  void *dstArray; rt_pos dstPos; rt_pitched dstPtr;
-  struct { size_t width, height, depth; } extent;
-  int kind;
-} rt_memcpy3d;
-
 /* A copy of pitched memory: one 2-D copy per slice (a child graph when
  * there are several). */
 RT_EXPORT cudaError_t cudaGraphAddMemcpyNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd,
-                                             const rt_memcpy3d *p) {
+                                             const cudaMemcpy3DParms *p) {
   if (!p) return rt_error(CUDA_ERROR_INVALID_VALUE);
   if (p->srcArray || p->dstArray) return rt_unsupported("cudaGraphAddMemcpyNode with CUDA arrays");
   size_t depth = p->extent.depth ? p->extent.depth : 1;
