@@ -63,6 +63,7 @@ struct CUstream_st {
   struct CUgraph_st *capture;    /* non-NULL while the stream is captured        */
   int capture_mode;
   uint64_t capture_id;
+  uint64_t id;                   /* cuStreamGetId: unique while the process lives */
 };
 
 struct CUevent_st {
@@ -121,6 +122,7 @@ typedef struct drv_state {
   struct pending *pending;       /* work waiting for what it depends on          */
   size_t npending, cappending;
   unsigned host_running;         /* host functions on their threads              */
+  uint64_t next_stream_id;
 } drv_state;
 
 extern drv_state drv;

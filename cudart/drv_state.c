@@ -146,6 +146,9 @@ CUresult drv_init(void) {
   drv.e = emu_new(NULL, &eo);
   if (!drv.e) { fprintf(stderr, "ptxemu: cannot set up the emulated device (memory)\n"); init_error = CUDA_ERROR_OUT_OF_MEMORY; return init_error; }
   drv.primary.primary = true;
+  drv.legacy.id = 1;
+  drv.per_thread.id = 2;
+  drv.next_stream_id = 3;
   drv.per_thread.next_live = NULL;
   drv.legacy.next_live = &drv.per_thread;
   drv.live = &drv.legacy;

@@ -105,6 +105,7 @@ CUresult cuStreamSynchronize(CUstream);
 CUresult cuStreamQuery(CUstream);
 CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned);
 CUresult cuStreamGetFlags(CUstream, unsigned *);
+CUresult cuStreamGetId(CUstream, unsigned long long *);
 CUresult cuStreamGetPriority(CUstream, int *);
 CUresult cuCtxGetStreamPriorityRange(int *, int *);
 CUresult cuLaunchHostFunc(CUstream, CUhostFn, void *);
