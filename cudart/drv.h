@@ -84,9 +84,11 @@ typedef struct drv_op {
   uint8_t *params;
   uint32_t param_size;
   bool cooperative;
-  /* OP_MEMCPY / OP_MEMSET: 2-D regions (height 1 for plain copies) */
+  /* OP_MEMCPY / OP_MEMSET: 2-D regions (height 1 for plain copies); a
+   * copy has depth slices (0 means 1) dslice and sslice bytes apart */
   uint64_t dst, src;             /* addresses as the program sees them           */
   uint64_t dpitch, spitch, width, height;
+  uint64_t depth, dslice, sslice;
   uint32_t value, elem;          /* memset: value of elem bytes                  */
   /* OP_HOST */
   CUhostFn fn;

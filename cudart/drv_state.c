@@ -256,12 +256,13 @@ static CUresult run_kernel(drv_op *op) {
 }
 
 static CUresult run_memcpy(const drv_op *op) {
-  for (uint64_t r = 0; r < op->height; r++) {
-    uint64_t d = op->dst + r * op->dpitch, s = op->src + r * op->spitch;
-    uint8_t *dp = drv_any_ptr(d, op->width), *sp = drv_any_ptr(s, op->width);
-    if (!dp || !sp) return CUDA_ERROR_INVALID_VALUE;
-    memmove(dp, sp, op->width);
-  }
+  for (uint64_t z = 0; z < (op->depth ? op->depth : 1); z++)
+    for (uint64_t r = 0; r < op->height; r++) {
+      uint64_t d = op->dst + z * op->dslice + r * op->dpitch, s = op->src + z * op->sslice + r * op->spitch;
+      uint8_t *dp = drv_any_ptr(d, op->width), *sp = drv_any_ptr(s, op->width);
+      if (!dp || !sp) return CUDA_ERROR_INVALID_VALUE;
+      memmove(dp, sp, op->width);
+    }
   return CUDA_SUCCESS;
 }
 
