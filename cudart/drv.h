@@ -75,7 +75,8 @@ struct CUevent_st {
 };
 
 /* A unit of stream work (what a graph node holds). */
-enum drv_op_kind { OP_KERNEL, OP_MEMCPY, OP_MEMSET, OP_HOST, OP_EVENT_RECORD, OP_EMPTY, OP_GRAPH, OP_WAIT_EVENT };
+enum drv_op_kind { OP_KERNEL, OP_MEMCPY, OP_MEMSET, OP_HOST, OP_EVENT_RECORD, OP_EMPTY, OP_GRAPH, OP_WAIT_EVENT,
+                   OP_MEM_ALLOC, OP_MEM_FREE };
 typedef struct drv_op {
   enum drv_op_kind kind;
   /* OP_KERNEL */
@@ -93,14 +94,17 @@ typedef struct drv_op {
   /* OP_HOST */
   CUhostFn fn;
   void *user;
-  /* OP_EVENT_RECORD */
+  /* OP_EVENT_RECORD; OP_WAIT_EVENT of a graph node (its record, found at
+   * launch, gives wait_stream and wait_seq) */
   struct CUevent_st *event;
   /* OP_WAIT_EVENT: done once wait_stream->completed reaches wait_seq */
   struct CUstream_st *wait_stream;
   uint64_t wait_seq;
   /* OP_MEMCPY from pageable host memory while it had to wait: a copy */
   uint8_t *staged;
-  /* OP_GRAPH (a child graph node) */
+  /* OP_GRAPH (a child graph node: its own copy of the graph, expanded when
+   * the graph is launched); OP_MEM_ALLOC / OP_MEM_FREE (graph memory nodes:
+   * the allocation, dst, is made when the node is added) do nothing */
   struct CUgraph_st *graph;
 } drv_op;
 

@@ -276,8 +276,6 @@ static CUresult run_memset(const drv_op *op) {
   return CUDA_SUCCESS;
 }
 
-CUresult drv_execute_graph(struct CUgraph_st *g);
-
 CUresult drv_execute(drv_op *op) {
   if (drv.sticky) return drv.sticky;
   switch (op->kind) {
@@ -286,8 +284,8 @@ CUresult drv_execute(drv_op *op) {
   case OP_MEMSET: return run_memset(op);
   case OP_HOST: drv_flush_printf(); op->fn(op->user); return CUDA_SUCCESS;
   case OP_EVENT_RECORD: op->event->recorded = true; op->event->t_ms = drv.clock_ms; return CUDA_SUCCESS;
-  case OP_GRAPH: return drv_execute_graph(op->graph);
-  case OP_EMPTY: case OP_WAIT_EVENT: return CUDA_SUCCESS;
+  /* child graphs are expanded when their graph is launched (drv_graph.c) */
+  case OP_GRAPH: case OP_EMPTY: case OP_WAIT_EVENT: case OP_MEM_ALLOC: case OP_MEM_FREE: return CUDA_SUCCESS;
   }
   return CUDA_ERROR_INVALID_VALUE;
 }
