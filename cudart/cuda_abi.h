@@ -56,6 +56,7 @@ typedef struct CUmemPool_st *CUmemoryPool;
 typedef uint64_t CUtexObject;
 typedef uint64_t CUsurfObject;
 typedef struct CUarray_st *CUarray;
+typedef struct CUuserObject_st *CUuserObject;
 typedef void (*CUhostFn)(void *userData);
 typedef void (*CUstreamCallback)(CUstream hStream, CUresult status, void *userData);
 typedef struct { char bytes[16]; } CUuuid;
@@ -266,6 +267,83 @@ typedef struct cudaDeviceProp12 {
 /* cudaMemLocation / CUmemLocation: where memory is (a device, the host, a
  * NUMA node); CUDA 13 passes it by value where CUDA 12 passed a device. */
 typedef struct cudaMemLocation { int type, id; } cudaMemLocation;
+
+/* ---- graph node parameters ---- */
+/* CUDA_KERNEL_NODE_PARAMS (its _v2: CUDA 12 added kern and ctx) */
+typedef struct CUDA_KERNEL_NODE_PARAMS {
+  CUfunction func;
+  unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
+  void **kernelParams;
+  void **extra;
+  CUkernel kern;
+  CUcontext ctx;
+} CUDA_KERNEL_NODE_PARAMS;
+typedef struct CUDA_MEMSET_NODE_PARAMS {
+  CUdeviceptr dst;
+  size_t pitch;
+  unsigned value, elementSize;
+  size_t width, height;
+} CUDA_MEMSET_NODE_PARAMS;
+typedef struct CUDA_HOST_NODE_PARAMS { CUhostFn fn; void *userData; } CUDA_HOST_NODE_PARAMS;
+/* a 3-D copy: x in bytes; an array side ignores its pitch and height */
+typedef struct CUDA_MEMCPY3D {
+  size_t srcXInBytes, srcY, srcZ, srcLOD;
+  int srcMemoryType;             /* CU_MEMORYTYPE_* */
+  const void *srcHost;
+  CUdeviceptr srcDevice;
+  CUarray srcArray;
+  void *reserved0;
+  size_t srcPitch, srcHeight;
+  size_t dstXInBytes, dstY, dstZ, dstLOD;
+  int dstMemoryType;
+  void *dstHost;
+  CUdeviceptr dstDevice;
+  CUarray dstArray;
+  void *reserved1;
+  size_t dstPitch, dstHeight;
+  size_t WidthInBytes, Height, Depth;
+} CUDA_MEMCPY3D;
+typedef struct CUDA_MEM_ALLOC_NODE_PARAMS {
+  char poolProps[88];            /* CUmemPoolProps */
+  const void *accessDescs;       /* CUmemAccessDesc[accessDescCount], 12 bytes each */
+  size_t accessDescCount, bytesize;
+  CUdeviceptr dptr;              /* out */
+} CUDA_MEM_ALLOC_NODE_PARAMS;
+
+/* the runtime's */
+typedef struct cudaKernelNodeParams {
+  void *func;
+  dim3 gridDim, blockDim;
+  unsigned sharedMemBytes;
+  void **kernelParams;
+  void **extra;
+} cudaKernelNodeParams;
+typedef struct cudaMemsetParams {
+  void *dst;
+  size_t pitch;
+  unsigned value, elementSize;
+  size_t width, height;
+} cudaMemsetParams;
+typedef struct cudaHostNodeParams { CUhostFn fn; void *userData; } cudaHostNodeParams;
+typedef struct cudaMemAllocNodeParams {
+  char poolProps[88];            /* cudaMemPoolProps */
+  const void *accessDescs;       /* cudaMemAccessDesc[accessDescCount] */
+  size_t accessDescCount, bytesize;
+  void *dptr;                    /* out */
+} cudaMemAllocNodeParams;
+typedef struct cudaPitchedPtr { void *ptr; size_t pitch, xsize, ysize; } cudaPitchedPtr;
+typedef struct cudaExtent { size_t width, height, depth; } cudaExtent;
+typedef struct cudaPos { size_t x, y, z; } cudaPos;
+typedef struct cudaMemcpy3DParms {
+  CUarray srcArray;
+  cudaPos srcPos;
+  cudaPitchedPtr srcPtr;
+  CUarray dstArray;
+  cudaPos dstPos;
+  cudaPitchedPtr dstPtr;
+  cudaExtent extent;
+  int kind;                      /* cudaMemcpyKind */
+} cudaMemcpy3DParms;
 
 /* CUgraphEdgeData / cudaGraphEdgeData (CUDA 12.3 on): ports and a type, all
  * zero for a plain dependency, the only kind ptxemu's graphs keep. */

@@ -63,6 +63,7 @@ struct CUstream_st {
   struct CUgraph_st *capture;    /* non-NULL while the stream is captured        */
   int capture_mode;
   uint64_t capture_id;
+  uint64_t id;                   /* cuStreamGetId: unique while the process lives */
 };
 
 struct CUevent_st {
@@ -74,7 +75,8 @@ struct CUevent_st {
 };
 
 /* A unit of stream work (what a graph node holds). */
-enum drv_op_kind { OP_KERNEL, OP_MEMCPY, OP_MEMSET, OP_HOST, OP_EVENT_RECORD, OP_EMPTY, OP_GRAPH, OP_WAIT_EVENT };
+enum drv_op_kind { OP_KERNEL, OP_MEMCPY, OP_MEMSET, OP_HOST, OP_EVENT_RECORD, OP_EMPTY, OP_GRAPH, OP_WAIT_EVENT,
+                   OP_MEM_ALLOC, OP_MEM_FREE };
 typedef struct drv_op {
   enum drv_op_kind kind;
   /* OP_KERNEL */
@@ -83,21 +85,26 @@ typedef struct drv_op {
   uint8_t *params;
   uint32_t param_size;
   bool cooperative;
-  /* OP_MEMCPY / OP_MEMSET: 2-D regions (height 1 for plain copies) */
+  /* OP_MEMCPY / OP_MEMSET: 2-D regions (height 1 for plain copies); a
+   * copy has depth slices (0 means 1) dslice and sslice bytes apart */
   uint64_t dst, src;             /* addresses as the program sees them           */
   uint64_t dpitch, spitch, width, height;
+  uint64_t depth, dslice, sslice;
   uint32_t value, elem;          /* memset: value of elem bytes                  */
   /* OP_HOST */
   CUhostFn fn;
   void *user;
-  /* OP_EVENT_RECORD */
+  /* OP_EVENT_RECORD; OP_WAIT_EVENT of a graph node (its record, found at
+   * launch, gives wait_stream and wait_seq) */
   struct CUevent_st *event;
   /* OP_WAIT_EVENT: done once wait_stream->completed reaches wait_seq */
   struct CUstream_st *wait_stream;
   uint64_t wait_seq;
   /* OP_MEMCPY from pageable host memory while it had to wait: a copy */
   uint8_t *staged;
-  /* OP_GRAPH (a child graph node) */
+  /* OP_GRAPH (a child graph node: its own copy of the graph, expanded when
+   * the graph is launched); OP_MEM_ALLOC / OP_MEM_FREE (graph memory nodes:
+   * the allocation, dst, is made when the node is added) do nothing */
   struct CUgraph_st *graph;
 } drv_op;
 
@@ -121,6 +128,7 @@ typedef struct drv_state {
   struct pending *pending;       /* work waiting for what it depends on          */
   size_t npending, cappending;
   unsigned host_running;         /* host functions on their threads              */
+  uint64_t next_stream_id;
 } drv_state;
 
 extern drv_state drv;

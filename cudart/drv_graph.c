@@ -2,11 +2,93 @@
  * API.  A graph is a list of operations (drv_op) with dependencies; an
  * instantiated graph is a copy of them in a topological order, and a
  * launch runs them in that order on the stream (or records them, when the
- * stream is itself being captured). */
+ * stream is itself being captured).
+ *
+ * Invariants:
+ * - A node owns what its operation points to: kernel parameters, and for a
+ *   child graph node a graph of its own (a clone of the one it was given).
+ *   An executable owns copies of both, so it outlives its graph.
+ * - A node keeps its parameters as they were set (memset, copy, memory
+ *   allocation, kernel attributes): the getters return those, the
+ *   operation is what runs.
+ * - User objects hold references from the program, graphs and
+ *   executables; the destructor runs when the last goes, on the thread that
+ *   released it, once the call has unlocked (CUDA runs it on a thread of
+ *   its own, later: any schedule of that kind is allowed). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cudart/drv.h"
+#include "cudart/ptxemu_ext.h"
+
+/* ---- user objects ---- */
+
+struct CUuserObject_st {
+  void *ptr;
+  CUhostFn destroy;
+  unsigned refs;
+  struct CUuserObject_st *next_dying;
+};
+typedef struct uref { struct CUuserObject_st *o; unsigned count; } uref;
+typedef struct urefs { uref *v; size_t n; } urefs;   /* the references a graph or an executable holds */
+
+static struct CUuserObject_st *dying, **dying_tail = &dying;
+
+static void uobj_release(struct CUuserObject_st *o, unsigned count) {
+  o->refs -= count;
+  if (o->refs) return;
+  o->next_dying = NULL;                /* its destructor runs once the call unlocks */
+  *dying_tail = o;
+  dying_tail = &o->next_dying;
+}
+
+/* Run the destructors of objects whose last reference went, in that order,
+ * unlocked: a destructor may take the program's own locks. */
+static void run_dying(void) {
+  drv_lock();
+  struct CUuserObject_st *o = dying;
+  dying = NULL;
+  dying_tail = &dying;
+  drv_unlock();
+  while (o) {
+    struct CUuserObject_st *next = o->next_dying;
+    o->destroy(o->ptr);
+    free(o);
+    o = next;
+  }
+}
+
+/* count more references to o in list r (new ones: the caller counts them) */
+static CUresult refs_add(urefs *r, struct CUuserObject_st *o, unsigned count) {
+  for (size_t i = 0; i < r->n; i++)
+    if (r->v[i].o == o) { r->v[i].count += count; return CUDA_SUCCESS; }
+  uref *nv = realloc(r->v, (r->n + 1) * sizeof *nv);
+  if (!nv) return CUDA_ERROR_OUT_OF_MEMORY;
+  r->v = nv;
+  r->v[r->n++] = (uref){ o, count };
+  return CUDA_SUCCESS;
+}
+
+/* to gets references of its own to what from holds */
+static CUresult refs_copy(urefs *to, const urefs *from) {
+  for (size_t i = 0; i < from->n; i++) {
+    if (refs_add(to, from->v[i].o, from->v[i].count)) return CUDA_ERROR_OUT_OF_MEMORY;
+    from->v[i].o->refs += from->v[i].count;
+  }
+  return CUDA_SUCCESS;
+}
+
+static void refs_release(urefs *r) {
+  for (size_t i = 0; i < r->n; i++) uobj_release(r->v[i].o, r->v[i].count);
+  free(r->v);
+  r->v = NULL;
+  r->n = 0;
+}
+
+/* ---- graphs and nodes ---- */
+
+enum { ATTRS = 17 };                 /* CUlaunchAttributeID values a node may keep: 0 .. 16 */
 
 struct CUgraphNode_st {
   drv_op op;
@@ -14,17 +96,66 @@ struct CUgraphNode_st {
   struct CUgraphNode_st **deps;
   size_t ndeps;
   size_t index;
+  union {                            /* the parameters as they were set */
+    CUDA_MEMSET_NODE_PARAMS memset;  /* OP_MEMSET */
+    CUDA_MEMCPY3D copy;              /* OP_MEMCPY */
+    CUDA_MEM_ALLOC_NODE_PARAMS alloc;/* OP_MEM_ALLOC (accessDescs: the node's copy) */
+  } set;
+  int copy_kind;                     /* OP_MEMCPY: the runtime's cudaMemcpyKind */
+  /* OP_KERNEL */
+  void **argv;                       /* kernelParams handed out: into op.params */
+  void *extra[5];                    /* extra handed out, when it was set so */
+  size_t extra_size;
+  bool via_extra;
+  CUlaunchAttributeValue *attrs;     /* [ATTRS], NULL until one is set */
+  uint32_t base_cluster[3];          /* the launch's own shape, before attributes */
+  bool base_cooperative;
 };
 
 struct CUgraph_st {
   struct CUgraphNode_st **nodes;
   size_t n, cap;
   struct CUgraphNode_st *last;   /* capture: the node the next one depends on */
+  urefs refs;
 };
 
-struct CUgraphExec_st { drv_op *ops; struct CUgraphNode_st **nodes; size_t n; };
+struct CUgraphExec_st {
+  drv_op *ops;
+  struct CUgraphNode_st **nodes; /* the node each op was made from */
+  uint8_t *off;                  /* disabled (cuGraphNodeSetEnabled) */
+  size_t n;
+  unsigned long long flags;
+  urefs refs;
+  struct CUstream_st *last;      /* its latest launch: done when last reaches last_seq */
+  uint64_t last_seq;
+};
 
 static uint64_t next_capture_id = 1;
+
+static void free_graph(struct CUgraph_st *g);
+static struct CUgraph_st *clone_graph(const struct CUgraph_st *g);
+
+/* What the getters give for an operation nobody set parameters of (a
+ * captured one). */
+static void init_set(struct CUgraphNode_st *n) {
+  const drv_op *op = &n->op;
+  switch (op->kind) {
+  case OP_MEMSET:
+    n->set.memset = (CUDA_MEMSET_NODE_PARAMS){ op->dst, op->dpitch, op->value, op->elem, op->width, op->height };
+    break;
+  case OP_MEMCPY:
+    n->set.copy = (CUDA_MEMCPY3D){ .srcMemoryType = CU_MEMORYTYPE_UNIFIED, .srcDevice = op->src, .srcPitch = op->spitch,
+                                   .dstMemoryType = CU_MEMORYTYPE_UNIFIED, .dstDevice = op->dst, .dstPitch = op->dpitch,
+                                   .WidthInBytes = op->width, .Height = op->height, .Depth = 1 };
+    n->copy_kind = 4;              /* cudaMemcpyDefault */
+    break;
+  case OP_KERNEL:
+    memcpy(n->base_cluster, op->cluster, sizeof n->base_cluster);
+    n->base_cooperative = op->cooperative;
+    break;
+  default: break;
+  }
+}
 
 static struct CUgraphNode_st *add_node(struct CUgraph_st *g, const drv_op *op, struct CUgraphNode_st *const *deps,
                                        size_t ndeps) {
@@ -45,6 +176,7 @@ static struct CUgraphNode_st *add_node(struct CUgraph_st *g, const drv_op *op, s
     memcpy(n->deps, deps, ndeps * sizeof *n->deps);
     n->ndeps = ndeps;
   }
+  init_set(n);
   n->index = g->n;
   g->nodes[g->n++] = n;
   return n;
@@ -57,14 +189,72 @@ CUresult drv_graph_record(struct CUgraph_st *g, const drv_op *op) {
   return CUDA_SUCCESS;
 }
 
+/* Release what a node owns: its operation's parameters, its child graph,
+ * the parameters handed out. */
+static void free_node(struct CUgraphNode_st *n) {
+  if (n->op.kind == OP_GRAPH && n->op.graph) free_graph(n->op.graph);
+  if (n->op.kind == OP_MEM_ALLOC) free((void *)n->set.alloc.accessDescs);
+  drv_op_release(&n->op);
+  free(n->argv);
+  free(n->attrs);
+  free(n->deps);
+  free(n);
+}
+
 static void free_graph(struct CUgraph_st *g) {
-  for (size_t i = 0; i < g->n; i++) {
-    drv_op_release(&g->nodes[i]->op);
-    free(g->nodes[i]->deps);
-    free(g->nodes[i]);
-  }
+  for (size_t i = 0; i < g->n; i++) free_node(g->nodes[i]);
   free(g->nodes);
+  refs_release(&g->refs);
   free(g);
+}
+
+static void *dup_bytes(const void *p, size_t n) {
+  void *c = malloc(n ? n : 1);
+  if (c && n) memcpy(c, p, n);
+  return c;
+}
+
+/* to (a fresh node) gets its own copy of what from owns. */
+static CUresult copy_node(struct CUgraphNode_st *to, const struct CUgraphNode_st *from) {
+  to->set = from->set;
+  to->copy_kind = from->copy_kind;
+  to->via_extra = from->via_extra;
+  memcpy(to->base_cluster, from->base_cluster, sizeof to->base_cluster);
+  to->base_cooperative = from->base_cooperative;
+  to->op.params = NULL;
+  to->op.graph = NULL;
+  if (to->op.kind == OP_MEM_ALLOC) to->set.alloc.accessDescs = NULL;
+  if (from->op.params && !(to->op.params = dup_bytes(from->op.params, from->op.param_size))) return CUDA_ERROR_OUT_OF_MEMORY;
+  if (from->attrs && !(to->attrs = dup_bytes(from->attrs, ATTRS * sizeof *from->attrs))) return CUDA_ERROR_OUT_OF_MEMORY;
+  if (from->op.kind == OP_GRAPH && !(to->op.graph = clone_graph(from->op.graph))) return CUDA_ERROR_OUT_OF_MEMORY;
+  if (from->op.kind == OP_MEM_ALLOC && from->set.alloc.accessDescCount &&
+      !(to->set.alloc.accessDescs = dup_bytes(from->set.alloc.accessDescs, from->set.alloc.accessDescCount * 12)))
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  return CUDA_SUCCESS;
+}
+
+/* A copy of the graph: its nodes (what they own copied, a child graph
+ * node's graph too), their dependencies and its user object references. */
+static struct CUgraph_st *clone_graph(const struct CUgraph_st *g) {
+  struct CUgraph_st *c = calloc(1, sizeof *c);
+  if (!c) return NULL;
+  for (size_t i = 0; i < g->n; i++) {
+    drv_op op = g->nodes[i]->op;
+    op.staged = NULL;
+    struct CUgraphNode_st *m = add_node(c, &op, NULL, 0);
+    if (!m) { free_graph(c); return NULL; }
+    if (copy_node(m, g->nodes[i])) { free_graph(c); return NULL; }
+  }
+  for (size_t i = 0; i < g->n; i++) {
+    const struct CUgraphNode_st *n = g->nodes[i];
+    if (!n->ndeps) continue;
+    struct CUgraphNode_st *m = c->nodes[i];
+    if (!(m->deps = malloc(n->ndeps * sizeof *m->deps))) { free_graph(c); return NULL; }
+    for (size_t j = 0; j < n->ndeps; j++) m->deps[j] = c->nodes[n->deps[j]->index];
+    m->ndeps = n->ndeps;
+  }
+  if (refs_copy(&c->refs, &g->refs)) { free_graph(c); return NULL; }
+  return c;
 }
 
 /* ---- capture ---- */
@@ -128,6 +318,7 @@ DRV_EXPORT CUresult cuGraphDestroy(CUgraph g) {
   drv_lock();
   free_graph(g);
   drv_unlock();
+  run_dying();
   return CUDA_SUCCESS;
 }
 
@@ -140,90 +331,442 @@ static CUresult add(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t
   return CUDA_SUCCESS;
 }
 
-typedef struct CUDA_KERNEL_NODE_PARAMS {
-  CUfunction func;
-  unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
-  void **kernelParams;
-  void **extra;
-  CUkernel kern;
-  CUcontext ctx;
-} CUDA_KERNEL_NODE_PARAMS;
-
-DRV_EXPORT CUresult cuGraphAddKernelNode_v2(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
-                                            const CUDA_KERNEL_NODE_PARAMS *p) {
-  if (!p) return CUDA_ERROR_INVALID_VALUE;
-  CUresult r = drv_enter();
-  if (r) return r;
-  uint32_t grid[3] = { p->gridDimX, p->gridDimY, p->gridDimZ }, block[3] = { p->blockDimX, p->blockDimY, p->blockDimZ };
-  drv_op op;
-  if ((r = drv_kernel_op(p->func ? p->func : p->kern, grid, block, p->sharedMemBytes, p->kernelParams, p->extra, &op)))
-    return drv_leave(r);
-  r = add(out, g, deps, ndeps, &op);
-  if (r) drv_op_release(&op);
-  return drv_leave(r);
-}
-
-typedef struct CUDA_MEMSET_NODE_PARAMS {
-  CUdeviceptr dst;
-  size_t pitch;
-  unsigned value, elementSize;
-  size_t width, height;
-} CUDA_MEMSET_NODE_PARAMS;
-
-DRV_EXPORT CUresult cuGraphAddMemsetNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
-                                         const CUDA_MEMSET_NODE_PARAMS *p, CUcontext ctx) {
-  (void)ctx;
-  if (!p || (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4) || !p->width || !p->height)
-    return CUDA_ERROR_INVALID_VALUE;
-  drv_op op = { .kind = OP_MEMSET, .dst = p->dst, .dpitch = p->height > 1 ? p->pitch : p->width * p->elementSize,
-                .value = p->value, .elem = p->elementSize, .width = p->width, .height = p->height };
+/* add() under the lock */
+static CUresult add_locked(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps, const drv_op *op) {
   drv_lock();
-  CUresult r = add(out, g, deps, ndeps, &op);
+  CUresult r = add(out, g, deps, ndeps, op);
   drv_unlock();
   return r;
 }
 
-typedef struct CUDA_HOST_NODE_PARAMS { CUhostFn fn; void *userData; } CUDA_HOST_NODE_PARAMS;
+/* node n if it is of kind k, else NULL */
+static struct CUgraphNode_st *of_kind(CUgraphNode n, enum drv_op_kind k) { return n && n->op.kind == k ? n : NULL; }
+
+/* ---- kernel nodes ---- */
+
+/* The attributes that change how a kernel runs (cluster shape,
+ * cooperative), from node n onto op over the launch's own. */
+static CUresult apply_attrs(const struct CUgraphNode_st *n, const uint32_t base[3], bool base_coop, drv_op *op) {
+  memcpy(op->cluster, base, sizeof op->cluster);
+  op->cooperative = base_coop;
+  if (!n || !n->attrs) return CUDA_SUCCESS;
+  CUlaunchAttribute a[2];
+  memset(a, 0, sizeof a);
+  unsigned k = 0;
+  const CUlaunchAttributeValue *c = &n->attrs[CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION];
+  if (c->clusterDim.x || c->clusterDim.y || c->clusterDim.z) {   /* (0, 0, 0): none set */
+    a[k].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    a[k++].value = *c;
+  }
+  if (n->attrs[CU_LAUNCH_ATTRIBUTE_COOPERATIVE].cooperative) {
+    a[k].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+    a[k++].value = n->attrs[CU_LAUNCH_ATTRIBUTE_COOPERATIVE];
+  }
+  return drv_launch_attrs(op, a, k);
+}
+
+/* New kernel parameters for node n (of a graph, or of an executable made
+ * from it; NULL: a new node): the same checks as a launch, then n's
+ * attributes.  base: the cluster shape of the launch alone. */
+static CUresult kernel_op_of(const struct CUgraphNode_st *n, const CUDA_KERNEL_NODE_PARAMS *p, drv_op *op,
+                             uint32_t base[3]) {
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  uint32_t grid[3] = { p->gridDimX, p->gridDimY, p->gridDimZ }, block[3] = { p->blockDimX, p->blockDimY, p->blockDimZ };
+  CUresult r = drv_kernel_op(p->func ? p->func : p->kern, grid, block, p->sharedMemBytes, p->kernelParams, p->extra, op);
+  if (r) return r;
+  memcpy(base, op->cluster, 3 * sizeof *base);
+  if ((r = apply_attrs(n, base, false, op))) drv_op_release(op);
+  return r;
+}
+
+/* A kernel node's new operation; what was handed out of the old goes. */
+static void set_kernel(struct CUgraphNode_st *n, const drv_op *op, const uint32_t base[3], bool via_extra) {
+  drv_op_release(&n->op);
+  n->op = *op;
+  memcpy(n->base_cluster, base, sizeof n->base_cluster);
+  n->base_cooperative = false;
+  free(n->argv);
+  n->argv = NULL;
+  n->via_extra = via_extra;
+}
+
+DRV_EXPORT CUresult cuGraphAddKernelNode_v2(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                                            const CUDA_KERNEL_NODE_PARAMS *p) {
+  CUresult r = drv_enter();
+  if (r) return r;
+  drv_op op;
+  uint32_t base[3];
+  if ((r = kernel_op_of(NULL, p, &op, base))) return drv_leave(r);
+  r = add(out, g, deps, ndeps, &op);
+  if (r) drv_op_release(&op);
+  else (*out)->via_extra = p->extra != NULL;   /* extra wins over kernelParams, as in a launch */
+  return drv_leave(r);
+}
+
+DRV_EXPORT CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode n, const CUDA_KERNEL_NODE_PARAMS *p) {
+  if (!of_kind(n, OP_KERNEL)) return CUDA_ERROR_INVALID_VALUE;
+  CUresult r = drv_enter();
+  if (r) return r;
+  drv_op op;
+  uint32_t base[3];
+  if ((r = kernel_op_of(n, p, &op, base))) return drv_leave(r);
+  set_kernel(n, &op, base, p->extra != NULL);
+  return drv_leave(CUDA_SUCCESS);
+}
+
+/* The parameters as CUDA hands them out: kernelParams (a pointer to each
+ * parameter's bytes in the node's copy) or extra (the whole buffer),
+ * whichever they were set with; valid until they change. */
+DRV_EXPORT CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode n, CUDA_KERNEL_NODE_PARAMS *p) {
+  if (!of_kind(n, OP_KERNEL) || !p) return CUDA_ERROR_INVALID_VALUE;
+  drv_lock();
+  const isa_func *k = &n->op.f->mod->m->funcs[n->op.f->func];
+  if (!n->via_extra && !n->argv) {
+    if (!(n->argv = calloc(k->nparams + 1, sizeof *n->argv))) { drv_unlock(); return CUDA_ERROR_OUT_OF_MEMORY; }
+    for (uint32_t i = 0; i < k->nparams; i++) n->argv[i] = n->op.params + k->syms[k->nrets + i].offset;
+  }
+  n->extra_size = n->op.param_size;
+  void *extra[5] = { CU_LAUNCH_PARAM_BUFFER_POINTER, n->op.params, CU_LAUNCH_PARAM_BUFFER_SIZE, &n->extra_size,
+                     CU_LAUNCH_PARAM_END };
+  memcpy(n->extra, extra, sizeof extra);
+  *p = (CUDA_KERNEL_NODE_PARAMS){ n->op.f, n->op.grid[0], n->op.grid[1], n->op.grid[2], n->op.block[0], n->op.block[1],
+                                  n->op.block[2], n->op.shared, n->via_extra ? NULL : n->argv,
+                                  n->via_extra ? n->extra : NULL, NULL, NULL };
+  drv_unlock();
+  return CUDA_SUCCESS;
+}
+
+/* CUDA 11's layout: the same without kern and ctx */
+DRV_EXPORT CUresult cuGraphAddKernelNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                                         const CUDA_KERNEL_NODE_PARAMS *p) {
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  CUDA_KERNEL_NODE_PARAMS v2 = { 0 };
+  memcpy(&v2, p, offsetof(CUDA_KERNEL_NODE_PARAMS, kern));
+  return cuGraphAddKernelNode_v2(out, g, deps, ndeps, &v2);
+}
+DRV_EXPORT CUresult cuGraphKernelNodeSetParams(CUgraphNode n, const CUDA_KERNEL_NODE_PARAMS *p) {
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  CUDA_KERNEL_NODE_PARAMS v2 = { 0 };
+  memcpy(&v2, p, offsetof(CUDA_KERNEL_NODE_PARAMS, kern));
+  return cuGraphKernelNodeSetParams_v2(n, &v2);
+}
+DRV_EXPORT CUresult cuGraphKernelNodeGetParams(CUgraphNode n, CUDA_KERNEL_NODE_PARAMS *p) {
+  CUDA_KERNEL_NODE_PARAMS v2;
+  CUresult r = p ? cuGraphKernelNodeGetParams_v2(n, &v2) : CUDA_ERROR_INVALID_VALUE;
+  if (!r) memcpy(p, &v2, offsetof(CUDA_KERNEL_NODE_PARAMS, kern));
+  return r;
+}
+
+/* Kernel node attributes (CUlaunchAttributeID): kept as set, (0, 0, 0)
+ * and zeros before; the cluster shape and cooperative change the launch,
+ * the others (priority, access policy window, ...) nothing here. */
+static bool node_attr(int id, bool setting, const CUlaunchAttributeValue *v) {
+  switch (id) {
+  case 1: case 2: case 4: case 5: case 8: case 9: case 10: case 11: case 14: case 16: return true;
+  case 13: return !setting || !v->pad[0];   /* device-updatable nodes: not supported (set to 0 only) */
+  default: return false;
+  }
+}
+
+DRV_EXPORT CUresult cuGraphKernelNodeGetAttribute(CUgraphNode n, int id, CUlaunchAttributeValue *v) {
+  if (!of_kind(n, OP_KERNEL) || !v || !node_attr(id, false, NULL)) return CUDA_ERROR_INVALID_VALUE;
+  drv_lock();
+  if (n->attrs) *v = n->attrs[id];
+  else memset(v, 0, sizeof *v);
+  drv_unlock();
+  return CUDA_SUCCESS;
+}
+
+DRV_EXPORT CUresult cuGraphKernelNodeSetAttribute(CUgraphNode n, int id, const CUlaunchAttributeValue *v) {
+  if (!of_kind(n, OP_KERNEL) || !v || !node_attr(id, true, v)) return CUDA_ERROR_INVALID_VALUE;
+  drv_lock();
+  if (!n->attrs && !(n->attrs = calloc(ATTRS, sizeof *n->attrs))) { drv_unlock(); return CUDA_ERROR_OUT_OF_MEMORY; }
+  CUlaunchAttributeValue old = n->attrs[id];
+  n->attrs[id] = *v;
+  drv_op op = n->op;
+  CUresult r = apply_attrs(n, n->base_cluster, n->base_cooperative, &op);
+  if (r) n->attrs[id] = old;       /* a cluster shape the grid cannot take */
+  else { memcpy(n->op.cluster, op.cluster, sizeof op.cluster); n->op.cooperative = op.cooperative; }
+  drv_unlock();
+  return r;
+}
+
+DRV_EXPORT CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src) {
+  if (!of_kind(dst, OP_KERNEL) || !of_kind(src, OP_KERNEL)) return CUDA_ERROR_INVALID_VALUE;
+  drv_lock();
+  CUresult r = CUDA_SUCCESS;
+  for (int id = 0; id < ATTRS && !r; id++) {
+    CUlaunchAttributeValue v;
+    memset(&v, 0, sizeof v);
+    if (src->attrs) v = src->attrs[id];
+    if (node_attr(id, true, &v) && (src->attrs || dst->attrs)) r = cuGraphKernelNodeSetAttribute(dst, id, &v);
+  }
+  drv_unlock();
+  return r;
+}
+
+/* ---- memset, host, child graph, event and memory nodes ---- */
+
+static CUresult memset_op(const CUDA_MEMSET_NODE_PARAMS *p, drv_op *op) {
+  if (!p || (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4) || !p->width || !p->height)
+    return CUDA_ERROR_INVALID_VALUE;
+  uint64_t row = p->width * p->elementSize;
+  if (p->height > 1 && p->pitch < row) return CUDA_ERROR_INVALID_VALUE;
+  *op = (drv_op){ .kind = OP_MEMSET, .dst = p->dst, .dpitch = p->height > 1 ? p->pitch : row, .value = p->value,
+                  .elem = p->elementSize, .width = p->width, .height = p->height };
+  return CUDA_SUCCESS;
+}
+
+DRV_EXPORT CUresult cuGraphAddMemsetNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                                         const CUDA_MEMSET_NODE_PARAMS *p, CUcontext ctx) {
+  (void)ctx;
+  drv_op op;
+  CUresult r = memset_op(p, &op);
+  if (!r) r = add_locked(out, g, deps, ndeps, &op);
+  if (!r) (*out)->set.memset = *p;
+  return r;
+}
+
+DRV_EXPORT CUresult cuGraphMemsetNodeGetParams(CUgraphNode n, CUDA_MEMSET_NODE_PARAMS *p) {
+  if (!of_kind(n, OP_MEMSET) || !p) return CUDA_ERROR_INVALID_VALUE;
+  *p = n->set.memset;
+  return CUDA_SUCCESS;
+}
+
+DRV_EXPORT CUresult cuGraphMemsetNodeSetParams(CUgraphNode n, const CUDA_MEMSET_NODE_PARAMS *p) {
+  drv_op op;
+  if (!of_kind(n, OP_MEMSET)) return CUDA_ERROR_INVALID_VALUE;
+  CUresult r = memset_op(p, &op);
+  if (r) return r;
+  n->op = op;
+  n->set.memset = *p;
+  return CUDA_SUCCESS;
+}
 
 DRV_EXPORT CUresult cuGraphAddHostNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
                                        const CUDA_HOST_NODE_PARAMS *p) {
   if (!p || !p->fn) return CUDA_ERROR_INVALID_VALUE;
   drv_op op = { .kind = OP_HOST, .fn = p->fn, .user = p->userData };
-  drv_lock();
-  CUresult r = add(out, g, deps, ndeps, &op);
-  drv_unlock();
-  return r;
+  return add_locked(out, g, deps, ndeps, &op);
+}
+
+DRV_EXPORT CUresult cuGraphHostNodeGetParams(CUgraphNode n, CUDA_HOST_NODE_PARAMS *p) {
+  if (!of_kind(n, OP_HOST) || !p) return CUDA_ERROR_INVALID_VALUE;
+  *p = (CUDA_HOST_NODE_PARAMS){ n->op.fn, n->op.user };
+  return CUDA_SUCCESS;
+}
+
+DRV_EXPORT CUresult cuGraphHostNodeSetParams(CUgraphNode n, const CUDA_HOST_NODE_PARAMS *p) {
+  if (!of_kind(n, OP_HOST) || !p || !p->fn) return CUDA_ERROR_INVALID_VALUE;
+  n->op.fn = p->fn;
+  n->op.user = p->userData;
+  return CUDA_SUCCESS;
 }
 
 DRV_EXPORT CUresult cuGraphAddEmptyNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps) {
   drv_op op = { .kind = OP_EMPTY };
-  drv_lock();
-  CUresult r = add(out, g, deps, ndeps, &op);
-  drv_unlock();
-  return r;
+  return add_locked(out, g, deps, ndeps, &op);
 }
 
+static bool has_memory_nodes(const struct CUgraph_st *g) {
+  for (size_t i = 0; i < g->n; i++) {
+    enum drv_op_kind k = g->nodes[i]->op.kind;
+    if (k == OP_MEM_ALLOC || k == OP_MEM_FREE || (k == OP_GRAPH && has_memory_nodes(g->nodes[i]->op.graph))) return true;
+  }
+  return false;
+}
+
+/* The node embeds a clone of child (CUDA's rule), so child may change or
+ * go; a child with memory nodes is refused, as CUDA does. */
 DRV_EXPORT CUresult cuGraphAddChildGraphNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
                                              CUgraph child) {
-  if (!child) return CUDA_ERROR_INVALID_VALUE;
-  drv_op op = { .kind = OP_GRAPH, .graph = child };
+  if (!child || !out) return CUDA_ERROR_INVALID_VALUE;
   drv_lock();
-  CUresult r = add(out, g, deps, ndeps, &op);
+  if (has_memory_nodes(child)) { drv_unlock(); return CUDA_ERROR_INVALID_VALUE; }
+  drv_op op = { .kind = OP_GRAPH, .graph = clone_graph(child) };
+  CUresult r = op.graph ? add(out, g, deps, ndeps, &op) : CUDA_ERROR_OUT_OF_MEMORY;
+  if (r && op.graph) free_graph(op.graph);
   drv_unlock();
+  run_dying();
   return r;
 }
 
-/* A 1-D or 2-D copy node (the runtime's cudaGraphAddMemcpyNode1D and
- * captured copies use it). */
-DRV_EXPORT CUresult ptxemu_graph_add_copy(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
-                                          uint64_t dst, uint64_t dpitch, uint64_t src, uint64_t spitch, uint64_t width,
-                                          uint64_t height) {
-  drv_op op = { .kind = OP_MEMCPY, .dst = dst, .src = src, .dpitch = dpitch, .spitch = spitch, .width = width, .height = height };
-  drv_lock();
-  CUresult r = add(out, g, deps, ndeps, &op);
-  drv_unlock();
-  return r;
+DRV_EXPORT CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode n, CUgraph *g) {
+  if (!of_kind(n, OP_GRAPH) || !g) return CUDA_ERROR_INVALID_VALUE;
+  *g = n->op.graph;
+  return CUDA_SUCCESS;
 }
+
+static CUresult add_event_node(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps, CUevent e,
+                               enum drv_op_kind kind) {
+  if (!e) return CUDA_ERROR_INVALID_VALUE;
+  drv_op op = { .kind = kind, .event = e };
+  return add_locked(out, g, deps, ndeps, &op);
+}
+DRV_EXPORT CUresult cuGraphAddEventRecordNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                                              CUevent e) {
+  return add_event_node(out, g, deps, ndeps, e, OP_EVENT_RECORD);
+}
+/* waits for the event's latest record when the graph is launched */
+DRV_EXPORT CUresult cuGraphAddEventWaitNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                                            CUevent e) {
+  return add_event_node(out, g, deps, ndeps, e, OP_WAIT_EVENT);
+}
+
+static CUresult get_event(CUgraphNode n, CUevent *e, enum drv_op_kind kind) {
+  if (!of_kind(n, kind) || !e) return CUDA_ERROR_INVALID_VALUE;
+  *e = n->op.event;
+  return CUDA_SUCCESS;
+}
+static CUresult set_event(CUgraphNode n, CUevent e, enum drv_op_kind kind) {
+  if (!of_kind(n, kind) || !e) return CUDA_ERROR_INVALID_VALUE;
+  n->op.event = e;
+  return CUDA_SUCCESS;
+}
+DRV_EXPORT CUresult cuGraphEventRecordNodeGetEvent(CUgraphNode n, CUevent *e) { return get_event(n, e, OP_EVENT_RECORD); }
+DRV_EXPORT CUresult cuGraphEventRecordNodeSetEvent(CUgraphNode n, CUevent e) { return set_event(n, e, OP_EVENT_RECORD); }
+DRV_EXPORT CUresult cuGraphEventWaitNodeGetEvent(CUgraphNode n, CUevent *e) { return get_event(n, e, OP_WAIT_EVENT); }
+DRV_EXPORT CUresult cuGraphEventWaitNodeSetEvent(CUgraphNode n, CUevent e) { return set_event(n, e, OP_WAIT_EVENT); }
+
+CUresult cuMemAllocAsync(CUdeviceptr *, size_t, CUstream);
+CUresult cuMemFreeAsync(CUdeviceptr, CUstream);
+
+/* The allocation is made when the node is: its address is fixed for every
+ * launch of the graph, as CUDA promises; a free node frees nothing (the
+ * memory lives until the program ends). */
+DRV_EXPORT CUresult cuGraphAddMemAllocNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                                           CUDA_MEM_ALLOC_NODE_PARAMS *p) {
+  if (!p || !p->bytesize || (p->accessDescCount && !p->accessDescs)) return CUDA_ERROR_INVALID_VALUE;
+  CUdeviceptr d = 0;
+  CUresult r = cuMemAllocAsync(&d, p->bytesize, NULL);
+  if (r) return r;
+  const void *access = p->accessDescCount ? dup_bytes(p->accessDescs, p->accessDescCount * 12) : NULL;
+  drv_op op = { .kind = OP_MEM_ALLOC, .dst = d, .width = p->bytesize };
+  r = p->accessDescCount && !access ? CUDA_ERROR_OUT_OF_MEMORY : add_locked(out, g, deps, ndeps, &op);
+  if (r) {
+    free((void *)access);
+    cuMemFreeAsync(d, NULL);
+    return r;
+  }
+  p->dptr = d;
+  (*out)->set.alloc = *p;
+  (*out)->set.alloc.accessDescs = access;
+  return CUDA_SUCCESS;
+}
+
+DRV_EXPORT CUresult cuGraphAddMemFreeNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                                          CUdeviceptr dptr) {
+  if (!dptr) return CUDA_ERROR_INVALID_VALUE;
+  drv_op op = { .kind = OP_MEM_FREE, .dst = dptr };
+  return add_locked(out, g, deps, ndeps, &op);
+}
+
+DRV_EXPORT CUresult cuGraphMemAllocNodeGetParams(CUgraphNode n, CUDA_MEM_ALLOC_NODE_PARAMS *p) {
+  if (!of_kind(n, OP_MEM_ALLOC) || !p) return CUDA_ERROR_INVALID_VALUE;
+  *p = n->set.alloc;
+  return CUDA_SUCCESS;
+}
+
+DRV_EXPORT CUresult cuGraphMemFreeNodeGetParams(CUgraphNode n, CUdeviceptr *dptr) {
+  if (!of_kind(n, OP_MEM_FREE) || !dptr) return CUDA_ERROR_INVALID_VALUE;
+  *dptr = n->op.dst;
+  return CUDA_SUCCESS;
+}
+
+/* ---- copy nodes ---- */
+
+/* One side of a 3-D copy: where its (0, 0, 0) lies, its row pitch and rows
+ * a slice (0: as many as the copy has). */
+typedef struct side { uint64_t base, pitch, rows; } side;
+
+static CUresult side_of(int type, const void *host, CUdeviceptr dev, CUarray a, size_t pitch, size_t height, side *o) {
+  uint64_t slices;
+  switch (type) {
+  case CU_MEMORYTYPE_HOST: *o = (side){ (uint64_t)(uintptr_t)host, pitch, height }; return CUDA_SUCCESS;
+  case CU_MEMORYTYPE_DEVICE: case CU_MEMORYTYPE_UNIFIED: *o = (side){ dev, pitch, height }; return CUDA_SUCCESS;
+  case CU_MEMORYTYPE_ARRAY: return ptxemu_array_info(a, &o->base, &o->pitch, &o->rows, &slices) ? CUDA_ERROR_INVALID_VALUE : 0;
+  default: return CUDA_ERROR_INVALID_VALUE;
+  }
+}
+
+/* The address of (x, y, z) of side o in a copy of h rows a slice, its row
+ * pitch and slice bytes (a pitch of 0: rows of w bytes, as 1-D copies give
+ * it); false when the block from there is not all memory. */
+static bool place(const side *o, size_t x, size_t y, size_t z, uint64_t w, uint64_t h, uint64_t d, uint64_t *at,
+                  uint64_t *pitch, uint64_t *slice) {
+  uint64_t p = o->pitch ? o->pitch : w, rows = o->rows ? o->rows : h, off, ext;
+  if ((h > 1 || d > 1) && p < w) return false;
+  if (__builtin_mul_overflow(p, rows, slice) || __builtin_mul_overflow(z, *slice, &off) ||
+      __builtin_add_overflow(off, y * p + x, &off) || __builtin_add_overflow(o->base, off, at))
+    return false;
+  if (__builtin_mul_overflow(d - 1, *slice, &ext) || __builtin_add_overflow(ext, (h - 1) * p + w, &ext)) return false;
+  *pitch = p;
+  return drv_any_ptr(*at, ext) != NULL;
+}
+
+static CUresult copy_op(const CUDA_MEMCPY3D *p, drv_op *op) {
+  side s, d;
+  if (!p || !p->WidthInBytes) return CUDA_ERROR_INVALID_VALUE;
+  if (side_of(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, p->srcPitch, p->srcHeight, &s) ||
+      side_of(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstPitch, p->dstHeight, &d))
+    return CUDA_ERROR_INVALID_VALUE;
+  uint64_t w = p->WidthInBytes, h = p->Height ? p->Height : 1, depth = p->Depth ? p->Depth : 1;
+  *op = (drv_op){ .kind = OP_MEMCPY, .width = w, .height = h, .depth = depth };
+  if (!place(&s, p->srcXInBytes, p->srcY, p->srcZ, w, h, depth, &op->src, &op->spitch, &op->sslice) ||
+      !place(&d, p->dstXInBytes, p->dstY, p->dstZ, w, h, depth, &op->dst, &op->dpitch, &op->dslice))
+    return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
+
+/* A copy node with the runtime's cudaMemcpyKind beside (what its getter
+ * gives back; the driver's own nodes say cudaMemcpyDefault). */
+DRV_EXPORT CUresult ptxemu_graph_copy_node(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                                           const CUDA_MEMCPY3D *p, int kind) {
+  drv_op op;
+  CUresult r = drv_enter();
+  if (r) return r;
+  if (!(r = copy_op(p, &op)) && !(r = add(out, g, deps, ndeps, &op))) {
+    (*out)->set.copy = *p;
+    (*out)->copy_kind = kind;
+  }
+  return drv_leave(r);
+}
+DRV_EXPORT CUresult cuGraphAddMemcpyNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                                         const CUDA_MEMCPY3D *p, CUcontext ctx) {
+  (void)ctx;
+  return ptxemu_graph_copy_node(out, g, deps, ndeps, p, 4);
+}
+
+DRV_EXPORT CUresult ptxemu_graph_copy_get(CUgraphNode n, CUDA_MEMCPY3D *p, int *kind) {
+  if (!of_kind(n, OP_MEMCPY) || !p) return CUDA_ERROR_INVALID_VALUE;
+  *p = n->set.copy;
+  if (kind) *kind = n->copy_kind;
+  return CUDA_SUCCESS;
+}
+DRV_EXPORT CUresult cuGraphMemcpyNodeGetParams(CUgraphNode n, CUDA_MEMCPY3D *p) { return ptxemu_graph_copy_get(n, p, NULL); }
+
+static CUresult exec_copy_set(CUgraphExec x, CUgraphNode n, const CUDA_MEMCPY3D *p);
+
+/* New copy parameters for a node, or (x not NULL) for the executable's copy
+ * of it. */
+DRV_EXPORT CUresult ptxemu_graph_copy_set(CUgraphExec x, CUgraphNode n, const CUDA_MEMCPY3D *p, int kind) {
+  if (!of_kind(n, OP_MEMCPY)) return CUDA_ERROR_INVALID_VALUE;
+  CUresult r = drv_enter();
+  if (r) return r;
+  if (x) return drv_leave(exec_copy_set(x, n, p));
+  drv_op op;
+  if (!(r = copy_op(p, &op))) {
+    n->op = op;
+    n->set.copy = *p;
+    n->copy_kind = kind;
+  }
+  return drv_leave(r);
+}
+DRV_EXPORT CUresult cuGraphMemcpyNodeSetParams(CUgraphNode n, const CUDA_MEMCPY3D *p) {
+  return ptxemu_graph_copy_set(NULL, n, p, n ? n->copy_kind : 4);
+}
+
+/* ---- dependencies and queries ---- */
 
 DRV_EXPORT CUresult cuGraphAddDependencies_v2(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,
                                               const void *edges, size_t n) {
@@ -242,6 +785,39 @@ DRV_EXPORT CUresult cuGraphAddDependencies(CUgraph g, const CUgraphNode *from, c
   return cuGraphAddDependencies_v2(g, from, to, NULL, n);
 }
 
+/* where from is among to's dependencies, or -1 */
+static long dep_index(const struct CUgraphNode_st *to, const struct CUgraphNode_st *from) {
+  for (size_t j = 0; j < to->ndeps; j++) if (to->deps[j] == from) return (long)j;
+  return -1;
+}
+
+/* Every edge named must exist, or none is removed.  Edge data is not
+ * compared (ptxemu keeps none; an H200 removes a plain edge named with
+ * other data without an error). */
+DRV_EXPORT CUresult cuGraphRemoveDependencies_v2(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,
+                                                 const void *edges, size_t n) {
+  (void)edges;
+  if (!g || (n && (!from || !to))) return CUDA_ERROR_INVALID_VALUE;
+  drv_lock();
+  for (size_t i = 0; i < n; i++)
+    if (!from[i] || !to[i] || from[i]->graph != g || to[i]->graph != g || dep_index(to[i], from[i]) < 0) {
+      drv_unlock();
+      return CUDA_ERROR_INVALID_VALUE;
+    }
+  for (size_t i = 0; i < n; i++) {
+    long j = dep_index(to[i], from[i]);
+    if (j < 0) continue;           /* named twice */
+    struct CUgraphNode_st *t = to[i];
+    memmove(&t->deps[j], &t->deps[j + 1], (t->ndeps - (size_t)j - 1) * sizeof *t->deps);
+    t->ndeps--;
+  }
+  drv_unlock();
+  return CUDA_SUCCESS;
+}
+DRV_EXPORT CUresult cuGraphRemoveDependencies(CUgraph g, const CUgraphNode *from, const CUgraphNode *to, size_t n) {
+  return cuGraphRemoveDependencies_v2(g, from, to, NULL, n);
+}
+
 DRV_EXPORT CUresult cuGraphGetNodes(CUgraph g, CUgraphNode *nodes, size_t *n) {
   if (!g || !n) return CUDA_ERROR_INVALID_VALUE;
   if (nodes) for (size_t i = 0; i < *n && i < g->n; i++) nodes[i] = g->nodes[i];
@@ -250,8 +826,7 @@ DRV_EXPORT CUresult cuGraphGetNodes(CUgraph g, CUgraphNode *nodes, size_t *n) {
   return CUDA_SUCCESS;
 }
 
-/* CUgraphNodeType of a node (memory allocation and free nodes are empty
- * nodes here: their work is done when they are added) */
+/* CUgraphNodeType of a node */
 static int node_type(const struct CUgraphNode_st *n) {
   switch (n->op.kind) {
   case OP_KERNEL: return 0;
@@ -261,6 +836,8 @@ static int node_type(const struct CUgraphNode_st *n) {
   case OP_GRAPH: return 4;
   case OP_WAIT_EVENT: return 6;
   case OP_EVENT_RECORD: return 7;
+  case OP_MEM_ALLOC: return 10;
+  case OP_MEM_FREE: return 11;
   default: return 5;
   }
 }
@@ -269,7 +846,6 @@ DRV_EXPORT CUresult cuGraphNodeGetType(CUgraphNode n, int *type) {
   *type = node_type(n);
   return CUDA_SUCCESS;
 }
-
 /* Up to *n of the list (the count alone when out is NULL), as CUDA's
  * getters: *n becomes how many there are, or how many were written. */
 static void give(struct CUgraphNode_st *const *list, size_t count, CUgraphNode *out, size_t *n) {
@@ -353,39 +929,21 @@ DRV_EXPORT CUresult cuGraphDestroyNode(CUgraphNode node) {
   for (size_t i = 0; i < g->n; i++) if (g->nodes[i] != node) { g->nodes[k] = g->nodes[i]; g->nodes[k]->index = k; k++; }
   g->n = k;
   if (g->last == node) g->last = NULL;
-  drv_op_release(&node->op);
-  free(node->deps);
-  free(node);
+  free_node(node);
   drv_unlock();
+  run_dying();
   return CUDA_SUCCESS;
 }
 
 /* A copy of the graph: its nodes (kernel parameters copied; a child graph
- * node names the same child) and their dependencies. */
+ * node's graph cloned too), their dependencies and its user objects'
+ * references. */
 DRV_EXPORT CUresult cuGraphClone(CUgraph *out, CUgraph g) {
   if (!out || !g) return CUDA_ERROR_INVALID_VALUE;
-  struct CUgraph_st *c = calloc(1, sizeof *c);
-  if (!c) return CUDA_ERROR_OUT_OF_MEMORY;
-  for (size_t i = 0; i < g->n; i++) {
-    drv_op op = g->nodes[i]->op;
-    op.staged = NULL;
-    if (op.params) {
-      op.params = malloc(op.param_size ? op.param_size : 1);
-      if (!op.params) { free_graph(c); return CUDA_ERROR_OUT_OF_MEMORY; }
-      memcpy(op.params, g->nodes[i]->op.params, op.param_size);
-    }
-    if (!add_node(c, &op, NULL, 0)) { drv_op_release(&op); free_graph(c); return CUDA_ERROR_OUT_OF_MEMORY; }
-  }
-  for (size_t i = 0; i < g->n; i++) {
-    const struct CUgraphNode_st *n = g->nodes[i];
-    if (!n->ndeps) continue;
-    struct CUgraphNode_st *m = c->nodes[i];
-    if (!(m->deps = malloc(n->ndeps * sizeof *m->deps))) { free_graph(c); return CUDA_ERROR_OUT_OF_MEMORY; }
-    for (size_t j = 0; j < n->ndeps; j++) m->deps[j] = c->nodes[n->deps[j]->index];
-    m->ndeps = n->ndeps;
-  }
-  *out = c;
-  return CUDA_SUCCESS;
+  drv_lock();
+  *out = clone_graph(g);
+  drv_unlock();
+  return *out ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
 
 /* The graph in Graphviz's DOT language: a node per operation, an edge per
@@ -395,7 +953,8 @@ DRV_EXPORT CUresult cuGraphDebugDotPrint(CUgraph g, const char *path, unsigned f
   if (!g || !path) return CUDA_ERROR_INVALID_VALUE;
   FILE *f = fopen(path, "w");
   if (!f) return CUDA_ERROR_OPERATING_SYSTEM;
-  static const char *names[] = { "kernel", "memcpy", "memset", "host", "graph", "empty", "wait_event", "event_record" };
+  static const char *names[] = { "kernel", "memcpy", "memset", "host", "graph", "empty", "wait_event", "event_record",
+                                 "ext_semas_signal", "ext_semas_wait", "mem_alloc", "mem_free" };
   fprintf(f, "digraph ptxemu_graph {\n");
   for (size_t i = 0; i < g->n; i++) {
     const struct CUgraphNode_st *n = g->nodes[i];
@@ -419,51 +978,100 @@ DRV_EXPORT CUresult cuGraphUpload(CUgraphExec x, CUstream s) {
   return x ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;   /* nothing to move: the emulator runs it from host memory */
 }
 
+/* ---- executable graphs ---- */
+
 /* Depth-first post-order over dependencies: a topological order; a cycle
  * is an error (CUDA rejects it at instantiation). */
-static int visit(struct CUgraphNode_st *n, uint8_t *mark, drv_op *out, struct CUgraphNode_st **nodes, size_t *k) {
+static int visit(struct CUgraphNode_st *n, uint8_t *mark, struct CUgraphNode_st **order, size_t *k) {
   if (mark[n->index] == 2) return 0;
   if (mark[n->index] == 1) return -1;
   mark[n->index] = 1;
-  for (size_t i = 0; i < n->ndeps; i++) if (visit(n->deps[i], mark, out, nodes, k)) return -1;
+  for (size_t i = 0; i < n->ndeps; i++) if (visit(n->deps[i], mark, order, k)) return -1;
   mark[n->index] = 2;
-  drv_op op = n->op;
-  if (op.kind == OP_KERNEL && op.params) {          /* the executable owns a copy */
-    op.params = malloc(op.param_size ? op.param_size : 1);
-    if (!op.params) return -1;
-    memcpy(op.params, n->op.params, op.param_size);
-  }
-  nodes[*k] = n;
-  out[(*k)++] = op;
+  order[(*k)++] = n;
   return 0;
 }
 
+/* g's nodes in the order they run (NULL with *r on error) */
+static struct CUgraphNode_st **run_order(const struct CUgraph_st *g, CUresult *r) {
+  uint8_t *mark = calloc(g->n + 1, 1);
+  struct CUgraphNode_st **order = calloc(g->n + 1, sizeof *order);
+  size_t k = 0;
+  *r = mark && order ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+  for (size_t i = 0; !*r && i < g->n; i++) if (visit(g->nodes[i], mark, order, &k)) *r = CUDA_ERROR_INVALID_VALUE;
+  free(mark);
+  if (*r) { free(order); return NULL; }
+  return order;
+}
+
+/* The executable's copy of an operation: its own kernel parameters and
+ * child graph. */
+static CUresult exec_op_copy(drv_op *to, const drv_op *from) {
+  *to = *from;
+  to->staged = NULL;
+  to->params = NULL;
+  to->graph = NULL;
+  if (from->kind == OP_KERNEL && !(to->params = dup_bytes(from->params, from->param_size))) return CUDA_ERROR_OUT_OF_MEMORY;
+  if (from->kind == OP_GRAPH && !(to->graph = clone_graph(from->graph))) return CUDA_ERROR_OUT_OF_MEMORY;
+  return CUDA_SUCCESS;
+}
+
+static void exec_op_release(drv_op *op) {
+  if (op->kind == OP_GRAPH && op->graph) free_graph(op->graph);
+  op->graph = NULL;
+  drv_op_release(op);
+}
+
+/* Wait for the executable's latest launch: what it is made of may go then. */
+static void exec_quiesce(struct CUgraphExec_st *x) {
+  if (x->last && drv_stream_valid(x->last) && x->last->completed < x->last_seq) drv_wait_seq(x->last, x->last_seq);
+}
+
 static void free_exec(struct CUgraphExec_st *x) {
-  for (size_t i = 0; i < x->n; i++) drv_op_release(&x->ops[i]);
+  for (size_t i = 0; i < x->n; i++) exec_op_release(&x->ops[i]);
   free(x->ops);
   free(x->nodes);
+  free(x->off);
+  refs_release(&x->refs);
   free(x);
 }
 
-DRV_EXPORT CUresult cuGraphInstantiateWithFlags(CUgraphExec *exec, CUgraph g, unsigned long long flags) {
-  (void)flags;
-  if (!exec || !g) return CUDA_ERROR_INVALID_VALUE;
-  drv_lock();
+enum { INSTANTIATE_UPLOAD = 2, INSTANTIATE_USE_NODE_PRIORITY = 8 };
+
+static CUresult instantiate(struct CUgraphExec_st **exec, struct CUgraph_st *g, unsigned long long flags) {
+  CUresult r;
+  struct CUgraphNode_st **order = run_order(g, &r);
+  if (!order) return r;
   struct CUgraphExec_st *x = calloc(1, sizeof *x);
-  uint8_t *mark = calloc(g->n + 1, 1);
-  if (x) { x->ops = calloc(g->n + 1, sizeof *x->ops); x->nodes = calloc(g->n + 1, sizeof *x->nodes); }
-  CUresult r = CUDA_SUCCESS;
-  if (!x || !mark || !x->ops || !x->nodes) r = CUDA_ERROR_OUT_OF_MEMORY;
-  for (size_t i = 0; !r && i < g->n; i++) if (visit(g->nodes[i], mark, x->ops, x->nodes, &x->n)) r = CUDA_ERROR_INVALID_VALUE;
-  free(mark);
+  if (x) {
+    x->ops = calloc(g->n + 1, sizeof *x->ops);
+    x->nodes = calloc(g->n + 1, sizeof *x->nodes);
+    x->off = calloc(g->n + 1, 1);
+  }
+  r = x && x->ops && x->nodes && x->off ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+  for (size_t i = 0; !r && i < g->n; i++, x->n++) {
+    x->nodes[i] = order[i];
+    r = exec_op_copy(&x->ops[i], &order[i]->op);
+  }
+  if (!r) r = refs_copy(&x->refs, &g->refs);
+  free(order);
   if (r) {
     if (x) free_exec(x);
-    drv_unlock();
     return r;
   }
+  /* what cuGraphExecGetFlags gives back: an H200 leaves out node priority too */
+  x->flags = flags & ~(unsigned long long)(INSTANTIATE_UPLOAD | INSTANTIATE_USE_NODE_PRIORITY);
   *exec = x;
-  drv_unlock();
   return CUDA_SUCCESS;
+}
+
+DRV_EXPORT CUresult cuGraphInstantiateWithFlags(CUgraphExec *exec, CUgraph g, unsigned long long flags) {
+  if (!exec || !g) return CUDA_ERROR_INVALID_VALUE;
+  drv_lock();
+  CUresult r = instantiate(exec, g, flags);
+  drv_unlock();
+  run_dying();
+  return r;
 }
 DRV_EXPORT CUresult cuGraphInstantiate_v2(CUgraphExec *exec, CUgraph g, CUgraphNode *err_node, char *log, size_t n) {
   (void)err_node;
@@ -471,15 +1079,39 @@ DRV_EXPORT CUresult cuGraphInstantiate_v2(CUgraphExec *exec, CUgraph g, CUgraphN
   return cuGraphInstantiateWithFlags(exec, g, 0);
 }
 
-/* Run a graph's operations now (a child graph node). */
-CUresult drv_execute_graph(struct CUgraph_st *g) {
-  struct CUgraphExec_st *x;
-  CUresult r = cuGraphInstantiateWithFlags(&x, g, 0);
-  if (r) return r;
-  for (size_t i = 0; i < x->n && !r; i++) r = drv_execute(&x->ops[i]);
-  for (size_t i = 0; i < x->n; i++) drv_op_release(&x->ops[i]);
-  free(x->ops);
-  free(x);
+DRV_EXPORT CUresult cuGraphExecGetFlags(CUgraphExec x, unsigned long long *flags) {
+  if (!x || !flags) return CUDA_ERROR_INVALID_VALUE;
+  *flags = x->flags;
+  return CUDA_SUCCESS;
+}
+
+static CUresult submit_graph(CUstream s, const struct CUgraph_st *g);
+
+/* Submit one operation of a launched graph: a child graph's operations in
+ * its place; an event wait for the event's latest record (none yet:
+ * nothing to wait for). */
+static CUresult submit_op(CUstream s, const drv_op *from) {
+  drv_op op = *from;
+  switch (op.kind) {
+  case OP_GRAPH: return submit_graph(s, op.graph);
+  case OP_WAIT_EVENT:
+    if (!op.event->stream) return CUDA_SUCCESS;
+    op.wait_stream = op.event->stream;
+    op.wait_seq = op.event->seq;
+    break;
+  case OP_KERNEL:                  /* drv_submit releases what it is given */
+    if (!(op.params = dup_bytes(from->params, from->param_size))) return CUDA_ERROR_OUT_OF_MEMORY;
+    break;
+  default: break;
+  }
+  return drv_submit(s, &op);
+}
+
+static CUresult submit_graph(CUstream s, const struct CUgraph_st *g) {
+  CUresult r;
+  struct CUgraphNode_st **order = run_order(g, &r);
+  for (size_t i = 0; order && i < g->n && !r; i++) r = submit_op(s, &order[i]->op);
+  free(order);
   return r;
 }
 
@@ -488,73 +1120,254 @@ DRV_EXPORT CUresult cuGraphLaunch(CUgraphExec x, CUstream s) {
   if (r) return r;
   if (!x) return drv_leave(CUDA_ERROR_INVALID_VALUE);
   if (drv.sticky) return drv_leave(drv.sticky);
-  for (size_t i = 0; i < x->n && !r; i++) {
-    drv_op op = x->ops[i];
-    if (op.kind == OP_KERNEL) {      /* drv_submit releases what it is given */
-      op.params = malloc(op.param_size ? op.param_size : 1);
-      if (!op.params) return drv_leave(CUDA_ERROR_OUT_OF_MEMORY);
-      memcpy(op.params, x->ops[i].params, op.param_size);
-    }
-    r = drv_submit(s, &op);
+  /* a disabled node is an empty one, which in-order work can skip */
+  for (size_t i = 0; i < x->n && !r; i++) if (!x->off[i]) r = submit_op(s, &x->ops[i]);
+  struct CUstream_st *st = drv_stream(s);
+  if (!st->capture) {
+    x->last = st;
+    x->last_seq = st->submitted;
   }
   return drv_leave(r);
 }
 
+/* The references it holds go once its launches are done, as in CUDA. */
 DRV_EXPORT CUresult cuGraphExecDestroy(CUgraphExec x) {
   if (!x) return CUDA_ERROR_INVALID_VALUE;
+  drv_lock();
+  exec_quiesce(x);
   free_exec(x);
+  drv_unlock();
+  run_dying();
   return CUDA_SUCCESS;
 }
 
-/* New kernel parameters for a node (of a graph, or of an executable made
- * from it): the same checks as a launch. */
-static CUresult kernel_op_of(const CUDA_KERNEL_NODE_PARAMS *p, drv_op *op) {
-  if (!p) return CUDA_ERROR_INVALID_VALUE;
-  uint32_t grid[3] = { p->gridDimX, p->gridDimY, p->gridDimZ }, block[3] = { p->blockDimX, p->blockDimY, p->blockDimZ };
-  return drv_kernel_op(p->func ? p->func : p->kern, grid, block, p->sharedMemBytes, p->kernelParams, p->extra, op);
-}
-
-DRV_EXPORT CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode n, const CUDA_KERNEL_NODE_PARAMS *p) {
-  if (!n || n->op.kind != OP_KERNEL) return CUDA_ERROR_INVALID_VALUE;
-  CUresult r = drv_enter();
-  if (r) return r;
-  drv_op op;
-  if ((r = kernel_op_of(p, &op))) return drv_leave(r);
-  drv_op_release(&n->op);
-  n->op = op;
-  return drv_leave(CUDA_SUCCESS);
+/* The executable's operation made from node n, if it is of kind k. */
+static drv_op *exec_op(struct CUgraphExec_st *x, const struct CUgraphNode_st *n, enum drv_op_kind k) {
+  if (!x || !n) return NULL;
+  for (size_t i = 0; i < x->n; i++) if (x->nodes[i] == n) return x->ops[i].kind == k ? &x->ops[i] : NULL;
+  return NULL;
 }
 
 DRV_EXPORT CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec x, CUgraphNode n, const CUDA_KERNEL_NODE_PARAMS *p) {
-  if (!x || !n) return CUDA_ERROR_INVALID_VALUE;
   CUresult r = drv_enter();
   if (r) return r;
-  for (size_t i = 0; i < x->n; i++) {
-    if (x->nodes[i] != n) continue;
-    if (x->ops[i].kind != OP_KERNEL) return drv_leave(CUDA_ERROR_INVALID_VALUE);
-    drv_op op;
-    if ((r = kernel_op_of(p, &op))) return drv_leave(r);
-    drv_op_release(&x->ops[i]);
-    x->ops[i] = op;
-    return drv_leave(CUDA_SUCCESS);
-  }
-  return drv_leave(CUDA_ERROR_INVALID_VALUE);
+  drv_op *op = exec_op(x, n, OP_KERNEL), nop;
+  uint32_t base[3];
+  if (!op) return drv_leave(CUDA_ERROR_INVALID_VALUE);
+  if ((r = kernel_op_of(n, p, &nop, base))) return drv_leave(r);
+  drv_op_release(op);
+  *op = nop;
+  return drv_leave(CUDA_SUCCESS);
+}
+DRV_EXPORT CUresult cuGraphExecKernelNodeSetParams(CUgraphExec x, CUgraphNode n, const CUDA_KERNEL_NODE_PARAMS *p) {
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  CUDA_KERNEL_NODE_PARAMS v2 = { 0 };
+  memcpy(&v2, p, offsetof(CUDA_KERNEL_NODE_PARAMS, kern));
+  return cuGraphExecKernelNodeSetParams_v2(x, n, &v2);
 }
 
-/* Update: the new graph must have the same shape; its parameters replace
- * the executable's. */
+DRV_EXPORT CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec x, CUgraphNode n, const CUDA_MEMSET_NODE_PARAMS *p,
+                                                   CUcontext ctx) {
+  (void)ctx;
+  drv_lock();
+  drv_op *op = exec_op(x, n, OP_MEMSET), nop;
+  CUresult r = op ? memset_op(p, &nop) : CUDA_ERROR_INVALID_VALUE;
+  if (!r) *op = nop;
+  drv_unlock();
+  return r;
+}
+
+DRV_EXPORT CUresult cuGraphExecHostNodeSetParams(CUgraphExec x, CUgraphNode n, const CUDA_HOST_NODE_PARAMS *p) {
+  drv_lock();
+  drv_op *op = exec_op(x, n, OP_HOST);
+  CUresult r = op && p && p->fn ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  if (!r) { op->fn = p->fn; op->user = p->userData; }
+  drv_unlock();
+  return r;
+}
+
+/* CUDA updates only 1-D copies in an executable: both the old and the new
+ * must be one row. */
+static CUresult exec_copy_set(CUgraphExec x, CUgraphNode n, const CUDA_MEMCPY3D *p) {
+  drv_op *op = exec_op(x, n, OP_MEMCPY), nop;
+  if (!op || op->height > 1 || op->depth > 1) return CUDA_ERROR_INVALID_VALUE;
+  CUresult r = copy_op(p, &nop);
+  if (r) return r;
+  if (nop.height > 1 || nop.depth > 1) return CUDA_ERROR_INVALID_VALUE;
+  *op = nop;
+  return CUDA_SUCCESS;
+}
+DRV_EXPORT CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec x, CUgraphNode n, const CUDA_MEMCPY3D *p, CUcontext ctx) {
+  (void)ctx;
+  drv_lock();
+  CUresult r = exec_copy_set(x, n, p);
+  drv_unlock();
+  return r;
+}
+
+static CUresult exec_set_event(CUgraphExec x, CUgraphNode n, CUevent e, enum drv_op_kind k) {
+  drv_lock();
+  drv_op *op = exec_op(x, n, k);
+  CUresult r = op && e ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  if (!r) op->event = e;
+  drv_unlock();
+  return r;
+}
+DRV_EXPORT CUresult cuGraphExecEventRecordNodeSetEvent(CUgraphExec x, CUgraphNode n, CUevent e) {
+  return exec_set_event(x, n, e, OP_EVENT_RECORD);
+}
+DRV_EXPORT CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec x, CUgraphNode n, CUevent e) {
+  return exec_set_event(x, n, e, OP_WAIT_EVENT);
+}
+
+/* Whether two graphs have the same nodes (kinds, in the order they were
+ * added) and edges: what an update may change in an executable is
+ * parameters alone. */
+static bool same_shape(const struct CUgraph_st *a, const struct CUgraph_st *b) {
+  if (a->n != b->n) return false;
+  for (size_t i = 0; i < a->n; i++) {
+    const struct CUgraphNode_st *p = a->nodes[i], *q = b->nodes[i];
+    if (node_type(p) != node_type(q) || p->ndeps != q->ndeps) return false;
+    for (size_t j = 0; j < p->ndeps; j++) if (p->deps[j]->index != q->deps[j]->index) return false;
+    if (p->op.kind == OP_GRAPH && !same_shape(p->op.graph, q->op.graph)) return false;
+  }
+  return true;
+}
+
+/* The child graph node runs child's parameters from now on (a copy of
+ * child, which must have the shape of the node's graph). */
+DRV_EXPORT CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec x, CUgraphNode n, CUgraph child) {
+  drv_lock();
+  drv_op *op = exec_op(x, n, OP_GRAPH);
+  CUresult r = op && child ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  if (!r && !same_shape(op->graph, child)) r = CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+  struct CUgraph_st *c = r ? NULL : clone_graph(child);
+  if (!r && !c) r = CUDA_ERROR_OUT_OF_MEMORY;
+  if (!r) {
+    exec_quiesce(x);               /* its references go after the launches that use them */
+    free_graph(op->graph);
+    op->graph = c;
+  }
+  drv_unlock();
+  run_dying();
+  return r;
+}
+
+/* A disabled kernel, copy or memset node runs as an empty node. */
+static CUresult enabled_at(struct CUgraphExec_st *x, const struct CUgraphNode_st *n, size_t *at) {
+  if (!x || !n) return CUDA_ERROR_INVALID_VALUE;
+  for (size_t i = 0; i < x->n; i++) {
+    if (x->nodes[i] != n) continue;
+    enum drv_op_kind k = x->ops[i].kind;
+    if (k != OP_KERNEL && k != OP_MEMCPY && k != OP_MEMSET) return CUDA_ERROR_INVALID_VALUE;
+    *at = i;
+    return CUDA_SUCCESS;
+  }
+  return CUDA_ERROR_INVALID_VALUE;
+}
+DRV_EXPORT CUresult cuGraphNodeSetEnabled(CUgraphExec x, CUgraphNode n, unsigned on) {
+  size_t i;
+  drv_lock();
+  CUresult r = enabled_at(x, n, &i);
+  if (!r) x->off[i] = !on;
+  drv_unlock();
+  return r;
+}
+DRV_EXPORT CUresult cuGraphNodeGetEnabled(CUgraphExec x, CUgraphNode n, unsigned *on) {
+  size_t i;
+  if (!on) return CUDA_ERROR_INVALID_VALUE;
+  drv_lock();
+  CUresult r = enabled_at(x, n, &i);
+  if (!r) *on = !x->off[i];
+  drv_unlock();
+  return r;
+}
+
+/* Update: the new graph must have the same shape (as many operations, of
+ * the same kinds in the same order); its parameters replace the
+ * executable's.  Nodes are still named by the graph it was instantiated
+ * from, and stay enabled or disabled. */
 DRV_EXPORT CUresult cuGraphExecUpdate_v2(CUgraphExec x, CUgraph g, void *result) {
   if (!x || !g) return CUDA_ERROR_INVALID_VALUE;
-  struct CUgraphExec_st *nx;
-  CUresult r = cuGraphInstantiateWithFlags(&nx, g, 0);
-  if (r) return r;
-  if (nx->n != x->n) { cuGraphExecDestroy(nx); if (result) memset(result, 0, 16); return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE; }
-  for (size_t i = 0; i < x->n; i++) drv_op_release(&x->ops[i]);
-  free(x->ops);
-  free(x->nodes);
-  x->ops = nx->ops;
-  x->nodes = nx->nodes;
-  free(nx);
   if (result) memset(result, 0, 16);
+  drv_lock();
+  struct CUgraphExec_st *nx;
+  CUresult r = instantiate(&nx, g, x->flags);
+  bool same = !r && nx->n == x->n;
+  for (size_t i = 0; same && i < x->n; i++) same = nx->ops[i].kind == x->ops[i].kind;
+  if (!r && !same) {
+    free_exec(nx);
+    r = CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+  }
+  if (!r) {
+    exec_quiesce(x);
+    drv_op *ops = x->ops;
+    urefs refs = x->refs;
+    x->ops = nx->ops;
+    x->refs = nx->refs;
+    nx->ops = ops;
+    nx->refs = refs;
+    free_exec(nx);
+  }
+  drv_unlock();
+  run_dying();
+  return r;
+}
+
+/* ---- user objects ---- */
+
+DRV_EXPORT CUresult cuUserObjectCreate(CUuserObject *out, void *ptr, CUhostFn destroy, unsigned refs, unsigned flags) {
+  if (!out || !destroy || !refs || refs > INT_MAX || flags != 1) return CUDA_ERROR_INVALID_VALUE;  /* NO_DESTRUCTOR_SYNC */
+  struct CUuserObject_st *o = calloc(1, sizeof *o);
+  if (!o) return CUDA_ERROR_OUT_OF_MEMORY;
+  *o = (struct CUuserObject_st){ ptr, destroy, refs, NULL };
+  *out = o;
   return CUDA_SUCCESS;
+}
+
+DRV_EXPORT CUresult cuUserObjectRetain(CUuserObject o, unsigned count) {
+  if (!o || !count || count > INT_MAX) return CUDA_ERROR_INVALID_VALUE;
+  drv_lock();
+  o->refs += count;
+  drv_unlock();
+  return CUDA_SUCCESS;
+}
+
+DRV_EXPORT CUresult cuUserObjectRelease(CUuserObject o, unsigned count) {
+  if (!o || !count || count > INT_MAX) return CUDA_ERROR_INVALID_VALUE;
+  drv_lock();
+  CUresult r = count <= o->refs ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  if (!r) uobj_release(o, count);
+  drv_unlock();
+  run_dying();
+  return r;
+}
+
+/* New references owned by the graph, or (CU_GRAPH_USER_OBJECT_MOVE) the
+ * caller's moved to it. */
+DRV_EXPORT CUresult cuGraphRetainUserObject(CUgraph g, CUuserObject o, unsigned count, unsigned flags) {
+  if (!g || !o || !count || count > INT_MAX || (flags & ~1u)) return CUDA_ERROR_INVALID_VALUE;
+  drv_lock();
+  CUresult r = refs_add(&g->refs, o, count);
+  if (!r && !(flags & 1)) o->refs += count;
+  drv_unlock();
+  return r;
+}
+
+DRV_EXPORT CUresult cuGraphReleaseUserObject(CUgraph g, CUuserObject o, unsigned count) {
+  if (!g || !o || !count || count > INT_MAX) return CUDA_ERROR_INVALID_VALUE;
+  drv_lock();
+  CUresult r = CUDA_ERROR_INVALID_VALUE;
+  for (size_t i = 0; i < g->refs.n; i++) {
+    uref *u = &g->refs.v[i];
+    if (u->o != o || u->count < count) continue;
+    u->count -= count;
+    if (!u->count) g->refs.v[i] = g->refs.v[--g->refs.n];
+    uobj_release(o, count);
+    r = CUDA_SUCCESS;
+    break;
+  }
+  drv_unlock();
+  run_dying();
+  return r;
 }

@@ -114,17 +114,19 @@ static int add_dep(dep **deps, size_t *n, struct CUstream_st *s, uint64_t seq) {
  * pageable memory once the call returns. */
 static int stage(drv_op *op) {
   if (op->kind != OP_MEMCPY || drv_device_ptr(op->src, op->width)) return 0;
-  uint64_t n = op->width * op->height;
+  uint64_t depth = op->depth ? op->depth : 1, n = op->width * op->height * depth;
   uint8_t *b = malloc(n ? n : 1);
   if (!b) return -1;
-  for (uint64_t r = 0; r < op->height; r++) {
-    const uint8_t *src = drv_any_ptr(op->src + r * op->spitch, op->width);
-    if (!src) { free(b); return -1; }
-    memcpy(b + r * op->width, src, op->width);
-  }
+  for (uint64_t z = 0; z < depth; z++)
+    for (uint64_t r = 0; r < op->height; r++) {
+      const uint8_t *src = drv_any_ptr(op->src + z * op->sslice + r * op->spitch, op->width);
+      if (!src) { free(b); return -1; }
+      memcpy(b + (z * op->height + r) * op->width, src, op->width);
+    }
   op->staged = b;
   op->src = (uint64_t)(uintptr_t)b;
   op->spitch = op->width;
+  op->sslice = op->width * op->height;
   return 0;
 }
 

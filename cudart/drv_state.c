@@ -146,6 +146,9 @@ CUresult drv_init(void) {
   drv.e = emu_new(NULL, &eo);
   if (!drv.e) { fprintf(stderr, "ptxemu: cannot set up the emulated device (memory)\n"); init_error = CUDA_ERROR_OUT_OF_MEMORY; return init_error; }
   drv.primary.primary = true;
+  drv.legacy.id = 1;
+  drv.per_thread.id = 2;
+  drv.next_stream_id = 3;
   drv.per_thread.next_live = NULL;
   drv.legacy.next_live = &drv.per_thread;
   drv.live = &drv.legacy;
@@ -253,12 +256,13 @@ static CUresult run_kernel(drv_op *op) {
 }
 
 static CUresult run_memcpy(const drv_op *op) {
-  for (uint64_t r = 0; r < op->height; r++) {
-    uint64_t d = op->dst + r * op->dpitch, s = op->src + r * op->spitch;
-    uint8_t *dp = drv_any_ptr(d, op->width), *sp = drv_any_ptr(s, op->width);
-    if (!dp || !sp) return CUDA_ERROR_INVALID_VALUE;
-    memmove(dp, sp, op->width);
-  }
+  for (uint64_t z = 0; z < (op->depth ? op->depth : 1); z++)
+    for (uint64_t r = 0; r < op->height; r++) {
+      uint64_t d = op->dst + z * op->dslice + r * op->dpitch, s = op->src + z * op->sslice + r * op->spitch;
+      uint8_t *dp = drv_any_ptr(d, op->width), *sp = drv_any_ptr(s, op->width);
+      if (!dp || !sp) return CUDA_ERROR_INVALID_VALUE;
+      memmove(dp, sp, op->width);
+    }
   return CUDA_SUCCESS;
 }
 
@@ -272,8 +276,6 @@ static CUresult run_memset(const drv_op *op) {
   return CUDA_SUCCESS;
 }
 
-CUresult drv_execute_graph(struct CUgraph_st *g);
-
 CUresult drv_execute(drv_op *op) {
   if (drv.sticky) return drv.sticky;
   switch (op->kind) {
@@ -282,8 +284,8 @@ CUresult drv_execute(drv_op *op) {
   case OP_MEMSET: return run_memset(op);
   case OP_HOST: drv_flush_printf(); op->fn(op->user); return CUDA_SUCCESS;
   case OP_EVENT_RECORD: op->event->recorded = true; op->event->t_ms = drv.clock_ms; return CUDA_SUCCESS;
-  case OP_GRAPH: return drv_execute_graph(op->graph);
-  case OP_EMPTY: case OP_WAIT_EVENT: return CUDA_SUCCESS;
+  /* child graphs are expanded when their graph is launched (drv_graph.c) */
+  case OP_GRAPH: case OP_EMPTY: case OP_WAIT_EVENT: case OP_MEM_ALLOC: case OP_MEM_FREE: return CUDA_SUCCESS;
   }
   return CUDA_ERROR_INVALID_VALUE;
 }

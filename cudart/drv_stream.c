@@ -14,6 +14,7 @@ DRV_EXPORT CUresult cuStreamCreate(CUstream *s, unsigned flags) {
   struct CUstream_st *n = calloc(1, sizeof *n);
   if (!n) return drv_leave(CUDA_ERROR_OUT_OF_MEMORY);
   n->flags = flags;
+  n->id = drv.next_stream_id++;
   n->next_live = drv.live;
   drv.live = n;
   *s = n;
@@ -62,6 +63,15 @@ DRV_EXPORT CUresult cuStreamGetFlags(CUstream s, unsigned *flags) {
   if (!flags) return CUDA_ERROR_INVALID_VALUE;
   *flags = drv_stream(s)->flags;
   return CUDA_SUCCESS;
+}
+
+DRV_EXPORT CUresult cuStreamGetId(CUstream s, unsigned long long *id) {
+  CUresult r = drv_enter();
+  if (r) return r;
+  if (!id) return drv_leave(CUDA_ERROR_INVALID_VALUE);
+  if (!stream_ok(s)) return drv_leave(CUDA_ERROR_INVALID_HANDLE);
+  *id = drv_stream(s)->id;
+  return drv_leave(CUDA_SUCCESS);
 }
 
 DRV_EXPORT CUresult cuStreamGetPriority(CUstream s, int *priority) {

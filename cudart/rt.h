@@ -63,6 +63,9 @@ int rt_unsupported(const char *fn);
 cudaError_t rt_array_layout(CUarray a, uint64_t *base, uint64_t *pitch, uint64_t *rows, uint64_t *slices, uint64_t *elem);
 /* The kernel registered with host address host, loaded; NULL with *err. */
 rt_func *rt_func_find(const void *host, cudaError_t *err);
+/* The host function a kernel was registered with (what the runtime calls
+ * the kernel); f itself for a kernel not registered (the driver's). */
+const void *rt_func_host(CUfunction f);
 /* cudaGetDeviceProperties in CUDA 13's layout (rt_device.c). */
 cudaError_t rt_device_props(cudaDeviceProp *p, int d);
 /* The device address and size of the variable registered at host. */
@@ -105,6 +108,7 @@ CUresult cuStreamSynchronize(CUstream);
 CUresult cuStreamQuery(CUstream);
 CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned);
 CUresult cuStreamGetFlags(CUstream, unsigned *);
+CUresult cuStreamGetId(CUstream, unsigned long long *);
 CUresult cuStreamGetPriority(CUstream, int *);
 CUresult cuCtxGetStreamPriorityRange(int *, int *);
 CUresult cuLaunchHostFunc(CUstream, CUhostFn, void *);
@@ -142,6 +146,4 @@ CUresult cuGraphAddChildGraphNode(CUgraphNode *, CUgraph, const CUgraphNode *, s
 CUresult cuGraphAddDependencies(CUgraph, const CUgraphNode *, const CUgraphNode *, size_t);
 CUresult cuGraphGetNodes(CUgraph, CUgraphNode *, size_t *);
 CUresult cuGraphExecUpdate_v2(CUgraphExec, CUgraph, void *);
-CUresult ptxemu_graph_add_copy(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, uint64_t, uint64_t, uint64_t,
-                               uint64_t, uint64_t, uint64_t);
 #endif

@@ -9,11 +9,15 @@
 
 cudaError_t cudaGraphAddDependencies_v2(CUgraph, const CUgraphNode *, const CUgraphNode *, const void *, size_t);
 cudaError_t cudaGraphGetEdges_v2(CUgraph, CUgraphNode *, CUgraphNode *, void *, size_t *);
+cudaError_t cudaGraphRemoveDependencies_v2(CUgraph, const CUgraphNode *, const CUgraphNode *, const void *, size_t);
 CUresult cuGraphNodeGetDependencies_v2(CUgraphNode, CUgraphNode *, void *, size_t *);
 CUresult cuGraphNodeGetDependentNodes_v2(CUgraphNode, CUgraphNode *, void *, size_t *);
 
 RT_EXPORT cudaError_t cudaGraphAddDependencies(CUgraph g, const CUgraphNode *from, const CUgraphNode *to, size_t n) {
   return cudaGraphAddDependencies_v2(g, from, to, NULL, n);
+}
+RT_EXPORT cudaError_t cudaGraphRemoveDependencies(CUgraph g, const CUgraphNode *from, const CUgraphNode *to, size_t n) {
+  return cudaGraphRemoveDependencies_v2(g, from, to, NULL, n);
 }
 RT_EXPORT cudaError_t cudaGraphGetEdges(CUgraph g, CUgraphNode *from, CUgraphNode *to, size_t *n) {
   return cudaGraphGetEdges_v2(g, from, to, NULL, n);

@@ -1,42 +1,62 @@
 /* cudart/rt_graph.c - CUDA graphs in the Runtime API: stream capture and
- * the explicit graph calls, over the driver's graphs. */
+ * the explicit graph calls, over the driver's graphs.  Node parameters are
+ * translated where the runtime's layouts differ from the driver's (kernels
+ * are named by their host function, copies by pointers and positions). */
 #include <string.h>
+#include "cudart/ptxemu_ext.h"
 #include "cudart/rt.h"
 
-typedef struct cudaKernelNodeParams {
-  void *func;
-  dim3 gridDim, blockDim;
-  unsigned sharedMemBytes;
-  void **kernelParams;
-  void **extra;
-} cudaKernelNodeParams;
-typedef struct cudaMemsetParams {
-  void *dst;
-  size_t pitch;
-  unsigned value, elementSize;
-  size_t width, height;
-} cudaMemsetParams;
-typedef struct cudaHostNodeParams { CUhostFn fn; void *userData; } cudaHostNodeParams;
+/* the driver's (drv_graph.c) */
+CUresult cuGraphAddKernelNode_v2(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, const CUDA_KERNEL_NODE_PARAMS *);
+CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode, CUDA_KERNEL_NODE_PARAMS *);
+CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode, const CUDA_KERNEL_NODE_PARAMS *);
+CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec, CUgraphNode, const CUDA_KERNEL_NODE_PARAMS *);
+CUresult cuGraphKernelNodeGetAttribute(CUgraphNode, int, CUlaunchAttributeValue *);
+CUresult cuGraphKernelNodeSetAttribute(CUgraphNode, int, const CUlaunchAttributeValue *);
+CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode, CUgraphNode);
+CUresult cuGraphAddMemsetNode(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, const CUDA_MEMSET_NODE_PARAMS *, CUcontext);
+CUresult cuGraphMemsetNodeGetParams(CUgraphNode, CUDA_MEMSET_NODE_PARAMS *);
+CUresult cuGraphMemsetNodeSetParams(CUgraphNode, const CUDA_MEMSET_NODE_PARAMS *);
+CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec, CUgraphNode, const CUDA_MEMSET_NODE_PARAMS *, CUcontext);
+CUresult cuGraphAddHostNode(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, const CUDA_HOST_NODE_PARAMS *);
+CUresult cuGraphHostNodeGetParams(CUgraphNode, CUDA_HOST_NODE_PARAMS *);
+CUresult cuGraphHostNodeSetParams(CUgraphNode, const CUDA_HOST_NODE_PARAMS *);
+CUresult cuGraphExecHostNodeSetParams(CUgraphExec, CUgraphNode, const CUDA_HOST_NODE_PARAMS *);
+CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode, CUgraph *);
+CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec, CUgraphNode, CUgraph);
+CUresult cuGraphAddMemAllocNode(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, CUDA_MEM_ALLOC_NODE_PARAMS *);
+CUresult cuGraphAddMemFreeNode(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, CUdeviceptr);
+CUresult cuGraphMemAllocNodeGetParams(CUgraphNode, CUDA_MEM_ALLOC_NODE_PARAMS *);
+CUresult cuGraphMemFreeNodeGetParams(CUgraphNode, CUdeviceptr *);
+CUresult cuGraphAddEventRecordNode(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, CUevent);
+CUresult cuGraphAddEventWaitNode(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, CUevent);
+CUresult cuGraphEventRecordNodeGetEvent(CUgraphNode, CUevent *);
+CUresult cuGraphEventRecordNodeSetEvent(CUgraphNode, CUevent);
+CUresult cuGraphEventWaitNodeGetEvent(CUgraphNode, CUevent *);
+CUresult cuGraphEventWaitNodeSetEvent(CUgraphNode, CUevent);
+CUresult cuGraphExecEventRecordNodeSetEvent(CUgraphExec, CUgraphNode, CUevent);
+CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec, CUgraphNode, CUevent);
+CUresult cuGraphNodeSetEnabled(CUgraphExec, CUgraphNode, unsigned);
+CUresult cuGraphNodeGetEnabled(CUgraphExec, CUgraphNode, unsigned *);
+CUresult cuGraphExecGetFlags(CUgraphExec, unsigned long long *);
+CUresult cuGraphNodeGetType(CUgraphNode, int *);
+CUresult cuGraphGetRootNodes(CUgraph, CUgraphNode *, size_t *);
+CUresult cuGraphNodeGetDependencies_v2(CUgraphNode, CUgraphNode *, void *, size_t *);
+CUresult cuGraphNodeGetDependentNodes_v2(CUgraphNode, CUgraphNode *, void *, size_t *);
+CUresult cuGraphAddDependencies_v2(CUgraph, const CUgraphNode *, const CUgraphNode *, const void *, size_t);
+CUresult cuGraphRemoveDependencies_v2(CUgraph, const CUgraphNode *, const CUgraphNode *, const void *, size_t);
+CUresult cuGraphGetEdges_v2(CUgraph, CUgraphNode *, CUgraphNode *, void *, size_t *);
+CUresult cuGraphDestroyNode(CUgraphNode);
+CUresult cuGraphClone(CUgraph *, CUgraph);
+CUresult cuGraphDebugDotPrint(CUgraph, const char *, unsigned);
+CUresult cuGraphUpload(CUgraphExec, CUstream);
+CUresult cuUserObjectCreate(CUuserObject *, void *, CUhostFn, unsigned, unsigned);
+CUresult cuUserObjectRetain(CUuserObject, unsigned);
+CUresult cuUserObjectRelease(CUuserObject, unsigned);
+CUresult cuGraphRetainUserObject(CUgraph, CUuserObject, unsigned, unsigned);
+CUresult cuGraphReleaseUserObject(CUgraph, CUuserObject, unsigned);
 
-/* the driver's node parameter layouts */
-typedef struct { CUfunction func; unsigned gx, gy, gz, bx, by, bz, shared; void **params, **extra; void *kern, *ctx; } drv_kernel_params;
-typedef struct { uint64_t dst; size_t pitch; unsigned value, elem; size_t width, height; } drv_memset_params;
-CUresult cuGraphAddKernelNode_v2(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, const drv_kernel_params *);
-CUresult cuGraphAddMemsetNode(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, const drv_memset_params *, CUcontext);
-CUresult cuGraphAddHostNode(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, const cudaHostNodeParams *);
-CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode, const drv_kernel_params *);
-CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec, CUgraphNode, const drv_kernel_params *);
-
-/* The driver's parameters of runtime kernel-node parameters. */
-static cudaError_t kernel_params(const cudaKernelNodeParams *p, drv_kernel_params *k) {
-  if (!p) return rt_error(CUDA_ERROR_INVALID_VALUE);
-  cudaError_t e = 0;
-  rt_func *f = rt_func_find(p->func, &e);
-  if (!f) return rt_error(e);
-  *k = (drv_kernel_params){ f->f, p->gridDim.x, p->gridDim.y, p->gridDim.z, p->blockDim.x, p->blockDim.y, p->blockDim.z,
-                            p->sharedMemBytes, p->kernelParams, p->extra, NULL, NULL };
-  return 0;
-}
+static uint64_t u(const void *p) { return (uint64_t)(uintptr_t)p; }
 
 RT_EXPORT cudaError_t cudaStreamBeginCapture(cudaStream_t s, int mode) { return rt_from(cuStreamBeginCapture_v2(s, mode)); }
 RT_EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t s, CUgraph *g) { return rt_from(cuStreamEndCapture(s, g)); }
@@ -50,20 +70,14 @@ RT_EXPORT cudaError_t cudaGraphInstantiate(CUgraphExec *x, CUgraph g, unsigned l
 RT_EXPORT cudaError_t cudaGraphInstantiateWithFlags(CUgraphExec *x, CUgraph g, unsigned long long flags) {
   return rt_from(cuGraphInstantiateWithFlags(x, g, flags));
 }
+RT_EXPORT cudaError_t cudaGraphExecGetFlags(CUgraphExec x, unsigned long long *flags) {
+  return rt_from(cuGraphExecGetFlags(x, flags));
+}
 RT_EXPORT cudaError_t cudaGraphLaunch(CUgraphExec x, cudaStream_t s) { return rt_from(cuGraphLaunch(x, s)); }
 RT_EXPORT cudaError_t cudaGraphExecDestroy(CUgraphExec x) { return rt_from(cuGraphExecDestroy(x)); }
 RT_EXPORT cudaError_t cudaGraphExecUpdate(CUgraphExec x, CUgraph g, void *info) { return rt_from(cuGraphExecUpdate_v2(x, g, info)); }
 RT_EXPORT cudaError_t cudaGraphGetNodes(CUgraph g, CUgraphNode *nodes, size_t *n) { return rt_from(cuGraphGetNodes(g, nodes, n)); }
 
-/* the driver's (drv_graph.c) */
-CUresult cuGraphNodeGetType(CUgraphNode, int *);
-CUresult cuGraphGetRootNodes(CUgraph, CUgraphNode *, size_t *);
-CUresult cuGraphNodeGetDependencies_v2(CUgraphNode, CUgraphNode *, void *, size_t *);
-CUresult cuGraphNodeGetDependentNodes_v2(CUgraphNode, CUgraphNode *, void *, size_t *);
-CUresult cuGraphDestroyNode(CUgraphNode);
-CUresult cuGraphClone(CUgraph *, CUgraph);
-CUresult cuGraphDebugDotPrint(CUgraph, const char *, unsigned);
-CUresult cuGraphUpload(CUgraphExec, CUstream);
 RT_EXPORT cudaError_t cudaGraphNodeGetType(CUgraphNode n, int *type) { return rt_from(cuGraphNodeGetType(n, type)); }
 RT_EXPORT cudaError_t cudaGraphGetRootNodes(CUgraph g, CUgraphNode *roots, size_t *n) { return rt_from(cuGraphGetRootNodes(g, roots, n)); }
 RT_EXPORT RT_ABI13 cudaError_t cudaGraphNodeGetDependencies(CUgraphNode node, CUgraphNode *deps, void *edges, size_t *n) {
@@ -89,8 +103,6 @@ RT_EXPORT cudaError_t cudaGraphUpload(CUgraphExec x, cudaStream_t s) { return rt
  * plain names with CUDA 12's signatures over them (rt_abi12.c).  Edge data
  * other than the default (programmatic dependent launch ports) is not
  * supported; what the getters give is the default. */
-CUresult cuGraphAddDependencies_v2(CUgraph, const CUgraphNode *, const CUgraphNode *, const void *, size_t);
-CUresult cuGraphGetEdges_v2(CUgraph, CUgraphNode *, CUgraphNode *, void *, size_t *);
 static bool default_edges(const void *edges, size_t n) {
   const unsigned char *b = edges;
   for (size_t i = 0; edges && i < n * sizeof(CUgraphEdgeData); i++) if (b[i]) return false;
@@ -105,6 +117,15 @@ RT_EXPORT RT_ABI13 cudaError_t cudaGraphAddDependencies(CUgraph g, const CUgraph
                                                         const void *edges, size_t n) {
   return cudaGraphAddDependencies_v2(g, from, to, edges, n);
 }
+/* an edge named with other data is removed all the same, as on an H200 */
+RT_EXPORT cudaError_t cudaGraphRemoveDependencies_v2(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,
+                                                     const void *edges, size_t n) {
+  return rt_from(cuGraphRemoveDependencies_v2(g, from, to, edges, n));
+}
+RT_EXPORT RT_ABI13 cudaError_t cudaGraphRemoveDependencies(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,
+                                                           const void *edges, size_t n) {
+  return cudaGraphRemoveDependencies_v2(g, from, to, edges, n);
+}
 RT_EXPORT cudaError_t cudaGraphGetEdges_v2(CUgraph g, CUgraphNode *from, CUgraphNode *to, void *edges, size_t *n) {
   return rt_from(cuGraphGetEdges_v2(g, from, to, edges, n));
 }
@@ -114,111 +135,336 @@ RT_EXPORT RT_ABI13 cudaError_t cudaGraphGetEdges(CUgraph g, CUgraphNode *from, C
 RT_EXPORT cudaError_t cudaGraphAddEmptyNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd) {
   return rt_from(cuGraphAddEmptyNode(n, g, deps, nd));
 }
-RT_EXPORT cudaError_t cudaGraphAddChildGraphNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd, CUgraph child) {
-  return rt_from(cuGraphAddChildGraphNode(n, g, deps, nd, child));
+
+/* ---- kernel nodes ---- */
+
+/* The driver's parameters of runtime kernel-node parameters. */
+static cudaError_t kernel_params(const cudaKernelNodeParams *p, CUDA_KERNEL_NODE_PARAMS *k) {
+  if (!p) return rt_error(CUDA_ERROR_INVALID_VALUE);
+  cudaError_t e = 0;
+  rt_func *f = rt_func_find(p->func, &e);
+  if (!f) return rt_error(e);
+  *k = (CUDA_KERNEL_NODE_PARAMS){ f->f, p->gridDim.x, p->gridDim.y, p->gridDim.z, p->blockDim.x, p->blockDim.y,
+                                  p->blockDim.z, p->sharedMemBytes, p->kernelParams, p->extra, NULL, NULL };
+  return 0;
 }
 
 RT_EXPORT cudaError_t cudaGraphAddKernelNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd,
                                              const cudaKernelNodeParams *p) {
-  drv_kernel_params k;
+  CUDA_KERNEL_NODE_PARAMS k;
   cudaError_t e = kernel_params(p, &k);
   return e ? e : rt_from(cuGraphAddKernelNode_v2(n, g, deps, nd, &k));
 }
 
 RT_EXPORT cudaError_t cudaGraphKernelNodeSetParams(CUgraphNode n, const cudaKernelNodeParams *p) {
-  drv_kernel_params k;
+  CUDA_KERNEL_NODE_PARAMS k;
   cudaError_t e = kernel_params(p, &k);
   return e ? e : rt_from(cuGraphKernelNodeSetParams_v2(n, &k));
 }
 
+/* the kernel named by the host function it was registered with */
+RT_EXPORT cudaError_t cudaGraphKernelNodeGetParams(CUgraphNode n, cudaKernelNodeParams *p) {
+  CUDA_KERNEL_NODE_PARAMS k;
+  if (!p) return rt_error(CUDA_ERROR_INVALID_VALUE);
+  CUresult r = cuGraphKernelNodeGetParams_v2(n, &k);
+  if (r) return rt_from(r);
+  *p = (cudaKernelNodeParams){ (void *)rt_func_host(k.func), { k.gridDimX, k.gridDimY, k.gridDimZ },
+                               { k.blockDimX, k.blockDimY, k.blockDimZ }, k.sharedMemBytes, k.kernelParams, k.extra };
+  return 0;
+}
+
 RT_EXPORT cudaError_t cudaGraphExecKernelNodeSetParams(CUgraphExec x, CUgraphNode n, const cudaKernelNodeParams *p) {
-  drv_kernel_params k;
+  CUDA_KERNEL_NODE_PARAMS k;
   cudaError_t e = kernel_params(p, &k);
   return e ? e : rt_from(cuGraphExecKernelNodeSetParams_v2(x, n, &k));
+}
+
+/* cudaKernelNodeAttrID and cudaKernelNodeAttrValue are the driver's */
+RT_EXPORT cudaError_t cudaGraphKernelNodeGetAttribute(CUgraphNode n, int id, CUlaunchAttributeValue *v) {
+  return rt_from(cuGraphKernelNodeGetAttribute(n, id, v));
+}
+RT_EXPORT cudaError_t cudaGraphKernelNodeSetAttribute(CUgraphNode n, int id, const CUlaunchAttributeValue *v) {
+  return rt_from(cuGraphKernelNodeSetAttribute(n, id, v));
+}
+RT_EXPORT cudaError_t cudaGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src) {
+  return rt_from(cuGraphKernelNodeCopyAttributes(dst, src));
+}
+
+/* ---- memset, host, child graph, event and memory nodes ---- */
+
+static CUDA_MEMSET_NODE_PARAMS memset_params(const cudaMemsetParams *p) {
+  return (CUDA_MEMSET_NODE_PARAMS){ u(p->dst), p->pitch, p->value, p->elementSize, p->width, p->height };
 }
 
 RT_EXPORT cudaError_t cudaGraphAddMemsetNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd,
                                              const cudaMemsetParams *p) {
   if (!p) return rt_error(CUDA_ERROR_INVALID_VALUE);
-  drv_memset_params m = { (uint64_t)(uintptr_t)p->dst, p->pitch, p->value, p->elementSize, p->width, p->height };
+  CUDA_MEMSET_NODE_PARAMS m = memset_params(p);
   return rt_from(cuGraphAddMemsetNode(n, g, deps, nd, &m, NULL));
 }
+RT_EXPORT cudaError_t cudaGraphMemsetNodeGetParams(CUgraphNode n, cudaMemsetParams *p) {
+  CUDA_MEMSET_NODE_PARAMS m;
+  if (!p) return rt_error(CUDA_ERROR_INVALID_VALUE);
+  CUresult r = cuGraphMemsetNodeGetParams(n, &m);
+  if (!r) *p = (cudaMemsetParams){ (void *)(uintptr_t)m.dst, m.pitch, m.value, m.elementSize, m.width, m.height };
+  return rt_from(r);
+}
+RT_EXPORT cudaError_t cudaGraphMemsetNodeSetParams(CUgraphNode n, const cudaMemsetParams *p) {
+  if (!p) return rt_error(CUDA_ERROR_INVALID_VALUE);
+  CUDA_MEMSET_NODE_PARAMS m = memset_params(p);
+  return rt_from(cuGraphMemsetNodeSetParams(n, &m));
+}
+RT_EXPORT cudaError_t cudaGraphExecMemsetNodeSetParams(CUgraphExec x, CUgraphNode n, const cudaMemsetParams *p) {
+  if (!p) return rt_error(CUDA_ERROR_INVALID_VALUE);
+  CUDA_MEMSET_NODE_PARAMS m = memset_params(p);
+  return rt_from(cuGraphExecMemsetNodeSetParams(x, n, &m, NULL));
+}
 
+/* cudaHostNodeParams has the driver's layout */
 RT_EXPORT cudaError_t cudaGraphAddHostNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd,
                                            const cudaHostNodeParams *p) {
-  return rt_from(cuGraphAddHostNode(n, g, deps, nd, p));
+  return rt_from(cuGraphAddHostNode(n, g, deps, nd, (const CUDA_HOST_NODE_PARAMS *)p));
+}
+RT_EXPORT cudaError_t cudaGraphHostNodeGetParams(CUgraphNode n, cudaHostNodeParams *p) {
+  return rt_from(cuGraphHostNodeGetParams(n, (CUDA_HOST_NODE_PARAMS *)p));
+}
+RT_EXPORT cudaError_t cudaGraphHostNodeSetParams(CUgraphNode n, const cudaHostNodeParams *p) {
+  return rt_from(cuGraphHostNodeSetParams(n, (const CUDA_HOST_NODE_PARAMS *)p));
+}
+RT_EXPORT cudaError_t cudaGraphExecHostNodeSetParams(CUgraphExec x, CUgraphNode n, const cudaHostNodeParams *p) {
+  return rt_from(cuGraphExecHostNodeSetParams(x, n, (const CUDA_HOST_NODE_PARAMS *)p));
 }
 
+RT_EXPORT cudaError_t cudaGraphAddChildGraphNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd, CUgraph child) {
+  return rt_from(cuGraphAddChildGraphNode(n, g, deps, nd, child));
+}
+RT_EXPORT cudaError_t cudaGraphChildGraphNodeGetGraph(CUgraphNode n, CUgraph *g) {
+  return rt_from(cuGraphChildGraphNodeGetGraph(n, g));
+}
+RT_EXPORT cudaError_t cudaGraphExecChildGraphNodeSetParams(CUgraphExec x, CUgraphNode n, CUgraph child) {
+  return rt_from(cuGraphExecChildGraphNodeSetParams(x, n, child));
+}
+
+RT_EXPORT cudaError_t cudaGraphAddEventRecordNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd, CUevent e) {
+  return rt_from(cuGraphAddEventRecordNode(n, g, deps, nd, e));
+}
+RT_EXPORT cudaError_t cudaGraphAddEventWaitNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd, CUevent e) {
+  return rt_from(cuGraphAddEventWaitNode(n, g, deps, nd, e));
+}
+RT_EXPORT cudaError_t cudaGraphEventRecordNodeGetEvent(CUgraphNode n, CUevent *e) {
+  return rt_from(cuGraphEventRecordNodeGetEvent(n, e));
+}
+RT_EXPORT cudaError_t cudaGraphEventRecordNodeSetEvent(CUgraphNode n, CUevent e) {
+  return rt_from(cuGraphEventRecordNodeSetEvent(n, e));
+}
+RT_EXPORT cudaError_t cudaGraphEventWaitNodeGetEvent(CUgraphNode n, CUevent *e) { return rt_from(cuGraphEventWaitNodeGetEvent(n, e)); }
+RT_EXPORT cudaError_t cudaGraphEventWaitNodeSetEvent(CUgraphNode n, CUevent e) { return rt_from(cuGraphEventWaitNodeSetEvent(n, e)); }
+RT_EXPORT cudaError_t cudaGraphExecEventRecordNodeSetEvent(CUgraphExec x, CUgraphNode n, CUevent e) {
+  return rt_from(cuGraphExecEventRecordNodeSetEvent(x, n, e));
+}
+RT_EXPORT cudaError_t cudaGraphExecEventWaitNodeSetEvent(CUgraphExec x, CUgraphNode n, CUevent e) {
+  return rt_from(cuGraphExecEventWaitNodeSetEvent(x, n, e));
+}
+
+RT_EXPORT cudaError_t cudaGraphNodeSetEnabled(CUgraphExec x, CUgraphNode n, unsigned on) {
+  return rt_from(cuGraphNodeSetEnabled(x, n, on));
+}
+RT_EXPORT cudaError_t cudaGraphNodeGetEnabled(CUgraphExec x, CUgraphNode n, unsigned *on) {
+  return rt_from(cuGraphNodeGetEnabled(x, n, on));
+}
+
+static CUDA_MEM_ALLOC_NODE_PARAMS alloc_params(const cudaMemAllocNodeParams *p) {
+  CUDA_MEM_ALLOC_NODE_PARAMS a = { .accessDescs = p->accessDescs, .accessDescCount = p->accessDescCount,
+                                   .bytesize = p->bytesize, .dptr = u(p->dptr) };
+  memcpy(a.poolProps, p->poolProps, sizeof a.poolProps);
+  return a;
+}
+static void alloc_params_out(const CUDA_MEM_ALLOC_NODE_PARAMS *a, cudaMemAllocNodeParams *p) {
+  memcpy(p->poolProps, a->poolProps, sizeof p->poolProps);
+  p->accessDescs = a->accessDescs;
+  p->accessDescCount = a->accessDescCount;
+  p->bytesize = a->bytesize;
+  p->dptr = (void *)(uintptr_t)a->dptr;
+}
+
+RT_EXPORT cudaError_t cudaGraphAddMemAllocNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd,
+                                               cudaMemAllocNodeParams *p) {
+  if (!p) return rt_error(CUDA_ERROR_INVALID_VALUE);
+  CUDA_MEM_ALLOC_NODE_PARAMS a = alloc_params(p);
+  CUresult r = cuGraphAddMemAllocNode(n, g, deps, nd, &a);
+  if (!r) p->dptr = (void *)(uintptr_t)a.dptr;
+  return rt_from(r);
+}
+RT_EXPORT cudaError_t cudaGraphAddMemFreeNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd, void *dptr) {
+  return rt_from(cuGraphAddMemFreeNode(n, g, deps, nd, u(dptr)));
+}
+RT_EXPORT cudaError_t cudaGraphMemAllocNodeGetParams(CUgraphNode n, cudaMemAllocNodeParams *p) {
+  CUDA_MEM_ALLOC_NODE_PARAMS a;
+  if (!p) return rt_error(CUDA_ERROR_INVALID_VALUE);
+  CUresult r = cuGraphMemAllocNodeGetParams(n, &a);
+  if (!r) alloc_params_out(&a, p);
+  return rt_from(r);
+}
+RT_EXPORT cudaError_t cudaGraphMemFreeNodeGetParams(CUgraphNode n, void *dptr) {
+  return rt_from(cuGraphMemFreeNodeGetParams(n, dptr));
+}
+
+/* ---- copy nodes ---- */
+
+/* Where an array takes part, widths and x positions count its elements
+ * (both sides', as cudaMemcpy3D), else bytes: the unit in bytes. */
+static cudaError_t copy_unit(CUarray src, CUarray dst, uint64_t *unit) {
+  uint64_t base, pitch, rows, slices;
+  *unit = 1;
+  CUarray a = src ? src : dst;
+  return a ? rt_array_layout(a, &base, &pitch, &rows, &slices, unit) : 0;
+}
+
+/* The driver's description of a runtime copy (the runtime keeps its kind
+ * beside): a pointer is unified memory, its pitch and ysize the driver's
+ * pitch and height (xsize has no place: a getter gives 0, as CUDA's). */
+static cudaError_t copy_desc(const cudaMemcpy3DParms *p, CUDA_MEMCPY3D *c) {
+  uint64_t unit;
+  if (!p || (p->srcArray && p->srcPtr.ptr) || (p->dstArray && p->dstPtr.ptr)) return CUDA_ERROR_INVALID_VALUE;
+  if (p->kind < 0 || p->kind > 4) return cudaErrorInvalidMemcpyDirection;
+  cudaError_t e = copy_unit(p->srcArray, p->dstArray, &unit);
+  if (e) return e;
+  *c = (CUDA_MEMCPY3D){
+    .srcXInBytes = p->srcPos.x * unit, .srcY = p->srcPos.y, .srcZ = p->srcPos.z,
+    .srcMemoryType = p->srcArray ? CU_MEMORYTYPE_ARRAY : CU_MEMORYTYPE_UNIFIED, .srcDevice = u(p->srcPtr.ptr),
+    .srcArray = p->srcArray, .srcPitch = p->srcPtr.pitch, .srcHeight = p->srcPtr.ysize,
+    .dstXInBytes = p->dstPos.x * unit, .dstY = p->dstPos.y, .dstZ = p->dstPos.z,
+    .dstMemoryType = p->dstArray ? CU_MEMORYTYPE_ARRAY : CU_MEMORYTYPE_UNIFIED, .dstDevice = u(p->dstPtr.ptr),
+    .dstArray = p->dstArray, .dstPitch = p->dstPtr.pitch, .dstHeight = p->dstPtr.ysize,
+    .WidthInBytes = p->extent.width * unit, .Height = p->extent.height, .Depth = p->extent.depth };
+  return 0;
+}
+
+/* count bytes in one row: pitches and heights 0, as CUDA keeps a 1-D copy */
+static CUDA_MEMCPY3D copy_1d(void *dst, const void *src, size_t count) {
+  return (CUDA_MEMCPY3D){ .srcMemoryType = CU_MEMORYTYPE_UNIFIED, .srcDevice = u(src),
+                          .dstMemoryType = CU_MEMORYTYPE_UNIFIED, .dstDevice = u(dst),
+                          .WidthInBytes = count, .Height = 1, .Depth = 1 };
+}
+
+static void *side_ptr(int type, const void *host, CUdeviceptr dev) {
+  return type == CU_MEMORYTYPE_HOST ? (void *)host : type == CU_MEMORYTYPE_ARRAY ? NULL : (void *)(uintptr_t)dev;
+}
+
+RT_EXPORT cudaError_t cudaGraphAddMemcpyNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd,
+                                             const cudaMemcpy3DParms *p) {
+  CUDA_MEMCPY3D c;
+  cudaError_t e = copy_desc(p, &c);
+  return e ? rt_error(e) : rt_from(ptxemu_graph_copy_node(n, g, deps, nd, &c, p->kind));
+}
 RT_EXPORT cudaError_t cudaGraphAddMemcpyNode1D(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd, void *dst,
                                                const void *src, size_t count, int kind) {
-  (void)kind;
-  return rt_from(ptxemu_graph_add_copy(n, g, deps, nd, (uint64_t)(uintptr_t)dst, count, (uint64_t)(uintptr_t)src, count,
-                                       count, 1));
+  if (kind < 0 || kind > 4) return rt_error(cudaErrorInvalidMemcpyDirection);
+  CUDA_MEMCPY3D c = copy_1d(dst, src, count);
+  return rt_from(ptxemu_graph_copy_node(n, g, deps, nd, &c, kind));
 }
 
-/* ---- copy and memory nodes ---- */
-
-typedef struct { void *ptr; size_t pitch, xsize, ysize; } rt_pitched;
-typedef struct { size_t x, y, z; } rt_pos;
-typedef struct {
-  void *srcArray; rt_pos srcPos; rt_pitched srcPtr;
-  void *dstArray; rt_pos dstPos; rt_pitched dstPtr;
-  struct { size_t width, height, depth; } extent;
+RT_EXPORT cudaError_t cudaGraphMemcpyNodeGetParams(CUgraphNode n, cudaMemcpy3DParms *p) {
+  CUDA_MEMCPY3D c;
   int kind;
-} rt_memcpy3d;
-
-/* A copy of pitched memory: one 2-D copy per slice (a child graph when
- * there are several). */
-RT_EXPORT cudaError_t cudaGraphAddMemcpyNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd,
-                                             const rt_memcpy3d *p) {
+  uint64_t unit;
   if (!p) return rt_error(CUDA_ERROR_INVALID_VALUE);
-  if (p->srcArray || p->dstArray) return rt_unsupported("cudaGraphAddMemcpyNode with CUDA arrays");
-  size_t depth = p->extent.depth ? p->extent.depth : 1;
-  CUgraph into = g;
-  const CUgraphNode *d = deps;
-  size_t ndeps = nd;
-  CUgraph child = NULL;
-  if (depth > 1) {
-    CUresult r = cuGraphCreate(&child, 0);
-    if (r) return rt_from(r);
-    into = child;
-  }
-  for (size_t z = 0; z < depth; z++) {
-    uint64_t src = (uint64_t)(uintptr_t)p->srcPtr.ptr +
-                   ((p->srcPos.z + z) * p->srcPtr.ysize + p->srcPos.y) * p->srcPtr.pitch + p->srcPos.x;
-    uint64_t dst = (uint64_t)(uintptr_t)p->dstPtr.ptr +
-                   ((p->dstPos.z + z) * p->dstPtr.ysize + p->dstPos.y) * p->dstPtr.pitch + p->dstPos.x;
-    CUgraphNode slice;
-    CUresult r = ptxemu_graph_add_copy(depth > 1 ? &slice : n, into, depth > 1 ? NULL : d, depth > 1 ? 0 : ndeps, dst,
-                                       p->dstPtr.pitch, src, p->srcPtr.pitch, p->extent.width,
-                                       p->extent.height ? p->extent.height : 1);
-    if (r) return rt_from(r);
-  }
-  return depth > 1 ? rt_from(cuGraphAddChildGraphNode(n, g, deps, nd, child)) : 0;
-}
-
-typedef struct {
-  char poolProps[88];
-  const void *accessDescs;
-  size_t accessDescCount, bytesize;
-  void *dptr;                    /* out: the allocation, valid while the graph lives */
-} rt_mem_alloc_node;
-CUresult cuMemAllocAsync(CUdeviceptr *, size_t, CUstream);
-
-/* The allocation is made when the node is: its address is fixed for every
- * launch of the graph, as CUDA promises; a free node frees nothing (the
- * memory lives until the program ends). */
-RT_EXPORT cudaError_t cudaGraphAddMemAllocNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd,
-                                               rt_mem_alloc_node *p) {
-  if (!p || !p->bytesize) return rt_error(CUDA_ERROR_INVALID_VALUE);
-  CUdeviceptr d = 0;
-  CUresult r = cuMemAllocAsync(&d, p->bytesize, NULL);
+  CUresult r = ptxemu_graph_copy_get(n, &c, &kind);
   if (r) return rt_from(r);
-  p->dptr = (void *)(uintptr_t)d;
-  return rt_from(cuGraphAddEmptyNode(n, g, deps, nd));
+  cudaError_t e = copy_unit(c.srcArray, c.dstArray, &unit);
+  if (e) return rt_error(e);
+  *p = (cudaMemcpy3DParms){
+    .srcArray = c.srcArray, .srcPos = { c.srcXInBytes / unit, c.srcY, c.srcZ },
+    .srcPtr = { side_ptr(c.srcMemoryType, c.srcHost, c.srcDevice), c.srcPitch, 0, c.srcHeight },
+    .dstArray = c.dstArray, .dstPos = { c.dstXInBytes / unit, c.dstY, c.dstZ },
+    .dstPtr = { side_ptr(c.dstMemoryType, c.dstHost, c.dstDevice), c.dstPitch, 0, c.dstHeight },
+    .extent = { c.WidthInBytes / unit, c.Height, c.Depth }, .kind = kind };
+  return 0;
 }
 
-RT_EXPORT cudaError_t cudaGraphAddMemFreeNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd, void *dptr) {
-  if (!dptr) return rt_error(CUDA_ERROR_INVALID_VALUE);
-  return rt_from(cuGraphAddEmptyNode(n, g, deps, nd));
+/* a copy's new parameters, for the node (x NULL) or the executable's copy */
+static cudaError_t set_copy(CUgraphExec x, CUgraphNode n, const cudaMemcpy3DParms *p) {
+  CUDA_MEMCPY3D c;
+  cudaError_t e = copy_desc(p, &c);
+  return e ? rt_error(e) : rt_from(ptxemu_graph_copy_set(x, n, &c, p->kind));
+}
+static cudaError_t set_copy_1d(CUgraphExec x, CUgraphNode n, void *dst, const void *src, size_t count, int kind) {
+  if (kind < 0 || kind > 4) return rt_error(cudaErrorInvalidMemcpyDirection);
+  CUDA_MEMCPY3D c = copy_1d(dst, src, count);
+  return rt_from(ptxemu_graph_copy_set(x, n, &c, kind));
+}
+RT_EXPORT cudaError_t cudaGraphMemcpyNodeSetParams(CUgraphNode n, const cudaMemcpy3DParms *p) { return set_copy(NULL, n, p); }
+RT_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParams(CUgraphExec x, CUgraphNode n, const cudaMemcpy3DParms *p) {
+  return x ? set_copy(x, n, p) : rt_error(CUDA_ERROR_INVALID_VALUE);
+}
+RT_EXPORT cudaError_t cudaGraphMemcpyNodeSetParams1D(CUgraphNode n, void *dst, const void *src, size_t count, int kind) {
+  return set_copy_1d(NULL, n, dst, src, count, kind);
+}
+RT_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParams1D(CUgraphExec x, CUgraphNode n, void *dst, const void *src,
+                                                         size_t count, int kind) {
+  return x ? set_copy_1d(x, n, dst, src, count, kind) : rt_error(CUDA_ERROR_INVALID_VALUE);
+}
+
+/* A 1-D copy to (to) or from a __device__ or __constant__ variable: the
+ * checks of cudaMemcpyToSymbol / FromSymbol. */
+static cudaError_t symbol_copy(bool to, void *host, const void *symbol, size_t count, size_t off, int kind, CUDA_MEMCPY3D *c) {
+  CUdeviceptr d;
+  size_t size;
+  cudaError_t e = rt_var_find(symbol, &d, &size);
+  if (e) return e;
+  if (off > size || count > size - off) return CUDA_ERROR_INVALID_VALUE;
+  if (kind == cudaMemcpyHostToHost || kind == (to ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice) || kind < 0 || kind > 4)
+    return cudaErrorInvalidMemcpyDirection;
+  void *dev = (void *)(uintptr_t)(d + off);
+  *c = to ? copy_1d(dev, host, count) : copy_1d(host, dev, count);
+  return 0;
+}
+
+RT_EXPORT cudaError_t cudaGraphAddMemcpyNodeToSymbol(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd,
+                                                     const void *symbol, const void *src, size_t count, size_t off, int kind) {
+  CUDA_MEMCPY3D c;
+  cudaError_t e = symbol_copy(true, (void *)src, symbol, count, off, kind, &c);
+  return e ? rt_error(e) : rt_from(ptxemu_graph_copy_node(n, g, deps, nd, &c, kind));
+}
+RT_EXPORT cudaError_t cudaGraphAddMemcpyNodeFromSymbol(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd,
+                                                       void *dst, const void *symbol, size_t count, size_t off, int kind) {
+  CUDA_MEMCPY3D c;
+  cudaError_t e = symbol_copy(false, dst, symbol, count, off, kind, &c);
+  return e ? rt_error(e) : rt_from(ptxemu_graph_copy_node(n, g, deps, nd, &c, kind));
+}
+static cudaError_t set_symbol_copy(CUgraphExec x, CUgraphNode n, bool to, void *host, const void *symbol, size_t count,
+                                   size_t off, int kind) {
+  CUDA_MEMCPY3D c;
+  cudaError_t e = symbol_copy(to, host, symbol, count, off, kind, &c);
+  return e ? rt_error(e) : rt_from(ptxemu_graph_copy_set(x, n, &c, kind));
+}
+RT_EXPORT cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(CUgraphNode n, const void *symbol, const void *src, size_t count,
+                                                           size_t off, int kind) {
+  return set_symbol_copy(NULL, n, true, (void *)src, symbol, count, off, kind);
+}
+RT_EXPORT cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(CUgraphNode n, void *dst, const void *symbol, size_t count,
+                                                             size_t off, int kind) {
+  return set_symbol_copy(NULL, n, false, dst, symbol, count, off, kind);
+}
+RT_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(CUgraphExec x, CUgraphNode n, const void *symbol,
+                                                               const void *src, size_t count, size_t off, int kind) {
+  return x ? set_symbol_copy(x, n, true, (void *)src, symbol, count, off, kind) : rt_error(CUDA_ERROR_INVALID_VALUE);
+}
+RT_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(CUgraphExec x, CUgraphNode n, void *dst, const void *symbol,
+                                                                 size_t count, size_t off, int kind) {
+  return x ? set_symbol_copy(x, n, false, dst, symbol, count, off, kind) : rt_error(CUDA_ERROR_INVALID_VALUE);
+}
+
+/* ---- user objects ---- */
+
+RT_EXPORT cudaError_t cudaUserObjectCreate(CUuserObject *o, void *ptr, CUhostFn destroy, unsigned refs, unsigned flags) {
+  return rt_from(cuUserObjectCreate(o, ptr, destroy, refs, flags));
+}
+RT_EXPORT cudaError_t cudaUserObjectRetain(CUuserObject o, unsigned count) { return rt_from(cuUserObjectRetain(o, count)); }
+RT_EXPORT cudaError_t cudaUserObjectRelease(CUuserObject o, unsigned count) { return rt_from(cuUserObjectRelease(o, count)); }
+RT_EXPORT cudaError_t cudaGraphRetainUserObject(CUgraph g, CUuserObject o, unsigned count, unsigned flags) {
+  return rt_from(cuGraphRetainUserObject(g, o, count, flags));
+}
+RT_EXPORT cudaError_t cudaGraphReleaseUserObject(CUgraph g, CUuserObject o, unsigned count) {
+  return rt_from(cuGraphReleaseUserObject(g, o, count));
 }

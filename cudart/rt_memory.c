@@ -5,20 +5,6 @@
 #include <string.h>
 #include "cudart/rt.h"
 
-typedef struct cudaPitchedPtr { void *ptr; size_t pitch, xsize, ysize; } cudaPitchedPtr;
-typedef struct cudaExtent { size_t width, height, depth; } cudaExtent;
-typedef struct cudaPos { size_t x, y, z; } cudaPos;
-typedef struct cudaMemcpy3DParms {
-  void *srcArray;
-  cudaPos srcPos;
-  cudaPitchedPtr srcPtr;
-  void *dstArray;
-  cudaPos dstPos;
-  cudaPitchedPtr dstPtr;
-  cudaExtent extent;
-  int kind;
-} cudaMemcpy3DParms;
-
 static uint64_t u(const void *p) { return (uint64_t)(uintptr_t)p; }
 
 RT_EXPORT cudaError_t cudaMalloc(void **p, size_t n) {

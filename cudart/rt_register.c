@@ -164,6 +164,14 @@ rt_func *rt_func_find(const void *host, cudaError_t *err) {
   return f;
 }
 
+const void *rt_func_host(CUfunction f) {
+  pthread_mutex_lock(&reg_lock);
+  const void *host = f;
+  for (size_t i = 0; i < nfuncs; i++) if (funcs[i].f == f) { host = funcs[i].host; break; }
+  pthread_mutex_unlock(&reg_lock);
+  return host;
+}
+
 cudaError_t rt_var_find(const void *host, CUdeviceptr *dptr, size_t *size) {
   pthread_mutex_lock(&reg_lock);
   rt_var *v = NULL;

@@ -14,6 +14,7 @@ RT_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigne
   return rt_from(cuStreamWaitEvent(s, e, flags));
 }
 RT_EXPORT cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned *flags) { return rt_from(cuStreamGetFlags(s, flags)); }
+RT_EXPORT cudaError_t cudaStreamGetId(cudaStream_t s, unsigned long long *id) { return rt_from(cuStreamGetId(s, id)); }
 RT_EXPORT cudaError_t cudaStreamGetPriority(cudaStream_t s, int *prio) { return rt_from(cuStreamGetPriority(s, prio)); }
 RT_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t s, CUstreamCallback cb, void *user, unsigned flags) {
   return rt_from(cuStreamAddCallback(s, cb, user, flags));

@@ -8,7 +8,6 @@
 
 typedef struct cudaChannelFormatDesc { int x, y, z, w, f; } cudaChannelFormatDesc;
 enum { cudaChannelFormatKindSigned = 0, cudaChannelFormatKindUnsigned = 1, cudaChannelFormatKindFloat = 2 };
-typedef struct cudaExtent { size_t width, height, depth; } cudaExtent;
 typedef struct cudaResourceDesc {
   int resType;
   union {

@@ -17,6 +17,17 @@ cudaLaunchAttribute id val
 CUlaunchConfig gridDimX blockDimZ sharedMemBytes hStream attrs numAttrs
 CUlaunchAttribute id value
 CUgraphEdgeData from_port to_port type reserved
+CUDA_KERNEL_NODE_PARAMS func gridDimX blockDimZ sharedMemBytes kernelParams extra kern ctx
+CUDA_MEMSET_NODE_PARAMS dst pitch value elementSize width height
+CUDA_HOST_NODE_PARAMS fn userData
+CUDA_MEMCPY3D srcXInBytes srcY srcZ srcLOD srcMemoryType srcHost srcDevice srcArray reserved0 srcPitch srcHeight dstXInBytes dstY dstZ dstLOD dstMemoryType dstHost dstDevice dstArray reserved1 dstPitch dstHeight WidthInBytes Height Depth
+CUDA_MEM_ALLOC_NODE_PARAMS poolProps accessDescs accessDescCount bytesize dptr
+cudaKernelNodeParams func gridDim blockDim sharedMemBytes kernelParams extra
+cudaMemsetParams dst pitch value elementSize width height
+cudaHostNodeParams fn userData
+cudaPitchedPtr ptr pitch xsize ysize
+cudaMemcpy3DParms srcArray srcPos srcPtr dstArray dstPos dstPtr extent kind
+cudaMemAllocNodeParams poolProps accessDescs accessDescCount bytesize dptr
 '
 gen() {   # gen HEADER-INCLUDES -> a program printing "STRUCT FIELD OFFSET" and sizes
   echo "#include <stdio.h>"
