@@ -31,7 +31,8 @@
  *     bits 42..62  tx-count                    (signed, two's complement)
  *     bit  63      current phase parity
  * mbarrier.init writes {phase 0, expected = pending = count, tx 0};
- * mbarrier.inval writes 0.  A phase completes when pending == 0 and
+ * mbarrier.inval writes 0 but keeps the phase bit (waits on phases that
+ * completed before it succeed, as on an H200).  A phase completes when pending == 0 and
  * tx-count == 0: the phase bit flips, pending reloads from expected and
  * tx-count restarts at 0.
  * The state token that mbarrier.arrive returns is the word as it is right
@@ -813,7 +814,10 @@ static void h_mbar_init(warp *w, const xinsn *x, lanemask g) {
     cta *c = bar_of(w, x, i, ba, bsym, true, &off);
     if (!c) return;
     uint64_t n = inval ? 0 : opv(w, x, 1, i) & MB_MASK;
-    mb_store(c, off, inval ? 0 : mb_make(0, n, n, 0));
+    /* inval keeps the phase: a wait on a phase that completed before it
+     * still succeeds, as on an H200 (threads that poll after the one that
+     * invalidates, as cuda-samples globalToShmemTMACopy's do) */
+    mb_store(c, off, inval ? mb_make(mb_phase(mb_load(c, off)), 0, 0, 0) : mb_make(0, n, n, 0));
   }
 }
 
