@@ -306,12 +306,10 @@ DRV_EXPORT CUresult cuCtxSetLimit(int limit, size_t v) {
     drv.e->opt.stack_bytes = (uint32_t)(v < 16 ? 16 : (v + 15) & ~(size_t)15);
     break;
   case CU_LIMIT_MALLOC_HEAP_SIZE:
-    /* the heap is set up when the device is; CUDA also refuses a change
-     * once kernels have run */
+    /* a new, empty heap; CUDA refuses a change once kernels have used
+     * the heap (here: once any has run) */
     if (drv.launches) return drv_leave(CUDA_ERROR_INVALID_VALUE);
-    if (v != drv.e->heap_size) {
-      fprintf(stderr, "ptxemu: cudaLimitMallocHeapSize: the device heap stays %llu bytes\n", (unsigned long long)drv.e->heap_size);
-    }
+    if (emu_heap_resize(drv.e, v)) return drv_leave(CUDA_ERROR_OUT_OF_MEMORY);
     break;
   case CU_LIMIT_PRINTF_FIFO_SIZE: printf_fifo = v; break;
   case CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH: sync_depth = v; break;

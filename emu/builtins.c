@@ -61,11 +61,29 @@ static void h_put_free(heap *h, uint32_t g, uint32_t size) {
   if (g + size < h->ngran) h->tag[g + size] |= H_PREV_FREE;
 }
 
+static uint64_t heap_meta(uint64_t ngran) { return ngran * 12 + sizeof(heap); }
+
 void emu_heap_free(emu *e) {
   heap *h = e->heap_blocks;
   if (!h) return;
+  if (h->tag && h->next && h->prev) e->mem_used -= heap_meta(h->ngran);
   free(h->tag); free(h->next); free(h->prev); free(h);
   e->heap_blocks = NULL;
+}
+
+/* cudaDeviceSetLimit(cudaLimitMallocHeapSize) before the first launch: a
+ * heap of `size` bytes in place of the empty one; -1 (the old heap stays)
+ * when device memory cannot hold it or the allocator cannot index it. */
+int emu_heap_resize(emu *e, uint64_t size) {
+  if (size == e->heap_size) return 0;
+  if (size / 16 > H_SIZE || size > e->opt.device_bytes) return -1;
+  uint64_t old = e->heap_base, b = size ? emu_alloc(e, size, "device heap") : 0;
+  if (size && !b) return -1;
+  if (old) emu_free_region(e, old);
+  e->heap_base = b;
+  e->heap_size = size;
+  emu_heap_init(e);
+  return size && !e->heap_blocks ? -1 : 0;
 }
 
 /* The allocator's arrays count against the device memory cap like the heap
@@ -75,7 +93,7 @@ void emu_heap_init(emu *e) {
   e->nheap = 0;
   uint64_t g = e->heap_base ? e->heap_size / 16 : 0;
   if (!g || g > H_SIZE) return;
-  uint64_t meta = g * 12 + sizeof(heap);
+  uint64_t meta = heap_meta(g);
   if (meta > e->opt.mem_cap) return;
   heap *h = calloc(1, sizeof *h);
   if (!h) return;

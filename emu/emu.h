@@ -432,6 +432,9 @@ uint64_t emu_default_mem_cap(void);
 #define EMU_DEVICE_BYTES (81559ull << 20)
 /* Allocate device memory; returns its address (0 on failure: cap reached). */
 uint64_t emu_alloc(emu *e, uint64_t size, const char *name);
+/* Replace the device malloc heap, unused so far, by one of `size` bytes
+ * (cudaLimitMallocHeapSize); -1 when it does not fit (the old one stays). */
+int emu_heap_resize(emu *e, uint64_t size);
 uint8_t *emu_host_ptr(emu *e, uint64_t addr, uint64_t size);
 /* Address of a module symbol by name (global/const variables), or 0. */
 uint64_t emu_symbol_addr(emu *e, const char *name, uint64_t *size);
