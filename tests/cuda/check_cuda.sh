@@ -41,6 +41,8 @@ memory_ops     0 memory_ops.cu
 dynamic_parallelism 0 dynamic_parallelism.cu
 mempool_graph  0 mempool_graph.cu
 runtime_misc   0 runtime_misc.cu
+device_heap    0 device_heap.cu
+graph_params   0 graph_params.cu
 '
 flags_for() {
   case $1 in
