@@ -4,6 +4,7 @@
  * starts at once. */
 #include <stdlib.h>
 #include <string.h>
+#include "cudart/cubin.h"
 #include "cudart/drv.h"
 #include "cudart/fatbin.h"
 #include "cudart/modcache.h"
@@ -32,6 +33,31 @@ static CUresult module_from_ptx(char *text, size_t len, const char *origin, CUmo
   drv.modules = mod;
   *out = mod;
   return CUDA_SUCCESS;
+}
+
+/* The registers ptxas gave each kernel, from the fatbinary's SASS for the
+ * modelled GPU's architecture when it carries one (nvcc -arch=sm_90 embeds
+ * it beside the PTX): numRegs, occupancy and the timing model's resident
+ * blocks are then the hardware's, where ptxemu's own estimate from the
+ * PTX's liveness can be several registers off. */
+static void set_regs(const char *name, unsigned regs, void *user) {
+  isa_module *m = user;
+  for (uint32_t i = 0; i < m->nfuncs; i++)
+    if (m->funcs[i].has_body && strcmp(m->funcs[i].name, name) == 0) { m->funcs[i].regs_used = regs ? regs : 1; break; }
+}
+
+static void regs_from_sass(const void *fatbin, uint64_t max_bytes, isa_module *m) {
+  fatbin_entry ent[64];
+  char err[256];
+  int n = fatbin_parse(fatbin, max_bytes, ent, 64, err, sizeof err);
+  for (int i = 0; i < n && i < 64; i++) {
+    if (ent[i].kind != FATBIN_ELF || ent[i].arch != target_sm() || ent[i].family_specific) continue;
+    uint8_t *elf;
+    uint64_t len;
+    if (fatbin_entry_data(&ent[i], &elf, &len, err, sizeof err)) continue;
+    cubin_regcounts(elf, len, set_regs, m);
+    free(elf);
+  }
 }
 
 /* Whether a unit is CUDA's device runtime (libcudadevrt, linked into
@@ -83,7 +109,13 @@ static CUresult load_linked(const uint8_t *wrapper, CUmodule *out) {
     if (!linked) { fprintf(stderr, "ptxemu: %s\n", err); r = CUDA_ERROR_OUT_OF_MEMORY; }
     else {
       char *t = realloc(linked, len + 2);
-      if (t) { t[len] = t[len + 1] = 0; r = module_from_ptx(t, len, "linked PTX of the program's units", out); free(t); }
+      if (t) {
+        t[len] = t[len + 1] = 0;
+        r = module_from_ptx(t, len, "linked PTX of the program's units", out);
+        free(t);
+        const void *linked_sass = fatbin_from_wrapper(wrapper);   /* the device link's cubin */
+        if (!r && linked_sass) regs_from_sass(linked_sass, FATBIN_SIZE_UNKNOWN, (*out)->m);
+      }
       else { free(linked); r = CUDA_ERROR_OUT_OF_MEMORY; }
     }
   }
@@ -118,6 +150,7 @@ CUresult drv_module_load(const void *image, size_t max_bytes, CUmodule *out) {
     snprintf(origin, sizeof origin, "fatbin PTX (compute_%u)", arch);
     CUresult r = module_from_ptx(ptx, len, origin, out);
     free(ptx);
+    if (!r) regs_from_sass(image, max_bytes, (*out)->m);
     return r;
   }
   if (b[0] == 0x7f && b[1] == 'E' && b[2] == 'L' && b[3] == 'F') {

@@ -1,13 +1,15 @@
 /* fuzz_fatbin.c - libFuzzer harness for cudart/fatbin.c: bytes as a fatbin
  * (fatbin_parse, every entry decompressed, PTX picked for sm_90 and sm_80)
  * and as a section of several fatbins; bytes starting with an ELF magic are
- * also written to a private temp file and given to fatbin_scan_elf.  Every
+ * also written to a private temp file and given to fatbin_scan_elf, and read
+ * as a cubin (cubin_regcounts), as every decompressed entry is.  Every
  * pointer the parser hands back must lie inside the input (abort if not). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "cudart/cubin.h"
 #include "cudart/fatbin.h"
 
 static char tmpdir[] = "/tmp/ptxemu-fuzz-fatbin-XXXXXX";
@@ -25,6 +27,12 @@ static int inside(const void *p, uint64_t len, const uint8_t *data, size_t size)
   return b >= data && b <= data + size && len <= (uint64_t)(data + size - b);
 }
 
+/* Each register count names a NUL-terminated function and is a count. */
+static void regs_seen(const char *name, unsigned regs, void *user) {
+  (void)user;
+  if (!name || regs > 255 || strlen(name) > (1u << 30)) abort();
+}
+
 static void entries(const uint8_t *data, size_t size, const fatbin_entry *e, int n) {
   char err[512];
   for (int i = 0; i < n; i++) {
@@ -35,6 +43,7 @@ static void entries(const uint8_t *data, size_t size, const fatbin_entry *e, int
     uint64_t len;
     if (fatbin_entry_data(&e[i], &d, &len, err, sizeof err) == 0) {
       if (len > e[i].uncompressed_size || d[len] != 0) abort();
+      cubin_regcounts(d, len, regs_seen, NULL);
       free(d);
     }
   }
@@ -64,6 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!f) abort();
     fwrite(data, 1, size, f);
     fclose(f);
+    cubin_regcounts(data, size, regs_seen, NULL);
     fatbin_elf_info info;
     if (fatbin_scan_elf(elfpath, 90, &info, err, sizeof err) == 0 && info.problem != FATBIN_ELF_OK &&
         !info.message[0])

@@ -64,6 +64,39 @@ printf '#include <cstdio>\n#include <cuda_runtime.h>\nint main() { int n = 0; cu
 out=$("$PTXEMU" exec "$tmp/host_only" 2>"$tmp/err"); st=$?
 [ $st -eq 0 ] && [ "$out" = "1 device" ] && ok || { bad "host-only program: exit $st, '$out'"; cat "$tmp/err"; }
 
+# numRegs (and so occupancy) is what ptxas gave each kernel in the SASS
+# the fatbinary carries beside the PTX, as "ptxas -v" reports it
+cat >"$tmp/regs.cu" <<'CU'
+#include <cstdio>
+__global__ void small(int *p) { p[threadIdx.x] = threadIdx.x; }
+__global__ void wide(float *p, int n) {
+  float a[24];
+  for (int i = 0; i < 24; i++) a[i] = p[i * n + threadIdx.x];
+  for (int k = 0; k < n; k++) for (int i = 0; i < 24; i++) a[i] = a[i] * a[(i + 7) % 24] + 1.0f;
+  float s = 0; for (int i = 0; i < 24; i++) s += a[i] * i;
+  p[threadIdx.x] = s;
+}
+__global__ void __launch_bounds__(1024, 2) bounded(float *p, int n) {
+  float a[24];
+  for (int i = 0; i < 24; i++) a[i] = p[i * n + threadIdx.x];
+  for (int k = 0; k < n; k++) for (int i = 0; i < 24; i++) a[i] = a[i] * a[(i + 5) % 24] - 2.0f;
+  float s = 0; for (int i = 0; i < 24; i++) s += a[i];
+  p[threadIdx.x] = s;
+}
+int main() {
+  cudaFuncAttributes a;
+  cudaFuncGetAttributes(&a, small); printf("_Z5smallPi %d\n", a.numRegs);
+  cudaFuncGetAttributes(&a, wide); printf("_Z4widePfi %d\n", a.numRegs);
+  cudaFuncGetAttributes(&a, bounded); printf("_Z7boundedPfi %d\n", a.numRegs);
+  return 0;
+}
+CU
+if "$NVCC" -cudart shared -arch=sm_90 -Xptxas -v -o "$tmp/regs" "$tmp/regs.cu" >"$tmp/nvcc.log" 2>&1; then
+  awk '/Compiling entry function/ { f = $7; gsub(/\047/, "", f) } /Used [0-9]+ registers/ { for (i = 1; i <= NF; i++) if ($i == "Used") print f, $(i+1) }' "$tmp/nvcc.log" | sort >"$tmp/ptxas.txt"
+  "$PTXEMU" exec "$tmp/regs" 2>"$tmp/err" | sort >"$tmp/regs.txt"
+  [ -s "$tmp/ptxas.txt" ] && cmp -s "$tmp/ptxas.txt" "$tmp/regs.txt" && ok || { bad "numRegs differ from ptxas's"; paste "$tmp/ptxas.txt" "$tmp/regs.txt"; cat "$tmp/err"; }
+else bad "nvcc (regs) failed"; cat "$tmp/nvcc.log"; fi
+
 # device memory is backed as it is touched: 40 GB allocated and 1 MB written
 # cost the host little; writing 512 MB under --max-memory 256M is a clear
 # out-of-memory fault, not an OOM kill of the machine
