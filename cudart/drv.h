@@ -180,6 +180,11 @@ uint8_t *drv_device_ptr(uint64_t addr, uint64_t n);
 /* The bytes at addr for n bytes, device or host memory (UVA); NULL when
  * addr is neither a device range nor readable host memory. */
 uint8_t *drv_any_ptr(uint64_t addr, uint64_t n);
+/* Where a copy's endpoint lies, for its modelled time: device memory
+ * (managed memory too), pinned (page-locked or registered) host memory, or
+ * ordinary pageable host memory. */
+enum drv_place { DRV_DEVICE, DRV_PINNED, DRV_PAGEABLE };
+enum drv_place drv_place_of(uint64_t addr);
 
 /* Stream work */
 CUresult drv_memcpy2d(uint64_t dst, uint64_t dpitch, uint64_t src, uint64_t spitch, uint64_t width, uint64_t height,

@@ -60,6 +60,12 @@ uint8_t *drv_any_ptr(uint64_t addr, uint64_t n) {
   return (uint8_t *)(uintptr_t)addr;
 }
 
+enum drv_place drv_place_of(uint64_t addr) {
+  const alloc *a = alloc_of(addr);
+  if (a) return a->kind == A_HOST || a->kind == A_REGISTERED ? DRV_PINNED : DRV_DEVICE;
+  return emu_region_of(drv.e, addr) ? DRV_DEVICE : DRV_PAGEABLE;
+}
+
 /* ---- device memory ---- */
 
 DRV_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytes) {

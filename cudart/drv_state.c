@@ -11,6 +11,7 @@
 #include "debug/debug.h"
 #include "cudart/drv.h"
 #include "cudart/options.h"
+#include "util/clock.h"
 #include "emu/timing.h"
 #include "host/launcher.h"
 #include "host/session.h"
@@ -255,24 +256,48 @@ static CUresult run_kernel(drv_op *op) {
   return CUDA_SUCCESS;
 }
 
+/* The device clock over a copy or fill of `bytes` (dst and src: where it
+ * writes and reads; src DRV_DEVICE for a fill) that took the emulator
+ * wall_ns: in timing mode the modelled time, a copy's fixed cost and then
+ * the host link's bandwidth (pinned or pageable memory) or, within the
+ * device, DRAM's (a copy reads and writes each byte); in functional mode
+ * the emulator's own time, as for a launch. */
+static void copy_clock(enum drv_place dst, enum drv_place src, uint64_t bytes, bool fill, uint64_t wall_ns) {
+  const gpu_config *g = &drv.cfg;
+  if (!drv.timing) { drv.clock_ms += (double)wall_ns / 1e6; return; }
+  if (g->copy_latency_us <= 0 && g->host_link_gbs <= 0) return;    /* (a configuration without them) */
+  double gbs;
+  if (dst == DRV_DEVICE && src == DRV_DEVICE) gbs = (double)g->dram_bandwidth_gbs / (fill ? 1 : 2);
+  else if (dst == DRV_PAGEABLE || src == DRV_PAGEABLE) gbs = g->host_pageable_gbs;
+  else if (dst == DRV_PINNED && src == DRV_PINNED) gbs = 0;        /* host to host: the CPU's copy */
+  else gbs = g->host_link_gbs;
+  drv.clock_ms += g->copy_latency_us / 1e3 + (gbs > 0 ? (double)bytes / (gbs * 1e6) : 0);
+}
+
 static CUresult run_memcpy(const drv_op *op) {
+  uint64_t t0 = clock_now_ns(), n = 0;
   for (uint64_t z = 0; z < (op->depth ? op->depth : 1); z++)
     for (uint64_t r = 0; r < op->height; r++) {
       uint64_t d = op->dst + z * op->dslice + r * op->dpitch, s = op->src + z * op->sslice + r * op->spitch;
       uint8_t *dp = drv_any_ptr(d, op->width), *sp = drv_any_ptr(s, op->width);
       if (!dp || !sp) return CUDA_ERROR_INVALID_VALUE;
       memmove(dp, sp, op->width);
+      n += op->width;
     }
+  copy_clock(drv_place_of(op->dst), drv_place_of(op->src), n, false, clock_now_ns() - t0);
   return CUDA_SUCCESS;
 }
 
 static CUresult run_memset(const drv_op *op) {
+  uint64_t t0 = clock_now_ns();
   for (uint64_t r = 0; r < op->height; r++) {
     uint64_t d = op->dst + r * op->dpitch;
     uint8_t *dp = drv_any_ptr(d, op->width * op->elem);
     if (!dp) return CUDA_ERROR_INVALID_VALUE;
     for (uint64_t i = 0; i < op->width; i++) memcpy(dp + i * op->elem, &op->value, op->elem);
   }
+  enum drv_place at = drv_place_of(op->dst);
+  copy_clock(at, at == DRV_DEVICE ? DRV_DEVICE : DRV_PINNED, op->width * op->elem * op->height, true, clock_now_ns() - t0);
   return CUDA_SUCCESS;
 }
 

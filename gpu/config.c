@@ -67,6 +67,8 @@ static const param params[] = {
   OPT_U32(l2_fill_bytes, 32, 128, "32"),
   /* what the GPU's profiler defines (ptxemu-trace(5)); bank addressing mode */
   OPT_STR(metric_set, "ncu"), OPT_U32(shared_bank_mode, 0, 16, "0"), OPT_DBL(shared_replay_cycles, 0, 64, "0"),
+  /* copies between host and device (0: not modelled) */
+  OPT_DBL(host_link_gbs, 0, 100000, "0"), OPT_DBL(host_pageable_gbs, 0, 100000, "0"), OPT_DBL(copy_latency_us, 0, 100000, "0"),
 };
 
 const char *const gpu_metric_set_names[GPU_METRICS_COUNT] = { "ncu", "nvprof" };

@@ -90,6 +90,11 @@ typedef struct gpu_config {
   uint32_t cluster_barrier_cycles;     /* barrier.cluster.wait: the cluster-wide round trip */
   double shared_replay_cycles;         /* cycles between one shared access's own wavefronts (its bank-conflict replays,
                                          a wide access's parts); the pipe takes others' in between (0: 1) */
+  /* the device's copies (ptxemu exec's memcpy and memset on the modelled
+   * clock): the host link's bandwidth, pinned and pageable, in GB/s, and a
+   * copy's fixed cost in microseconds (0: copies take no modelled time);
+   * copies within the device take DRAM's bandwidth (read and written) */
+  double host_link_gbs, host_pageable_gbs, copy_latency_us;
   uint32_t lat_dsmem;                  /* a shared-memory access to another block of the cluster (0: lat_shared) */
   uint32_t hoist_invariants;           /* 1: a loop body's invariant arithmetic issues nothing (ptxas hoists it) */
   uint32_t lat_s2r;                    /* a special register read by S2R/S2UR (%tid, %ctaid, %laneid, %warpid, %smid,

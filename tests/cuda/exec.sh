@@ -31,6 +31,17 @@ clock=$("$PTXEMU" gpus --params h100 | awk '$1 == "clock_mhz" { print $3 }')
 ms=$(echo "$out" | awk '$1 == "elapsed_ms" { print $2 }')
 if [ -n "$cycles" ] && [ -n "$clock" ] && awk -v c="$cycles" -v f="$clock" -v m="$ms" 'BEGIN { e = c / (f * 1000); d = m > e ? m - e : e - m; exit !(m > 0 && (d / e < 1e-4 || d <= 5e-7)) }'; then ok
 else bad "--timing: elapsed '$ms' ms, stats cycles '$cycles' at '$clock' MHz"; cat "$tmp/err"; fi
+# ... and copies take their fixed cost, then their bytes at the host link's
+# (pinned or pageable) or DRAM's bandwidth, read and written (a fill once)
+"$PTXEMU" gpus --params h100 >"$tmp/params.txt"
+echo "$out" | awk 'NR == FNR { p[$1] = $3; next } $1 == "copy_ms" {
+    lat = p["copy_latency_us"] / 1e3; n = $3
+    bw = $2 == "pinned" ? p["host_link_gbs"] : $2 == "pageable" ? p["host_pageable_gbs"] : $2 == "device" ? p["dram_bandwidth_gbs"] / 2 : p["dram_bandwidth_gbs"]
+    want = lat + n / (bw * 1e6); d = $4 - want; if (d < 0) d = -d
+    if (bw > 0 && lat > 0 && d / want < 1e-4) good++; else { print "copy " $2 ": " $4 " ms, want " want > "/dev/stderr"; bad++ } }
+  END { exit !(good == 4 && !bad) }' "$tmp/params.txt" - && ok || bad "--timing: copies' modelled times"
+out=$("$PTXEMU" exec -q "$tmp/events" 2>"$tmp/err")
+[ "$(echo "$out" | awk '$1 == "copy_ms" && $4 > 0' | wc -l)" = 4 ] && ok || { bad "functional: copies take no time: $out"; cat "$tmp/err"; }
 
 # --set: the overrides reach the libraries (PTXEMU_SET), change the timing
 # and head the stats file; the trace's runs row holds the effective values
