@@ -209,7 +209,7 @@ CUresult drv_fault_error(const emu *e) {
   case FAULT_BUDGET: case FAULT_TIMEOUT: return CUDA_ERROR_LAUNCH_TIMEOUT;
   case FAULT_HEAP: return CUDA_ERROR_ILLEGAL_ADDRESS;      /* a bad free */
   case FAULT_MEMORY: return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
-  case FAULT_UNSUPPORTED: return CUDA_ERROR_ILLEGAL_INSTRUCTION;
+  case FAULT_UNSUPPORTED: case FAULT_ILLEGAL: return CUDA_ERROR_ILLEGAL_INSTRUCTION;
   default: return CUDA_ERROR_LAUNCH_FAILED;   /* trap, deadlock, proxy */
   }
 }

@@ -381,7 +381,7 @@ void emu_print_fault(const emu *e, FILE *out) {
   static const char *const kinds[] = { "", "out-of-bounds access", "misaligned access", "trap", "assertion failed",
     "barrier deadlock", "instruction budget exhausted", "stack overflow", "unsupported instruction",
     "bad address space", "device heap", "wall-time budget exhausted", "missing proxy fence", "output error",
-    "out of memory", "stopped" };
+    "out of memory", "stopped", "illegal instruction" };
   const xinsn *x = f->pc < e->nprog ? &e->prog[f->pc] : NULL;
   fprintf(out, "ptxemu: kernel fault: %s\n", f->kind < (int)(sizeof kinds / sizeof *kinds) ? kinds[f->kind] : "fault");
   if (f->msg[0]) fprintf(out, "    %s\n", f->msg);

@@ -109,7 +109,8 @@ enum emu_fault_kind {
   FAULT_TIMEOUT, FAULT_PROXY,
   FAULT_OUTPUT,            /* device printf output could not be written         */
   FAULT_MEMORY,            /* host memory or the device memory cap ran out: a limit */
-  FAULT_STOPPED            /* the host stopped the launch (emu_request_stop)      */
+  FAULT_STOPPED,           /* the host stopped the launch (emu_request_stop)      */
+  FAULT_ILLEGAL            /* an instruction the GPU refuses as given (an illegal instruction there) */
 };
 
 typedef struct warp {

@@ -1222,6 +1222,14 @@ static void h_tensor(warp *w, const xinsn *x, lanemask g) {
       return;
     }
     if (im2col && im2col_offsets(w, x, i, (int)t.rank - 2, off)) return;
+    /* a tile's first element must start a 16-byte unit of its row: an
+     * H200 raises an illegal instruction for an INT32 map's x = 1 (0 and 4
+     * load); negative coordinates too, whose elements are filled */
+    if (!im2col && ((int64_t)c[0] * (int64_t)t.esize) % 16) {
+      emu_fault_at(w, x, i, FAULT_ILLEGAL, "tensor copy at coordinate %d of the innermost dimension: %lld bytes into the row, "
+                   "not a multiple of 16 (an illegal instruction on the GPU)", c[0], (long long)c[0] * t.esize);
+      return;
+    }
     if (load) {
       uint8_t *box = malloc(t.bytes ? t.bytes : 1);
       if (oom(w, x, box)) return;

@@ -21,6 +21,9 @@ EXPECT_STATUS=4 expect_fault wall-time "wall-time budget of 0.3 s" --kernel spin
 EXPECT_STATUS=4 expect_fault wall-time-timed "faults.ptx:" --kernel spin --max-insts 1e15 --max-seconds 0.3 --gpu fermi
 EXPECT_STATUS=65 expect_fault memory-cap "over the limit of 65536 (the device memory cap" --kernel trapper --max-memory 64K -e 'buffer big 1048576 zero'
 EXPECT_STATUS=65 expect_fault memory-cap-ramp "over the limit of 65536 (the device memory cap" --kernel trapper --max-memory 64K -e 'buffer big 1048576 ramp u32 0 1'
+expect_fault tma-misaligned "coordinate 1 of the innermost dimension: 4 bytes into the row, not a multiple of 16" --kernel tma_misaligned \
+  -e 'buffer a 4096 zero' -e 'tensormap m u32 2 a dims 32 32 strides 128 box 32 8' --arg tensormap:m --arg u32:1
+out=$("$PTXEMU" run "$k" --kernel tma_misaligned -e 'buffer a 4096 zero' -e 'tensormap m u32 2 a dims 32 32 strides 128 box 32 8' --arg tensormap:m --arg u32:4 2>&1) && ok || { bad "tma at x = 4 (16 bytes) faulted"; echo "$out" | head -5; }
 expect_fault shared-oob "invalid shared access" --kernel shared_oob
 expect_fault shared-wrap-oob "invalid shared access of 4 bytes at address 0xfff0\$" --kernel shared_wrap_oob
 expect_fault vector-red-shared "vector red at 0x2e0000000400, which is not a global address" --kernel vector_red_shared
