@@ -28,6 +28,9 @@ cudaHostNodeParams fn userData
 cudaPitchedPtr ptr pitch xsize ysize
 cudaMemcpy3DParms srcArray srcPos srcPtr dstArray dstPos dstPtr extent kind
 cudaMemAllocNodeParams poolProps accessDescs accessDescCount bytesize dptr
+CUmemLocation type id
+CUmemAllocationProp type requestedHandleTypes location win32HandleMetaData allocFlags allocFlags.compressionType allocFlags.gpuDirectRDMACapable allocFlags.usage allocFlags.reserved
+CUmemAccessDesc location flags
 '
 gen() {   # gen HEADER-INCLUDES -> a program printing "STRUCT FIELD OFFSET" and sizes
   echo "#include <stdio.h>"
