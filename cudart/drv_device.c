@@ -148,6 +148,15 @@ static long long attribute(int a) {
   case ATTR_MAX_ACCESS_POLICY_WINDOW_SIZE: return sm >= 80 ? 134213632 : 0;
   case ATTR_RESERVED_SHARED_MEMORY_PER_BLOCK: return c->shared_reserved_per_cta;
   case ATTR_READ_ONLY_HOST_REGISTER_SUPPORTED: return 1;
+  /* cuMemCreate/cuMemMap (drv_memory.c): exportable to POSIX file
+   * descriptors; compression and GPUDirect RDMA are requests ptxemu grants
+   * by recording them, as the memory behaves the same either way.  Fabric
+   * handles read 1 as on an H100 or H200, and cuMemCreate refuses them
+   * with CUDA_ERROR_NOT_PERMITTED as there when no IMEX channel exists. */
+  case ATTR_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: case ATTR_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED: return 1;
+  case ATTR_GENERIC_COMPRESSION_SUPPORTED: return sm >= 80;
+  case ATTR_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED: return 1;
+  case ATTR_HANDLE_TYPE_FABRIC_SUPPORTED: return sm >= 90;
   case ATTR_MEMORY_POOLS_SUPPORTED: return 1;
   case ATTR_CLUSTER_LAUNCH: return sm >= 90;
   case ATTR_UNIFIED_FUNCTION_POINTERS: return 0;

@@ -83,31 +83,49 @@ static void free_data(mem_region *r) {
   else free(r->data);
 }
 
-/* First 256-byte aligned address from which size bytes and the 4 KiB gap
- * after them fit in the global window: after the last allocation while the
- * window lasts, then in the first hole freed allocations left (a program
- * that allocates and frees in a loop never runs out of addresses). */
-static uint64_t place(const emu *e, uint64_t size) {
-  uint64_t room = EMU_ADDR_MAP_HI - GLOBAL_BASE;
-  if (size > room - 4096 - 255) return 0;
-  uint64_t base = (e->next_base + 255) & ~255ull;
-  if (base - GLOBAL_BASE <= room - 4096 - size) return base;
-  base = GLOBAL_BASE;
+/* The end, gap included, of whatever in the global window meets
+ * [a, a+n) or the 4 KiB after it: a region (with the gap after it) or a
+ * reserved range; 0 when nothing does. */
+static uint64_t obstacle_end(const emu *e, uint64_t a, uint64_t n) {
+  uint64_t end = a + n + 4096, past = 0;
   for (uint32_t i = 0; i < e->nregions; i++) {
     const mem_region *r = &e->regions[i];
     if (r->base < GLOBAL_BASE || r->base >= EMU_ADDR_MAP_HI) continue;
-    if (r->base >= base && r->base - base >= size + 4096) return base;
-    uint64_t end = (r->base + r->size + 4096 + 255) & ~255ull;
-    if (end > base) base = end;
+    uint64_t rend = r->base + r->size + 4096;
+    if (r->base < end && rend > a && rend > past) past = rend;
   }
-  return base - GLOBAL_BASE <= room - 4096 - size ? base : 0;
+  for (uint32_t i = 0; i < e->nvranges; i++) {
+    const struct emu_vrange *v = &e->vranges[i];
+    uint64_t vend = v->base + v->size + 4096;
+    if (v->base < end && vend > a && vend > past) past = vend;
+  }
+  return past;
+}
+
+/* First align-aligned address (align a power of two) from which size
+ * bytes and the 4 KiB gap after them fit in the global window: after the
+ * last allocation or reservation while the window lasts, then in the
+ * first hole freed ones left (a program that allocates and frees in a
+ * loop never runs out of addresses). */
+static uint64_t place(const emu *e, uint64_t size, uint64_t align) {
+  uint64_t room = EMU_ADDR_MAP_HI - GLOBAL_BASE;
+  if (size > room - 4096 - (align - 1)) return 0;
+  uint64_t base = (e->next_base + align - 1) & ~(align - 1);
+  if (base - GLOBAL_BASE <= room - 4096 - size) return base;
+  base = (GLOBAL_BASE + align - 1) & ~(align - 1);
+  for (;;) {
+    if (base - GLOBAL_BASE > room - 4096 - size) return 0;
+    uint64_t past = obstacle_end(e, base, size);
+    if (!past) return base;
+    base = (past + align - 1) & ~(align - 1);
+  }
 }
 
 uint64_t emu_alloc(emu *e, uint64_t size, const char *name) {
   if (size > e->opt.device_bytes || e->mem_used + size > e->opt.device_bytes) return 0;
   /* 256-byte aligned like cudaMalloc, with a gap so that running off the end
    * of one allocation faults instead of landing in the next */
-  uint64_t base = place(e, size);
+  uint64_t base = place(e, size, 256);
   if (!base) return 0;
   bool mapped;
   uint8_t *data = alloc_zeroed(size, &mapped);
@@ -144,6 +162,66 @@ int emu_map_host(emu *e, uint64_t base, void *data, uint64_t size, const char *n
   r->data = data;
   r->name = name;
   r->external = true;
+  return 0;
+}
+
+uint64_t emu_reserve(emu *e, uint64_t size, uint64_t align, uint64_t hint) {
+  uint64_t room = EMU_ADDR_MAP_HI - GLOBAL_BASE;
+  if (!size || !align || (align & (align - 1)) || size > room || align > room) return 0;
+  if (e->nvranges == e->capvranges) {
+    uint32_t nc = e->capvranges ? e->capvranges * 2 : 8;
+    struct emu_vrange *nv = realloc(e->vranges, nc * sizeof *nv);
+    if (!nv) return 0;
+    e->vranges = nv;
+    e->capvranges = nc;
+  }
+  uint64_t base = 0;
+  if (hint && !(hint & (align - 1)) && hint >= GLOBAL_BASE && hint - GLOBAL_BASE <= room - 4096 &&
+      size <= room - 4096 - (hint - GLOBAL_BASE) && !obstacle_end(e, hint, size))
+    base = hint;
+  if (!base) base = place(e, size, align);
+  if (!base) return 0;
+  uint32_t i = 0;
+  while (i < e->nvranges && e->vranges[i].base < base) i++;
+  memmove(&e->vranges[i + 1], &e->vranges[i], (e->nvranges - i) * sizeof *e->vranges);
+  e->vranges[i] = (struct emu_vrange){ base, size };
+  e->nvranges++;
+  if (base + size + 4096 > e->next_base) e->next_base = base + size + 4096;
+  return base;
+}
+
+int emu_unreserve(emu *e, uint64_t base, uint64_t size) {
+  for (uint32_t i = 0; i < e->nvranges; i++) {
+    if (e->vranges[i].base != base || e->vranges[i].size != size) continue;
+    for (uint32_t k = 0; k < e->nregions; k++)
+      if (e->regions[k].base >= base && e->regions[k].base - base < size) return -1;
+    memmove(&e->vranges[i], &e->vranges[i + 1], (e->nvranges - i - 1) * sizeof *e->vranges);
+    e->nvranges--;
+    return 0;
+  }
+  return -1;
+}
+
+const struct emu_vrange *emu_reservation_of(const emu *e, uint64_t addr) {
+  for (uint32_t i = 0; i < e->nvranges; i++)
+    if (addr >= e->vranges[i].base && addr - e->vranges[i].base < e->vranges[i].size) return &e->vranges[i];
+  return NULL;
+}
+
+int emu_map_reserved(emu *e, uint64_t base, uint8_t *data, uint64_t size, const char *name, bool readonly) {
+  const struct emu_vrange *v = emu_reservation_of(e, base);
+  if (!size || !v || size > v->size - (base - v->base)) return -1;
+  for (uint32_t i = 0; i < e->nregions; i++) {
+    const mem_region *r = &e->regions[i];
+    if (base < r->base + r->size && base + size > r->base) return -1;
+  }
+  mem_region *r = insert_region(e, base);
+  if (!r) return -1;
+  r->size = size;
+  r->data = data;
+  r->name = name;
+  r->external = true;
+  r->readonly = readonly;
   return 0;
 }
 
@@ -298,6 +376,7 @@ void emu_free(emu *e) {
   if (!e) return;
   for (uint32_t i = 0; i < e->nregions; i++) free_data(&e->regions[i]);
   free(e->regions);
+  free(e->vranges);
   for (uint32_t i = 0; i < e->nmods; i++) {
     free(e->mods[i].sym_addr);
     free(e->mods[i].shared_sym_off);
@@ -385,7 +464,12 @@ void emu_print_fault(const emu *e, FILE *out) {
   const xinsn *x = f->pc < e->nprog ? &e->prog[f->pc] : NULL;
   fprintf(out, "ptxemu: kernel fault: %s\n", f->kind < (int)(sizeof kinds / sizeof *kinds) ? kinds[f->kind] : "fault");
   if (f->msg[0]) fprintf(out, "    %s\n", f->msg);
-  if (f->kind == FAULT_OOB && f->space == PTX_SPACE_GLOBAL) describe_overrun(e, f->addr, f->size, out);
+  const struct emu_vrange *v = f->kind == FAULT_OOB ? emu_reservation_of(e, f->addr) : NULL;
+  if (v)
+    fprintf(out, "    the address lies in a range reserved by cuMemAddressReserve (%llu bytes at 0x%llx) with no memory "
+            "mapped there that the device may access (cuMemMap, then cuMemSetAccess)\n", (unsigned long long)v->size,
+            (unsigned long long)v->base);
+  else if (f->kind == FAULT_OOB && f->space == PTX_SPACE_GLOBAL) describe_overrun(e, f->addr, f->size, out);
   if (f->kind != FAULT_DEADLOCK && f->pc != UINT32_MAX)
     fprintf(out, "    by thread (%u,%u,%u) in block (%u,%u,%u)\n", f->tid[0], f->tid[1], f->tid[2], f->cta[0], f->cta[1], f->cta[2]);
   if (x) {

@@ -175,7 +175,7 @@ typedef struct mem_region {
   uint64_t base, size;
   uint8_t *data;
   const char *name;
-  bool readonly;
+  bool readonly;                 /* a read-only cuMemMap mapping: host copies into it are refused (kernel stores are not checked) */
   bool mapped;                   /* data is an mmap of its own (large, lazily backed) */
   bool external;                 /* host memory mapped in (not freed by the emu)  */
   bool par_read_written;         /* a parallel launch read and wrote it: its reads are shadowed from the start (emu/parallel.c) */
@@ -296,6 +296,12 @@ typedef struct emu {
   uint64_t next_base;
   uint32_t last_region;          /* translation cache                             */
   uint64_t mem_used;
+  /* address ranges reserved by cuMemAddressReserve, sorted by base: no
+   * allocation is placed there, and only the regions mapped into them
+   * (emu_map_reserved) can be reached */
+  struct emu_vrange { uint64_t base, size; } *vranges;
+  uint32_t nvranges, capvranges;
+  bool aliased;                  /* some bytes have two device addresses (cuMemMap): launches run sequentially */
   uint64_t *sym_addr;            /* address of each module symbol                 */
   uint64_t *func_addr;           /* "address" of each function (for indirect calls) */
   /* the prepared program of the current launch */
@@ -422,6 +428,18 @@ int emu_map_host(emu *e, uint64_t base, void *data, uint64_t size, const char *n
 /* Whether [a, a+n) touches the emulator's own address windows (device
  * allocations, generic shared/local, functions, the null page). */
 bool emu_in_windows(uint64_t a, uint64_t n);
+/* Reserve size bytes of device addresses (a multiple of align, a power
+ * of two) with nothing behind them: at hint when it is aligned and free,
+ * else where emu_alloc would place them.  The base, or 0 when no room. */
+uint64_t emu_reserve(emu *e, uint64_t size, uint64_t align, uint64_t hint);
+/* Give back the reservation [base, base+size) exactly as made; -1 when
+ * there is none such or a region still lies in it. */
+int emu_unreserve(emu *e, uint64_t base, uint64_t size);
+/* The reservation holding addr, or NULL. */
+const struct emu_vrange *emu_reservation_of(const emu *e, uint64_t addr);
+/* Map data (not owned by the emu) at [base, base+size) inside one
+ * reservation; -1 when it lies outside one or overlaps a region. */
+int emu_map_reserved(emu *e, uint64_t base, uint8_t *data, uint64_t size, const char *name, bool readonly);
 /* Remove the region that starts at base (a buffer freed); 0 or -1. */
 int emu_free_region(emu *e, uint64_t base);
 /* The region holding addr, or NULL (messages name the allocation). */

@@ -712,6 +712,9 @@ static const char *ineligible(const emu *e, bool *prints) {
   if (e->obs) return "an observer (trace, sanitizer, debugger) is attached";
   if (e->opt.strict_async) return "--strict-async";
   if (e->reads_envreg) return "the kernel reads %envreg (a cooperative launch)";
+  /* the access shadows are per region: two regions over the same bytes
+   * would hide a dependency between blocks from them */
+  if (e->aliased) return "device memory is mapped at two addresses (cuMemMap)";
   bool runtime = false;           /* the module declares printf, malloc, device launches... */
   for (uint32_t i = 0; i < e->m->nfuncs; i++) runtime |= !e->m->funcs[i].has_body && !e->m->funcs[i].is_proto;
   for (uint32_t pc = 0; pc < e->nprog; pc++) {

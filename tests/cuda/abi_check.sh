@@ -28,6 +28,9 @@ cudaHostNodeParams fn userData
 cudaPitchedPtr ptr pitch xsize ysize
 cudaMemcpy3DParms srcArray srcPos srcPtr dstArray dstPos dstPtr extent kind
 cudaMemAllocNodeParams poolProps accessDescs accessDescCount bytesize dptr
+CUmemLocation type id
+CUmemAllocationProp type requestedHandleTypes location win32HandleMetaData allocFlags allocFlags.compressionType allocFlags.gpuDirectRDMACapable allocFlags.usage allocFlags.reserved
+CUmemAccessDesc location flags
 '
 gen() {   # gen HEADER-INCLUDES -> a program printing "STRUCT FIELD OFFSET" and sizes
   echo "#include <stdio.h>"
@@ -37,8 +40,9 @@ gen() {   # gen HEADER-INCLUDES -> a program printing "STRUCT FIELD OFFSET" and 
   echo "$fields" | while read -r s rest; do
     [ -n "$s" ] || continue
     t=$s; case $s in cuda*) [ "$s" = cudaLaunchConfig_t ] || [ "$s" = cudaLaunchAttribute ] || t="struct $s";; esac
-    echo "  printf(\"$s size %zu\\n\", sizeof($t));"
-    for f in $rest; do echo "  printf(\"$s $f %zu\\n\", offsetof($t, $f));"; done
+    # printf, not echo: dash's echo would turn the \n into a line break
+    printf '  printf("%s size %%zu\\n", sizeof(%s));\n' "$s" "$t"
+    for f in $rest; do printf '  printf("%s %s %%zu\\n", offsetof(%s, %s));\n' "$s" "$f" "$t" "$f"; done
   done
   echo "  return 0; }"
 }
