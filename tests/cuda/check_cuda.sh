@@ -43,10 +43,11 @@ mempool_graph  0 mempool_graph.cu
 runtime_misc   0 runtime_misc.cu
 device_heap    0 device_heap.cu
 graph_params   0 graph_params.cu
+vmm            0 vmm.cu
 '
 flags_for() {
   case $1 in
-    driver_api) echo "-lcuda" ;;        # the driver API alone
+    driver_api|vmm) echo "-lcuda" ;;    # the driver API alone
     symbols_rdc) echo "-rdc=true" ;;    # separate compilation, device link
     dynamic_parallelism) echo "-rdc=true" ;;  # kernels launching kernels need it
   esac
