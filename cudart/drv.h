@@ -185,6 +185,14 @@ uint8_t *drv_any_ptr(uint64_t addr, uint64_t n);
  * ordinary pageable host memory. */
 enum drv_place { DRV_DEVICE, DRV_PINNED, DRV_PAGEABLE };
 enum drv_place drv_place_of(uint64_t addr);
+/* Memory mapped by cuMemMap (drv_vmm.c): the mapping holding p that the
+ * device may access (NULL: none); its range; whether [a, a+n) lies in a
+ * read-only mapping; a pointer attribute of p inside mapping m. */
+typedef struct vmm_map vmm_map;
+const vmm_map *drv_vmm_accessible(uint64_t p);
+void drv_vmm_range(const vmm_map *m, uint64_t *base, uint64_t *size);
+bool drv_vmm_readonly(uint64_t a, uint64_t n);
+CUresult drv_vmm_pointer_attribute(void *data, int attr, uint64_t p, const vmm_map *m);
 
 /* Stream work */
 CUresult drv_memcpy2d(uint64_t dst, uint64_t dpitch, uint64_t src, uint64_t spitch, uint64_t width, uint64_t height,
