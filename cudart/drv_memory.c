@@ -6,7 +6,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "cudart/drv.h"
-#include "util/lazymap.h"
 
 enum alloc_kind { A_DEVICE, A_HOST, A_MANAGED, A_REGISTERED };
 typedef struct alloc { uint64_t base, size, map_len; enum alloc_kind kind; char *name; } alloc;
