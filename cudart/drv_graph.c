@@ -115,8 +115,8 @@ struct CUgraphNode_st {
 struct CUgraph_st {
   struct CUgraphNode_st **nodes;
   size_t n, cap;
-  struct CUgraphNode_st *last;   /* capture: the node the next one depends on */
   urefs refs;
+  struct CUgraphExec_st *mem_exec;  /* with memory nodes: its one executable */
 };
 
 struct CUgraphExec_st {
@@ -128,6 +128,8 @@ struct CUgraphExec_st {
   urefs refs;
   struct CUstream_st *last;      /* its latest launch: done when last reaches last_seq */
   uint64_t last_seq;
+  uint64_t footprint;            /* the graph allocator's memory a launch takes  */
+  struct CUgraph_st *mem_graph;  /* the graph with memory nodes it was made from */
 };
 
 static uint64_t next_capture_id = 1;
@@ -177,23 +179,55 @@ static struct CUgraphNode_st *add_node(struct CUgraph_st *g, const drv_op *op, s
     n->ndeps = ndeps;
   }
   init_set(n);
+  if (op->kind == OP_MEM_ALLOC) drv_gmem_retain(op->dst);
   n->index = g->n;
   g->nodes[g->n++] = n;
   return n;
 }
 
-CUresult drv_graph_record(struct CUgraph_st *g, const drv_op *op) {
-  struct CUgraphNode_st *n = add_node(g, op, g->last ? &g->last : NULL, g->last ? 1 : 0);
-  if (!n) return CUDA_ERROR_OUT_OF_MEMORY;
-  g->last = n;
+/* ---- the dependencies of capturing streams ---- */
+
+/* s's next captured node depends on nodes[0..n) alone. */
+static CUresult set_deps(struct CUstream_st *s, struct CUgraphNode_st *const *nodes, size_t n) {
+  struct CUgraphNode_st **v = n ? malloc(n * sizeof *v) : NULL;
+  if (n && !v) return CUDA_ERROR_OUT_OF_MEMORY;
+  if (n) memcpy(v, nodes, n * sizeof *v);
+  free(s->cap_deps);
+  s->cap_deps = v;
+  s->cap_ndeps = n;
   return CUDA_SUCCESS;
 }
+
+/* ... and on nodes[0..n) besides (a join). */
+static CUresult add_deps(struct CUstream_st *s, struct CUgraphNode_st *const *nodes, size_t n) {
+  struct CUgraphNode_st **v = realloc(s->cap_deps, (s->cap_ndeps + n + 1) * sizeof *v);
+  if (!v) return CUDA_ERROR_OUT_OF_MEMORY;
+  s->cap_deps = v;
+  for (size_t i = 0; i < n; i++) {
+    size_t j = 0;
+    while (j < s->cap_ndeps && v[j] != nodes[i]) j++;
+    if (j == s->cap_ndeps) v[s->cap_ndeps++] = nodes[i];
+  }
+  return CUDA_SUCCESS;
+}
+
+/* A node captured from s: after s's dependencies, the one s's next depends on. */
+static CUresult record(struct CUstream_st *s, const drv_op *op, struct CUgraphNode_st **out) {
+  struct CUgraphNode_st *n = add_node(s->capture, op, s->cap_deps, s->cap_ndeps);
+  if (!n) return CUDA_ERROR_OUT_OF_MEMORY;
+  if (out) *out = n;
+  return set_deps(s, &n, 1);
+}
+CUresult drv_graph_record(struct CUstream_st *s, const drv_op *op) { return record(s, op, NULL); }
 
 /* Release what a node owns: its operation's parameters, its child graph,
  * the parameters handed out. */
 static void free_node(struct CUgraphNode_st *n) {
   if (n->op.kind == OP_GRAPH && n->op.graph) free_graph(n->op.graph);
-  if (n->op.kind == OP_MEM_ALLOC) free((void *)n->set.alloc.accessDescs);
+  if (n->op.kind == OP_MEM_ALLOC) {
+    free((void *)n->set.alloc.accessDescs);
+    drv_gmem_release(n->op.dst);
+  }
   drv_op_release(&n->op);
   free(n->argv);
   free(n->attrs);
@@ -202,6 +236,7 @@ static void free_node(struct CUgraphNode_st *n) {
 }
 
 static void free_graph(struct CUgraph_st *g) {
+  if (g->mem_exec) g->mem_exec->mem_graph = NULL;
   for (size_t i = 0; i < g->n; i++) free_node(g->nodes[i]);
   free(g->nodes);
   refs_release(&g->refs);
@@ -269,18 +304,106 @@ DRV_EXPORT CUresult cuStreamBeginCapture_v2(CUstream s, int mode) {
   if (!s->capture) return drv_leave(CUDA_ERROR_OUT_OF_MEMORY);
   s->capture_mode = mode;
   s->capture_id = next_capture_id++;
+  s->capture_joined = false;
+  set_deps(s, NULL, 0);
   return drv_leave(CUDA_SUCCESS);
 }
 DRV_EXPORT CUresult cuStreamBeginCapture(CUstream s) { return cuStreamBeginCapture_v2(s, 0); }
 
+void drv_capture_leave(struct CUstream_st *s) {
+  s->capture = NULL;
+  s->capture_joined = false;
+  set_deps(s, NULL, 0);
+}
+
+/* Whether node a is n or one of n's ancestors (mark: g->n bytes, zeroed). */
+static bool before(const struct CUgraphNode_st *a, const struct CUgraphNode_st *n, uint8_t *mark) {
+  if (a == n) return true;
+  if (mark[n->index]) return false;
+  mark[n->index] = 1;
+  for (size_t i = 0; i < n->ndeps; i++) if (before(a, n->deps[i], mark)) return true;
+  return false;
+}
+
+/* Whether node a is one of deps or comes before one of them. */
+static bool before_any(const struct CUgraph_st *g, const struct CUgraphNode_st *a, struct CUgraphNode_st *const *deps,
+                       size_t n) {
+  uint8_t *mark = calloc(g->n + 1, 1);
+  bool yes = false;
+  for (size_t i = 0; mark && !yes && i < n; i++) yes = before(a, deps[i], mark);
+  free(mark);
+  return yes;
+}
+
+/* Every stream that joined s's capture came back to s: what it captured
+ * last is before what s would capture next. */
+static bool joined(const struct CUstream_st *s) {
+  for (const struct CUstream_st *t = drv.live; t; t = t->next_live) {
+    if (t == s || t->capture != s->capture) continue;
+    for (size_t i = 0; i < t->cap_ndeps; i++)
+      if (!before_any(s->capture, t->cap_deps[i], s->cap_deps, s->cap_ndeps)) return false;
+  }
+  return true;
+}
+
+/* The capture ends for s and every stream that joined it; work a stream
+ * left unjoined voids the graph (an H200 says the capture was
+ * invalidated). */
 DRV_EXPORT CUresult cuStreamEndCapture(CUstream s, CUgraph *g) {
   CUresult r = drv_enter();
   if (r) return r;
   if (!g) return drv_leave(CUDA_ERROR_INVALID_VALUE);
   if (drv_is_default_stream(s) || !s->capture) return drv_leave(CUDA_ERROR_ILLEGAL_STATE);
-  *g = s->capture;
-  s->capture = NULL;
-  return drv_leave(CUDA_SUCCESS);
+  if (s->capture_joined) return drv_leave(CUDA_ERROR_STREAM_CAPTURE_UNMATCHED);
+  struct CUgraph_st *c = s->capture;
+  bool ok = joined(s);
+  for (struct CUstream_st *t = drv.live; t; t = t->next_live) if (t->capture == c) drv_capture_leave(t);
+  *g = ok ? c : NULL;
+  if (!ok) free_graph(c);
+  r = ok ? CUDA_SUCCESS : CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+  drv_leave(r);
+  run_dying();
+  return r;
+}
+
+/* An event recorded in a capturing stream stands for what the stream has
+ * captured so far: no node (CUDA makes none either). */
+CUresult drv_capture_record(struct CUevent_st *e, struct CUstream_st *s) {
+  struct CUgraphNode_st **v = s->cap_ndeps ? malloc(s->cap_ndeps * sizeof *v) : NULL;
+  if (s->cap_ndeps && !v) return CUDA_ERROR_OUT_OF_MEMORY;
+  if (v) memcpy(v, s->cap_deps, s->cap_ndeps * sizeof *v);
+  free(e->cap_deps);
+  e->cap_deps = v;
+  e->cap_ndeps = s->cap_ndeps;
+  e->cap_graph = s->capture;
+  e->cap_id = s->capture_id;
+  return CUDA_SUCCESS;
+}
+
+/* Whether e was recorded in a capture still going on. */
+static bool capture_event(const struct CUevent_st *e) {
+  if (!e->cap_graph) return false;
+  for (const struct CUstream_st *t = drv.live; t; t = t->next_live)
+    if (t->capture == e->cap_graph && t->capture_id == e->cap_id) return true;
+  return false;
+}
+
+/* A stream waiting for an event of a capture joins the capture (fork) or
+ * depends on what the event stood for (join); *done says whether e was
+ * one. */
+CUresult drv_capture_wait(struct CUstream_st *s, struct CUevent_st *e, bool *done) {
+  *done = capture_event(e);
+  if (!*done) return CUDA_SUCCESS;
+  if (s->capture == e->cap_graph) return add_deps(s, e->cap_deps, e->cap_ndeps);
+  if (s->capture) return CUDA_ERROR_STREAM_CAPTURE_ISOLATION;
+  CUresult r = set_deps(s, e->cap_deps, e->cap_ndeps);
+  if (r) return r;
+  s->capture = e->cap_graph;
+  s->capture_id = e->cap_id;
+  s->capture_joined = true;
+  for (const struct CUstream_st *t = drv.live; t; t = t->next_live)
+    if (t->capture == s->capture && !t->capture_joined) s->capture_mode = t->capture_mode;
+  return CUDA_SUCCESS;
 }
 
 DRV_EXPORT CUresult cuStreamIsCapturing(CUstream s, int *status) {
@@ -291,13 +414,14 @@ DRV_EXPORT CUresult cuStreamIsCapturing(CUstream s, int *status) {
 
 DRV_EXPORT CUresult cuStreamGetCaptureInfo_v3(CUstream s, int *status, uint64_t *id, CUgraph *graph,
                                               const CUgraphNode **deps, const void **edges, size_t *ndeps) {
-  bool on = drv_stream(s)->capture != NULL;
+  const struct CUstream_st *st = drv_stream(s);
+  bool on = st->capture != NULL;
   if (status) *status = on;
-  if (id) *id = on ? s->capture_id : 0;
-  if (graph) *graph = on ? s->capture : NULL;
-  if (deps) *deps = on && s->capture->last ? (const CUgraphNode *)&s->capture->last : NULL;
+  if (id) *id = on ? st->capture_id : 0;
+  if (graph) *graph = on ? st->capture : NULL;
+  if (deps) *deps = on && st->cap_ndeps ? (const CUgraphNode *)st->cap_deps : NULL;
   if (edges) *edges = NULL;
-  if (ndeps) *ndeps = on && s->capture->last ? 1 : 0;
+  if (ndeps) *ndeps = on ? st->cap_ndeps : 0;
   return CUDA_SUCCESS;
 }
 DRV_EXPORT CUresult cuStreamGetCaptureInfo_v2(CUstream s, int *status, uint64_t *id, CUgraph *graph,
@@ -577,12 +701,13 @@ static bool has_memory_nodes(const struct CUgraph_st *g) {
 }
 
 /* The node embeds a clone of child (CUDA's rule), so child may change or
- * go; a child with memory nodes is refused, as CUDA does. */
+ * go; a child with memory nodes is refused, as CUDA does (an H200 says
+ * not supported). */
 DRV_EXPORT CUresult cuGraphAddChildGraphNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
                                              CUgraph child) {
   if (!child || !out) return CUDA_ERROR_INVALID_VALUE;
   drv_lock();
-  if (has_memory_nodes(child)) { drv_unlock(); return CUDA_ERROR_INVALID_VALUE; }
+  if (has_memory_nodes(child)) { drv_unlock(); return CUDA_ERROR_NOT_SUPPORTED; }
   drv_op op = { .kind = OP_GRAPH, .graph = clone_graph(child) };
   CUresult r = op.graph ? add(out, g, deps, ndeps, &op) : CUDA_ERROR_OUT_OF_MEMORY;
   if (r && op.graph) free_graph(op.graph);
@@ -628,37 +753,106 @@ DRV_EXPORT CUresult cuGraphEventRecordNodeSetEvent(CUgraphNode n, CUevent e) { r
 DRV_EXPORT CUresult cuGraphEventWaitNodeGetEvent(CUgraphNode n, CUevent *e) { return get_event(n, e, OP_WAIT_EVENT); }
 DRV_EXPORT CUresult cuGraphEventWaitNodeSetEvent(CUgraphNode n, CUevent e) { return set_event(n, e, OP_WAIT_EVENT); }
 
-CUresult cuMemAllocAsync(CUdeviceptr *, size_t, CUstream);
-CUresult cuMemFreeAsync(CUdeviceptr, CUstream);
+/* ---- memory nodes ---- */
 
-/* The allocation is made when the node is: its address is fixed for every
- * launch of the graph, as CUDA promises; a free node frees nothing (the
- * memory lives until the program ends). */
-DRV_EXPORT CUresult cuGraphAddMemAllocNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
-                                           CUDA_MEM_ALLOC_NODE_PARAMS *p) {
+/* How many of g's allocation (k OP_MEM_ALLOC) or free nodes name addr. */
+static size_t count_nodes(const struct CUgraph_st *g, enum drv_op_kind k, uint64_t addr) {
+  size_t c = 0;
+  for (size_t i = 0; i < g->n; i++) c += g->nodes[i]->op.kind == k && g->nodes[i]->op.dst == addr;
+  return c;
+}
+
+/* An address of g's allocations that a new one of n bytes after deps may
+ * take: every allocation of g at it is freed before deps (first fit, in
+ * the order they were made, as an H200 chooses); 0 if none. */
+static uint64_t free_address(const struct CUgraph_st *g, struct CUgraphNode_st *const *deps, size_t ndeps, uint64_t n) {
+  for (size_t i = 0; i < g->n; i++) {
+    const struct CUgraphNode_st *a = g->nodes[i];
+    if (a->op.kind != OP_MEM_ALLOC || drv_gmem_size(a->op.dst) < n) continue;
+    size_t j = 0;
+    while (j < i && !(g->nodes[j]->op.kind == OP_MEM_ALLOC && g->nodes[j]->op.dst == a->op.dst)) j++;
+    if (j < i) continue;           /* its address was looked at already */
+    size_t freed = 0;
+    for (size_t k = 0; k < g->n; k++) {
+      const struct CUgraphNode_st *f = g->nodes[k];
+      if (f->op.kind == OP_MEM_FREE && f->op.dst == a->op.dst && before_any(g, f, deps, ndeps)) freed++;
+    }
+    if (freed && freed == count_nodes(g, OP_MEM_ALLOC, a->op.dst)) return a->op.dst;
+  }
+  return 0;
+}
+
+/* An allocation node of g after deps (p: its parameters, dptr set): a
+ * freed address of g's, or a new one. */
+static CUresult alloc_node(struct CUgraphNode_st **out, struct CUgraph_st *g, struct CUgraphNode_st *const *deps,
+                           size_t ndeps, CUDA_MEM_ALLOC_NODE_PARAMS *p) {
   if (!p || !p->bytesize || (p->accessDescCount && !p->accessDescs)) return CUDA_ERROR_INVALID_VALUE;
-  CUdeviceptr d = 0;
-  CUresult r = cuMemAllocAsync(&d, p->bytesize, NULL);
-  if (r) return r;
+  uint64_t d = free_address(g, deps, ndeps, p->bytesize);
+  bool fresh = !d;
+  if (fresh && !(d = drv_gmem_new(p->bytesize))) return CUDA_ERROR_OUT_OF_MEMORY;
   const void *access = p->accessDescCount ? dup_bytes(p->accessDescs, p->accessDescCount * 12) : NULL;
   drv_op op = { .kind = OP_MEM_ALLOC, .dst = d, .width = p->bytesize };
-  r = p->accessDescCount && !access ? CUDA_ERROR_OUT_OF_MEMORY : add_locked(out, g, deps, ndeps, &op);
-  if (r) {
+  struct CUgraphNode_st *n = p->accessDescCount && !access ? NULL : add_node(g, &op, deps, ndeps);
+  if (!n) {
     free((void *)access);
-    cuMemFreeAsync(d, NULL);
-    return r;
+    if (fresh) { drv_gmem_retain(d); drv_gmem_release(d); }   /* forgotten */
+    return CUDA_ERROR_OUT_OF_MEMORY;
   }
   p->dptr = d;
-  (*out)->set.alloc = *p;
-  (*out)->set.alloc.accessDescs = access;
+  n->set.alloc = *p;
+  n->set.alloc.accessDescs = access;
+  *out = n;
   return CUDA_SUCCESS;
+}
+
+/* A free node may name the start of a graph allocation that g frees fewer
+ * times than it allocates it, or that another graph allocates and g does
+ * not free yet. */
+static CUresult free_ok(const struct CUgraph_st *g, uint64_t d) {
+  if (!d || !drv_gmem_size(d)) return CUDA_ERROR_INVALID_VALUE;
+  size_t allocs = count_nodes(g, OP_MEM_ALLOC, d), frees = count_nodes(g, OP_MEM_FREE, d);
+  return (allocs ? frees < allocs : !frees) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+/* The address is fixed for every launch of the graph, as CUDA promises;
+ * each launch allocates it again (drv_gmem_launch). */
+DRV_EXPORT CUresult cuGraphAddMemAllocNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                                           CUDA_MEM_ALLOC_NODE_PARAMS *p) {
+  CUresult r = drv_enter();
+  if (r) return r;
+  if (!out || !g || (ndeps && !deps)) return drv_leave(CUDA_ERROR_INVALID_VALUE);
+  for (size_t i = 0; i < ndeps; i++) if (!deps[i] || deps[i]->graph != g) return drv_leave(CUDA_ERROR_INVALID_VALUE);
+  return drv_leave(alloc_node(out, g, deps, ndeps, p));
 }
 
 DRV_EXPORT CUresult cuGraphAddMemFreeNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
                                           CUdeviceptr dptr) {
-  if (!dptr) return CUDA_ERROR_INVALID_VALUE;
+  CUresult r = drv_enter();
+  if (r) return r;
+  if (!g || (r = free_ok(g, dptr))) return drv_leave(r ? r : CUDA_ERROR_INVALID_VALUE);
   drv_op op = { .kind = OP_MEM_FREE, .dst = dptr };
-  return add_locked(out, g, deps, ndeps, &op);
+  return drv_leave(add(out, g, deps, ndeps, &op));
+}
+
+/* cuMemAllocAsync on a capturing stream: an allocation node (device
+ * memory of the one device, as the default pool gives). */
+CUresult drv_graph_capture_alloc(struct CUstream_st *s, size_t bytes, CUdeviceptr *dptr) {
+  CUDA_MEM_ALLOC_NODE_PARAMS p = { .bytesize = bytes };
+  int props[4] = { 1, 0, 1, 0 };   /* pinned, no handle types, on the device, device 0 */
+  memcpy(p.poolProps, props, sizeof props);
+  struct CUgraphNode_st *n;
+  CUresult r = alloc_node(&n, s->capture, s->cap_deps, s->cap_ndeps, &p);
+  if (r) return r;
+  *dptr = p.dptr;
+  return set_deps(s, &n, 1);
+}
+
+/* cuMemFreeAsync on a capturing stream: a free node, of a graph
+ * allocation only (an error that leaves the capture as it was). */
+CUresult drv_graph_capture_free(struct CUstream_st *s, CUdeviceptr dptr) {
+  CUresult r = free_ok(s->capture, dptr);
+  drv_op op = { .kind = OP_MEM_FREE, .dst = dptr };
+  return r ? r : record(s, &op, NULL);
 }
 
 DRV_EXPORT CUresult cuGraphMemAllocNodeGetParams(CUgraphNode n, CUDA_MEM_ALLOC_NODE_PARAMS *p) {
@@ -914,11 +1108,13 @@ DRV_EXPORT CUresult cuGraphGetEdges(CUgraph g, CUgraphNode *from, CUgraphNode *t
   return cuGraphGetEdges_v2(g, from, to, NULL, n);
 }
 
-/* Remove a node and the edges to and from it. */
+/* Remove a node and the edges to and from it (not in a graph with memory
+ * nodes, as CUDA). */
 DRV_EXPORT CUresult cuGraphDestroyNode(CUgraphNode node) {
   if (!node) return CUDA_ERROR_INVALID_VALUE;
   drv_lock();
   struct CUgraph_st *g = node->graph;
+  if (has_memory_nodes(g)) { drv_unlock(); return CUDA_ERROR_NOT_SUPPORTED; }
   for (size_t i = 0; i < g->n; i++) {
     struct CUgraphNode_st *m = g->nodes[i];
     size_t k = 0;
@@ -928,7 +1124,11 @@ DRV_EXPORT CUresult cuGraphDestroyNode(CUgraphNode node) {
   size_t k = 0;
   for (size_t i = 0; i < g->n; i++) if (g->nodes[i] != node) { g->nodes[k] = g->nodes[i]; g->nodes[k]->index = k; k++; }
   g->n = k;
-  if (g->last == node) g->last = NULL;
+  for (struct CUstream_st *t = drv.live; t; t = t->next_live) {   /* a capture's dependencies */
+    size_t m = 0;
+    for (size_t j = 0; t->capture == g && j < t->cap_ndeps; j++) if (t->cap_deps[j] != node) t->cap_deps[m++] = t->cap_deps[j];
+    if (t->capture == g) t->cap_ndeps = m;
+  }
   free_node(node);
   drv_unlock();
   run_dying();
@@ -941,6 +1141,7 @@ DRV_EXPORT CUresult cuGraphDestroyNode(CUgraphNode node) {
 DRV_EXPORT CUresult cuGraphClone(CUgraph *out, CUgraph g) {
   if (!out || !g) return CUDA_ERROR_INVALID_VALUE;
   drv_lock();
+  if (has_memory_nodes(g)) { drv_unlock(); return CUDA_ERROR_NOT_SUPPORTED; }   /* as CUDA */
   *out = clone_graph(g);
   drv_unlock();
   return *out ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
@@ -973,9 +1174,15 @@ DRV_EXPORT CUresult cuGraphDebugDotPrint(CUgraph g, const char *path, unsigned f
   return fclose(f) ? CUDA_ERROR_OPERATING_SYSTEM : CUDA_SUCCESS;
 }
 
+/* Nothing to move (the emulator runs a graph from host memory), but the
+ * graph allocator's memory for a launch is set aside, as CUDA does. */
 DRV_EXPORT CUresult cuGraphUpload(CUgraphExec x, CUstream s) {
   (void)s;
-  return x ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;   /* nothing to move: the emulator runs it from host memory */
+  if (!x) return CUDA_ERROR_INVALID_VALUE;
+  drv_lock();
+  drv_gmem_upload(x->footprint);
+  drv_unlock();
+  return CUDA_SUCCESS;
 }
 
 /* ---- executable graphs ---- */
@@ -1011,6 +1218,7 @@ static CUresult exec_op_copy(drv_op *to, const drv_op *from) {
   to->staged = NULL;
   to->params = NULL;
   to->graph = NULL;
+  if (from->kind == OP_MEM_ALLOC) drv_gmem_retain(from->dst);
   if (from->kind == OP_KERNEL && !(to->params = dup_bytes(from->params, from->param_size))) return CUDA_ERROR_OUT_OF_MEMORY;
   if (from->kind == OP_GRAPH && !(to->graph = clone_graph(from->graph))) return CUDA_ERROR_OUT_OF_MEMORY;
   return CUDA_SUCCESS;
@@ -1018,6 +1226,8 @@ static CUresult exec_op_copy(drv_op *to, const drv_op *from) {
 
 static void exec_op_release(drv_op *op) {
   if (op->kind == OP_GRAPH && op->graph) free_graph(op->graph);
+  if (op->kind == OP_MEM_ALLOC) drv_gmem_release(op->dst);
+  op->kind = OP_EMPTY;
   op->graph = NULL;
   drv_op_release(op);
 }
@@ -1028,6 +1238,7 @@ static void exec_quiesce(struct CUgraphExec_st *x) {
 }
 
 static void free_exec(struct CUgraphExec_st *x) {
+  if (x->mem_graph) x->mem_graph->mem_exec = NULL;
   for (size_t i = 0; i < x->n; i++) exec_op_release(&x->ops[i]);
   free(x->ops);
   free(x->nodes);
@@ -1036,7 +1247,84 @@ static void free_exec(struct CUgraphExec_st *x) {
   free(x);
 }
 
-enum { INSTANTIATE_UPLOAD = 2, INSTANTIATE_USE_NODE_PRIORITY = 8 };
+enum { INSTANTIATE_AUTO_FREE = 1, INSTANTIATE_UPLOAD = 2, INSTANTIATE_DEVICE_LAUNCH = 4, INSTANTIATE_USE_NODE_PRIORITY = 8 };
+
+/* The memory operations of a launch in the order they run: an
+ * executable's, with its child graphs' in their place. */
+typedef struct memops { const drv_op **v; size_t n, cap; } memops;
+
+static CUresult memops_add(memops *m, const drv_op *op) {
+  CUresult r = CUDA_SUCCESS;
+  if (op->kind == OP_GRAPH) {
+    struct CUgraphNode_st **order = run_order(op->graph, &r);
+    for (size_t i = 0; order && !r && i < op->graph->n; i++) r = memops_add(m, &order[i]->op);
+    free(order);
+    return r;
+  }
+  if (op->kind != OP_MEM_ALLOC && op->kind != OP_MEM_FREE) return r;
+  if (m->n == m->cap) {
+    size_t nc = m->cap ? m->cap * 2 : 8;
+    const drv_op **nv = realloc(m->v, nc * sizeof *nv);
+    if (!nv) return CUDA_ERROR_OUT_OF_MEMORY;
+    m->v = nv;
+    m->cap = nc;
+  }
+  m->v[m->n++] = op;
+  return r;
+}
+
+static CUresult exec_memops(const struct CUgraphExec_st *x, memops *m) {
+  CUresult r = CUDA_SUCCESS;
+  for (size_t i = 0; !r && i < x->n; i++) r = memops_add(m, &x->ops[i]);
+  return r;
+}
+
+/* The graph allocator's memory one launch takes: the most its allocations
+ * hold at once, in whole chunks (0: it allocates nothing). */
+static uint64_t footprint(const memops *m) {
+  uint8_t *freed = calloc(m->n + 1, 1);
+  uint64_t now = 0, most = 0;
+  for (size_t i = 0; freed && i < m->n; i++) {
+    const drv_op *op = m->v[i];
+    if (op->kind == OP_MEM_ALLOC) {
+      now += op->width;
+      if (now > most) most = now;
+      continue;
+    }
+    for (size_t j = i; j-- > 0;)   /* the latest allocation at its address */
+      if (m->v[j]->kind == OP_MEM_ALLOC && m->v[j]->dst == op->dst && !freed[j]) {
+        freed[j] = 1;
+        now -= m->v[j]->width;
+        break;
+      }
+  }
+  free(freed);
+  return (most + DRV_GMEM_CHUNK - 1) / DRV_GMEM_CHUNK * DRV_GMEM_CHUNK;
+}
+
+/* The host's view of a launch's allocations and frees: refused while an
+ * allocation of an earlier launch lives, unless the executable frees them
+ * on launch (first, in stream order). */
+static CUresult launch_memory(struct CUgraphExec_st *x, CUstream s) {
+  memops m = { 0 };
+  CUresult r = exec_memops(x, &m);
+  for (size_t i = 0; !r && i < m.n; i++)
+    if (m.v[i]->kind == OP_MEM_ALLOC && drv_gmem_live(m.v[i]->dst) && !(x->flags & INSTANTIATE_AUTO_FREE))
+      r = CUDA_ERROR_INVALID_VALUE;
+  for (size_t i = 0; !r && i < m.n; i++) {
+    drv_op op = { .kind = OP_MEM_FREE, .dst = m.v[i]->dst };
+    if (m.v[i]->kind == OP_MEM_ALLOC && drv_gmem_live(op.dst) && !(r = drv_gmem_freed(op.dst))) r = drv_submit(s, &op);
+  }
+  if (!r && m.n) {
+    drv_gmem_block *b = drv_gmem_take(x->footprint);
+    for (size_t i = 0; i < m.n; i++)
+      if (m.v[i]->kind == OP_MEM_ALLOC) drv_gmem_allocated(m.v[i]->dst, b);
+      else drv_gmem_freed(m.v[i]->dst);
+    drv_gmem_settle(b);
+  }
+  free(m.v);
+  return r;
+}
 
 static CUresult instantiate(struct CUgraphExec_st **exec, struct CUgraph_st *g, unsigned long long flags) {
   CUresult r;
@@ -1055,6 +1343,9 @@ static CUresult instantiate(struct CUgraphExec_st **exec, struct CUgraph_st *g, 
   }
   if (!r) r = refs_copy(&x->refs, &g->refs);
   free(order);
+  memops m = { 0 };
+  if (!r && !(r = exec_memops(x, &m))) x->footprint = footprint(&m);
+  free(m.v);
   if (r) {
     if (x) free_exec(x);
     return r;
@@ -1065,10 +1356,17 @@ static CUresult instantiate(struct CUgraphExec_st **exec, struct CUgraph_st *g, 
   return CUDA_SUCCESS;
 }
 
+/* A graph with memory nodes has one executable at a time (CUDA's rule). */
 DRV_EXPORT CUresult cuGraphInstantiateWithFlags(CUgraphExec *exec, CUgraph g, unsigned long long flags) {
   if (!exec || !g) return CUDA_ERROR_INVALID_VALUE;
-  drv_lock();
-  CUresult r = instantiate(exec, g, flags);
+  CUresult r = drv_enter();
+  if (r) return r;
+  bool mem = has_memory_nodes(g);
+  r = mem && g->mem_exec ? CUDA_ERROR_NOT_SUPPORTED : instantiate(exec, g, flags);
+  if (!r && mem) {
+    g->mem_exec = *exec;
+    (*exec)->mem_graph = g;
+  }
   drv_unlock();
   run_dying();
   return r;
@@ -1120,9 +1418,10 @@ DRV_EXPORT CUresult cuGraphLaunch(CUgraphExec x, CUstream s) {
   if (r) return r;
   if (!x) return drv_leave(CUDA_ERROR_INVALID_VALUE);
   if (drv.sticky) return drv_leave(drv.sticky);
+  struct CUstream_st *st = drv_stream(s);
+  if (!st->capture && (r = launch_memory(x, s))) return drv_leave(r);
   /* a disabled node is an empty one, which in-order work can skip */
   for (size_t i = 0; i < x->n && !r; i++) if (!x->off[i]) r = submit_op(s, &x->ops[i]);
-  struct CUstream_st *st = drv_stream(s);
   if (!st->capture) {
     x->last = st;
     x->last_seq = st->submitted;
@@ -1305,6 +1604,7 @@ DRV_EXPORT CUresult cuGraphExecUpdate_v2(CUgraphExec x, CUgraph g, void *result)
     urefs refs = x->refs;
     x->ops = nx->ops;
     x->refs = nx->refs;
+    x->footprint = nx->footprint;
     nx->ops = ops;
     nx->refs = refs;
     free_exec(nx);
