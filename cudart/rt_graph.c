@@ -55,6 +55,9 @@ CUresult cuUserObjectRetain(CUuserObject, unsigned);
 CUresult cuUserObjectRelease(CUuserObject, unsigned);
 CUresult cuGraphRetainUserObject(CUgraph, CUuserObject, unsigned, unsigned);
 CUresult cuGraphReleaseUserObject(CUgraph, CUuserObject, unsigned);
+CUresult cuDeviceGetGraphMemAttribute(CUdevice, int, void *);
+CUresult cuDeviceSetGraphMemAttribute(CUdevice, int, void *);
+CUresult cuDeviceGraphMemTrim(CUdevice);
 
 static uint64_t u(const void *p) { return (uint64_t)(uintptr_t)p; }
 
@@ -308,6 +311,15 @@ RT_EXPORT cudaError_t cudaGraphMemAllocNodeGetParams(CUgraphNode n, cudaMemAlloc
 RT_EXPORT cudaError_t cudaGraphMemFreeNodeGetParams(CUgraphNode n, void *dptr) {
   return rt_from(cuGraphMemFreeNodeGetParams(n, dptr));
 }
+
+/* the graph allocator's memory (cudaGraphMemAttributeType is the driver's) */
+RT_EXPORT cudaError_t cudaDeviceGetGraphMemAttribute(int device, int attr, void *value) {
+  return rt_from(cuDeviceGetGraphMemAttribute(device, attr, value));
+}
+RT_EXPORT cudaError_t cudaDeviceSetGraphMemAttribute(int device, int attr, void *value) {
+  return rt_from(cuDeviceSetGraphMemAttribute(device, attr, value));
+}
+RT_EXPORT cudaError_t cudaDeviceGraphMemTrim(int device) { return rt_from(cuDeviceGraphMemTrim(device)); }
 
 /* ---- copy nodes ---- */
 
