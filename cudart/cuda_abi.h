@@ -312,6 +312,36 @@ typedef struct CUDA_MEM_ALLOC_NODE_PARAMS {
   CUdeviceptr dptr;              /* out */
 } CUDA_MEM_ALLOC_NODE_PARAMS;
 
+/* CUgraphNodeParams (cuGraphAddNode): a node's type and its parameters;
+ * the bytes past the type's member must be zero.  The runtime's
+ * cudaGraphNodeParams has the same frame (its kernel and copy members
+ * differ). */
+typedef struct CUDA_MEMCPY_NODE_PARAMS { int flags, reserved; CUcontext copyCtx; CUDA_MEMCPY3D copyParams; } CUDA_MEMCPY_NODE_PARAMS;
+typedef struct CUDA_CHILD_GRAPH_NODE_PARAMS { CUgraph graph; int ownership; } CUDA_CHILD_GRAPH_NODE_PARAMS;
+typedef struct CUgraphNodeParams {
+  int type;                      /* CUgraphNodeType */
+  int reserved0[3];
+  union {
+    long long reserved1[29];
+    CUDA_KERNEL_NODE_PARAMS kernel;
+    CUDA_MEMCPY_NODE_PARAMS memcpy;
+    CUDA_MEMSET_NODE_PARAMS memset;  /* then its context (CUDA_MEMSET_NODE_PARAMS_v2) */
+    CUDA_HOST_NODE_PARAMS host;
+    CUDA_CHILD_GRAPH_NODE_PARAMS graph;
+    CUevent event;                   /* wait and record nodes */
+    CUDA_MEM_ALLOC_NODE_PARAMS alloc;
+    CUdeviceptr free;
+  };
+  long long reserved2;
+} CUgraphNodeParams;
+/* CUDA_GRAPH_INSTANTIATE_PARAMS, the runtime's cudaGraphInstantiateParams too */
+typedef struct CUDA_GRAPH_INSTANTIATE_PARAMS {
+  uint64_t flags;
+  CUstream hUploadStream;
+  CUgraphNode hErrNode_out;
+  int result_out;                /* CUgraphInstantiateResult */
+} CUDA_GRAPH_INSTANTIATE_PARAMS;
+
 /* the runtime's */
 typedef struct cudaKernelNodeParams {
   void *func;

@@ -702,18 +702,22 @@ static bool has_memory_nodes(const struct CUgraph_st *g) {
 
 /* The node embeds a clone of child (CUDA's rule), so child may change or
  * go; a child with memory nodes is refused, as CUDA does (an H200 says
- * not supported). */
-DRV_EXPORT CUresult cuGraphAddChildGraphNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
-                                             CUgraph child) {
-  if (!child || !out) return CUDA_ERROR_INVALID_VALUE;
+ * not supported), unless the node takes child itself (move: cuGraphAddNode's
+ * CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE). */
+static CUresult add_child(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps, CUgraph child, bool move) {
+  if (!child || !out || child == g) return CUDA_ERROR_INVALID_VALUE;
   drv_lock();
-  if (has_memory_nodes(child)) { drv_unlock(); return CUDA_ERROR_NOT_SUPPORTED; }
-  drv_op op = { .kind = OP_GRAPH, .graph = clone_graph(child) };
+  if (!move && has_memory_nodes(child)) { drv_unlock(); return CUDA_ERROR_NOT_SUPPORTED; }
+  drv_op op = { .kind = OP_GRAPH, .graph = move ? child : clone_graph(child) };
   CUresult r = op.graph ? add(out, g, deps, ndeps, &op) : CUDA_ERROR_OUT_OF_MEMORY;
-  if (r && op.graph) free_graph(op.graph);
+  if (r && op.graph && !move) free_graph(op.graph);
   drv_unlock();
   run_dying();
   return r;
+}
+DRV_EXPORT CUresult cuGraphAddChildGraphNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                                             CUgraph child) {
+  return add_child(out, g, deps, ndeps, child, false);
 }
 
 DRV_EXPORT CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode n, CUgraph *g) {
@@ -1612,6 +1616,148 @@ DRV_EXPORT CUresult cuGraphExecUpdate_v2(CUgraphExec x, CUgraph g, void *result)
   drv_unlock();
   run_dying();
   return r;
+}
+
+/* ---- nodes of any kind: cuGraphAddNode and the generic setters ---- */
+
+enum { NODE_KERNEL, NODE_MEMCPY, NODE_MEMSET, NODE_HOST, NODE_GRAPH, NODE_EMPTY, NODE_WAIT_EVENT, NODE_EVENT_RECORD,
+       NODE_SEM_SIGNAL, NODE_SEM_WAIT, NODE_MEM_ALLOC, NODE_MEM_FREE, NODE_MEM_OP, NODE_CONDITIONAL };
+
+/* The bytes of a type's member of CUgraphNodeParams (-1: no such type;
+ * the whole union for the types ptxemu has no nodes of). */
+static long member_bytes(int type) {
+  switch (type) {
+  case NODE_KERNEL: return sizeof(CUDA_KERNEL_NODE_PARAMS);
+  case NODE_MEMCPY: return sizeof(CUDA_MEMCPY_NODE_PARAMS);
+  case NODE_MEMSET: return sizeof(CUDA_MEMSET_NODE_PARAMS) + sizeof(CUcontext);
+  case NODE_HOST: return sizeof(CUDA_HOST_NODE_PARAMS);
+  case NODE_GRAPH: return sizeof(CUDA_CHILD_GRAPH_NODE_PARAMS);
+  case NODE_EMPTY: return 0;
+  case NODE_WAIT_EVENT: case NODE_EVENT_RECORD: return sizeof(CUevent);
+  case NODE_MEM_ALLOC: return sizeof(CUDA_MEM_ALLOC_NODE_PARAMS);
+  case NODE_MEM_FREE: return sizeof(CUdeviceptr);
+  case NODE_SEM_SIGNAL: case NODE_SEM_WAIT: case NODE_MEM_OP: case NODE_CONDITIONAL: return 29 * 8;
+  default: return -1;
+  }
+}
+
+/* A known type, and every byte CUDA reserves zero (an H200 refuses the
+ * others with CUDA_ERROR_INVALID_VALUE). */
+static CUresult check_params(const CUgraphNodeParams *p) {
+  long n = p ? member_bytes(p->type) : -1;
+  if (n < 0 || p->reserved0[0] || p->reserved0[1] || p->reserved0[2] || p->reserved2) return CUDA_ERROR_INVALID_VALUE;
+  const unsigned char *u = (const unsigned char *)p->reserved1;
+  for (size_t i = (size_t)n; i < sizeof p->reserved1; i++) if (u[i]) return CUDA_ERROR_INVALID_VALUE;
+  if (p->type == NODE_MEMCPY && (p->memcpy.flags || p->memcpy.reserved)) return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
+
+static CUresult unsupported_type(int type) {
+  return drv_unsupported(type == NODE_CONDITIONAL ? "conditional graph nodes"
+                         : type == NODE_MEM_OP    ? "batch memory operation nodes"
+                                                  : "external semaphore nodes");
+}
+
+static bool default_edge(const CUgraphEdgeData *e) {
+  return !e->from_port && !e->to_port && !e->type && !e->reserved[0] && !e->reserved[1] && !e->reserved[2] &&
+         !e->reserved[3] && !e->reserved[4];
+}
+
+DRV_EXPORT CUresult cuGraphAddNode_v2(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, const CUgraphEdgeData *edges,
+                                      size_t ndeps, CUgraphNodeParams *p) {
+  CUresult r = check_params(p);
+  if (r) return r;
+  for (size_t i = 0; edges && i < ndeps; i++)   /* programmatic edges join kernels only */
+    if (!default_edge(&edges[i]))
+      return p->type == NODE_KERNEL ? drv_unsupported("graph edges with data (programmatic dependent launch)")
+                                    : CUDA_ERROR_INVALID_VALUE;
+  switch (p->type) {
+  case NODE_KERNEL: return cuGraphAddKernelNode_v2(out, g, deps, ndeps, &p->kernel);
+  case NODE_MEMCPY: return cuGraphAddMemcpyNode(out, g, deps, ndeps, &p->memcpy.copyParams, NULL);
+  case NODE_MEMSET: return cuGraphAddMemsetNode(out, g, deps, ndeps, &p->memset, NULL);
+  case NODE_HOST: return cuGraphAddHostNode(out, g, deps, ndeps, &p->host);
+  case NODE_GRAPH:
+    if ((unsigned)p->graph.ownership > 1) return CUDA_ERROR_INVALID_VALUE;
+    return add_child(out, g, deps, ndeps, p->graph.graph, p->graph.ownership == 1);
+  case NODE_EMPTY: return cuGraphAddEmptyNode(out, g, deps, ndeps);
+  case NODE_WAIT_EVENT: return cuGraphAddEventWaitNode(out, g, deps, ndeps, p->event);
+  case NODE_EVENT_RECORD: return cuGraphAddEventRecordNode(out, g, deps, ndeps, p->event);
+  case NODE_MEM_ALLOC: return cuGraphAddMemAllocNode(out, g, deps, ndeps, &p->alloc);
+  case NODE_MEM_FREE: return cuGraphAddMemFreeNode(out, g, deps, ndeps, p->free);
+  default: return unsupported_type(p->type);
+  }
+}
+/* CUDA 12.2's, without edge data */
+DRV_EXPORT CUresult cuGraphAddNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps, CUgraphNodeParams *p) {
+  return cuGraphAddNode_v2(out, g, deps, NULL, ndeps, p);
+}
+
+/* A child graph node of a graph runs a clone of child from now on. */
+static CUresult set_child(CUgraphNode n, CUgraph child) {
+  if (!child) return CUDA_ERROR_INVALID_VALUE;
+  drv_lock();
+  struct CUgraph_st *c = has_memory_nodes(child) ? NULL : clone_graph(child);
+  CUresult r = c ? CUDA_SUCCESS : has_memory_nodes(child) ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_OUT_OF_MEMORY;
+  if (c) {
+    free_graph(n->op.graph);
+    n->op.graph = c;
+  }
+  drv_unlock();
+  run_dying();
+  return r;
+}
+
+/* The type must be the node's; memory nodes keep theirs (CUDA's rule). */
+DRV_EXPORT CUresult cuGraphNodeSetParams(CUgraphNode n, CUgraphNodeParams *p) {
+  CUresult r = check_params(p);
+  if (r) return r;
+  if (!n || p->type != node_type(n)) return CUDA_ERROR_INVALID_VALUE;
+  switch (p->type) {
+  case NODE_KERNEL: return cuGraphKernelNodeSetParams_v2(n, &p->kernel);
+  case NODE_MEMCPY: return ptxemu_graph_copy_set(NULL, n, &p->memcpy.copyParams, 4);
+  case NODE_MEMSET: return cuGraphMemsetNodeSetParams(n, &p->memset);
+  case NODE_HOST: return cuGraphHostNodeSetParams(n, &p->host);
+  case NODE_GRAPH: return set_child(n, p->graph.graph);
+  case NODE_EMPTY: return CUDA_SUCCESS;
+  case NODE_WAIT_EVENT: return cuGraphEventWaitNodeSetEvent(n, p->event);
+  case NODE_EVENT_RECORD: return cuGraphEventRecordNodeSetEvent(n, p->event);
+  case NODE_MEM_ALLOC: case NODE_MEM_FREE: return CUDA_ERROR_NOT_SUPPORTED;
+  default: return unsupported_type(p->type);
+  }
+}
+
+/* What each type's own exec setter allows (memory nodes: nothing). */
+DRV_EXPORT CUresult cuGraphExecNodeSetParams(CUgraphExec x, CUgraphNode n, CUgraphNodeParams *p) {
+  CUresult r = check_params(p);
+  if (r) return r;
+  if (!x || !n || p->type != node_type(n)) return CUDA_ERROR_INVALID_VALUE;
+  switch (p->type) {
+  case NODE_KERNEL: return cuGraphExecKernelNodeSetParams_v2(x, n, &p->kernel);
+  case NODE_MEMCPY: return ptxemu_graph_copy_set(x, n, &p->memcpy.copyParams, 4);
+  case NODE_MEMSET: return cuGraphExecMemsetNodeSetParams(x, n, &p->memset, NULL);
+  case NODE_HOST: return cuGraphExecHostNodeSetParams(x, n, &p->host);
+  case NODE_GRAPH: return cuGraphExecChildGraphNodeSetParams(x, n, p->graph.graph);
+  case NODE_EMPTY: return exec_op(x, n, OP_EMPTY) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  case NODE_WAIT_EVENT: return cuGraphExecEventWaitNodeSetEvent(x, n, p->event);
+  case NODE_EVENT_RECORD: return cuGraphExecEventRecordNodeSetEvent(x, n, p->event);
+  case NODE_MEM_ALLOC: case NODE_MEM_FREE: return CUDA_ERROR_NOT_SUPPORTED;
+  default: return unsupported_type(p->type);
+  }
+}
+
+/* Known flags only, not auto-free with device launch; an upload if asked.
+ * The results are written on success only (an H200 leaves them as they
+ * were when it refuses a graph). */
+DRV_EXPORT CUresult cuGraphInstantiateWithParams(CUgraphExec *exec, CUgraph g, CUDA_GRAPH_INSTANTIATE_PARAMS *p) {
+  if (!p || (p->flags & ~(uint64_t)15) ||
+      ((p->flags & INSTANTIATE_AUTO_FREE) && (p->flags & INSTANTIATE_DEVICE_LAUNCH)))
+    return CUDA_ERROR_INVALID_VALUE;
+  CUresult r = cuGraphInstantiateWithFlags(exec, g, p->flags);
+  if (!r && (p->flags & INSTANTIATE_UPLOAD)) r = cuGraphUpload(*exec, p->hUploadStream);
+  if (r) return r;
+  p->hErrNode_out = NULL;
+  p->result_out = 0;             /* CUDA_GRAPH_INSTANTIATE_SUCCESS */
+  return CUDA_SUCCESS;
 }
 
 /* ---- user objects ---- */
