@@ -318,6 +318,15 @@ typedef struct CUDA_MEM_ALLOC_NODE_PARAMS {
  * differ). */
 typedef struct CUDA_MEMCPY_NODE_PARAMS { int flags, reserved; CUcontext copyCtx; CUDA_MEMCPY3D copyParams; } CUDA_MEMCPY_NODE_PARAMS;
 typedef struct CUDA_CHILD_GRAPH_NODE_PARAMS { CUgraph graph; int ownership; } CUDA_CHILD_GRAPH_NODE_PARAMS;
+/* a conditional node: its handle, CUgraphConditionalNodeType, its bodies
+ * (phGraph_out: the node's array of size graphs) */
+typedef struct CUDA_CONDITIONAL_NODE_PARAMS {
+  uint64_t handle;
+  int type;
+  unsigned size;
+  CUgraph *phGraph_out;
+  CUcontext ctx;
+} CUDA_CONDITIONAL_NODE_PARAMS;
 typedef struct CUgraphNodeParams {
   int type;                      /* CUgraphNodeType */
   int reserved0[3];
@@ -331,6 +340,7 @@ typedef struct CUgraphNodeParams {
     CUevent event;                   /* wait and record nodes */
     CUDA_MEM_ALLOC_NODE_PARAMS alloc;
     CUdeviceptr free;
+    CUDA_CONDITIONAL_NODE_PARAMS conditional;
   };
   long long reserved2;
 } CUgraphNodeParams;

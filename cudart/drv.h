@@ -85,7 +85,7 @@ struct CUevent_st {
 
 /* A unit of stream work (what a graph node holds). */
 enum drv_op_kind { OP_KERNEL, OP_MEMCPY, OP_MEMSET, OP_HOST, OP_EVENT_RECORD, OP_EMPTY, OP_GRAPH, OP_WAIT_EVENT,
-                   OP_MEM_ALLOC, OP_MEM_FREE };
+                   OP_MEM_ALLOC, OP_MEM_FREE, OP_COND };
 typedef struct drv_op {
   enum drv_op_kind kind;
   /* OP_KERNEL */
@@ -115,6 +115,10 @@ typedef struct drv_op {
    * the graph is launched); OP_MEM_ALLOC / OP_MEM_FREE (graph memory nodes)
    * map and unmap the graph allocation at dst (drv_pool.c) */
   struct CUgraph_st *graph;
+  /* OP_COND (a conditional node): its handle's condition word at dst, its
+   * CUgraphConditionalNodeType in value, its bodies (drv_graph_run_cond) */
+  struct CUgraph_st **bodies;
+  uint32_t nbodies;
 } drv_op;
 
 typedef struct drv_state {
@@ -220,6 +224,9 @@ void drv_gmem_upload(uint64_t footprint);
 CUresult drv_gmem_free_now(uint64_t addr);
 /* Run an OP_MEM_ALLOC or OP_MEM_FREE: map or unmap dst. */
 CUresult drv_gmem_run(const drv_op *op);
+/* Run a conditional node: its body, the one the condition picks, or (a
+ * while node) its body for as long as the condition holds (drv_graph.c). */
+CUresult drv_graph_run_cond(const drv_op *op);
 /* Stream capture of cuMemAllocAsync / cuMemFreeAsync (drv_graph.c). */
 CUresult drv_graph_capture_alloc(struct CUstream_st *s, size_t bytes, CUdeviceptr *dptr);
 CUresult drv_graph_capture_free(struct CUstream_st *s, CUdeviceptr dptr);

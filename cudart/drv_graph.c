@@ -112,11 +112,17 @@ struct CUgraphNode_st {
   bool base_cooperative;
 };
 
+/* A conditional handle: the address of its condition word (device memory
+ * that cudaGraphSetConditional writes), the value a launch may start with. */
+typedef struct cond { uint64_t addr; unsigned dflt; bool assign; } cond;
+
 struct CUgraph_st {
   struct CUgraphNode_st **nodes;
   size_t n, cap;
   urefs refs;
-  struct CUgraphExec_st *mem_exec;  /* with memory nodes: its one executable */
+  struct CUgraphExec_st *mem_exec;  /* with memory or conditional nodes: its one executable */
+  cond *conds;                      /* the conditional handles made for it */
+  size_t nconds;
 };
 
 struct CUgraphExec_st {
@@ -130,6 +136,8 @@ struct CUgraphExec_st {
   uint64_t last_seq;
   uint64_t footprint;            /* the graph allocator's memory a launch takes  */
   struct CUgraph_st *mem_graph;  /* the graph with memory nodes it was made from */
+  cond *conds;                   /* handles whose value each launch sets first   */
+  size_t nconds;
 };
 
 static uint64_t next_capture_id = 1;
@@ -222,8 +230,24 @@ CUresult drv_graph_record(struct CUstream_st *s, const drv_op *op) { return reco
 
 /* Release what a node owns: its operation's parameters, its child graph,
  * the parameters handed out. */
+static void free_bodies(drv_op *op) {
+  for (uint32_t i = 0; op->bodies && i < op->nbodies; i++) if (op->bodies[i]) free_graph(op->bodies[i]);
+  free(op->bodies);
+  op->bodies = NULL;
+}
+
+/* op (a copy) gets bodies of its own: clones of those it names. */
+static CUresult clone_bodies(drv_op *op) {
+  struct CUgraph_st **from = op->bodies;
+  if (!(op->bodies = calloc(op->nbodies + 1, sizeof *op->bodies))) return CUDA_ERROR_OUT_OF_MEMORY;
+  for (uint32_t i = 0; i < op->nbodies; i++)
+    if (!(op->bodies[i] = clone_graph(from[i]))) return CUDA_ERROR_OUT_OF_MEMORY;
+  return CUDA_SUCCESS;
+}
+
 static void free_node(struct CUgraphNode_st *n) {
   if (n->op.kind == OP_GRAPH && n->op.graph) free_graph(n->op.graph);
+  if (n->op.kind == OP_COND) free_bodies(&n->op);
   if (n->op.kind == OP_MEM_ALLOC) {
     free((void *)n->set.alloc.accessDescs);
     drv_gmem_release(n->op.dst);
@@ -239,6 +263,7 @@ static void free_graph(struct CUgraph_st *g) {
   if (g->mem_exec) g->mem_exec->mem_graph = NULL;
   for (size_t i = 0; i < g->n; i++) free_node(g->nodes[i]);
   free(g->nodes);
+  free(g->conds);
   refs_release(&g->refs);
   free(g);
 }
@@ -259,6 +284,7 @@ static CUresult copy_node(struct CUgraphNode_st *to, const struct CUgraphNode_st
   to->op.params = NULL;
   to->op.graph = NULL;
   if (to->op.kind == OP_MEM_ALLOC) to->set.alloc.accessDescs = NULL;
+  if (from->op.kind == OP_COND && clone_bodies(&to->op)) return CUDA_ERROR_OUT_OF_MEMORY;
   if (from->op.params && !(to->op.params = dup_bytes(from->op.params, from->op.param_size))) return CUDA_ERROR_OUT_OF_MEMORY;
   if (from->attrs && !(to->attrs = dup_bytes(from->attrs, ATTRS * sizeof *from->attrs))) return CUDA_ERROR_OUT_OF_MEMORY;
   if (from->op.kind == OP_GRAPH && !(to->op.graph = clone_graph(from->op.graph))) return CUDA_ERROR_OUT_OF_MEMORY;
@@ -289,6 +315,8 @@ static struct CUgraph_st *clone_graph(const struct CUgraph_st *g) {
     m->ndeps = n->ndeps;
   }
   if (refs_copy(&c->refs, &g->refs)) { free_graph(c); return NULL; }
+  if (g->nconds && !(c->conds = dup_bytes(g->conds, g->nconds * sizeof *g->conds))) { free_graph(c); return NULL; }
+  c->nconds = g->nconds;
   return c;
 }
 
@@ -692,6 +720,12 @@ DRV_EXPORT CUresult cuGraphAddEmptyNode(CUgraphNode *out, CUgraph g, const CUgra
   return add_locked(out, g, deps, ndeps, &op);
 }
 
+/* Whether g has conditional nodes (child graphs cannot). */
+static bool has_cond(const struct CUgraph_st *g) {
+  for (size_t i = 0; i < g->n; i++) if (g->nodes[i]->op.kind == OP_COND) return true;
+  return false;
+}
+
 static bool has_memory_nodes(const struct CUgraph_st *g) {
   for (size_t i = 0; i < g->n; i++) {
     enum drv_op_kind k = g->nodes[i]->op.kind;
@@ -707,7 +741,7 @@ static bool has_memory_nodes(const struct CUgraph_st *g) {
 static CUresult add_child(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps, CUgraph child, bool move) {
   if (!child || !out || child == g) return CUDA_ERROR_INVALID_VALUE;
   drv_lock();
-  if (!move && has_memory_nodes(child)) { drv_unlock(); return CUDA_ERROR_NOT_SUPPORTED; }
+  if ((!move && has_memory_nodes(child)) || has_cond(child)) { drv_unlock(); return CUDA_ERROR_NOT_SUPPORTED; }
   drv_op op = { .kind = OP_GRAPH, .graph = move ? child : clone_graph(child) };
   CUresult r = op.graph ? add(out, g, deps, ndeps, &op) : CUDA_ERROR_OUT_OF_MEMORY;
   if (r && op.graph && !move) free_graph(op.graph);
@@ -1036,6 +1070,7 @@ static int node_type(const struct CUgraphNode_st *n) {
   case OP_EVENT_RECORD: return 7;
   case OP_MEM_ALLOC: return 10;
   case OP_MEM_FREE: return 11;
+  case OP_COND: return 13;
   default: return 5;
   }
 }
@@ -1145,7 +1180,7 @@ DRV_EXPORT CUresult cuGraphDestroyNode(CUgraphNode node) {
 DRV_EXPORT CUresult cuGraphClone(CUgraph *out, CUgraph g) {
   if (!out || !g) return CUDA_ERROR_INVALID_VALUE;
   drv_lock();
-  if (has_memory_nodes(g)) { drv_unlock(); return CUDA_ERROR_NOT_SUPPORTED; }   /* as CUDA */
+  if (has_memory_nodes(g) || has_cond(g)) { drv_unlock(); return CUDA_ERROR_NOT_SUPPORTED; }   /* as CUDA */
   *out = clone_graph(g);
   drv_unlock();
   return *out ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
@@ -1159,7 +1194,8 @@ DRV_EXPORT CUresult cuGraphDebugDotPrint(CUgraph g, const char *path, unsigned f
   FILE *f = fopen(path, "w");
   if (!f) return CUDA_ERROR_OPERATING_SYSTEM;
   static const char *names[] = { "kernel", "memcpy", "memset", "host", "graph", "empty", "wait_event", "event_record",
-                                 "ext_semas_signal", "ext_semas_wait", "mem_alloc", "mem_free" };
+                                 "ext_semas_signal", "ext_semas_wait", "mem_alloc", "mem_free", "batch_mem_op",
+                                 "conditional" };
   fprintf(f, "digraph ptxemu_graph {\n");
   for (size_t i = 0; i < g->n; i++) {
     const struct CUgraphNode_st *n = g->nodes[i];
@@ -1223,6 +1259,7 @@ static CUresult exec_op_copy(drv_op *to, const drv_op *from) {
   to->params = NULL;
   to->graph = NULL;
   if (from->kind == OP_MEM_ALLOC) drv_gmem_retain(from->dst);
+  if (from->kind == OP_COND) return clone_bodies(to);
   if (from->kind == OP_KERNEL && !(to->params = dup_bytes(from->params, from->param_size))) return CUDA_ERROR_OUT_OF_MEMORY;
   if (from->kind == OP_GRAPH && !(to->graph = clone_graph(from->graph))) return CUDA_ERROR_OUT_OF_MEMORY;
   return CUDA_SUCCESS;
@@ -1231,6 +1268,7 @@ static CUresult exec_op_copy(drv_op *to, const drv_op *from) {
 static void exec_op_release(drv_op *op) {
   if (op->kind == OP_GRAPH && op->graph) free_graph(op->graph);
   if (op->kind == OP_MEM_ALLOC) drv_gmem_release(op->dst);
+  if (op->kind == OP_COND) free_bodies(op);
   op->kind = OP_EMPTY;
   op->graph = NULL;
   drv_op_release(op);
@@ -1243,6 +1281,7 @@ static void exec_quiesce(struct CUgraphExec_st *x) {
 
 static void free_exec(struct CUgraphExec_st *x) {
   if (x->mem_graph) x->mem_graph->mem_exec = NULL;
+  free(x->conds);
   for (size_t i = 0; i < x->n; i++) exec_op_release(&x->ops[i]);
   free(x->ops);
   free(x->nodes);
@@ -1330,6 +1369,128 @@ static CUresult launch_memory(struct CUgraphExec_st *x, CUstream s) {
   return r;
 }
 
+/* ---- conditional nodes ---- */
+
+enum { COND_IF, COND_WHILE, COND_SWITCH };
+
+/* every handle made, for conditional nodes of any graph (an H200 takes
+ * another graph's handle) */
+static uint64_t *handles;
+static size_t nhandles;
+
+/* What CUDA lets a body hold: kernels, copies, memsets, empty nodes, child
+ * graphs and conditional nodes. */
+static bool body_ok(const struct CUgraph_st *g) {
+  for (size_t i = 0; i < g->n; i++) {
+    const drv_op *op = &g->nodes[i]->op;
+    bool ok = op->kind == OP_KERNEL || op->kind == OP_MEMCPY || op->kind == OP_MEMSET || op->kind == OP_EMPTY ||
+              op->kind == OP_COND || (op->kind == OP_GRAPH && body_ok(op->graph));
+    for (uint32_t b = 0; ok && op->kind == OP_COND && b < op->nbodies; b++) ok = body_ok(op->bodies[b]);
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/* A graph with handles made for it has a conditional node (an H200
+ * refuses it otherwise, but takes it when the node uses another graph's
+ * handle), in g and in the bodies, whose contents are allowed. */
+static CUresult check_conds(const struct CUgraph_st *g) {
+  if (g->nconds && !has_cond(g)) return CUDA_ERROR_INVALID_VALUE;
+  for (size_t i = 0; i < g->n; i++) {
+    const drv_op *op = &g->nodes[i]->op;
+    for (uint32_t b = 0; op->kind == OP_COND && b < op->nbodies; b++)
+      if (!body_ok(op->bodies[b]) || check_conds(op->bodies[b])) return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+
+/* Conditions that each launch starts from their default value
+ * (CU_GRAPH_COND_ASSIGN_DEFAULT): a memset first, in stream order. */
+static CUresult assign_defaults(const cond *c, size_t n, CUstream s) {
+  CUresult r = CUDA_SUCCESS;
+  for (size_t i = 0; !r && i < n; i++) {
+    if (!c[i].assign) continue;
+    drv_op op = { .kind = OP_MEMSET, .dst = c[i].addr, .dpitch = 4, .value = c[i].dflt, .elem = 4, .width = 1, .height = 1 };
+    r = drv_submit(s, &op);
+  }
+  return r;
+}
+
+/* A body runs now, in its stream's place: what it may hold runs at once
+ * (the handles made for it start from their default first). */
+static CUresult run_now(struct CUgraph_st *g) {
+  CUresult r;
+  for (size_t i = 0; i < g->nconds; i++) {
+    uint8_t *p = g->conds[i].assign ? drv_device_ptr(g->conds[i].addr, 4) : NULL;
+    if (p) memcpy(p, &g->conds[i].dflt, 4);
+  }
+  struct CUgraphNode_st **order = run_order(g, &r);
+  for (size_t i = 0; order && !r && i < g->n; i++) {
+    drv_op *op = &order[i]->op;
+    r = op->kind == OP_GRAPH ? run_now(op->graph) : drv_execute(op);
+  }
+  free(order);
+  return r;
+}
+
+CUresult drv_graph_run_cond(const drv_op *op) {
+  for (;;) {
+    const uint8_t *p = drv_device_ptr(op->dst, 4);
+    uint32_t v;
+    if (!p) return CUDA_ERROR_INVALID_VALUE;
+    memcpy(&v, p, sizeof v);
+    struct CUgraph_st *body = op->value == COND_SWITCH ? (v < op->nbodies ? op->bodies[v] : NULL)
+                              : v                       ? op->bodies[0]
+                              : op->value == COND_IF && op->nbodies > 1 ? op->bodies[1] : NULL;
+    if (!body) return CUDA_SUCCESS;
+    CUresult r = run_now(body);
+    if (r || drv.sticky || op->value != COND_WHILE) return r;
+  }
+}
+
+/* A handle is the address of a condition word in device memory, which
+ * cudaGraphSetConditional writes (emu/builtins.c); the words stay for
+ * the process (executables outlive their graph). */
+DRV_EXPORT CUresult cuGraphConditionalHandleCreate(uint64_t *out, CUgraph g, CUcontext ctx, unsigned dflt, unsigned flags) {
+  (void)ctx;
+  if (!out || !g || flags > 1) return CUDA_ERROR_INVALID_VALUE;   /* CU_GRAPH_COND_ASSIGN_DEFAULT or nothing */
+  CUresult r = drv_enter();
+  if (r) return r;
+  cond *nc = realloc(g->conds, (g->nconds + 1) * sizeof *nc);
+  if (nc) g->conds = nc;
+  uint64_t *nh = nc ? realloc(handles, (nhandles + 1) * sizeof *nh) : NULL;
+  if (nh) handles = nh;
+  uint64_t a = nh ? emu_alloc(drv.e, 4, "conditional handle") : 0;
+  if (!a) return drv_leave(CUDA_ERROR_OUT_OF_MEMORY);
+  handles[nhandles++] = a;
+  memcpy(drv_device_ptr(a, 4), &dflt, 4);
+  g->conds[g->nconds++] = (cond){ a, dflt, flags == 1 };
+  *out = a;
+  return drv_leave(CUDA_SUCCESS);
+}
+
+/* A conditional node: its bodies, empty graphs the node owns, in
+ * p->phGraph_out. */
+static CUresult add_cond(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps, CUDA_CONDITIONAL_NODE_PARAMS *p) {
+  if (!g || !out) return CUDA_ERROR_INVALID_VALUE;
+  bool sized = p->type == COND_IF ? p->size == 1 || p->size == 2
+               : p->type == COND_WHILE ? p->size == 1 : p->type == COND_SWITCH && p->size >= 1 && p->size <= 65536;
+  size_t h = 0;
+  drv_lock();
+  while (h < nhandles && handles[h] != p->handle) h++;
+  drv_unlock();
+  if (!sized || h == nhandles) return CUDA_ERROR_INVALID_VALUE;
+  drv_op op = { .kind = OP_COND, .dst = p->handle, .value = (uint32_t)p->type, .nbodies = p->size };
+  CUresult r = (op.bodies = calloc(p->size + 1, sizeof *op.bodies)) ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+  for (uint32_t i = 0; !r && i < p->size; i++) if (!(op.bodies[i] = calloc(1, sizeof **op.bodies))) r = CUDA_ERROR_OUT_OF_MEMORY;
+  drv_lock();
+  if (!r) r = add(out, g, deps, ndeps, &op);
+  drv_unlock();
+  if (r) free_bodies(&op);
+  else p->phGraph_out = op.bodies;
+  return r;
+}
+
 static CUresult instantiate(struct CUgraphExec_st **exec, struct CUgraph_st *g, unsigned long long flags) {
   CUresult r;
   struct CUgraphNode_st **order = run_order(g, &r);
@@ -1350,6 +1511,9 @@ static CUresult instantiate(struct CUgraphExec_st **exec, struct CUgraph_st *g, 
   memops m = { 0 };
   if (!r && !(r = exec_memops(x, &m))) x->footprint = footprint(&m);
   free(m.v);
+  if (!r) r = check_conds(g);
+  if (!r && g->nconds && !(x->conds = dup_bytes(g->conds, g->nconds * sizeof *g->conds))) r = CUDA_ERROR_OUT_OF_MEMORY;
+  if (!r) x->nconds = g->nconds;
   if (r) {
     if (x) free_exec(x);
     return r;
@@ -1360,14 +1524,15 @@ static CUresult instantiate(struct CUgraphExec_st **exec, struct CUgraph_st *g, 
   return CUDA_SUCCESS;
 }
 
-/* A graph with memory nodes has one executable at a time (CUDA's rule). */
+/* A graph with memory or conditional nodes has one executable at a time
+ * (CUDA's rule). */
 DRV_EXPORT CUresult cuGraphInstantiateWithFlags(CUgraphExec *exec, CUgraph g, unsigned long long flags) {
   if (!exec || !g) return CUDA_ERROR_INVALID_VALUE;
   CUresult r = drv_enter();
   if (r) return r;
-  bool mem = has_memory_nodes(g);
-  r = mem && g->mem_exec ? CUDA_ERROR_NOT_SUPPORTED : instantiate(exec, g, flags);
-  if (!r && mem) {
+  bool one = has_memory_nodes(g) || has_cond(g);
+  r = one && g->mem_exec ? CUDA_ERROR_NOT_SUPPORTED : instantiate(exec, g, flags);
+  if (!r && one) {
     g->mem_exec = *exec;
     (*exec)->mem_graph = g;
   }
@@ -1424,6 +1589,7 @@ DRV_EXPORT CUresult cuGraphLaunch(CUgraphExec x, CUstream s) {
   if (drv.sticky) return drv_leave(drv.sticky);
   struct CUstream_st *st = drv_stream(s);
   if (!st->capture && (r = launch_memory(x, s))) return drv_leave(r);
+  r = assign_defaults(x->conds, x->nconds, s);
   /* a disabled node is an empty one, which in-order work can skip */
   for (size_t i = 0; i < x->n && !r; i++) if (!x->off[i]) r = submit_op(s, &x->ops[i]);
   if (!st->capture) {
@@ -1636,7 +1802,8 @@ static long member_bytes(int type) {
   case NODE_WAIT_EVENT: case NODE_EVENT_RECORD: return sizeof(CUevent);
   case NODE_MEM_ALLOC: return sizeof(CUDA_MEM_ALLOC_NODE_PARAMS);
   case NODE_MEM_FREE: return sizeof(CUdeviceptr);
-  case NODE_SEM_SIGNAL: case NODE_SEM_WAIT: case NODE_MEM_OP: case NODE_CONDITIONAL: return 29 * 8;
+  case NODE_CONDITIONAL: return sizeof(CUDA_CONDITIONAL_NODE_PARAMS);
+  case NODE_SEM_SIGNAL: case NODE_SEM_WAIT: case NODE_MEM_OP: return 29 * 8;
   default: return -1;
   }
 }
@@ -1653,7 +1820,7 @@ static CUresult check_params(const CUgraphNodeParams *p) {
 }
 
 static CUresult unsupported_type(int type) {
-  return drv_unsupported(type == NODE_CONDITIONAL ? "conditional graph nodes"
+  return drv_unsupported(type == NODE_CONDITIONAL ? "changing a conditional node"
                          : type == NODE_MEM_OP    ? "batch memory operation nodes"
                                                   : "external semaphore nodes");
 }
@@ -1684,6 +1851,7 @@ DRV_EXPORT CUresult cuGraphAddNode_v2(CUgraphNode *out, CUgraph g, const CUgraph
   case NODE_EVENT_RECORD: return cuGraphAddEventRecordNode(out, g, deps, ndeps, p->event);
   case NODE_MEM_ALLOC: return cuGraphAddMemAllocNode(out, g, deps, ndeps, &p->alloc);
   case NODE_MEM_FREE: return cuGraphAddMemFreeNode(out, g, deps, ndeps, p->free);
+  case NODE_CONDITIONAL: return add_cond(out, g, deps, ndeps, &p->conditional);
   default: return unsupported_type(p->type);
   }
 }

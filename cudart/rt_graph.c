@@ -62,6 +62,7 @@ CUresult cuGraphAddNode_v2(CUgraphNode *, CUgraph, const CUgraphNode *, const CU
 CUresult cuGraphNodeSetParams(CUgraphNode, CUgraphNodeParams *);
 CUresult cuGraphExecNodeSetParams(CUgraphExec, CUgraphNode, CUgraphNodeParams *);
 CUresult cuGraphInstantiateWithParams(CUgraphExec *, CUgraph, CUDA_GRAPH_INSTANTIATE_PARAMS *);
+CUresult cuGraphConditionalHandleCreate(uint64_t *, CUgraph, CUcontext, unsigned, unsigned);
 
 static uint64_t u(const void *p) { return (uint64_t)(uintptr_t)p; }
 
@@ -499,6 +500,7 @@ typedef struct rt_node_params {
     cudaKernelNodeParams kernel;
     rt_copy_node memcpy;
     cudaMemAllocNodeParams alloc;
+    struct { uint64_t handle; int type; unsigned size; CUgraph *phGraph_out; } conditional;
   };
   long long reserved2;
 } rt_node_params;
@@ -517,7 +519,8 @@ static long rt_member_bytes(int type) {
   case T_EMPTY: return 0;
   case T_WAIT: case T_RECORD: case T_MEM_FREE: return sizeof(void *);
   case T_MEM_ALLOC: return sizeof(cudaMemAllocNodeParams);
-  case T_SEM_SIGNAL: case T_SEM_WAIT: case T_CONDITIONAL: return 29 * 8;
+  case T_CONDITIONAL: return sizeof(((rt_node_params *)0)->conditional);
+  case T_SEM_SIGNAL: case T_SEM_WAIT: return 29 * 8;
   default: return -1;
   }
 }
@@ -555,6 +558,7 @@ RT_EXPORT cudaError_t cudaGraphAddNode_v2(CUgraphNode *n, CUgraph g, const CUgra
   if ((e = to_driver(p, &d))) return rt_error(e);
   CUresult r = cuGraphAddNode_v2(n, g, deps, NULL, nd, &d);
   if (!r && p->type == T_MEM_ALLOC) p->alloc.dptr = (void *)(uintptr_t)d.alloc.dptr;   /* out */
+  if (!r && p->type == T_CONDITIONAL) p->conditional.phGraph_out = d.conditional.phGraph_out;
   return rt_from(r);
 }
 RT_EXPORT RT_ABI13 cudaError_t cudaGraphAddNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, const void *edges,
@@ -583,4 +587,8 @@ RT_EXPORT cudaError_t cudaGraphExecNodeSetParams(CUgraphExec x, CUgraphNode n, r
 /* cudaGraphInstantiateParams has the driver's layout */
 RT_EXPORT cudaError_t cudaGraphInstantiateWithParams(CUgraphExec *x, CUgraph g, CUDA_GRAPH_INSTANTIATE_PARAMS *p) {
   return rt_from(cuGraphInstantiateWithParams(x, g, p));
+}
+
+RT_EXPORT cudaError_t cudaGraphConditionalHandleCreate(uint64_t *h, CUgraph g, unsigned dflt, unsigned flags) {
+  return rt_from(cuGraphConditionalHandleCreate(h, g, NULL, dflt, flags));
 }
