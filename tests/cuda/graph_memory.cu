@@ -8,8 +8,9 @@
 // streams joined by events (cudaMallocAsync and cudaFreeAsync become
 // allocation and free nodes); and the generic node calls (cudaGraphAddNode,
 // cudaGraphNodeSetParams, cudaGraphExecNodeSetParams,
-// cudaGraphInstantiateWithParams).  Values are read back; no addresses or
-// timings are printed.  (An H200 printed this output.)
+// cudaGraphInstantiateWithParams), with conditional nodes (if, if/else,
+// while, switch) whose condition a kernel sets.  Values are read back; no
+// addresses or timings are printed.  (An H200 printed this output.)
 #include <algorithm>
 #include <cstring>
 #include <utility>
@@ -24,6 +25,11 @@ __global__ void add(int *p, int n, int v) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) p[i] += v;
 }
+__global__ void count_down(cudaGraphConditionalHandle h, int *counter) {
+  int v = --*counter;
+  cudaGraphSetConditional(h, v > 0);
+}
+__global__ void set_cond(cudaGraphConditionalHandle h, unsigned v) { cudaGraphSetConditional(h, v); }
 
 static const size_t MiB = 1 << 20;
 
@@ -538,6 +544,155 @@ static void generic_nodes(cudaStream_t s, int *h) {
   footprint("end");
 }
 
+// ---- 6. conditional nodes ----
+// a conditional node of g after dep (if any); its bodies in body[]
+static cudaGraphNode_t cond_node(cudaGraph_t g, cudaGraphConditionalHandle h, cudaGraphConditionalNodeType type,
+                                 unsigned size, const cudaGraphNode_t *dep, cudaGraph_t *body) {
+  cudaGraphNodeParams p = params(cudaGraphNodeTypeConditional);
+  p.conditional.handle = h;
+  p.conditional.type = type;
+  p.conditional.size = size;
+  cudaGraphNode_t n;
+  CK(cudaGraphAddNode(&n, g, dep, nullptr, dep ? 1 : 0, &p));
+  for (unsigned i = 0; i < size; i++) body[i] = p.conditional.phGraph_out[i];
+  return n;
+}
+
+// a kernel node of g adding v to d[0..3], after dep (if any)
+static cudaGraphNode_t add_node(cudaGraph_t g, int *d, int v, const cudaGraphNode_t *dep) {
+  int n = 4;
+  void *args[] = { &d, &n, &v };
+  cudaKernelNodeParams kp = kernel_params((void *)add, args, 1, 4);
+  cudaGraphNode_t k;
+  CK(cudaGraphAddKernelNode(&k, g, dep, dep ? 1 : 0, &kp));
+  return k;
+}
+
+static int launch_read(cudaGraphExec_t x, cudaStream_t s, int *d, int *h) {
+  CK(cudaGraphLaunch(x, s));
+  CK(cudaMemcpyAsync(h, d, sizeof(int), cudaMemcpyDeviceToHost, s));
+  CK(cudaStreamSynchronize(s));
+  return *h;
+}
+
+static void conditionals(cudaStream_t s, int *h) {
+  int *d, *counter;
+  CK(cudaMalloc(&d, 4 * sizeof(int)));
+  CK(cudaMalloc(&counter, sizeof(int)));
+  cudaGraph_t g, body[3], c;
+  cudaGraphExec_t x, x2;
+  cudaGraphConditionalHandle hd;
+
+  // if, its condition 1 at the start of each launch
+  CK(cudaMemsetAsync(d, 0, 4 * sizeof(int), s));
+  CK(cudaGraphCreate(&g, 0));
+  CK(cudaGraphConditionalHandleCreate(&hd, g, 1, cudaGraphCondAssignDefault));
+  cudaGraphNode_t cn = cond_node(g, hd, cudaGraphCondTypeIf, 1, nullptr, body);
+  add_node(body[0], d, 1, nullptr);
+  cudaGraphNodeType t;
+  CK(cudaGraphNodeGetType(cn, &t));
+  CK(cudaGraphInstantiate(&x, g, 0));
+  int i1 = launch_read(x, s, d, h);
+  int i2 = launch_read(x, s, d, h);
+  printf("graph_memory: if node (type %d), condition 1 by default: %d, again: %d\n", (int)t, i1, i2);
+  printf("graph_memory: clone a graph with a conditional node: %s\n", name(cudaGraphClone(&c, g)));
+  printf("graph_memory: a second executable of it: %s\n", name(cudaGraphInstantiate(&x2, g, 0)));
+  CK(cudaGraphExecDestroy(x));
+  CK(cudaGraphDestroy(g));
+
+  // if/else: a kernel before it sets the condition
+  CK(cudaMemsetAsync(d, 0, 4 * sizeof(int), s));
+  CK(cudaGraphCreate(&g, 0));
+  cudaGraphConditionalHandle hc;
+  CK(cudaGraphConditionalHandleCreate(&hc, g, 0, 0));
+  unsigned zero = 0, one = 1;
+  void *sargs[] = { &hc, &zero };
+  cudaKernelNodeParams sp = kernel_params((void *)set_cond, sargs, 1, 1);
+  cudaGraphNode_t sn;
+  CK(cudaGraphAddKernelNode(&sn, g, nullptr, 0, &sp));
+  cond_node(g, hc, cudaGraphCondTypeIf, 2, &sn, body);
+  add_node(body[0], d, 1, nullptr);
+  add_node(body[1], d, 2, nullptr);
+  CK(cudaGraphInstantiate(&x, g, 0));
+  int v0 = launch_read(x, s, d, h);
+  sargs[1] = &one;
+  CK(cudaGraphExecKernelNodeSetParams(x, sn, &sp));
+  printf("graph_memory: if/else node, condition 0: %d, then 1: %d\n", v0, launch_read(x, s, d, h));
+  CK(cudaGraphExecDestroy(x));
+  CK(cudaGraphDestroy(g));
+
+  // while: its body counts down and says whether to go on
+  CK(cudaMemsetAsync(d, 0, 4 * sizeof(int), s));
+  int five = 5, three = 3;
+  CK(cudaMemcpyAsync(counter, &five, sizeof(int), cudaMemcpyHostToDevice, s));
+  CK(cudaGraphCreate(&g, 0));
+  cudaGraphConditionalHandle hw;
+  CK(cudaGraphConditionalHandleCreate(&hw, g, 1, cudaGraphCondAssignDefault));
+  cond_node(g, hw, cudaGraphCondTypeWhile, 1, nullptr, body);
+  cudaGraphNode_t k = add_node(body[0], d, 1, nullptr);
+  void *cargs[] = { &hw, &counter };
+  cudaKernelNodeParams cp = kernel_params((void *)count_down, cargs, 1, 1);
+  CK(cudaGraphAddKernelNode(&sn, body[0], &k, 1, &cp));
+  CK(cudaGraphInstantiate(&x, g, 0));
+  int w1 = launch_read(x, s, d, h);
+  CK(cudaMemcpyAsync(counter, &three, sizeof(int), cudaMemcpyHostToDevice, s));
+  int w2 = launch_read(x, s, d, h);
+  CK(cudaMemcpyAsync(h + 1, counter, sizeof(int), cudaMemcpyDeviceToHost, s));
+  CK(cudaStreamSynchronize(s));
+  printf("graph_memory: while node from 5: %d, then from 3: %d, counter %d\n", w1, w2, h[1]);
+  CK(cudaGraphExecDestroy(x));
+  CK(cudaGraphDestroy(g));
+
+  // switch: body 2 by default; a value past the bodies runs none
+  CK(cudaMemsetAsync(d, 0, 4 * sizeof(int), s));
+  CK(cudaGraphCreate(&g, 0));
+  cudaGraphConditionalHandle hs;
+  CK(cudaGraphConditionalHandleCreate(&hs, g, 2, cudaGraphCondAssignDefault));
+  cond_node(g, hs, cudaGraphCondTypeSwitch, 3, nullptr, body);
+  for (int i = 0; i < 3; i++) add_node(body[i], d, 10 * (i + 1), nullptr);
+  CK(cudaGraphInstantiate(&x, g, 0));
+  int s1 = launch_read(x, s, d, h);
+  CK(cudaGraphExecDestroy(x));
+  CK(cudaGraphDestroy(g));
+  CK(cudaGraphCreate(&g, 0));
+  CK(cudaGraphConditionalHandleCreate(&hs, g, 0, 0));
+  unsigned seven = 7;
+  void *vargs[] = { &hs, &seven };
+  sp = kernel_params((void *)set_cond, vargs, 1, 1);
+  CK(cudaGraphAddKernelNode(&sn, g, nullptr, 0, &sp));
+  cond_node(g, hs, cudaGraphCondTypeSwitch, 3, &sn, body);
+  for (int i = 0; i < 3; i++) add_node(body[i], d, 100 * (i + 1), nullptr);
+  CK(cudaGraphInstantiate(&x, g, 0));
+  printf("graph_memory: switch node, condition 2: %d, then 7: %d\n", s1, launch_read(x, s, d, h));
+  CK(cudaGraphExecDestroy(x));
+  CK(cudaGraphDestroy(g));
+
+  // what is refused
+  CK(cudaGraphCreate(&g, 0));
+  CK(cudaGraphCreate(&c, 0));
+  cudaGraphConditionalHandle ho;
+  printf("graph_memory: a handle with flags 2: %s\n", name(cudaGraphConditionalHandleCreate(&hd, g, 0, 2)));
+  CK(cudaGraphConditionalHandleCreate(&hd, g, 0, 0));
+  CK(cudaGraphConditionalHandleCreate(&ho, c, 0, 0));
+  cudaGraphNodeParams p = params(cudaGraphNodeTypeConditional);
+  p.conditional.handle = hd;
+  p.conditional.type = cudaGraphCondTypeIf;
+  p.conditional.size = 3;
+  printf("graph_memory: an if node with 3 bodies: %s\n", name(cudaGraphAddNode(&cn, g, nullptr, nullptr, 0, &p)));
+  p.conditional.type = cudaGraphCondTypeWhile;
+  p.conditional.size = 2;
+  printf("graph_memory: a while node with 2 bodies: %s\n", name(cudaGraphAddNode(&cn, g, nullptr, nullptr, 0, &p)));
+  p.conditional.handle = ho;
+  p.conditional.size = 1;
+  printf("graph_memory: a node with another graph's handle: %s\n", name(cudaGraphAddNode(&cn, g, nullptr, nullptr, 0, &p)));
+  add_node(g, d, 1, nullptr);
+  printf("graph_memory: instantiate with a handle no node uses: %s\n", name(cudaGraphInstantiate(&x, g, 0)));
+  CK(cudaGraphDestroy(g));
+  CK(cudaGraphDestroy(c));
+  CK(cudaFree(d));
+  CK(cudaFree(counter));
+}
+
 int main() {
   cudaStream_t s;
   CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
@@ -548,6 +703,7 @@ int main() {
   address_reuse(s);
   capture(s, h);
   generic_nodes(s, h);
+  conditionals(s, h);
   CK(cudaFreeHost(h));
   CK(cudaStreamDestroy(s));
   return 0;
