@@ -29,6 +29,8 @@ enum {
   CUDA_ERROR_INVALID_ADDRESS_SPACE = 717, CUDA_ERROR_INVALID_PC = 718, CUDA_ERROR_LAUNCH_FAILED = 719,
   CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE = 720, CUDA_ERROR_ASSERT = 710, CUDA_ERROR_NOT_PERMITTED = 800, CUDA_ERROR_NOT_SUPPORTED = 801,
   CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED = 900, CUDA_ERROR_STREAM_CAPTURE_INVALIDATED = 901,
+  CUDA_ERROR_STREAM_CAPTURE_UNMATCHED = 903, CUDA_ERROR_STREAM_CAPTURE_UNJOINED = 904,
+  CUDA_ERROR_STREAM_CAPTURE_ISOLATION = 905,
   CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD = 908, CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE = 910, CUDA_ERROR_INVALID_CLUSTER_SIZE = 912, CUDA_ERROR_UNKNOWN = 999
 };
 /* runtime-only numbers */
@@ -343,6 +345,46 @@ typedef struct CUDA_MEM_ALLOC_NODE_PARAMS {
   size_t accessDescCount, bytesize;
   CUdeviceptr dptr;              /* out */
 } CUDA_MEM_ALLOC_NODE_PARAMS;
+
+/* CUgraphNodeParams (cuGraphAddNode): a node's type and its parameters;
+ * the bytes past the type's member must be zero.  The runtime's
+ * cudaGraphNodeParams has the same frame (its kernel and copy members
+ * differ). */
+typedef struct CUDA_MEMCPY_NODE_PARAMS { int flags, reserved; CUcontext copyCtx; CUDA_MEMCPY3D copyParams; } CUDA_MEMCPY_NODE_PARAMS;
+typedef struct CUDA_CHILD_GRAPH_NODE_PARAMS { CUgraph graph; int ownership; } CUDA_CHILD_GRAPH_NODE_PARAMS;
+/* a conditional node: its handle, CUgraphConditionalNodeType, its bodies
+ * (phGraph_out: the node's array of size graphs) */
+typedef struct CUDA_CONDITIONAL_NODE_PARAMS {
+  uint64_t handle;
+  int type;
+  unsigned size;
+  CUgraph *phGraph_out;
+  CUcontext ctx;
+} CUDA_CONDITIONAL_NODE_PARAMS;
+typedef struct CUgraphNodeParams {
+  int type;                      /* CUgraphNodeType */
+  int reserved0[3];
+  union {
+    long long reserved1[29];
+    CUDA_KERNEL_NODE_PARAMS kernel;
+    CUDA_MEMCPY_NODE_PARAMS memcpy;
+    CUDA_MEMSET_NODE_PARAMS memset;  /* then its context (CUDA_MEMSET_NODE_PARAMS_v2) */
+    CUDA_HOST_NODE_PARAMS host;
+    CUDA_CHILD_GRAPH_NODE_PARAMS graph;
+    CUevent event;                   /* wait and record nodes */
+    CUDA_MEM_ALLOC_NODE_PARAMS alloc;
+    CUdeviceptr free;
+    CUDA_CONDITIONAL_NODE_PARAMS conditional;
+  };
+  long long reserved2;
+} CUgraphNodeParams;
+/* CUDA_GRAPH_INSTANTIATE_PARAMS, the runtime's cudaGraphInstantiateParams too */
+typedef struct CUDA_GRAPH_INSTANTIATE_PARAMS {
+  uint64_t flags;
+  CUstream hUploadStream;
+  CUgraphNode hErrNode_out;
+  int result_out;                /* CUgraphInstantiateResult */
+} CUDA_GRAPH_INSTANTIATE_PARAMS;
 
 /* the runtime's */
 typedef struct cudaKernelNodeParams {

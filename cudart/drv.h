@@ -63,6 +63,9 @@ struct CUstream_st {
   struct CUgraph_st *capture;    /* non-NULL while the stream is captured        */
   int capture_mode;
   uint64_t capture_id;
+  bool capture_joined;           /* it joined another stream's capture (an event) */
+  struct CUgraphNode_st **cap_deps; /* what its next captured node depends on   */
+  size_t cap_ndeps;
   uint64_t id;                   /* cuStreamGetId: unique while the process lives */
 };
 
@@ -72,11 +75,17 @@ struct CUevent_st {
   struct CUstream_st *stream;    /* the last record: done when stream->completed */
   uint64_t seq;                  /*   reaches seq                                */
   double t_ms;                   /* the device clock when it was recorded        */
+  /* recorded in a capturing stream: the capture and that stream's
+   * dependencies then, which a stream waiting for it depends on */
+  struct CUgraph_st *cap_graph;
+  uint64_t cap_id;
+  struct CUgraphNode_st **cap_deps;
+  size_t cap_ndeps;
 };
 
 /* A unit of stream work (what a graph node holds). */
 enum drv_op_kind { OP_KERNEL, OP_MEMCPY, OP_MEMSET, OP_HOST, OP_EVENT_RECORD, OP_EMPTY, OP_GRAPH, OP_WAIT_EVENT,
-                   OP_MEM_ALLOC, OP_MEM_FREE };
+                   OP_MEM_ALLOC, OP_MEM_FREE, OP_COND };
 typedef struct drv_op {
   enum drv_op_kind kind;
   /* OP_KERNEL */
@@ -103,9 +112,13 @@ typedef struct drv_op {
   /* OP_MEMCPY from pageable host memory while it had to wait: a copy */
   uint8_t *staged;
   /* OP_GRAPH (a child graph node: its own copy of the graph, expanded when
-   * the graph is launched); OP_MEM_ALLOC / OP_MEM_FREE (graph memory nodes:
-   * the allocation, dst, is made when the node is added) do nothing */
+   * the graph is launched); OP_MEM_ALLOC / OP_MEM_FREE (graph memory nodes)
+   * map and unmap the graph allocation at dst (drv_pool.c) */
   struct CUgraph_st *graph;
+  /* OP_COND (a conditional node): its handle's condition word at dst, its
+   * CUgraphConditionalNodeType in value, its bodies (drv_graph_run_cond) */
+  struct CUgraph_st **bodies;
+  uint32_t nbodies;
 } drv_op;
 
 typedef struct drv_state {
@@ -173,6 +186,56 @@ CUresult drv_kernel_op(struct CUfunc_st *f, const uint32_t grid[3], const uint32
                        void **params, void **extra, drv_op *op);
 /* Add the attributes of a launch (cluster shape, cooperative) to op. */
 CUresult drv_launch_attrs(drv_op *op, const CUlaunchAttribute *attrs, unsigned n);
+
+/* Graph memory (drv_pool.c).  A graph allocation keeps its address from
+ * the node that makes it to the last reference to it; it is backed
+ * (mapped) while allocated, and from when its node is made until its first
+ * launch, so that the nodes and copies made after it can name it.  A
+ * launch allocates it; a free node, cuMemFree or cuMemFreeAsync frees it.
+ * The graph allocator's physical memory (cuDeviceGetGraphMemAttribute)
+ * comes in blocks of whole chunks, one for each launch, which the launch's
+ * allocations share and the next launch takes once they are all freed. */
+enum { DRV_GMEM_CHUNK = 32 << 20 };  /* an H200 counts 32 MiB for 64 KiB to 32 MiB */
+/* (the callers hold drv_lock(), but for drv_gmem_free_now's) */
+typedef struct drv_gmem_block drv_gmem_block;
+/* A new graph allocation of n bytes, mapped, with no references: its
+ * address (0: no memory). */
+uint64_t drv_gmem_new(uint64_t n);
+/* The size of the graph allocation at addr (its start), 0 if none. */
+uint64_t drv_gmem_size(uint64_t addr);
+/* References from nodes and executables; after the last one, an
+ * allocation that is not allocated is unmapped and forgotten. */
+void drv_gmem_retain(uint64_t addr);
+void drv_gmem_release(uint64_t addr);
+/* Whether a launch allocated it and nothing freed it since. */
+bool drv_gmem_live(uint64_t addr);
+/* The physical memory a launch with allocations needs (footprint bytes):
+ * a free block, or a new one. */
+drv_gmem_block *drv_gmem_take(uint64_t footprint);
+/* A launch allocates addr (in block b) / frees it: the host's view, in
+ * the order of the calls; cuda's errors for a free of what is not live. */
+void drv_gmem_allocated(uint64_t addr, drv_gmem_block *b);
+CUresult drv_gmem_freed(uint64_t addr);
+/* The launch is accounted: its block is free again if nothing in it lives. */
+void drv_gmem_settle(drv_gmem_block *b);
+/* Physical memory for a launch of that footprint, kept free (cuGraphUpload). */
+void drv_gmem_upload(uint64_t footprint);
+/* cuMemFree of a graph allocation: CUDA_ERROR_NOT_FOUND if addr is none. */
+CUresult drv_gmem_free_now(uint64_t addr);
+/* Run an OP_MEM_ALLOC or OP_MEM_FREE: map or unmap dst. */
+CUresult drv_gmem_run(const drv_op *op);
+/* Run a conditional node: its body, the one the condition picks, or (a
+ * while node) its body for as long as the condition holds (drv_graph.c). */
+CUresult drv_graph_run_cond(const drv_op *op);
+/* Stream capture of cuMemAllocAsync / cuMemFreeAsync (drv_graph.c). */
+CUresult drv_graph_capture_alloc(struct CUstream_st *s, size_t bytes, CUdeviceptr *dptr);
+CUresult drv_graph_capture_free(struct CUstream_st *s, CUdeviceptr dptr);
+/* Stream capture across streams (drv_graph.c): an event recorded in a
+ * capturing stream; a stream that waits for one. */
+CUresult drv_capture_record(struct CUevent_st *e, struct CUstream_st *s);
+CUresult drv_capture_wait(struct CUstream_st *s, struct CUevent_st *e, bool *done);
+/* A stream goes: it leaves its capture. */
+void drv_capture_leave(struct CUstream_st *s);
 
 /* Host address or device region: the host pointer behind a device
  * address range (NULL when it is not all inside one region). */

@@ -112,11 +112,17 @@ struct CUgraphNode_st {
   bool base_cooperative;
 };
 
+/* A conditional handle: the address of its condition word (device memory
+ * that cudaGraphSetConditional writes), the value a launch may start with. */
+typedef struct cond { uint64_t addr; unsigned dflt; bool assign; } cond;
+
 struct CUgraph_st {
   struct CUgraphNode_st **nodes;
   size_t n, cap;
-  struct CUgraphNode_st *last;   /* capture: the node the next one depends on */
   urefs refs;
+  struct CUgraphExec_st *mem_exec;  /* with memory or conditional nodes: its one executable */
+  cond *conds;                      /* the conditional handles made for it */
+  size_t nconds;
 };
 
 struct CUgraphExec_st {
@@ -128,6 +134,10 @@ struct CUgraphExec_st {
   urefs refs;
   struct CUstream_st *last;      /* its latest launch: done when last reaches last_seq */
   uint64_t last_seq;
+  uint64_t footprint;            /* the graph allocator's memory a launch takes  */
+  struct CUgraph_st *mem_graph;  /* the graph with memory nodes it was made from */
+  cond *conds;                   /* handles whose value each launch sets first   */
+  size_t nconds;
 };
 
 static uint64_t next_capture_id = 1;
@@ -177,23 +187,71 @@ static struct CUgraphNode_st *add_node(struct CUgraph_st *g, const drv_op *op, s
     n->ndeps = ndeps;
   }
   init_set(n);
+  if (op->kind == OP_MEM_ALLOC) drv_gmem_retain(op->dst);
   n->index = g->n;
   g->nodes[g->n++] = n;
   return n;
 }
 
-CUresult drv_graph_record(struct CUgraph_st *g, const drv_op *op) {
-  struct CUgraphNode_st *n = add_node(g, op, g->last ? &g->last : NULL, g->last ? 1 : 0);
-  if (!n) return CUDA_ERROR_OUT_OF_MEMORY;
-  g->last = n;
+/* ---- the dependencies of capturing streams ---- */
+
+/* s's next captured node depends on nodes[0..n) alone. */
+static CUresult set_deps(struct CUstream_st *s, struct CUgraphNode_st *const *nodes, size_t n) {
+  struct CUgraphNode_st **v = n ? malloc(n * sizeof *v) : NULL;
+  if (n && !v) return CUDA_ERROR_OUT_OF_MEMORY;
+  if (n) memcpy(v, nodes, n * sizeof *v);
+  free(s->cap_deps);
+  s->cap_deps = v;
+  s->cap_ndeps = n;
   return CUDA_SUCCESS;
 }
 
+/* ... and on nodes[0..n) besides (a join). */
+static CUresult add_deps(struct CUstream_st *s, struct CUgraphNode_st *const *nodes, size_t n) {
+  struct CUgraphNode_st **v = realloc(s->cap_deps, (s->cap_ndeps + n + 1) * sizeof *v);
+  if (!v) return CUDA_ERROR_OUT_OF_MEMORY;
+  s->cap_deps = v;
+  for (size_t i = 0; i < n; i++) {
+    size_t j = 0;
+    while (j < s->cap_ndeps && v[j] != nodes[i]) j++;
+    if (j == s->cap_ndeps) v[s->cap_ndeps++] = nodes[i];
+  }
+  return CUDA_SUCCESS;
+}
+
+/* A node captured from s: after s's dependencies, the one s's next depends on. */
+static CUresult record(struct CUstream_st *s, const drv_op *op, struct CUgraphNode_st **out) {
+  struct CUgraphNode_st *n = add_node(s->capture, op, s->cap_deps, s->cap_ndeps);
+  if (!n) return CUDA_ERROR_OUT_OF_MEMORY;
+  if (out) *out = n;
+  return set_deps(s, &n, 1);
+}
+CUresult drv_graph_record(struct CUstream_st *s, const drv_op *op) { return record(s, op, NULL); }
+
 /* Release what a node owns: its operation's parameters, its child graph,
  * the parameters handed out. */
+static void free_bodies(drv_op *op) {
+  for (uint32_t i = 0; op->bodies && i < op->nbodies; i++) if (op->bodies[i]) free_graph(op->bodies[i]);
+  free(op->bodies);
+  op->bodies = NULL;
+}
+
+/* op (a copy) gets bodies of its own: clones of those it names. */
+static CUresult clone_bodies(drv_op *op) {
+  struct CUgraph_st **from = op->bodies;
+  if (!(op->bodies = calloc(op->nbodies + 1, sizeof *op->bodies))) return CUDA_ERROR_OUT_OF_MEMORY;
+  for (uint32_t i = 0; i < op->nbodies; i++)
+    if (!(op->bodies[i] = clone_graph(from[i]))) return CUDA_ERROR_OUT_OF_MEMORY;
+  return CUDA_SUCCESS;
+}
+
 static void free_node(struct CUgraphNode_st *n) {
   if (n->op.kind == OP_GRAPH && n->op.graph) free_graph(n->op.graph);
-  if (n->op.kind == OP_MEM_ALLOC) free((void *)n->set.alloc.accessDescs);
+  if (n->op.kind == OP_COND) free_bodies(&n->op);
+  if (n->op.kind == OP_MEM_ALLOC) {
+    free((void *)n->set.alloc.accessDescs);
+    drv_gmem_release(n->op.dst);
+  }
   drv_op_release(&n->op);
   free(n->argv);
   free(n->attrs);
@@ -202,8 +260,10 @@ static void free_node(struct CUgraphNode_st *n) {
 }
 
 static void free_graph(struct CUgraph_st *g) {
+  if (g->mem_exec) g->mem_exec->mem_graph = NULL;
   for (size_t i = 0; i < g->n; i++) free_node(g->nodes[i]);
   free(g->nodes);
+  free(g->conds);
   refs_release(&g->refs);
   free(g);
 }
@@ -224,6 +284,7 @@ static CUresult copy_node(struct CUgraphNode_st *to, const struct CUgraphNode_st
   to->op.params = NULL;
   to->op.graph = NULL;
   if (to->op.kind == OP_MEM_ALLOC) to->set.alloc.accessDescs = NULL;
+  if (from->op.kind == OP_COND && clone_bodies(&to->op)) return CUDA_ERROR_OUT_OF_MEMORY;
   if (from->op.params && !(to->op.params = dup_bytes(from->op.params, from->op.param_size))) return CUDA_ERROR_OUT_OF_MEMORY;
   if (from->attrs && !(to->attrs = dup_bytes(from->attrs, ATTRS * sizeof *from->attrs))) return CUDA_ERROR_OUT_OF_MEMORY;
   if (from->op.kind == OP_GRAPH && !(to->op.graph = clone_graph(from->op.graph))) return CUDA_ERROR_OUT_OF_MEMORY;
@@ -254,6 +315,8 @@ static struct CUgraph_st *clone_graph(const struct CUgraph_st *g) {
     m->ndeps = n->ndeps;
   }
   if (refs_copy(&c->refs, &g->refs)) { free_graph(c); return NULL; }
+  if (g->nconds && !(c->conds = dup_bytes(g->conds, g->nconds * sizeof *g->conds))) { free_graph(c); return NULL; }
+  c->nconds = g->nconds;
   return c;
 }
 
@@ -269,18 +332,106 @@ DRV_EXPORT CUresult cuStreamBeginCapture_v2(CUstream s, int mode) {
   if (!s->capture) return drv_leave(CUDA_ERROR_OUT_OF_MEMORY);
   s->capture_mode = mode;
   s->capture_id = next_capture_id++;
+  s->capture_joined = false;
+  set_deps(s, NULL, 0);
   return drv_leave(CUDA_SUCCESS);
 }
 DRV_EXPORT CUresult cuStreamBeginCapture(CUstream s) { return cuStreamBeginCapture_v2(s, 0); }
 
+void drv_capture_leave(struct CUstream_st *s) {
+  s->capture = NULL;
+  s->capture_joined = false;
+  set_deps(s, NULL, 0);
+}
+
+/* Whether node a is n or one of n's ancestors (mark: g->n bytes, zeroed). */
+static bool before(const struct CUgraphNode_st *a, const struct CUgraphNode_st *n, uint8_t *mark) {
+  if (a == n) return true;
+  if (mark[n->index]) return false;
+  mark[n->index] = 1;
+  for (size_t i = 0; i < n->ndeps; i++) if (before(a, n->deps[i], mark)) return true;
+  return false;
+}
+
+/* Whether node a is one of deps or comes before one of them. */
+static bool before_any(const struct CUgraph_st *g, const struct CUgraphNode_st *a, struct CUgraphNode_st *const *deps,
+                       size_t n) {
+  uint8_t *mark = calloc(g->n + 1, 1);
+  bool yes = false;
+  for (size_t i = 0; mark && !yes && i < n; i++) yes = before(a, deps[i], mark);
+  free(mark);
+  return yes;
+}
+
+/* Every stream that joined s's capture came back to s: what it captured
+ * last is before what s would capture next. */
+static bool joined(const struct CUstream_st *s) {
+  for (const struct CUstream_st *t = drv.live; t; t = t->next_live) {
+    if (t == s || t->capture != s->capture) continue;
+    for (size_t i = 0; i < t->cap_ndeps; i++)
+      if (!before_any(s->capture, t->cap_deps[i], s->cap_deps, s->cap_ndeps)) return false;
+  }
+  return true;
+}
+
+/* The capture ends for s and every stream that joined it; work a stream
+ * left unjoined voids the graph (an H200 says the capture was
+ * invalidated). */
 DRV_EXPORT CUresult cuStreamEndCapture(CUstream s, CUgraph *g) {
   CUresult r = drv_enter();
   if (r) return r;
   if (!g) return drv_leave(CUDA_ERROR_INVALID_VALUE);
   if (drv_is_default_stream(s) || !s->capture) return drv_leave(CUDA_ERROR_ILLEGAL_STATE);
-  *g = s->capture;
-  s->capture = NULL;
-  return drv_leave(CUDA_SUCCESS);
+  if (s->capture_joined) return drv_leave(CUDA_ERROR_STREAM_CAPTURE_UNMATCHED);
+  struct CUgraph_st *c = s->capture;
+  bool ok = joined(s);
+  for (struct CUstream_st *t = drv.live; t; t = t->next_live) if (t->capture == c) drv_capture_leave(t);
+  *g = ok ? c : NULL;
+  if (!ok) free_graph(c);
+  r = ok ? CUDA_SUCCESS : CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+  drv_leave(r);
+  run_dying();
+  return r;
+}
+
+/* An event recorded in a capturing stream stands for what the stream has
+ * captured so far: no node (CUDA makes none either). */
+CUresult drv_capture_record(struct CUevent_st *e, struct CUstream_st *s) {
+  struct CUgraphNode_st **v = s->cap_ndeps ? malloc(s->cap_ndeps * sizeof *v) : NULL;
+  if (s->cap_ndeps && !v) return CUDA_ERROR_OUT_OF_MEMORY;
+  if (v) memcpy(v, s->cap_deps, s->cap_ndeps * sizeof *v);
+  free(e->cap_deps);
+  e->cap_deps = v;
+  e->cap_ndeps = s->cap_ndeps;
+  e->cap_graph = s->capture;
+  e->cap_id = s->capture_id;
+  return CUDA_SUCCESS;
+}
+
+/* Whether e was recorded in a capture still going on. */
+static bool capture_event(const struct CUevent_st *e) {
+  if (!e->cap_graph) return false;
+  for (const struct CUstream_st *t = drv.live; t; t = t->next_live)
+    if (t->capture == e->cap_graph && t->capture_id == e->cap_id) return true;
+  return false;
+}
+
+/* A stream waiting for an event of a capture joins the capture (fork) or
+ * depends on what the event stood for (join); *done says whether e was
+ * one. */
+CUresult drv_capture_wait(struct CUstream_st *s, struct CUevent_st *e, bool *done) {
+  *done = capture_event(e);
+  if (!*done) return CUDA_SUCCESS;
+  if (s->capture == e->cap_graph) return add_deps(s, e->cap_deps, e->cap_ndeps);
+  if (s->capture) return CUDA_ERROR_STREAM_CAPTURE_ISOLATION;
+  CUresult r = set_deps(s, e->cap_deps, e->cap_ndeps);
+  if (r) return r;
+  s->capture = e->cap_graph;
+  s->capture_id = e->cap_id;
+  s->capture_joined = true;
+  for (const struct CUstream_st *t = drv.live; t; t = t->next_live)
+    if (t->capture == s->capture && !t->capture_joined) s->capture_mode = t->capture_mode;
+  return CUDA_SUCCESS;
 }
 
 DRV_EXPORT CUresult cuStreamIsCapturing(CUstream s, int *status) {
@@ -291,13 +442,14 @@ DRV_EXPORT CUresult cuStreamIsCapturing(CUstream s, int *status) {
 
 DRV_EXPORT CUresult cuStreamGetCaptureInfo_v3(CUstream s, int *status, uint64_t *id, CUgraph *graph,
                                               const CUgraphNode **deps, const void **edges, size_t *ndeps) {
-  bool on = drv_stream(s)->capture != NULL;
+  const struct CUstream_st *st = drv_stream(s);
+  bool on = st->capture != NULL;
   if (status) *status = on;
-  if (id) *id = on ? s->capture_id : 0;
-  if (graph) *graph = on ? s->capture : NULL;
-  if (deps) *deps = on && s->capture->last ? (const CUgraphNode *)&s->capture->last : NULL;
+  if (id) *id = on ? st->capture_id : 0;
+  if (graph) *graph = on ? st->capture : NULL;
+  if (deps) *deps = on && st->cap_ndeps ? (const CUgraphNode *)st->cap_deps : NULL;
   if (edges) *edges = NULL;
-  if (ndeps) *ndeps = on && s->capture->last ? 1 : 0;
+  if (ndeps) *ndeps = on ? st->cap_ndeps : 0;
   return CUDA_SUCCESS;
 }
 DRV_EXPORT CUresult cuStreamGetCaptureInfo_v2(CUstream s, int *status, uint64_t *id, CUgraph *graph,
@@ -568,6 +720,12 @@ DRV_EXPORT CUresult cuGraphAddEmptyNode(CUgraphNode *out, CUgraph g, const CUgra
   return add_locked(out, g, deps, ndeps, &op);
 }
 
+/* Whether g has conditional nodes (child graphs cannot). */
+static bool has_cond(const struct CUgraph_st *g) {
+  for (size_t i = 0; i < g->n; i++) if (g->nodes[i]->op.kind == OP_COND) return true;
+  return false;
+}
+
 static bool has_memory_nodes(const struct CUgraph_st *g) {
   for (size_t i = 0; i < g->n; i++) {
     enum drv_op_kind k = g->nodes[i]->op.kind;
@@ -577,18 +735,23 @@ static bool has_memory_nodes(const struct CUgraph_st *g) {
 }
 
 /* The node embeds a clone of child (CUDA's rule), so child may change or
- * go; a child with memory nodes is refused, as CUDA does. */
-DRV_EXPORT CUresult cuGraphAddChildGraphNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
-                                             CUgraph child) {
-  if (!child || !out) return CUDA_ERROR_INVALID_VALUE;
+ * go; a child with memory nodes is refused, as CUDA does (an H200 says
+ * not supported), unless the node takes child itself (move: cuGraphAddNode's
+ * CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE). */
+static CUresult add_child(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps, CUgraph child, bool move) {
+  if (!child || !out || child == g) return CUDA_ERROR_INVALID_VALUE;
   drv_lock();
-  if (has_memory_nodes(child)) { drv_unlock(); return CUDA_ERROR_INVALID_VALUE; }
-  drv_op op = { .kind = OP_GRAPH, .graph = clone_graph(child) };
+  if ((!move && has_memory_nodes(child)) || has_cond(child)) { drv_unlock(); return CUDA_ERROR_NOT_SUPPORTED; }
+  drv_op op = { .kind = OP_GRAPH, .graph = move ? child : clone_graph(child) };
   CUresult r = op.graph ? add(out, g, deps, ndeps, &op) : CUDA_ERROR_OUT_OF_MEMORY;
-  if (r && op.graph) free_graph(op.graph);
+  if (r && op.graph && !move) free_graph(op.graph);
   drv_unlock();
   run_dying();
   return r;
+}
+DRV_EXPORT CUresult cuGraphAddChildGraphNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                                             CUgraph child) {
+  return add_child(out, g, deps, ndeps, child, false);
 }
 
 DRV_EXPORT CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode n, CUgraph *g) {
@@ -628,37 +791,106 @@ DRV_EXPORT CUresult cuGraphEventRecordNodeSetEvent(CUgraphNode n, CUevent e) { r
 DRV_EXPORT CUresult cuGraphEventWaitNodeGetEvent(CUgraphNode n, CUevent *e) { return get_event(n, e, OP_WAIT_EVENT); }
 DRV_EXPORT CUresult cuGraphEventWaitNodeSetEvent(CUgraphNode n, CUevent e) { return set_event(n, e, OP_WAIT_EVENT); }
 
-CUresult cuMemAllocAsync(CUdeviceptr *, size_t, CUstream);
-CUresult cuMemFreeAsync(CUdeviceptr, CUstream);
+/* ---- memory nodes ---- */
 
-/* The allocation is made when the node is: its address is fixed for every
- * launch of the graph, as CUDA promises; a free node frees nothing (the
- * memory lives until the program ends). */
-DRV_EXPORT CUresult cuGraphAddMemAllocNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
-                                           CUDA_MEM_ALLOC_NODE_PARAMS *p) {
+/* How many of g's allocation (k OP_MEM_ALLOC) or free nodes name addr. */
+static size_t count_nodes(const struct CUgraph_st *g, enum drv_op_kind k, uint64_t addr) {
+  size_t c = 0;
+  for (size_t i = 0; i < g->n; i++) c += g->nodes[i]->op.kind == k && g->nodes[i]->op.dst == addr;
+  return c;
+}
+
+/* An address of g's allocations that a new one of n bytes after deps may
+ * take: every allocation of g at it is freed before deps (first fit, in
+ * the order they were made, as an H200 chooses); 0 if none. */
+static uint64_t free_address(const struct CUgraph_st *g, struct CUgraphNode_st *const *deps, size_t ndeps, uint64_t n) {
+  for (size_t i = 0; i < g->n; i++) {
+    const struct CUgraphNode_st *a = g->nodes[i];
+    if (a->op.kind != OP_MEM_ALLOC || drv_gmem_size(a->op.dst) < n) continue;
+    size_t j = 0;
+    while (j < i && !(g->nodes[j]->op.kind == OP_MEM_ALLOC && g->nodes[j]->op.dst == a->op.dst)) j++;
+    if (j < i) continue;           /* its address was looked at already */
+    size_t freed = 0;
+    for (size_t k = 0; k < g->n; k++) {
+      const struct CUgraphNode_st *f = g->nodes[k];
+      if (f->op.kind == OP_MEM_FREE && f->op.dst == a->op.dst && before_any(g, f, deps, ndeps)) freed++;
+    }
+    if (freed && freed == count_nodes(g, OP_MEM_ALLOC, a->op.dst)) return a->op.dst;
+  }
+  return 0;
+}
+
+/* An allocation node of g after deps (p: its parameters, dptr set): a
+ * freed address of g's, or a new one. */
+static CUresult alloc_node(struct CUgraphNode_st **out, struct CUgraph_st *g, struct CUgraphNode_st *const *deps,
+                           size_t ndeps, CUDA_MEM_ALLOC_NODE_PARAMS *p) {
   if (!p || !p->bytesize || (p->accessDescCount && !p->accessDescs)) return CUDA_ERROR_INVALID_VALUE;
-  CUdeviceptr d = 0;
-  CUresult r = cuMemAllocAsync(&d, p->bytesize, NULL);
-  if (r) return r;
+  uint64_t d = free_address(g, deps, ndeps, p->bytesize);
+  bool fresh = !d;
+  if (fresh && !(d = drv_gmem_new(p->bytesize))) return CUDA_ERROR_OUT_OF_MEMORY;
   const void *access = p->accessDescCount ? dup_bytes(p->accessDescs, p->accessDescCount * 12) : NULL;
   drv_op op = { .kind = OP_MEM_ALLOC, .dst = d, .width = p->bytesize };
-  r = p->accessDescCount && !access ? CUDA_ERROR_OUT_OF_MEMORY : add_locked(out, g, deps, ndeps, &op);
-  if (r) {
+  struct CUgraphNode_st *n = p->accessDescCount && !access ? NULL : add_node(g, &op, deps, ndeps);
+  if (!n) {
     free((void *)access);
-    cuMemFreeAsync(d, NULL);
-    return r;
+    if (fresh) { drv_gmem_retain(d); drv_gmem_release(d); }   /* forgotten */
+    return CUDA_ERROR_OUT_OF_MEMORY;
   }
   p->dptr = d;
-  (*out)->set.alloc = *p;
-  (*out)->set.alloc.accessDescs = access;
+  n->set.alloc = *p;
+  n->set.alloc.accessDescs = access;
+  *out = n;
   return CUDA_SUCCESS;
+}
+
+/* A free node may name the start of a graph allocation that g frees fewer
+ * times than it allocates it, or that another graph allocates and g does
+ * not free yet. */
+static CUresult free_ok(const struct CUgraph_st *g, uint64_t d) {
+  if (!d || !drv_gmem_size(d)) return CUDA_ERROR_INVALID_VALUE;
+  size_t allocs = count_nodes(g, OP_MEM_ALLOC, d), frees = count_nodes(g, OP_MEM_FREE, d);
+  return (allocs ? frees < allocs : !frees) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+/* The address is fixed for every launch of the graph, as CUDA promises;
+ * each launch allocates it again (drv_gmem_launch). */
+DRV_EXPORT CUresult cuGraphAddMemAllocNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                                           CUDA_MEM_ALLOC_NODE_PARAMS *p) {
+  CUresult r = drv_enter();
+  if (r) return r;
+  if (!out || !g || (ndeps && !deps)) return drv_leave(CUDA_ERROR_INVALID_VALUE);
+  for (size_t i = 0; i < ndeps; i++) if (!deps[i] || deps[i]->graph != g) return drv_leave(CUDA_ERROR_INVALID_VALUE);
+  return drv_leave(alloc_node(out, g, deps, ndeps, p));
 }
 
 DRV_EXPORT CUresult cuGraphAddMemFreeNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
                                           CUdeviceptr dptr) {
-  if (!dptr) return CUDA_ERROR_INVALID_VALUE;
+  CUresult r = drv_enter();
+  if (r) return r;
+  if (!g || (r = free_ok(g, dptr))) return drv_leave(r ? r : CUDA_ERROR_INVALID_VALUE);
   drv_op op = { .kind = OP_MEM_FREE, .dst = dptr };
-  return add_locked(out, g, deps, ndeps, &op);
+  return drv_leave(add(out, g, deps, ndeps, &op));
+}
+
+/* cuMemAllocAsync on a capturing stream: an allocation node (device
+ * memory of the one device, as the default pool gives). */
+CUresult drv_graph_capture_alloc(struct CUstream_st *s, size_t bytes, CUdeviceptr *dptr) {
+  CUDA_MEM_ALLOC_NODE_PARAMS p = { .bytesize = bytes };
+  int props[4] = { 1, 0, 1, 0 };   /* pinned, no handle types, on the device, device 0 */
+  memcpy(p.poolProps, props, sizeof props);
+  struct CUgraphNode_st *n;
+  CUresult r = alloc_node(&n, s->capture, s->cap_deps, s->cap_ndeps, &p);
+  if (r) return r;
+  *dptr = p.dptr;
+  return set_deps(s, &n, 1);
+}
+
+/* cuMemFreeAsync on a capturing stream: a free node, of a graph
+ * allocation only (an error that leaves the capture as it was). */
+CUresult drv_graph_capture_free(struct CUstream_st *s, CUdeviceptr dptr) {
+  CUresult r = free_ok(s->capture, dptr);
+  drv_op op = { .kind = OP_MEM_FREE, .dst = dptr };
+  return r ? r : record(s, &op, NULL);
 }
 
 DRV_EXPORT CUresult cuGraphMemAllocNodeGetParams(CUgraphNode n, CUDA_MEM_ALLOC_NODE_PARAMS *p) {
@@ -838,6 +1070,7 @@ static int node_type(const struct CUgraphNode_st *n) {
   case OP_EVENT_RECORD: return 7;
   case OP_MEM_ALLOC: return 10;
   case OP_MEM_FREE: return 11;
+  case OP_COND: return 13;
   default: return 5;
   }
 }
@@ -914,11 +1147,13 @@ DRV_EXPORT CUresult cuGraphGetEdges(CUgraph g, CUgraphNode *from, CUgraphNode *t
   return cuGraphGetEdges_v2(g, from, to, NULL, n);
 }
 
-/* Remove a node and the edges to and from it. */
+/* Remove a node and the edges to and from it (not in a graph with memory
+ * nodes, as CUDA). */
 DRV_EXPORT CUresult cuGraphDestroyNode(CUgraphNode node) {
   if (!node) return CUDA_ERROR_INVALID_VALUE;
   drv_lock();
   struct CUgraph_st *g = node->graph;
+  if (has_memory_nodes(g)) { drv_unlock(); return CUDA_ERROR_NOT_SUPPORTED; }
   for (size_t i = 0; i < g->n; i++) {
     struct CUgraphNode_st *m = g->nodes[i];
     size_t k = 0;
@@ -928,7 +1163,11 @@ DRV_EXPORT CUresult cuGraphDestroyNode(CUgraphNode node) {
   size_t k = 0;
   for (size_t i = 0; i < g->n; i++) if (g->nodes[i] != node) { g->nodes[k] = g->nodes[i]; g->nodes[k]->index = k; k++; }
   g->n = k;
-  if (g->last == node) g->last = NULL;
+  for (struct CUstream_st *t = drv.live; t; t = t->next_live) {   /* a capture's dependencies */
+    size_t m = 0;
+    for (size_t j = 0; t->capture == g && j < t->cap_ndeps; j++) if (t->cap_deps[j] != node) t->cap_deps[m++] = t->cap_deps[j];
+    if (t->capture == g) t->cap_ndeps = m;
+  }
   free_node(node);
   drv_unlock();
   run_dying();
@@ -941,6 +1180,7 @@ DRV_EXPORT CUresult cuGraphDestroyNode(CUgraphNode node) {
 DRV_EXPORT CUresult cuGraphClone(CUgraph *out, CUgraph g) {
   if (!out || !g) return CUDA_ERROR_INVALID_VALUE;
   drv_lock();
+  if (has_memory_nodes(g) || has_cond(g)) { drv_unlock(); return CUDA_ERROR_NOT_SUPPORTED; }   /* as CUDA */
   *out = clone_graph(g);
   drv_unlock();
   return *out ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
@@ -954,7 +1194,8 @@ DRV_EXPORT CUresult cuGraphDebugDotPrint(CUgraph g, const char *path, unsigned f
   FILE *f = fopen(path, "w");
   if (!f) return CUDA_ERROR_OPERATING_SYSTEM;
   static const char *names[] = { "kernel", "memcpy", "memset", "host", "graph", "empty", "wait_event", "event_record",
-                                 "ext_semas_signal", "ext_semas_wait", "mem_alloc", "mem_free" };
+                                 "ext_semas_signal", "ext_semas_wait", "mem_alloc", "mem_free", "batch_mem_op",
+                                 "conditional" };
   fprintf(f, "digraph ptxemu_graph {\n");
   for (size_t i = 0; i < g->n; i++) {
     const struct CUgraphNode_st *n = g->nodes[i];
@@ -973,9 +1214,15 @@ DRV_EXPORT CUresult cuGraphDebugDotPrint(CUgraph g, const char *path, unsigned f
   return fclose(f) ? CUDA_ERROR_OPERATING_SYSTEM : CUDA_SUCCESS;
 }
 
+/* Nothing to move (the emulator runs a graph from host memory), but the
+ * graph allocator's memory for a launch is set aside, as CUDA does. */
 DRV_EXPORT CUresult cuGraphUpload(CUgraphExec x, CUstream s) {
   (void)s;
-  return x ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;   /* nothing to move: the emulator runs it from host memory */
+  if (!x) return CUDA_ERROR_INVALID_VALUE;
+  drv_lock();
+  drv_gmem_upload(x->footprint);
+  drv_unlock();
+  return CUDA_SUCCESS;
 }
 
 /* ---- executable graphs ---- */
@@ -1011,6 +1258,8 @@ static CUresult exec_op_copy(drv_op *to, const drv_op *from) {
   to->staged = NULL;
   to->params = NULL;
   to->graph = NULL;
+  if (from->kind == OP_MEM_ALLOC) drv_gmem_retain(from->dst);
+  if (from->kind == OP_COND) return clone_bodies(to);
   if (from->kind == OP_KERNEL && !(to->params = dup_bytes(from->params, from->param_size))) return CUDA_ERROR_OUT_OF_MEMORY;
   if (from->kind == OP_GRAPH && !(to->graph = clone_graph(from->graph))) return CUDA_ERROR_OUT_OF_MEMORY;
   return CUDA_SUCCESS;
@@ -1018,6 +1267,9 @@ static CUresult exec_op_copy(drv_op *to, const drv_op *from) {
 
 static void exec_op_release(drv_op *op) {
   if (op->kind == OP_GRAPH && op->graph) free_graph(op->graph);
+  if (op->kind == OP_MEM_ALLOC) drv_gmem_release(op->dst);
+  if (op->kind == OP_COND) free_bodies(op);
+  op->kind = OP_EMPTY;
   op->graph = NULL;
   drv_op_release(op);
 }
@@ -1028,6 +1280,8 @@ static void exec_quiesce(struct CUgraphExec_st *x) {
 }
 
 static void free_exec(struct CUgraphExec_st *x) {
+  if (x->mem_graph) x->mem_graph->mem_exec = NULL;
+  free(x->conds);
   for (size_t i = 0; i < x->n; i++) exec_op_release(&x->ops[i]);
   free(x->ops);
   free(x->nodes);
@@ -1036,7 +1290,206 @@ static void free_exec(struct CUgraphExec_st *x) {
   free(x);
 }
 
-enum { INSTANTIATE_UPLOAD = 2, INSTANTIATE_USE_NODE_PRIORITY = 8 };
+enum { INSTANTIATE_AUTO_FREE = 1, INSTANTIATE_UPLOAD = 2, INSTANTIATE_DEVICE_LAUNCH = 4, INSTANTIATE_USE_NODE_PRIORITY = 8 };
+
+/* The memory operations of a launch in the order they run: an
+ * executable's, with its child graphs' in their place. */
+typedef struct memops { const drv_op **v; size_t n, cap; } memops;
+
+static CUresult memops_add(memops *m, const drv_op *op) {
+  CUresult r = CUDA_SUCCESS;
+  if (op->kind == OP_GRAPH) {
+    struct CUgraphNode_st **order = run_order(op->graph, &r);
+    for (size_t i = 0; order && !r && i < op->graph->n; i++) r = memops_add(m, &order[i]->op);
+    free(order);
+    return r;
+  }
+  if (op->kind != OP_MEM_ALLOC && op->kind != OP_MEM_FREE) return r;
+  if (m->n == m->cap) {
+    size_t nc = m->cap ? m->cap * 2 : 8;
+    const drv_op **nv = realloc(m->v, nc * sizeof *nv);
+    if (!nv) return CUDA_ERROR_OUT_OF_MEMORY;
+    m->v = nv;
+    m->cap = nc;
+  }
+  m->v[m->n++] = op;
+  return r;
+}
+
+static CUresult exec_memops(const struct CUgraphExec_st *x, memops *m) {
+  CUresult r = CUDA_SUCCESS;
+  for (size_t i = 0; !r && i < x->n; i++) r = memops_add(m, &x->ops[i]);
+  return r;
+}
+
+/* The graph allocator's memory one launch takes: the most its allocations
+ * hold at once, in whole chunks (0: it allocates nothing). */
+static uint64_t footprint(const memops *m) {
+  uint8_t *freed = calloc(m->n + 1, 1);
+  uint64_t now = 0, most = 0;
+  for (size_t i = 0; freed && i < m->n; i++) {
+    const drv_op *op = m->v[i];
+    if (op->kind == OP_MEM_ALLOC) {
+      now += op->width;
+      if (now > most) most = now;
+      continue;
+    }
+    for (size_t j = i; j-- > 0;)   /* the latest allocation at its address */
+      if (m->v[j]->kind == OP_MEM_ALLOC && m->v[j]->dst == op->dst && !freed[j]) {
+        freed[j] = 1;
+        now -= m->v[j]->width;
+        break;
+      }
+  }
+  free(freed);
+  return (most + DRV_GMEM_CHUNK - 1) / DRV_GMEM_CHUNK * DRV_GMEM_CHUNK;
+}
+
+/* The host's view of a launch's allocations and frees: refused while an
+ * allocation of an earlier launch lives, unless the executable frees them
+ * on launch (first, in stream order). */
+static CUresult launch_memory(struct CUgraphExec_st *x, CUstream s) {
+  memops m = { 0 };
+  CUresult r = exec_memops(x, &m);
+  for (size_t i = 0; !r && i < m.n; i++)
+    if (m.v[i]->kind == OP_MEM_ALLOC && drv_gmem_live(m.v[i]->dst) && !(x->flags & INSTANTIATE_AUTO_FREE))
+      r = CUDA_ERROR_INVALID_VALUE;
+  for (size_t i = 0; !r && i < m.n; i++) {
+    drv_op op = { .kind = OP_MEM_FREE, .dst = m.v[i]->dst };
+    if (m.v[i]->kind == OP_MEM_ALLOC && drv_gmem_live(op.dst) && !(r = drv_gmem_freed(op.dst))) r = drv_submit(s, &op);
+  }
+  if (!r && m.n) {
+    drv_gmem_block *b = drv_gmem_take(x->footprint);
+    for (size_t i = 0; i < m.n; i++)
+      if (m.v[i]->kind == OP_MEM_ALLOC) drv_gmem_allocated(m.v[i]->dst, b);
+      else drv_gmem_freed(m.v[i]->dst);
+    drv_gmem_settle(b);
+  }
+  free(m.v);
+  return r;
+}
+
+/* ---- conditional nodes ---- */
+
+enum { COND_IF, COND_WHILE, COND_SWITCH };
+
+/* every handle made, for conditional nodes of any graph (an H200 takes
+ * another graph's handle) */
+static uint64_t *handles;
+static size_t nhandles;
+
+/* What CUDA lets a body hold: kernels, copies, memsets, empty nodes, child
+ * graphs and conditional nodes. */
+static bool body_ok(const struct CUgraph_st *g) {
+  for (size_t i = 0; i < g->n; i++) {
+    const drv_op *op = &g->nodes[i]->op;
+    bool ok = op->kind == OP_KERNEL || op->kind == OP_MEMCPY || op->kind == OP_MEMSET || op->kind == OP_EMPTY ||
+              op->kind == OP_COND || (op->kind == OP_GRAPH && body_ok(op->graph));
+    for (uint32_t b = 0; ok && op->kind == OP_COND && b < op->nbodies; b++) ok = body_ok(op->bodies[b]);
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/* A graph with handles made for it has a conditional node (an H200
+ * refuses it otherwise, but takes it when the node uses another graph's
+ * handle), in g and in the bodies, whose contents are allowed. */
+static CUresult check_conds(const struct CUgraph_st *g) {
+  if (g->nconds && !has_cond(g)) return CUDA_ERROR_INVALID_VALUE;
+  for (size_t i = 0; i < g->n; i++) {
+    const drv_op *op = &g->nodes[i]->op;
+    for (uint32_t b = 0; op->kind == OP_COND && b < op->nbodies; b++)
+      if (!body_ok(op->bodies[b]) || check_conds(op->bodies[b])) return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+
+/* Conditions that each launch starts from their default value
+ * (CU_GRAPH_COND_ASSIGN_DEFAULT): a memset first, in stream order. */
+static CUresult assign_defaults(const cond *c, size_t n, CUstream s) {
+  CUresult r = CUDA_SUCCESS;
+  for (size_t i = 0; !r && i < n; i++) {
+    if (!c[i].assign) continue;
+    drv_op op = { .kind = OP_MEMSET, .dst = c[i].addr, .dpitch = 4, .value = c[i].dflt, .elem = 4, .width = 1, .height = 1 };
+    r = drv_submit(s, &op);
+  }
+  return r;
+}
+
+/* A body runs now, in its stream's place: what it may hold runs at once
+ * (the handles made for it start from their default first). */
+static CUresult run_now(struct CUgraph_st *g) {
+  CUresult r;
+  for (size_t i = 0; i < g->nconds; i++) {
+    uint8_t *p = g->conds[i].assign ? drv_device_ptr(g->conds[i].addr, 4) : NULL;
+    if (p) memcpy(p, &g->conds[i].dflt, 4);
+  }
+  struct CUgraphNode_st **order = run_order(g, &r);
+  for (size_t i = 0; order && !r && i < g->n; i++) {
+    drv_op *op = &order[i]->op;
+    r = op->kind == OP_GRAPH ? run_now(op->graph) : drv_execute(op);
+  }
+  free(order);
+  return r;
+}
+
+CUresult drv_graph_run_cond(const drv_op *op) {
+  for (;;) {
+    const uint8_t *p = drv_device_ptr(op->dst, 4);
+    uint32_t v;
+    if (!p) return CUDA_ERROR_INVALID_VALUE;
+    memcpy(&v, p, sizeof v);
+    struct CUgraph_st *body = op->value == COND_SWITCH ? (v < op->nbodies ? op->bodies[v] : NULL)
+                              : v                       ? op->bodies[0]
+                              : op->value == COND_IF && op->nbodies > 1 ? op->bodies[1] : NULL;
+    if (!body) return CUDA_SUCCESS;
+    CUresult r = run_now(body);
+    if (r || drv.sticky || op->value != COND_WHILE) return r;
+  }
+}
+
+/* A handle is the address of a condition word in device memory, which
+ * cudaGraphSetConditional writes (emu/builtins.c); the words stay for
+ * the process (executables outlive their graph). */
+DRV_EXPORT CUresult cuGraphConditionalHandleCreate(uint64_t *out, CUgraph g, CUcontext ctx, unsigned dflt, unsigned flags) {
+  (void)ctx;
+  if (!out || !g || flags > 1) return CUDA_ERROR_INVALID_VALUE;   /* CU_GRAPH_COND_ASSIGN_DEFAULT or nothing */
+  CUresult r = drv_enter();
+  if (r) return r;
+  cond *nc = realloc(g->conds, (g->nconds + 1) * sizeof *nc);
+  if (nc) g->conds = nc;
+  uint64_t *nh = nc ? realloc(handles, (nhandles + 1) * sizeof *nh) : NULL;
+  if (nh) handles = nh;
+  uint64_t a = nh ? emu_alloc(drv.e, 4, "conditional handle") : 0;
+  if (!a) return drv_leave(CUDA_ERROR_OUT_OF_MEMORY);
+  handles[nhandles++] = a;
+  memcpy(drv_device_ptr(a, 4), &dflt, 4);
+  g->conds[g->nconds++] = (cond){ a, dflt, flags == 1 };
+  *out = a;
+  return drv_leave(CUDA_SUCCESS);
+}
+
+/* A conditional node: its bodies, empty graphs the node owns, in
+ * p->phGraph_out. */
+static CUresult add_cond(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps, CUDA_CONDITIONAL_NODE_PARAMS *p) {
+  if (!g || !out) return CUDA_ERROR_INVALID_VALUE;
+  bool sized = p->type == COND_IF ? p->size == 1 || p->size == 2
+               : p->type == COND_WHILE ? p->size == 1 : p->type == COND_SWITCH && p->size >= 1 && p->size <= 65536;
+  size_t h = 0;
+  drv_lock();
+  while (h < nhandles && handles[h] != p->handle) h++;
+  drv_unlock();
+  if (!sized || h == nhandles) return CUDA_ERROR_INVALID_VALUE;
+  drv_op op = { .kind = OP_COND, .dst = p->handle, .value = (uint32_t)p->type, .nbodies = p->size };
+  CUresult r = (op.bodies = calloc(p->size + 1, sizeof *op.bodies)) ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+  for (uint32_t i = 0; !r && i < p->size; i++) if (!(op.bodies[i] = calloc(1, sizeof **op.bodies))) r = CUDA_ERROR_OUT_OF_MEMORY;
+  drv_lock();
+  if (!r) r = add(out, g, deps, ndeps, &op);
+  drv_unlock();
+  if (r) free_bodies(&op);
+  else p->phGraph_out = op.bodies;
+  return r;
+}
 
 static CUresult instantiate(struct CUgraphExec_st **exec, struct CUgraph_st *g, unsigned long long flags) {
   CUresult r;
@@ -1055,6 +1508,12 @@ static CUresult instantiate(struct CUgraphExec_st **exec, struct CUgraph_st *g, 
   }
   if (!r) r = refs_copy(&x->refs, &g->refs);
   free(order);
+  memops m = { 0 };
+  if (!r && !(r = exec_memops(x, &m))) x->footprint = footprint(&m);
+  free(m.v);
+  if (!r) r = check_conds(g);
+  if (!r && g->nconds && !(x->conds = dup_bytes(g->conds, g->nconds * sizeof *g->conds))) r = CUDA_ERROR_OUT_OF_MEMORY;
+  if (!r) x->nconds = g->nconds;
   if (r) {
     if (x) free_exec(x);
     return r;
@@ -1065,10 +1524,18 @@ static CUresult instantiate(struct CUgraphExec_st **exec, struct CUgraph_st *g, 
   return CUDA_SUCCESS;
 }
 
+/* A graph with memory or conditional nodes has one executable at a time
+ * (CUDA's rule). */
 DRV_EXPORT CUresult cuGraphInstantiateWithFlags(CUgraphExec *exec, CUgraph g, unsigned long long flags) {
   if (!exec || !g) return CUDA_ERROR_INVALID_VALUE;
-  drv_lock();
-  CUresult r = instantiate(exec, g, flags);
+  CUresult r = drv_enter();
+  if (r) return r;
+  bool one = has_memory_nodes(g) || has_cond(g);
+  r = one && g->mem_exec ? CUDA_ERROR_NOT_SUPPORTED : instantiate(exec, g, flags);
+  if (!r && one) {
+    g->mem_exec = *exec;
+    (*exec)->mem_graph = g;
+  }
   drv_unlock();
   run_dying();
   return r;
@@ -1120,9 +1587,11 @@ DRV_EXPORT CUresult cuGraphLaunch(CUgraphExec x, CUstream s) {
   if (r) return r;
   if (!x) return drv_leave(CUDA_ERROR_INVALID_VALUE);
   if (drv.sticky) return drv_leave(drv.sticky);
+  struct CUstream_st *st = drv_stream(s);
+  if (!st->capture && (r = launch_memory(x, s))) return drv_leave(r);
+  r = assign_defaults(x->conds, x->nconds, s);
   /* a disabled node is an empty one, which in-order work can skip */
   for (size_t i = 0; i < x->n && !r; i++) if (!x->off[i]) r = submit_op(s, &x->ops[i]);
-  struct CUstream_st *st = drv_stream(s);
   if (!st->capture) {
     x->last = st;
     x->last_seq = st->submitted;
@@ -1305,6 +1774,7 @@ DRV_EXPORT CUresult cuGraphExecUpdate_v2(CUgraphExec x, CUgraph g, void *result)
     urefs refs = x->refs;
     x->ops = nx->ops;
     x->refs = nx->refs;
+    x->footprint = nx->footprint;
     nx->ops = ops;
     nx->refs = refs;
     free_exec(nx);
@@ -1312,6 +1782,150 @@ DRV_EXPORT CUresult cuGraphExecUpdate_v2(CUgraphExec x, CUgraph g, void *result)
   drv_unlock();
   run_dying();
   return r;
+}
+
+/* ---- nodes of any kind: cuGraphAddNode and the generic setters ---- */
+
+enum { NODE_KERNEL, NODE_MEMCPY, NODE_MEMSET, NODE_HOST, NODE_GRAPH, NODE_EMPTY, NODE_WAIT_EVENT, NODE_EVENT_RECORD,
+       NODE_SEM_SIGNAL, NODE_SEM_WAIT, NODE_MEM_ALLOC, NODE_MEM_FREE, NODE_MEM_OP, NODE_CONDITIONAL };
+
+/* The bytes of a type's member of CUgraphNodeParams (-1: no such type;
+ * the whole union for the types ptxemu has no nodes of). */
+static long member_bytes(int type) {
+  switch (type) {
+  case NODE_KERNEL: return sizeof(CUDA_KERNEL_NODE_PARAMS);
+  case NODE_MEMCPY: return sizeof(CUDA_MEMCPY_NODE_PARAMS);
+  case NODE_MEMSET: return sizeof(CUDA_MEMSET_NODE_PARAMS) + sizeof(CUcontext);
+  case NODE_HOST: return sizeof(CUDA_HOST_NODE_PARAMS);
+  case NODE_GRAPH: return sizeof(CUDA_CHILD_GRAPH_NODE_PARAMS);
+  case NODE_EMPTY: return 0;
+  case NODE_WAIT_EVENT: case NODE_EVENT_RECORD: return sizeof(CUevent);
+  case NODE_MEM_ALLOC: return sizeof(CUDA_MEM_ALLOC_NODE_PARAMS);
+  case NODE_MEM_FREE: return sizeof(CUdeviceptr);
+  case NODE_CONDITIONAL: return sizeof(CUDA_CONDITIONAL_NODE_PARAMS);
+  case NODE_SEM_SIGNAL: case NODE_SEM_WAIT: case NODE_MEM_OP: return 29 * 8;
+  default: return -1;
+  }
+}
+
+/* A known type, and every byte CUDA reserves zero (an H200 refuses the
+ * others with CUDA_ERROR_INVALID_VALUE). */
+static CUresult check_params(const CUgraphNodeParams *p) {
+  long n = p ? member_bytes(p->type) : -1;
+  if (n < 0 || p->reserved0[0] || p->reserved0[1] || p->reserved0[2] || p->reserved2) return CUDA_ERROR_INVALID_VALUE;
+  const unsigned char *u = (const unsigned char *)p->reserved1;
+  for (size_t i = (size_t)n; i < sizeof p->reserved1; i++) if (u[i]) return CUDA_ERROR_INVALID_VALUE;
+  if (p->type == NODE_MEMCPY && (p->memcpy.flags || p->memcpy.reserved)) return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
+
+static CUresult unsupported_type(int type) {
+  return drv_unsupported(type == NODE_CONDITIONAL ? "changing a conditional node"
+                         : type == NODE_MEM_OP    ? "batch memory operation nodes"
+                                                  : "external semaphore nodes");
+}
+
+static bool default_edge(const CUgraphEdgeData *e) {
+  return !e->from_port && !e->to_port && !e->type && !e->reserved[0] && !e->reserved[1] && !e->reserved[2] &&
+         !e->reserved[3] && !e->reserved[4];
+}
+
+DRV_EXPORT CUresult cuGraphAddNode_v2(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, const CUgraphEdgeData *edges,
+                                      size_t ndeps, CUgraphNodeParams *p) {
+  CUresult r = check_params(p);
+  if (r) return r;
+  for (size_t i = 0; edges && i < ndeps; i++)   /* programmatic edges join kernels only */
+    if (!default_edge(&edges[i]))
+      return p->type == NODE_KERNEL ? drv_unsupported("graph edges with data (programmatic dependent launch)")
+                                    : CUDA_ERROR_INVALID_VALUE;
+  switch (p->type) {
+  case NODE_KERNEL: return cuGraphAddKernelNode_v2(out, g, deps, ndeps, &p->kernel);
+  case NODE_MEMCPY: return cuGraphAddMemcpyNode(out, g, deps, ndeps, &p->memcpy.copyParams, NULL);
+  case NODE_MEMSET: return cuGraphAddMemsetNode(out, g, deps, ndeps, &p->memset, NULL);
+  case NODE_HOST: return cuGraphAddHostNode(out, g, deps, ndeps, &p->host);
+  case NODE_GRAPH:
+    if ((unsigned)p->graph.ownership > 1) return CUDA_ERROR_INVALID_VALUE;
+    return add_child(out, g, deps, ndeps, p->graph.graph, p->graph.ownership == 1);
+  case NODE_EMPTY: return cuGraphAddEmptyNode(out, g, deps, ndeps);
+  case NODE_WAIT_EVENT: return cuGraphAddEventWaitNode(out, g, deps, ndeps, p->event);
+  case NODE_EVENT_RECORD: return cuGraphAddEventRecordNode(out, g, deps, ndeps, p->event);
+  case NODE_MEM_ALLOC: return cuGraphAddMemAllocNode(out, g, deps, ndeps, &p->alloc);
+  case NODE_MEM_FREE: return cuGraphAddMemFreeNode(out, g, deps, ndeps, p->free);
+  case NODE_CONDITIONAL: return add_cond(out, g, deps, ndeps, &p->conditional);
+  default: return unsupported_type(p->type);
+  }
+}
+/* CUDA 12.2's, without edge data */
+DRV_EXPORT CUresult cuGraphAddNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps, CUgraphNodeParams *p) {
+  return cuGraphAddNode_v2(out, g, deps, NULL, ndeps, p);
+}
+
+/* A child graph node of a graph runs a clone of child from now on. */
+static CUresult set_child(CUgraphNode n, CUgraph child) {
+  if (!child) return CUDA_ERROR_INVALID_VALUE;
+  drv_lock();
+  struct CUgraph_st *c = has_memory_nodes(child) ? NULL : clone_graph(child);
+  CUresult r = c ? CUDA_SUCCESS : has_memory_nodes(child) ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_OUT_OF_MEMORY;
+  if (c) {
+    free_graph(n->op.graph);
+    n->op.graph = c;
+  }
+  drv_unlock();
+  run_dying();
+  return r;
+}
+
+/* The type must be the node's; memory nodes keep theirs (CUDA's rule). */
+DRV_EXPORT CUresult cuGraphNodeSetParams(CUgraphNode n, CUgraphNodeParams *p) {
+  CUresult r = check_params(p);
+  if (r) return r;
+  if (!n || p->type != node_type(n)) return CUDA_ERROR_INVALID_VALUE;
+  switch (p->type) {
+  case NODE_KERNEL: return cuGraphKernelNodeSetParams_v2(n, &p->kernel);
+  case NODE_MEMCPY: return ptxemu_graph_copy_set(NULL, n, &p->memcpy.copyParams, 4);
+  case NODE_MEMSET: return cuGraphMemsetNodeSetParams(n, &p->memset);
+  case NODE_HOST: return cuGraphHostNodeSetParams(n, &p->host);
+  case NODE_GRAPH: return set_child(n, p->graph.graph);
+  case NODE_EMPTY: return CUDA_SUCCESS;
+  case NODE_WAIT_EVENT: return cuGraphEventWaitNodeSetEvent(n, p->event);
+  case NODE_EVENT_RECORD: return cuGraphEventRecordNodeSetEvent(n, p->event);
+  case NODE_MEM_ALLOC: case NODE_MEM_FREE: return CUDA_ERROR_NOT_SUPPORTED;
+  default: return unsupported_type(p->type);
+  }
+}
+
+/* What each type's own exec setter allows (memory nodes: nothing). */
+DRV_EXPORT CUresult cuGraphExecNodeSetParams(CUgraphExec x, CUgraphNode n, CUgraphNodeParams *p) {
+  CUresult r = check_params(p);
+  if (r) return r;
+  if (!x || !n || p->type != node_type(n)) return CUDA_ERROR_INVALID_VALUE;
+  switch (p->type) {
+  case NODE_KERNEL: return cuGraphExecKernelNodeSetParams_v2(x, n, &p->kernel);
+  case NODE_MEMCPY: return ptxemu_graph_copy_set(x, n, &p->memcpy.copyParams, 4);
+  case NODE_MEMSET: return cuGraphExecMemsetNodeSetParams(x, n, &p->memset, NULL);
+  case NODE_HOST: return cuGraphExecHostNodeSetParams(x, n, &p->host);
+  case NODE_GRAPH: return cuGraphExecChildGraphNodeSetParams(x, n, p->graph.graph);
+  case NODE_EMPTY: return exec_op(x, n, OP_EMPTY) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  case NODE_WAIT_EVENT: return cuGraphExecEventWaitNodeSetEvent(x, n, p->event);
+  case NODE_EVENT_RECORD: return cuGraphExecEventRecordNodeSetEvent(x, n, p->event);
+  case NODE_MEM_ALLOC: case NODE_MEM_FREE: return CUDA_ERROR_NOT_SUPPORTED;
+  default: return unsupported_type(p->type);
+  }
+}
+
+/* Known flags only, not auto-free with device launch; an upload if asked.
+ * The results are written on success only (an H200 leaves them as they
+ * were when it refuses a graph). */
+DRV_EXPORT CUresult cuGraphInstantiateWithParams(CUgraphExec *exec, CUgraph g, CUDA_GRAPH_INSTANTIATE_PARAMS *p) {
+  if (!p || (p->flags & ~(uint64_t)15) ||
+      ((p->flags & INSTANTIATE_AUTO_FREE) && (p->flags & INSTANTIATE_DEVICE_LAUNCH)))
+    return CUDA_ERROR_INVALID_VALUE;
+  CUresult r = cuGraphInstantiateWithFlags(exec, g, p->flags);
+  if (!r && (p->flags & INSTANTIATE_UPLOAD)) r = cuGraphUpload(*exec, p->hUploadStream);
+  if (r) return r;
+  p->hErrNode_out = NULL;
+  p->result_out = 0;             /* CUDA_GRAPH_INSTANTIATE_SUCCESS */
+  return CUDA_SUCCESS;
 }
 
 /* ---- user objects ---- */

@@ -105,8 +105,9 @@ static CUresult free_kind(uint64_t base, enum alloc_kind kind) {
 }
 
 DRV_EXPORT CUresult cuMemFree_v2(CUdeviceptr dptr) {
-  CUresult r = drv_enter();
-  if (r) return r;
+  CUresult r = drv_gmem_free_now(dptr);   /* a graph allocation (drv_pool.c) */
+  if (r != CUDA_ERROR_NOT_FOUND) return r;
+  if ((r = drv_enter())) return r;
   alloc *a = dptr ? find_alloc(dptr) : NULL;
   enum alloc_kind k = a ? a->kind : A_DEVICE;
   drv_unlock();

@@ -1,7 +1,10 @@
-/* cudart/drv_pool.c - memory pools (cuMemPool*, stream-ordered allocation).
+/* cudart/drv_pool.c - memory pools (cuMemPool*, stream-ordered allocation)
+ * and graph memory (the allocations of graph memory nodes, drv.h).
  * Work runs in order (drv_queue.c), so an allocation made at the call is
  * one its stream sees in order; a pool keeps its attributes and counts the
- * bytes allocated from it (UsedMemCurrent/High, as CUDA reports them). */
+ * bytes allocated from it (UsedMemCurrent/High, as CUDA reports them).
+ * Stream-ordered calls on a capturing stream make graph memory nodes. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cudart/drv.h"
@@ -135,9 +138,14 @@ DRV_EXPORT CUresult cuMemPoolGetAccess(int *flags, CUmemoryPool pool, const void
 }
 
 DRV_EXPORT CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytes, CUmemoryPool pool, CUstream s) {
-  (void)s;
   drv_lock();
-  if (!valid(pool)) { drv_unlock(); return CUDA_ERROR_INVALID_VALUE; }
+  if (!valid(pool) || !dptr) { drv_unlock(); return CUDA_ERROR_INVALID_VALUE; }
+  /* captured: an allocation node (the graph allocator's, whatever the pool) */
+  if (drv_init() == 0 && drv_stream(s)->capture) {
+    CUresult r = drv_graph_capture_alloc(drv_stream(s), bytes, dptr);
+    drv_unlock();
+    return r;
+  }
   CUresult r = cuMemAlloc_v2(dptr, bytes);
   if (!r && npallocs == cappallocs) {
     size_t nc = cappallocs ? cappallocs * 2 : 64;
@@ -159,8 +167,20 @@ DRV_EXPORT CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytes, CUstream s)
 
 DRV_EXPORT CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream s) {
   drv_lock();
-  /* captured into a graph: the memory must outlive every launch of it */
-  if (drv_init() == 0 && drv_stream(s)->capture) { drv_unlock(); return CUDA_SUCCESS; }
+  /* captured: a free node, of a graph allocation only */
+  if (drv_init() == 0 && drv_stream(s)->capture) {
+    CUresult r = drv_graph_capture_free(drv_stream(s), dptr);
+    drv_unlock();
+    return r;
+  }
+  /* a graph allocation: freed now for the host, unmapped in stream order */
+  if (drv_gmem_size(dptr)) {
+    CUresult r = drv_gmem_freed(dptr);
+    drv_op op = { .kind = OP_MEM_FREE, .dst = dptr };
+    if (!r) r = drv_submit(s, &op);
+    drv_unlock();
+    return r;
+  }
   for (size_t i = 0; i < npallocs; i++)
     if (pallocs[i].p == dptr) {
       if (pallocs[i].pool) pallocs[i].pool->used -= pallocs[i].size;
@@ -169,4 +189,223 @@ DRV_EXPORT CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream s) {
     }
   drv_unlock();
   return cuMemFree_v2(dptr);
+}
+
+/* ---- graph memory ---- */
+
+struct drv_gmem_block {
+  uint64_t size;
+  unsigned live;                 /* allocations of its launch not freed yet      */
+  bool busy;                     /* a launch is being accounted in it            */
+  struct drv_gmem_block *next;
+};
+
+typedef struct gmem {
+  uint64_t addr, size;
+  unsigned refs;                 /* nodes and executables that name it           */
+  bool mapped, live;
+  drv_gmem_block *block;         /* a live one's physical memory                 */
+  char name[64];                 /* what fault reports call its region           */
+} gmem;
+
+static gmem **gmems;
+static size_t ngmems, capgmems;
+static unsigned gmem_serial;
+static drv_gmem_block *blocks;
+/* the graph allocator's physical memory (all of it counts as used too, as
+ * on an H200) and the high-water marks */
+static uint64_t reserved, used_high, reserved_high;
+
+static gmem *gmem_of(uint64_t addr) {
+  for (size_t i = 0; addr && i < ngmems; i++) if (gmems[i]->addr == addr) return gmems[i];
+  return NULL;
+}
+
+static void unmap(gmem *m) {
+  if (m->mapped) emu_free_region(drv.e, m->addr);
+  m->mapped = false;
+}
+
+/* Forget m once nothing names it, holds it or still has it mapped. */
+static void gmem_drop(gmem *m) {
+  if (m->refs || m->live || m->mapped) return;
+  for (size_t i = 0; i < ngmems; i++)
+    if (gmems[i] == m) { gmems[i] = gmems[--ngmems]; break; }
+  free(m);
+}
+
+uint64_t drv_gmem_new(uint64_t n) {
+  if (ngmems == capgmems) {
+    size_t nc = capgmems ? capgmems * 2 : 16;
+    gmem **ng = realloc(gmems, nc * sizeof *ng);
+    if (!ng) return 0;
+    gmems = ng;
+    capgmems = nc;
+  }
+  gmem *m = calloc(1, sizeof *m);
+  if (!m) return 0;
+  snprintf(m->name, sizeof m->name, "graph allocation #%u (%llu bytes)", ++gmem_serial, (unsigned long long)n);
+  m->addr = emu_alloc(drv.e, n ? n : 1, m->name);
+  if (!m->addr) { free(m); return 0; }
+  m->size = n;
+  m->mapped = true;
+  drv_san_alloc(m->addr, n);
+  gmems[ngmems++] = m;
+  return m->addr;
+}
+
+uint64_t drv_gmem_size(uint64_t addr) {
+  drv_lock();
+  gmem *m = gmem_of(addr);
+  uint64_t n = m ? m->size : 0;
+  drv_unlock();
+  return n;
+}
+
+void drv_gmem_retain(uint64_t addr) {
+  gmem *m = gmem_of(addr);
+  if (m) m->refs++;
+}
+
+/* After the last reference an allocation no launch holds is unmapped. */
+void drv_gmem_release(uint64_t addr) {
+  gmem *m = gmem_of(addr);
+  if (!m || !m->refs || --m->refs) return;
+  if (!m->live) unmap(m);
+  gmem_drop(m);
+}
+
+bool drv_gmem_live(uint64_t addr) {
+  gmem *m = gmem_of(addr);
+  return m && m->live;
+}
+
+static void grow(uint64_t n) {
+  reserved += n;
+  if (reserved > reserved_high) reserved_high = reserved;
+  if (reserved > used_high) used_high = reserved;
+}
+
+/* The smallest free block of at least n bytes, else a new one. */
+static drv_gmem_block *block_for(uint64_t n) {
+  drv_gmem_block *best = NULL;
+  for (drv_gmem_block *b = blocks; b; b = b->next)
+    if (!b->live && !b->busy && b->size >= n && (!best || b->size < best->size)) best = b;
+  if (best) return best;
+  if (!(best = calloc(1, sizeof *best))) return NULL;
+  best->size = n;
+  best->next = blocks;
+  blocks = best;
+  grow(n);
+  return best;
+}
+
+drv_gmem_block *drv_gmem_take(uint64_t footprint) {
+  drv_gmem_block *b = footprint ? block_for(footprint) : NULL;
+  if (b) b->busy = true;
+  return b;
+}
+
+void drv_gmem_upload(uint64_t footprint) {
+  if (footprint) block_for(footprint);
+}
+
+void drv_gmem_allocated(uint64_t addr, drv_gmem_block *b) {
+  gmem *m = gmem_of(addr);
+  if (!m || m->live) return;
+  m->live = true;
+  m->block = b;
+  if (b) b->live++;
+}
+
+CUresult drv_gmem_freed(uint64_t addr) {
+  drv_lock();
+  gmem *m = gmem_of(addr);
+  if (!m || !m->live) { drv_unlock(); return CUDA_ERROR_INVALID_VALUE; }
+  m->live = false;
+  if (m->block) m->block->live--;
+  m->block = NULL;
+  gmem_drop(m);
+  drv_unlock();
+  return CUDA_SUCCESS;
+}
+
+void drv_gmem_settle(drv_gmem_block *b) {
+  if (b) b->busy = false;
+}
+
+/* cudaFree: after the work queued so far, as a synchronous free. */
+CUresult drv_gmem_free_now(uint64_t addr) {
+  drv_lock();
+  if (!gmem_of(addr)) { drv_unlock(); return CUDA_ERROR_NOT_FOUND; }
+  drv_wait_stream(NULL);
+  CUresult r = drv_gmem_freed(addr);
+  gmem *m = r ? NULL : gmem_of(addr);
+  if (m) {
+    unmap(m);
+    gmem_drop(m);
+  }
+  drv_unlock();
+  return r;
+}
+
+CUresult drv_gmem_run(const drv_op *op) {
+  gmem *m = gmem_of(op->dst);
+  if (!m) return CUDA_SUCCESS;
+  if (op->kind == OP_MEM_FREE) {
+    unmap(m);
+    gmem_drop(m);
+    return CUDA_SUCCESS;
+  }
+  if (m->mapped) return CUDA_SUCCESS;
+  if (!emu_alloc_at(drv.e, m->addr, m->size ? m->size : 1, m->name)) {
+    fprintf(stderr, "ptxemu: out of device memory for %s\n", m->name);
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+  m->mapped = true;
+  drv_san_alloc(m->addr, m->size);
+  return CUDA_SUCCESS;
+}
+
+/* Free blocks go back: what no allocation lives in. */
+DRV_EXPORT CUresult cuDeviceGraphMemTrim(CUdevice d) {
+  if (d != 0) return CUDA_ERROR_INVALID_DEVICE;
+  drv_lock();
+  for (drv_gmem_block **p = &blocks; *p;) {
+    drv_gmem_block *b = *p;
+    if (b->live || b->busy) { p = &b->next; continue; }
+    *p = b->next;
+    reserved -= b->size;
+    free(b);
+  }
+  drv_unlock();
+  return CUDA_SUCCESS;
+}
+
+enum { GMEM_USED_CURRENT, GMEM_USED_HIGH, GMEM_RESERVED_CURRENT, GMEM_RESERVED_HIGH };
+
+DRV_EXPORT CUresult cuDeviceGetGraphMemAttribute(CUdevice d, int attr, void *value) {
+  if (d != 0) return CUDA_ERROR_INVALID_DEVICE;
+  if (!value) return CUDA_ERROR_INVALID_VALUE;
+  drv_lock();
+  uint64_t v = attr == GMEM_USED_HIGH ? used_high : attr == GMEM_RESERVED_HIGH ? reserved_high : reserved;
+  drv_unlock();
+  if (attr < GMEM_USED_CURRENT || attr > GMEM_RESERVED_HIGH) return CUDA_ERROR_INVALID_VALUE;
+  memcpy(value, &v, sizeof v);
+  return CUDA_SUCCESS;
+}
+
+/* Only the high-water marks may be set, and only to 0: they start again
+ * from the current amount. */
+DRV_EXPORT CUresult cuDeviceSetGraphMemAttribute(CUdevice d, int attr, void *value) {
+  if (d != 0) return CUDA_ERROR_INVALID_DEVICE;
+  uint64_t v;
+  if (!value) return CUDA_ERROR_INVALID_VALUE;
+  memcpy(&v, value, sizeof v);
+  if (v || (attr != GMEM_USED_HIGH && attr != GMEM_RESERVED_HIGH)) return CUDA_ERROR_INVALID_VALUE;
+  drv_lock();
+  if (attr == GMEM_USED_HIGH) used_high = reserved;
+  else reserved_high = reserved;
+  drv_unlock();
+  return CUDA_SUCCESS;
 }

@@ -130,12 +130,12 @@ static int stage(drv_op *op) {
   return 0;
 }
 
-CUresult drv_graph_record(struct CUgraph_st *g, const drv_op *op);
+CUresult drv_graph_record(struct CUstream_st *s, const drv_op *op);
 
 CUresult drv_submit(CUstream handle, drv_op *op) {
   struct CUstream_st *s = drv_stream(handle);
   if (s->capture) {
-    CUresult r = drv_graph_record(s->capture, op);   /* the graph owns op's parameters now */
+    CUresult r = drv_graph_record(s, op);   /* the graph owns op's parameters now */
     if (r) drv_op_release(op);
     return r;
   }

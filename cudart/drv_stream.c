@@ -32,6 +32,7 @@ DRV_EXPORT CUresult cuStreamDestroy_v2(CUstream s) {
   if (r) return r;
   if (drv_is_default_stream(s) || !drv_stream_valid(s)) return drv_leave(CUDA_ERROR_INVALID_HANDLE);
   drv_wait_stream(s);            /* its work still runs, as CUDA lets it */
+  drv_capture_leave(s);          /* (a stream that joined a capture may go) */
   for (struct CUstream_st **p = &drv.live; *p; p = &(*p)->next_live)
     if (*p == s) { *p = s->next_live; break; }
   free(s);
@@ -91,6 +92,8 @@ DRV_EXPORT CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned flags) {
   if (r) return r;
   if (!e || !stream_ok(s)) return drv_leave(CUDA_ERROR_INVALID_HANDLE);
   (void)flags;
+  bool captured;                 /* an event of a capture: s joins it */
+  if ((r = drv_capture_wait(drv_stream(s), e, &captured)) || captured) return drv_leave(r);
   if (!e->stream) return drv_leave(CUDA_SUCCESS);   /* never recorded: nothing to wait for */
   drv_op op = { .kind = OP_WAIT_EVENT, .wait_stream = e->stream, .wait_seq = e->seq };
   if (drv_stream(s)->capture) op.kind = OP_EMPTY;
@@ -146,22 +149,32 @@ DRV_EXPORT CUresult cuEventDestroy_v2(CUevent e) {
   drv_lock();
   /* a record still queued would write into it: let it run first */
   if (e->stream) drv_wait_seq(e->stream, e->seq);
+  free(e->cap_deps);
   free(e);
   drv_unlock();
   return CUDA_SUCCESS;
 }
 
-DRV_EXPORT CUresult cuEventRecord(CUevent e, CUstream s) {
+/* In a capturing stream a record makes no node: the event stands for
+ * what was captured so far, for streams that wait for it (drv_graph.c);
+ * CU_EVENT_RECORD_EXTERNAL (1) makes a record node instead. */
+static CUresult record(CUevent e, CUstream s, unsigned flags) {
   CUresult r = drv_enter();
   if (r) return r;
   if (!e || !stream_ok(s)) return drv_leave(CUDA_ERROR_INVALID_HANDLE);
+  struct CUstream_st *st = drv_stream(s);
+  if (st->capture && !(flags & 1)) return drv_leave(drv_capture_record(e, st));
+  if (!st->capture) {            /* no longer an event of a capture */
+    free(e->cap_deps);
+    e->cap_deps = NULL;
+    e->cap_ndeps = 0;
+    e->cap_graph = NULL;
+  }
   drv_op op = { .kind = OP_EVENT_RECORD, .event = e };
   return drv_leave(drv_submit(s, &op));
 }
-DRV_EXPORT CUresult cuEventRecordWithFlags(CUevent e, CUstream s, unsigned flags) {
-  (void)flags;
-  return cuEventRecord(e, s);
-}
+DRV_EXPORT CUresult cuEventRecord(CUevent e, CUstream s) { return record(e, s, 0); }
+DRV_EXPORT CUresult cuEventRecordWithFlags(CUevent e, CUstream s, unsigned flags) { return record(e, s, flags); }
 
 DRV_EXPORT CUresult cuEventQuery(CUevent e) {
   CUresult r = drv_enter();

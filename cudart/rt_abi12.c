@@ -28,6 +28,12 @@ RT_EXPORT cudaError_t cudaGraphNodeGetDependencies(CUgraphNode node, CUgraphNode
 RT_EXPORT cudaError_t cudaGraphNodeGetDependentNodes(CUgraphNode node, CUgraphNode *out, size_t *n) {
   return rt_from(cuGraphNodeGetDependentNodes_v2(node, out, NULL, n));
 }
+/* CUDA 12.2's cudaGraphAddNode, without edge data (cudaGraphNodeParams is
+ * the same in both) */
+cudaError_t cudaGraphAddNode_v2(CUgraphNode *, CUgraph, const CUgraphNode *, const void *, size_t, void *);
+RT_EXPORT cudaError_t cudaGraphAddNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, size_t nd, void *p) {
+  return cudaGraphAddNode_v2(n, g, deps, NULL, nd, p);
+}
 
 /* ---- device properties: CUDA 12's structure ------------------------------- */
 

@@ -55,6 +55,14 @@ CUresult cuUserObjectRetain(CUuserObject, unsigned);
 CUresult cuUserObjectRelease(CUuserObject, unsigned);
 CUresult cuGraphRetainUserObject(CUgraph, CUuserObject, unsigned, unsigned);
 CUresult cuGraphReleaseUserObject(CUgraph, CUuserObject, unsigned);
+CUresult cuDeviceGetGraphMemAttribute(CUdevice, int, void *);
+CUresult cuDeviceSetGraphMemAttribute(CUdevice, int, void *);
+CUresult cuDeviceGraphMemTrim(CUdevice);
+CUresult cuGraphAddNode_v2(CUgraphNode *, CUgraph, const CUgraphNode *, const CUgraphEdgeData *, size_t, CUgraphNodeParams *);
+CUresult cuGraphNodeSetParams(CUgraphNode, CUgraphNodeParams *);
+CUresult cuGraphExecNodeSetParams(CUgraphExec, CUgraphNode, CUgraphNodeParams *);
+CUresult cuGraphInstantiateWithParams(CUgraphExec *, CUgraph, CUDA_GRAPH_INSTANTIATE_PARAMS *);
+CUresult cuGraphConditionalHandleCreate(uint64_t *, CUgraph, CUcontext, unsigned, unsigned);
 
 static uint64_t u(const void *p) { return (uint64_t)(uintptr_t)p; }
 
@@ -309,6 +317,15 @@ RT_EXPORT cudaError_t cudaGraphMemFreeNodeGetParams(CUgraphNode n, void *dptr) {
   return rt_from(cuGraphMemFreeNodeGetParams(n, dptr));
 }
 
+/* the graph allocator's memory (cudaGraphMemAttributeType is the driver's) */
+RT_EXPORT cudaError_t cudaDeviceGetGraphMemAttribute(int device, int attr, void *value) {
+  return rt_from(cuDeviceGetGraphMemAttribute(device, attr, value));
+}
+RT_EXPORT cudaError_t cudaDeviceSetGraphMemAttribute(int device, int attr, void *value) {
+  return rt_from(cuDeviceSetGraphMemAttribute(device, attr, value));
+}
+RT_EXPORT cudaError_t cudaDeviceGraphMemTrim(int device) { return rt_from(cuDeviceGraphMemTrim(device)); }
+
 /* ---- copy nodes ---- */
 
 /* Where an array takes part, widths and x positions count its elements
@@ -467,4 +484,111 @@ RT_EXPORT cudaError_t cudaGraphRetainUserObject(CUgraph g, CUuserObject o, unsig
 }
 RT_EXPORT cudaError_t cudaGraphReleaseUserObject(CUgraph g, CUuserObject o, unsigned count) {
   return rt_from(cuGraphReleaseUserObject(g, o, count));
+}
+
+/* ---- nodes of any kind: cudaGraphAddNode and the generic setters ---- */
+
+/* cudaGraphNodeParams: the driver's frame, with the runtime's kernel and
+ * copy members (a copy keeps its cudaMemcpyKind, so it goes through the
+ * runtime's copy nodes; the rest through the driver's cuGraphAddNode). */
+typedef struct rt_copy_node { int flags, reserved[3]; cudaMemcpy3DParms copyParams; } rt_copy_node;
+typedef struct rt_node_params {
+  int type;
+  int reserved0[3];
+  union {
+    long long reserved1[29];
+    cudaKernelNodeParams kernel;
+    rt_copy_node memcpy;
+    cudaMemAllocNodeParams alloc;
+    struct { uint64_t handle; int type; unsigned size; CUgraph *phGraph_out; } conditional;
+  };
+  long long reserved2;
+} rt_node_params;
+
+enum { T_KERNEL, T_MEMCPY, T_MEMSET, T_HOST, T_GRAPH, T_EMPTY, T_WAIT, T_RECORD, T_SEM_SIGNAL, T_SEM_WAIT,
+       T_MEM_ALLOC, T_MEM_FREE, T_CONDITIONAL = 13 };
+
+/* the bytes of the runtime's member of each type (-1: no such type) */
+static long rt_member_bytes(int type) {
+  switch (type) {
+  case T_KERNEL: return sizeof(cudaKernelNodeParams);
+  case T_MEMCPY: return sizeof(rt_copy_node);
+  case T_MEMSET: return sizeof(cudaMemsetParams);
+  case T_HOST: return sizeof(cudaHostNodeParams);
+  case T_GRAPH: return sizeof(CUDA_CHILD_GRAPH_NODE_PARAMS);
+  case T_EMPTY: return 0;
+  case T_WAIT: case T_RECORD: case T_MEM_FREE: return sizeof(void *);
+  case T_MEM_ALLOC: return sizeof(cudaMemAllocNodeParams);
+  case T_CONDITIONAL: return sizeof(((rt_node_params *)0)->conditional);
+  case T_SEM_SIGNAL: case T_SEM_WAIT: return 29 * 8;
+  default: return -1;
+  }
+}
+
+/* A known type, the reserved bytes and those past its member zero. */
+static cudaError_t rt_check(const rt_node_params *p) {
+  long n = p ? rt_member_bytes(p->type) : -1;
+  if (n < 0 || p->reserved0[0] || p->reserved0[1] || p->reserved0[2] || p->reserved2) return CUDA_ERROR_INVALID_VALUE;
+  const unsigned char *b = (const unsigned char *)p->reserved1;
+  for (size_t i = (size_t)n; i < sizeof p->reserved1; i++) if (b[i]) return CUDA_ERROR_INVALID_VALUE;
+  if (p->type == T_MEMCPY && (p->memcpy.flags || p->memcpy.reserved[0] || p->memcpy.reserved[1] || p->memcpy.reserved[2]))
+    return CUDA_ERROR_INVALID_VALUE;
+  return 0;
+}
+
+/* The driver's parameters (not for copies): the kernel named by its
+ * driver function, the other members as they are. */
+static cudaError_t to_driver(const rt_node_params *p, CUgraphNodeParams *d) {
+  memset(d, 0, sizeof *d);
+  d->type = p->type;
+  if (p->type == T_KERNEL) return kernel_params(&p->kernel, &d->kernel);
+  memcpy(d->reserved1, p->reserved1, (size_t)rt_member_bytes(p->type));
+  return 0;
+}
+
+RT_EXPORT cudaError_t cudaGraphAddNode_v2(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, const void *edges, size_t nd,
+                                          rt_node_params *p) {
+  CUgraphNodeParams d;
+  cudaError_t e = rt_check(p);
+  if (e) return rt_error(e);
+  if (!default_edges(edges, nd))
+    return p->type == T_KERNEL ? rt_unsupported("graph edges with data (programmatic dependent launch)")
+                               : rt_error(CUDA_ERROR_INVALID_VALUE);
+  if (p->type == T_MEMCPY) return cudaGraphAddMemcpyNode(n, g, deps, nd, &p->memcpy.copyParams);
+  if ((e = to_driver(p, &d))) return rt_error(e);
+  CUresult r = cuGraphAddNode_v2(n, g, deps, NULL, nd, &d);
+  if (!r && p->type == T_MEM_ALLOC) p->alloc.dptr = (void *)(uintptr_t)d.alloc.dptr;   /* out */
+  if (!r && p->type == T_CONDITIONAL) p->conditional.phGraph_out = d.conditional.phGraph_out;
+  return rt_from(r);
+}
+RT_EXPORT RT_ABI13 cudaError_t cudaGraphAddNode(CUgraphNode *n, CUgraph g, const CUgraphNode *deps, const void *edges,
+                                                size_t nd, rt_node_params *p) {
+  return cudaGraphAddNode_v2(n, g, deps, edges, nd, p);
+}
+
+/* The new parameters of a node (x NULL) or of the executable's copy. */
+static cudaError_t set_params(CUgraphExec x, CUgraphNode n, rt_node_params *p) {
+  CUgraphNodeParams d;
+  int type = -1;
+  cudaError_t e = rt_check(p);
+  if (e) return rt_error(e);
+  if (p->type == T_MEMCPY) {
+    if (!n || cuGraphNodeGetType(n, &type) || type != T_MEMCPY) return rt_error(CUDA_ERROR_INVALID_VALUE);
+    return set_copy(x, n, &p->memcpy.copyParams);
+  }
+  if ((e = to_driver(p, &d))) return rt_error(e);
+  return rt_from(x ? cuGraphExecNodeSetParams(x, n, &d) : cuGraphNodeSetParams(n, &d));
+}
+RT_EXPORT cudaError_t cudaGraphNodeSetParams(CUgraphNode n, rt_node_params *p) { return set_params(NULL, n, p); }
+RT_EXPORT cudaError_t cudaGraphExecNodeSetParams(CUgraphExec x, CUgraphNode n, rt_node_params *p) {
+  return x ? set_params(x, n, p) : rt_error(CUDA_ERROR_INVALID_VALUE);
+}
+
+/* cudaGraphInstantiateParams has the driver's layout */
+RT_EXPORT cudaError_t cudaGraphInstantiateWithParams(CUgraphExec *x, CUgraph g, CUDA_GRAPH_INSTANTIATE_PARAMS *p) {
+  return rt_from(cuGraphInstantiateWithParams(x, g, p));
+}
+
+RT_EXPORT cudaError_t cudaGraphConditionalHandleCreate(uint64_t *h, CUgraph g, unsigned dflt, unsigned flags) {
+  return rt_from(cuGraphConditionalHandleCreate(h, g, NULL, dflt, flags));
 }

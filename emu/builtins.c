@@ -409,6 +409,17 @@ int emu_builtin_call(warp *w, const xinsn *x, lanemask m, const isa_func *callee
     }
     return 1;
   }
+  /* a conditional node's handle is the address of its condition word (cudart/drv_graph.c) */
+  if (strcmp(n, "cudaGraphSetConditional") == 0) {
+    FOR_LANES(i) if (m >> i & 1) {
+      uint32_t v = (uint32_t)arg_u64(w, i, x, &c, 1, 4);
+      if (!store_generic(w, i, arg_u64(w, i, x, &c, 0, 8), &v, 4)) {
+        emu_fault_at(w, x, i, FAULT_OOB, "cudaGraphSetConditional with a handle that names no condition");
+        return 1;
+      }
+    }
+    return 1;
+  }
   if (strcmp(n, "__cudaCDP2LaunchDeviceV2") == 0 || strcmp(n, "__cudaCDP2LaunchDeviceV2_ptsz") == 0 ||
       strcmp(n, "cudaLaunchDeviceV2") == 0) {
     FOR_LANES(i) if (m >> i & 1) set_ret(w, i, x, &c, (uint32_t)emu_cdp_launch(e, arg_u64(w, i, x, &c, 0, 8)), 4);

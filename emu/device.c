@@ -141,6 +141,30 @@ uint64_t emu_alloc(emu *e, uint64_t size, const char *name) {
   return base;
 }
 
+/* Zeroed memory at an address emu_alloc handed out before and that was
+ * freed since (graph allocations keep their address across launches):
+ * the range, with the gap after it, must still be free. */
+uint64_t emu_alloc_at(emu *e, uint64_t base, uint64_t size, const char *name) {
+  if (size > e->opt.device_bytes || e->mem_used + size > e->opt.device_bytes) return 0;
+  if (base < GLOBAL_BASE || base >= EMU_ADDR_MAP_HI || size > EMU_ADDR_MAP_HI - base - 4096) return 0;
+  for (uint32_t i = 0; i < e->nregions; i++) {
+    const mem_region *r = &e->regions[i];
+    if (base < r->base + r->size + 4096 && base + size + 4096 > r->base) return 0;
+  }
+  bool mapped;
+  uint8_t *data = alloc_zeroed(size, &mapped);
+  if (!data) return 0;
+  mem_region *r = insert_region(e, base);
+  if (!r) { if (mapped) munmap(data, (size_t)size); else free(data); return 0; }
+  r->mapped = mapped;
+  if (base + size + 4096 > e->next_base) e->next_base = base + size + 4096;
+  r->size = size;
+  r->data = data;
+  r->name = name;
+  e->mem_used += size;
+  return base;
+}
+
 /* The emulator's own address windows (generic shared/local, functions)
  * and the range emu_alloc hands out. */
 bool emu_in_windows(uint64_t a, uint64_t n) {

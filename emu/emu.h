@@ -451,6 +451,9 @@ uint64_t emu_default_mem_cap(void);
 #define EMU_DEVICE_BYTES (81559ull << 20)
 /* Allocate device memory; returns its address (0 on failure: cap reached). */
 uint64_t emu_alloc(emu *e, uint64_t size, const char *name);
+/* Allocate device memory again at base, an address emu_alloc returned and
+ * that was freed since; 0 when the range is taken or the cap reached. */
+uint64_t emu_alloc_at(emu *e, uint64_t base, uint64_t size, const char *name);
 /* Replace the device malloc heap, unused so far, by one of `size` bytes
  * (cudaLimitMallocHeapSize); -1 when it does not fit (the old one stays). */
 int emu_heap_resize(emu *e, uint64_t size);
