@@ -44,6 +44,7 @@ runtime_misc   0 runtime_misc.cu
 device_heap    0 device_heap.cu
 graph_params   0 graph_params.cu
 vmm            0 vmm.cu
+graph_memory   0 graph_memory.cu
 '
 flags_for() {
   case $1 in
