@@ -64,6 +64,7 @@ struct CUstream_st {
   int capture_mode;
   uint64_t capture_id;
   bool capture_joined;           /* it joined another stream's capture (an event) */
+  bool capture_into;             /* it captures into the program's graph (cuStreamBeginCaptureToGraph) */
   struct CUgraphNode_st **cap_deps; /* what its next captured node depends on   */
   size_t cap_ndeps;
   uint64_t id;                   /* cuStreamGetId: unique while the process lives */

@@ -338,9 +338,50 @@ DRV_EXPORT CUresult cuStreamBeginCapture_v2(CUstream s, int mode) {
 }
 DRV_EXPORT CUresult cuStreamBeginCapture(CUstream s) { return cuStreamBeginCapture_v2(s, 0); }
 
+/* The dependencies of s's next captured node: nodes[0..n) of its capture's
+ * graph instead of its own (flags 1, CU_STREAM_SET_CAPTURE_DEPENDENCIES)
+ * or besides them (0, ADD). */
+DRV_EXPORT CUresult cuStreamUpdateCaptureDependencies_v2(CUstream s, CUgraphNode *nodes, const void *edges, size_t n, unsigned flags) {
+  (void)edges;
+  CUresult r = drv_enter();
+  if (r) return r;
+  if (drv_is_default_stream(s) || !drv_stream_valid(s)) return drv_leave(CUDA_ERROR_INVALID_HANDLE);
+  if (!s->capture) return drv_leave(CUDA_ERROR_ILLEGAL_STATE);
+  if ((n && !nodes) || flags > 1) return drv_leave(CUDA_ERROR_INVALID_VALUE);
+  for (size_t i = 0; i < n; i++) if (!nodes[i] || nodes[i]->graph != s->capture) return drv_leave(CUDA_ERROR_INVALID_VALUE);
+  return drv_leave(flags ? set_deps(s, nodes, n) : add_deps(s, nodes, n));
+}
+DRV_EXPORT CUresult cuStreamUpdateCaptureDependencies(CUstream s, CUgraphNode *nodes, size_t n, unsigned flags) {
+  return cuStreamUpdateCaptureDependencies_v2(s, nodes, NULL, n, flags);
+}
+
+/* Capture into a graph the program made: the stream's work joins g after
+ * nodes deps[0..n) (edge data: plain dependencies, as everywhere here);
+ * ending the capture gives g back, and a capture that fails leaves g with
+ * what it had captured (it remains the program's to destroy). */
+DRV_EXPORT CUresult cuStreamBeginCaptureToGraph(CUstream s, CUgraph g, const CUgraphNode *deps, const void *edges, size_t n,
+                                                int mode) {
+  (void)edges;
+  CUresult r = drv_enter();
+  if (r) return r;
+  if (drv_is_default_stream(s)) return drv_leave(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+  if (!drv_stream_valid(s)) return drv_leave(CUDA_ERROR_INVALID_HANDLE);
+  if (!g || (n && !deps) || s->capture) return drv_leave(CUDA_ERROR_INVALID_VALUE);
+  for (size_t i = 0; i < n; i++) if (!deps[i] || deps[i]->graph != g) return drv_leave(CUDA_ERROR_INVALID_VALUE);
+  r = set_deps(s, deps, n);
+  if (r) return drv_leave(r);
+  s->capture = g;
+  s->capture_mode = mode;
+  s->capture_id = next_capture_id++;
+  s->capture_joined = false;
+  s->capture_into = true;
+  return drv_leave(CUDA_SUCCESS);
+}
+
 void drv_capture_leave(struct CUstream_st *s) {
   s->capture = NULL;
   s->capture_joined = false;
+  s->capture_into = false;
   set_deps(s, NULL, 0);
 }
 
@@ -380,14 +421,14 @@ static bool joined(const struct CUstream_st *s) {
 DRV_EXPORT CUresult cuStreamEndCapture(CUstream s, CUgraph *g) {
   CUresult r = drv_enter();
   if (r) return r;
-  if (!g) return drv_leave(CUDA_ERROR_INVALID_VALUE);
-  if (drv_is_default_stream(s) || !s->capture) return drv_leave(CUDA_ERROR_ILLEGAL_STATE);
+  if (drv_is_default_stream(s) || !s->capture) return drv_leave(g ? CUDA_ERROR_ILLEGAL_STATE : CUDA_ERROR_INVALID_VALUE);
+  if (!g && !s->capture_into) return drv_leave(CUDA_ERROR_INVALID_VALUE);   /* (the program has its graph already) */
   if (s->capture_joined) return drv_leave(CUDA_ERROR_STREAM_CAPTURE_UNMATCHED);
   struct CUgraph_st *c = s->capture;
-  bool ok = joined(s);
+  bool ok = joined(s), into = s->capture_into;
   for (struct CUstream_st *t = drv.live; t; t = t->next_live) if (t->capture == c) drv_capture_leave(t);
-  *g = ok ? c : NULL;
-  if (!ok) free_graph(c);
+  if (g) *g = ok ? c : NULL;
+  if (!ok && !into) free_graph(c);
   r = ok ? CUDA_SUCCESS : CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
   drv_leave(r);
   run_dying();

@@ -149,3 +149,14 @@ RT_EXPORT cudaError_t cudaThreadSetLimit(int limit, size_t v) { return cudaDevic
 RT_EXPORT cudaError_t cudaThreadGetLimit(size_t *v, int limit) { return cudaDeviceGetLimit(v, limit); }
 RT_EXPORT cudaError_t cudaThreadSetCacheConfig(int c) { return cudaDeviceSetCacheConfig(c); }
 RT_EXPORT cudaError_t cudaThreadGetCacheConfig(int *c) { return cudaDeviceGetCacheConfig(c); }
+
+/* ---- capture dependencies: CUDA 12 without edge data, _v2 with it -------- */
+
+CUresult cuStreamUpdateCaptureDependencies_v2(CUstream, CUgraphNode *, const void *, size_t, unsigned);
+RT_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t s, CUgraphNode *nodes, size_t n, unsigned flags) {
+  return rt_from(cuStreamUpdateCaptureDependencies_v2(s, nodes, NULL, n, flags));
+}
+RT_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies_v2(cudaStream_t s, CUgraphNode *nodes, const void *edges, size_t n,
+                                                             unsigned flags) {
+  return rt_from(cuStreamUpdateCaptureDependencies_v2(s, nodes, edges, n, flags));
+}

@@ -67,6 +67,16 @@ CUresult cuGraphConditionalHandleCreate(uint64_t *, CUgraph, CUcontext, unsigned
 static uint64_t u(const void *p) { return (uint64_t)(uintptr_t)p; }
 
 RT_EXPORT cudaError_t cudaStreamBeginCapture(cudaStream_t s, int mode) { return rt_from(cuStreamBeginCapture_v2(s, mode)); }
+CUresult cuStreamUpdateCaptureDependencies_v2(CUstream, CUgraphNode *, const void *, size_t, unsigned);
+RT_EXPORT RT_ABI13 cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t s, CUgraphNode *nodes, const void *edges, size_t n,
+                                                                   unsigned flags) {
+  return rt_from(cuStreamUpdateCaptureDependencies_v2(s, nodes, edges, n, flags));
+}
+CUresult cuStreamBeginCaptureToGraph(CUstream, CUgraph, const CUgraphNode *, const void *, size_t, int);
+RT_EXPORT cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t s, CUgraph g, const CUgraphNode *deps, const void *edges, size_t n,
+                                                    int mode) {
+  return rt_from(cuStreamBeginCaptureToGraph(s, g, deps, edges, n, mode));
+}
 RT_EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t s, CUgraph *g) { return rt_from(cuStreamEndCapture(s, g)); }
 RT_EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t s, int *status) { return rt_from(cuStreamIsCapturing(s, status)); }
 

@@ -45,6 +45,7 @@ device_heap    0 device_heap.cu
 graph_params   0 graph_params.cu
 vmm            0 vmm.cu
 graph_memory   0 graph_memory.cu
+capture_to_graph 0 capture_to_graph.cu
 '
 flags_for() {
   case $1 in
