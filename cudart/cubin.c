@@ -1,4 +1,5 @@
-/* cudart/cubin.c - register counts from a cubin's .nv.info (see cubin.h).
+/* cudart/cubin.c - what a cubin holds: whether it has code, and the
+ * register counts of its .nv.info (see cubin.h).
  * The global .nv.info section is a list of attributes: a format byte, an
  * attribute byte, then a 16-bit value (formats 1-3) or a 16-bit size and
  * that many bytes (format 4).  EIATTR_REGCOUNT (0x2f) holds a symbol index
@@ -30,20 +31,48 @@ static const char *name_at(bytes f, uint64_t off, uint64_t size, uint32_t at) {
   return memchr(s, 0, size - at) ? s : NULL;
 }
 
-int cubin_regcounts(const uint8_t *elf, uint64_t size, void (*fn)(const char *name, unsigned regs, void *user), void *user) {
-  bytes f = { elf, size };
-  if (!elf || size < 64 || memcmp(elf, "\177ELF", 4) || elf[4] != 2 || elf[5] != 1) return -1;
-  uint64_t shoff = u64(elf + 0x28);
-  uint16_t shentsize = u16(elf + 0x3a), shnum = u16(elf + 0x3c), shstrndx = u16(elf + 0x3e);
-  if (shentsize < 64 || shstrndx >= shnum || shoff > size || (uint64_t)shnum * shentsize > size - shoff) return -1;
+/* The section headers' table of a 64-bit little-endian ELF image, and the
+ * section names' bounds; false when any of it lies outside. */
+typedef struct elfview { bytes f; uint64_t shoff, soff, ssize; uint16_t shentsize, shnum; } elfview;
+
+static bool elf_open(const uint8_t *elf, uint64_t size, elfview *v) {
+  v->f = (bytes){ elf, size };
+  if (!elf || size < 64 || memcmp(elf, "\177ELF", 4) || elf[4] != 2 || elf[5] != 1) return false;
+  v->shoff = u64(elf + 0x28);
+  v->shentsize = u16(elf + 0x3a);
+  v->shnum = u16(elf + 0x3c);
+  uint16_t shstrndx = u16(elf + 0x3e);
   uint32_t type, link;
-  uint64_t soff, ssize;
-  if (!section(f, shoff, shentsize, shstrndx, &type, &soff, &ssize, &link)) return -1;
+  if (v->shentsize < 64 || shstrndx >= v->shnum || v->shoff > size || (uint64_t)v->shnum * v->shentsize > size - v->shoff) return false;
+  return section(v->f, v->shoff, v->shentsize, shstrndx, &type, &v->soff, &v->ssize, &link);
+}
+
+static const char *section_name(const elfview *v, uint16_t k) {
+  return name_at(v->f, v->soff, v->ssize, u32(v->f.p + v->shoff + (uint64_t)k * v->shentsize));
+}
+
+bool cubin_has_code(const uint8_t *elf, uint64_t size) {
+  elfview v;
+  if (!elf_open(elf, size, &v)) return true;
+  for (uint16_t k = 0; k < v.shnum; k++) {
+    const char *nm = section_name(&v, k);
+    if (nm && strncmp(nm, ".text.", 6) == 0 && nm[6]) return true;
+  }
+  return false;
+}
+
+int cubin_regcounts(const uint8_t *elf, uint64_t size, void (*fn)(const char *name, unsigned regs, void *user), void *user) {
+  elfview v;
+  if (!elf_open(elf, size, &v)) return -1;
+  bytes f = v.f;
+  uint64_t shoff = v.shoff;
+  uint16_t shentsize = v.shentsize, shnum = v.shnum;
+  uint32_t type, link;
   int found = 0;
   for (uint16_t k = 0; k < shnum; k++) {
     uint64_t off, len;
     if (!section(f, shoff, shentsize, k, &type, &off, &len, &link) || type != SHT_CUDA_INFO) continue;
-    const char *nm = name_at(f, soff, ssize, u32(elf + shoff + (uint64_t)k * shentsize));
+    const char *nm = section_name(&v, k);
     if (!nm || strcmp(nm, ".nv.info") != 0) continue;
     /* the symbol table it refers to, and that table's names */
     uint32_t symtype, strlink, dummy;

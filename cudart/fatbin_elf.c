@@ -4,6 +4,7 @@
  * libcudart.so.N, or libcudart_static inside, nvcc's default).  The file is
  * mapped read-only and every offset in it is checked against its size. */
 #define _GNU_SOURCE /* memmem */
+#include "cudart/cubin.h"
 #include "cudart/fatbin.h"
 
 #include <elf.h>
@@ -104,38 +105,6 @@ static const char *section_name(const elf_file *f, unsigned i)
 }
 
 /* Add the entries of one fatbin section to the summary. */
-/* Whether a SASS entry (a cubin) holds code: a section named .text.NAME.
- * nvcc links even host-only objects with a device-link step, which embeds
- * a cubin with no functions; a program with only that has nothing for
- * ptxemu to refuse.  Compressed or unreadable cubins count as code. */
-static bool cubin_has_code(const fatbin_entry *e)
-{
-  const uint8_t *p = e->payload;
-  uint64_t n = e->payload_size;
-  if (e->compressed || !p || n < 64 || memcmp(p, "\177ELF", 4) || p[4] != 2 || p[5] != 1) return true;
-  uint64_t shoff;
-  uint16_t shentsize, shnum, shstrndx;
-  memcpy(&shoff, p + 0x28, 8);
-  memcpy(&shentsize, p + 0x3a, 2);
-  memcpy(&shnum, p + 0x3c, 2);
-  memcpy(&shstrndx, p + 0x3e, 2);
-  if (shentsize < 64 || shstrndx >= shnum || shoff > n || (uint64_t)shnum * shentsize > n - shoff) return true;
-  const uint8_t *strh = p + shoff + (uint64_t)shstrndx * shentsize;
-  uint64_t stroff, strsize;
-  memcpy(&stroff, strh + 0x18, 8);
-  memcpy(&strsize, strh + 0x20, 8);
-  if (stroff > n || strsize > n - stroff) return true;
-  for (uint16_t k = 0; k < shnum; k++) {
-    uint32_t name;
-    memcpy(&name, p + shoff + (uint64_t)k * shentsize, 4);
-    if (name >= strsize) continue;
-    const char *s = (const char *)p + stroff + name;
-    size_t left = (size_t)(strsize - name);
-    if (left > 6 && strncmp(s, ".text.", 6) == 0 && memchr(s, 0, left)) return true;
-  }
-  return false;
-}
-
 static int scan_fatbins(const elf_file *f, unsigned i, fatbin_entry **all, int *nall,
                         fatbin_elf_info *info, char *err, size_t errlen)
 {
@@ -161,7 +130,10 @@ static int scan_fatbins(const elf_file *f, unsigned i, fatbin_entry **all, int *
       if (es[k].arch > info->ptx_arch_max) info->ptx_arch_max = es[k].arch;
     } else if (es[k].kind == FATBIN_ELF) {
       info->elf_entries++;
-      info->elf_code_entries += cubin_has_code(&es[k]);
+      /* nvcc links even host-only objects with a device-link step, which
+       * embeds a cubin with no functions: nothing for ptxemu to refuse
+       * (compressed cubins count as code) */
+      info->elf_code_entries += es[k].compressed || cubin_has_code(es[k].payload, es[k].payload_size);
       if (es[k].arch > info->sass_arch_max) info->sass_arch_max = es[k].arch;
     }
   }

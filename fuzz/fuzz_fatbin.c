@@ -2,7 +2,7 @@
  * (fatbin_parse, every entry decompressed, PTX picked for sm_90 and sm_80)
  * and as a section of several fatbins; bytes starting with an ELF magic are
  * also written to a private temp file and given to fatbin_scan_elf, and read
- * as a cubin (cubin_regcounts), as every decompressed entry is.  Every
+ * as a cubin (cubin_regcounts, cubin_has_code), as every decompressed entry is.  Every
  * pointer the parser hands back must lie inside the input (abort if not). */
 #include <stdint.h>
 #include <stdio.h>
@@ -44,6 +44,7 @@ static void entries(const uint8_t *data, size_t size, const fatbin_entry *e, int
     if (fatbin_entry_data(&e[i], &d, &len, err, sizeof err) == 0) {
       if (len > e[i].uncompressed_size || d[len] != 0) abort();
       cubin_regcounts(d, len, regs_seen, NULL);
+      (void)cubin_has_code(d, len);
       free(d);
     }
   }
