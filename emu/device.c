@@ -121,12 +121,8 @@ static uint64_t place(const emu *e, uint64_t size, uint64_t align) {
   }
 }
 
-uint64_t emu_alloc(emu *e, uint64_t size, const char *name) {
-  if (size > e->opt.device_bytes || e->mem_used + size > e->opt.device_bytes) return 0;
-  /* 256-byte aligned like cudaMalloc, with a gap so that running off the end
-   * of one allocation faults instead of landing in the next */
-  uint64_t base = place(e, size, 256);
-  if (!base) return 0;
+/* A region of size zeroed bytes at base, the range (and its gap) free. */
+static uint64_t new_region(emu *e, uint64_t base, uint64_t size, const char *name) {
   bool mapped;
   uint8_t *data = alloc_zeroed(size, &mapped);
   if (!data) return 0;
@@ -141,6 +137,14 @@ uint64_t emu_alloc(emu *e, uint64_t size, const char *name) {
   return base;
 }
 
+uint64_t emu_alloc(emu *e, uint64_t size, const char *name) {
+  if (size > e->opt.device_bytes || e->mem_used + size > e->opt.device_bytes) return 0;
+  /* 256-byte aligned like cudaMalloc, with a gap so that running off the end
+   * of one allocation faults instead of landing in the next */
+  uint64_t base = place(e, size, 256);
+  return base ? new_region(e, base, size, name) : 0;
+}
+
 /* Zeroed memory at an address emu_alloc handed out before and that was
  * freed since (graph allocations keep their address across launches):
  * the range, with the gap after it, must still be free. */
@@ -151,18 +155,7 @@ uint64_t emu_alloc_at(emu *e, uint64_t base, uint64_t size, const char *name) {
     const mem_region *r = &e->regions[i];
     if (base < r->base + r->size + 4096 && base + size + 4096 > r->base) return 0;
   }
-  bool mapped;
-  uint8_t *data = alloc_zeroed(size, &mapped);
-  if (!data) return 0;
-  mem_region *r = insert_region(e, base);
-  if (!r) { if (mapped) munmap(data, (size_t)size); else free(data); return 0; }
-  r->mapped = mapped;
-  if (base + size + 4096 > e->next_base) e->next_base = base + size + 4096;
-  r->size = size;
-  r->data = data;
-  r->name = name;
-  e->mem_used += size;
-  return base;
+  return new_region(e, base, size, name);
 }
 
 /* The emulator's own address windows (generic shared/local, functions)
