@@ -302,7 +302,6 @@ CUresult drv_memcpy2d(uint64_t dst, uint64_t dpitch, uint64_t src, uint64_t spit
   if (drv.sticky) return drv_leave(drv.sticky);
   if ((r = check_copy(dst, dpitch, src, spitch, width, height))) return drv_leave(r);
   if (!width || !height) return drv_leave(CUDA_SUCCESS);
-  drv_san_host_write(dst, (height - 1) * dpitch + width);
   drv_op op = { .kind = OP_MEMCPY, .dst = dst, .src = src, .dpitch = dpitch, .spitch = spitch, .width = width, .height = height };
   struct CUstream_st *st = drv_stream(s);
   bool capturing = st->capture != NULL;
@@ -326,7 +325,6 @@ CUresult drv_memset2d(uint64_t dst, uint64_t pitch, uint32_t value, uint32_t ele
   if (width > UINT64_MAX / elem || pitch < width * elem || height - 1 > (UINT64_MAX - width * elem) / pitch ||
       !drv_device_ptr(dst, (height - 1) * pitch + width * elem) || drv_vmm_readonly(dst, (height - 1) * pitch + width * elem))
     return drv_leave(CUDA_ERROR_INVALID_VALUE);
-  drv_san_host_write(dst, (height - 1) * pitch + width * elem);
   drv_op op = { .kind = OP_MEMSET, .dst = dst, .dpitch = pitch, .value = value, .elem = elem, .width = width, .height = height };
   r = drv_submit(s, &op);
   (void)async;

@@ -282,6 +282,7 @@ static CUresult run_memcpy(const drv_op *op) {
       uint8_t *dp = drv_any_ptr(d, op->width), *sp = drv_any_ptr(s, op->width);
       if (!dp || !sp) return CUDA_ERROR_INVALID_VALUE;
       memmove(dp, sp, op->width);
+      drv_san_host_write(d, op->width);    /* (initcheck: written, in stream order, graphs' copies too) */
       n += op->width;
     }
   copy_clock(drv_place_of(op->dst), drv_place_of(op->src), n, false, clock_now_ns() - t0);
@@ -295,6 +296,7 @@ static CUresult run_memset(const drv_op *op) {
     uint8_t *dp = drv_any_ptr(d, op->width * op->elem);
     if (!dp) return CUDA_ERROR_INVALID_VALUE;
     for (uint64_t i = 0; i < op->width; i++) memcpy(dp + i * op->elem, &op->value, op->elem);
+    drv_san_host_write(d, op->width * op->elem);
   }
   enum drv_place at = drv_place_of(op->dst);
   copy_clock(at, at == DRV_DEVICE ? DRV_DEVICE : DRV_PINNED, op->width * op->elem * op->height, true, clock_now_ns() - t0);

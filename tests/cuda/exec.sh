@@ -108,6 +108,13 @@ if "$NVCC" -cudart shared -arch=sm_90 -Xptxas -v -o "$tmp/regs" "$tmp/regs.cu" >
   [ -s "$tmp/ptxas.txt" ] && cmp -s "$tmp/ptxas.txt" "$tmp/regs.txt" && ok || { bad "numRegs differ from ptxas's"; paste "$tmp/ptxas.txt" "$tmp/regs.txt"; cat "$tmp/err"; }
 else bad "nvcc (regs) failed"; cat "$tmp/nvcc.log"; fi
 
+# initcheck sees what copies and fills write when they run, graphs' nodes
+# included (a memset node, then a kernel reading what it wrote: no finding)
+if "$NVCC" -cudart shared -arch=sm_90 -I"$src" -o "$tmp/graph_memory" "$src/graph_memory.cu" >"$tmp/nvcc.log" 2>&1; then
+  "$PTXEMU" exec --sanitize initcheck "$tmp/graph_memory" >/dev/null 2>"$tmp/err"; st=$?
+  [ $st -eq 0 ] && grep -q "sanitizer: 0 findings" "$tmp/err" && ok || { bad "initcheck over graph nodes: exit $st"; grep ptxemu "$tmp/err" | head -5; }
+else bad "nvcc (graph_memory) failed"; cat "$tmp/nvcc.log"; fi
+
 # device memory is backed as it is touched: 40 GB allocated and 1 MB written
 # cost the host little; writing 512 MB under --max-memory 256M is a clear
 # out-of-memory fault, not an OOM kill of the machine
