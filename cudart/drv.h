@@ -56,6 +56,9 @@ struct CUfunc_st {
 
 struct CUstream_st {
   unsigned flags;                /* CU_STREAM_NON_BLOCKING (1): no legacy ordering */
+  unsigned event_refs;           /* events whose last record it holds: a destroyed
+                                  * stream is freed when the last goes           */
+  bool destroyed;
   int priority;
   uint64_t submitted, completed; /* work items: completed ones are a prefix     */
   uint64_t legacy_seen;          /* blocking streams: legacy work ordered before ours */
@@ -243,6 +246,9 @@ void drv_capture_leave(struct CUstream_st *s);
 uint8_t *drv_device_ptr(uint64_t addr, uint64_t n);
 /* The bytes at addr for n bytes, device or host memory (UVA); NULL when
  * addr is neither a device range nor readable host memory. */
+/* Event e's last record is on stream s (which holds e's reference from
+ * then on; drv_stream.c). */
+void drv_event_attach(struct CUevent_st *e, struct CUstream_st *s);
 uint8_t *drv_any_ptr(uint64_t addr, uint64_t n);
 /* Where a copy's endpoint lies, for its modelled time: device memory
  * (managed memory too), pinned (page-locked or registered) host memory, or

@@ -157,7 +157,7 @@ CUresult drv_submit(CUstream handle, drv_op *op) {
   if (op->kind == OP_WAIT_EVENT) bad |= add_dep(&p.deps, &p.ndeps, op->wait_stream, op->wait_seq);
   if (bad) { free(p.deps); drv_op_release(op); return CUDA_ERROR_OUT_OF_MEMORY; }
   s->submitted++;
-  if (op->kind == OP_EVENT_RECORD) { op->event->stream = s; op->event->seq = p.seq; }
+  if (op->kind == OP_EVENT_RECORD) { drv_event_attach(op->event, s); op->event->seq = p.seq; }
   drv.pending[drv.npending++] = p;
   drv_drain();
   /* still waiting: take the host bytes it copies */

@@ -27,6 +27,20 @@ DRV_EXPORT CUresult cuStreamCreateWithPriority(CUstream *s, unsigned flags, int 
   return r;
 }
 
+/* Events keep the stream of their last record (what waiting for them, or
+ * timing them, asks): a destroyed stream stays, invalid for the program,
+ * until no event refers to it. */
+static void stream_unref(struct CUstream_st *s) {
+  if (--s->event_refs == 0 && s->destroyed) free(s);
+}
+
+void drv_event_attach(struct CUevent_st *e, struct CUstream_st *s) {
+  if (e->stream == s) return;
+  if (e->stream && !drv_is_default_stream(e->stream)) stream_unref(e->stream);
+  e->stream = s;
+  if (!drv_is_default_stream(s)) s->event_refs++;
+}
+
 DRV_EXPORT CUresult cuStreamDestroy_v2(CUstream s) {
   CUresult r = drv_enter();
   if (r) return r;
@@ -35,7 +49,8 @@ DRV_EXPORT CUresult cuStreamDestroy_v2(CUstream s) {
   drv_capture_leave(s);          /* (a stream that joined a capture may go) */
   for (struct CUstream_st **p = &drv.live; *p; p = &(*p)->next_live)
     if (*p == s) { *p = s->next_live; break; }
-  free(s);
+  if (s->event_refs) s->destroyed = true;
+  else free(s);
   return drv_leave(CUDA_SUCCESS);
 }
 
@@ -149,6 +164,7 @@ DRV_EXPORT CUresult cuEventDestroy_v2(CUevent e) {
   drv_lock();
   /* a record still queued would write into it: let it run first */
   if (e->stream) drv_wait_seq(e->stream, e->seq);
+  if (e->stream && !drv_is_default_stream(e->stream)) stream_unref(e->stream);
   free(e->cap_deps);
   free(e);
   drv_unlock();

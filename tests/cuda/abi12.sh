@@ -10,7 +10,7 @@ ln -s "$lib/libcudart.so.12" "$tmp/libcudart.so"
 if ! ${CC:-cc} -o "$tmp/abi12" "$srcdir/tests/cuda/abi12.c" -L"$tmp" -lcudart -Wl,-rpath-link,"$lib" 2>"$tmp/cc.log"; then
   bad "building tests/cuda/abi12.c"; cat "$tmp/cc.log"; finish
 fi
-LD_LIBRARY_PATH="$lib" "$tmp/abi12" >"$tmp/out" 2>&1
+"$PTXEMU" exec "$tmp/abi12" >"$tmp/out" 2>&1   # (exec: ptxemu's libraries, and a sanitized build's runtime first)
 rc=$?
 cat "$tmp/out"
 [ $rc = 0 ] && ok || bad "abi12 exited $rc"

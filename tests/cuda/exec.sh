@@ -108,6 +108,27 @@ if "$NVCC" -cudart shared -arch=sm_90 -Xptxas -v -o "$tmp/regs" "$tmp/regs.cu" >
   [ -s "$tmp/ptxas.txt" ] && cmp -s "$tmp/ptxas.txt" "$tmp/regs.txt" && ok || { bad "numRegs differ from ptxas's"; paste "$tmp/ptxas.txt" "$tmp/regs.txt"; cat "$tmp/err"; }
 else bad "nvcc (regs) failed"; cat "$tmp/nvcc.log"; fi
 
+# an event outlives the stream it was recorded on: waiting for it, timing
+# it and destroying it after the stream is gone (a use after free before)
+cat >"$tmp/ev.cu" <<'CU'
+#include <cstdio>
+int main() {
+  cudaStream_t s; cudaEvent_t a, b;
+  cudaStreamCreate(&s); cudaEventCreate(&a); cudaEventCreate(&b);
+  cudaEventRecord(a, s); cudaEventRecord(b, s);
+  cudaStreamDestroy(s);
+  float ms = -1;
+  cudaError_t e1 = cudaEventSynchronize(b), e2 = cudaEventElapsedTime(&ms, a, b), e3 = cudaEventQuery(a);
+  cudaError_t e4 = cudaEventDestroy(a), e5 = cudaEventDestroy(b);
+  printf("%d %d %d %d %d %g\n", e1, e2, e3, e4, e5, ms);
+  return 0;
+}
+CU
+if "$NVCC" -cudart shared -arch=sm_90 -o "$tmp/ev" "$tmp/ev.cu" >"$tmp/nvcc.log" 2>&1; then
+  out=$("$PTXEMU" exec "$tmp/ev" 2>"$tmp/err"); st=$?
+  [ $st -eq 0 ] && [ "$out" = "0 0 0 0 0 0" ] && ok || { bad "events after their stream: exit $st, '$out'"; head -5 "$tmp/err"; }
+else bad "nvcc (ev) failed"; cat "$tmp/nvcc.log"; fi
+
 # initcheck sees what copies and fills write when they run, graphs' nodes
 # included (a memset node, then a kernel reading what it wrote: no finding)
 if "$NVCC" -cudart shared -arch=sm_90 -I"$src" -o "$tmp/graph_memory" "$src/graph_memory.cu" >"$tmp/nvcc.log" 2>&1; then
