@@ -21,6 +21,7 @@
 #include <string.h>
 #include "cudart/drv.h"
 #include "cudart/ptxemu_ext.h"
+#include "util/vec.h"
 
 /* ---- user objects ---- */
 
@@ -1335,7 +1336,7 @@ enum { INSTANTIATE_AUTO_FREE = 1, INSTANTIATE_UPLOAD = 2, INSTANTIATE_DEVICE_LAU
 
 /* The memory operations of a launch in the order they run: an
  * executable's, with its child graphs' in their place. */
-typedef struct memops { const drv_op **v; size_t n, cap; } memops;
+typedef struct memops { const drv_op **v; uint32_t n, cap; } memops;
 
 static CUresult memops_add(memops *m, const drv_op *op) {
   CUresult r = CUDA_SUCCESS;
@@ -1346,15 +1347,7 @@ static CUresult memops_add(memops *m, const drv_op *op) {
     return r;
   }
   if (op->kind != OP_MEM_ALLOC && op->kind != OP_MEM_FREE) return r;
-  if (m->n == m->cap) {
-    size_t nc = m->cap ? m->cap * 2 : 8;
-    const drv_op **nv = realloc(m->v, nc * sizeof *nv);
-    if (!nv) return CUDA_ERROR_OUT_OF_MEMORY;
-    m->v = nv;
-    m->cap = nc;
-  }
-  m->v[m->n++] = op;
-  return r;
+  return VEC_APPEND(m->v, m->n, m->cap, op) ? CUDA_ERROR_OUT_OF_MEMORY : r;
 }
 
 static CUresult exec_memops(const struct CUgraphExec_st *x, memops *m) {

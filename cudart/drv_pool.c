@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cudart/drv.h"
+#include "util/vec.h"
 
 struct CUmemPool_st {
   uint64_t threshold;            /* CU_MEMPOOL_ATTR_RELEASE_THRESHOLD            */
@@ -209,7 +210,8 @@ typedef struct gmem {
 } gmem;
 
 static gmem **gmems;
-static size_t ngmems, capgmems;
+static size_t ngmems;
+static uint32_t capgmems;
 static unsigned gmem_serial;
 static drv_gmem_block *blocks;
 /* the graph allocator's physical memory (all of it counts as used too, as
@@ -235,13 +237,7 @@ static void gmem_drop(gmem *m) {
 }
 
 uint64_t drv_gmem_new(uint64_t n) {
-  if (ngmems == capgmems) {
-    size_t nc = capgmems ? capgmems * 2 : 16;
-    gmem **ng = realloc(gmems, nc * sizeof *ng);
-    if (!ng) return 0;
-    gmems = ng;
-    capgmems = nc;
-  }
+  if (ngmems == capgmems && !vec_grow((void **)&gmems, &capgmems, sizeof *gmems, 16)) return 0;
   gmem *m = calloc(1, sizeof *m);
   if (!m) return 0;
   snprintf(m->name, sizeof m->name, "graph allocation #%u (%llu bytes)", ++gmem_serial, (unsigned long long)n);

@@ -31,6 +31,7 @@
 #include <unistd.h>
 #include "cudart/drv.h"
 #include "util/lazymap.h"
+#include "util/vec.h"
 
 typedef struct vmm_mem {         /* the bytes: one per memfd, shared by imports  */
   dev_t dev;
@@ -57,11 +58,14 @@ struct vmm_map { uint64_t va, size; vmm_handle *h; int access; uint64_t buffer_i
 #define VMM_GRANULARITY (2ull << 20)
 
 static vmm_handle **vhandles;
-static size_t nvhandles, capvhandles;
+static size_t nvhandles;
+static uint32_t capvhandles;
 static vmm_resv *vresvs;
-static size_t nvresvs, capvresvs;
+static size_t nvresvs;
+static uint32_t capvresvs;
 static vmm_map *vmaps;           /* sorted by address                            */
-static size_t nvmaps, capvmaps;
+static size_t nvmaps;
+static uint32_t capvmaps;
 static unsigned n_aliased;       /* vmm_mems accessible through two mappings or more */
 static uint64_t vmm_serial;
 static const char vmm_region_name[] = "memory mapped by cuMemMap";
@@ -69,16 +73,6 @@ static const char vmm_region_name[] = "memory mapped by cuMemMap";
 static bool vmm_aligned(uint64_t v) { return (v & (VMM_GRANULARITY - 1)) == 0; }
 
 /* Room in array *v (of *cap elements of elem bytes) for one more than n. */
-static bool grow(void **v, size_t n, size_t *cap, size_t elem) {
-  if (n < *cap) return true;
-  size_t nc = *cap ? *cap * 2 : 16;
-  void *nv = realloc(*v, nc * elem);
-  if (!nv) return false;
-  *v = nv;
-  *cap = nc;
-  return true;
-}
-
 static vmm_handle *vmm_handle_of(CUmemGenericAllocationHandle id) {
   for (size_t i = 0; i < nvhandles; i++) if (vhandles[i]->id == id) return vhandles[i];
   return NULL;
@@ -113,7 +107,7 @@ static void vmm_handle_maybe_free(vmm_handle *h) {
 }
 
 static vmm_handle *vmm_handle_new(int fd, vmm_mem *m, const CUmemAllocationProp *prop) {
-  if (!grow((void **)&vhandles, nvhandles, &capvhandles, sizeof *vhandles)) return NULL;
+  if (nvhandles == capvhandles && !vec_grow((void **)&vhandles, &capvhandles, sizeof *vhandles, 16)) return NULL;
   vmm_handle *h = calloc(1, sizeof *h);
   if (!h) return NULL;
   h->id = 0x70000000ull + 16 * ++vmm_serial;        /* opaque, never 0 */
@@ -169,7 +163,7 @@ DRV_EXPORT CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t al
   CUresult r = drv_enter();
   if (r) return r;
   if (!ptr || flags || !size || !vmm_aligned(size) || (alignment & (alignment - 1))) return drv_leave(CUDA_ERROR_INVALID_VALUE);
-  if (!grow((void **)&vresvs, nvresvs, &capvresvs, sizeof *vresvs)) return drv_leave(CUDA_ERROR_OUT_OF_MEMORY);
+  if (nvresvs == capvresvs && !vec_grow((void **)&vresvs, &capvresvs, sizeof *vresvs, 16)) return drv_leave(CUDA_ERROR_OUT_OF_MEMORY);
   uint64_t align = alignment > VMM_GRANULARITY ? alignment : VMM_GRANULARITY;
   uint64_t base = emu_reserve(drv.e, size, align, vmm_aligned(addr) ? addr : 0);
   if (!base) {
@@ -260,7 +254,7 @@ DRV_EXPORT CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemG
   while (at < nvmaps && vmaps[at].va < ptr) at++;
   if ((at > 0 && vmaps[at - 1].va + vmaps[at - 1].size > ptr) || (at < nvmaps && vmaps[at].va < ptr + size))
     return drv_leave(CUDA_ERROR_INVALID_VALUE);            /* over another mapping */
-  if (!grow((void **)&vmaps, nvmaps, &capvmaps, sizeof *vmaps)) return drv_leave(CUDA_ERROR_OUT_OF_MEMORY);
+  if (nvmaps == capvmaps && !vec_grow((void **)&vmaps, &capvmaps, sizeof *vmaps, 16)) return drv_leave(CUDA_ERROR_OUT_OF_MEMORY);
   uint8_t *host = v->host + (ptr - v->base);
   if (mmap(host, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, h->fd, 0) == MAP_FAILED)
     return drv_leave(CUDA_ERROR_OUT_OF_MEMORY);

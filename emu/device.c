@@ -16,6 +16,7 @@
 #include "memmodel/ifetch.h"
 #include "util/demangle.h"
 #include "util/lazymap.h"
+#include "util/vec.h"
 
 /* Default host-memory cap: half of the machine's physical memory, so a
  * kernel that touches too much is a clear error, not an OOM kill. */
@@ -167,31 +168,31 @@ bool emu_in_windows(uint64_t a, uint64_t n) {
   return a < EMU_ADDR_MAP_HI && end > EMU_ADDR_MAP_LO;
 }
 
-int emu_map_host(emu *e, uint64_t base, void *data, uint64_t size, const char *name) {
-  if (!size || emu_in_windows(base, size)) return -1;
+/* A region over memory its caller owns (host memory, a VMM mapping), where
+ * no region is yet; NULL when one overlaps or out of memory. */
+static mem_region *map_external(emu *e, uint64_t base, void *data, uint64_t size, const char *name) {
   for (uint32_t i = 0; i < e->nregions; i++) {
     const mem_region *r = &e->regions[i];
-    if (base < r->base + r->size && base + size > r->base) return -1;
+    if (base < r->base + r->size && base + size > r->base) return NULL;
   }
   mem_region *r = insert_region(e, base);
-  if (!r) return -1;
+  if (!r) return NULL;
   r->size = size;
   r->data = data;
   r->name = name;
   r->external = true;
-  return 0;
+  return r;
+}
+
+int emu_map_host(emu *e, uint64_t base, void *data, uint64_t size, const char *name) {
+  if (!size || emu_in_windows(base, size)) return -1;
+  return map_external(e, base, data, size, name) ? 0 : -1;
 }
 
 uint64_t emu_reserve(emu *e, uint64_t size, uint64_t align, uint64_t hint) {
   uint64_t room = EMU_ADDR_MAP_HI - GLOBAL_BASE;
   if (!size || !align || (align & (align - 1)) || size > room || align > room) return 0;
-  if (e->nvranges == e->capvranges) {
-    uint32_t nc = e->capvranges ? e->capvranges * 2 : 8;
-    struct emu_vrange *nv = realloc(e->vranges, nc * sizeof *nv);
-    if (!nv) return 0;
-    e->vranges = nv;
-    e->capvranges = nc;
-  }
+  if (e->nvranges == e->capvranges && !vec_grow((void **)&e->vranges, &e->capvranges, sizeof *e->vranges, 8)) return 0;
   uint64_t base = 0;
   if (hint && !(hint & (align - 1)) && hint >= GLOBAL_BASE && hint - GLOBAL_BASE <= room - 4096 &&
       size <= room - 4096 - (hint - GLOBAL_BASE) && !obstacle_end(e, hint, size))
@@ -228,16 +229,8 @@ const struct emu_vrange *emu_reservation_of(const emu *e, uint64_t addr) {
 int emu_map_reserved(emu *e, uint64_t base, uint8_t *data, uint64_t size, const char *name, bool readonly) {
   const struct emu_vrange *v = emu_reservation_of(e, base);
   if (!size || !v || size > v->size - (base - v->base)) return -1;
-  for (uint32_t i = 0; i < e->nregions; i++) {
-    const mem_region *r = &e->regions[i];
-    if (base < r->base + r->size && base + size > r->base) return -1;
-  }
-  mem_region *r = insert_region(e, base);
+  mem_region *r = map_external(e, base, data, size, name);
   if (!r) return -1;
-  r->size = size;
-  r->data = data;
-  r->name = name;
-  r->external = true;
   r->readonly = readonly;
   return 0;
 }
