@@ -76,7 +76,8 @@ typedef struct par_shared {
   _Atomic(_Atomic uint32_t *) *fine;     /* per region: a word per granule, for MULTI chunks */
   _Atomic(_Atomic uint8_t *) *pstate;    /* per region: a PG_* state per page   */
   _Atomic(uint8_t *) *saved;             /* per region: the saved pages' bytes (at their offsets) */
-  uint8_t *unused;               /* per PC: an atom whose result no instruction reads */
+  uint8_t *acc;                  /* per PC: its access class (A_READ, A_WRITE, A_ATOM; access_of) ... */
+  uint16_t *cls;                 /* ... and an A_ATOM's commutative class */
   _Atomic uint8_t *rstate;       /* per region: RS_*                               */
   _Atomic uint8_t *rewrite;      /* per region: written after unrecorded reads (the attempt stopped) */
   atomic_flag atom_lock;         /* held around shared commutative atomics (their read-modify-write is not atomic) */
@@ -91,6 +92,13 @@ typedef struct par_shared {
 struct emu_par {
   par_shared *s;
   uint32_t ri;                   /* region of the previous access                  */
+  /* that region's bounds [rlo, rhi), and its state as far as this attempt
+   * settled it: RS_READ or RS_TRACKED never change until it ends (a write
+   * to a RS_READ region stops it), so the region's gate and shadow are
+   * looked up once per region change, not per access */
+  uint64_t rlo, rhi;
+  uint8_t rsettled;              /* RS_READ, RS_TRACKED, or RS_CLEAN: not known */
+  _Atomic uint64_t *rsh;         /* RS_TRACKED: its shadow                          */
   uint32_t known_ri;             /* a page this worker knows is saved (log_chunk) */
   uint64_t known_page;
   bool holds;                    /* holds atom_lock until its next access or the slice's end */
@@ -333,12 +341,19 @@ static uint16_t commutative_class(const isa_insn *in, bool unused) {
   return (uint16_t)(0x8000 | (in->bop & 0xfff) << 2 | (sg ? 2 : 0) | (wide ? 1 : 0));
 }
 
-/* The access class of x (A_READ, A_WRITE or A_ATOM with its *cls). */
-static int access_of(const struct emu_par *p, const xinsn *x, uint16_t *cls) {
+/* The access class of x (A_READ, A_WRITE or A_ATOM with its *cls);
+ * unused: x is an atom whose result no instruction reads. */
+static int access_class(const xinsn *x, bool unused, uint16_t *cls) {
   switch (x->in->op) {
   case OP_LD: case OP_LDU: case OP_WMMA_LOAD_A: case OP_WMMA_LOAD_B: case OP_WMMA_LOAD_C: case OP_LDMATRIX: return A_READ;
-  default: return (*cls = commutative_class(x->in, p->s->unused[x->pc])) ? A_ATOM : A_WRITE;
+  default: return (*cls = commutative_class(x->in, unused)) ? A_ATOM : A_WRITE;
   }
+}
+
+/* The same, from the attempt's table (shared_init). */
+static inline int access_of(const struct emu_par *p, const xinsn *x, uint16_t *cls) {
+  *cls = p->s->cls[x->pc];
+  return p->s->acc[x->pc];
 }
 
 /* Whether an access to region ri goes through the shadow (1), needs
@@ -370,11 +385,19 @@ static int gate(struct emu_par *p, uint32_t ri, int acc) {
  * so a granule between them that another block uses is a conflict where it
  * need not be, which costs only the parallel attempt, never the answer. */
 static bool touch_span(struct emu_par *p, uint64_t lo, uint64_t end, int acc, uint16_t cls, uint64_t owner, bool *sa) {
-  int gt = gate(p, p->ri, acc);
-  if (gt <= 0) return gt == 0;
-  uint64_t base = p->s->e->regions[p->ri].base, g = (lo - base) >> 2, g1 = (end - 1 - base) >> 2;
-  _Atomic uint64_t *sh = shadow_of(p->s, p->ri);
-  if (!sh) { stop(p->s, "out of memory for the access shadow"); return false; }
+  _Atomic uint64_t *sh = p->rsh;
+  if (!sh) {
+    if (p->rsettled == RS_READ && acc == A_READ) return true;
+    int gt = gate(p, p->ri, acc);
+    if (gt <= 0) {
+      if (gt == 0) p->rsettled = RS_READ;
+      return gt == 0;
+    }
+    if (!(sh = shadow_of(p->s, p->ri))) { stop(p->s, "out of memory for the access shadow"); return false; }
+    p->rsettled = RS_TRACKED;
+    p->rsh = sh;
+  }
+  uint64_t base = p->rlo, g = (lo - base) >> 2, g1 = (end - 1 - base) >> 2;
   while (g <= g1) {
     uint64_t chunk = g >> 4, gend = g1 < (chunk << 4) + 15 ? g1 : (chunk << 4) + 15;
     uint16_t mask = (uint16_t)(((2u << (gend & 15)) - 1) & ~((1u << (g & 15)) - 1));
@@ -395,8 +418,15 @@ static bool taken(struct emu_par *p, bool sa) {
 }
 
 /* Whether [lo, end) lies in one region (p->ri becomes it). */
-static bool span_in_region(const emu *e, struct emu_par *p, uint64_t lo, uint64_t end) {
-  return find_region(e, &p->ri, lo) && end - e->regions[p->ri].base <= e->regions[p->ri].size;
+static inline bool span_in_region(const emu *e, struct emu_par *p, uint64_t lo, uint64_t end) {
+  if (lo >= p->rlo && end <= p->rhi) return true;
+  if (!find_region(e, &p->ri, lo)) return false;
+  const mem_region *r = &e->regions[p->ri];
+  p->rlo = r->base;
+  p->rhi = r->base + r->size;
+  p->rsettled = RS_CLEAN;
+  p->rsh = NULL;
+  return end - r->base <= r->size;
 }
 
 /* Spans this short go as one (touch_span); a warp's coalesced access is one. */
@@ -421,7 +451,11 @@ bool emu_par_span(warp *w, const xinsn *x, uint64_t lo, uint64_t end) {
 bool emu_par_read_unshadowed(warp *w, uint64_t lo, uint64_t end) {
   emu *e = w->e;
   struct emu_par *p = e->par;
-  if (!span_in_region(e, p, lo, end) || atomic_load_explicit(&p->s->rstate[p->ri], memory_order_acquire) != RS_READ) return false;
+  if (!span_in_region(e, p, lo, end)) return false;
+  if (p->rsettled != RS_READ) {
+    if (p->rsettled == RS_TRACKED || atomic_load_explicit(&p->s->rstate[p->ri], memory_order_acquire) != RS_READ) return false;
+    p->rsettled = RS_READ;
+  }
   release(p);   /* the previous instruction's atomic has written */
   return true;
 }
@@ -477,16 +511,17 @@ bool emu_par_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint
   uint16_t cmask = 0;
   for (int i = 0; i < WARP_SIZE; i++) {
     if (!(m >> i & 1) || kind[i] != MM_GLOBAL) continue;
-    if (!find_region(e, &p->ri, a[i])) continue;     /* emu_translate checked it: cannot happen */
-    uint64_t off = a[i] - e->regions[p->ri].base;
+    uint32_t ri = p->ri;       /* (p->ri stays the region of p->rlo and p->rhi) */
+    if (!find_region(e, &ri, a[i])) continue;     /* emu_translate checked it: cannot happen */
+    uint64_t off = a[i] - e->regions[ri].base;
     uint64_t g = off >> 2, g1 = (off + size - 1) >> 2;
     while (g <= g1) {
       uint64_t chunk = g >> 4, gend = g1 < (chunk << 4) + 15 ? g1 : (chunk << 4) + 15;
       uint16_t mask = (uint16_t)(((2u << (gend & 15)) - 1) & ~((1u << (g & 15)) - 1));
-      if (p->ri == cri && chunk == cchunk) cmask |= mask;
+      if (ri == cri && chunk == cchunk) cmask |= mask;
       else {
         if (cmask && !touch_lanes(p, cri, cchunk, cmask, acc, cls, owner, &sa)) goto conflict;
-        cri = p->ri;
+        cri = ri;
         cchunk = chunk;
         cmask = mask;
       }
@@ -620,15 +655,42 @@ static struct {
   pthread_mutex_t mu;
   pthread_cond_t go, done;
   uint32_t started;              /* threads running (worker indexes 1..started)   */
+  uint32_t spawn_from, spawn_to; /* thread spawn_from starts spawn_from+1..spawn_to-1 (0: none) */
   uint64_t gen;                  /* bumped for each launch                         */
   par_worker *wk;
   uint32_t n, pending;
-} pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, NULL, 0, 0 };
+} pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, 0, NULL, 0, 0 };
+
+static void *pool_thread(void *arg);
+
+static bool pool_create(uint32_t idx) {
+  pthread_t t;
+  pthread_attr_t at;
+  pthread_attr_init(&at);
+  pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+  int rc = pthread_create(&t, &at, pool_thread, (void *)(uintptr_t)idx);
+  pthread_attr_destroy(&at);
+  return rc == 0;
+}
 
 static void *pool_thread(void *arg) {
   uint32_t idx = (uint32_t)(uintptr_t)arg;
   uint64_t seen = 0;
   pthread_mutex_lock(&pool.mu);
+  /* the first thread of a launch that needs new ones starts the others, in
+   * index order, while the launching thread already runs blocks (15
+   * pthread_creates took half a millisecond of a 12 ms launch before any
+   * block ran) */
+  if (idx == pool.spawn_from) {
+    for (uint32_t k = idx + 1; k < pool.spawn_to; k++) {
+      pthread_mutex_unlock(&pool.mu);
+      bool ok = pool_create(k);
+      pthread_mutex_lock(&pool.mu);
+      if (!ok) { pool.pending -= pool.spawn_to - k; break; }   /* fewer workers: they take the clusters between them */
+      pool.started = k;
+    }
+    pool.spawn_from = 0;
+  }
   for (;;) {
     while (pool.gen == seen) pthread_cond_wait(&pool.go, &pool.mu);
     seen = pool.gen;
@@ -650,7 +712,7 @@ static void pool_after_fork(void) {
   pool.mu = m;
   pool.go = c;
   pool.done = c;
-  pool.started = 0;
+  pool.started = pool.spawn_from = pool.spawn_to = 0;
   pool.wk = NULL;
   pool.n = pool.pending = 0;
 }
@@ -662,20 +724,18 @@ static bool pool_run(par_worker *wk, uint32_t n) {
   pthread_once(&once, pool_init);
   if (pthread_mutex_trylock(&pool.use)) return false;
   pthread_mutex_lock(&pool.mu);
-  while (pool.started < n - 1) {
-    pthread_t t;
-    pthread_attr_t at;
-    pthread_attr_init(&at);
-    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-    int rc = pthread_create(&t, &at, pool_thread, (void *)(uintptr_t)(pool.started + 1));
-    pthread_attr_destroy(&at);
-    if (rc) { n = pool.started + 1; break; }   /* fewer workers: they take the clusters between them */
-    pool.started++;
-  }
   pool.wk = wk;
   pool.n = n;
   pool.pending = n - 1;
   pool.gen++;
+  if (pool.started < n - 1) {
+    /* one new thread here; it starts the rest (pool_thread) */
+    uint32_t first = pool.started + 1;
+    pool.spawn_from = first;
+    pool.spawn_to = n;
+    if (pool_create(first)) pool.started = first;
+    else { pool.pending -= n - first; pool.spawn_from = 0; }   /* this thread alone */
+  }
   pthread_cond_broadcast(&pool.go);
   pthread_mutex_unlock(&pool.mu);
   worker_main(&wk[0]);
@@ -806,7 +866,8 @@ static void shared_free(par_shared *s) {
   free(s->fine); free(s->fine_bytes);
   free(s->pstate); free(s->pstate_bytes);
   free(s->saved); free(s->saved_bytes);
-  free(s->unused);
+  free(s->acc);
+  free(s->cls);
   free((void *)s->rstate);
   free((void *)s->rewrite);
   free(s->cl);
@@ -824,15 +885,17 @@ static bool shared_init(par_shared *s, emu *e, uint64_t nclusters, uint32_t csiz
   s->pstate_bytes = calloc(nr, sizeof *s->pstate_bytes);
   s->saved = calloc(nr, sizeof *s->saved);
   s->saved_bytes = calloc(nr, sizeof *s->saved_bytes);
-  s->unused = calloc(e->nprog ? e->nprog : 1, 1);
+  s->acc = calloc(e->nprog ? e->nprog : 1, sizeof *s->acc);
+  s->cls = calloc(e->nprog ? e->nprog : 1, sizeof *s->cls);
   s->rstate = calloc(nr, 1);
   s->rewrite = calloc(nr, 1);
-  if (!s->shadow || !s->shadow_bytes || !s->fine || !s->fine_bytes || !s->pstate || !s->pstate_bytes || !s->saved || !s->saved_bytes || !s->unused ||
+  if (!s->shadow || !s->shadow_bytes || !s->fine || !s->fine_bytes || !s->pstate || !s->pstate_bytes || !s->saved || !s->saved_bytes || !s->acc || !s->cls ||
       !s->rstate || !s->rewrite) {
     shared_free(s);
     return false;
   }
-  for (uint32_t pc = 0; pc < e->nprog; pc++) s->unused[pc] = e->prog[pc].in->op == OP_ATOM && atom_result_unused(&e->prog[pc]);
+  for (uint32_t pc = 0; pc < e->nprog; pc++)
+    s->acc[pc] = (uint8_t)access_class(&e->prog[pc], e->prog[pc].in->op == OP_ATOM && atom_result_unused(&e->prog[pc]), &s->cls[pc]);
   for (uint32_t ri = 0; ri < e->nregions; ri++) s->rstate[ri] = speculate && !e->regions[ri].par_read_written ? RS_CLEAN : RS_TRACKED;
   return true;
 }
