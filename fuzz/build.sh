@@ -44,7 +44,7 @@ for p in $pids; do wait "$p"; done
 
 # fuzz_trace also drives "ptxemu stats", which lives in cli/
 extra_fuzz_trace="$top/cli/cmd_stats.c"
-for h in fuzz_ptx fuzz_object fuzz_launch fuzz_emu fuzz_fatbin fuzz_gpu fuzz_trace; do
+for h in fuzz_ptx fuzz_object fuzz_launch fuzz_emu fuzz_par fuzz_fatbin fuzz_gpu fuzz_trace; do
   eval "extra=\${extra_$h:-}"
   $CC $CFLAGS -fsanitize=fuzzer,$SAN "$here/$h.c" $extra $objs $LIBS -o "$out/$h"
   echo "built $out/$h"

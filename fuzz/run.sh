@@ -11,7 +11,7 @@ secs=${1:-60}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 out="$here/out"
-targets=${FUZZ_TARGETS:-"fuzz_ptx fuzz_object fuzz_launch fuzz_emu fuzz_fatbin fuzz_gpu fuzz_trace"}
+targets=${FUZZ_TARGETS:-"fuzz_ptx fuzz_object fuzz_launch fuzz_emu fuzz_par fuzz_fatbin fuzz_gpu fuzz_trace"}
 for t in $targets; do
   [ -x "$out/$t" ] || { echo "fuzz/run.sh: $out/$t missing: run fuzz/build.sh" >&2; exit 1; }
 done
@@ -28,6 +28,15 @@ launch=$(find tests examples -name '*.launch' -o -name 'case.txt' | sort)
 seed "$out/corpus_fuzz_ptx" $ptx
 seed "$out/corpus_fuzz_emu" $exec_ptx
 seed "$out/corpus_fuzz_launch" $launch
+# fuzz_par: 10 bytes of launch shape and values, then the PTX; each file
+# twice, functional (byte 1 = 5) and timed (byte 1 = 1)
+mkdir -p "$out/corpus_fuzz_par"
+for f in $exec_ptx; do
+  for mode in 5 1; do
+    o="$out/corpus_fuzz_par/$(echo "$f" | tr / _)_$mode"
+    [ -f "$o" ] || { printf "\\007\\00$mode\\003\\005\\007\\013\\015\\021\\023\\027"; cat "$f"; } >"$o"
+  done
+done
 seed "$out/corpus_fuzz_fatbin" $(find tests/unit/data/fatbin -type f -size -16k ! -name '*.c*' ! -name '*.sh' | sort)
 seed "$out/corpus_fuzz_gpu" $(find configs tests -name '*.gpu' | sort)
 mkdir -p "$out/corpus_fuzz_trace"
@@ -65,7 +74,7 @@ one() {
   maxlen=16384
   [ "$t" = fuzz_trace ] && maxlen=131072      # whole small databases
   dict=                     # PTX tokens with edge sizes for the PTX harnesses
-  case $t in fuzz_ptx|fuzz_emu) dict=-dict=$here/ptx.dict ;; esac
+  case $t in fuzz_ptx|fuzz_emu|fuzz_par) dict=-dict=$here/ptx.dict ;; esac
   "$out/$t" $dict -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len="$maxlen" \
     -print_final_stats=1 -artifact_prefix="$out/crashes_$t/" \
     "$out/corpus_$t" >"$out/log_$t.txt" 2>&1 || rc=$?
