@@ -64,21 +64,19 @@ bool cubin_has_code(const uint8_t *elf, uint64_t size) {
 int cubin_regcounts(const uint8_t *elf, uint64_t size, void (*fn)(const char *name, unsigned regs, void *user), void *user) {
   elfview v;
   if (!elf_open(elf, size, &v)) return -1;
-  bytes f = v.f;
-  uint64_t shoff = v.shoff;
-  uint16_t shentsize = v.shentsize, shnum = v.shnum;
   uint32_t type, link;
   int found = 0;
-  for (uint16_t k = 0; k < shnum; k++) {
+  for (uint16_t k = 0; k < v.shnum; k++) {
     uint64_t off, len;
-    if (!section(f, shoff, shentsize, k, &type, &off, &len, &link) || type != SHT_CUDA_INFO) continue;
+    if (!section(v.f, v.shoff, v.shentsize, k, &type, &off, &len, &link) || type != SHT_CUDA_INFO) continue;
     const char *nm = section_name(&v, k);
     if (!nm || strcmp(nm, ".nv.info") != 0) continue;
     /* the symbol table it refers to, and that table's names */
     uint32_t symtype, strlink, dummy;
     uint64_t symoff, symsize, stroff, strsize;
-    if (link >= shnum || !section(f, shoff, shentsize, (uint16_t)link, &symtype, &symoff, &symsize, &strlink) || symtype != SHT_SYMTAB ||
-        strlink >= shnum || !section(f, shoff, shentsize, (uint16_t)strlink, &dummy, &stroff, &strsize, &dummy)) return -1;
+    if (link >= v.shnum || !section(v.f, v.shoff, v.shentsize, (uint16_t)link, &symtype, &symoff, &symsize, &strlink) ||
+        symtype != SHT_SYMTAB || strlink >= v.shnum ||
+        !section(v.f, v.shoff, v.shentsize, (uint16_t)strlink, &dummy, &stroff, &strsize, &dummy)) return -1;
     for (uint64_t p = 0; p + 4 <= len;) {
       const uint8_t *a = elf + off + p;
       uint8_t format = a[0], attr = a[1];
@@ -86,7 +84,7 @@ int cubin_regcounts(const uint8_t *elf, uint64_t size, void (*fn)(const char *na
       if (format < 1 || format > EIFMT_SVAL || step > len - p) return -1;
       if (format == EIFMT_SVAL && attr == EIATTR_REGCOUNT && step >= 12) {
         uint32_t sym = u32(a + 4), regs = u32(a + 8);
-        const char *fname = (uint64_t)sym < symsize / 24 ? name_at(f, stroff, strsize, u32(elf + symoff + (uint64_t)sym * 24)) : NULL;
+        const char *fname = (uint64_t)sym < symsize / 24 ? name_at(v.f, stroff, strsize, u32(elf + symoff + (uint64_t)sym * 24)) : NULL;
         if (fname && regs <= 255) { fn(fname, regs, user); found++; }
       }
       p += step;

@@ -229,12 +229,12 @@ CUresult drv_gmem_free_now(uint64_t addr);
 /* Run an OP_MEM_ALLOC or OP_MEM_FREE: map or unmap dst. */
 CUresult drv_gmem_run(const drv_op *op);
 /* Run a conditional node: its body, the one the condition picks, or (a
- * while node) its body for as long as the condition holds (drv_graph.c). */
+ * while node) its body for as long as the condition holds (drv_graph_exec.c). */
 CUresult drv_graph_run_cond(const drv_op *op);
-/* Stream capture of cuMemAllocAsync / cuMemFreeAsync (drv_graph.c). */
+/* Stream capture of cuMemAllocAsync / cuMemFreeAsync (drv_graph_nodes.c). */
 CUresult drv_graph_capture_alloc(struct CUstream_st *s, size_t bytes, CUdeviceptr *dptr);
 CUresult drv_graph_capture_free(struct CUstream_st *s, CUdeviceptr dptr);
-/* Stream capture across streams (drv_graph.c): an event recorded in a
+/* Stream capture across streams (drv_graph_capture.c): an event recorded in a
  * capturing stream; a stream that waits for one. */
 CUresult drv_capture_record(struct CUevent_st *e, struct CUstream_st *s);
 CUresult drv_capture_wait(struct CUstream_st *s, struct CUevent_st *e, bool *done);
@@ -246,10 +246,10 @@ void drv_capture_leave(struct CUstream_st *s);
 uint8_t *drv_device_ptr(uint64_t addr, uint64_t n);
 /* The bytes at addr for n bytes, device or host memory (UVA); NULL when
  * addr is neither a device range nor readable host memory. */
-/* Event e's last record is on stream s (which holds e's reference from
- * then on; drv_stream.c). */
-void drv_event_attach(struct CUevent_st *e, struct CUstream_st *s);
 uint8_t *drv_any_ptr(uint64_t addr, uint64_t n);
+/* Event e's last record is on stream s (which holds e's reference from
+ * then on; NULL: none, the reference goes; drv_stream.c). */
+void drv_event_attach(struct CUevent_st *e, struct CUstream_st *s);
 /* Where a copy's endpoint lies, for its modelled time: device memory
  * (managed memory too), pinned (page-locked or registered) host memory, or
  * ordinary pageable host memory. */

@@ -311,7 +311,7 @@ CUresult drv_execute(drv_op *op) {
   case OP_MEMSET: return run_memset(op);
   case OP_HOST: drv_flush_printf(); op->fn(op->user); return CUDA_SUCCESS;
   case OP_EVENT_RECORD: op->event->recorded = true; op->event->t_ms = drv.clock_ms; return CUDA_SUCCESS;
-  /* child graphs are expanded when their graph is launched (drv_graph.c) */
+  /* child graphs are expanded when their graph is launched (drv_graph_exec.c) */
   case OP_GRAPH: case OP_EMPTY: case OP_WAIT_EVENT: return CUDA_SUCCESS;
   case OP_MEM_ALLOC: case OP_MEM_FREE: return drv_gmem_run(op);
   case OP_COND: return drv_graph_run_cond(op);

@@ -164,7 +164,7 @@ DRV_EXPORT CUresult cuEventDestroy_v2(CUevent e) {
   drv_lock();
   /* a record still queued would write into it: let it run first */
   if (e->stream) drv_wait_seq(e->stream, e->seq);
-  if (e->stream && !drv_is_default_stream(e->stream)) stream_unref(e->stream);
+  drv_event_attach(e, NULL);
   free(e->cap_deps);
   free(e);
   drv_unlock();
@@ -172,7 +172,7 @@ DRV_EXPORT CUresult cuEventDestroy_v2(CUevent e) {
 }
 
 /* In a capturing stream a record makes no node: the event stands for
- * what was captured so far, for streams that wait for it (drv_graph.c);
+ * what was captured so far, for streams that wait for it (drv_graph_capture.c);
  * CU_EVENT_RECORD_EXTERNAL (1) makes a record node instead. */
 static CUresult record(CUevent e, CUstream s, unsigned flags) {
   CUresult r = drv_enter();

@@ -2,7 +2,7 @@
  * beside the Driver API: one description of a texture or surface resource
  * and of its sampling, which the driver's and the runtime's descriptors are
  * both translated into (drv_texture.c, rt_texture.c); graph copy nodes that
- * keep the runtime's cudaMemcpyKind (drv_graph.c, rt_graph.c). */
+ * keep the runtime's cudaMemcpyKind (drv_graph_nodes.c, rt_graph.c). */
 #ifndef CUDART_PTXEMU_EXT_H
 #define CUDART_PTXEMU_EXT_H
 #include <stdint.h>

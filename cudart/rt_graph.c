@@ -6,7 +6,7 @@
 #include "cudart/ptxemu_ext.h"
 #include "cudart/rt.h"
 
-/* the driver's (drv_graph.c) */
+/* the driver's (drv_graph*.c) */
 CUresult cuGraphAddKernelNode_v2(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, const CUDA_KERNEL_NODE_PARAMS *);
 CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode, CUDA_KERNEL_NODE_PARAMS *);
 CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode, const CUDA_KERNEL_NODE_PARAMS *);

@@ -409,7 +409,7 @@ int emu_builtin_call(warp *w, const xinsn *x, lanemask m, const isa_func *callee
     }
     return 1;
   }
-  /* a conditional node's handle is the address of its condition word (cudart/drv_graph.c) */
+  /* a conditional node's handle is the address of its condition word (cudart/drv_graph_exec.c) */
   if (strcmp(n, "cudaGraphSetConditional") == 0) {
     FOR_LANES(i) if (m >> i & 1) {
       uint32_t v = (uint32_t)arg_u64(w, i, x, &c, 1, 4);

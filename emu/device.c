@@ -148,15 +148,12 @@ uint64_t emu_alloc(emu *e, uint64_t size, const char *name) {
 
 /* Zeroed memory at an address emu_alloc handed out before and that was
  * freed since (graph allocations keep their address across launches):
- * the range, with the gap after it, must still be free. */
+ * the range, with the gap after it, must still be free of regions and
+ * reservations. */
 uint64_t emu_alloc_at(emu *e, uint64_t base, uint64_t size, const char *name) {
   if (size > e->opt.device_bytes || e->mem_used + size > e->opt.device_bytes) return 0;
   if (base < GLOBAL_BASE || base >= EMU_ADDR_MAP_HI || size > EMU_ADDR_MAP_HI - base - 4096) return 0;
-  for (uint32_t i = 0; i < e->nregions; i++) {
-    const mem_region *r = &e->regions[i];
-    if (base < r->base + r->size + 4096 && base + size + 4096 > r->base) return 0;
-  }
-  return new_region(e, base, size, name);
+  return obstacle_end(e, base, size) ? 0 : new_region(e, base, size, name);
 }
 
 /* The emulator's own address windows (generic shared/local, functions)

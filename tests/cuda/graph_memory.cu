@@ -47,8 +47,10 @@ static void footprint(const char *what) {
          v[2] >> 10, v[3] >> 10);
 }
 
-static cudaMemAllocNodeParams alloc_params(size_t bytes) {
-  cudaMemAllocNodeParams p = {};
+// The parameters of an allocation, memset or kernel node, as the node
+// calls take them (P) or as cudaGraphNodeParams holds them (its V2 members).
+template <class P = cudaMemAllocNodeParams> static P alloc_params(size_t bytes) {
+  P p = {};
   p.poolProps.allocType = cudaMemAllocationTypePinned;
   p.poolProps.location.type = cudaMemLocationTypeDevice;
   p.poolProps.location.id = 0;
@@ -56,8 +58,18 @@ static cudaMemAllocNodeParams alloc_params(size_t bytes) {
   return p;
 }
 
-static cudaKernelNodeParams kernel_params(void *func, void **args, unsigned grid, unsigned block) {
-  cudaKernelNodeParams p = {};
+template <class P> static P memset_params(int *d, unsigned value, size_t n) {
+  P p = {};
+  p.dst = d;
+  p.value = value;
+  p.elementSize = 4;
+  p.width = n;
+  p.height = 1;
+  return p;
+}
+
+template <class P = cudaKernelNodeParams> static P kernel_params(void *func, void **args, unsigned grid, unsigned block) {
+  P p = {};
   p.func = func;
   p.gridDim = dim3(grid);
   p.blockDim = dim3(block);
@@ -368,36 +380,25 @@ static void generic_nodes(cudaStream_t s, int *h) {
   cudaGraphNodeParams p = params(cudaGraphNodeTypeEmpty);
 
   p = params(cudaGraphNodeTypeMemAlloc);
-  p.alloc.poolProps.allocType = cudaMemAllocationTypePinned;
-  p.alloc.poolProps.location.type = cudaMemLocationTypeDevice;
-  p.alloc.bytesize = n * sizeof(int);
+  p.alloc = alloc_params<decltype(p.alloc)>(n * sizeof(int));
   CK(cudaGraphAddNode(&an, g, nullptr, nullptr, 0, &p));
   d = (int *)p.alloc.dptr;
   printf("graph_memory: generic allocation node returns an address: %s\n", yes(d != nullptr));
 
   p = params(cudaGraphNodeTypeMemset);
-  p.memset.dst = d;
-  p.memset.value = 7;
-  p.memset.elementSize = 4;
-  p.memset.width = n;
-  p.memset.height = 1;
+  p.memset = memset_params<decltype(p.memset)>(d, 7, n);
   CK(cudaGraphAddNode(&mn, g, &an, nullptr, 1, &p));
 
   int v = 10, nn = n;
   void *args[] = { &d, &nn, &v };
   p = params(cudaGraphNodeTypeKernel);
-  p.kernel.func = (void *)add;
-  p.kernel.gridDim = dim3(n / 64);
-  p.kernel.blockDim = dim3(64);
-  p.kernel.kernelParams = args;
+  p.kernel = kernel_params<decltype(p.kernel)>((void *)add, args, n / 64, 64);
   CK(cudaGraphAddNode(&kn, g, &mn, nullptr, 1, &p));
 
   // the child graph adds 100 to d[0..3]
   int v2 = 100, four = 4;
   void *cargs[] = { &d, &four, &v2 };
-  p.kernel.gridDim = dim3(1);
-  p.kernel.blockDim = dim3(4);
-  p.kernel.kernelParams = cargs;
+  p.kernel = kernel_params<decltype(p.kernel)>((void *)add, cargs, 1, 4);
   CK(cudaGraphAddNode(&ck, child, nullptr, nullptr, 0, &p));
   p = params(cudaGraphNodeTypeGraph);
   p.graph.graph = child;
@@ -471,21 +472,14 @@ static void generic_nodes(cudaStream_t s, int *h) {
   // the executable's nodes change, the graph's stay
   v = 1000;
   p = params(cudaGraphNodeTypeKernel);
-  p.kernel.func = (void *)add;
-  p.kernel.gridDim = dim3(n / 64);
-  p.kernel.blockDim = dim3(64);
-  p.kernel.kernelParams = args;
+  p.kernel = kernel_params<decltype(p.kernel)>((void *)add, args, n / 64, 64);
   CK(cudaGraphExecNodeSetParams(x, kn, &p));
   p = params(cudaGraphNodeTypeHost);
   p.host.fn = host_fn;
   p.host.userData = &ten;
   CK(cudaGraphExecNodeSetParams(x, hn, &p));
   p = params(cudaGraphNodeTypeMemset);
-  p.memset.dst = d;
-  p.memset.value = 8;
-  p.memset.elementSize = 4;
-  p.memset.width = n;
-  p.memset.height = 1;
+  p.memset = memset_params<decltype(p.memset)>(d, 8, n);
   CK(cudaGraphExecNodeSetParams(x, mn, &p));
   memset(h, 0, 8 * sizeof(int));
   CK(cudaGraphLaunch(x, s));
@@ -502,19 +496,14 @@ static void generic_nodes(cudaStream_t s, int *h) {
   // the graph's own nodes change
   v = 20;
   p = params(cudaGraphNodeTypeKernel);
-  p.kernel.func = (void *)add;
-  p.kernel.gridDim = dim3(n / 64);
-  p.kernel.blockDim = dim3(64);
-  p.kernel.kernelParams = args;
+  p.kernel = kernel_params<decltype(p.kernel)>((void *)add, args, n / 64, 64);
   CK(cudaGraphNodeSetParams(kn, &p));
   p = params(cudaGraphNodeTypeHost);
   p.host.fn = host_fn;
   p.host.userData = &ten;
   CK(cudaGraphNodeSetParams(hn, &p));
   p = params(cudaGraphNodeTypeMemAlloc);
-  p.alloc.poolProps.allocType = cudaMemAllocationTypePinned;
-  p.alloc.poolProps.location.type = cudaMemLocationTypeDevice;
-  p.alloc.bytesize = n * sizeof(int);
+  p.alloc = alloc_params<decltype(p.alloc)>(n * sizeof(int));
   printf("graph_memory: set on an allocation node: %s\n", name(cudaGraphNodeSetParams(an, &p)));
   p = params(cudaGraphNodeTypeEmpty);
   printf("graph_memory: set of another type: %s\n", name(cudaGraphNodeSetParams(kn, &p)));
