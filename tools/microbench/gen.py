@@ -42,6 +42,9 @@ Each case sweeps one mechanism's parameters (doc/timing-validation.md):
   mb_sreg     special registers read in a loop (S2R): one register a step
               with a dependent multiply-add, 1 to 8 different ones a step,
               1 to 32 warps on one SM
+  mb_mix      integer chains across the ALU and FMA pipes (LOP3, SHF, IMAD,
+              I2FP, FFMA: the init kernels' hash) in registers and storing,
+              and LOP3 and IMAD alternating, 1 to 8 warps a sub-partition
 Everything is generated: change the sweeps here, never the output."""
 import os
 import sys
@@ -1108,8 +1111,46 @@ extern "C" __global__ void %(name)s(unsigned *out, int iters)
     return c
 
 
+# ---------------------------------------------------------------- mixed integer pipes
+def mix_case():
+    c = Case('mb_mix', 'integer chains across the ALU and FMA pipes (the init kernels\' hash): in registers, '
+             'through I2FP and FFMA, storing; LOP3 and IMAD alternating; 1 to 8 warps a sub-partition')
+    c.src.append(HASHU)
+    body = {
+        # the hash of the last value: LOP3, SHF, IMAD, one after another
+        'mix_hash': 'x = hashu(x ^ (unsigned)i);',
+        # ... and its low half as a float (I2FP, FFMA), as the validation
+        # cases' init kernels store it
+        'mix_hashf': 'x = __float_as_uint((hashu(x ^ (unsigned)i) & 0xffffu) * (1.0f / 65536.0f) - 0.5f);',
+        # LOP3 then IMAD, each reading the other's result
+        'mix_lop3_imad': 'x = (x ^ a) * b;',
+    }
+    for name, step in body.items():
+        c.src.append('''extern "C" __global__ void %s(unsigned *out, int iters, unsigned seed)
+{
+    unsigned a = 0x9e3779b9u + seed, b = 0x85ebca6bu | 1u, x = threadIdx.x + seed;
+    (void)a; (void)b;
+#pragma unroll 1
+    for (int i = 0; i < iters; i++) %s
+    out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}''' % (name, step))
+    # the init kernels' loop: a grid-stride store of the hash as a float
+    c.src.append('''extern "C" __global__ void mix_store(float *a, unsigned n, unsigned seed)
+{
+    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        a[i] = (hashu(i ^ seed) & 0xffffu) * (1.0f / 65536.0f) - 0.5f;
+}''')
+    c.buf('out', 1024 * 4)
+    c.buf('a', 1024 * 64 * 4)
+    for warps in (1, 4, 8, 16, 32):       # one warp; 1, 2, 4 and 8 a sub-partition
+        for name in body:
+            c.launch(name, 1, 32 * warps, [('ptr', 'out'), ('s32', 1024), ('u32', 0)])
+        c.launch('mix_store', 1, 32 * warps, [('ptr', 'a'), ('u32', 32 * warps * 64), ('u32', 0)])
+    return c
+
+
 if __name__ == '__main__':
     for mk in (pipe_case, cvt_case, alu_case, smem_case, atomic_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case,
                launch_case, l1_case, fuse_case, l1_width_case, l2_dirty_case, same_store_case, gather_case, rmw_case, rmw_where_case, rmw_line_case, rmw_grid_case,
-               flag_case, ldc_case, writeback_case, mio_case, sreg_case):
+               flag_case, ldc_case, writeback_case, mio_case, sreg_case, mix_case):
         mk().write()
