@@ -85,9 +85,11 @@ static inline void twarp_note_wait(twarp *tw, int why, uint64_t len) {
  * cycles the pipe was free and another warp was selected, which Nsight
  * Compute counts as not_selected ([M] tests/microbench mb_alu: 8 warps a
  * sub-partition on the ALU, ii 2: 42 % not_selected, 42 %
- * math_pipe_throttle).  Other reasons, and pipes of share 1, as they are. */
+ * math_pipe_throttle).  So too behind the SM's LSU port (dispatch_stall,
+ * lsu_port: mb_l1w 15-18 % dispatch_stall, 17-23 % not_selected).  Other
+ * reasons, and resources of share 1, as they are. */
 static inline void twarp_note_throttle(twarp *tw, int why, uint64_t len, uint32_t share) {
-  if (why == STALL_MATH_PIPE_THROTTLE && share > 1) {
+  if ((why == STALL_MATH_PIPE_THROTTLE || why == STALL_DISPATCH) && share > 1) {
     uint64_t free_cycles = len / share;
     twarp_note_wait(tw, STALL_NOT_SELECTED, free_cycles);
     len -= free_cycles;

@@ -30,6 +30,8 @@ typedef struct tsm {
   uint64_t first, last;               /* active span                              */
   uint64_t warp_cycles;               /* sum over resident warps of their lifetime */
   double s2r_free;                    /* when the SM takes its next special register read (S2R) */
+  uint64_t port_free;                 /* when the SM's LSU port dispatches its next global load (lsu_port) */
+  sched_list port_wait;               /* ... the warps waiting for it */
 } tsm;
 
 const char *const timing_stall_names[STALL_NREASONS] = {
@@ -330,6 +332,7 @@ static bool warp_ready_at(const timing_state *s, const twarp *tw, uint64_t c) {
   if (tw->issued1 == c + 1) return true;                 /* selected in that cycle */
   if (!w->cur || !tw->queued || tw->parked || tw->elig > c) return false;
   for (int k = 0; k < IQ_COUNT; k++) if (tw->wl && s->iq[k] && tw->wl == &s->iq[k][tw->sm].wait && *tw->wl->free_at > c) return false;
+  if (tw->wl == &s->sms[tw->sm].port_wait && *tw->wl->free_at > c) return false;
   const deps *d = &s->dep[w->cur_pc];
   for (uint8_t i = 0; i < d->nsrc; i++) if (tw->ready[d->src[i]] > c) return false;
   for (uint8_t i = 0; i < d->ndst; i++) if (tw->ready[d->dst[i]] > c) return false;
@@ -759,6 +762,12 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
        * waiting after EXIT for the memory instructions to complete) */
       if (d->exits && tw->stores_done > t) { t = tw->stores_done; why = STALL_DRAIN; }
     }
+    /* a global load dispatches when the SM's LSU port is free (lsu_port):
+     * the warp waits at issue, dispatch_stall ([M] tests/microbench
+     * mb_l1w: 15-18 % on the H100, with 9-21 % long_scoreboard) */
+    bool port_held = false;
+    uint64_t port_t = 0;
+    if (__builtin_expect(d->port, 0) && sm->port_free > t) { t = port_t = sm->port_free; why = STALL_DISPATCH; port_held = true; }
     /* LDCs it makes first: the stack pointer's, a warp's first SASS
      * instruction (ldc_stack), and those of the pointers whose block it
      * enters (ldc_at_use): a place in the MIO queue each (ldc_s2r_mio) */
@@ -826,6 +835,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
        * past it), by another warp's use of the unit (not one that takes
        * either of two) or by the scheduler */
       sched_list *l = held && t == q_t ? &held->wait
+                    : port_held && t == port_t ? &sm->port_wait
                     : throttled ? &sm->unit_wait[tw->sp][wuid]
                     : why == STALL_NOT_SELECTED && !lost ? &sm->ns[tw->sp] : NULL;
       if (l) {
@@ -845,7 +855,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       if (scaled && why == STALL_SHORT_SCOREBOARD) fixed += g->sfu_denorm_cycles;
       fixed = umin(fixed, gap);
       twarp_note_wait(tw, STALL_WAIT, fixed);
-      twarp_note_throttle(tw, why, gap - fixed, throttled ? sm->unit_wait[tw->sp][wuid].share : 1);
+      twarp_note_throttle(tw, why, gap - fixed, throttled ? sm->unit_wait[tw->sp][wuid].share : why == STALL_DISPATCH ? sm->port_wait.share : 1);
       /* two_level: a long wait gives the place in the active set away */
       if (why == STALL_LONG_SCOREBOARD && sched_leave(q, tw, he.t)) { fault_oom(e); break; }
       if (sched_push(q, tw, t)) { fault_oom(e); break; }
@@ -858,6 +868,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       sm->unit_by[tw->sp][uid] = tw;
       sm->unit_at[tw->sp][uid] = t;
       if (__builtin_expect(seq, 0)) hold_seq_pipes(sm, tw, d, t);
+      if (__builtin_expect(d->port, 0)) sm->port_free = t + (uint64_t)(g->l1_request_cycles + 0.5);
     }
     if (__builtin_expect(ldcs != 0, 0) && make_ldcs(s, dm, tw, ldcs, t)) { fault_oom(e); break; }
     if (d->lsu) tw->mio_next = t + g->mio_warp_interval;
@@ -1282,7 +1293,12 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
   }
   /* the waiting lists: each SM's MIO and LG queues (any of its warps may
    * wait there), each sub-partition's scheduler and units (its warps) */
-  uint32_t per_sp = per_sm * ((nwarps + nsp - 1) / nsp), per_sm_lists = IQ_COUNT * per_sm * nwarps + nsp * (1 + U_COUNT) * per_sp;
+  /* the LSU port takes a load every l1_request_cycles: a wait behind it
+   * is dispatch_stall, but for the cycles another warp's load went
+   * (twarp_note_throttle) */
+  uint32_t port_share = (uint32_t)(g->l1_request_cycles + 0.5);
+  if (!port_share) port_share = 1;
+  uint32_t per_sp = per_sm * ((nwarps + nsp - 1) / nsp), per_sm_lists = (IQ_COUNT + 1) * per_sm * nwarps + nsp * (1 + U_COUNT) * per_sp;
   per_sm_lists = (uint32_t)round_to_lines(per_sm_lists, sizeof *s->list_mem);
   s->list_mem = calloc_lines((size_t)nsm * per_sm_lists, sizeof *s->list_mem);
   for (uint32_t i = 0; s->list_mem && s->sms && i < nsm; i++) {
@@ -1296,6 +1312,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     }
     for (int k = 0; k < IQ_COUNT; k++, m += per_sm * nwarps)
       if (s->iq[k]) s->iq[k][i].wait = (sched_list){ .w = m, .cap = per_sm * nwarps, .free_at = &s->iq[k][i].free_at };
+    s->sms[i].port_wait = (sched_list){ .w = m, .cap = per_sm * nwarps, .free_at = &s->sms[i].port_free, .share = port_share };
   }
   if (!s->sms || !s->dep || !res || !tws || !twmem || !unqueued || !cta_start_t || !slot_sm || !slot_init || !s->mem || !s->uniform_atom || !s->list_mem ||
       !s->dom || !s->dom_of || !s->sp) {

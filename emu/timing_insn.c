@@ -782,6 +782,8 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     bool access = in->op == OP_LD || in->op == OP_LDU || in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED ||
                   in->op == OP_LDMATRIX || in->op == OP_STMATRIX;
     dep[pc].lsu = access && !dep[pc].free && !dep[pc].fused && (is_shared_space(in->space) || l1_space(in->space));
+    /* a global load dispatches through the SM's LSU port (lsu_port) */
+    dep[pc].port = g->lsu_port && dep[pc].lsu && (in->op == OP_LD || in->op == OP_LDU) && l1_space(in->space) && in->space != MOD_LOCAL;
     /* stores and reductions: each sets a read barrier that something in
      * its loop waits on once an iteration (iter_read_wait) */
     dep[pc].iter_read = g->iter_read_wait && dep[pc].lsu && (in->op == OP_ST || in->op == OP_RED);

@@ -60,6 +60,7 @@ typedef struct deps {
   bool iter_read;                     /* a store or reduction: once a loop iteration it waits for the
                                          warp's earlier ones to have read their registers (iter_read_wait) */
   bool lsu;                           /* a shared, global or local access or an atomic that makes its access (not fused) */
+  bool port;                          /* a global load (not a local one): dispatched through the SM's LSU port (lsu_port) */
   bool queued;                        /* waits for a queue besides its unit: exits, or a shared access with mio_queue */
   bool exits;                         /* exit, or ret of the kernel: waits for the warp's stores (drain) */
   uint8_t loop;                       /* enum loop_role: ptxas's unrolling of its loop */

@@ -48,6 +48,7 @@ typedef struct gpu_config {
   uint32_t store_drain;                /* a warp exits once the L1 has taken its stores (their registers read) */
   double l1_accept_cycles;             /* the L1 takes a global or local request every this many cycles, its lines queued inside (0: with its lines) */
   double l1_request_cycles;            /* the fewest cycles a warp request holds the L1 (0: no floor) */
+  uint32_t lsu_port;                   /* 1: a global load takes that floor at the SM's LSU port, the warp waiting at dispatch */
   uint32_t l1_store_combine;           /* a store's sector joins the same sector among the last this many queued for L2 (0: never) */
   uint32_t l1_store_queue_join;        /* ... or its last store, if still queued for the L1 and among the last this many sectors stored */
   uint32_t l2_write_bytes_per_cycle;   /* an SM's stores into L2 (sectors of 32 bytes) */

@@ -546,7 +546,8 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
     uint32_t lines = lines_of(sec, n, s->l1.line_shift > 5 ? s->l1.line_shift - 5 : 0, again, ord);
     if (g->l1_lines_per_cycle > 0) busy = dmax(busy, lines / g->l1_lines_per_cycle);
   }
-  busy = dmax(busy, g->l1_request_cycles);
+  /* (a global load took the request's floor at the SM's LSU port: lsu_port) */
+  if (!(g->lsu_port && op == MS_LOAD && path != MS_LOCAL)) busy = dmax(busy, g->l1_request_cycles);
   double start = dmax((double)t, s->l1_free);
   s->l1_free = start + busy;
   /* with l1_accept_cycles, the L1 takes a request (reads its registers,

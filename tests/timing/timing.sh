@@ -631,6 +631,17 @@ idesc() {   # IMC_DESC: sass_inst_executed and stall_imc_miss_pct
 set -- $(idesc 0); i0=$1; m0=${2:-0}; set -- $(idesc 1); i1=$1; m1=${2:-0}
 if [ -n "$i0" ] && [ "$((i1 - i0))" = 1 ] && awk -v a="$m0" -v b="$m1" 'BEGIN { exit !(a == 0 && b > 10) }'; then ok
 else bad "imc_desc: SASS $i0 -> $i1 (want one more), imc_miss $m0 % -> $m1 %"; fi
+# lsu_port: 16 warps of L1-hit loads wait at the SM's LSU port to
+# dispatch (dispatch_stall), not in the LG queue (lg_throttle) or in the L1
+# for their data (long_scoreboard); the L1's rate, and the cycles, as before
+lp() {   # LSU_PORT: the launch's cycles, dispatch_stall %, lg_throttle %, long_scoreboard %
+  "$PTXEMU" run -q --gpu h100 --set lsu_port=$1 --stats "$tmp/lp$1" "$k" --kernel l1_hits --block 512 \
+    -e 'buffer b 4096 zero' --arg ptr:b --arg u32:200 >"$tmp/out" 2>&1 || cat "$tmp/out"
+  for m in cycles stall_dispatch_stall_pct stall_lg_throttle_pct stall_long_scoreboard_pct; do v=$(stat_in "$tmp/lp$1" $m); printf '%s ' "${v:-0}"; done
+}
+p0=$(lp 0); p1=$(lp 1)
+if echo "$p0 $p1" | awk '{ exit !($2 < 1 && $3 > 30 && $6 > 20 && $7 < 5 && $8 < $4 && $1 > 0 && ($5 - $1) / $1 < 0.05 && ($1 - $5) / $1 < 0.05) }'; then ok
+else bad "lsu_port: cycles, dispatch_stall, lg_throttle, long_scoreboard without: $p0; with: $p1"; fi
 a0=$(la 0); a2=$(la 2)
 if awk -v a="$a0" -v b="$a2" 'BEGIN { exit !(a > 50 && b < 5) }'; then ok; else bad "l1_accept_cycles: lg_throttle $a0 % taken with the lines, $a2 % at 2 cycles a request"; fi
 # ---- conversions ------------------------------------------------------------------
