@@ -765,9 +765,8 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     /* a global load dispatches when the SM's LSU port is free (lsu_port):
      * the warp waits at issue, dispatch_stall ([M] tests/microbench
      * mb_l1w: 15-18 % on the H100, with 9-21 % long_scoreboard) */
-    bool port_held = false;
-    uint64_t port_t = 0;
-    if (__builtin_expect(d->port, 0) && sm->port_free > t) { t = port_t = sm->port_free; why = STALL_DISPATCH; port_held = true; }
+    uint64_t port_t = 0;              /* (0: the port did not hold it) */
+    if (d->port && sm->port_free > t) { t = port_t = sm->port_free; why = STALL_DISPATCH; }
     /* LDCs it makes first: the stack pointer's, a warp's first SASS
      * instruction (ldc_stack), and those of the pointers whose block it
      * enters (ldc_at_use): a place in the MIO queue each (ldc_s2r_mio) */
@@ -835,7 +834,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
        * past it), by another warp's use of the unit (not one that takes
        * either of two) or by the scheduler */
       sched_list *l = held && t == q_t ? &held->wait
-                    : port_held && t == port_t ? &sm->port_wait
+                    : port_t && t == port_t ? &sm->port_wait
                     : throttled ? &sm->unit_wait[tw->sp][wuid]
                     : why == STALL_NOT_SELECTED && !lost ? &sm->ns[tw->sp] : NULL;
       if (l) {
@@ -868,7 +867,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       sm->unit_by[tw->sp][uid] = tw;
       sm->unit_at[tw->sp][uid] = t;
       if (__builtin_expect(seq, 0)) hold_seq_pipes(sm, tw, d, t);
-      if (__builtin_expect(d->port, 0)) sm->port_free = t + (uint64_t)(g->l1_request_cycles + 0.5);
+      if (d->port) sm->port_free = t + (uint64_t)(g->l1_request_cycles + 0.5);
     }
     if (__builtin_expect(ldcs != 0, 0) && make_ldcs(s, dm, tw, ldcs, t)) { fault_oom(e); break; }
     if (d->lsu) tw->mio_next = t + g->mio_warp_interval;
