@@ -114,11 +114,19 @@ enum emu_fault_kind {
 };
 
 typedef struct warp {
+  /* (what every instruction reads first, on the struct's first line) */
   struct cta *cta;
   struct emu *e;
+  uint64_t (*r)[WARP_SIZE];/* register rows: function slots, then SR_* rows       */
+  lanemask exited;               /* threads that ran exit/ret from the kernel     */
+  lanemask cur;                  /* the group executing now                       */
+  uint32_t cur_pc;
+  uint16_t cur_depth;
+  bool force_sync;               /* release a warp-sync group that cannot complete */
+  bool done;
+  uint64_t insts, thread_insts;  /* executed warp / thread instructions           */
   uint32_t id;             /* warp index in the CTA                               */
   uint32_t nthreads;       /* threads that exist (the last warp may be partial)   */
-  uint64_t (*r)[WARP_SIZE];/* register rows: function slots, then SR_* rows       */
   uint32_t nrows;
   uint32_t pc[WARP_SIZE];  /* global PC of each thread                             */
   uint8_t state[WARP_SIZE];
@@ -128,19 +136,12 @@ typedef struct warp {
   uint8_t barid[WARP_SIZE];      /* barrier a TS_BAR thread waits on              */
   int32_t red_row;               /* bar.red destination row, -1 none              */
   lanemask red_lanes;            /* lanes whose bar.red result is pending         */
-  lanemask exited;               /* threads that ran exit/ret from the kernel     */
-  lanemask cur;                  /* the group executing now                       */
-  uint32_t cur_pc;
-  uint16_t cur_depth;
-  bool force_sync;               /* release a warp-sync group that cannot complete */
   uint64_t next_key;             /* (depth, pc) key of the next waiting group      */
   uint64_t yield_key;            /* group that yielded after spinning              */
   uint32_t backjumps;            /* backward branches in a row while others wait  */
   uint8_t *local;                /* per-thread local memory, lane-major           */
   uint32_t local_stride;         /* bytes of local memory per thread              */
-  uint64_t insts, thread_insts;  /* executed warp / thread instructions           */
   void *async_state;             /* owned by exec_async.c (cp.async groups)       */
-  bool done;
 } warp;
 
 typedef struct emu_barrier {

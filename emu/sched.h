@@ -21,6 +21,7 @@
 
 enum { TWARP_WAR_MAX = 16 };
 typedef struct twarp {
+  /* (what a warp's every event reads, on its first lines) */
   HOST_LINE_ALIGNED warp *w;          /* (a domain's warps on lines of their own: util/host_line.h) */
   uint32_t sm, sp, slot;
   uint32_t spi;                       /* sm * sub_partitions + sp                   */
@@ -30,39 +31,40 @@ typedef struct twarp {
   uint64_t elig;                      /* cycle from which it could issue if selected (sm_samples) */
   uint64_t issued1;                   /* 1 + the cycle of its last issue; 0: none    */
   uint64_t age, stamp;                /* start order; order of its last issue (lrr) */
-  uint32_t gap_mask;                  /* the reasons of the wait before the next issue ... */
-  uint8_t blocked_why;                /* blocked (barrier, warp-level wait) since ... */
-  uint64_t blocked_at, parked_at;
-  /* asynchronous groups, per class (enum async_class: wgmma, cp.async):
-   * completion of the uncommitted operations and of the committed groups,
-   * oldest first */
   uint64_t iline1, iready;            /* 1 + the code line it last fetched, and when that is in L0 */
-  uint64_t imc_busy;                  /* its last immediate-constant miss is served then (memsys_imc) */
-  uint64_t desc_ready;                /* 1 + when its memory descriptor's ULDC is done (imc_desc); 0: not read */
-  uint64_t exit_t;                    /* cycle all its threads had exited; 0: not yet */
-  uint64_t grp_open[2];
-  uint64_t grp_done[2][8];
-  uint8_t grp_n[2];
-  bool queued, active, parked;
-  bool unparked;                      /* queued again at an edge after waiting for a pending value, not issued since */
   struct sched_list *wl;              /* the list it waits in without an event (sched_list) ... */
   uint64_t wl_since;                  /* ... since this cycle, for this reason (enum timing_stall) */
   uint8_t wl_why;
-  struct twarp *next_parked;
+  bool queued, active, parked;
+  bool unparked;                      /* queued again at an edge after waiting for a pending value, not issued since */
+  uint8_t war_n;                      /* (war_*, below) */
+  uint8_t iter_read_why;              /* (iter_read_at, below) */
+  uint8_t blocked_why;                /* blocked (barrier, warp-level wait) since ... */
+  uint32_t gap_mask;                  /* the reasons of the wait before the next issue ... */
   uint32_t gap[STALL_NREASONS];       /* ... and their cycles so far (enum timing_stall, saturating) */
-  uint32_t loopst[2];                 /* the back-edge PC of the unrolled loop it runs (deps.loop_end), its iterations */
-  uint32_t ifreg[2];                  /* the predicated region (deps.ifconv_end) it runs, [start, end) */
-  uint32_t release_extra;             /* cycles its release from the barrier it blocks on takes beyond barrier_cycles (barrier.cluster) */
   uint64_t mio_next;                  /* its next LSU instruction issues no sooner (mio_warp_interval) */
   uint64_t stores_done;               /* when its last reduction completes (drain) */
   uint64_t iter_read_at;              /* when its stores and reductions since its last wait for them have read
                                          their registers (iter_read_wait) ... */
-  uint32_t iter_pc;                   /* ... the PC of the last of them, and what its read waits for */
-  uint8_t iter_read_why;
+  uint32_t iter_pc;                   /* ... the PC of the last of them, and what its read waits for (iter_read_why) */
+  uint32_t loopst[2];                 /* the back-edge PC of the unrolled loop it runs (deps.loop_end), its iterations */
+  uint32_t ifreg[2];                  /* the predicated region (deps.ifconv_end) it runs, [start, end) */
   uint64_t ldc_done;                  /* the LDCs it has made: of deferred pointer parameters (ldc_at_use), of its stack pointer (timing.c) */
+  uint64_t desc_ready;                /* 1 + when its memory descriptor's ULDC is done (imc_desc); 0: not read */
+  /* (the rest, now and then) */
+  uint64_t blocked_at, parked_at;
+  uint64_t imc_busy;                  /* its last immediate-constant miss is served then (memsys_imc) */
+  uint64_t exit_t;                    /* cycle all its threads had exited; 0: not yet */
+  /* asynchronous groups, per class (enum async_class: wgmma, cp.async):
+   * completion of the uncommitted operations and of the committed groups,
+   * oldest first */
+  uint64_t grp_open[2];
+  uint64_t grp_done[2][8];
+  uint8_t grp_n[2];
+  struct twarp *next_parked;
+  uint32_t release_extra;             /* cycles its release from the barrier it blocks on takes beyond barrier_cycles (barrier.cluster) */
   /* registers its memory instructions waiting in the MIO or LG queue have
-   * yet to read (the SASS read barriers): written only once read */
-  uint8_t war_n;
+   * yet to read (the SASS read barriers): written only once read (war_n) */
   uint8_t war_why[TWARP_WAR_MAX];
   uint32_t war_row[TWARP_WAR_MAX];
   uint64_t war_t[TWARP_WAR_MAX];
