@@ -1244,7 +1244,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
       if (s->defer_nrows[k - 1]++ < 4) s->defer_rows[k - 1][s->defer_nrows[k - 1] - 1] = (int32_t)r;
     }
     s->ldc_first = g->ldc_stack ? LDC_STACK : 0;
-    if (s->dep && g->static_stalls) timing_mark_static_gaps(e, s->dep);
+    if (s->dep && g->static_stalls) timing_mark_static_gaps(e, g, s->dep);
   }
   if (s->dep) {                      /* (no deps: the launch fails below) */
     s->code_bytes = timing_code_bytes(e, g, s->dep);

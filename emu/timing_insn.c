@@ -385,6 +385,31 @@ static bool sreg_read_before(const emu *e, uint32_t pc, uint32_t sreg, uint32_t 
   return false;
 }
 
+/* The pipe an instruction issues to, as ptxas's stall counts tell them
+ * apart: a result of the ALU (LOP3, SHF, IADD3, ISETP, SEL) read by the
+ * FMA pipe (IMAD, FFMA) or the reverse, or either's read by a memory
+ * instruction, comes a cycle after the pipe's latency; on its own pipe
+ * on time ([S] sm_90 SASS of the golden, microbench and validation
+ * kernels, the stall counts from a writer to its first reader
+ * (tools/sass/stall_pairs.py): LOP3 -> IMAD 5 cycles in 280 of 344
+ * pairs, IMAD -> LOP3 265 of 329, IMAD -> ISETP 306 of 342, IMAD.WIDE ->
+ * LDG 216 of 607 and none fewer; LOP3 -> LOP3 4 in 627 of 717, IMAD ->
+ * IMAD 294 of 572, FFMA -> FFMA 1558 of 2142).  An add, a move or a
+ * shift ptxas may put on either pipe
+ * (deps.alt_ii) is taken to be on its reader's. */
+enum { PIPE_NONE, PIPE_ALU, PIPE_FMA, PIPE_EITHER, PIPE_MEM };
+static uint8_t pipe_of(const xinsn *x, const deps *d) {
+  if (d->unit == U_LSU || d->unit == U_ATOM || d->unit == U_TEX) return PIPE_MEM;
+  if (x->in->op == OP_SETP) return PIPE_ALU;     /* ISETP and FSETP (FFMA -> FSETP 5: 13 of 34, none fewer) */
+  if (d->alt_ii) return PIPE_EITHER;
+  return d->unit == U_INT ? PIPE_ALU : d->unit == U_FP32 ? PIPE_FMA : PIPE_NONE;
+}
+static bool cross_pipe(uint8_t writer, uint8_t reader) {
+  if (writer == PIPE_NONE || writer == PIPE_MEM || reader == PIPE_NONE) return false;
+  if (reader == PIPE_MEM) return true;
+  return writer != PIPE_EITHER && reader != PIPE_EITHER && writer != reader;
+}
+
 /* ptxas's stall counts: the cycles each SASS instruction holds its warp
  * before the next, fixed when it compiles, so that a fixed-latency result
  * is there when its reader issues, counted as if no instruction waited.
@@ -395,13 +420,15 @@ static bool sreg_read_before(const emu *e, uint32_t pc, uint32_t sreg, uint32_t 
  * the IMAD's stall count 12).  Within a basic block, in issue order (after
  * emu_reorder), each instruction's static_gap is the cycles it issues
  * after the one before it in that schedule (0: no more than that one's
- * slots). */
-void timing_mark_static_gaps(const emu *e, deps *dep) {
+ * slots).  A result read on another pipe than its writer's comes
+ * lat_cross_pipe cycles later (pipe_of). */
+void timing_mark_static_gaps(const emu *e, const gpu_config *g, deps *dep) {
   uint32_t n = e->nrows ? e->nrows : 1;
   uint64_t *ready = calloc(n, sizeof *ready);
   uint32_t *gen = calloc(n, sizeof *gen);
+  uint8_t *pipe = calloc(n, 1);       /* the pipe of the row's writer (pipe_of) */
   uint8_t *leader = calloc(e->nprog + 1, 1);
-  if (!ready || !gen || !leader) { free(ready); free(gen); free(leader); return; }
+  if (!ready || !gen || !pipe || !leader) { free(ready); free(gen); free(pipe); free(leader); return; }
   emu_block_leaders(e, leader);
   uint64_t t_prev = 0;
   uint32_t block = 0, prev_slots = 0;
@@ -412,9 +439,12 @@ void timing_mark_static_gaps(const emu *e, deps *dep) {
     d->static_gap = 0;
     if (d->free || d->fused) continue;
     uint64_t t = have_prev ? t_prev + prev_slots : 0;
+    uint8_t mine = pipe_of(&e->prog[pc], d);
     for (uint8_t i = 0; i < d->nsrc; i++) {
       int32_t r = d->src[i];
-      if (r >= 0 && (uint32_t)r < n && gen[r] == block && ready[r] > t) t = ready[r];
+      if (r < 0 || (uint32_t)r >= n || gen[r] != block || !ready[r]) continue;
+      uint64_t at = ready[r] + (cross_pipe(pipe[r], mine) ? g->lat_cross_pipe : 0);
+      if (at > t) t = at;
     }
     if (have_prev && t - t_prev > prev_slots) d->static_gap = (uint8_t)(t - t_prev < 255 ? t - t_prev : 255);
     /* results of the math pipes come after a fixed latency; others are
@@ -425,6 +455,7 @@ void timing_mark_static_gaps(const emu *e, deps *dep) {
       if (r < 0 || (uint32_t)r >= n) continue;
       gen[r] = block;
       ready[r] = fixed ? t + d->lat : 0;
+      pipe[r] = e->prog[pc].in->op == OP_SETP ? PIPE_NONE : mine;   /* (a predicate's reader: lat_pred) */
     }
     t_prev = t;
     prev_slots = d->slots ? d->slots : 1;
@@ -432,6 +463,7 @@ void timing_mark_static_gaps(const emu *e, deps *dep) {
   }
   free(ready);
   free(gen);
+  free(pipe);
   free(leader);
 }
 

@@ -100,7 +100,7 @@ uint32_t timing_unit_interval(const gpu_config *g, int unit);
  * each one's offset in the parameter block.  Out of memory: none deferred. */
 void timing_mark_deferred_params(const emu *e, deps *dep, uint8_t *row_defer, uint32_t *defer_off);
 /* ptxas's stall counts (gpu_config.static_stalls): deps.static_gap, in issue order. */
-void timing_mark_static_gaps(const emu *e, deps *dep);
+void timing_mark_static_gaps(const emu *e, const gpu_config *g, deps *dep);
 /* Mark the instructions ptxas combines with their one reader into one SASS
  * instruction (combine.c; gpu_config.combine_ops), on PTX order; leader:
  * emu_block_leaders's.  timing_build_deps calls it. */

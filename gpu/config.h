@@ -107,6 +107,7 @@ typedef struct gpu_config {
   uint32_t ldc_s2r_mio;                /* 1: S2R reads and LDCs of 64-bit kernel parameters queue for the MIO (mio_queue, ldc_cycles) */
   uint32_t ldc_stack;                  /* 1: a warp's first SASS instruction is an LDC of its stack pointer (an MIO queue place) */
   uint32_t ldc_at_use;                 /* 1: a 64-bit kernel parameter's LDC issues where the pointer is first used, not at its ld.param */
+  uint32_t lat_cross_pipe;             /* a math result read on another pipe (the ALU's on the FMA pipe, or the reverse, either's by a memory instruction): cycles more in ptxas's stall counts */
   uint32_t lat_pred;                   /* a compare's predicate: cycles until a branch or guard reads it (0: its unit's latency) */
   uint32_t branch_stall;               /* a branch's stall count: the warp's next issue no sooner (0: none) */
   uint32_t static_stalls;              /* 1: an instruction that waited does not shorten the fixed stall counts after it */

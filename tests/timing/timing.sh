@@ -642,6 +642,23 @@ lp() {   # LSU_PORT: the launch's cycles, dispatch_stall %, lg_throttle %, long_
 p0=$(lp 0); p1=$(lp 1)
 if echo "$p0 $p1" | awk '{ exit !($2 < 1 && $3 > 30 && $6 > 20 && $7 < 5 && $8 < $4 && $1 > 0 && ($5 - $1) / $1 < 0.05 && ($1 - $5) / $1 < 0.05) }'; then ok
 else bad "lsu_port: cycles, dispatch_stall, lg_throttle, long_scoreboard without: $p0; with: $p1"; fi
+# lat_cross_pipe: ptxas's stall counts put an IMAD 5 cycles after the LOP3
+# it reads and a LOP3 5 after its IMAD, a LOP3 4 after a LOP3 (sm_90
+# SASS): one warp's chain of xor and mul.lo in turn issues 5 cycles a
+# step ('wait'), 4 without the crossing's cycle, and a chain of shr and
+# xor 4
+hop() {   # KERNEL LAT_CROSS_PIPE: the most frequent gap between warp 0's chain steps
+  k0=$k; k="$d/pipes.ptx"
+  trace "$tmp/hop.db" "$1" 32 64 --arg u32:50 --gpu "$tmp/noic.gpu" --set lat_cross_pipe="$2"
+  k=$k0
+  q "$tmp/hop.db" "WITH l AS (SELECT r.issue_cycle - lag(r.issue_cycle) OVER (ORDER BY r.issue_cycle) AS gap
+                   FROM warp_runs r JOIN instructions i USING (insn_id)
+                   WHERE r.warp = 0 AND (i.opname LIKE 'xor%' OR i.opname LIKE 'mul%' OR i.opname LIKE 'shr%'))
+                   SELECT gap FROM l WHERE gap IS NOT NULL GROUP BY gap ORDER BY count(*) DESC LIMIT 1"
+}
+h1=$(hop pipe_hop 1); h0=$(hop pipe_hop 0); s1=$(hop pipe_stay 1)
+if [ "$h1" = 5 ] && [ "$h0" = 4 ] && [ "$s1" = 4 ]; then ok
+else bad "lat_cross_pipe: xor/mul.lo chain $h1 cycles a step (want 5), $h0 without the crossing's cycle (want 4), shr/xor chain $s1 (want 4)"; fi
 a0=$(la 0); a2=$(la 2)
 if awk -v a="$a0" -v b="$a2" 'BEGIN { exit !(a > 50 && b < 5) }'; then ok; else bad "l1_accept_cycles: lg_throttle $a0 % taken with the lines, $a2 % at 2 cycles a request"; fi
 # ---- conversions ------------------------------------------------------------------
