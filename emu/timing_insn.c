@@ -395,8 +395,8 @@ static bool sreg_read_before(const emu *e, uint32_t pc, uint32_t sreg, uint32_t 
  * pairs, IMAD -> LOP3 265 of 329, IMAD -> ISETP 306 of 342, IMAD.WIDE ->
  * LDG 216 of 607 and none fewer; LOP3 -> LOP3 4 in 627 of 717, IMAD ->
  * IMAD 294 of 572, FFMA -> FFMA 1558 of 2142).  An add, a move or a
- * shift ptxas may put on either pipe
- * (deps.alt_ii) is taken to be on its reader's. */
+ * shift, which ptxas may put on either pipe (deps.alt_ii), is taken to be
+ * on its reader's. */
 enum { PIPE_NONE, PIPE_ALU, PIPE_FMA, PIPE_EITHER, PIPE_MEM };
 static uint8_t pipe_of(const xinsn *x, const deps *d) {
   if (d->unit == U_LSU || d->unit == U_ATOM || d->unit == U_TEX) return PIPE_MEM;
