@@ -101,6 +101,7 @@ typedef struct timing_state {
   int32_t defer_rows[64][4];          /* ... the rows that hold each (defer_nrows > 4: look in row_defer) */
   uint8_t defer_nrows[64];
   uint64_t ldc_first;                 /* LDC_STACK (ldc_stack): a warp's first LDC, before anything (twarp.ldc_done) */
+  uint64_t port_cycles;               /* the cycles a global load holds the SM's LSU port (lsu_port: l1_request_cycles, rounded) */
   issueq *iq[IQ_COUNT];               /* per SM; NULL: that queue's depth is 0 */
   uint64_t *iq_mem[IQ_COUNT];
   uint32_t iq_depth[IQ_COUNT];
@@ -867,7 +868,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       sm->unit_by[tw->sp][uid] = tw;
       sm->unit_at[tw->sp][uid] = t;
       if (__builtin_expect(seq, 0)) hold_seq_pipes(sm, tw, d, t);
-      if (d->port) sm->port_free = t + (uint64_t)(g->l1_request_cycles + 0.5);
+      if (d->port) sm->port_free = t + s->port_cycles;
     }
     if (__builtin_expect(ldcs != 0, 0) && make_ldcs(s, dm, tw, ldcs, t)) { fault_oom(e); break; }
     if (d->lsu) tw->mio_next = t + g->mio_warp_interval;
@@ -1292,11 +1293,11 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
   }
   /* the waiting lists: each SM's MIO and LG queues (any of its warps may
    * wait there), each sub-partition's scheduler and units (its warps) */
-  /* the LSU port takes a load every l1_request_cycles: a wait behind it
-   * is dispatch_stall, but for the cycles another warp's load went
+  /* the LSU port takes a load every port_cycles: a wait behind it is
+   * dispatch_stall, but for the cycles another warp's load went
    * (twarp_note_throttle) */
-  uint32_t port_share = (uint32_t)(g->l1_request_cycles + 0.5);
-  if (!port_share) port_share = 1;
+  s->port_cycles = (uint64_t)(g->l1_request_cycles + 0.5);
+  uint32_t port_share = s->port_cycles ? (uint32_t)s->port_cycles : 1;
   uint32_t per_sp = per_sm * ((nwarps + nsp - 1) / nsp), per_sm_lists = (IQ_COUNT + 1) * per_sm * nwarps + nsp * (1 + U_COUNT) * per_sp;
   per_sm_lists = (uint32_t)round_to_lines(per_sm_lists, sizeof *s->list_mem);
   s->list_mem = calloc_lines((size_t)nsm * per_sm_lists, sizeof *s->list_mem);
