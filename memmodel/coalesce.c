@@ -322,52 +322,51 @@ uint32_t mm_shared_wavefronts_mode(const uint64_t *addr, uint32_t m, uint32_t by
 /* mm_shared_atomic4 where every address lies in one aligned 1 KB block (a
  * histogram's 256 bins): a word's place in the block is its slot, and its
  * bank the slot's low 5 bits, so the words touched, as 8 rows of 32 banks,
- * give the most distinct words on one bank without a second count.  base:
- * the block's first word. */
+ * give the most distinct words on one bank.  The most lanes on one word is
+ * at most 1 + the lanes that repeat a word: when that is no more than the
+ * words on one bank, the lanes need no count.  base: the block's first
+ * word.  (A table of counts per slot read back with vector loads waits on
+ * the stores of its 32 increments, which dominated this function.) */
+static inline uint32_t pop32(uint32_t x) {    /* (no call: the build does not assume POPCNT) */
+  x -= (x >> 1) & 0x55555555u;
+  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+  return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
 static int64_t atomic4_block(const uint64_t *addr, uint32_t m, uint64_t base, uint32_t *wavefronts) {
-  /* the lanes on each word first (an inactive lane adds nothing: its
-   * address, wherever it is, only picks which count it adds 0 to), then
-   * the banks' words and the greatest count from the 256 counts, 16 at a
-   * time */
-  uint8_t count[256] __attribute__((aligned(16))) = {0};
+  uint32_t rows[8] = {0}, n = 0;
+  uint8_t slot[32];
   if (m == 0xffffffffu) {
     UNROLL(GCC unroll 8)
-    for (int i = 0; i < 32; i++) count[(uint8_t)((addr[i] >> 2) - base)]++;
+    for (int i = 0; i < 32; i++) {
+      uint32_t h = (uint8_t)((addr[i] >> 2) - base);
+      slot[i] = (uint8_t)h;
+      rows[h >> 5] |= 1u << (h & 31);
+    }
+    n = 32;
+  } else
+    for (uint32_t k = m; k; k &= k - 1) {
+      uint32_t h = (uint8_t)((addr[__builtin_ctz(k)] >> 2) - base);
+      slot[n++] = (uint8_t)h;
+      rows[h >> 5] |= 1u << (h & 31);
+    }
+  /* each bank's words as a 4-bit count in bit planes b0..b3, in registers */
+  uint32_t b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+  for (int r = 0; r < 8; r++) {
+    uint32_t t = rows[r], c0 = b0 & t, c1 = b1 & c0, c2 = b2 & c1;
+    b0 ^= t; b1 ^= c0; b2 ^= c1; b3 |= c2;
   }
-  else for (int i = 0; i < 32; i++) count[(uint8_t)((addr[i] >> 2) - base)] += (uint8_t)(m >> i & 1);
-  uint32_t lanes = 0, words;
-#if defined(__SSE2__)
-  /* a bank's words: the 8 rows' empty words counted per bank, a byte
-   * each (cmpeq gives -1 for an empty one), then the fewest empties */
-  __m128i most = _mm_setzero_si128(), zero = _mm_setzero_si128(), elo = zero, ehi = zero;
-  UNROLL(GCC unroll 8)
-  for (int k = 0; k < 8; k++) {
-    __m128i lo = _mm_load_si128((const __m128i *)(count + 32 * k)), hi = _mm_load_si128((const __m128i *)(count + 32 * k + 16));
-    most = _mm_max_epu8(most, _mm_max_epu8(lo, hi));
-    elo = _mm_sub_epi8(elo, _mm_cmpeq_epi8(lo, zero));
-    ehi = _mm_sub_epi8(ehi, _mm_cmpeq_epi8(hi, zero));
-  }
-  most = _mm_max_epu8(most, _mm_srli_si128(most, 8));
-  most = _mm_max_epu8(most, _mm_srli_si128(most, 4));
-  most = _mm_max_epu8(most, _mm_srli_si128(most, 2));
-  most = _mm_max_epu8(most, _mm_srli_si128(most, 1));
-  lanes = (uint32_t)_mm_cvtsi128_si32(most) & 0xffu;
-  __m128i fewest = _mm_min_epu8(elo, ehi);
-  fewest = _mm_min_epu8(fewest, _mm_srli_si128(fewest, 8));
-  fewest = _mm_min_epu8(fewest, _mm_srli_si128(fewest, 4));
-  fewest = _mm_min_epu8(fewest, _mm_srli_si128(fewest, 2));
-  fewest = _mm_min_epu8(fewest, _mm_srli_si128(fewest, 1));
-  words = 8 - ((uint32_t)_mm_cvtsi128_si32(fewest) & 0xffu);
-#else
-  uint32_t rows[8] = {0};
-  for (uint32_t h = 0; h < 256; h++) {
-    if (!count[h]) continue;
-    rows[h >> 5] |= 1u << (h & 31);
-    lanes = count[h] > lanes ? count[h] : lanes;
-  }
-  words = most_in_a_column(rows, 8);
-#endif
+  uint32_t words = 0, cand = ~0u, x;
+  if ((x = cand & b3)) { cand = x; words |= 8; }
+  if ((x = cand & b2)) { cand = x; words |= 4; }
+  if ((x = cand & b1)) { cand = x; words |= 2; }
+  if (cand & b0) words |= 1;
+  uint32_t distinct = pop32(b0) + 2 * pop32(b1) + 4 * pop32(b2) + 8 * pop32(b3);
   *wavefronts = words;
+  if (n - distinct + 1 <= words) return words;
+  uint8_t count[256];
+  uint32_t lanes = 0;
+  for (uint32_t k = 0; k < n; k++) count[slot[k]] = 0;
+  for (uint32_t k = 0; k < n; k++) { uint32_t c = ++count[slot[k]]; lanes = c > lanes ? c : lanes; }
   return lanes > words ? lanes : words;
 }
 
