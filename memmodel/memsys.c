@@ -235,9 +235,12 @@ static void serve(memsys *m, uint32_t smi, ms_batch *b, ms_req *r) {
   uint32_t near = near_part(m, smi);
   switch (r->kind) {
   case RQ_READ:
-    if (r->slot != NONE) r->at = dmax(r->at, s->mshr[r->slot]);
+    /* same_line: it shares the MSHR its request's earlier miss (ref)
+     * took, and leaves as much later as that one waited for it (ack) */
+    if (r->slot != NONE && r->same_line) r->at += b->req[r->ref].ack;
+    else if (r->slot != NONE) { double at = dmax(r->at, s->mshr[r->slot]); r->ack = at - r->at; r->at = at; }
     r->res = l2_access(&m->l2, near, r->at, r->addr, L2_READ, 1);
-    if (r->slot != NONE) s->mshr[r->slot] = r->res;
+    if (r->slot != NONE) s->mshr[r->slot] = r->same_line ? dmax(s->mshr[r->slot], r->res) : r->res;
     break;
   case RQ_EXTRA: {
     /* another sector of a whole-line fill: leaves with the first */
@@ -522,6 +525,16 @@ static void atomic_serial(const uint64_t *addr, uint32_t mask, const uint64_t *s
   }
 }
 
+/* Read request r of SM s holds MSHR slot: its own (shares false; noted in
+ * *first and *first_req where l1_mshr_lines is on), or the one request
+ * *first_req of its access took for the same line. */
+static void share_slot(ms_sm *s, uint32_t r, uint32_t slot, bool shares, uint32_t *first, uint32_t *first_req) {
+  ms_req *q = &s->cur.req[r];
+  q->slot = slot;
+  if (shares) { q->same_line = true; q->ref = *first_req; }
+  else if (first) { *first = slot; *first_req = r; }
+}
+
 uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr, uint32_t mask, uint32_t bytes,
                        enum ms_op op, enum ms_path path) {
   const gpu_config *g = m->g;
@@ -542,9 +555,11 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
   double busy = (double)n / g->l1_sectors_per_cycle;
   bool again[64];                  /* set by lines_of: stores read it */
   uint8_t ord[64];                 /* ... and misses, where l1_miss_line_cycles > 0 */
-  if (g->l1_lines_per_cycle > 0 || op == MS_STORE || g->l1_miss_line_cycles > 0) {
+  uint32_t line_slot[64], line_req[64];   /* l1_mshr_lines: the MSHR (and request) of each line's first miss */
+  if (g->l1_lines_per_cycle > 0 || op == MS_STORE || g->l1_miss_line_cycles > 0 || g->l1_mshr_lines) {
     uint32_t lines = lines_of(sec, n, s->l1.line_shift > 5 ? s->l1.line_shift - 5 : 0, again, ord);
     if (g->l1_lines_per_cycle > 0) busy = dmax(busy, lines / g->l1_lines_per_cycle);
+    if (g->l1_mshr_lines) for (uint32_t i = 0; i < lines; i++) line_slot[i] = NONE;
   }
   /* (a global load took the request's floor at the SM's LSU port: lsu_port) */
   if (!(g->lsu_port && op == MS_LOAD && path != MS_LOCAL)) busy = dmax(busy, g->l1_request_cycles);
@@ -612,21 +627,24 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
       if (wl && path == MS_LOCAL) mark_fill(m, s, r, wl);
       continue;
     }
-    uint32_t slot = mshr_take(s, g->l1_mshrs);
+    /* with l1_mshr_lines a request's misses of one line share the MSHR
+     * the first of them took */
+    bool shares = g->l1_mshr_lines && line_slot[ord[k]] != NONE;
+    uint32_t slot = shares ? line_slot[ord[k]] : mshr_take(s, g->l1_mshrs);
     /* a request's misses leave the L1 line after line ([M] calibrate
      * hops_l2_again_warp: 32 lanes chasing near-partition L2 lines, a
      * line each, take 217 cycles a hop more than one lane) */
     double leave = g->l1_miss_line_cycles > 0 ? start + ord[k] * g->l1_miss_line_cycles : start;
     if (!c) {
       uint32_t r = add_req(m, s, &pend, RQ_READ, t, leave, a);
-      if (r != NONE) s->cur.req[r].slot = slot;
+      if (r != NONE) share_slot(s, r, slot, shares, g->l1_mshr_lines ? &line_slot[ord[k]] : NULL, g->l1_mshr_lines ? &line_req[ord[k]] : NULL);
       continue;
     }
     bool hit;
     cache_line *ln = cache_ref(c, a, true, &hit, NULL);
     s->l1_lookups++;
     if (hit) {
-      s->mshr_next = (s->mshr_next + g->l1_mshrs - 1) % g->l1_mshrs;   /* a hit takes no MSHR */
+      if (!shares) s->mshr_next = (s->mshr_next + g->l1_mshrs - 1) % g->l1_mshrs;   /* a hit takes no MSHR */
       s->l1_hits++;
       done = dmax(done, start + g->lat_l1);
       /* a hit on a fill in flight waits for it */
@@ -638,7 +656,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
      * the L1 fills whole lines (Fermi/Kepler 128-byte lines) */
     uint32_t r = add_req(m, s, &pend, RQ_READ, t, leave, a);
     if (r == NONE) continue;
-    s->cur.req[r].slot = slot;
+    share_slot(s, r, slot, shares, g->l1_mshr_lines ? &line_slot[ord[k]] : NULL, g->l1_mshr_lines ? &line_req[ord[k]] : NULL);
     mark_fill(m, s, r, ln);
     if (g->l1_fill_bytes > c->sector_bytes) {
       uint64_t base = a & ~(uint64_t)(g->l1_fill_bytes - 1);

@@ -1009,6 +1009,35 @@ START_TEST(memsys_mshr_merges_misses)
 }
 END_TEST
 
+/* A warp load of 4 whole lines (16 sectors) missing with 4 MSHRs: one a
+ * sector, the sectors go 4 at a time, each four after the last returns;
+ * one a line of the request (l1_mshr_lines), all four lines at once, and
+ * the next request's lines wait for those MSHRs. */
+START_TEST(memsys_mshr_per_line)
+{
+    uint64_t a[32], b[32];
+    lanes_stride(a, 0x2f0000500000ull, 16);
+    lanes_stride(b, 0x2f0000600000ull, 16);
+    uint64_t took[2], next = 0;
+    for (int lines = 0; lines < 2; lines++) {
+        gpu_config h = cfg("h100");
+        h.l1_mshrs = 4;
+        h.l1_mshr_lines = (uint32_t)lines;
+        h.l1_miss_line_cycles = 0;
+        memsys *m = memsys_new(&h, 1, 0);
+        ck_assert_ptr_nonnull(m);
+        took[lines] = memsys_global(m, 0, 0, a, ~0u, 4, MS_LOAD, MS_CACHED);
+        if (lines) next = memsys_global(m, 0, 0, b, ~0u, 4, MS_LOAD, MS_CACHED);
+        ck_assert_uint_eq(m->sm[0].l1_lookups + m->l1_lookups, lines ? 32 : 16);
+        memsys_free(m);
+    }
+    ck_assert_uint_lt(took[1], (uint64_t)cfg("h100").lat_dram + 200);
+    ck_assert_uint_gt(took[0], 3 * took[1]);
+    ck_assert_uint_gt(next, 2 * took[1] - 100);
+    ck_assert_uint_lt(next, 3 * took[1]);
+}
+END_TEST
+
 /* A warp's float store at an offset of 11 words (the textbook's
  * writeSegment): 5 sectors, the first and last partly.  Fermi's ECC words
  * make the L2 read those two from DRAM; H100's byte masks do not. */
@@ -1496,6 +1525,7 @@ static Suite *memsys_suite(void)
     t = tcase_create("memsys");
     tcase_add_test(t, memsys_l1_policies);
     tcase_add_test(t, memsys_mshr_merges_misses);
+    tcase_add_test(t, memsys_mshr_per_line);
     tcase_add_test(t, memsys_windowed_matches_immediate);
     tcase_add_test(t, wide_shared_wavefronts_match_definition);
     tcase_add_test(t, store_sectors_match_distinct);
