@@ -554,7 +554,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
    * line: an access spread over many lines takes a cycle per line or so */
   double busy = (double)n / g->l1_sectors_per_cycle;
   bool again[64];                  /* set by lines_of: stores read it */
-  uint8_t ord[64];                 /* ... and misses, where l1_miss_line_cycles > 0 */
+  uint8_t ord[64];                 /* ... and misses, where l1_miss_line_cycles > 0 or l1_mshr_lines */
   uint32_t line_slot[64], line_req[64];   /* l1_mshr_lines: the MSHR (and request) of each line's first miss */
   if (g->l1_lines_per_cycle > 0 || op == MS_STORE || g->l1_miss_line_cycles > 0 || g->l1_mshr_lines) {
     uint32_t lines = lines_of(sec, n, s->l1.line_shift > 5 ? s->l1.line_shift - 5 : 0, again, ord);

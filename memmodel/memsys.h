@@ -44,15 +44,18 @@ typedef struct ms_req {
   uint64_t t;                      /* the cycle its warp instruction issued (merge order) */
   double at;                       /* the cycle it leaves the SM (RQ_READ: before waiting for its MSHR) */
   double res;                      /* settled: when its answer is back at the SM */
-  double ack;                      /* RQ_WRITE: when L2 has acknowledged it (a local line it writes is ready then) */
+  double ack;                      /* RQ_WRITE: when L2 has acknowledged it (a local line it writes is ready then);
+                                    * RQ_READ: how long it waited for its MSHR */
   uint64_t addr;
   cache_line *ln;                  /* the L1/constant line it fills (ready: a negative mark of its batch and index until served) */
   uint32_t pend;                   /* the pending value it feeds (UINT32_MAX: none) */
-  uint32_t ref;                    /* RQ_EXTRA, RQ_DEP: the fill it belongs to / waits for */
+  uint32_t ref;                    /* RQ_EXTRA, RQ_DEP: the fill it belongs to / waits for; RQ_READ
+                                    * with same_line: the read whose MSHR it shares */
   uint32_t slot;                   /* the MSHR it holds (UINT32_MAX: none) */
   uint32_t arg;                    /* lanes (atomics), bytes written (RQ_WRITE), code bytes (RQ_CODE) */
   uint8_t kind;
-  bool same_line;                  /* RQ_WRITE: an earlier sector of its request was of its line (l2_write) */
+  bool same_line;                  /* RQ_WRITE: an earlier sector of its request was of its line (l2_write);
+                                    * RQ_READ: it shares that sector's MSHR (l1_mshr_lines) */
 } ms_req;
 /* A pending value: the cycle an instruction's memory result is back (t +
  * the rounded latency + add), or the larger of two values (a and b,
