@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "isa/isa.h"
+#include "util/bits.h"
 
 #define WARP_SIZE 32
 #define FULL_MASK 0xffffffffu
@@ -520,12 +521,6 @@ static inline uint64_t xfit(const xinsn *x, int k, uint64_t v) {
   return v & (~0ull >> ((64 - b) & 63));
 }
 #define FOR_LANES(i) for (int i = 0; i < WARP_SIZE; i++)
-/* Population count without a library call (portable builds lack popcnt). */
-static inline int popc32(uint32_t x) {
-  x = x - ((x >> 1) & 0x55555555u);
-  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-  return (int)((((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
-}
 /* d[i] = v[i] for lanes in m; full masks take the straight path. */
 static inline void xstore(uint64_t *d, const uint64_t *v, lanemask m) {
   if (m == FULL_MASK) { FOR_LANES(i) d[i] = v[i]; return; }

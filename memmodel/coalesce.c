@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include "memmodel/space.h"
+#include "util/bits.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -230,7 +231,7 @@ uint32_t mm_shared_wavefronts(const uint64_t *addr, uint32_t m, uint32_t bytes, 
           rows[wd >> 5] |= (uint32_t)bits;
           rows[(wd >> 5) + 1] |= (uint32_t)(bits >> 32);
         }
-        for (uint32_t r = 0; r < nrows; r++) distinct += (uint32_t)__builtin_popcount(rows[r]);
+        for (uint32_t r = 0; r < nrows; r++) distinct += (uint32_t)popc32(rows[r]);
         total += most_in_a_column(rows, nrows);
         least += distinct > 32 ? (distinct + 31) / 32 : 1;
         continue;
@@ -327,11 +328,6 @@ uint32_t mm_shared_wavefronts_mode(const uint64_t *addr, uint32_t m, uint32_t by
  * words on one bank, the lanes need no count.  base: the block's first
  * word.  (A table of counts per slot read back with vector loads waits on
  * the stores of its 32 increments, which dominated this function.) */
-static inline uint32_t pop32(uint32_t x) {    /* (no call: the build does not assume POPCNT) */
-  x -= (x >> 1) & 0x55555555u;
-  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-  return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
-}
 static int64_t atomic4_block(const uint64_t *addr, uint32_t m, uint64_t base, uint32_t *wavefronts) {
   uint32_t rows[8] = {0}, n = 0;
   uint8_t slot[32];
@@ -360,7 +356,7 @@ static int64_t atomic4_block(const uint64_t *addr, uint32_t m, uint64_t base, ui
   if ((x = cand & b2)) { cand = x; words |= 4; }
   if ((x = cand & b1)) { cand = x; words |= 2; }
   if (cand & b0) words |= 1;
-  uint32_t distinct = pop32(b0) + 2 * pop32(b1) + 4 * pop32(b2) + 8 * pop32(b3);
+  uint32_t distinct = (uint32_t)(popc32(b0) + 2 * popc32(b1) + 4 * popc32(b2) + 8 * popc32(b3));
   *wavefronts = words;
   if (n - distinct + 1 <= words) return words;
   uint8_t count[256];

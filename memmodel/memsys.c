@@ -525,14 +525,18 @@ static void atomic_serial(const uint64_t *addr, uint32_t mask, const uint64_t *s
   }
 }
 
-/* Read request r of SM s holds MSHR slot: its own (shares false; noted in
- * *first and *first_req where l1_mshr_lines is on), or the one request
- * *first_req of its access took for the same line. */
-static void share_slot(ms_sm *s, uint32_t r, uint32_t slot, bool shares, uint32_t *first, uint32_t *first_req) {
+/* l1_mshr_lines: the MSHR a line's first miss in a request took, and that
+ * miss's request (slot NONE: none yet). */
+typedef struct line_mshr { uint32_t slot, req; } line_mshr;
+
+/* Read request r of SM s holds MSHR slot: its own, noted in *ln (NULL:
+ * no sharing), or, where ln has one already, its line's. */
+static void take_slot(ms_sm *s, uint32_t r, uint32_t slot, line_mshr *ln) {
   ms_req *q = &s->cur.req[r];
   q->slot = slot;
-  if (shares) { q->same_line = true; q->ref = *first_req; }
-  else if (first) { *first = slot; *first_req = r; }
+  if (!ln) return;
+  if (ln->slot != NONE) { q->same_line = true; q->ref = ln->req; }
+  else *ln = (line_mshr){ slot, r };
 }
 
 uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr, uint32_t mask, uint32_t bytes,
@@ -555,11 +559,11 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
   double busy = (double)n / g->l1_sectors_per_cycle;
   bool again[64];                  /* set by lines_of: stores read it */
   uint8_t ord[64];                 /* ... and misses, where l1_miss_line_cycles > 0 or l1_mshr_lines */
-  uint32_t line_slot[64], line_req[64];   /* l1_mshr_lines: the MSHR (and request) of each line's first miss */
+  line_mshr lm[64];                /* ... and each line's MSHR, with l1_mshr_lines */
   if (g->l1_lines_per_cycle > 0 || op == MS_STORE || g->l1_miss_line_cycles > 0 || g->l1_mshr_lines) {
     uint32_t lines = lines_of(sec, n, s->l1.line_shift > 5 ? s->l1.line_shift - 5 : 0, again, ord);
     if (g->l1_lines_per_cycle > 0) busy = dmax(busy, lines / g->l1_lines_per_cycle);
-    if (g->l1_mshr_lines) for (uint32_t i = 0; i < lines; i++) line_slot[i] = NONE;
+    if (g->l1_mshr_lines) for (uint32_t i = 0; i < lines; i++) lm[i].slot = NONE;
   }
   /* (a global load took the request's floor at the SM's LSU port: lsu_port) */
   if (!(g->lsu_port && op == MS_LOAD && path != MS_LOCAL)) busy = dmax(busy, g->l1_request_cycles);
@@ -629,15 +633,16 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
     }
     /* with l1_mshr_lines a request's misses of one line share the MSHR
      * the first of them took */
-    bool shares = g->l1_mshr_lines && line_slot[ord[k]] != NONE;
-    uint32_t slot = shares ? line_slot[ord[k]] : mshr_take(s, g->l1_mshrs);
+    line_mshr *lmk = g->l1_mshr_lines ? &lm[ord[k]] : NULL;
+    bool shares = lmk && lmk->slot != NONE;
+    uint32_t slot = shares ? lmk->slot : mshr_take(s, g->l1_mshrs);
     /* a request's misses leave the L1 line after line ([M] calibrate
      * hops_l2_again_warp: 32 lanes chasing near-partition L2 lines, a
      * line each, take 217 cycles a hop more than one lane) */
     double leave = g->l1_miss_line_cycles > 0 ? start + ord[k] * g->l1_miss_line_cycles : start;
     if (!c) {
       uint32_t r = add_req(m, s, &pend, RQ_READ, t, leave, a);
-      if (r != NONE) share_slot(s, r, slot, shares, g->l1_mshr_lines ? &line_slot[ord[k]] : NULL, g->l1_mshr_lines ? &line_req[ord[k]] : NULL);
+      if (r != NONE) take_slot(s, r, slot, lmk);
       continue;
     }
     bool hit;
@@ -656,7 +661,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
      * the L1 fills whole lines (Fermi/Kepler 128-byte lines) */
     uint32_t r = add_req(m, s, &pend, RQ_READ, t, leave, a);
     if (r == NONE) continue;
-    share_slot(s, r, slot, shares, g->l1_mshr_lines ? &line_slot[ord[k]] : NULL, g->l1_mshr_lines ? &line_req[ord[k]] : NULL);
+    take_slot(s, r, slot, lmk);
     mark_fill(m, s, r, ln);
     if (g->l1_fill_bytes > c->sector_bytes) {
       uint64_t base = a & ~(uint64_t)(g->l1_fill_bytes - 1);
