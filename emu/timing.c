@@ -257,9 +257,12 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
     }
     /* (a cluster's other blocks: a rank in the offset's high bits, which
      * the lanes of a plain shared access all leave 0) */
-    bool remote = false;
+    bool remote = false, window = false;
     if (__builtin_expect(any >> CLUSTER_RANK_SHIFT != 0, 0))
-      FOR_LANES(i) if ((m >> i & 1) && off[i] >> CLUSTER_RANK_SHIFT && (off[i] >> CLUSTER_RANK_SHIFT) - 1 != w->cta->cluster_rank) remote = true;
+      FOR_LANES(i) if ((m >> i & 1) && off[i] >> CLUSTER_RANK_SHIFT) {
+        window = true;
+        if ((off[i] >> CLUSTER_RANK_SHIFT) - 1 != w->cta->cluster_rank) remote = true;
+      }
     uint64_t qstart = (uint64_t)((s->g->l1_shared_pipe ? s->mem->sm[smid].l1_free : s->mem->sm[smid].shared_free) + 0.5);
     s->mem_read_at = umax(t, qstart);
     s->mem_read_why = STALL_SHORT_SCOREBOARD;
@@ -269,8 +272,11 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
      * unless the model took it for a merged access's */
     if (!d->fuse_bytes) e->shared_wf = (struct emu_shared_wf){ wf, ideal, true };
     if (s->iq[IQ_MIO]) iq_note(s, IQ_MIO, smid, s->mem_read_at);
-    /* another block's shared memory: over the SMs' network */
+    /* another block's shared memory: over the SMs' network; the block's
+     * own through the cluster's window (an address mapa made): slower
+     * than a plain shared access, not as slow as another SM's */
     if (remote && s->g->lat_dsmem > s->g->lat_shared) s->mem_latency += s->g->lat_dsmem - s->g->lat_shared;
+    else if (window && s->g->lat_dsmem_own > s->g->lat_shared) s->mem_latency += s->g->lat_dsmem_own - s->g->lat_shared;
     return;
   }
   bool atomic = x->in->op == OP_ATOM || x->in->op == OP_RED;

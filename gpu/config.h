@@ -98,6 +98,7 @@ typedef struct gpu_config {
    * copies within the device take DRAM's bandwidth (read and written) */
   double host_link_gbs, host_pageable_gbs, copy_latency_us;
   uint32_t lat_dsmem;                  /* a shared-memory access to another block of the cluster (0: lat_shared) */
+  uint32_t lat_dsmem_own;              /* ... to the block's own through the cluster's window (0: lat_shared) */
   uint32_t hoist_invariants;           /* 1: a loop body's invariant arithmetic issues nothing (ptxas hoists it) */
   uint32_t lat_s2r;                    /* a special register read by S2R/S2UR (%tid, %ctaid, %laneid, %warpid, %smid,
                                           %lanemask_*): cycles until its value is there ('short_scoreboard'; 0: an ALU move) */

@@ -347,6 +347,23 @@ cluster_sass() {   # KERNEL: the launch's sass_inst_executed
 cb=$(cluster_sass cluster_bar); cr=$(cluster_sass cluster_bar_relaxed)
 if [ "$cb" = 24 ] && [ "$cr" = 18 ]; then ok; else bad "barrier.cluster SASS instructions: $cb (24), relaxed $cr (18)"; fi
 
+# ---- the block's own shared memory through the cluster's window ---------------------------
+# own_chase's hops by mapa's generic address take lat_dsmem_own, those by
+# the shared address lat_shared, whatever lat_dsmem_own is
+own_hop() {   # GPU VIA-WINDOW: cycles a hop (200 hops less 100)
+  for n in 100 200; do
+    printf 'ptx %s/timing.ptx\nbuffer b 64 zero\nlaunch own_chase grid 1 1 1 block 32 1 1 shared 0 cluster 1 1 1\narg ptr b\narg u32 %s\narg u32 %s\n' \
+      "$(cd "$d" && pwd)" "$n" "$2" > "$tmp/own.launch"
+    "$PTXEMU" run -q --gpu "$1" --stats "$tmp/own$n" "$tmp/own.launch" >/dev/null 2>&1 || return
+  done
+  awk '{ for (i = 1; i < NF; i++) if ($i == "cycles") c[FILENAME] = $(i + 1) } END { print (c[ARGV[2]] - c[ARGV[1]]) / 100 }' "$tmp/own100" "$tmp/own200"
+}
+"$PTXEMU" gpus --params h100 | sed 's/^lat_dsmem_own .*/lat_dsmem_own = 123/' > "$tmp/own123.gpu"
+"$PTXEMU" gpus --params h100 | sed 's/^lat_dsmem_own .*/lat_dsmem_own = 0/' > "$tmp/own0.gpu"
+w123=$(own_hop "$tmp/own123.gpu" 1); w0=$(own_hop "$tmp/own0.gpu" 1); p123=$(own_hop "$tmp/own123.gpu" 0); p0=$(own_hop "$tmp/own0.gpu" 0)
+if awk -v a="$w123" -v b="$w0" -v c="$p123" -v e="$p0" 'BEGIN { exit !(a - b >= 95 && a - b <= 101 && c == e && b - e <= 1 && e - b <= 1) }'; then ok
+else bad "own shared memory by the cluster's window: $w123 cycles a hop at lat_dsmem_own 123, $w0 at 0; by its shared address $p123 and $p0 (the same)"; fi
+
 # ---- scalar accesses ptxas merges ----------------------------------------------------------
 # 8 ld.shared.f32 of consecutive words and 4 st.shared.f32 at a base ptxas
 # knows to be 16-byte aligned issue as 2 LDS.128 and an STS.128 (9 SASS
