@@ -679,17 +679,20 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
 }
 
 uint64_t memsys_shared(memsys *m, uint32_t smi, uint64_t t, const uint64_t *off, uint32_t mask, uint32_t bytes,
-                       uint32_t *wf_out, uint32_t *ideal_out) {
+                       double *own, uint32_t *wf_out, uint32_t *ideal_out) {
   ms_sm *s = &m->sm[smi];
   uint32_t ideal, wf = mm_shared_wavefronts_mode(off, mask, bytes, m->g->shared_bank_bytes, m->g->shared_bank_mode, &ideal);
   *wf_out = wf;
   *ideal_out = ideal;
   double *free_at = m->g->l1_shared_pipe ? &s->l1_free : &s->shared_free;
+  /* the pipe takes a wavefront a cycle, but one access's own come every
+   * shared_replay_cycles: another warp's fill the gaps, the same warp's
+   * next access's do not (its wavefronts begin after them; the pipe's
+   * share is booked in arrival order, as other warps would fill it) */
+  double rc = m->g->shared_replay_cycles > 0 ? m->g->shared_replay_cycles : 1;
   double start = dmax((double)t, *free_at);
   *free_at = start + wf;
-  /* the pipe takes a wavefront a cycle, but one access's own come every
-   * shared_replay_cycles: another warp's fill the gaps */
-  double rc = m->g->shared_replay_cycles > 0 ? m->g->shared_replay_cycles : 1;
+  if (own) { start = dmax(start, *own); *own = start + wf * rc; }
   return (uint64_t)(start - (double)t) + m->g->lat_shared + (uint64_t)((wf - 1) * rc + 0.5);
 }
 

@@ -1038,6 +1038,32 @@ START_TEST(memsys_mshr_per_line)
 }
 END_TEST
 
+/* Shared accesses of 8 wavefronts each (4-byte words 8 apart: lanes 0, 4,
+ * 8, .. share a bank): the pipe takes a wavefront a cycle and one access's
+ * own come shared_replay_cycles apart.  A second access of the same warp
+ * starts after the first's wavefronts (16 cycles at 2 a wavefront);
+ * another warp's as soon as the pipe is free (8). */
+START_TEST(memsys_shared_own_wavefronts_first)
+{
+    uint64_t off[32];
+    for (int i = 0; i < 32; i++) off[i] = (uint64_t)i * 32;
+    gpu_config h = cfg("h100");
+    h.shared_replay_cycles = 2;
+    uint32_t wf, ideal, lat = h.lat_shared;
+    for (int same = 0; same < 2; same++) {
+        memsys *m = memsys_new(&h, 1, 0);
+        ck_assert_ptr_nonnull(m);
+        double w0 = 0, w1 = 0;
+        uint64_t a = memsys_shared(m, 0, 0, off, ~0u, 4, &w0, &wf, &ideal);
+        ck_assert_uint_eq(wf, 8);
+        ck_assert_uint_eq(a, lat + 14);
+        uint64_t b = memsys_shared(m, 0, 0, off, ~0u, 4, same ? &w0 : &w1, &wf, &ideal);
+        ck_assert_uint_eq(b, (same ? 16 : 8) + lat + 14);
+        memsys_free(m);
+    }
+}
+END_TEST
+
 /* A warp's float store at an offset of 11 words (the textbook's
  * writeSegment): 5 sectors, the first and last partly.  Fermi's ECC words
  * make the L2 read those two from DRAM; H100's byte masks do not. */
@@ -1526,6 +1552,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(t, memsys_l1_policies);
     tcase_add_test(t, memsys_mshr_merges_misses);
     tcase_add_test(t, memsys_mshr_per_line);
+    tcase_add_test(t, memsys_shared_own_wavefronts_first);
     tcase_add_test(t, memsys_windowed_matches_immediate);
     tcase_add_test(t, wide_shared_wavefronts_match_definition);
     tcase_add_test(t, store_sectors_match_distinct);
