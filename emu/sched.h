@@ -70,7 +70,7 @@ typedef struct twarp {
   uint64_t war_t[TWARP_WAR_MAX];
   uint64_t war_last;                  /* ... the last of those reads */
   uint64_t hoist_t0;                  /* when the current copy group of its unrolled loop began (deps.hoist; kept by its slot) */
-  double smem_own;                    /* when its last shared access's wavefronts are over (memsys_shared) */
+  double smem_own;                    /* when its next shared access may begin: after its last one's wavefronts (memsys_shared) */
 } twarp;
 
 /* The warp waits len cycles for reason why before its next issue: added to

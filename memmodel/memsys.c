@@ -687,12 +687,12 @@ uint64_t memsys_shared(memsys *m, uint32_t smi, uint64_t t, const uint64_t *off,
   double *free_at = m->g->l1_shared_pipe ? &s->l1_free : &s->shared_free;
   /* the pipe takes a wavefront a cycle, but one access's own come every
    * shared_replay_cycles: another warp's fill the gaps, the same warp's
-   * next access's do not (its wavefronts begin after them; the pipe's
-   * share is booked in arrival order, as other warps would fill it) */
+   * next access's do not (it begins the cycle after the last of them; the
+   * pipe's share is booked in arrival order, as other warps would fill it) */
   double rc = m->g->shared_replay_cycles > 0 ? m->g->shared_replay_cycles : 1;
   double start = dmax((double)t, *free_at);
   *free_at = start + wf;
-  if (own) { start = dmax(start, *own); *own = start + wf * rc; }
+  if (own) { start = dmax(start, *own); *own = start + (wf - 1) * rc + 1; }
   return (uint64_t)(start - (double)t) + m->g->lat_shared + (uint64_t)((wf - 1) * rc + 0.5);
 }
 

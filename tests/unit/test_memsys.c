@@ -1041,7 +1041,7 @@ END_TEST
 /* Shared accesses of 8 wavefronts each (4-byte words 8 apart: lanes 0, 4,
  * 8, .. share a bank): the pipe takes a wavefront a cycle and one access's
  * own come shared_replay_cycles apart.  A second access of the same warp
- * starts after the first's wavefronts (16 cycles at 2 a wavefront);
+ * starts the cycle after the first's last wavefront (at 14: cycle 15);
  * another warp's as soon as the pipe is free (8). */
 START_TEST(memsys_shared_own_wavefronts_first)
 {
@@ -1058,7 +1058,7 @@ START_TEST(memsys_shared_own_wavefronts_first)
         ck_assert_uint_eq(wf, 8);
         ck_assert_uint_eq(a, lat + 14);
         uint64_t b = memsys_shared(m, 0, 0, off, ~0u, 4, same ? &w0 : &w1, &wf, &ideal);
-        ck_assert_uint_eq(b, (same ? 16 : 8) + lat + 14);
+        ck_assert_uint_eq(b, (same ? 15 : 8) + lat + 14);
         memsys_free(m);
     }
 }
