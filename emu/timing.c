@@ -264,12 +264,9 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
         if ((off[i] >> CLUSTER_RANK_SHIFT) - 1 != w->cta->cluster_rank) remote = true;
       }
     double *own = s->issuing ? &s->issuing->smem_own : NULL;
-    double pipe = s->g->l1_shared_pipe ? s->mem->sm[smid].l1_free : s->mem->sm[smid].shared_free;
-    uint64_t qstart = (uint64_t)((own && *own > pipe ? *own : pipe) + 0.5);
-    s->mem_read_at = umax(t, qstart);
-    s->mem_read_why = STALL_SHORT_SCOREBOARD;
     uint32_t wf, ideal;
-    s->mem_latency = memsys_shared(s->mem, smid, t, off, m, size, own, &wf, &ideal);
+    s->mem_latency = memsys_shared(s->mem, smid, t, off, m, size, own, &s->mem_read_at, &wf, &ideal);
+    s->mem_read_why = STALL_SHORT_SCOREBOARD;
     /* the counters' figures for this access (exec_mem.c count_shared),
      * unless the model took it for a merged access's */
     if (!d->fuse_bytes) e->shared_wf = (struct emu_shared_wf){ wf, ideal, true };

@@ -679,7 +679,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
 }
 
 uint64_t memsys_shared(memsys *m, uint32_t smi, uint64_t t, const uint64_t *off, uint32_t mask, uint32_t bytes,
-                       double *own, uint32_t *wf_out, uint32_t *ideal_out) {
+                       double *own, uint64_t *begins, uint32_t *wf_out, uint32_t *ideal_out) {
   ms_sm *s = &m->sm[smi];
   uint32_t ideal, wf = mm_shared_wavefronts_mode(off, mask, bytes, m->g->shared_bank_bytes, m->g->shared_bank_mode, &ideal);
   *wf_out = wf;
@@ -693,6 +693,7 @@ uint64_t memsys_shared(memsys *m, uint32_t smi, uint64_t t, const uint64_t *off,
   double start = dmax((double)t, *free_at);
   *free_at = start + wf;
   if (own) { start = dmax(start, *own); *own = start + (wf - 1) * rc + 1; }
+  *begins = (uint64_t)(start + 0.5);
   return (uint64_t)(start - (double)t) + m->g->lat_shared + (uint64_t)((wf - 1) * rc + 0.5);
 }
 

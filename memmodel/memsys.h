@@ -141,11 +141,12 @@ void memsys_launch(memsys *m);
 uint64_t memsys_global(memsys *m, uint32_t sm, uint64_t t, const uint64_t *addr, uint32_t mask, uint32_t bytes,
                        enum ms_op op, enum ms_path path);
 /* A warp's shared-memory access (offsets into the CTA's shared memory);
- * *wf and *ideal get its wavefronts with and without bank conflicts.
+ * *wf and *ideal get its wavefronts with and without bank conflicts,
+ * *begins the cycle its first wavefront goes (its registers are read).
  * *own (NULL: none): when the warp's previous access's wavefronts are
  * over, which this access waits for and moves on. */
 uint64_t memsys_shared(memsys *m, uint32_t sm, uint64_t t, const uint64_t *off, uint32_t mask, uint32_t bytes,
-                       double *own, uint32_t *wf, uint32_t *ideal);
+                       double *own, uint64_t *begins, uint32_t *wf, uint32_t *ideal);
 /* A warp's constant read: its distinct addresses one after another, each
  * taking the SM's constant port port_cycles (an LDC's ldc_cycles; 1 for a
  * constant-bank operand). */

@@ -1054,10 +1054,10 @@ START_TEST(memsys_shared_own_wavefronts_first)
         memsys *m = memsys_new(&h, 1, 0);
         ck_assert_ptr_nonnull(m);
         double w0 = 0, w1 = 0;
-        uint64_t a = memsys_shared(m, 0, 0, off, ~0u, 4, &w0, &wf, &ideal);
+        uint64_t at, a = memsys_shared(m, 0, 0, off, ~0u, 4, &w0, &at, &wf, &ideal);
         ck_assert_uint_eq(wf, 8);
         ck_assert_uint_eq(a, lat + 14);
-        uint64_t b = memsys_shared(m, 0, 0, off, ~0u, 4, same ? &w0 : &w1, &wf, &ideal);
+        uint64_t b = memsys_shared(m, 0, 0, off, ~0u, 4, same ? &w0 : &w1, &at, &wf, &ideal);
         ck_assert_uint_eq(b, (same ? 15 : 8) + lat + 14);
         memsys_free(m);
     }
