@@ -38,6 +38,10 @@
  *    parts issue right after it; and a run of such loads keeps
  *    ptxas_ahead_regs registers of them in flight beyond its live-in, past
  *    the budget (knn_brute's SASS: 4 LDS.128 in flight at 40 registers).
+ *  - ... and what only stores use comes just before the store, not as soon
+ *    as it could (ptxas_sink, sink_late): the block is scheduled again with
+ *    those instructions held back, so a loop's induction update and compare
+ *    that must follow a store's address come last, as in the SASS.
  * Within one thread the result is the same as in PTX order, so functional
  * results do not change; x->pc is the new index (execution and scheduling
  * use it), x->spc the instruction's own PC (traces and messages use it). */
@@ -62,6 +66,7 @@ typedef struct node {
   uint32_t weight;                /* its latency, for the priority       */
   uint64_t height;                /* longest weighted path to the run's end */
   uint64_t due;                   /* the cycle its operands are ready     */
+  uint64_t not_before;            /* the cycle it may issue at the earliest (sink_late) */
   uint32_t npred;
   /* register pressure (budget): the run's rows it reads, with the value
    * (the number of the run's writes of the row before it) it reads, and
@@ -335,9 +340,9 @@ static void issue_node(node *nd, uint32_t n, const uint8_t *edge, uint32_t *orde
  * due first.  With a budget (b set up for the run), an instruction that
  * would take the live registers past the limit waits while another
  * (due, else the first due) stays within it. */
-static void schedule_run(node *nd, uint32_t n, uint8_t *edge, uint32_t *order, budget *b, const emu *e, uint32_t lo) {
+static void schedule_run(node *nd, uint32_t n, uint8_t *edge, uint32_t *order, budget *b, const emu *e, uint32_t lo, uint64_t *end) {
   memset(edge, 0, (size_t)n * n);
-  for (uint32_t i = 0; i < n; i++) { nd[i].npred = 0; nd[i].due = 0; }
+  for (uint32_t i = 0; i < n; i++) { nd[i].npred = 0; nd[i].due = nd[i].not_before; }
   for (uint32_t i = 0; i < n; i++)
     for (uint32_t j = i + 1; j < n; j++)
       if ((edge[i * n + j] = depends(&nd[i], &nd[j]))) nd[j].npred++;
@@ -379,6 +384,7 @@ static void schedule_run(node *nd, uint32_t n, uint8_t *edge, uint32_t *order, b
     }
     if (best == UINT32_MAX) { best = first; now = nd[first].due; }
     issue_node(nd, n, edge, order, b, k, best, now);
+    if (end) *end = now + 1;
     /* the parts of a merged load come with it: one vector load writes them */
     for (uint32_t j = best + 1; j < n && k + 1 < n; j++)
       if (!nd[j].npred && nd[j].after_row >= 0 && shares_row(nd[best].dst, nd[best].ndst, &nd[j].after_row, 1))
@@ -404,6 +410,36 @@ void emu_block_leaders(const emu *e, uint8_t *leader) {
     if (x->target < np && (x->flags & XF_CONTROL)) leader[x->target] = 1;
     if ((x->flags & XF_CONTROL) || isa_ops[x->in->op].family == F_CTRL) leader[pc + 1] = 1;
   }
+}
+
+/* ptxas computes a value that only stores use (their address, their data,
+ * directly or through other such instructions) just before the store, as
+ * late as the store's own inputs allow, not as soon as it can: the value's
+ * registers are not held across the block ([S] sm_90 SASS of tests/microbench
+ * mb_mix mix_store and the validation init kernels: the IMAD.WIDE of the
+ * STG's address comes after the whole hash, the induction update that
+ * must follow it after that, and the loop's ISETP right before the BRA,
+ * which waits its 13 cycles).  With the first schedule's length `end`, such
+ * an instruction may issue no earlier than its path to the end (through
+ * results) before it.  Special-register and constant reads keep their
+ * place: their latency is long, and ptxas issues them first. */
+static bool sink_late(node *nd, uint32_t n, const uint8_t *edge, const deps *dep, uint32_t lo, uint64_t end) {
+  bool late[RUN_MAX], moved = false;
+  uint64_t path[RUN_MAX];
+  for (uint32_t i = n; i-- > 0;) {
+    bool read = false, only_stores = true;
+    path[i] = nd[i].weight;
+    for (uint32_t j = i + 1; j < n; j++) {
+      if (edge[i * n + j] != 2) continue;
+      read = true;
+      if (!nd[j].store && !late[j]) only_stores = false;
+      if (nd[i].weight + path[j] > path[i]) path[i] = nd[i].weight + path[j];
+    }
+    late[i] = read && only_stores && !nd[i].mem && !dep[lo + i].s2r && !dep[lo + i].imc_sreg;
+  }
+  for (uint32_t i = 0; i < n; i++)
+    if (late[i] && end > path[i]) { nd[i].not_before = end - path[i]; moved = true; }
+  return moved;
 }
 
 int emu_reorder(emu *e, const gpu_config *g, deps *dep) {
@@ -440,7 +476,9 @@ int emu_reorder(emu *e, const gpu_config *g, deps *dep) {
     do n++; while (lo + n < np && n < RUN_MAX && !leader[lo + n] && emu_reorder_movable(&e->prog[lo + n], &dep[lo + n]));
     if (n > 1) {
       for (uint32_t i = 0; i < n; i++) make_node(e, g, &e->prog[lo + i], &dep[lo + i], &nd[i]);
-      schedule_run(nd, n, edge, order, b, e, lo);
+      uint64_t end = 0;
+      schedule_run(nd, n, edge, order, b, e, lo, &end);
+      if (g->ptxas_sink && sink_late(nd, n, edge, dep, lo, end)) schedule_run(nd, n, edge, order, b, e, lo, NULL);
       memcpy(tmp, &e->prog[lo], n * sizeof *tmp);
       memcpy(dtmp, &dep[lo], n * sizeof *dtmp);
       for (uint32_t k = 0; k < n; k++) {

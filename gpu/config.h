@@ -126,6 +126,7 @@ typedef struct gpu_config {
   uint32_t printf_cycles;              /* a device printf (vprintf call) holds its warp this long */
   uint32_t hoist_regs;                 /* ... and hoists the loads of as many copies as these registers hold (0: none) */
   uint32_t combine_ops;                /* ptxas writes dependent pairs as one LEA, IADD3, LOP3, IMAD, xSETP (0: no) */
+  uint32_t ptxas_sink;                 /* ptxas computes what only stores use just before them (0: as soon as it can) */
   uint32_t fuse_bytes;                 /* ptxas merges scalar accesses into vector ones of up to this many bytes (0: none) */
   uint32_t ptxas_regs;                 /* ptxas schedules a block within this many registers a thread where PTX order fits (0: no limit) */
   uint32_t ptxas_ahead_regs;           /* ... or within those live into the block and this many more, where that is more */

@@ -425,6 +425,33 @@ else bad "a chain of ex2: wait $w2 and $w3, short_scoreboard $s2 and $s3 cycles 
 c1=$(sass combine_pairs --set combine_ops=1); c0=$(sass combine_pairs --set combine_ops=0)
 if [ -n "$c1" ] && [ -n "$c0" ] && [ $((c0 - c1)) -eq 3 ]; then ok; else bad "combined pairs: SASS instructions $c1 (combine_ops 1), $c0 (0)"; fi
 
+# ptxas computes what only a store uses just before it (ptxas_sink): in
+# sink_store's loop the store's address comes after the hash, the
+# induction update after the address and the compare last, so the branch
+# waits lat_pred (13) after it; without ptxas_sink the compare issues while
+# the hash is still being computed and the branch follows the store at
+# once.  Same results.
+trace "$tmp/sk1.db" sink_store 32 1024 --gpu "$tmp/noic.gpu"
+trace "$tmp/sk0.db" sink_store 32 1024 --gpu "$tmp/noic.gpu" --set ptxas_sink=0
+issue_at() {   # DB OPNAME-PATTERN TRIP: warp 0's issue cycle of that instruction in that trip (0: the first)
+  q "$1" "SELECT issue_cycle FROM warp_runs r JOIN instructions i USING (insn_id) WHERE r.warp = 0 AND i.opname LIKE '$2'
+          ORDER BY r.wseq LIMIT 1 OFFSET $3"
+}
+sk_ok=1
+for trip in 2 3 4; do
+  x1=$(issue_at "$tmp/sk1.db" 'xor%' $((2 * trip + 1))); c1=$(issue_at "$tmp/sk1.db" 'setp%' "$trip"); b1=$(issue_at "$tmp/sk1.db" 'bra%' "$trip")
+  x0=$(issue_at "$tmp/sk0.db" 'xor%' $((2 * trip + 1))); c0=$(issue_at "$tmp/sk0.db" 'setp%' "$trip"); b0=$(issue_at "$tmp/sk0.db" 'bra%' "$trip")
+  s0=$(issue_at "$tmp/sk0.db" 'st.%' "$trip")
+  [ -n "$x1" ] && [ -n "$c1" ] && [ -n "$b1" ] && [ "$c1" -gt "$x1" ] && [ $((b1 - c1)) -eq 13 ] || sk_ok=0
+  [ -n "$x0" ] && [ -n "$c0" ] && [ -n "$b0" ] && [ -n "$s0" ] && [ "$c0" -lt "$x0" ] && [ $((b0 - s0)) -eq 1 ] || sk_ok=0
+done
+if [ $sk_ok = 1 ]; then ok; else bad "ptxas_sink: last xor / setp / bra at $x1 / $c1 / $b1 (ptxas_sink 1), xor / setp / st / bra at $x0 / $c0 / $s0 / $b0 (0)"; fi
+for v in 1 0; do
+  "$PTXEMU" run -q --gpu h100 --set ptxas_sink=$v "$k" --kernel sink_store --block 32 -e 'buffer b 1024 zero' --arg ptr:b -e "dump b $tmp/sk$v.bin" >"$tmp/out" 2>&1 ||
+    bad "sink_store ptxas_sink=$v: exit $?"
+done
+if cmp -s "$tmp/sk1.bin" "$tmp/sk0.bin" && [ -s "$tmp/sk1.bin" ]; then ok; else bad "ptxas_sink: the results differ"; fi
+
 # ptxas's register budget: budget's eight 16-byte loads do not all rise
 # above the first multiply with ptxas_regs 32 (they would keep 32 loaded
 # registers live); without a budget (0) all eight do.  Same results.
