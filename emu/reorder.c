@@ -339,7 +339,8 @@ static void issue_node(node *nd, uint32_t n, const uint8_t *edge, uint32_t *orde
  * with the longest path to the run's end issues; when none is due, the one
  * due first.  With a budget (b set up for the run), an instruction that
  * would take the live registers past the limit waits while another
- * (due, else the first due) stays within it. */
+ * (due, else the first due) stays within it.  *end (unless NULL): the
+ * schedule's length in cycles. */
 static void schedule_run(node *nd, uint32_t n, uint8_t *edge, uint32_t *order, budget *b, const emu *e, uint32_t lo, uint64_t *end) {
   memset(edge, 0, (size_t)n * n);
   for (uint32_t i = 0; i < n; i++) { nd[i].npred = 0; nd[i].due = nd[i].not_before; }
@@ -384,13 +385,13 @@ static void schedule_run(node *nd, uint32_t n, uint8_t *edge, uint32_t *order, b
     }
     if (best == UINT32_MAX) { best = first; now = nd[first].due; }
     issue_node(nd, n, edge, order, b, k, best, now);
-    if (end) *end = now + 1;
     /* the parts of a merged load come with it: one vector load writes them */
     for (uint32_t j = best + 1; j < n && k + 1 < n; j++)
       if (!nd[j].npred && nd[j].after_row >= 0 && shares_row(nd[best].dst, nd[best].ndst, &nd[j].after_row, 1))
         issue_node(nd, n, edge, order, b, ++k, j, now);
     now++;
   }
+  if (end) *end = now;                       /* the cycle after the last issue */
   if (b) budget_forget(b);
 }
 
