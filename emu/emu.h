@@ -384,7 +384,9 @@ typedef struct emu {
   struct timing_result *timing_out; /* figures of the last timed launch            */
   uint64_t cycle_now;            /* timing mode: the cycle being simulated (for %clock) */
   /* timing mode: the wavefronts the model just found for a shared access
-   * (timing_mem), which its counters take rather than count again */
+   * (timing_mem), which its counters take rather than count again: a
+   * merged access's for the instruction that makes it, none for the
+   * others of its group (emu/fuse.c) */
   struct emu_shared_wf { uint32_t wf, ideal; bool valid; } shared_wf;
   double progress_start, progress_last;  /* progress line (run.c)                */
   /* register and local-memory buffers of finished warps, reused (run.c) */

@@ -197,13 +197,19 @@ static uint32_t shared_wavefronts(const emu *e, const uint64_t *off, lanemask m,
 
 /* ... and in shared memory (wf, ideal: shared_wavefronts's figures; off:
  * the offsets in the CTA's shared memory, which atomics and an observer
- * read, NULL where neither can) */
-static inline __attribute__((always_inline)) void add_shared(warp *w, const xinsn *x, const uint64_t *off, lanemask m, uint32_t size, bool atomic, bool store, uint32_t wf, uint32_t ideal) {
+ * read, NULL where neither can; obs_wf: the wavefronts an observer is
+ * told, the PTX instruction's own, where the counters take a merged
+ * access's in timing mode) */
+static inline __attribute__((always_inline)) void add_shared_as(warp *w, const xinsn *x, const uint64_t *off, lanemask m, uint32_t size, bool atomic, bool store, uint32_t wf, uint32_t ideal, uint32_t obs_wf) {
   emu_stats *st = &w->e->stats;
   if (atomic) { st->shared_atom_requests++; st->shared_atom_rounds += wf; }
   else if (store) { st->shared_st_requests++; st->shared_st_wavefronts += wf; st->shared_st_bank_conflicts += wf - ideal; }
   else { st->shared_ld_requests++; st->shared_ld_wavefronts += wf; st->shared_ld_bank_conflicts += wf - ideal; }
-  if (emu_obs_mem(w->e->obs)) w->e->obs->on_mem(w->e->obs->ctx, w, x, off, m, size, 0, 0, wf);
+  if (emu_obs_mem(w->e->obs)) w->e->obs->on_mem(w->e->obs->ctx, w, x, off, m, size, 0, 0, obs_wf);
+}
+
+static inline __attribute__((always_inline)) void add_shared(warp *w, const xinsn *x, const uint64_t *off, lanemask m, uint32_t size, bool atomic, bool store, uint32_t wf, uint32_t ideal) {
+  add_shared_as(w, x, off, m, size, atomic, store, wf, ideal, wf);
 }
 
 static void count_shared(warp *w, const xinsn *x, const uint64_t *off, lanemask m, uint32_t size, bool atomic, bool store) {
@@ -213,12 +219,14 @@ static void count_shared(warp *w, const xinsn *x, const uint64_t *off, lanemask 
     if (rounds >= 0) { add_shared(w, x, off, m, size, true, store, (uint32_t)rounds, 1); return; }
   }
   struct emu_shared_wf *k = &w->e->shared_wf;
-  uint32_t ideal, wf;
-  if (k->valid) { wf = k->wf; ideal = k->ideal; }     /* (timing_mem's, for this access) */
-  else wf = shared_wavefronts(w->e, off, m, size, &ideal);
+  uint32_t ideal, wf, own;
+  if (k->valid) {                       /* (timing_mem's, for this access: a merged one's, or none) */
+    wf = k->wf; ideal = k->ideal;
+    own = emu_obs_mem(w->e->obs) ? shared_wavefronts(w->e, off, m, size, &(uint32_t){ 0 }) : wf;
+  } else own = wf = shared_wavefronts(w->e, off, m, size, &ideal);
   k->valid = false;
-  if (atomic) wf = mm_shared_atomic_rounds(off, m, wf);
-  add_shared(w, x, off, m, size, atomic, store, wf, ideal);
+  if (atomic) own = wf = mm_shared_atomic_rounds(off, m, wf);
+  add_shared_as(w, x, off, m, size, atomic, store, wf, ideal, own);
 }
 
 void emu_count_access(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, const uint8_t *kind, bool store) {

@@ -209,9 +209,11 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
   uint64_t t = s->now;
   uint16_t isp = x->in->space;
   e->shared_wf.valid = false;
-  /* ptxas merged it into another instruction's vector access (fuse.c) */
+  /* ptxas merged it into another instruction's vector access (fuse.c):
+   * the SASS has no access of its own to count (its bytes are in the
+   * merged access's wavefronts) */
   const deps *d = &s->dep[x->pc];
-  if (d->fused) return;
+  if (d->fused) { e->shared_wf = (struct emu_shared_wf){ 0, 0, true }; return; }
   uint64_t va[WARP_SIZE];
   if (d->fuse_bytes) {
     FOR_LANES(i) va[i] = a[i] - d->fuse_pos;
@@ -267,9 +269,9 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
     uint32_t wf, ideal;
     s->mem_latency = memsys_shared(s->mem, smid, t, off, m, size, own, &s->mem_read_at, &wf, &ideal);
     s->mem_read_why = STALL_SHORT_SCOREBOARD;
-    /* the counters' figures for this access (exec_mem.c count_shared),
-     * unless the model took it for a merged access's */
-    if (!d->fuse_bytes) e->shared_wf = (struct emu_shared_wf){ wf, ideal, true };
+    /* the counters' figures for this access (exec_mem.c count_shared): a
+     * merged access's, as the profiler counts the SASS's vector access */
+    e->shared_wf = (struct emu_shared_wf){ wf, ideal, true };
     if (s->iq[IQ_MIO]) iq_note(s, IQ_MIO, smid, s->mem_read_at);
     /* another block's shared memory: over the SMs' network; the block's
      * own through the cluster's window (an address mapa made): slower
