@@ -174,7 +174,9 @@ static bool row_read_elsewhere(const deps *dep, uint32_t lo, uint32_t hi, int32_
 
 /* The loops ptxas unrolls (enum loop_role): the back-edge branch at pc, its
  * loop [target, pc] a single block of at most unroll_max_insns SASS
- * instructions; the guard of the branch set by a setp that only it reads;
+ * instructions, a plain global (or generic) load counted as
+ * unroll_load_cost of one ([S] tools/sass/unroll_sweep.py; its loops of
+ * shared loads, unrolled up to 32 LDS and 32 FFMAs, are not modelled); the guard of the branch set by a setp that only it reads;
  * one of the setp's sources an induction variable that the loop updates
  * once, by an immediate (add/sub r, r, imm), and reads nowhere else.  A
  * loop stepped by a register (a grid-stride loop) has no trip count ptxas
@@ -189,9 +191,12 @@ static bool pragma_nounroll(const emu *e, const isa_func *f, uint32_t pc) {
   return false;
 }
 
-static void mark_unrolled_loop(const emu *e, deps *dep, uint32_t pc, uint32_t max_insns) {
+static bool plain_load(const isa_insn *in);
+
+static void mark_unrolled_loop(const emu *e, deps *dep, uint32_t pc, uint32_t max_insns, double load_cost) {
   const xinsn *b = &e->prog[pc];
-  uint32_t lo = b->target, body = 0, cmp = UINT32_MAX;
+  uint32_t lo = b->target, cmp = UINT32_MAX;
+  double body = 0;
   if (b->in->op != OP_BRA || b->guard < 0 || lo >= pc || pragma_nounroll(e, b->f, lo)) return;
   /* (a body of max_insns SASS instructions is not many times longer in
    * PTX: a program of many long loops stays linear here) */
@@ -203,7 +208,10 @@ static void mark_unrolled_loop(const emu *e, deps *dep, uint32_t pc, uint32_t ma
      * where pipe_f32_ilp1's 7 are, four times) */
     if (x->f != b->f || (x->flags & XF_CONTROL) || dep[i].unit == U_SFU) return;
     if (has_row(dep[i].dst, dep[i].ndst, b->guard)) cmp = i;
-    body += deps_sass(&dep[i]);
+    /* a global load weighs less in ptxas's measure of a body: a loop of
+     * 14 loads and 14 FFMAs is unrolled where one of 20 FFMAs is not */
+    bool global = plain_load(x->in) && (x->in->space == MOD_GLOBAL || x->in->space == MOD_NONE);
+    body += global ? load_cost * deps_sass(&dep[i]) : deps_sass(&dep[i]);
   }
   if (body + 1 > max_insns || cmp == UINT32_MAX || e->prog[cmp].in->op != OP_SETP || e->prog[cmp].guard >= 0 ||
       row_read_elsewhere(dep, lo, pc, b->guard, pc, pc)) return;
@@ -336,8 +344,10 @@ uint64_t timing_code_bytes(const emu *e, const gpu_config *g, const deps *dep) {
  * code: its branches are no instructions, its paths no divergence
  * (timing.c).  The shapes: '@p bra T; THEN T:', '@p bra T; THEN bra J;
  * T: ELSE J:' and '@p bra T; bra E; T: THEN bra J; E: ELSE J:', THEN and
- * ELSE straight-line code of at most max_insns SASS instructions together.
- * Marks the branches with the join's PC. */
+ * ELSE straight-line code of at most max_if SASS instructions (an if) or
+ * max_else together (an if/else: ptxas computes both paths and selects,
+ * where a branch would cost two jumps and a reconvergence; [S]
+ * tools/sass/ifconv_sweep.py).  Marks the branches with the join's PC. */
 static bool straight(const emu *e, const deps *dep, const isa_func *f, uint32_t lo, uint32_t hi, uint32_t *n) {
   for (uint32_t i = lo; i < hi; i++) {
     if (e->prog[i].f != f || (e->prog[i].flags & XF_CONTROL)) return false;
@@ -350,9 +360,9 @@ static bool is_jump(const xinsn *x, uint32_t pc, uint32_t np) {
   return x->in->op == OP_BRA && x->guard < 0 && x->target > pc && x->target < np;
 }
 
-static void mark_ifconvert(const emu *e, deps *dep, uint32_t pc, uint32_t max_insns) {
+static void mark_ifconvert(const emu *e, deps *dep, uint32_t pc, uint32_t max_if, uint32_t max_else) {
   const xinsn *b = &e->prog[pc];
-  uint32_t np = e->nprog, n = 0, then = pc + 1, t = b->target, join;
+  uint32_t np = e->nprog, n = 0, then = pc + 1, t = b->target, join, max_insns = max_if;
   if (b->in->op != OP_BRA || b->guard < 0 || t <= pc || t >= np) return;
   if (t == pc + 2 && is_jump(&e->prog[pc + 1], pc + 1, np)) { then = t; t = e->prog[pc + 1].target; }   /* inverted */
   if (t <= then) return;
@@ -360,6 +370,7 @@ static void mark_ifconvert(const emu *e, deps *dep, uint32_t pc, uint32_t max_in
   if (t - 1 > then && is_jump(last, t - 1, np)) {
     join = last->target;
     if (!straight(e, dep, b->f, then, t - 1, &n) || !straight(e, dep, b->f, t, join, &n)) return;
+    if (max_else) max_insns = max_else;
   } else {
     join = t;
     if (!straight(e, dep, b->f, then, t, &n)) return;
@@ -784,7 +795,7 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     if (d->kind >= DK_ASYNC_OP) d->grp = is_wgmma(in->op) ? AC_WGMMA : AC_CP_ASYNC;
   }
   if (g->unroll_factor > 1)
-    for (uint32_t pc = 0; pc < e->nprog; pc++) mark_unrolled_loop(e, dep, pc, g->unroll_max_insns);
+    for (uint32_t pc = 0; pc < e->nprog; pc++) mark_unrolled_loop(e, dep, pc, g->unroll_max_insns, g->unroll_load_cost);
   if (g->fold_imm_banks) fold_immediate_banks(e, g, dep);
   for (uint32_t pc = 0; pc < e->nprog; pc++)
     dep[pc].queued = dep[pc].exits || (g->mio_queue && dep[pc].throttle_why == STALL_MIO_THROTTLE && dep[pc].unit != U_SFU) ||
@@ -799,7 +810,7 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     free(left);
   }
   if (g->ifconvert_max_insns)
-    for (uint32_t pc = 0; pc < e->nprog; pc++) if (!dep[pc].ifconv_end) mark_ifconvert(e, dep, pc, g->ifconvert_max_insns);
+    for (uint32_t pc = 0; pc < e->nprog; pc++) if (!dep[pc].ifconv_end) mark_ifconvert(e, dep, pc, g->ifconvert_max_insns, g->ifconvert_else_max_insns);
   /* ptxas's combined instructions and merged accesses, in basic blocks */
   uint8_t *leader = calloc(e->nprog + 1, 1);
   if (leader) {

@@ -555,14 +555,21 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
     else if (path == MS_CACHED && g->l1_caches_global) c = &s->l1;
   }
   /* the L1 takes l1_sectors_per_cycle sectors, but one tag lookup per
-   * line: an access spread over many lines takes a cycle per line or so */
+   * line: an access spread over many lines takes a cycle per line or so.
+   * With l1_data_banks a load's hits take a cycle per wavefront of its
+   * data banks (4-byte words of 32 banks, as shared memory's bank
+   * conflicts): hits in lines whose words lie in other banks are read
+   * together; its lines that miss still take a cycle each (below) */
   double busy = (double)n / g->l1_sectors_per_cycle;
+  bool banked = g->l1_data_banks && op == MS_LOAD && g->l1_lines_per_cycle > 0;
+  uint64_t missed = 0;             /* banked: the lines (ord) with a miss */
   bool again[64];                  /* set by lines_of: stores read it */
   uint8_t ord[64];                 /* ... and misses, where l1_miss_line_cycles > 0 or l1_mshr_lines */
   line_mshr lm[64];                /* ... and each line's MSHR, with l1_mshr_lines */
   if (g->l1_lines_per_cycle > 0 || op == MS_STORE || g->l1_miss_line_cycles > 0 || g->l1_mshr_lines) {
     uint32_t lines = lines_of(sec, n, s->l1.line_shift > 5 ? s->l1.line_shift - 5 : 0, again, ord);
-    if (g->l1_lines_per_cycle > 0) busy = dmax(busy, lines / g->l1_lines_per_cycle);
+    uint32_t ideal, per = banked ? mm_shared_wavefronts(addr, mask, bytes, &ideal) : lines;
+    if (g->l1_lines_per_cycle > 0) busy = dmax(busy, per / g->l1_lines_per_cycle);
     if (g->l1_mshr_lines) for (uint32_t i = 0; i < lines; i++) lm[i].slot = NONE;
   }
   /* (a global load took the request's floor at the SM's LSU port: lsu_port) */
@@ -641,6 +648,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
      * line each, take 217 cycles a hop more than one lane) */
     double leave = g->l1_miss_line_cycles > 0 ? start + ord[k] * g->l1_miss_line_cycles : start;
     if (!c) {
+      if (banked) missed |= 1ull << (ord[k] & 63);
       uint32_t r = add_req(m, s, &pend, RQ_READ, t, leave, a);
       if (r != NONE) take_slot(s, r, slot, lmk);
       continue;
@@ -659,6 +667,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
     }
     /* a miss fetches its sector, or every missing sector of the line when
      * the L1 fills whole lines (Fermi/Kepler 128-byte lines) */
+    if (banked) missed |= 1ull << (ord[k] & 63);
     uint32_t r = add_req(m, s, &pend, RQ_READ, t, leave, a);
     if (r == NONE) continue;
     take_slot(s, r, slot, lmk);
@@ -675,6 +684,8 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
       }
     }
   }
+  if (banked && missed)
+    s->l1_free = dmax(s->l1_free, start + __builtin_popcountll(missed) / g->l1_lines_per_cycle);
   return finish(m, smi, t, done, pend);
 }
 

@@ -382,6 +382,16 @@ else bad "merged accesses: SASS instructions $s16 (16-byte base), $s8 (fuse_byte
 "$PTXEMU" run -q --gpu h100 "$k" --kernel fuse_sym --block 32 -e 'buffer b 64 zero' --arg ptr:b --arg u32:0 -e "dump b $tmp/m1" >"$tmp/out" 2>&1 &&
 "$PTXEMU" run -q "$k" --kernel fuse_sym --block 32 -e 'buffer b 64 zero' --arg ptr:b --arg u32:0 -e "dump b $tmp/m2" >>"$tmp/out" 2>&1 || cat "$tmp/out"
 if cmp -s "$tmp/m1" "$tmp/m2" && [ -s "$tmp/m1" ]; then ok; else bad "merged accesses change results"; fi
+# ... and the counters count the merged access's wavefronts, as the profiler
+# counts the SASS: fewer than the 8 one-wavefront loads (broadcasts), which
+# fuse_bytes 0 and a functional run (no merging) count
+wfs() {   # MORE-ARGS...: fuse_sym's shared_ld_wavefronts
+  "$PTXEMU" run -q --stats "$tmp/fw" "$k" --kernel fuse_sym --block 32 -e 'buffer b 64 zero' --arg ptr:b --arg u32:0 "$@" >/dev/null 2>&1 &&
+    sed -n 's/.* shared_ld_wavefronts \([0-9]*\).*/\1/p' "$tmp/fw"
+}
+w16=$(wfs --gpu h100); w0=$(wfs --gpu h100 --set fuse_bytes=0); wf=$(wfs)
+if [ "$w0" = 8 ] && [ "$wf" = 8 ] && [ -n "$w16" ] && [ "$w16" -lt 8 ]; then ok
+else bad "merged accesses' wavefronts: $w16 (merged), $w0 (fuse_bytes 0), $wf (functional)"; fi
 # ... and a merged load writes all of its registers at once: within ptxas's
 # register budget (ptxas_regs 32) the issue order starts 3 of the 8 groups'
 # loads before the first add reads one, every group's without a budget
@@ -451,6 +461,46 @@ for v in 1 0; do
     bad "sink_store ptxas_sink=$v: exit $?"
 done
 if cmp -s "$tmp/sk1.bin" "$tmp/sk0.bin" && [ -s "$tmp/sk1.bin" ]; then ok; else bad "ptxas_sink: the results differ"; fi
+
+# if-conversion as sm_90 ptxas does it (tools/sass/ifconv_sweep.py): the
+# odd lanes' if of 8 FMAs is predicated code (no branch_resolving), of 9 a
+# branch that splits the warp; an if/else of 10 FMAs a path is predicated
+# (ifconvert_else_max_insns 20), which ifconvert_max_insns alone would not
+brs() {   # KERNEL MORE-ARGS...: the launch's stall_branch_resolving_pct (0 when absent)
+  kern=$1; shift
+  "$PTXEMU" run -q --gpu h100 --stats "$tmp/ic" "$k" --kernel "$kern" --block 32 -e 'buffer b 128 zero' --arg ptr:b "$@" >/dev/null 2>&1 &&
+    awk '{ v = 0; for (i = 1; i < NF; i++) if ($i == "stall_branch_resolving_pct") v = $(i+1); print v }' "$tmp/ic"
+}
+i8=$(brs ifconv_if8); i9=$(brs ifconv_if9); e20=$(brs ifconv_else20); e20s=$(brs ifconv_else20 --set ifconvert_else_max_insns=0)
+if [ "$i8" = 0 ] && [ "$e20" = 0 ] && awk -v a="$i9" -v b="$e20s" 'BEGIN { exit !(a > 0 && b > 0) }'; then ok
+else bad "if-conversion: branch_resolving % if of 8 '$i8', of 9 '$i9', if/else of 20 '$e20' ('$e20s' with ifconvert_else_max_insns 0)"; fi
+
+# the L1's data banks (l1_data_banks): L1-hit loads of 32 lines a request
+# take a cycle per bank wavefront, so lanes 136 bytes apart (two a bank:
+# l1_records) take well under the time of lanes on one bank (l1_reuse, 32
+# wavefronts); counting lines instead, both take 32 cycles a request
+mb=$(cd "$srcdir/tests/microbench/mb_l1reuse" && pwd)
+awk -v d="$mb" '/^launch/ { n++ } n == 4 { exit } { if ($1 == "ptx") $2 = d "/" $2; if ($1 == "arg" && $2 == "s32") $3 = 32; print }' "$mb/case.txt" >"$tmp/l1r.txt"
+l1cyc() {   # MORE-ARGS...: the cycles of launches 0 (l1_reuse, one bank) and 2 (l1_records, two lanes a bank)
+  "$PTXEMU" run -q --gpu h100 --stats "$tmp/l1s" "$@" "$tmp/l1r.txt" >/dev/null 2>&1 &&
+    awk '$2 == 0 || $2 == 2 { for (i = 1; i < NF; i++) if ($i == "cycles") printf "%s ", $(i+1) }' "$tmp/l1s"
+}
+set -- $(l1cyc); b1=$1; r1=$2; set -- $(l1cyc --set l1_data_banks=0); b0=$1; r0=$2
+if [ -n "$r1" ] && [ -n "$r0" ] && [ $((3 * r1)) -lt $((2 * b1)) ] && [ $((10 * r0)) -gt $((8 * b0)) ]; then ok
+else bad "l1_data_banks: one bank $b1 / two a bank $r1 cycles (lines: $b0 / $r0)"; fi
+
+# unrolling: loads count a quarter of an instruction in the body's size
+# (unroll_load_cost), so the loop of 14 loads and 14 FFMAs is unrolled
+# (fewer SASS instructions: its loop control once every 4 trips) and the one
+# of 16 and 16 is not, whatever the loads count
+unr() {   # KERNEL MORE-ARGS...: sass_inst_executed of 64 trips
+  kern=$1; shift
+  "$PTXEMU" run -q --gpu h100 --stats "$tmp/us" "$k" --kernel "$kern" --block 32 -e 'buffer p 8192 zero' -e 'buffer o 128 zero' \
+    --arg ptr:p --arg ptr:o --arg u32:64 --arg f32:1.0 "$@" >/dev/null 2>&1 && sed -n 's/.* sass_inst_executed \([0-9]*\).*/\1/p' "$tmp/us"
+}
+u14=$(unr unroll_ld14); u14f=$(unr unroll_ld14 --set unroll_load_cost=1); u16=$(unr unroll_ld16); u16f=$(unr unroll_ld16 --set unroll_load_cost=1)
+if [ -n "$u14" ] && [ -n "$u14f" ] && [ "$u14" -lt "$u14f" ] && [ -n "$u16" ] && [ "$u16" = "$u16f" ]; then ok
+else bad "unroll_load_cost: SASS instructions of the 14-load loop $u14 ($u14f counting loads whole), of the 16-load loop $u16 ($u16f)"; fi
 
 # ptxas's register budget: budget's eight 16-byte loads do not all rise
 # above the first multiply with ptxas_regs 32 (they would keep 32 loaded

@@ -25,6 +25,8 @@ Each case sweeps one mechanism's parameters (doc/timing-validation.md):
               and running 64..1024 straight-line instructions
   mb_l1       L1 hits and misses by request shape: 1..32 lines and 1..4
               sectors a line
+  mb_l1reuse  L1-hit requests of 32 lines with every lane on one data bank
+              (the same lines or others each request) or two lanes a bank
   mb_fuse     scalar shared-memory loads and stores ptxas can merge (16- or
               8-byte aligned) or not (4-byte aligned), broadcast or per lane
   mb_l1w      L1-hit requests of 1 or 2 lines returning 4..128 distinct bytes
@@ -571,6 +573,47 @@ extern "C" __global__ void l1_mix(const float *buf, float *out, int iters, unsig
         c.launch('l1_miss_shape', 1, 512, [('ptr', 'buf'), ('ptr', 'out'), ('s32', 256), ('u32', lines), ('u32', sectors)])
     for misses in (0, 1, 2, 4, 8):
         c.launch('l1_mix', 1, 512, [('ptr', 'buf'), ('ptr', 'out'), ('s32', 256), ('u32', misses)])
+    return c
+
+
+# ---------------------------------------------------------------- L1 data banks
+def l1_reuse_case():
+    c = Case('mb_l1reuse', 'L1-hit requests of 32 lines: lanes on one data bank, or two a bank; 1 block of 128..1024 threads')
+    c.src.append('''// L1-hit loads whose requests touch 32 lines (lane l in line l), 4
+// independent loads a step; X = 1: the loads read other words of the same 32
+// lines, X = 1056: other lines (32 regions of 33 lines, L1-resident after
+// the first pass); either way every lane reads the same word of its line
+extern "C" __global__ void l1_reuse(const float *buf, float *out, int iters, unsigned X)
+{
+    unsigned lane = threadIdx.x & 31;
+    const float *p = buf + lane * 32;
+    float a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    for (int i = 0; i < iters; i++) {
+        unsigned r = (i * 4) & 31;
+        a0 += p[(r + 0) * X]; a1 += p[(r + 1) * X]; a2 += p[(r + 2) * X]; a3 += p[(r + 3) * X];
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = a0 + a1 + a2 + a3;
+}''')
+    c.src.append('''// lane l reads word f of its own 34-word record (136 bytes apart, the
+// transposing read of a point-major array), f = 0, 1, ...: 32 lines a
+// request, but two lanes a data bank
+extern "C" __global__ void l1_records(const float *buf, float *out, int iters)
+{
+    unsigned lane = threadIdx.x & 31;
+    const float *p = buf + lane * 34;
+    float a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    for (int i = 0; i < iters; i++) {
+        unsigned r = (i * 4) % 32;
+        a0 += p[r + 0]; a1 += p[r + 1]; a2 += p[r + 2]; a3 += p[r + 3];
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = a0 + a1 + a2 + a3;
+}''')
+    c.buf('buf', 32 * 1056 * 4 * 36)
+    c.buf('out', 1024 * 4)
+    for threads in (128, 512, 1024):
+        for X in (1, 1056):
+            c.launch('l1_reuse', 1, threads, [('ptr', 'buf'), ('ptr', 'out'), ('s32', 256), ('u32', X)])
+        c.launch('l1_records', 1, threads, [('ptr', 'buf'), ('ptr', 'out'), ('s32', 256)])
     return c
 
 
@@ -1151,6 +1194,6 @@ def mix_case():
 
 if __name__ == '__main__':
     for mk in (pipe_case, cvt_case, alu_case, smem_case, atomic_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case,
-               launch_case, l1_case, fuse_case, l1_width_case, l2_dirty_case, same_store_case, gather_case, rmw_case, rmw_where_case, rmw_line_case, rmw_grid_case,
+               launch_case, l1_case, l1_reuse_case, fuse_case, l1_width_case, l2_dirty_case, same_store_case, gather_case, rmw_case, rmw_where_case, rmw_line_case, rmw_grid_case,
                flag_case, ldc_case, writeback_case, mio_case, sreg_case, mix_case):
         mk().write()
