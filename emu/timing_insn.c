@@ -176,8 +176,9 @@ static bool row_read_elsewhere(const deps *dep, uint32_t lo, uint32_t hi, int32_
  * loop [target, pc] a single block of at most unroll_max_insns SASS
  * instructions, a plain global (or generic) load counted as
  * unroll_load_cost of one ([S] tools/sass/unroll_sweep.py; its loops of
- * shared loads, unrolled up to 32 LDS and 32 FFMAs, are not modelled); the guard of the branch set by a setp that only it reads;
- * one of the setp's sources an induction variable that the loop updates
+ * shared loads, unrolled up to 32 LDS and 32 FFMAs, are not modelled);
+ * the guard of the branch set by a setp that only it reads; one of the
+ * setp's sources an induction variable that the loop updates
  * once, by an immediate (add/sub r, r, imm), and reads nowhere else.  A
  * loop stepped by a register (a grid-stride loop) has no trip count ptxas
  * can compute and stays as it is (val_stencil's init: 40 SASS instructions),

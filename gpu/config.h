@@ -44,7 +44,7 @@ typedef struct gpu_config {
   uint32_t l1_mshrs;                   /* outstanding sector misses per SM */
   uint32_t l1_sectors_per_cycle;       /* tag/data throughput of L1 */
   double l1_lines_per_cycle;           /* distinct lines a cycle (tag lookups; 0: no limit) */
-  uint32_t l1_data_banks;              /* ... counted as the request's bank wavefronts (loads and stores) */
+  uint32_t l1_data_banks;              /* ... a load's hits counted as its bank wavefronts, its missing lines one each */
   uint32_t l1_shared_pipe;             /* shared-memory wavefronts and L1 requests take one data pipe */
   uint32_t store_drain;                /* a warp exits once the L1 has taken its stores (their registers read) */
   double l1_accept_cycles;             /* the L1 takes a global or local request every this many cycles, its lines queued inside (0: with its lines) */
@@ -125,7 +125,7 @@ typedef struct gpu_config {
   uint32_t ifconvert_else_max_insns;   /* ... and an if/else of at most this many (both paths; 0: as an if's) */
   uint32_t unroll_factor;              /* ptxas unrolls counted single-block loops this many times (1: no) */
   uint32_t unroll_max_insns;           /* ... whose body has at most this many SASS instructions */
-  double unroll_load_cost;             /* ... a plain load counting as this share of one */
+  double unroll_load_cost;             /* ... a global load counting as this share of one */
   uint32_t printf_cycles;              /* a device printf (vprintf call) holds its warp this long */
   uint32_t hoist_regs;                 /* ... and hoists the loads of as many copies as these registers hold (0: none) */
   uint32_t combine_ops;                /* ptxas writes dependent pairs as one LEA, IADD3, LOP3, IMAD, xSETP (0: no) */

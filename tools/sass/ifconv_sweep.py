@@ -18,6 +18,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from stall_pairs import text_sections  # noqa: E402 (the ELF reader beside this file)
+
 KINDS = {
     'imad': 'x = x * x + %d;',
     'ffma': 'f = f * fa + %d.0f;',
@@ -41,17 +44,9 @@ def kernel(name, kind, n):
 
 def sections(cubin):
     """name -> list of 12-bit opcodes of each .text.NAME section"""
-    d = open(cubin, 'rb').read()
-    shoff, = struct.unpack_from('<Q', d, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from('<HHH', d, 0x3a)
-    secs = [struct.unpack_from('<IIQQQQ', d, shoff + i * shentsize) for i in range(shnum)]
-    stro = secs[shstrndx][4]
-    out = {}
-    for name, _, _, _, off, size in secs:
-        n = d[stro + name:d.index(b'\0', stro + name)].decode()
-        if n.startswith('.text.'):
-            out[n[6:]] = [struct.unpack_from('<Q', d, off + 16 * k)[0] & 0xfff for k in range(size // 16)]
-    return out
+    with open(cubin, 'rb') as f:
+        return {n[6:]: [struct.unpack_from('<Q', code, 16 * k)[0] & 0xfff for k in range(len(code) // 16)]
+                for n, code in text_sections(f.read())}
 
 
 def main():

@@ -20,6 +20,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from stall_pairs import text_sections  # noqa: E402 (the ELF reader beside this file)
+
 SIZES = list(range(4, 49, 2))
 KINDS = ('ffma', 'ldg+ffma', '2ldg+fsub+ffma', 'lds+ffma')
 
@@ -69,17 +72,9 @@ $L_done:
 
 def sections(cubin):
     """name -> list of 12-bit opcodes of each .text.NAME section"""
-    d = open(cubin, 'rb').read()
-    shoff, = struct.unpack_from('<Q', d, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from('<HHH', d, 0x3a)
-    secs = [struct.unpack_from('<IIQQQQ', d, shoff + i * shentsize) for i in range(shnum)]
-    stro = secs[shstrndx][4]
-    out = {}
-    for name, _, _, _, off, size in secs:
-        nm = d[stro + name:d.index(b'\0', stro + name)].decode()
-        if nm.startswith('.text.'):
-            out[nm[6:]] = [struct.unpack_from('<Q', d, off + 16 * k)[0] & 0xfff for k in range(size // 16)]
-    return out
+    with open(cubin, 'rb') as f:
+        return {n[6:]: [struct.unpack_from('<Q', code, 16 * k)[0] & 0xfff for k in range(len(code) // 16)]
+                for n, code in text_sections(f.read())}
 
 
 def main():
