@@ -94,6 +94,8 @@ static uint8_t cvt_unit(const gpu_config *g, const isa_insn *in, uint32_t *lat) 
 }
 
 static bool is_shared_space(uint16_t sp) { return sp == MOD_SHARED || sp == MOD_SHARED_CTA; }
+/* Global or generic (no space named): an LDG/STG, or a generic access. */
+static bool global_or_generic(uint16_t sp) { return sp == MOD_GLOBAL || sp == MOD_NONE; }
 /* Global, local or generic: what goes through the L1's instruction queue. */
 static bool l1_space(uint16_t sp) {
   return !is_shared_space(sp) && sp != MOD_SHARED_CLUSTER && sp != MOD_PARAM && sp != MOD_PARAM_ENTRY && sp != MOD_PARAM_FUNC &&
@@ -211,8 +213,7 @@ static void mark_unrolled_loop(const emu *e, deps *dep, uint32_t pc, uint32_t ma
     if (has_row(dep[i].dst, dep[i].ndst, b->guard)) cmp = i;
     /* a global load weighs less in ptxas's measure of a body: a loop of
      * 14 loads and 14 FFMAs is unrolled where one of 20 FFMAs is not */
-    bool global = plain_load(x->in) && (x->in->space == MOD_GLOBAL || x->in->space == MOD_NONE);
-    body += global ? load_cost * deps_sass(&dep[i]) : deps_sass(&dep[i]);
+    body += plain_load(x->in) && global_or_generic(x->in->space) ? load_cost * deps_sass(&dep[i]) : deps_sass(&dep[i]);
   }
   if (body + 1 > max_insns || cmp == UINT32_MAX || e->prog[cmp].in->op != OP_SETP || e->prog[cmp].guard >= 0 ||
       row_read_elsewhere(dep, lo, pc, b->guard, pc, pc)) return;
@@ -625,7 +626,7 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     bool kernel_param = in->space == MOD_PARAM || in->space == MOD_PARAM_ENTRY;
     /* LDG, STG, ATOMG, RED, LDGSTS and generic LD, ST, ATOM name the memory
      * descriptor (desc[UR]) */
-    d->gdesc = in->op == OP_CP_ASYNC || ((in->space == MOD_GLOBAL || !in->space) &&
+    d->gdesc = in->op == OP_CP_ASYNC || (global_or_generic(in->space) &&
                (in->op == OP_LD || in->op == OP_LDU || in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED));
     bool wide = ptx_type_bits((enum ptx_type)in->type) * (in->vec ? in->vec : 1) > 32;
     switch (d->unit) {

@@ -369,10 +369,13 @@ else bad "own shared memory by the cluster's window: $w123 cycles a hop at lat_d
 # knows to be 16-byte aligned issue as 2 LDS.128 and an STS.128 (9 SASS
 # instructions fewer a warp than unmerged); with fuse_bytes = 8, as 4
 # LDS.64 and 2 STS.64 (6 fewer); through a base of unknown alignment, none
+stat_of() {   # FIELD KERNEL MORE-ARGS...: that --stats field of a one-warp launch of KERNEL
+  field=$1; kern=$2; shift 2
+  "$PTXEMU" run -q --stats "$tmp/st" "$k" --kernel "$kern" --block 32 "$@" >/dev/null 2>&1 && stat_in "$tmp/st" "$field"
+}
 sass() {   # KERNEL MORE-ARGS...: the launch's sass_inst_executed
   kern=$1; shift
-  "$PTXEMU" run -q --gpu h100 --stats "$tmp/fs" "$k" --kernel "$kern" --block 32 -e 'buffer b 64 zero' --arg ptr:b --arg u32:0 "$@" >/dev/null 2>&1 &&
-    sed -n 's/.* sass_inst_executed \([0-9]*\).*/\1/p' "$tmp/fs"
+  stat_of sass_inst_executed "$kern" --gpu h100 -e 'buffer b 64 zero' --arg ptr:b --arg u32:0 "$@"
 }
 s16=$(sass fuse_sym); s8=$(sass fuse_sym --set fuse_bytes=8); s0=$(sass fuse_sym --set fuse_bytes=0)
 p16=$(sass fuse_param); p0=$(sass fuse_param --set fuse_bytes=0)
@@ -386,8 +389,7 @@ if cmp -s "$tmp/m1" "$tmp/m2" && [ -s "$tmp/m1" ]; then ok; else bad "merged acc
 # counts the SASS: fewer than the 8 one-wavefront loads (broadcasts), which
 # fuse_bytes 0 and a functional run (no merging) count
 wfs() {   # MORE-ARGS...: fuse_sym's shared_ld_wavefronts
-  "$PTXEMU" run -q --stats "$tmp/fw" "$k" --kernel fuse_sym --block 32 -e 'buffer b 64 zero' --arg ptr:b --arg u32:0 "$@" >/dev/null 2>&1 &&
-    sed -n 's/.* shared_ld_wavefronts \([0-9]*\).*/\1/p' "$tmp/fw"
+  stat_of shared_ld_wavefronts fuse_sym -e 'buffer b 64 zero' --arg ptr:b --arg u32:0 "$@"
 }
 w16=$(wfs --gpu h100); w0=$(wfs --gpu h100 --set fuse_bytes=0); wf=$(wfs)
 if [ "$w0" = 8 ] && [ "$wf" = 8 ] && [ -n "$w16" ] && [ "$w16" -lt 8 ]; then ok
@@ -468,8 +470,7 @@ if cmp -s "$tmp/sk1.bin" "$tmp/sk0.bin" && [ -s "$tmp/sk1.bin" ]; then ok; else 
 # (ifconvert_else_max_insns 20), which ifconvert_max_insns alone would not
 brs() {   # KERNEL MORE-ARGS...: the launch's stall_branch_resolving_pct (0 when absent)
   kern=$1; shift
-  "$PTXEMU" run -q --gpu h100 --stats "$tmp/ic" "$k" --kernel "$kern" --block 32 -e 'buffer b 128 zero' --arg ptr:b "$@" >/dev/null 2>&1 &&
-    awk '{ v = 0; for (i = 1; i < NF; i++) if ($i == "stall_branch_resolving_pct") v = $(i+1); print v }' "$tmp/ic"
+  v=$(stat_of stall_branch_resolving_pct "$kern" --gpu h100 -e 'buffer b 128 zero' --arg ptr:b "$@") && echo "${v:-0}"
 }
 i8=$(brs ifconv_if8); i9=$(brs ifconv_if9); e20=$(brs ifconv_else20); e20s=$(brs ifconv_else20 --set ifconvert_else_max_insns=0)
 if [ "$i8" = 0 ] && [ "$e20" = 0 ] && awk -v a="$i9" -v b="$e20s" 'BEGIN { exit !(a > 0 && b > 0) }'; then ok
@@ -495,8 +496,7 @@ else bad "l1_data_banks: one bank $b1 / two a bank $r1 cycles (lines: $b0 / $r0)
 # of 16 and 16 is not, whatever the loads count
 unr() {   # KERNEL MORE-ARGS...: sass_inst_executed of 64 trips
   kern=$1; shift
-  "$PTXEMU" run -q --gpu h100 --stats "$tmp/us" "$k" --kernel "$kern" --block 32 -e 'buffer p 8192 zero' -e 'buffer o 128 zero' \
-    --arg ptr:p --arg ptr:o --arg u32:64 --arg f32:1.0 "$@" >/dev/null 2>&1 && sed -n 's/.* sass_inst_executed \([0-9]*\).*/\1/p' "$tmp/us"
+  stat_of sass_inst_executed "$kern" --gpu h100 -e 'buffer p 8192 zero' -e 'buffer o 128 zero' --arg ptr:p --arg ptr:o --arg u32:64 --arg f32:1.0 "$@"
 }
 u14=$(unr unroll_ld14); u14f=$(unr unroll_ld14 --set unroll_load_cost=1); u16=$(unr unroll_ld16); u16f=$(unr unroll_ld16 --set unroll_load_cost=1)
 if [ -n "$u14" ] && [ -n "$u14f" ] && [ "$u14" -lt "$u14f" ] && [ -n "$u16" ] && [ "$u16" = "$u16f" ]; then ok

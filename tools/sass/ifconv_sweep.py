@@ -6,20 +6,20 @@
 Writes kernels whose only branch is `if (threadIdx.x > k) { BODY }`, BODY
 being 1 to 24 statements of one kind (an integer multiply-add, a float
 FMA, or a global store of a value already in a register, each one SASS
-instruction), and if/else forms with the FMAs or stores split between the paths, compiles them (nvcc -ptx -O3, then ptxas), and prints for
-each kind and length whether the SASS still branches (a BRA besides the one
+instruction), and if/else forms with the FMAs or stores split between
+the paths; compiles them (nvcc -ptx -O3, then ptxas) and prints for each
+kind and length whether the SASS still branches (a BRA besides the one
 that ends every kernel) or ptxas made the body predicated code.  The
-timing model's `ifconvert_max_insns` (configs/h100.gpu) is the longest body
-ptxas predicates.  Only the standard library besides the two tools.
+timing model's `ifconvert_max_insns` and `ifconvert_else_max_insns`
+(configs/h100.gpu) are the longest if and if/else ptxas predicates.  Only
+the standard library besides the two tools.
 """
 import os
-import struct
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from stall_pairs import text_sections  # noqa: E402 (the ELF reader beside this file)
+from sweep import opcodes, options  # noqa: E402 (beside this file)
 
 KINDS = {
     'imad': 'x = x * x + %d;',
@@ -42,24 +42,8 @@ def kernel(name, kind, n):
             'if (threadIdx.x > k) %s o[threadIdx.x] = x + (int)f; }' % (name, cond))
 
 
-def sections(cubin):
-    """name -> list of 12-bit opcodes of each .text.NAME section"""
-    with open(cubin, 'rb') as f:
-        return {n[6:]: [struct.unpack_from('<Q', code, 16 * k)[0] & 0xfff for k in range(len(code) // 16)]
-                for n, code in text_sections(f.read())}
-
-
 def main():
-    arch = 'sm_90'
-    keep = None
-    args = sys.argv[1:]
-    while args:
-        a = args.pop(0)
-        if a == '--arch' and args: arch = args.pop(0)
-        elif a == '--keep' and args: keep = args.pop(0)
-        else: sys.exit(__doc__)
-    tmp = keep or tempfile.mkdtemp()
-    os.makedirs(tmp, exist_ok=True)
+    arch, tmp = options(__doc__)
     src = os.path.join(tmp, 'ifconv.cu')
     with open(src, 'w') as f:
         for r, kind in enumerate(ROWS):
@@ -68,7 +52,7 @@ def main():
     ptx, cubin = os.path.join(tmp, 'ifconv.ptx'), os.path.join(tmp, 'ifconv.cubin')
     subprocess.run(['nvcc', '-ptx', '-arch=' + arch, '-O3', src, '-o', ptx], check=True)
     subprocess.run(['ptxas', '-arch=' + arch, ptx, '-o', cubin], check=True)
-    ops = sections(cubin)
+    ops = opcodes(cubin)
     BRA = 0x947
     print('body length:  ' + ' '.join('%3d' % n for n in LENGTHS))
     for r, kind in enumerate(ROWS):

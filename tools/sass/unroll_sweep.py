@@ -15,13 +15,11 @@ body, in SASS instructions with the loop's control, that ptxas unrolls.
 Only the standard library besides ptxas.
 """
 import os
-import struct
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from stall_pairs import text_sections  # noqa: E402 (the ELF reader beside this file)
+from sweep import opcodes, options  # noqa: E402 (beside this file)
 
 SIZES = list(range(4, 49, 2))
 KINDS = ('ffma', 'ldg+ffma', '2ldg+fsub+ffma', 'lds+ffma')
@@ -70,23 +68,8 @@ $L_done:
 ''' % (name, body)
 
 
-def sections(cubin):
-    """name -> list of 12-bit opcodes of each .text.NAME section"""
-    with open(cubin, 'rb') as f:
-        return {n[6:]: [struct.unpack_from('<Q', code, 16 * k)[0] & 0xfff for k in range(len(code) // 16)]
-                for n, code in text_sections(f.read())}
-
-
 def main():
-    arch, keep = 'sm_90', None
-    args = sys.argv[1:]
-    while args:
-        a = args.pop(0)
-        if a == '--arch' and args: arch = args.pop(0)
-        elif a == '--keep' and args: keep = args.pop(0)
-        else: sys.exit(__doc__)
-    tmp = keep or tempfile.mkdtemp()
-    os.makedirs(tmp, exist_ok=True)
+    arch, tmp = options(__doc__)
     ptx, cubin = os.path.join(tmp, 'unroll.ptx'), os.path.join(tmp, 'unroll.cubin')
     with open(ptx, 'w') as f:
         f.write('.version 8.0\n.target %s\n.address_size 64\n\n' % arch)
@@ -94,7 +77,7 @@ def main():
             for n in SIZES:
                 f.write(kernel('k%d_%d' % (r, n), kind, n) + '\n')
     subprocess.run(['ptxas', '-arch=' + arch, ptx, '-o', cubin], check=True)
-    ops = sections(cubin)
+    ops = opcodes(cubin)
     FFMA = (0x223, 0x423, 0x823, 0xa23, 0xc23)
     per = {'ffma': 1, 'ldg+ffma': 1, '2ldg+fsub+ffma': 0.5, 'lds+ffma': 1}   # FFMAs a statement
     print('body statements: ' + ' '.join('%3d' % n for n in SIZES))
