@@ -1198,6 +1198,12 @@ static void h_tensor(warp *w, const xinsn *x, lanemask g) {
     emu_fault_at(w, x, lead, FAULT_UNSUPPORTED, "only the tile mode and im2col loads of tensor copies are supported");
     return;
   }
+  /* (the assembler refuses a load without its mbarrier operand; an object
+   * file may still hold one: the operand count allows the store form's two) */
+  if (load && (x->nops < 3 || (x->op[2].kind != OK_ADDR && x->op[2].kind != OK_ADDRX))) {
+    emu_fault_at(w, x, lead, FAULT_UNSUPPORTED, "a tensor copy into shared memory needs an mbarrier operand");
+    return;
+  }
   int rank = insn_rank(in);
   int tk = load ? 1 : 0;                         /* the [tensorMap, {coords}] operand */
   uint64_t ta[WARP_SIZE], sa[WARP_SIZE], ba[WARP_SIZE];

@@ -85,6 +85,16 @@ one() {
   [ "$rc" -eq 0 ] || status="FAILED rc=$rc: $(grep -m1 -o 'ERROR: .*\|Test unit written to .*' "$out/log_$t.txt" | head -1)"
   printf '%-12s %9s execs in %ss (%s/s)  cov %-6s crash files %s  %s\n' "$t" "${execs:-?}" "$secs" \
     "$(( ${execs:-0} / secs ))" "${cov:-?}" "$ncr" "$status"
+  # a finding's first stack frames and its input, so that a CI log names the
+  # code and the crash can be rebuilt without the artifact
+  if [ "$rc" -ne 0 ]; then
+    grep -m4 '^ *#[0-9]* 0x[0-9a-f]* in ' "$out/log_$t.txt" | sed 's/^ */    /'
+    for f in "$out/crashes_$t"/*; do
+      [ -f "$f" ] || continue
+      echo "    input $(basename "$f") ($(wc -c < "$f") bytes, base64):"
+      head -c 16384 "$f" | base64 | sed 's/^/      /'
+    done
+  fi
 }
 if [ -n "${FUZZ_PARALLEL:-}" ]; then
   for t in $targets; do one "$t" > "$out/line_$t.txt" & done

@@ -1297,6 +1297,9 @@ static void assemble_insn(actx *c, const ptx_stmt *st, uint32_t cur_loc) {
     c->ops[c->nops++] = e;
   }
   if (in.op == OP_TENSORMAP_REPLACE) check_tmap_replace(c, &in, st, ops);
+  /* a tensor copy into shared memory signals its mbarrier: [dst], [tensorMap, coords], [mbar] ... */
+  if (in.op == OP_CP_ASYNC_BULK_TENSOR && in.space != MOD_GLOBAL && nops < 3)
+    err(c, st->loc, "'cp.async.bulk.tensor' into shared memory takes an mbarrier address as its third operand");
   if (in.op == OP_CVT) {   /* cvt converts typed values: no .bN among its types (cvt.pack's .b32 is its own opcode) */
     int bt = in.type >= PTX_T_B8 && in.type <= PTX_T_B128 ? in.type : in.type2 >= PTX_T_B8 && in.type2 <= PTX_T_B128 ? in.type2 : 0;
     if (bt)
