@@ -27,6 +27,9 @@ exec_ptx=$(find tests/exec examples tests/corpus/hand -name '*.ptx' -size -16k |
 launch=$(find tests examples -name '*.launch' -o -name 'case.txt' | sort)
 seed "$out/corpus_fuzz_ptx" $ptx
 seed "$out/corpus_fuzz_emu" $exec_ptx
+# and their instructions of variable operand count with the operands cut
+# short (fuzz/short_forms.py): each round runs every one of them
+if command -v python3 >/dev/null 2>&1; then python3 "$here/short_forms.py" "$out/corpus_fuzz_emu" $exec_ptx >/dev/null; fi
 seed "$out/corpus_fuzz_launch" $launch
 # fuzz_par: 10 bytes of launch shape and values, then the PTX; each file
 # twice, functional (byte 1 = 5) and timed (byte 1 = 1)
