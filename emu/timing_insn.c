@@ -811,8 +811,6 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     free(inv);
     free(left);
   }
-  if (g->ifconvert_max_insns)
-    for (uint32_t pc = 0; pc < e->nprog; pc++) if (!dep[pc].ifconv_end) mark_ifconvert(e, dep, pc, g->ifconvert_max_insns, g->ifconvert_else_max_insns);
   /* ptxas's combined instructions and merged accesses, in basic blocks */
   uint8_t *leader = calloc(e->nprog + 1, 1);
   if (leader) {
@@ -821,6 +819,11 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     timing_mark_fused(e, g, dep, leader);
     free(leader);
   }
+  /* (after the combining: ptxas measures a path in the SASS it writes, a
+   * mul.wide and its add.s64 one IMAD.WIDE; [S] tools/sass/ifconv_sweep.py,
+   * the wide row: 8 such pairs predicated, 9 a branch) */
+  if (g->ifconvert_max_insns)
+    for (uint32_t pc = 0; pc < e->nprog; pc++) if (!dep[pc].ifconv_end) mark_ifconvert(e, dep, pc, g->ifconvert_max_insns, g->ifconvert_else_max_insns);
   /* (after the merging: an access another one makes issues nothing) */
   for (uint32_t pc = 0; pc < e->nprog; pc++) {
     const isa_insn *in = e->prog[pc].in;

@@ -475,6 +475,11 @@ brs() {   # KERNEL MORE-ARGS...: the launch's stall_branch_resolving_pct (0 when
 i8=$(brs ifconv_if8); i9=$(brs ifconv_if9); e20=$(brs ifconv_else20); e20s=$(brs ifconv_else20 --set ifconvert_else_max_insns=0)
 if [ "$i8" = 0 ] && [ "$e20" = 0 ] && awk -v a="$i9" -v b="$e20s" 'BEGIN { exit !(a > 0 && b > 0) }'; then ok
 else bad "if-conversion: branch_resolving % if of 8 '$i8', of 9 '$i9', if/else of 20 '$e20' ('$e20s' with ifconvert_else_max_insns 0)"; fi
+# ... counted after ptxas's combining: 8 mul.wide + add.s64 pairs (16 PTX
+# instructions, 8 IMAD.WIDEs) are predicated; with ifconvert_max_insns 7 a branch
+w8=$(brs ifconv_wide8); w8s=$(brs ifconv_wide8 --set ifconvert_max_insns=7)
+if [ "$w8" = 0 ] && awk -v a="$w8s" 'BEGIN { exit !(a > 0) }'; then ok
+else bad "if-conversion after combining: branch_resolving % of 8 wide pairs '$w8' ('$w8s' with ifconvert_max_insns 7)"; fi
 
 # the L1's data banks (l1_data_banks): L1-hit loads of 32 lines a request
 # take a cycle per bank wavefront, so lanes 136 bytes apart (two a bank:

@@ -11,8 +11,12 @@ the paths; compiles them (nvcc -ptx -O3, then ptxas) and prints for each
 kind and length whether the SASS still branches (a BRA besides the one
 that ends every kernel) or ptxas made the body predicated code.  The
 timing model's `ifconvert_max_insns` and `ifconvert_else_max_insns`
-(configs/h100.gpu) are the longest if and if/else ptxas predicates.  Only
-the standard library besides the two tools.
+(configs/h100.gpu) are the longest if and if/else ptxas predicates.  A
+last row, written in PTX for ptxas alone (nvcc would fold the sums), has
+bodies of 1 to 24 pairs of a mul.wide.u32 and the add.s64 that sums it
+(each pair one IMAD.WIDE): ptxas counts a body's SASS instructions after
+it has combined such pairs.  Only the standard library besides the two
+tools.
 """
 import os
 import subprocess
@@ -28,6 +32,24 @@ KINDS = {
 }
 ROWS = list(KINDS) + ['ffma if/else', 'stg if/else']
 LENGTHS = range(1, 25)
+WIDE_ROW = 'wide pairs'
+
+
+def wide_kernel(name, n):
+    """PTX: if ((tid & 3) == o[1]) sum += o[0] * c (64-bit) n times, pairs of different constants"""
+    body = []
+    prev = '%rd3'
+    for i in range(1, n + 1):
+        body.append('  mul.wide.u32 %%rd%d, %%r%d, %d;' % (100 + i, 1 + i % 2, 4 * i + 3))
+        body.append('  add.s64 %%rd%d, %s, %%rd%d;' % (200 + i, prev, 100 + i))
+        prev = '%%rd%d' % (200 + i)
+    return '\n'.join([
+        '.visible .entry %s(.param .u64 p)' % name, '{',
+        '  .reg .u32 %r<8>;', '  .reg .pred %p;', '  .reg .u64 %rd<300>;',
+        '  mov.u32 %r1, %tid.x;', '  ld.param.u64 %rd1, [p];', '  cvta.to.global.u64 %rd2, %rd1;',
+        '  ld.global.u32 %r2, [%rd2];', '  ld.global.u32 %r3, [%rd2+4];', '  and.b32 %r4, %r1, 3;',
+        '  cvt.u64.u32 %rd3, %r2;', '  setp.ne.s32 %p, %r4, %r3;', '  @%p bra DONE;'] + body + [
+        '  mov.u64 %%rd3, %s;' % prev, 'DONE:', '  st.global.u64 [%rd2], %rd3;', '  ret;', '}', ''])
 
 
 def kernel(name, kind, n):
@@ -53,6 +75,13 @@ def main():
     subprocess.run(['nvcc', '-ptx', '-arch=' + arch, '-O3', src, '-o', ptx], check=True)
     subprocess.run(['ptxas', '-arch=' + arch, ptx, '-o', cubin], check=True)
     ops = opcodes(cubin)
+    wide_ptx, wide_cubin = os.path.join(tmp, 'ifconv_wide.ptx'), os.path.join(tmp, 'ifconv_wide.cubin')
+    with open(wide_ptx, 'w') as f:
+        f.write('.version 8.0\n.target %s\n.address_size 64\n' % arch)
+        for n in LENGTHS:
+            f.write(wide_kernel('w_%d' % n, n))
+    subprocess.run(['ptxas', '-arch=' + arch, wide_ptx, '-o', wide_cubin], check=True)
+    ops.update(opcodes(wide_cubin))
     BRA = 0x947
     print('body length:  ' + ' '.join('%3d' % n for n in LENGTHS))
     for r, kind in enumerate(ROWS):
@@ -61,6 +90,7 @@ def main():
             branches = ops['k%d_%d' % (r, n)].count(BRA) - 1
             marks.append('  B' if branches > 0 else '  p')
         print('%-14s %s' % (kind, ' '.join(marks)))
+    print('%-14s %s' % (WIDE_ROW, ' '.join('  B' if ops['w_%d' % n].count(BRA) > 1 else '  p' for n in LENGTHS)))
     print('p: predicated (no branch), B: branch kept')
 
 
