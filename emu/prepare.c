@@ -416,12 +416,15 @@ bool emu_mark_uses(const isa_func *fn, const isa_opnd *o, uint8_t *use) {
 /* The kernel register an instruction certainly writes in every active
  * lane (an unguarded one of the plain families, into a whole register of
  * at most 64 bits, or ld's vector elements), marked in def; false when it
- * writes none that way. */
+ * writes none that way.  (The guard is x's: a timed run's issue order
+ * guards the bodies of the ifs it predicates, emu/reorder.c; their branch,
+ * after them, reads the predicate too, so the use emu_insn_regs marks
+ * from the PTX's guard still covers them.) */
 bool emu_defines(const isa_func *kf, const xinsn *x, uint8_t *def) {
   const isa_insn *in = x->in;
   int fam = isa_ops[in->op].family;
   bool ld = in->op == OP_LD || in->op == OP_LDU;
-  if (in->guard >= 0 || !in->nops || !isa_writes_first(in) ||
+  if (x->guard >= 0 || !in->nops || !isa_writes_first(in) ||
       !(fam == F_ARITH || fam == F_BITS || fam == F_SFU || fam == F_CMP || fam == F_LOGIC || fam == F_MOV || fam == F_CVT || ld)) return false;
   const isa_opnd *d = &kf->ops[in->opi];
   bool any = false;

@@ -443,6 +443,96 @@ static bool sink_late(node *nd, uint32_t n, const uint8_t *edge, const deps *dep
   return moved;
 }
 
+/* ---- predicated ifs scheduled with the code around them ------------------
+ *
+ * ptxas writes a short if as predicated code in the block around it and
+ * schedules the two together (sm_90 SASS of val_srad srad1: its four halo
+ * ifs' LDGs issue back to back with the tile's, their STSs after).  With
+ * gpu_config.ifconvert_schedule, an if the timing model if-converts
+ * (deps.ifconv_end) joins the run of movable instructions before it:
+ *   '@p bra T; BODY T:'           BODY runs where p is false
+ *   '@p bra T; bra J; T: BODY J:' BODY runs where p is true
+ * BODY takes the branch's predicate as its guard (the lanes whose guard
+ * holds are those that would have entered it, so every lane computes the
+ * same values) and the branches go after the run, each to the instruction
+ * after it: they still execute (the PTX's counts keep them) but skip
+ * nothing.  A run goes on past the region's join when only the region's
+ * branches lead there.  BODY must be straight code of movable, unguarded,
+ * lane-private instructions that do not write p, and the join no return
+ * (ptxas makes such an if an early EXIT). */
+
+/* The if-converted region whose first branch is at b: its body
+ * [*body, *join), the branches before it (*nbr), and the guard's sense. */
+static bool region_at(const emu *e, const deps *dep, const uint8_t *refs, uint32_t b, uint32_t *body, uint32_t *join,
+                      uint32_t *nbr, bool *neg) {
+  uint32_t np = e->nprog;
+  const xinsn *x = &e->prog[b];
+  /* (a branch another one leads to would skip the body moved above it) */
+  if (x->in->op != OP_BRA || x->guard < 0 || !dep[b].ifconv_end || x->target <= b || x->target >= np || refs[b]) return false;
+  if (x->target == b + 2 && e->prog[b + 1].in->op == OP_BRA && e->prog[b + 1].guard < 0 && dep[b + 1].ifconv_end &&
+      e->prog[b + 1].target > b + 2 && e->prog[b + 1].target < np && refs[b + 1] == 0 && refs[b + 2] == 1) {
+    *body = b + 2; *join = e->prog[b + 1].target; *nbr = 2; *neg = x->guard_neg != 0;
+  } else {
+    *body = b + 1; *join = x->target; *nbr = 1; *neg = !x->guard_neg;
+  }
+  /* (an if that skips to the function's return is an early EXIT in SASS:
+   * the warps that leave issue nothing more, tests/timing early_exit) */
+  if (dep[b].ifconv_end != *join || (*nbr == 1 && refs[*body]) || *join <= *body ||
+      e->prog[*join].in->op == OP_RET || e->prog[*join].in->op == OP_EXIT)
+    return false;
+  for (uint32_t i = *body; i < *join; i++) {
+    const xinsn *y = &e->prog[i];
+    int fam = isa_ops[y->in->op].family;
+    if (y->f != x->f || y->guard >= 0 || (i > *body && refs[i]) || fam == F_WARP || fam == F_MMA || !emu_reorder_movable(y, &dep[i]) ||
+        dep[i].nsrc + 1 >= MAX_DEPS)
+      return false;
+    for (uint8_t k = 0; k < dep[i].ndst; k++) if (dep[i].dst[k] == x->guard) return false;
+  }
+  return true;
+}
+
+/* Move e->prog[a, m) (and their deps) to the end of [a, z), the rest up. */
+static void rotate(emu *e, deps *dep, uint32_t a, uint32_t m, uint32_t z, xinsn *tx, deps *td) {
+  uint32_t k = m - a;
+  memcpy(tx, &e->prog[a], k * sizeof *tx);
+  memcpy(td, &dep[a], k * sizeof *td);
+  memmove(&e->prog[a], &e->prog[m], (z - m) * sizeof *tx);
+  memmove(&dep[a], &dep[m], (z - m) * sizeof *td);
+  memcpy(&e->prog[z - k], tx, k * sizeof *tx);
+  memcpy(&dep[z - k], td, k * sizeof *td);
+  for (uint32_t i = a; i < z; i++) e->prog[i].pc = i;
+}
+
+/* The run of n movable instructions at lo grown by the predicated ifs
+ * after it (and the movable code after their joins): returns its movable
+ * length; *nbr: the branches that now follow it. */
+static uint32_t join_regions(emu *e, deps *dep, const uint8_t *leader, const uint8_t *refs, uint32_t lo, uint32_t n,
+                             uint32_t *nbranches, xinsn *tx, deps *td) {
+  uint32_t np = e->nprog, held = 0;    /* the branches moved so far: [lo + n, lo + n + held) */
+  for (;;) {
+    uint32_t b = lo + n + held, body, join, nbr;
+    bool neg;
+    if (b >= np || !region_at(e, dep, refs, b, &body, &join, &nbr, &neg) || join - lo > RUN_MAX) break;
+    /* the body before the branches (held ones and this region's) */
+    for (uint32_t i = body; i < join; i++) {
+      e->prog[i].guard = e->prog[b].guard;
+      e->prog[i].guard_neg = neg;
+      dep[i].src[dep[i].nsrc++] = e->prog[b].guard;
+    }
+    rotate(e, dep, lo + n, body, join, tx, td);
+    n += join - body;
+    held += nbr;
+    /* ... and the movable code after the join, where only they lead */
+    uint32_t j = lo + n + held, k = 0;
+    if (j >= np || refs[j] != 1 || !emu_reorder_movable(&e->prog[j], &dep[j])) break;
+    while (j + k < np && j + k - lo < RUN_MAX && (k == 0 || !leader[j + k]) && emu_reorder_movable(&e->prog[j + k], &dep[j + k])) k++;
+    rotate(e, dep, lo + n, j, j + k, tx, td);
+    n += k;
+  }
+  *nbranches = held;
+  return n;
+}
+
 int emu_reorder(emu *e, const gpu_config *g, deps *dep) {
   uint32_t np = e->nprog;
   if (!np) return 0;
@@ -453,6 +543,7 @@ int emu_reorder(emu *e, const gpu_config *g, deps *dep) {
   xinsn *tmp = malloc(RUN_MAX * sizeof *tmp);
   deps *dtmp = malloc(RUN_MAX * sizeof *dtmp);
   int rc = -1;
+  uint8_t *refs = NULL;
   budget bud = { 0 }, *b = NULL;
   if (!leader || !nd || !edge || !order || !tmp || !dtmp) goto out;
   emu_block_leaders(e, leader);
@@ -469,12 +560,26 @@ int emu_reorder(emu *e, const gpu_config *g, deps *dep) {
     memset(bud.local, 0xff, (size_t)e->nrows * sizeof *bud.local);
     b = &bud;
   }
+  /* how many branches lead to each PC (predicated ifs: the joins only they reach) */
+  if (g->ifconvert_schedule) {
+    if (!(refs = calloc(np + 1, 1))) goto out;
+    for (uint32_t i = 0; i < np; i++) {
+      const xinsn *x = &e->prog[i];
+      if (x->in->op == OP_BRX_IDX) { free(refs); refs = NULL; break; }    /* (table targets: not counted) */
+      if ((x->flags & XF_CONTROL) && x->target < np && refs[x->target] < 255) refs[x->target]++;
+    }
+  }
   uint32_t pc = 0;
   while (pc < np) {
     if (!emu_reorder_movable(&e->prog[pc], &dep[pc])) { pc++; continue; }
     /* a run of movable instructions inside one block */
-    uint32_t lo = pc, n = 0;
+    uint32_t lo = pc, n = 0, nbr = 0;
     do n++; while (lo + n < np && n < RUN_MAX && !leader[lo + n] && emu_reorder_movable(&e->prog[lo + n], &dep[lo + n]));
+    if (refs) {
+      n = join_regions(e, dep, leader, refs, lo, n, &nbr, tmp, dtmp);
+      /* the moved branches skip nothing: each goes to the instruction after it */
+      for (uint32_t i = lo + n; i < lo + n + nbr; i++) { e->prog[i].target = i + 1; dep[i].ifconv_end = i + 1; }
+    }
     if (n > 1) {
       for (uint32_t i = 0; i < n; i++) make_node(e, g, &e->prog[lo + i], &dep[lo + i], &nd[i]);
       uint64_t end = 0;
@@ -488,11 +593,12 @@ int emu_reorder(emu *e, const gpu_config *g, deps *dep) {
         dep[lo + k] = dtmp[order[k]];    /* an instruction's timing class does not depend on its place */
       }
     }
-    pc = lo + n;
+    pc = lo + n + nbr;
   }
   timing_mark_hoisted(e, g, dep);
   rc = 0;
 out:
+  free(refs);
   free(leader); free(nd); free(edge); free(order); free(tmp); free(dtmp);
   rowlive_free(bud.live); free(bud.before); free(bud.after); free(bud.local); free(bud.rows); free(bud.left);
   return rc;

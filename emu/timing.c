@@ -1633,8 +1633,20 @@ int emu_run_timed(emu *e, const emu_launch *l) {
   if (timing_check_arch(e, e->timing_cfg, l->func)) { emu_launch_end(e); return -1; }
   bool again = false;
   if (e->opt.threads < 2) e->par_last = "one thread";
+  /* a run on one thread after an abandoned parallel one starts from the
+   * prepared program: the first one put it in its issue order (reorder.c
+   * moves instructions, guards the bodies of predicated ifs and retargets
+   * their branches), which must not be reordered again */
+  xinsn *prepared = NULL;
+  if (e->opt.threads >= 2 && e->nprog && !(prepared = malloc(e->nprog * sizeof *prepared))) { fault_oom(e); emu_launch_end(e); return -1; }
+  if (prepared) memcpy(prepared, e->prog, e->nprog * sizeof *prepared);
   int rc = run_timed(e, l, e->opt.threads, &again);
-  if (again) { again = false; rc = run_timed(e, l, 1, &again); }
+  if (again) {
+    again = false;
+    if (prepared) memcpy(e->prog, prepared, e->nprog * sizeof *prepared);
+    rc = run_timed(e, l, 1, &again);
+  }
+  free(prepared);
   emu_launch_end(e);
   return rc;
 }

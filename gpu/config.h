@@ -123,6 +123,7 @@ typedef struct gpu_config {
   uint32_t call_sass, ret_sass;        /* SASS instructions of the calling convention a call (return) issues besides it */
   uint32_t ifconvert_max_insns;        /* ptxas predicates an if's path of at most this many SASS instructions */
   uint32_t ifconvert_else_max_insns;   /* ... and an if/else of at most this many (both paths; 0: as an if's) */
+  uint32_t ifconvert_schedule;         /* ... and schedules a predicated if with the code before it (emu/reorder.c) */
   uint32_t unroll_factor;              /* ptxas unrolls counted single-block loops this many times (1: no) */
   uint32_t unroll_max_insns;           /* ... whose body has at most this many SASS instructions */
   double unroll_load_cost;             /* ... a global load counting as this share of one */

@@ -480,6 +480,18 @@ else bad "if-conversion: branch_resolving % if of 8 '$i8', of 9 '$i9', if/else o
 w8=$(brs ifconv_wide8); w8s=$(brs ifconv_wide8 --set ifconvert_max_insns=7)
 if [ "$w8" = 0 ] && awk -v a="$w8s" 'BEGIN { exit !(a > 0) }'; then ok
 else bad "if-conversion after combining: branch_resolving % of 8 wide pairs '$w8' ('$w8s' with ifconvert_max_insns 7)"; fi
+# ... and scheduled with the code around them (ifconvert_schedule): the two
+# ifs' loads issue with the first one, in fewer cycles, the results those of
+# a functional run
+for v in 0 1; do
+  "$PTXEMU" run -q --gpu h100 --set ifconvert_schedule=$v --stats "$tmp/is$v" "$k" --kernel ifconv_sched --block 32 \
+    -e 'buffer b 512 ramp u32 1 1' --arg ptr:b -e "dump b $tmp/is$v.bin" >"$tmp/out" 2>&1 || bad "ifconv_sched ifconvert_schedule=$v: exit $?"
+done
+"$PTXEMU" run -q "$k" --kernel ifconv_sched --block 32 -e 'buffer b 512 ramp u32 1 1' --arg ptr:b -e "dump b $tmp/isf.bin" >"$tmp/out" 2>&1 ||
+  bad "ifconv_sched functional: exit $?"
+c0=$(stat_in "$tmp/is0" cycles); c1=$(stat_in "$tmp/is1" cycles)
+if [ -n "$c0" ] && [ -n "$c1" ] && [ "$c1" -lt $((c0 - 500)) ] && cmp -s "$tmp/is1.bin" "$tmp/isf.bin" && cmp -s "$tmp/is0.bin" "$tmp/isf.bin"; then ok
+else bad "ifconvert_schedule: ifconv_sched $c1 cycles against $c0 without, or results that differ from a functional run"; fi
 
 # the L1's data banks (l1_data_banks): L1-hit loads of 32 lines a request
 # take a cycle per bank wavefront, so lanes 136 bytes apart (two a bank:
