@@ -21,7 +21,8 @@
  *    instruction (barriers, fences, atomics, other warp collectives, async
  *    copies, clock reads, calls...) stays where it is and nothing crosses
  *    it, so reconvergence points, barrier order and the memory model's
- *    ordering are untouched.
+ *    ordering are untouched.  (The one exception: the branches of a
+ *    predicated if, which go after its body, below.)
  *  - Between two fixed instructions, a list scheduler keeps every
  *    dependence: registers (read after write, write after read, write after
  *    write, the carry flag), and memory (a store orders against every load
