@@ -506,7 +506,8 @@ static void rotate(emu *e, deps *dep, uint32_t a, uint32_t m, uint32_t z, xinsn 
 
 /* The run of n movable instructions at lo grown by the predicated ifs
  * after it (and the movable code after their joins): returns its movable
- * length; *nbr: the branches that now follow it. */
+ * length; *nbr: the branches that now follow it, each retargeted to the
+ * instruction after it (they skip nothing). */
 static uint32_t join_regions(emu *e, deps *dep, const uint8_t *leader, const uint8_t *refs, uint32_t lo, uint32_t n,
                              uint32_t *nbranches, xinsn *tx, deps *td) {
   uint32_t np = e->nprog, held = 0;    /* the branches moved so far: [lo + n, lo + n + held) */
@@ -530,6 +531,7 @@ static uint32_t join_regions(emu *e, deps *dep, const uint8_t *leader, const uin
     rotate(e, dep, lo + n, j, j + k, tx, td);
     n += k;
   }
+  for (uint32_t i = lo + n; i < lo + n + held; i++) { e->prog[i].target = i + 1; dep[i].ifconv_end = i + 1; }
   *nbranches = held;
   return n;
 }
@@ -576,11 +578,7 @@ int emu_reorder(emu *e, const gpu_config *g, deps *dep) {
     /* a run of movable instructions inside one block */
     uint32_t lo = pc, n = 0, nbr = 0;
     do n++; while (lo + n < np && n < RUN_MAX && !leader[lo + n] && emu_reorder_movable(&e->prog[lo + n], &dep[lo + n]));
-    if (refs) {
-      n = join_regions(e, dep, leader, refs, lo, n, &nbr, tmp, dtmp);
-      /* the moved branches skip nothing: each goes to the instruction after it */
-      for (uint32_t i = lo + n; i < lo + n + nbr; i++) { e->prog[i].target = i + 1; dep[i].ifconv_end = i + 1; }
-    }
+    if (refs) n = join_regions(e, dep, leader, refs, lo, n, &nbr, tmp, dtmp);
     if (n > 1) {
       for (uint32_t i = 0; i < n; i++) make_node(e, g, &e->prog[lo + i], &dep[lo + i], &nd[i]);
       uint64_t end = 0;

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "memmodel/memsys.h"
 #include "memmodel/space.h"
+#include "util/bits.h"
 #include "util/vec.h"
 
 #define CODE_BASE (FUNC_ADDR_BASE - (1ull << 30))   /* where code and constant banks "live" */
@@ -685,7 +686,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
     }
   }
   if (banked && missed)
-    s->l1_free = dmax(s->l1_free, start + __builtin_popcountll(missed) / g->l1_lines_per_cycle);
+    s->l1_free = dmax(s->l1_free, start + popc64(missed) / g->l1_lines_per_cycle);
   return finish(m, smi, t, done, pend);
 }
 

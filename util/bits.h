@@ -9,4 +9,6 @@ static inline int popc32(uint32_t x) {
   x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
   return (int)((((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
 }
+
+static inline int popc64(uint64_t x) { return popc32((uint32_t)x) + popc32((uint32_t)(x >> 32)); }
 #endif
