@@ -203,6 +203,44 @@ static uint64_t ldc_param(timing_state *s, uint32_t smid, uint64_t t, const uint
   return lat == MS_PENDING ? lat : lat + (start - t);
 }
 
+/* Local memory as the GPU lays it out: each resident warp slot has a
+ * region of its own (a later block's warps in that slot reuse it), in
+ * which the threads' 4-byte words are interleaved, word k of lane l at
+ * k * 128 + l * 4 (the CUDA programming guide: consecutive 32-bit words
+ * are accessed by consecutive thread IDs, so a warp whose threads use the
+ * same offset touches whole lines).  The emulator's addresses are each
+ * thread's own offsets, which every warp shares.  An access wider than a
+ * word whose lanes' offsets differ is made word by word (its lanes'
+ * words lie 128 bytes apart); with one offset for all lanes, each lane's
+ * bytes side by side touch the same lines as the interleaved words do. */
+static uint64_t local_access(timing_state *s, warp *w, uint32_t smid, uint64_t t, const uint64_t *a, lanemask m, uint32_t size,
+                             enum ms_op op) {
+  uint64_t slot = s->issuing ? (uint64_t)s->issuing->slot * w->cta->nwarps + w->id : (uint64_t)w->cta->linear * w->cta->nwarps + w->id;
+  uint64_t base = GEN_LOCAL_BASE + slot * (((uint64_t)w->local_stride + 3) / 4 * 128);
+  uint64_t off[WARP_SIZE], pa[WARP_SIZE], first = 0;
+  bool uniform = true, seen = false;
+  FOR_LANES(i) {
+    off[i] = a[i] - GEN_LOCAL_BASE < GEN_WINDOW_SIZE ? a[i] - GEN_LOCAL_BASE : a[i] & 0xffffffffull;
+    if (!(m >> i & 1)) continue;
+    if (seen && off[i] != first) uniform = false;
+    if (!seen) { first = off[i]; seen = true; }
+  }
+  if (size <= 4 || uniform) {
+    FOR_LANES(i) pa[i] = base + off[i] / 4 * 128 + (size <= 4 ? (uint64_t)i * 4 + off[i] % 4 : (uint64_t)i * size);
+    return memsys_global(s->mem, smid, t, pa, m, size, op, MS_LOCAL);
+  }
+  /* word by word: the latest word's answer (pending values combined) */
+  uint64_t done = t;
+  for (uint32_t k = 0; k < size / 4; k++) {
+    FOR_LANES(i) pa[i] = base + (off[i] / 4 + k) * 128 + (uint64_t)i * 4;
+    uint64_t lat = memsys_global(s->mem, smid, t, pa, m, 4, op, MS_LOCAL);
+    done = memsys_pend_max(s->mem, smid, done, lat == MS_PENDING ? memsys_pend_code(s->mem, smid) : t + lat);
+  }
+  if (!ms_is_pending(done)) return done - t;
+  s->mem->sm[smid].pend_code = done;
+  return MS_PENDING;
+}
+
 void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, int space, bool store) {
   timing_state *s = e->timing;
   uint32_t smid = w->cta->smid;
@@ -292,7 +330,8 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
   s->mem_read_at = umax(t, (uint64_t)((s->g->l1_accept_cycles > 0 ? s->mem->sm[smid].l1_accept : s->mem->sm[smid].l1_free) + 0.5));
   s->mem_read_why = STALL_LONG_SCOREBOARD;
   if (s->iq[IQ_LG]) iq_note(s, IQ_LG, smid, s->mem_read_at);
-  s->mem_latency = memsys_global(s->mem, smid, t, a, m, size, op, path);
+  s->mem_latency = path == MS_LOCAL ? local_access(s, w, smid, t, a, m, size, op)
+                                    : memsys_global(s->mem, smid, t, a, m, size, op, path);
   s->mem_store = store && !atomic;
 }
 

@@ -493,6 +493,18 @@ c0=$(stat_in "$tmp/is0" cycles); c1=$(stat_in "$tmp/is1" cycles)
 if [ -n "$c0" ] && [ -n "$c1" ] && [ "$c1" -lt $((c0 - 500)) ] && cmp -s "$tmp/is1.bin" "$tmp/isf.bin" && cmp -s "$tmp/is0.bin" "$tmp/isf.bin"; then ok
 else bad "ifconvert_schedule: ifconv_sched $c1 cycles against $c0 without, or results that differ from a functional run"; fi
 
+# local memory interleaved by thread (emu/timing.c local_access): a warp
+# whose lanes store to different offsets of their arrays writes 32 lines a
+# store, one whose lanes use the same offset one line; with each thread's
+# own offsets as addresses both wrote one line and took the same cycles
+for v in 0 1; do
+  "$PTXEMU" run -q --gpu h100 --stats "$tmp/lw$v" "$k" --kernel local_walk --block 256 \
+    -e 'buffer b 1024 zero' --arg ptr:b --arg u32:$v -e "dump b $tmp/lw$v.bin" >"$tmp/out" 2>&1 || bad "local_walk s=$v: exit $?"
+done
+c0=$(stat_in "$tmp/lw0" cycles); c1=$(stat_in "$tmp/lw1" cycles)
+if [ -n "$c0" ] && [ -n "$c1" ] && [ "$c1" -gt $((c0 + c0 / 3)) ] && cmp -s "$tmp/lw0.bin" "$tmp/lw1.bin"; then ok
+else bad "local memory layout: local_walk $c1 cycles with lane-divergent offsets against $c0 with one offset (or different results)"; fi
+
 # the L1's data banks (l1_data_banks): L1-hit loads of 32 lines a request
 # take a cycle per bank wavefront, so lanes 136 bytes apart (two a bank:
 # l1_records) take well under the time of lanes on one bank (l1_reuse, 32
