@@ -216,7 +216,9 @@ static uint64_t ldc_param(timing_state *s, uint32_t smid, uint64_t t, const uint
 static uint64_t local_access(timing_state *s, warp *w, uint32_t smid, uint64_t t, const uint64_t *a, lanemask m, uint32_t size,
                              enum ms_op op) {
   uint64_t slot = s->issuing ? (uint64_t)s->issuing->slot * w->cta->nwarps + w->id : (uint64_t)w->cta->linear * w->cta->nwarps + w->id;
-  uint64_t base = GEN_LOCAL_BASE + slot * (((uint64_t)w->local_stride + 3) / 4 * 128);
+  /* (regions wrap within 1 TiB, below the shared window and global memory:
+   * only the cache model sees these addresses) */
+  uint64_t base = GEN_LOCAL_BASE + ((slot * (((uint64_t)w->local_stride + 3) / 4 * 128)) & ((1ull << 40) - 1));
   uint64_t off[WARP_SIZE], pa[WARP_SIZE], first = 0;
   bool uniform = true, seen = false;
   FOR_LANES(i) {
