@@ -219,14 +219,11 @@ static uint64_t local_access(timing_state *s, warp *w, uint32_t smid, uint64_t t
   /* (regions wrap within 1 TiB, below the shared window and global memory:
    * only the cache model sees these addresses) */
   uint64_t base = GEN_LOCAL_BASE + ((slot * (((uint64_t)w->local_stride + 3) / 4 * 128)) & ((1ull << 40) - 1));
-  uint64_t off[WARP_SIZE], pa[WARP_SIZE], first = 0;
-  bool uniform = true, seen = false;
-  FOR_LANES(i) {
-    off[i] = a[i] - GEN_LOCAL_BASE < GEN_WINDOW_SIZE ? a[i] - GEN_LOCAL_BASE : a[i] & 0xffffffffull;
-    if (!(m >> i & 1)) continue;
-    if (seen && off[i] != first) uniform = false;
-    if (!seen) { first = off[i]; seen = true; }
-  }
+  uint64_t off[WARP_SIZE], pa[WARP_SIZE];
+  FOR_LANES(i) off[i] = a[i] - GEN_LOCAL_BASE < GEN_WINDOW_SIZE ? a[i] - GEN_LOCAL_BASE : a[i] & 0xffffffffull;
+  uint64_t first = off[__builtin_ctz(m | 0x80000000u)];
+  bool uniform = true;
+  FOR_LANES(i) if ((m >> i & 1) && off[i] != first) uniform = false;
   if (size <= 4 || uniform) {
     FOR_LANES(i) pa[i] = base + off[i] / 4 * 128 + (size <= 4 ? (uint64_t)i * 4 + off[i] % 4 : (uint64_t)i * size);
     return memsys_global(s->mem, smid, t, pa, m, size, op, MS_LOCAL);
@@ -236,11 +233,9 @@ static uint64_t local_access(timing_state *s, warp *w, uint32_t smid, uint64_t t
   for (uint32_t k = 0; k < size / 4; k++) {
     FOR_LANES(i) pa[i] = base + (off[i] / 4 + k) * 128 + (uint64_t)i * 4;
     uint64_t lat = memsys_global(s->mem, smid, t, pa, m, 4, op, MS_LOCAL);
-    done = memsys_pend_max(s->mem, smid, done, lat == MS_PENDING ? memsys_pend_code(s->mem, smid) : t + lat);
+    done = memsys_pend_max(s->mem, smid, done, memsys_result_at(s->mem, smid, t, lat));
   }
-  if (!ms_is_pending(done)) return done - t;
-  s->mem->sm[smid].pend_code = done;
-  return MS_PENDING;
+  return memsys_result_from(s->mem, smid, t, done);
 }
 
 void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, int space, bool store) {
@@ -675,7 +670,7 @@ static int make_ldcs(timing_state *s, tdom *dm, twarp *tw, uint64_t want, uint64
     uint64_t a[WARP_SIZE];
     FOR_LANES(i) a[i] = s->e->param_addr + s->defer_off[k];
     uint64_t lat = ldc_param(s, tw->sm, t, a, FULL_MASK, queue);
-    uint64_t ready = lat == MS_PENDING ? memsys_pend_code(s->mem, tw->sm) : t + lat;
+    uint64_t ready = memsys_result_at(s->mem, tw->sm, t, lat);
     uint32_t nr = s->defer_nrows[k] <= 4 ? s->defer_nrows[k] : s->e->nrows;
     for (uint32_t j = 0; j < nr; j++) {
       uint32_t r = s->defer_nrows[k] <= 4 ? (uint32_t)s->defer_rows[k][j] : j;

@@ -184,6 +184,17 @@ void memsys_code(memsys *m, uint32_t sm, uint64_t t, uint64_t code_bytes);
 void memsys_windowed(memsys *m, bool on);
 /* The code of SM sm's last MS_PENDING result. */
 static inline uint64_t memsys_pend_code(const memsys *m, uint32_t sm) { return m->sm[sm].pend_code; }
+/* A memsys_* result of SM sm asked at cycle t (a latency, or MS_PENDING)
+ * as a value: the cycle it is ready, or its pending code. */
+static inline uint64_t memsys_result_at(const memsys *m, uint32_t sm, uint64_t t, uint64_t lat) {
+  return lat == MS_PENDING ? memsys_pend_code(m, sm) : t + lat;
+}
+/* ... and a value back as a memsys_* result from t (a pending code: MS_PENDING). */
+static inline uint64_t memsys_result_from(memsys *m, uint32_t sm, uint64_t t, uint64_t v) {
+  if (!ms_is_pending(v)) return v - t;
+  m->sm[sm].pend_code = v;
+  return MS_PENDING;
+}
 /* A pending value of SM sm: the larger of a and b (cycles or codes). */
 uint64_t memsys_pend_max(memsys *m, uint32_t sm, uint64_t a, uint64_t b);
 /* Add `add` cycles to the pending value `code` of SM sm (made by the last call). */
