@@ -47,6 +47,10 @@ Each case sweeps one mechanism's parameters (doc/timing-validation.md):
   mb_mix      integer chains across the ALU and FMA pipes (LOP3, SHF, IMAD,
               I2FP, FFMA: the init kernels' hash) in registers and storing,
               and LOP3 and IMAD alternating, 1 to 8 warps a sub-partition
+  mb_drain    warps that store once or three times and exit: a store's lanes
+              on one whole line, on 4 whole lines, on a whole sector of each of
+              16 lines, or on 4- or 16-byte pieces of the sectors of 8 or 32
+              lines (where exiting warps wait for their stores: drain)
 Everything is generated: change the sweeps here, never the output."""
 import os
 import sys
@@ -1192,8 +1196,35 @@ def mix_case():
     return c
 
 
+# ---------------------------------------------------------------- drain at exit
+def drain_case():
+    c = Case('mb_drain', 'each warp stores 1 or 3 times and exits: one whole line a store, or sectors of 8, 16 or 32 lines, whole or partly written')
+    c.src.append('''extern "C" __global__ void st1(unsigned *out, unsigned stride, int reps)
+{
+    unsigned lane = threadIdx.x & 31, w = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    for (int r = 0; r < reps; r++)
+        out[((size_t)w * reps + r) * 1024 + lane * stride] = w + lane;
+}''')
+    # mode 0: 4 whole lines; 1: 16-byte halves of 32 sectors (8 lines);
+    # 2: 16-byte halves of one sector of 32 lines; 3: one whole sector of 16 lines
+    c.src.append('''extern "C" __global__ void st4(uint4 *out, int mode, int reps)
+{
+    unsigned lane = threadIdx.x & 31, w = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    unsigned i = mode == 0 ? lane : mode == 1 ? lane * 2 : mode == 2 ? lane * 8 : (lane >> 1) * 8 + (lane & 1);
+    for (int r = 0; r < reps; r++)
+        out[((size_t)w * reps + r) * 256 + i] = make_uint4(w, lane, r, mode);
+}''')
+    c.buf('out', 64 << 20)
+    for reps in (3, 1):
+        for stride in (1, 8, 32):
+            c.launch('st1', 264, 256, [('ptr', 'out'), ('u32', stride), ('s32', reps)])
+        for mode in (0, 1, 2, 3):
+            c.launch('st4', 264, 256, [('ptr', 'out'), ('s32', mode), ('s32', reps)])
+    return c
+
+
 if __name__ == '__main__':
     for mk in (pipe_case, cvt_case, alu_case, smem_case, atomic_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case,
                launch_case, l1_case, l1_reuse_case, fuse_case, l1_width_case, l2_dirty_case, same_store_case, gather_case, rmw_case, rmw_where_case, rmw_line_case, rmw_grid_case,
-               flag_case, ldc_case, writeback_case, mio_case, sreg_case, mix_case):
+               flag_case, ldc_case, writeback_case, mio_case, sreg_case, mix_case, drain_case):
         mk().write()
