@@ -220,7 +220,9 @@ static uint64_t local_access(timing_state *s, warp *w, uint32_t smid, uint64_t t
    * only the cache model sees these addresses) */
   uint64_t base = GEN_LOCAL_BASE + ((slot * (((uint64_t)w->local_stride + 3) / 4 * 128)) & ((1ull << 40) - 1));
   uint64_t off[WARP_SIZE], pa[WARP_SIZE];
-  FOR_LANES(i) off[i] = a[i] - GEN_LOCAL_BASE < GEN_WINDOW_SIZE ? a[i] - GEN_LOCAL_BASE : a[i] & 0xffffffffull;
+  /* (a local-window address and a .local one alike: the window is 4 GiB
+   * aligned, so the low 32 bits are the offset: memmodel/space.h) */
+  FOR_LANES(i) off[i] = a[i] & (GEN_WINDOW_SIZE - 1);
   uint64_t first = off[__builtin_ctz(m | 0x80000000u)];
   bool uniform = true;
   FOR_LANES(i) if ((m >> i & 1) && off[i] != first) uniform = false;
