@@ -1193,10 +1193,11 @@ typedef struct twin {
   timing_state *s, *wts;              /* the launch's, and each worker's copy      */
   emu **wemu;                         /* each worker's copy of the launch state    */
   uint32_t n;
+  uint32_t nserve;                    /* threads that serve the window's L2 requests (memsys_serve_part) */
   emu_par_job *job;
   /* per thread: how many of its domains (i, i + n, ...) were claimed */
   struct tclaim { HOST_LINE_ALIGNED _Atomic uint32_t next; } *claim;
-  bool serve_failed;                  /* memsys_serve ran out of memory */
+  _Atomic bool serve_failed;          /* memsys_serve_part ran out of memory */
 } twin;
 
 /* Claim the next unclaimed domain of thread o's share; false when none. */
@@ -1206,16 +1207,17 @@ static bool claim_domain(twin *t, uint32_t o, uint32_t *di) {
   return *di < t->s->ndom;
 }
 
-/* Thread i's part of a window: thread 0 first serves the previous
- * window's requests; each runs its own domains (i, i + n, ...), then
- * those of threads still busy (thread 0's, mostly).  Which thread runs a
- * domain does not change what it does (doc/parallel.md). */
+/* Thread i's part of a window: the first threads serve the previous
+ * window's requests, each its share of the L2's lanes; each runs its own
+ * domains (i, i + n, ...), then those of threads still busy.  Which
+ * thread runs a domain, or serves a lane, does not change what it does
+ * (doc/parallel.md). */
 static void window_part(void *ctx, uint32_t i) {
   twin *t = ctx;
-  if (i == 0) {                       /* (the launch's thread: tteam_run) */
+  if (i < t->nserve) {
     uint64_t t0 = clock_now_ns();
-    if (memsys_serve(t->s->mem)) t->serve_failed = true;
-    t->s->e->timing_wall.serve_ns += clock_now_ns() - t0;
+    if (memsys_serve_part(t->s->mem, i, t->nserve)) atomic_store(&t->serve_failed, true);
+    if (i == 0) t->s->e->timing_wall.serve_ns += clock_now_ns() - t0;   /* (the launch's thread: tteam_run) */
   }
   for (uint32_t o = i, seen = 0; seen < t->n; seen++, o = (o + 1) % t->n) {
     uint32_t di;
@@ -1435,7 +1437,9 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
   trun R = { g, obs, want_samples, res, tws, twmem, unqueued, cta_start_t, slots, csize, nwarps,
              0, total, 0, 0, slot_sm, slot_init };
   if (job && !(claim = calloc_lines(nw, sizeof *claim))) { emu_par_job_stop(job, "out of memory"); *again = true; goto out; }
-  twin tw_ctx = { &R, s, wts, wemu, nw, job, claim, false };
+  uint32_t nserve = job ? (uint32_t)umin(nw, memsys_serve_parts(s->mem)) : 1;
+  memsys_parts(s->mem, nserve);
+  twin tw_ctx = { .R = &R, .s = s, .wts = wts, .wemu = wemu, .n = nw, .nserve = nserve ? nserve : 1, .job = job, .claim = claim, .serve_failed = false };
   uint64_t loop_t0 = clock_now_ns();
   memset(&e->timing_wall, 0, sizeof e->timing_wall);
   while (!e->faulted) {
@@ -1471,8 +1475,10 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
       /* on the team; a conflict or a worker's fault or limit ends the attempt */
       if (!team && !(team = tteam_new(nw, window_part, &tw_ctx))) { emu_par_job_stop(job, "the threads could not start"); *again = true; goto out; }
       for (uint32_t i = 0; i < nw; i++) atomic_store_explicit(&tw_ctx.claim[i].next, 0, memory_order_relaxed);
+      tw_ctx.nserve = memsys_serve_split(s->mem);
       tteam_run(team);
-      if (tw_ctx.serve_failed) { fault_oom(e); break; }
+      if (memsys_serve_end(s->mem)) atomic_store(&tw_ctx.serve_failed, true);
+      if (atomic_load(&tw_ctx.serve_failed)) { fault_oom(e); break; }
       const char *why = NULL;
       for (uint32_t i = 0; i < nw && !why; i++)
         if (wemu[i]->faulted) {
@@ -1628,10 +1634,11 @@ out:
   if (s->mem) {
     s->r.l1_hits = s->mem->l1_hits;
     s->r.l1_lookups = s->mem->l1_lookups;
-    s->r.l2_hits = s->mem->l2.hits;
-    s->r.l2_lookups = s->mem->l2.lookups;
-    s->r.dram_read_bytes = s->mem->dram.read_bytes + s->mem->launch_dram_bytes;
-    s->r.dram_write_bytes = s->mem->dram.write_bytes;   /* evictions; dirty lines left at the end are not flushed */
+    dram_count dc = dram_counts(&s->mem->dram);
+    s->r.l2_hits = l2_hits(&s->mem->l2);
+    s->r.l2_lookups = l2_lookups(&s->mem->l2);
+    s->r.dram_read_bytes = dc.read_bytes + s->mem->launch_dram_bytes;
+    s->r.dram_write_bytes = dc.write_bytes;   /* evictions; dirty lines left at the end are not flushed */
     s->r.xbar_write_sectors = s->mem->write_sectors;
   }
   if (e->timing_out && !*again) *e->timing_out = s->r;

@@ -249,9 +249,14 @@ static int parse_with(const char *text, const char *path, const char *const *set
     fprintf(err, "l1_fill_bytes must be whole sectors of one line\n");
     errors++;
   }
-  if (!errors && (c->l2_slices % c->l2_partitions || c->dram_channels % c->l2_partitions)) {
+  if (!errors && c->l2_slices % c->l2_partitions) {
     AT("l2_partitions");
-    fprintf(err, "l2_slices and dram_channels must divide evenly over l2_partitions\n");
+    fprintf(err, "l2_slices must divide evenly over l2_partitions\n");
+    errors++;
+  }
+  if (!errors && ((c->l2_interleave_bytes & (c->l2_interleave_bytes - 1)) || c->l2_interleave_bytes % c->l1_line_bytes)) {
+    AT("l2_interleave_bytes");
+    fprintf(err, "l2_interleave_bytes must be a power of two and a multiple of l1_line_bytes\n");
     errors++;
   }
   if (!errors && (c->l2_write_granule_bytes & (c->l2_write_granule_bytes - 1))) {

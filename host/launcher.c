@@ -119,10 +119,12 @@ static int host_launch_one(host_launcher *hl, emu *e, const emu_launch *el, int 
   if (!o->quiet && o->verbose && e->pack_regs)
     fprintf(stderr, "ptxemu: launch %d %s: %u registers held in %u rows a thread (a warp's file: %u rows with the special registers)\n",
             index, shown, e->pack_regs, e->pack_rows, e->pack_file_rows);
-  /* where a timed launch's host time went: the serving of L2 and DRAM
-   * requests runs on one thread, the windows' SMs on all (doc/parallel.md) */
+  /* where a timed launch's host time went: the windows (their SMs and,
+   * lane by lane, the serving of L2 and DRAM requests on every thread),
+   * the launch's thread's serving in them, the edges between them on it
+   * alone (doc/parallel.md) */
   if (!o->quiet && o->verbose && hl->gcfg && e->timing_wall.windows)
-    fprintf(stderr, "ptxemu: launch %d %s: %llu windows of cycles in %.3f s, their L2 and DRAM requests served in %.3f s on one thread; "
+    fprintf(stderr, "ptxemu: launch %d %s: %llu windows of cycles in %.3f s, the launch's thread serving L2 and DRAM requests %.3f s of them; "
             "%.3f s between windows\n", index, shown, (unsigned long long)e->timing_wall.windows, (double)e->timing_wall.window_ns / 1e9,
             (double)e->timing_wall.serve_ns / 1e9, (double)e->timing_wall.edge_ns / 1e9);
   /* how the launch used the worker threads (doc/parallel.md) */

@@ -26,11 +26,27 @@
  * work of the line, done once for the sectors of one line a request
  * writes: the others take their 32 bytes' worth ([M] tests/microbench
  * mb_store: 4-byte stores completing 4 sectors of a line a request write
- * 1.6x the sectors per cycle that those completing 1 a line do). */
+ * 1.6x the sectors per cycle that those completing 1 a line do).
+ *
+ * Lanes.  Address blocks come in rows of `slices` blocks, one to each
+ * slice (rotated by a hash of the row: no power-of-two stride camps on a
+ * slice); slice k is partition k / lanes' slice of lane k % lanes (lanes
+ * = slices / partitions).  A far read looks in its near partition's slice of the same
+ * lane before the home one, so an address block only ever touches the
+ * slices of one lane.  Each slice holds its own sets (a line's set from
+ * its row and offset: consecutive rows take consecutive sets, so a
+ * streaming write spreads over them as over one cache), dirty lines and
+ * byte masks, and each lane its own DRAM channels (dram.h's groups, its
+ * rows' blocks dealt over them in turn): the lanes share no state, so
+ * requests can be served lane by lane on several threads, each lane's in
+ * their order, with the answer the one serial order gives
+ * (memmodel/memsys.c, doc/parallel.md).  On the GPU, too, each slice
+ * caches its own memory controller's addresses. */
 #ifndef MEMMODEL_L2_H
 #define MEMMODEL_L2_H
 #include "memmodel/cache.h"
 #include "memmodel/dram.h"
+#include "util/host_line.h"
 
 typedef struct l2_params {
   uint64_t bytes;
@@ -47,8 +63,6 @@ typedef struct l2_params {
   double copy_write_cycles;        /* more slice cycles for a write of part of a sector another partition had a copy of */
 } l2_params;
 
-/* the data path is a timeline (timeline.h): requests come in issue order */
-typedef struct l2_slice { timeline path; double atom_free; } l2_slice;
 
 enum l2_op { L2_READ, L2_WRITE, L2_ATOMIC };
 
@@ -61,22 +75,46 @@ typedef struct l2_dirtyq {
   uint64_t dirty;
 } l2_dirtyq;
 
+/* A slice: its sets, the data path (a timeline, timeline.h: requests
+ * come in issue order), its atomic unit, byte masks and dirty lines. */
+typedef struct l2_slice {
+  timeline path;
+  double atom_free;
+  cache c;
+  uint32_t *bytes;                 /* per line and sector: bytes written of a partial sector (partial_fill) */
+  bool bytes_own;                  /* ... its own allocation (not the pool's) */
+  l2_dirtyq dq;                    /* with dirty_ways below assoc */
+} l2_slice;
+
+/* A lane's counters (a lane's requests are served by one thread). */
+typedef struct l2_lane_count {
+  HOST_LINE_ALIGNED uint64_t hits, lookups;   /* sector lookups, both partitions */
+  uint64_t write_fetches;          /* sectors read from DRAM for partial writes */
+} l2_lane_count;
+
 #define L2_COPIED_BITS ((size_t)1 << 20)
 
 typedef struct l2sys {
   l2_params p;
-  cache *part;                     /* one cache per partition */
+  uint32_t lanes;                  /* slices / partitions */
+  uint32_t ib_shift;               /* log2 interleave_bytes */
+  uint64_t slices_inv;             /* 2^64 / slices, rounded up: block / slices by a multiply */
   l2_slice *slice;
+  l2_lane_count *count;            /* per lane */
   dram *dram;
-  uint64_t hits, lookups;          /* sector lookups, both partitions */
-  uint64_t write_fetches;          /* sectors read from DRAM for partial writes */
-  uint32_t **bytes;                /* per partition, per line and sector: bytes written of a partial sector */
-  l2_dirtyq *dirtyq;               /* per partition, with dirty_ways below assoc */
-  uint64_t *copied;                /* with partitions: L2_COPIED_BITS bits, lines by hash that were copied */
+  _Atomic uint64_t *copied;        /* with partitions: L2_COPIED_BITS bits, lines by hash that were copied */
   lazypool pool;                   /* the slices' timelines */
+  lazypool cpool;                  /* the slices' tags, lines and byte masks */
 } l2sys;
 
+/* d must have a channel group per lane (dram_init's groups). */
 int l2_init(l2sys *l, const l2_params *p, dram *d);
+/* The lane of addr's slice. */
+uint32_t l2_lane_of(const l2sys *l, uint64_t addr);
+/* Counters over all lanes. */
+uint64_t l2_hits(const l2sys *l);
+uint64_t l2_lookups(const l2sys *l);
+uint64_t l2_write_fetches(const l2sys *l);
 void l2_free(l2sys *l);
 /* Empty the partitions (a new run). */
 void l2_reset(l2sys *l);

@@ -1,5 +1,7 @@
 /* memmodel/memsys.c - L1, read-only and constant caches, shared memory,
  * tied to L2 and DRAM (see memsys.h). */
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "memmodel/memsys.h"
@@ -65,10 +67,21 @@ static bool wq_joins(const gpu_config *g, const ms_sm *s, const struct ms_wq *q,
 static bool wq_used(const gpu_config *g) { return g->l1_store_combine || g->l1_store_queue_join; }
 static uint32_t wq_slot(uint64_t sector) { return (uint32_t)((sector * 0x9e3779b97f4a7c15ull) >> 55) & (WQ_SIZE - 1); }
 /* (a new window: the requests were served, so no entry of wq is queued) */
-static void clear_sm(ms_sm *s) { s->cur.nreq = s->cur.npend = 0; s->wgen++; }
+static void clear_lanes(ms_batch *b, uint32_t lanes) { if (b->lane) for (uint32_t l = 0; l <= lanes; l++) b->lane[l].n = 0; }
+static void clear_sm(memsys *m, ms_sm *s) { s->cur.nreq = s->cur.npend = 0; clear_lanes(&s->cur, m->l2.lanes); s->wgen++; }
 
 static uint64_t timeline_host_bytes(double width) {
   return width > 0 ? timeline_windows(width, TIMELINE_HORIZON) * (uint64_t)TIMELINE_WINDOW_BYTES : 0;
+}
+
+/* DRAM channels as the model has them: a whole number for each L2 lane
+ * (l2.h), the nearest to the configuration's (at least one); the
+ * bandwidth stays the configuration's (the H200's 188 are 200 here, each
+ * with 188/200 of a channel's bandwidth). */
+static uint32_t dram_channels(const gpu_config *g) {
+  uint32_t lanes = g->l2_partitions && g->l2_slices >= g->l2_partitions ? g->l2_slices / g->l2_partitions : 1;
+  uint32_t per = (uint32_t)(((uint64_t)g->dram_channels + lanes / 2) / lanes);
+  return (per ? per : 1) * lanes;
 }
 
 uint64_t memsys_host_bytes(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
@@ -76,18 +89,19 @@ uint64_t memsys_host_bytes(const gpu_config *g, uint32_t nsm, uint64_t shared_us
               + cache_host_bytes(memsys_l1_bytes(g, shared_used), g->l1_assoc, g->l1_line_bytes)
               + (g->readonly_cache_bytes ? cache_host_bytes(g->readonly_cache_bytes, g->l1_assoc, g->l1_line_bytes) : 0)
               + cache_host_bytes(g->const_cache_bytes, 4, 64) + (wq_used(g) ? WQ_SIZE * sizeof(struct ms_wq) : 0);
-  uint64_t parts = g->l2_partitions ? g->l2_partitions : 1, part = cache_host_bytes(g->l2_bytes / parts, g->l2_assoc, g->l1_line_bytes);
-  uint64_t l2 = parts * part + (uint64_t)g->l2_slices * (sizeof(l2_slice) + timeline_host_bytes(8 * 32.0 / g->l2_slice_bytes_per_cycle));
+  uint64_t parts = g->l2_partitions ? g->l2_partitions : 1, slices = g->l2_slices ? g->l2_slices : 1;
+  uint64_t part = cache_host_bytes(g->l2_bytes / slices, g->l2_assoc, g->l1_line_bytes);   /* (a slice's sets) */
+  uint64_t l2 = slices * part + slices * (sizeof(l2_slice) + timeline_host_bytes(8 * 32.0 / g->l2_slice_bytes_per_cycle));
   if (g->l2_partial_fill && !g->l2_write_granule_bytes && g->l1_line_bytes >= 32)
-    l2 += parts * part / (sizeof(cache_line) + sizeof(cache_way)) * (g->l1_line_bytes / 32) * sizeof(uint32_t);
+    l2 += slices * part / (sizeof(cache_line) + sizeof(cache_way)) * (g->l1_line_bytes / 32) * sizeof(uint32_t);
   if (parts > 1) l2 += L2_COPIED_BITS / 8;
   if (g->l2_dirty_ways && g->l2_dirty_ways < g->l2_assoc)   /* the queue of lines to clean, grown to the lines it holds */
-    l2 += parts * part / (sizeof(cache_line) + sizeof(cache_way)) * sizeof(struct l2_dirty_entry);
+    l2 += slices * part / (sizeof(cache_line) + sizeof(cache_way)) * sizeof(struct l2_dirty_entry);
   double bpc = (double)g->dram_bandwidth_gbs * 1e3 / (g->clock_mhz ? g->clock_mhz : 1);
-  uint64_t ch = sizeof(dram_channel) + timeline_host_bytes(8 * 32.0 * g->dram_channels / bpc)
+  uint64_t nch = dram_channels(g), ch = sizeof(dram_channel) + timeline_host_bytes(8 * 32.0 * nch / bpc)
               + timeline_host_bytes(2.0 * (g->dram_activate_cycles ? g->dram_activate_cycles : 1));
   uint64_t bank = sizeof(dram_bank) + timeline_host_bytes(2.0 * (g->dram_row_miss_cycles ? g->dram_row_miss_cycles : 1));
-  return sizeof(memsys) + nsm * sm + l2 + (uint64_t)g->dram_channels * (ch + (uint64_t)g->dram_banks * bank);
+  return sizeof(memsys) + nsm * sm + l2 + nch * (ch + (uint64_t)g->dram_banks * bank);
 }
 
 memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
@@ -97,9 +111,10 @@ memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
   m->nsm = nsm;
   m->l1_bytes = memsys_l1_bytes(g, shared_used);
   m->sm = calloc_lines(nsm, sizeof *m->sm);
-  dram_params dp = { g->dram_channels, g->dram_banks, g->dram_row_bytes, g->dram_interleave_bytes,
+  dram_params dp = { dram_channels(g), g->dram_banks, g->dram_row_bytes, g->dram_interleave_bytes,
                      (double)g->dram_bandwidth_gbs * 1e3 / g->clock_mhz, g->dram_row_miss_cycles,
-                     g->dram_activate_cycles, g->lat_dram, g->partition_hash != 0 };
+                     g->dram_activate_cycles, g->lat_dram, g->partition_hash != 0,
+                     g->l2_partitions ? g->l2_slices / g->l2_partitions : 1 };
   l2_params lp = { g->l2_bytes, g->l2_assoc, g->l1_line_bytes, g->l2_slices, g->l2_partitions, g->l2_interleave_bytes,
                    g->l2_slice_bytes_per_cycle, g->l2_atomic_cycles, g->lat_l2, g->lat_atomic, g->partition_hash != 0, g->l2_dirty_ways,
                    g->l2_write_granule_bytes, g->l2_partial_fill != 0, g->l2_partial_ways, g->l2_partial_write_cycles,
@@ -111,9 +126,14 @@ memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
   for (uint32_t i = 0; i < nsm; i++) {
     ms_sm *s = &m->sm[i];
     s->mshr = calloc(g->l1_mshrs, sizeof *s->mshr);
+    s->mshr_writer = calloc(g->l1_mshrs, sizeof *s->mshr_writer);
+    s->mshr_batch = calloc(g->l1_mshrs, sizeof *s->mshr_batch);
+    s->cur.lane = calloc(m->l2.lanes + 1, sizeof *s->cur.lane);
+    s->old.lane = calloc(m->l2.lanes + 1, sizeof *s->old.lane);
+    if (!s->cur.lane || !s->old.lane) { memsys_free(m); return NULL; }
     s->has_ro = g->readonly_cache_bytes > 0;
     if (wq_used(g) && !(s->wq = calloc(WQ_SIZE, sizeof *s->wq))) { memsys_free(m); return NULL; }
-    if (!s->mshr || cache_init_in(&s->l1, m->l1_bytes, g->l1_assoc, g->l1_line_bytes, g->l1_sector_bytes, &m->pool)
+    if (!s->mshr || !s->mshr_writer || !s->mshr_batch || cache_init_in(&s->l1, m->l1_bytes, g->l1_assoc, g->l1_line_bytes, g->l1_sector_bytes, &m->pool)
         || (s->has_ro && cache_init_in(&s->ro, g->readonly_cache_bytes, g->l1_assoc, g->l1_line_bytes, g->l1_sector_bytes, &m->pool))
         || cache_init_in(&s->cst, g->const_cache_bytes, 4, 64, 32, &m->pool)) { memsys_free(m); return NULL; }
   }
@@ -130,10 +150,11 @@ void memsys_reset(memsys *m) {
     memset(s->mshr, 0, m->g->l1_mshrs * sizeof *s->mshr);
     s->mshr_next = 0;
     s->code = false;
-    clear_sm(s);
+    clear_sm(m, s);
     s->l1_hits = s->l1_lookups = s->wsectors = 0;
   }
   m->oom = m->serve_oom = false;
+  m->parts = 1;
   memsys_clear(m);
   l2_reset(&m->l2);
   l2_reset_timing(&m->l2);
@@ -153,6 +174,13 @@ void memsys_free(memsys *m) {
     cache_free(&m->sm[i].ro);
     cache_free(&m->sm[i].cst);
     free(m->sm[i].mshr);
+    free(m->sm[i].mshr_writer);
+    for (int k = 0; k < 2; k++) {
+      ms_batch *b = k ? &m->sm[i].old : &m->sm[i].cur;
+      for (uint32_t l = 0; b->lane && l <= m->l2.lanes; l++) free(b->lane[l].e);
+      free(b->lane);
+    }
+    free(m->sm[i].mshr_batch);
     free(m->sm[i].wq);
     free(m->sm[i].cur.req);
     free(m->sm[i].cur.pend);
@@ -215,7 +243,18 @@ static uint32_t add_req(memsys *m, ms_sm *s, uint32_t *pend, uint8_t kind, uint6
   if (pend && *pend == NONE && (*pend = new_pend(m, s)) == NONE) return NONE;
   ms_batch *b = &s->cur;
   if (b->nreq == b->capreq && !vec_grow((void **)&b->req, &b->capreq, sizeof *b->req, 256)) { m->oom = true; return NONE; }
-  b->req[b->nreq] = (ms_req){ .t = t, .at = at, .addr = addr, .pend = pend ? *pend : NONE, .ref = NONE, .slot = NONE, .kind = kind };
+  /* an SM's requests in the merge are in the order it made them: their
+   * cycles never fall (the domain runs its events in cycle order; kept so
+   * here, since memsys_serve_part's waits rely on it) */
+  if (b->nreq && t < b->req[b->nreq - 1].t) t = b->req[b->nreq - 1].t;
+  bool parts = m->windowed && m->parts > 1 && kind <= RQ_CODE;
+  uint16_t lane = !parts ? 0 : kind == RQ_CODE ? MS_ALL_LANES : (uint16_t)l2_lane_of(&m->l2, addr);
+  b->req[b->nreq] = (ms_req){ .t = t, .at = at, .addr = addr, .pend = pend ? *pend : NONE, .ref = NONE, .slot = NONE, .kind = kind, .lane = lane };
+  if (parts) {
+    ms_lane_list *L = &b->lane[lane == MS_ALL_LANES ? m->l2.lanes : lane];
+    if (L->n == L->cap && !vec_grow((void **)&L->e, &L->cap, sizeof *L->e, 64)) { m->oom = true; return NONE; }
+    L->e[L->n++] = (struct ms_lane_ref){ t, b->nreq };
+  }
   return b->nreq++;
 }
 
@@ -315,7 +354,7 @@ static uint64_t finish(memsys *m, uint32_t smi, uint64_t t, double done, uint32_
   if (pend == NONE) {
     if (!m->windowed) {                /* requests without a result (code) */
       for (uint32_t i = 0; i < s->cur.nreq; i++) serve(m, smi, &s->cur, &s->cur.req[i]);
-      clear_sm(s);
+      clear_sm(m, s);
     }
     return (uint64_t)(done - (double)t + 0.5);
   }
@@ -325,7 +364,7 @@ static uint64_t finish(memsys *m, uint32_t smi, uint64_t t, double done, uint32_
   for (uint32_t i = 0; i < s->cur.nreq; i++) serve(m, smi, &s->cur, &s->cur.req[i]);
   settle_batch(m, s, &s->cur, m->batch, false);
   uint64_t v = s->cur.pend[pend].val;
-  clear_sm(s);
+  clear_sm(m, s);
   return v - t;
 }
 
@@ -382,9 +421,11 @@ int memsys_switch(memsys *m) {
     ms_batch t = s->old;
     s->old = s->cur;
     s->cur = t;
-    clear_sm(s);
+    clear_sm(m, s);
     s->nfill = 0;
   }
+  m->old_nreq = 0;
+  for (uint32_t k = 0; k < m->nsm; k++) m->old_nreq += m->sm[k].old.nreq;
   m->has_old = true;
   m->old_served = false;
   m->batch++;
@@ -407,40 +448,144 @@ static int ref_order(const void *a, const void *b) {
   return x->i < y->i ? -1 : x->i > y->i;
 }
 
+/* Whether part `part` of n serves request r (RQ_CODE: its sectors of the
+ * part's lanes; the dependencies need no serving). */
+static bool part_serves(const ms_req *r, uint32_t part, uint32_t n) {
+  if (r->kind > RQ_CODE) return false;
+  return r->lane == MS_ALL_LANES || r->lane % n == part;
+}
+
+/* The closed batch's requests that part `part` of n serves, in (cycle, SM,
+ * order on the SM) order: a counting sort over the cycles they span (a
+ * window's few hundred).  One part reads every request; several read
+ * their lanes' lists only.  *out: malloc'd; NULL when there are none. */
+static int merge_order(const memsys *m, uint32_t part, uint32_t n, ms_ref **out, uint64_t *count) {
+  uint64_t lo = UINT64_MAX, hi = 0, k = 0;
+  *out = NULL;
+  /* the part's lists of an SM: lanes part, part + n, ..., then RQ_CODE's */
+  uint32_t nl = m->l2.lanes, nls = 0, *ls = malloc(((nl + n - 1) / n + 1) * sizeof *ls);
+  if (!ls) return -1;
+  for (uint32_t l = part; l < nl; l += n) ls[nls++] = l;
+  ls[nls++] = nl;
+#define PART_LISTS(b, L) for (uint32_t q_ = 0; q_ < nls; q_++) for (const ms_lane_list *L = &(b)->lane[ls[q_]]; L; L = NULL)
+  if (n < 2)
+    for (uint32_t i = 0; i < m->nsm; i++)
+      for (uint32_t j = 0; j < m->sm[i].old.nreq; j++) {
+        const ms_req *r = &m->sm[i].old.req[j];
+        if (r->kind > RQ_CODE) continue;
+        lo = r->t < lo ? r->t : lo;
+        hi = r->t > hi ? r->t : hi;
+        k++;
+      }
+  else
+    for (uint32_t i = 0; i < m->nsm; i++)
+      PART_LISTS(&m->sm[i].old, L) for (uint32_t j = 0; j < L->n; j++) {
+        lo = L->e[j].t < lo ? L->e[j].t : lo;
+        hi = L->e[j].t > hi ? L->e[j].t : hi;
+        k++;
+      }
+  *count = k;
+  if (!k) { free(ls); return 0; }
+  ms_ref *ord = malloc(k * sizeof *ord);
+  uint64_t span = hi - lo + 1, x = 0;
+  uint32_t *cnt = span <= (1u << 16) ? calloc(span + 1, sizeof *cnt) : NULL;
+  if (!ord || (span <= (1u << 16) && !cnt)) { free(ord); free(cnt); free(ls); return -1; }
+  /* every request of the part (in SM order), then placed by cycle */
+  for (uint32_t i = 0; i < m->nsm; i++) {
+    if (n < 2) {
+      for (uint32_t j = 0; j < m->sm[i].old.nreq; j++)
+        if (m->sm[i].old.req[j].kind <= RQ_CODE) ord[x++] = (ms_ref){ m->sm[i].old.req[j].t, i, j };
+    } else PART_LISTS(&m->sm[i].old, L) for (uint32_t j = 0; j < L->n; j++) ord[x++] = (ms_ref){ L->e[j].t, i, L->e[j].i };
+  }
+#undef PART_LISTS
+  free(ls);
+  if (cnt) {
+    ms_ref *tmp = malloc(k * sizeof *tmp);
+    if (!tmp) { free(ord); free(cnt); return -1; }
+    for (uint64_t j = 0; j < k; j++) cnt[ord[j].t - lo + 1]++;
+    for (uint64_t c = 1; c <= span; c++) cnt[c] += cnt[c - 1];
+    for (uint64_t j = 0; j < k; j++) tmp[cnt[ord[j].t - lo]++] = ord[j];
+    free(ord);
+    ord = tmp;
+    /* a cycle's requests of one SM came list by list: in their order on
+     * the SM again (insertion: they are nearly so) */
+    if (n >= 2)
+      for (uint64_t j = 1; j < k; j++) {
+        ms_ref v = ord[j];
+        uint64_t p = j;
+        while (p > 0 && ref_order(&ord[p - 1], &v) > 0) { ord[p] = ord[p - 1]; p--; }
+        ord[p] = v;
+      }
+  } else qsort(ord, k, sizeof *ord, ref_order);
+  free(cnt);
+  *out = ord;
+  return 0;
+}
+
 int memsys_serve(memsys *m) {
   if (!m->has_old || m->old_served) return 0;
-  uint32_t bn = m->batch - 1;
-  /* the batch's requests of every SM by (cycle, SM, order on the SM): a
-   * counting sort over the cycles they span (a window's few hundred) */
-  uint64_t lo = UINT64_MAX, hi = 0, n = 0;
-  for (uint32_t i = 0; i < m->nsm; i++)
-    for (uint32_t k = 0; k < m->sm[i].old.nreq; k++) {
-      uint64_t t = m->sm[i].old.req[k].t;
-      lo = t < lo ? t : lo;
-      hi = t > hi ? t : hi;
-      n++;
-    }
-  if (n) {
-    ms_ref *ord = malloc(n * sizeof *ord);
-    uint64_t span = hi - lo + 1;
-    uint32_t *cnt = span <= (1u << 16) ? calloc(span + 1, sizeof *cnt) : NULL;
-    if (!ord || (span <= (1u << 16) && !cnt)) { free(ord); free(cnt); return -1; }
-    if (cnt) {
-      for (uint32_t i = 0; i < m->nsm; i++)
-        for (uint32_t k = 0; k < m->sm[i].old.nreq; k++) cnt[m->sm[i].old.req[k].t - lo + 1]++;
-      for (uint64_t c = 1; c <= span; c++) cnt[c] += cnt[c - 1];
-      for (uint32_t i = 0; i < m->nsm; i++)
-        for (uint32_t k = 0; k < m->sm[i].old.nreq; k++) ord[cnt[m->sm[i].old.req[k].t - lo]++] = (ms_ref){ m->sm[i].old.req[k].t, i, k };
-    } else {
-      uint64_t j = 0;
-      for (uint32_t i = 0; i < m->nsm; i++)
-        for (uint32_t k = 0; k < m->sm[i].old.nreq; k++) ord[j++] = (ms_ref){ m->sm[i].old.req[k].t, i, k };
-      qsort(ord, n, sizeof *ord, ref_order);
-    }
-    for (uint64_t j = 0; j < n; j++) serve(m, ord[j].sm, &m->sm[ord[j].sm].old, &m->sm[ord[j].sm].old.req[ord[j].i]);
-    free(ord);
-    free(cnt);
+  ms_ref *ord;
+  uint64_t n;
+  if (merge_order(m, 0, 1, &ord, &n)) return -1;
+  for (uint64_t j = 0; j < n; j++) serve(m, ord[j].sm, &m->sm[ord[j].sm].old, &m->sm[ord[j].sm].old.req[ord[j].i]);
+  free(ord);
+  return memsys_serve_end(m);
+}
+
+uint32_t memsys_serve_parts(const memsys *m) { return m->l2.lanes; }
+
+void memsys_parts(memsys *m, uint32_t n) { m->parts = n; }
+
+uint32_t memsys_serve_split(const memsys *m) {
+  uint64_t n = m->old_nreq / MS_PART_REQUESTS;
+  return n < 2 || m->parts < 2 ? 1 : n < m->parts ? (uint32_t)n : m->parts;
+}
+
+/* Wait until another part has served request d (spinning a while, then
+ * yielding: the parts may share fewer cores than there are). */
+static void wait_served(const ms_req *d) {
+  for (uint32_t spins = 0; !atomic_load_explicit(&d->served, memory_order_acquire); spins++)
+    if (spins > 256) sched_yield();
+}
+
+int memsys_serve_part(memsys *m, uint32_t part, uint32_t n) {
+  if (!m->has_old || m->old_served || part >= n) return 0;
+  if (n > 1 && n > m->parts) return -1;   /* (the requests noted no lanes: an internal error) */
+  ms_ref *ord;
+  uint64_t k;
+  if (merge_order(m, part, n, &ord, &k)) {
+    /* the other parts may wait for these: marked served, unserved (the
+     * launch fails for the memory) */
+    for (uint32_t i = 0; i < m->nsm; i++)
+      for (uint32_t j = 0; j < m->sm[i].old.nreq; j++)
+        if (part_serves(&m->sm[i].old.req[j], part, n)) atomic_store_explicit(&m->sm[i].old.req[j].served, 1, memory_order_release);
+    return -1;
   }
+  for (uint64_t j = 0; j < k; j++) {
+    ms_batch *b = &m->sm[ord[j].sm].old;
+    ms_req *r = &b->req[ord[j].i];
+    if (r->kind == RQ_CODE) {
+      /* its sectors of this part's lanes */
+      uint32_t near = near_part(m, ord[j].sm);
+      for (uint64_t off = 0; off < r->arg; off += 32)
+        if (l2_lane_of(&m->l2, r->addr + off) % n == part) l2_access(&m->l2, near, r->at, r->addr + off, L2_READ, 1);
+      r->res = r->at;
+      continue;
+    }
+    /* a new holder of an MSHR waits for the time its last writer of this
+     * batch, earlier in the order, gives it */
+    if (r->kind == RQ_READ && r->slot != NONE && !r->same_line && r->ref < ord[j].i && b->req[r->ref].lane % n != part)
+      wait_served(&b->req[r->ref]);
+    serve(m, ord[j].sm, b, r);
+    atomic_store_explicit(&r->served, 1, memory_order_release);
+  }
+  free(ord);
+  return 0;
+}
+
+int memsys_serve_end(memsys *m) {
+  if (!m->has_old || m->old_served) return 0;
+  uint32_t bn = m->batch - 1;
   for (uint32_t i = 0; i < m->nsm; i++)
     if (m->sm[i].old.nreq || m->sm[i].old.npend) settle_batch(m, &m->sm[i], &m->sm[i].old, bn, true);
   m->old_served = true;
@@ -472,11 +617,14 @@ uint64_t memsys_settled_max(const memsys *m) {
 
 void memsys_clear(memsys *m) {
   for (uint32_t i = 0; i < m->nsm; i++) {
-    clear_sm(&m->sm[i]);
+    clear_sm(m, &m->sm[i]);
+    memset(m->sm[i].mshr_batch, 0, m->g->l1_mshrs * sizeof *m->sm[i].mshr_batch);
     m->sm[i].old.nreq = m->sm[i].old.npend = 0;
+    clear_lanes(&m->sm[i].old, m->l2.lanes);
     m->sm[i].nfill = 0;
   }
   m->has_old = m->old_served = false;
+  m->old_nreq = 0;
 }
 
 /* The SM's write link to L2 takes one sector every 32 /
@@ -526,18 +674,29 @@ static void atomic_serial(const uint64_t *addr, uint32_t mask, const uint64_t *s
   }
 }
 
+/* Request r of the batch being made writes MSHR slot's time (served). */
+static void note_writer(memsys *m, ms_sm *s, uint32_t slot, uint32_t r) {
+  s->mshr_writer[slot] = r;
+  s->mshr_batch[slot] = m->batch + 1;
+}
+
 /* l1_mshr_lines: the MSHR a line's first miss in a request took, and that
  * miss's request (slot NONE: none yet). */
 typedef struct line_mshr { uint32_t slot, req; } line_mshr;
 
 /* Read request r of SM s holds MSHR slot: its own, noted in *ln (NULL:
  * no sharing), or, where ln has one already, its line's. */
-static void take_slot(ms_sm *s, uint32_t r, uint32_t slot, line_mshr *ln) {
+static void take_slot(memsys *m, ms_sm *s, uint32_t r, uint32_t slot, line_mshr *ln) {
   ms_req *q = &s->cur.req[r];
   q->slot = slot;
-  if (!ln) return;
-  if (ln->slot != NONE) { q->same_line = true; q->ref = ln->req; }
-  else *ln = (line_mshr){ slot, r };
+  bool shares = ln && ln->slot != NONE;
+  if (shares) { q->same_line = true; q->ref = ln->req; }
+  else if (ln) *ln = (line_mshr){ slot, r };
+  /* the request whose time of the MSHR a new holder waits for, when it is
+   * of this batch (memsys_serve_part) */
+  if (m->parts < 2) return;
+  if (!shares && s->mshr_batch[slot] == m->batch + 1) q->ref = s->mshr_writer[slot];
+  note_writer(m, s, slot, r);
 }
 
 uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr, uint32_t mask, uint32_t bytes,
@@ -651,7 +810,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
     if (!c) {
       if (banked) missed |= 1ull << (ord[k] & 63);
       uint32_t r = add_req(m, s, &pend, RQ_READ, t, leave, a);
-      if (r != NONE) take_slot(s, r, slot, lmk);
+      if (r != NONE) take_slot(m, s, r, slot, lmk);
       continue;
     }
     bool hit;
@@ -671,7 +830,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
     if (banked) missed |= 1ull << (ord[k] & 63);
     uint32_t r = add_req(m, s, &pend, RQ_READ, t, leave, a);
     if (r == NONE) continue;
-    take_slot(s, r, slot, lmk);
+    take_slot(m, s, r, slot, lmk);
     mark_fill(m, s, r, ln);
     if (g->l1_fill_bytes > c->sector_bytes) {
       uint64_t base = a & ~(uint64_t)(g->l1_fill_bytes - 1);
@@ -682,6 +841,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
         ln->sectors |= bit;
         uint32_t x = add_req(m, s, NULL, RQ_EXTRA, t, start, base + o);
         if (x != NONE) s->cur.req[x].ref = r;
+        if (x != NONE && m->parts > 1) note_writer(m, s, slot, x);
       }
     }
   }

@@ -50,13 +50,18 @@ typedef struct ms_req {
   cache_line *ln;                  /* the L1/constant line it fills (ready: a negative mark of its batch and index until served) */
   uint32_t pend;                   /* the pending value it feeds (UINT32_MAX: none) */
   uint32_t ref;                    /* RQ_EXTRA, RQ_DEP: the fill it belongs to / waits for; RQ_READ
-                                    * with same_line: the read whose MSHR it shares */
+                                    * with same_line: the read whose MSHR it shares; other RQ_READs
+                                    * with a slot: the request of the batch that wrote the slot's
+                                    * time last (UINT32_MAX: none, an older batch's) */
   uint32_t slot;                   /* the MSHR it holds (UINT32_MAX: none) */
   uint32_t arg;                    /* lanes (atomics), bytes written (RQ_WRITE), code bytes (RQ_CODE) */
   uint8_t kind;
   bool same_line;                  /* RQ_WRITE: an earlier sector of its request was of its line (l2_write);
                                     * RQ_READ: it shares that sector's MSHR (l1_mshr_lines) */
+  uint16_t lane;                   /* its L2 lane (l2.h); MS_ALL_LANES: RQ_CODE, several */
+  _Atomic uint8_t served;          /* memsys_serve_part: served (another part may wait for it) */
 } ms_req;
+#define MS_ALL_LANES UINT16_MAX
 /* A pending value: the cycle an instruction's memory result is back (t +
  * the rounded latency + add), or the larger of two values (a and b,
  * either a cycle or an earlier pending value's code). */
@@ -70,11 +75,15 @@ static inline bool ms_is_pending(uint64_t v) { return v >= MS_PEND_BIT; }
 
 /* One batch of an SM's requests to L2 (a window's) and the pending values
  * they feed. */
+/* A batch's requests of one L2 lane (windowed), in the order the SM made
+ * them: what memsys_serve_part reads of the batch, its cycle and index. */
+typedef struct ms_lane_list { struct ms_lane_ref { uint64_t t; uint32_t i; } *e; uint32_t n, cap; } ms_lane_list;
 typedef struct ms_batch {
   ms_req *req;
   uint32_t nreq, capreq;
   ms_pend *pend;
   uint32_t npend, cappend;
+  ms_lane_list *lane;              /* per L2 lane, then one of the requests of several (RQ_CODE) */
 } ms_batch;
 /* A line of an SM's L1 or constant cache that a served request fills:
  * written at memsys_publish, if the line still waits for that request. */
@@ -97,6 +106,8 @@ typedef struct ms_sm {
   uint64_t wseq;                   /* sectors queued so far (the order of wq's entries) */
   uint64_t hseq;                   /* sector stores so far (l1_store_queue_join counts back in these) */
   double *mshr;                    /* completion cycle of each MSHR, reused in turn */
+  uint32_t *mshr_writer;           /* per MSHR: the request of batch mshr_batch[] that wrote its time last */
+  uint32_t *mshr_batch;
   uint32_t mshr_next;
   bool has_ro, code;
 } ms_sm;
@@ -112,9 +123,11 @@ typedef struct memsys {
   uint64_t write_sectors;          /* store sectors the SMs sent to L2, after combining (l1tex2xbar) */
   uint64_t launch_dram_bytes;
   bool windowed;                   /* requests wait for memsys_serve (else served at once) */
+  uint32_t parts;                  /* memsys_serve_part's parts (below 2: memsys_serve alone) */
   bool oom;                        /* a request could not be recorded */
   bool serve_oom;                  /* memsys_serve ran out of memory */
   uint32_t batch;                  /* the number of the batch being made */
+  uint64_t old_nreq;               /* the closed batch's requests, all SMs' */
   bool has_old, old_served;        /* batch - 1 exists; it was served */
   lazypool pool;                   /* the SMs' L1, read-only and constant caches' tags */
 } memsys;
@@ -206,6 +219,22 @@ int memsys_switch(memsys *m);
 /* Serve the closed batch's requests, every SM's, in (cycle, SM, order)
  * order; its pending values then have values.  -1 when out of memory. */
 int memsys_serve(memsys *m);
+/* The same on n threads at once (n at most memsys_serve_parts): thread
+ * `part` serves the requests of the L2 lanes l with l % n == part in that
+ * order, waiting where one reuses an MSHR whose time a request of another
+ * part wrote before it; then, on one thread, memsys_serve_end.  The lanes
+ * share no state (l2.h), so the answer is memsys_serve's for every n. */
+uint32_t memsys_serve_parts(const memsys *m);
+/* Before a launch's first request: its batches will be served in up to n
+ * parts (the requests then note their lanes and the MSHRs they wait for). */
+void memsys_parts(memsys *m, uint32_t n);
+/* The parts to serve the closed batch in, at most memsys_parts' n: one
+ * for every MS_PART_REQUESTS requests (a part's fixed cost, a pass over
+ * every SM's lists, then weighs little), at least one. */
+#define MS_PART_REQUESTS 512
+uint32_t memsys_serve_split(const memsys *m);
+int memsys_serve_part(memsys *m, uint32_t part, uint32_t n);
+int memsys_serve_end(memsys *m);
 /* After memsys_serve, between calls of the SMs: the lines the served
  * requests fill are ready, their L1 counts join memsys's. */
 void memsys_publish(memsys *m);

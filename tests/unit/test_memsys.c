@@ -9,6 +9,7 @@
  * whose expected figures follow from the mechanism by hand.
  */
 #include <check.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -317,7 +318,7 @@ END_TEST
 
 static dram_params small_dram(void)
 {
-    dram_params p = { 1, 2, 1024, 256, 32.0, 40, 10, 500, false };
+    dram_params p = { 1, 2, 1024, 256, 32.0, 40, 10, 500, false, 1 };
     return p;
 }
 
@@ -326,13 +327,13 @@ START_TEST(dram_row_hit_is_faster)
     dram d;
     dram_params p = small_dram();
     ck_assert_int_eq(dram_init(&d, &p), 0);
-    double miss = dram_access(&d, 0, 0, false);
+    double miss = dram_access(&d, dram_channel_of(&d, 0, 0), 0, 0, false);
     ck_assert(miss > 499.0 && miss < 501.0);       /* unloaded row miss = latency */
-    double hit = dram_access(&d, 1000, 32, false) - 1000;
+    double hit = dram_access(&d, dram_channel_of(&d, 0, 0), 1000, 32, false) - 1000;
     ck_assert(hit > 459.0 && hit < 461.0);         /* the open row saves row_miss_cycles */
-    ck_assert_uint_eq(d.row_hits, 1);
-    ck_assert_uint_eq(d.row_misses, 1);
-    ck_assert_uint_eq(d.read_bytes, 64);
+    ck_assert_uint_eq(dram_counts(&d).row_hits, 1);
+    ck_assert_uint_eq(dram_counts(&d).row_misses, 1);
+    ck_assert_uint_eq(dram_counts(&d).read_bytes, 64);
     dram_free(&d);
 }
 END_TEST
@@ -346,14 +347,14 @@ START_TEST(dram_activates_are_rate_limited)
      * one activate per 10 cycles (and a bank one per row miss, 40), so 8
      * requests at t=0 finish at least 10 apart, the last after 70+ */
     double end[8];
-    for (int i = 0; i < 8; i++) end[i] = dram_access(&d, 0, (uint64_t)i * 1024 * 7, true);
+    for (int i = 0; i < 8; i++) end[i] = dram_access(&d, dram_channel_of(&d, 0, 0), 0, (uint64_t)i * 1024 * 7, true);
     for (int i = 0; i < 8; i++)
         for (int j = 0; j < i; j++) ck_assert(end[i] - end[j] >= 10 - 1e-9 || end[j] - end[i] >= 10 - 1e-9);
     double last = 0;
     for (int i = 0; i < 8; i++) last = end[i] > last ? end[i] : last;
     ck_assert(last >= 500 + 70);
-    ck_assert_uint_eq(d.write_bytes, 8 * 32);
-    ck_assert_uint_eq(d.row_misses, 8);
+    ck_assert_uint_eq(dram_counts(&d).write_bytes, 8 * 32);
+    ck_assert_uint_eq(dram_counts(&d).row_misses, 8);
     dram_free(&d);
 }
 END_TEST
@@ -367,14 +368,14 @@ START_TEST(dram_out_of_order_requests)
      * for earlier cycles: one shortly before it in the same row is a row
      * hit that pays the activate (it would have opened the row itself);
      * one long before it opens the row anew; neither queues behind it */
-    double later = dram_access(&d, 3000, 0, false) - 3000;
+    double later = dram_access(&d, dram_channel_of(&d, 0, 0), 3000, 0, false) - 3000;
     ck_assert(later > 499.0 && later < 501.0);
-    double near = dram_access(&d, 2900, 32, false) - 2900;
+    double near = dram_access(&d, dram_channel_of(&d, 0, 0), 2900, 32, false) - 2900;
     ck_assert(near > 499.0 && near < 502.0);
-    ck_assert_uint_eq(d.row_hits, 1);
-    double early = dram_access(&d, 0, 64, false);
+    ck_assert_uint_eq(dram_counts(&d).row_hits, 1);
+    double early = dram_access(&d, dram_channel_of(&d, 0, 0), 0, 64, false);
     ck_assert(early > 499.0 && early < 502.0);
-    ck_assert_uint_eq(d.row_misses, 2);
+    ck_assert_uint_eq(dram_counts(&d).row_misses, 2);
     dram_free(&d);
 }
 END_TEST
@@ -382,20 +383,20 @@ END_TEST
 START_TEST(dram_linear_channels_camp)
 {
     dram lin, hashed;
-    dram_params p = { 8, 4, 1024, 256, 64.0, 40, 10, 500, false };
+    dram_params p = { 8, 4, 1024, 256, 64.0, 40, 10, 500, false, 1 };
     ck_assert_int_eq(dram_init(&lin, &p), 0);
     p.hash = true;
     ck_assert_int_eq(dram_init(&hashed, &p), 0);
     /* 64 blocks at a stride of channels * interleave_bytes (2 KiB) */
     uint32_t used_lin = 0, used_hash = 0;
     for (uint64_t i = 0; i < 64; i++) {
-        used_lin |= 1u << dram_channel_of(&lin, i * 2048);
-        used_hash |= 1u << dram_channel_of(&hashed, i * 2048);
+        used_lin |= 1u << dram_channel_of(&lin, 0, i * 2048);
+        used_hash |= 1u << dram_channel_of(&hashed, 0, i * 2048);
     }
     ck_assert_uint_eq(used_lin, 1);                 /* all on channel 0: camping */
     ck_assert_uint_ge(__builtin_popcount(used_hash), 6);
     /* consecutive blocks go round the channels without the hash */
-    ck_assert_uint_eq(dram_channel_of(&lin, 256 * 3), 3);
+    ck_assert_uint_eq(dram_channel_of(&lin, 0, 256 * 3), 3);
     dram_free(&lin);
     dram_free(&hashed);
 }
@@ -407,13 +408,15 @@ END_TEST
 static void l2_over_dram(l2sys *l, dram *d, const l2_params *p)
 {
     dram_params dp = small_dram();
+    dp.groups = p->slices / p->partitions;         /* a channel per lane */
+    dp.channels = dp.groups;
     ck_assert_int_eq(dram_init(d, &dp), 0);
     ck_assert_int_eq(l2_init(l, p, d), 0);
 }
 
 static void small_l2(l2sys *l, dram *d, uint32_t partitions, uint64_t bytes)
 {
-    l2_params p = { bytes, 2, 128, 4, partitions, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 32, 0 };
+    l2_params p = { bytes, 2, 128, partitions, partitions, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 32, 0 };   /* a slice a partition */
     l2_over_dram(l, d, &p);
 }
 
@@ -423,14 +426,14 @@ START_TEST(l2_write_back_on_eviction)
     dram d;
     small_l2(&l, &d, 1, 512);                      /* 4 lines in all */
     l2_access(&l, 0, 0, 0x0, L2_WRITE, 1);          /* allocate without fetching */
-    ck_assert_uint_eq(d.read_bytes, 0);
-    ck_assert_uint_eq(l.hits, 1);
+    ck_assert_uint_eq(dram_counts(&d).read_bytes, 0);
+    ck_assert_uint_eq(l2_hits(&l), 1);
     double r = l2_access(&l, 0, 10, 0x0, L2_READ, 1);
     ck_assert(r < 10 + 200 + 2);                   /* a hit */
     /* fill the set with other lines until the dirty one is evicted */
     for (uint64_t a = 0x10000; a < 0x10000 + 64 * 128; a += 128) l2_access(&l, 0, 20, a, L2_READ, 1);
-    ck_assert_uint_eq(d.write_bytes, 32);           /* exactly its one dirty sector */
-    ck_assert_uint_eq(d.read_bytes, 64 * 32);
+    ck_assert_uint_eq(dram_counts(&d).write_bytes, 32);           /* exactly its one dirty sector */
+    ck_assert_uint_eq(dram_counts(&d).read_bytes, 64 * 32);
     l2_free(&l);
     dram_free(&d);
 }
@@ -445,13 +448,13 @@ START_TEST(l2_cleans_beyond_dirty_ways)
     l2_over_dram(&l, &d, &p);
     l2_access(&l, 0, 0, 0x000, L2_WRITE, 1);
     l2_access(&l, 0, 1, 0x080, L2_WRITE, 1);
-    ck_assert_uint_eq(d.write_bytes, 0);
+    ck_assert_uint_eq(dram_counts(&d).write_bytes, 0);
     l2_access(&l, 0, 2, 0x100, L2_WRITE, 1);        /* a third dirty line: clean the oldest */
-    ck_assert_uint_eq(d.write_bytes, 32);
-    uint64_t hits = l.hits;
+    ck_assert_uint_eq(dram_counts(&d).write_bytes, 32);
+    uint64_t hits = l2_hits(&l);
     l2_access(&l, 0, 1000, 0x000, L2_READ, 1);      /* ...which stays resident */
-    ck_assert_uint_eq(l.hits, hits + 1);
-    ck_assert_uint_eq(d.read_bytes, 0);
+    ck_assert_uint_eq(l2_hits(&l), hits + 1);
+    ck_assert_uint_eq(dram_counts(&d).read_bytes, 0);
     l2_free(&l);
     dram_free(&d);
 }
@@ -471,16 +474,16 @@ START_TEST(l2_dirty_budget_is_the_partitions)
     l2_access(&l, 0, 1, 0x000, L2_WRITE, 1);        /* lines 0, 2, 4: set 0 */
     l2_access(&l, 0, 2, 0x100, L2_WRITE, 1);
     l2_access(&l, 0, 3, 0x200, L2_WRITE, 1);
-    ck_assert_uint_eq(d.write_bytes, 0);
+    ck_assert_uint_eq(dram_counts(&d).write_bytes, 0);
     l2_access(&l, 0, 4, 0x300, L2_WRITE, 1);        /* a fifth: line 1 is written back */
-    ck_assert_uint_eq(d.write_bytes, 32);
+    ck_assert_uint_eq(dram_counts(&d).write_bytes, 32);
     l2_access(&l, 0, 5, 0x0a0, L2_WRITE, 1);        /* line 1 again (another sector): dirty, so line 0 goes */
-    ck_assert_uint_eq(d.write_bytes, 64);
-    uint64_t hits = l.hits;
+    ck_assert_uint_eq(dram_counts(&d).write_bytes, 64);
+    uint64_t hits = l2_hits(&l);
     l2_access(&l, 0, 1000, 0x080, L2_READ, 1);      /* both stay resident */
     l2_access(&l, 0, 1001, 0x000, L2_READ, 1);
-    ck_assert_uint_eq(l.hits, hits + 2);
-    ck_assert_uint_eq(d.read_bytes, 0);
+    ck_assert_uint_eq(l2_hits(&l), hits + 2);
+    ck_assert_uint_eq(dram_counts(&d).read_bytes, 0);
     l2_free(&l);
     dram_free(&d);
 }
@@ -495,25 +498,25 @@ START_TEST(l2_read_miss_fills_its_pair)
     l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 64, 0 };
     l2_over_dram(&l, &d, &p);
     double a = l2_access(&l, 0, 0, 0x020, L2_READ, 1);
-    ck_assert_uint_eq(d.read_bytes, 64);
-    uint64_t hits = l.hits, lookups = l.lookups;
+    ck_assert_uint_eq(dram_counts(&d).read_bytes, 64);
+    uint64_t hits = l2_hits(&l), lookups = l2_lookups(&l);
     double b = l2_access(&l, 0, 1, 0x000, L2_READ, 1);  /* the pair: in flight with the first */
-    ck_assert_uint_eq(d.read_bytes, 64);
-    ck_assert_uint_eq(l.hits, hits);
-    ck_assert_uint_eq(l.lookups, lookups + 1);
+    ck_assert_uint_eq(dram_counts(&d).read_bytes, 64);
+    ck_assert_uint_eq(l2_hits(&l), hits);
+    ck_assert_uint_eq(l2_lookups(&l), lookups + 1);
     ck_assert(b >= a);
     ck_assert(b < a + 100);
     l2_access(&l, 0, 2000, 0x000, L2_READ, 1);          /* now present: a hit */
-    ck_assert_uint_eq(l.hits, hits + 1);
+    ck_assert_uint_eq(l2_hits(&l), hits + 1);
     l2_access(&l, 0, 2001, 0x040, L2_READ, 1);          /* the line's other pair: DRAM again */
-    ck_assert_uint_eq(d.read_bytes, 128);
+    ck_assert_uint_eq(dram_counts(&d).read_bytes, 128);
     l2_free(&l);
     dram_free(&d);
     /* fill_bytes 32: a sector alone */
     p.fill_bytes = 32;
     l2_over_dram(&l, &d, &p);
     l2_access(&l, 0, 0, 0x020, L2_READ, 1);
-    ck_assert_uint_eq(d.read_bytes, 32);
+    ck_assert_uint_eq(dram_counts(&d).read_bytes, 32);
     l2_free(&l);
     dram_free(&d);
 }
@@ -524,10 +527,10 @@ END_TEST
 static uint64_t first_far_read(l2sys *l)
 {
     for (uint64_t a = 0; ; a += 512) {
-        uint64_t before = l->lookups;
+        uint64_t before = l2_lookups(l);
         l2_access(l, 0, 0, a, L2_READ, 1);
-        if (l->lookups - before == 2) return a;
-        ck_assert_uint_eq(l->lookups - before, 1);
+        if (l2_lookups(l) - before == 2) return a;
+        ck_assert_uint_eq(l2_lookups(l) - before, 1);
     }
 }
 
@@ -538,10 +541,10 @@ START_TEST(l2_far_partition_counts_twice)
     small_l2(&l, &d, 2, 1 << 20);
     /* find an address homed in partition 1, read it from partition 0 */
     uint64_t far = first_far_read(&l);
-    uint64_t hits = l.hits, lookups = l.lookups;
+    uint64_t hits = l2_hits(&l), lookups = l2_lookups(&l);
     l2_access(&l, 0, 5000, far, L2_READ, 1);       /* the near copy answers */
-    ck_assert_uint_eq(l.lookups - lookups, 1);
-    ck_assert_uint_eq(l.hits - hits, 1);
+    ck_assert_uint_eq(l2_lookups(&l) - lookups, 1);
+    ck_assert_uint_eq(l2_hits(&l) - hits, 1);
     l2_free(&l);
     dram_free(&d);
 }
@@ -556,13 +559,13 @@ START_TEST(l2_write_drops_the_far_copy)
     small_l2(&l, &d, 2, 1 << 20);
     uint64_t far = first_far_read(&l);
     l2_access(&l, 1, 5000, far, L2_WRITE, 1);      /* partition 1 is far's home */
-    uint64_t hits = l.hits, lookups = l.lookups;
+    uint64_t hits = l2_hits(&l), lookups = l2_lookups(&l);
     l2_access(&l, 0, 10000, far, L2_READ, 1);      /* near misses, home hits */
-    ck_assert_uint_eq(l.lookups - lookups, 2);
-    ck_assert_uint_eq(l.hits - hits, 1);
-    lookups = l.lookups;
+    ck_assert_uint_eq(l2_lookups(&l) - lookups, 2);
+    ck_assert_uint_eq(l2_hits(&l) - hits, 1);
+    lookups = l2_lookups(&l);
     l2_access(&l, 0, 15000, far, L2_READ, 1);      /* the copy again */
-    ck_assert_uint_eq(l.lookups - lookups, 1);
+    ck_assert_uint_eq(l2_lookups(&l) - lookups, 1);
     l2_free(&l);
     dram_free(&d);
 }
@@ -628,18 +631,18 @@ START_TEST(l2_partial_writes_fetch_with_a_granule)
     double ack = l2_write(&l, 0, 0, 0x000, ~0u, false, &merged);
     ck_assert(merged == ack);
     l2_write(&l, 0, 0, 0x020, 0x0000ffffu, false, &merged);
-    ck_assert_uint_eq(d.read_bytes, 0);
-    ck_assert_uint_eq(l.hits, 2);
+    ck_assert_uint_eq(dram_counts(&d).read_bytes, 0);
+    ck_assert_uint_eq(l2_hits(&l), 2);
     /* half a word of an absent sector: its read comes first (a miss) */
     ack = l2_write(&l, 0, 0, 0x040, 0x000000f0u, false, &merged);
-    ck_assert_uint_eq(d.read_bytes, 32);
-    ck_assert_uint_eq(l.write_fetches, 1);
-    ck_assert_uint_eq(l.hits, 2);
+    ck_assert_uint_eq(dram_counts(&d).read_bytes, 32);
+    ck_assert_uint_eq(l2_write_fetches(&l), 1);
+    ck_assert_uint_eq(l2_hits(&l), 2);
     ck_assert(merged > ack);
     /* the rest of that word: the sector is there now, no second read */
     l2_write(&l, 0, 10, 0x040, 0x0000000fu, false, &merged);
-    ck_assert_uint_eq(d.read_bytes, 32);
-    ck_assert_uint_eq(l.hits, 3);
+    ck_assert_uint_eq(dram_counts(&d).read_bytes, 32);
+    ck_assert_uint_eq(l2_hits(&l), 3);
     /* a read of the sector waits for its fill */
     ck_assert(l2_access(&l, 0, 20, 0x040, L2_READ, 1) >= merged);
     l2_free(&l);
@@ -667,13 +670,13 @@ START_TEST(l2_byte_masks_count_writes_by_arrival)
             l2_write(&l, 0, 0, a, 0xfu, false, &merged);
             l2_write(&l, 0, whole, a, ~0xfu, false, &merged);
         }
-        ck_assert_uint_eq(d.read_bytes, 0);
+        ck_assert_uint_eq(dram_counts(&d).read_bytes, 0);
         /* a third line's first bytes arrive at cycle 500: before the others
          * are whole, the oldest is read, merged and written back */
         l2_write(&l, 0, 500, 0x100, 0xfu, false, &merged);
-        ck_assert_uint_eq(d.read_bytes, late ? 32 : 0);
-        ck_assert_uint_eq(d.write_bytes, late ? 32 : 0);
-        ck_assert_uint_eq(l.write_fetches, late ? 1 : 0);
+        ck_assert_uint_eq(dram_counts(&d).read_bytes, late ? 32 : 0);
+        ck_assert_uint_eq(dram_counts(&d).write_bytes, late ? 32 : 0);
+        ck_assert_uint_eq(l2_write_fetches(&l), late ? 1 : 0);
         l2_free(&l);
         dram_free(&d);
     }
@@ -690,28 +693,28 @@ START_TEST(l2_byte_masks_fill_incomplete_sectors)
     double merged;
     /* four 8-byte writes complete a sector: nothing is read */
     for (uint32_t k = 0; k < 4; k++) l2_write(&l, 0, k, 0x000, 0xffu << (8 * k), false, &merged);
-    ck_assert_uint_eq(d.read_bytes, 0);
-    ck_assert_uint_eq(l.write_fetches, 0);
+    ck_assert_uint_eq(dram_counts(&d).read_bytes, 0);
+    ck_assert_uint_eq(l2_write_fetches(&l), 0);
     /* a sector left at 4 bytes is read (and merged) when a read wants it */
     l2_write(&l, 0, 10, 0x020, 0xfu, false, &merged);
-    ck_assert_uint_eq(d.read_bytes, 0);
-    uint64_t hits = l.hits;
+    ck_assert_uint_eq(dram_counts(&d).read_bytes, 0);
+    uint64_t hits = l2_hits(&l);
     double r = l2_access(&l, 0, 20, 0x020, L2_READ, 1);
-    ck_assert_uint_eq(d.read_bytes, 32);
-    ck_assert_uint_eq(l.hits, hits);               /* a miss, as the profiler counts it */
+    ck_assert_uint_eq(dram_counts(&d).read_bytes, 32);
+    ck_assert_uint_eq(l2_hits(&l), hits);               /* a miss, as the profiler counts it */
     ck_assert(r > 20 + 200 + 2);
     l2_access(&l, 0, 30, 0x020, L2_READ, 1);       /* whole now: a hit */
-    ck_assert_uint_eq(l.hits, hits + 1);
-    ck_assert_uint_eq(d.read_bytes, 32);
+    ck_assert_uint_eq(l2_hits(&l), hits + 1);
+    ck_assert_uint_eq(dram_counts(&d).read_bytes, 32);
     /* a third line with an incomplete sector: the oldest of the others is
      * read, merged and written back */
     l2_write(&l, 0, 40, 0x080, 0xfu, false, &merged);
     l2_write(&l, 0, 41, 0x100, 0xfu, false, &merged);
-    ck_assert_uint_eq(d.read_bytes, 32);
+    ck_assert_uint_eq(dram_counts(&d).read_bytes, 32);
     l2_write(&l, 0, 42, 0x180, 0xfu, false, &merged);
-    ck_assert_uint_eq(d.read_bytes, 64);
-    ck_assert_uint_eq(d.write_bytes, 32);
-    ck_assert_uint_eq(l.write_fetches, 2);
+    ck_assert_uint_eq(dram_counts(&d).read_bytes, 64);
+    ck_assert_uint_eq(dram_counts(&d).write_bytes, 32);
+    ck_assert_uint_eq(l2_write_fetches(&l), 2);
     l2_free(&l);
     /* without partial_fill an incomplete sector is written back as it is */
     p.partial_fill = false;
@@ -719,8 +722,8 @@ START_TEST(l2_byte_masks_fill_incomplete_sectors)
     dram_reset(&d);
     l2_write(&l, 0, 0, 0x000, 0xfu, false, &merged);
     for (uint64_t a = 0x1000; a < 0x1000 + 8 * 128; a += 128) l2_access(&l, 0, 10, a, L2_READ, 1);
-    ck_assert_uint_eq(d.write_bytes, 32);
-    ck_assert_uint_eq(d.read_bytes, 8 * 32);
+    ck_assert_uint_eq(dram_counts(&d).write_bytes, 32);
+    ck_assert_uint_eq(dram_counts(&d).read_bytes, 8 * 32);
     l2_free(&l);
     /* a partial write occupies the slice for partial_write_cycles, a whole one for 1 */
     p.partial_write_cycles = 5;
@@ -845,7 +848,7 @@ START_TEST(memsys_windowed_matches_immediate)
     memsys_clear(win);
     ck_assert_uint_eq(win->l1_lookups, now->l1_lookups);
     ck_assert_uint_eq(win->l1_hits, now->l1_hits);
-    ck_assert_uint_eq(win->l2.lookups, now->l2.lookups);
+    ck_assert_uint_eq(l2_lookups(&win->l2), l2_lookups(&now->l2));
     /* the lines were settled at the edge: a later hit needs none */
     uint64_t late_now = memsys_global(now, 0, 5000, a, ~0u, 4, MS_LOAD, MS_CACHED);
     uint64_t late_win = memsys_global(win, 0, 5000, a, ~0u, 4, MS_LOAD, MS_CACHED);
@@ -853,6 +856,91 @@ START_TEST(memsys_windowed_matches_immediate)
     ck_assert_uint_eq(late_win, h.lat_l1);
     memsys_free(now);
     memsys_free(win);
+}
+END_TEST
+
+/* A batch served lane by lane on several threads at once (memsys_serve_part)
+ * gives every value and counter that serving it in one merge gives, with
+ * few MSHRs so that SMs reuse them across lanes within a batch (the parts
+ * then wait for each other). */
+struct serve_arg { memsys *m; uint32_t part, n; int rc; };
+static void *serve_thread(void *p)
+{
+    struct serve_arg *a = p;
+    a->rc = memsys_serve_part(a->m, a->part, a->n);
+    return NULL;
+}
+
+START_TEST(memsys_serve_parts_match_serial)
+{
+    enum { NSM = 6, PARTS = 3, WINDOWS = 12, CALLS = 40 };
+    gpu_config h = cfg("h100");
+    h.l1_mshrs = 8;
+    memsys *one = memsys_new(&h, NSM, 0), *par = memsys_new(&h, NSM, 0);
+    ck_assert_ptr_nonnull(one);
+    ck_assert_ptr_nonnull(par);
+    memsys_windowed(one, true);
+    memsys_windowed(par, true);
+    memsys_parts(par, PARTS);
+    uint64_t seed = 12345, waits = 0;
+    for (int w = 0; w < WINDOWS; w++) {
+        uint64_t code[NSM][CALLS];
+        uint32_t ncode[NSM] = { 0 };
+        for (uint32_t sm = 0; sm < NSM; sm++)
+            for (int c = 0; c < CALLS; c++) {
+                uint64_t a[32], t = (uint64_t)w * 130 + (uint64_t)c * 3;
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                uint64_t base = 0x2f0000000000ull + ((seed >> 20) & 0x3ffffff) * 4;
+                int kind = (int)(seed >> 60) % 4;
+                lanes_stride(a, base, kind == 0 ? 4 : 4096 + 4);   /* coalesced, or a line per lane */
+                enum ms_op op = kind == 2 ? MS_STORE : kind == 3 ? MS_ATOMIC : MS_LOAD;
+                uint64_t r1 = memsys_global(one, sm, t, a, ~0u, 4, op, MS_CACHED);
+                uint64_t r2 = memsys_global(par, sm, t, a, ~0u, 4, op, MS_CACHED);
+                ck_assert_uint_eq(r1 == MS_PENDING, r2 == MS_PENDING);
+                if (r1 == MS_PENDING) {
+                    ck_assert_uint_eq(memsys_pend_code(one, sm), memsys_pend_code(par, sm));
+                    code[sm][ncode[sm]++] = memsys_pend_code(one, sm);
+                } else ck_assert_uint_eq(r1, r2);
+            }
+        ck_assert_int_eq(memsys_switch(one), 0);
+        ck_assert_int_eq(memsys_switch(par), 0);
+        for (uint32_t sm = 0; sm < NSM; sm++)
+            for (uint32_t i = 0; i < par->sm[sm].old.nreq; i++) {
+                const ms_req *r = &par->sm[sm].old.req[i];
+                if (w % PARTS == 0 && r->kind == RQ_READ && r->slot != UINT32_MAX && !r->same_line && r->ref < i &&
+                    par->sm[sm].old.req[r->ref].lane % PARTS != r->lane % PARTS) waits++;
+            }
+        ck_assert_int_eq(memsys_serve(one), 0);
+        /* in 3 parts, then 2, then 1: any split serves the same */
+        uint32_t n = PARTS - (uint32_t)w % PARTS;
+        pthread_t th[PARTS];
+        struct serve_arg arg[PARTS];
+        for (uint32_t p = 0; p < n; p++) {
+            arg[p] = (struct serve_arg){ par, p, n, 0 };
+            ck_assert_int_eq(pthread_create(&th[p], NULL, serve_thread, &arg[p]), 0);
+        }
+        for (uint32_t p = 0; p < n; p++) { pthread_join(th[p], NULL); ck_assert_int_eq(arg[p].rc, 0); }
+        ck_assert_int_eq(memsys_serve_end(par), 0);
+        memsys_publish(one);
+        memsys_publish(par);
+        for (uint32_t sm = 0; sm < NSM; sm++)
+            for (uint32_t i = 0; i < ncode[sm]; i++) {
+                ck_assert(memsys_known(one, code[sm][i]));
+                ck_assert_uint_eq(memsys_value(par, sm, code[sm][i]), memsys_value(one, sm, code[sm][i]));
+            }
+        ck_assert_uint_eq(memsys_settled_max(par), memsys_settled_max(one));
+    }
+    ck_assert_uint_gt(waits, 0);                      /* the parts did wait for each other */
+    ck_assert_uint_eq(l2_hits(&par->l2), l2_hits(&one->l2));
+    ck_assert_uint_eq(l2_lookups(&par->l2), l2_lookups(&one->l2));
+    ck_assert_uint_eq(l2_write_fetches(&par->l2), l2_write_fetches(&one->l2));
+    dram_count d1 = dram_counts(&one->dram), d2 = dram_counts(&par->dram);
+    ck_assert_uint_eq(d2.read_bytes, d1.read_bytes);
+    ck_assert_uint_eq(d2.write_bytes, d1.write_bytes);
+    ck_assert_uint_eq(d2.row_hits, d1.row_hits);
+    ck_assert_uint_gt(d1.read_bytes, 0);
+    memsys_free(one);
+    memsys_free(par);
 }
 END_TEST
 
@@ -1000,9 +1088,9 @@ START_TEST(memsys_mshr_merges_misses)
     gpu_config h = cfg("h100");
     memsys *m = memsys_new(&h, 1, 0);
     uint64_t first = memsys_global(m, 0, 0, a, ~0u, 4, MS_LOAD, MS_CACHED);
-    uint64_t lookups = m->l2.lookups;
+    uint64_t lookups = l2_lookups(&m->l2);
     uint64_t second = memsys_global(m, 0, 10, a, ~0u, 4, MS_LOAD, MS_CACHED);
-    ck_assert_uint_eq(m->l2.lookups, lookups);       /* merged: no new L2 request */
+    ck_assert_uint_eq(l2_lookups(&m->l2), lookups);       /* merged: no new L2 request */
     ck_assert_uint_ge(second + 10, first);           /* ...but waits for the same data */
     ck_assert_uint_gt(second, h.lat_l1);
     memsys_free(m);
@@ -1129,23 +1217,23 @@ START_TEST(memsys_misaligned_store_reads_partial_sectors)
     gpu_config f = cfg("fermi");
     memsys *m = memsys_new(&f, 1, 0);
     memsys_global(m, 0, 0, a, ~0u, 4, MS_STORE, MS_CACHED);
-    ck_assert_uint_eq(m->l2.write_fetches, 2);
-    ck_assert_uint_eq(m->dram.read_bytes, 64);
+    ck_assert_uint_eq(l2_write_fetches(&m->l2), 2);
+    ck_assert_uint_eq(dram_counts(&m->dram).read_bytes, 64);
     /* the next warp's store completes both sectors it shares: no read */
     lanes_stride(a, 0x2f0000300000ull + 44 + 128, 4);
     memsys_global(m, 0, 100, a, ~0u, 4, MS_STORE, MS_CACHED);
-    ck_assert_uint_eq(m->l2.write_fetches, 3);       /* only its own last sector */
+    ck_assert_uint_eq(l2_write_fetches(&m->l2), 3);       /* only its own last sector */
     /* aligned: none */
     lanes_stride(a, 0x2f0000400000ull, 4);
     memsys_global(m, 0, 200, a, ~0u, 4, MS_STORE, MS_CACHED);
-    ck_assert_uint_eq(m->l2.write_fetches, 3);
+    ck_assert_uint_eq(l2_write_fetches(&m->l2), 3);
     memsys_free(m);
     gpu_config h = cfg("h100");
     m = memsys_new(&h, 1, 0);
     lanes_stride(a, 0x2f0000300000ull + 44, 4);
     memsys_global(m, 0, 0, a, ~0u, 4, MS_STORE, MS_CACHED);
-    ck_assert_uint_eq(m->l2.write_fetches, 0);
-    ck_assert_uint_eq(m->dram.read_bytes, 0);
+    ck_assert_uint_eq(l2_write_fetches(&m->l2), 0);
+    ck_assert_uint_eq(dram_counts(&m->dram).read_bytes, 0);
     memsys_free(m);
 }
 END_TEST
@@ -1560,6 +1648,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(t, memsys_l1_takes_a_line_at_a_time);
     tcase_add_test(t, memsys_misses_leave_line_after_line);
     tcase_add_test(t, memsys_misaligned_store_reads_partial_sectors);
+    tcase_add_test(t, memsys_serve_parts_match_serial);
     tcase_add_test(t, memsys_carveout);
     tcase_add_test(t, memsys_shared_banks);
     tcase_add_test(t, memsys_stores_combine_in_the_queue);
