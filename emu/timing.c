@@ -1437,9 +1437,9 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
   trun R = { g, obs, want_samples, res, tws, twmem, unqueued, cta_start_t, slots, csize, nwarps,
              0, total, 0, 0, slot_sm, slot_init };
   if (job && !(claim = calloc_lines(nw, sizeof *claim))) { emu_par_job_stop(job, "out of memory"); *again = true; goto out; }
-  uint32_t nserve = job ? (uint32_t)umin(nw, memsys_serve_parts(s->mem)) : 1;
-  memsys_parts(s->mem, nserve);
-  twin tw_ctx = { .R = &R, .s = s, .wts = wts, .wemu = wemu, .n = nw, .nserve = nserve ? nserve : 1, .job = job, .claim = claim, .serve_failed = false };
+  /* the most parts a window's requests are served in: a thread each */
+  memsys_set_parts(s->mem, job ? (uint32_t)umin(nw, memsys_max_parts(s->mem)) : 1);
+  twin tw_ctx = { .R = &R, .s = s, .wts = wts, .wemu = wemu, .n = nw, .nserve = 1, .job = job, .claim = claim, .serve_failed = false };
   uint64_t loop_t0 = clock_now_ns();
   memset(&e->timing_wall, 0, sizeof e->timing_wall);
   while (!e->faulted) {

@@ -532,9 +532,9 @@ int memsys_serve(memsys *m) {
   return memsys_serve_end(m);
 }
 
-uint32_t memsys_serve_parts(const memsys *m) { return m->l2.lanes; }
+uint32_t memsys_max_parts(const memsys *m) { return m->l2.lanes; }
 
-void memsys_parts(memsys *m, uint32_t n) { m->parts = n; }
+void memsys_set_parts(memsys *m, uint32_t n) { m->parts = n; }
 
 uint32_t memsys_serve_split(const memsys *m) {
   uint64_t n = m->old_nreq / MS_PART_REQUESTS;
@@ -569,7 +569,7 @@ int memsys_serve_part(memsys *m, uint32_t part, uint32_t n) {
       uint32_t near = near_part(m, ord[j].sm);
       for (uint64_t off = 0; off < r->arg; off += 32)
         if (l2_lane_of(&m->l2, r->addr + off) % n == part) l2_access(&m->l2, near, r->at, r->addr + off, L2_READ, 1);
-      r->res = r->at;
+      if (part == 0) r->res = r->at;   /* (its one writer) */
       continue;
     }
     /* a new holder of an MSHR waits for the time its last writer of this

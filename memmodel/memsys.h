@@ -219,20 +219,22 @@ int memsys_switch(memsys *m);
 /* Serve the closed batch's requests, every SM's, in (cycle, SM, order)
  * order; its pending values then have values.  -1 when out of memory. */
 int memsys_serve(memsys *m);
-/* The same on n threads at once (n at most memsys_serve_parts): thread
- * `part` serves the requests of the L2 lanes l with l % n == part in that
- * order, waiting where one reuses an MSHR whose time a request of another
- * part wrote before it; then, on one thread, memsys_serve_end.  The lanes
- * share no state (l2.h), so the answer is memsys_serve's for every n. */
-uint32_t memsys_serve_parts(const memsys *m);
+/* The most parts a batch can be served in: the L2's lanes (l2.h). */
+uint32_t memsys_max_parts(const memsys *m);
 /* Before a launch's first request: its batches will be served in up to n
  * parts (the requests then note their lanes and the MSHRs they wait for). */
-void memsys_parts(memsys *m, uint32_t n);
-/* The parts to serve the closed batch in, at most memsys_parts' n: one
+void memsys_set_parts(memsys *m, uint32_t n);
+/* The parts to serve the closed batch in, at most memsys_set_parts' n: one
  * for every MS_PART_REQUESTS requests (a part's fixed cost, a pass over
  * every SM's lists, then weighs little), at least one. */
 #define MS_PART_REQUESTS 512
 uint32_t memsys_serve_split(const memsys *m);
+/* memsys_serve on n threads at once: thread `part` serves the requests of
+ * the L2 lanes l with l % n == part in that order, waiting where one
+ * reuses an MSHR whose time a request of another part wrote last before
+ * it; then, on one thread, memsys_serve_end settles the values.  The
+ * lanes share no state (l2.h), so the answer is memsys_serve's for every
+ * n.  -1 when out of memory. */
 int memsys_serve_part(memsys *m, uint32_t part, uint32_t n);
 int memsys_serve_end(memsys *m);
 /* After memsys_serve, between calls of the SMs: the lines the served

@@ -881,11 +881,15 @@ START_TEST(memsys_serve_parts_match_serial)
     ck_assert_ptr_nonnull(par);
     memsys_windowed(one, true);
     memsys_windowed(par, true);
-    memsys_parts(par, PARTS);
+    memsys_set_parts(par, PARTS);
     uint64_t seed = 12345, waits = 0;
     for (int w = 0; w < WINDOWS; w++) {
         uint64_t code[NSM][CALLS];
         uint32_t ncode[NSM] = { 0 };
+        for (uint32_t sm = 0; w == 0 && sm < NSM; sm++) {   /* each SM's code fetch: sectors of every lane */
+            memsys_code(one, sm, sm, 64 * 1024);
+            memsys_code(par, sm, sm, 64 * 1024);
+        }
         for (uint32_t sm = 0; sm < NSM; sm++)
             for (int c = 0; c < CALLS; c++) {
                 uint64_t a[32], t = (uint64_t)w * 130 + (uint64_t)c * 3;
