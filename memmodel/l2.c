@@ -128,8 +128,8 @@ static l2_where where_of(const l2sys *l, uint64_t addr) {
 /* The address of key, whose home is slice s. */
 static uint64_t addr_of(const l2sys *l, uint32_t s, uint64_t key) {
   key &= (1ull << KEY_HOME_SHIFT) - 1;
-  uint64_t ib = l->p.interleave_bytes, row = key / ib, S = l->p.slices;
-  return (row * S + (s + S - rot_of(l, row)) % S) * ib + key % ib;
+  uint64_t row = key >> l->ib_shift, S = l->p.slices;
+  return ((row * S + (s + S - rot_of(l, row)) % S) << l->ib_shift) + (key & (l->p.interleave_bytes - 1));
 }
 
 uint32_t l2_lane_of(const l2sys *l, uint64_t addr) { return where_of(l, addr).lane; }

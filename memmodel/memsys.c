@@ -78,8 +78,11 @@ static uint64_t timeline_host_bytes(double width) {
  * (l2.h), the nearest to the configuration's (at least one); the
  * bandwidth stays the configuration's (the H200's 188 are 200 here, each
  * with 188/200 of a channel's bandwidth). */
+static uint32_t l2_lanes(const gpu_config *g) {
+  return g->l2_partitions && g->l2_slices >= g->l2_partitions ? g->l2_slices / g->l2_partitions : 1;
+}
 static uint32_t dram_channels(const gpu_config *g) {
-  uint32_t lanes = g->l2_partitions && g->l2_slices >= g->l2_partitions ? g->l2_slices / g->l2_partitions : 1;
+  uint32_t lanes = l2_lanes(g);
   uint32_t per = (uint32_t)(((uint64_t)g->dram_channels + lanes / 2) / lanes);
   return (per ? per : 1) * lanes;
 }
@@ -114,7 +117,7 @@ memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
   dram_params dp = { dram_channels(g), g->dram_banks, g->dram_row_bytes, g->dram_interleave_bytes,
                      (double)g->dram_bandwidth_gbs * 1e3 / g->clock_mhz, g->dram_row_miss_cycles,
                      g->dram_activate_cycles, g->lat_dram, g->partition_hash != 0,
-                     g->l2_partitions ? g->l2_slices / g->l2_partitions : 1 };
+                     l2_lanes(g) };
   l2_params lp = { g->l2_bytes, g->l2_assoc, g->l1_line_bytes, g->l2_slices, g->l2_partitions, g->l2_interleave_bytes,
                    g->l2_slice_bytes_per_cycle, g->l2_atomic_cycles, g->lat_l2, g->lat_atomic, g->partition_hash != 0, g->l2_dirty_ways,
                    g->l2_write_granule_bytes, g->l2_partial_fill != 0, g->l2_partial_ways, g->l2_partial_write_cycles,
@@ -455,80 +458,80 @@ static bool part_serves(const ms_req *r, uint32_t part, uint32_t n) {
   return r->lane == MS_ALL_LANES || r->lane % n == part;
 }
 
-/* The closed batch's requests that part `part` of n serves, in (cycle, SM,
- * order on the SM) order: a counting sort over the cycles they span (a
- * window's few hundred).  One part reads every request; several read
- * their lanes' lists only.  *out: malloc'd; NULL when there are none. */
-static int merge_order(const memsys *m, uint32_t part, uint32_t n, ms_ref **out, uint64_t *count) {
-  uint64_t lo = UINT64_MAX, hi = 0, k = 0;
-  *out = NULL;
-  /* the part's lists of an SM: lanes part, part + n, ..., then RQ_CODE's */
-  uint32_t nl = m->l2.lanes, nls = 0, *ls = malloc(((nl + n - 1) / n + 1) * sizeof *ls);
-  if (!ls) return -1;
-  for (uint32_t l = part; l < nl; l += n) ls[nls++] = l;
-  ls[nls++] = nl;
-#define PART_LISTS(b, L) for (uint32_t q_ = 0; q_ < nls; q_++) for (const ms_lane_list *L = &(b)->lane[ls[q_]]; L; L = NULL)
-  if (n < 2)
-    for (uint32_t i = 0; i < m->nsm; i++)
-      for (uint32_t j = 0; j < m->sm[i].old.nreq; j++) {
-        const ms_req *r = &m->sm[i].old.req[j];
-        if (r->kind > RQ_CODE) continue;
-        lo = r->t < lo ? r->t : lo;
-        hi = r->t > hi ? r->t : hi;
-        k++;
-      }
-  else
-    for (uint32_t i = 0; i < m->nsm; i++)
-      PART_LISTS(&m->sm[i].old, L) for (uint32_t j = 0; j < L->n; j++) {
-        lo = L->e[j].t < lo ? L->e[j].t : lo;
-        hi = L->e[j].t > hi ? L->e[j].t : hi;
-        k++;
-      }
-  *count = k;
-  if (!k) { free(ls); return 0; }
-  ms_ref *ord = malloc(k * sizeof *ord);
-  uint64_t span = hi - lo + 1, x = 0;
-  uint32_t *cnt = span <= (1u << 16) ? calloc(span + 1, sizeof *cnt) : NULL;
-  if (!ord || (span <= (1u << 16) && !cnt)) { free(ord); free(cnt); free(ls); return -1; }
-  /* every request of the part (in SM order), then placed by cycle */
-  for (uint32_t i = 0; i < m->nsm; i++) {
-    if (n < 2) {
-      for (uint32_t j = 0; j < m->sm[i].old.nreq; j++)
-        if (m->sm[i].old.req[j].kind <= RQ_CODE) ord[x++] = (ms_ref){ m->sm[i].old.req[j].t, i, j };
-    } else PART_LISTS(&m->sm[i].old, L) for (uint32_t j = 0; j < L->n; j++) ord[x++] = (ms_ref){ L->e[j].t, i, L->e[j].i };
+/* Append request i of SM sm (cycle t) to ord, widening the span. */
+static void add_ref(ms_ref *ord, uint64_t *k, uint64_t *lo, uint64_t *hi, uint64_t t, uint32_t sm, uint32_t i) {
+  ord[(*k)++] = (ms_ref){ t, sm, i };
+  if (t < *lo) *lo = t;
+  if (t > *hi) *hi = t;
+}
+
+static void add_list(const ms_lane_list *L, uint32_t sm, ms_ref *ord, uint64_t *k, uint64_t *lo, uint64_t *hi) {
+  for (uint32_t j = 0; j < L->n; j++) add_ref(ord, k, lo, hi, L->e[j].t, sm, L->e[j].i);
+}
+
+/* ord (k requests of cycles lo .. hi, each SM's in its order) by (cycle,
+ * SM, order on the SM): a counting sort over the cycles they span (a
+ * window's few hundred), stable, so each SM's stay in order; `relist`:
+ * an SM's requests came lane list by lane list, so those of one cycle are
+ * put in the SM's order again (insertion: they nearly are).  -1 when out
+ * of memory. */
+static int sort_refs(ms_ref **ord, uint64_t k, uint64_t lo, uint64_t hi, bool relist) {
+  uint64_t span = hi - lo + 1;
+  if (span > (1u << 16)) { qsort(*ord, k, sizeof **ord, ref_order); return 0; }
+  uint32_t *cnt = calloc(span + 1, sizeof *cnt);
+  ms_ref *out = malloc(k * sizeof *out), *in = *ord;
+  if (!cnt || !out) { free(cnt); free(out); return -1; }
+  for (uint64_t j = 0; j < k; j++) cnt[in[j].t - lo + 1]++;
+  for (uint64_t c = 1; c <= span; c++) cnt[c] += cnt[c - 1];
+  for (uint64_t j = 0; j < k; j++) out[cnt[in[j].t - lo]++] = in[j];
+  for (uint64_t j = 1; relist && j < k; j++) {
+    ms_ref v = out[j];
+    uint64_t p = j;
+    while (p > 0 && ref_order(&out[p - 1], &v) > 0) { out[p] = out[p - 1]; p--; }
+    out[p] = v;
   }
-#undef PART_LISTS
-  free(ls);
-  if (cnt) {
-    ms_ref *tmp = malloc(k * sizeof *tmp);
-    if (!tmp) { free(ord); free(cnt); return -1; }
-    for (uint64_t j = 0; j < k; j++) cnt[ord[j].t - lo + 1]++;
-    for (uint64_t c = 1; c <= span; c++) cnt[c] += cnt[c - 1];
-    for (uint64_t j = 0; j < k; j++) tmp[cnt[ord[j].t - lo]++] = ord[j];
-    free(ord);
-    ord = tmp;
-    /* a cycle's requests of one SM came list by list: in their order on
-     * the SM again (insertion: they are nearly so) */
-    if (n >= 2)
-      for (uint64_t j = 1; j < k; j++) {
-        ms_ref v = ord[j];
-        uint64_t p = j;
-        while (p > 0 && ref_order(&ord[p - 1], &v) > 0) { ord[p] = ord[p - 1]; p--; }
-        ord[p] = v;
-      }
-  } else qsort(ord, k, sizeof *ord, ref_order);
   free(cnt);
+  free(in);
+  *ord = out;
+  return 0;
+}
+
+/* The closed batch's requests that part `part` of n serves, in (cycle, SM,
+ * order on the SM) order.  One part reads every request; several read
+ * their lanes' lists only (lanes part, part + n, ..., then RQ_CODE's).
+ * *out: malloc'd; NULL when there are none. */
+static int merge_order(const memsys *m, uint32_t part, uint32_t n, ms_ref **out, uint64_t *count) {
+  uint32_t nl = m->l2.lanes;
+  uint64_t cap = 0, k = 0, lo = UINT64_MAX, hi = 0;
+  *out = NULL;
+  *count = 0;
+  for (uint32_t i = 0; i < m->nsm; i++) {
+    const ms_batch *b = &m->sm[i].old;
+    if (n < 2) { cap += b->nreq; continue; }
+    for (uint32_t l = part; l < nl; l += n) cap += b->lane[l].n;
+    cap += b->lane[nl].n;
+  }
+  if (!cap) return 0;
+  ms_ref *ord = malloc(cap * sizeof *ord);
+  if (!ord) return -1;
+  for (uint32_t i = 0; i < m->nsm; i++) {
+    const ms_batch *b = &m->sm[i].old;
+    if (n < 2) {
+      for (uint32_t j = 0; j < b->nreq; j++) if (b->req[j].kind <= RQ_CODE) add_ref(ord, &k, &lo, &hi, b->req[j].t, i, j);
+      continue;
+    }
+    for (uint32_t l = part; l < nl; l += n) add_list(&b->lane[l], i, ord, &k, &lo, &hi);
+    add_list(&b->lane[nl], i, ord, &k, &lo, &hi);
+  }
+  if (k && sort_refs(&ord, k, lo, hi, n >= 2)) { free(ord); return -1; }
+  if (!k) { free(ord); ord = NULL; }
   *out = ord;
+  *count = k;
   return 0;
 }
 
 int memsys_serve(memsys *m) {
-  if (!m->has_old || m->old_served) return 0;
-  ms_ref *ord;
-  uint64_t n;
-  if (merge_order(m, 0, 1, &ord, &n)) return -1;
-  for (uint64_t j = 0; j < n; j++) serve(m, ord[j].sm, &m->sm[ord[j].sm].old, &m->sm[ord[j].sm].old.req[ord[j].i]);
-  free(ord);
+  if (memsys_serve_part(m, 0, 1)) return -1;
   return memsys_serve_end(m);
 }
 
@@ -674,8 +677,10 @@ static void atomic_serial(const uint64_t *addr, uint32_t mask, const uint64_t *s
   }
 }
 
-/* Request r of the batch being made writes MSHR slot's time (served). */
+/* Request r of the batch being made writes MSHR slot's time (served);
+ * noted where the batches are served in parts (memsys_serve_part). */
 static void note_writer(memsys *m, ms_sm *s, uint32_t slot, uint32_t r) {
+  if (m->parts < 2) return;
   s->mshr_writer[slot] = r;
   s->mshr_batch[slot] = m->batch + 1;
 }
@@ -694,8 +699,7 @@ static void take_slot(memsys *m, ms_sm *s, uint32_t r, uint32_t slot, line_mshr 
   else if (ln) *ln = (line_mshr){ slot, r };
   /* the request whose time of the MSHR a new holder waits for, when it is
    * of this batch (memsys_serve_part) */
-  if (m->parts < 2) return;
-  if (!shares && s->mshr_batch[slot] == m->batch + 1) q->ref = s->mshr_writer[slot];
+  if (!shares && m->parts > 1 && s->mshr_batch[slot] == m->batch + 1) q->ref = s->mshr_writer[slot];
   note_writer(m, s, slot, r);
 }
 
@@ -841,7 +845,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
         ln->sectors |= bit;
         uint32_t x = add_req(m, s, NULL, RQ_EXTRA, t, start, base + o);
         if (x != NONE) s->cur.req[x].ref = r;
-        if (x != NONE && m->parts > 1) note_writer(m, s, slot, x);
+        if (x != NONE) note_writer(m, s, slot, x);
       }
     }
   }
