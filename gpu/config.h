@@ -138,6 +138,7 @@ typedef struct gpu_config {
   double imc_miss_sm_cycles;           /* ... and this much more per SM before it (all SMs miss one line at a launch) */
   double ldc_cycles;                   /* an LDC (ld.const at a register address) through the MIO queue:
                                         * the SM's constant port's cycles per LDC (0: one a cycle, no queue) */
+  uint32_t ldc_mio_hold;               /* ... and the cycles it keeps its MIO queue place after the port starts it */
   uint32_t gpcs;                       /* graphics processing clusters (SMs split evenly) */
   char issue_order[16];                /* "scheduled" (ptxas-like, in basic blocks) or "ptx" */
   uint32_t reorder;                    /* 1 for "scheduled", from issue_order         */
