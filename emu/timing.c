@@ -187,8 +187,8 @@ static inline void iq_note(timing_state *s, int k, uint32_t smid, uint64_t start
 
 /* An LDC at cycle t on SM smid: with `queued` (ldc_s2r_mio), a place in
  * the MIO queue until the constant port starts it (ldc_cycles) and
- * ldc_mio_hold cycles more, while its value comes back; returns that
- * start (t without the queue). */
+ * ldc_mio_hold cycles more (gpu/config.h); returns that start (t
+ * without the queue). */
 static uint64_t ldc_start(timing_state *s, uint32_t smid, uint64_t t, bool queued) {
   if (!queued) return t;
   uint64_t start = (uint64_t)(memsys_const_port(s->mem, smid, t, s->g->ldc_cycles) + 0.5);
@@ -269,7 +269,7 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
     if (space == MM_LOCAL && isp != MOD_CONST) s->mem_latency = 0;
     else if (isp == MOD_CONST) {
       /* an LDC waits in the MIO queue until the constant port takes it,
-       * and keeps its place while its value comes back (ldc_mio_hold) */
+       * and keeps its place ldc_mio_hold cycles more */
       bool ldc = d->throttle_why == STALL_MIO_THROTTLE && s->iq[IQ_MIO];
       uint64_t qstart = ldc ? (uint64_t)(s->mem->sm[smid].const_free + 0.5) : 0;
       s->mem_latency = memsys_const(s->mem, smid, t, a, m, size, ldc ? s->g->ldc_cycles : 1);
