@@ -41,9 +41,10 @@ const char *const timing_stall_names[STALL_NREASONS] = {
 };
 
 /* Per SM, an instruction queue in front of a memory pipe: when each of
- * the last `depth` instructions started there, a ring; free_at: when the
- * oldest did, that is when the next place frees; and the warps held back
- * while it is full.  IQ_MIO: shared-memory instructions and the shared
+ * the last `depth` instructions left it (started there; an LDC
+ * ldc_mio_hold cycles later), a ring; free_at: when the oldest did, that
+ * is when the next place frees (places are taken again in order); and the
+ * warps held back while it is full.  IQ_MIO: shared-memory instructions and the shared
  * pipe (gpu_config.mio_queue); IQ_LG: global and local ones and the L1
  * (gpu_config.lg_queue). */
 enum { IQ_MIO, IQ_LG, IQ_COUNT };

@@ -681,6 +681,17 @@ early() {   # LDC_AT_USE N: SASS instructions of 16 warps, n threads staying
 e0=$(early 0 32); e1=$(early 1 32); f0=$(early 0 512); f1=$(early 1 512)
 if [ -n "$e0" ] && [ "$((e0 - e1))" = 30 ] && [ "$f0" = "$f1" ] && cmp -s "$tmp/eeb0_32" "$tmp/eeb1_32" && cmp -s "$tmp/eeb0_512" "$tmp/eeb1_512"; then ok
 else bad "ldc_at_use: SASS $e0 -> $e1 with 1 warp of 16 staying (want 30 fewer), $f0 -> $f1 with all"; fi
+# ldc_mio_hold: 16 warps that each make three LDCs at once (the stack
+# pointer's, two pointers') behind a queue of 8: with places freed as the
+# constant port starts them, a few cycles' wait; held 200 cycles more, the
+# queue stays full and the warps wait to issue (mio_throttle)
+lh() {   # HOLD: the launch's mio_throttle %
+  "$PTXEMU" run -q --gpu h100 --set ldc_mio_hold=$1 --set mio_queue=8 --stats "$tmp/lh$1" "$k" --kernel early_exit --block 512 \
+    -e 'buffer a 2048 ramp u32 0 1' -e 'buffer b 2048 zero' --arg ptr:a --arg ptr:b --arg u32:512 >"$tmp/out" 2>&1 || cat "$tmp/out"
+  v=$(stat_in "$tmp/lh$1" stall_mio_throttle_pct); echo "${v:-0}"
+}
+h0=$(lh 0); h1=$(lh 200)
+if awk -v a="$h0" -v b="$h1" 'BEGIN { exit !(a < 10 && b > 40) }'; then ok; else bad "ldc_mio_hold: mio_throttle $h0 % with places freed at the port, $h1 % held 200 cycles"; fi
 sass_of() {   # KERNEL: SASS instructions of 10 trips
   "$PTXEMU" run -q --timing "$k" --kernel "$1" --block 32 -e 'buffer b 128 zero' --arg ptr:b --arg u32:10 \
     --gpu "$tmp/noic.gpu" --set unroll_factor=1 --stats "$tmp/sass_$1" >"$tmp/out" 2>&1 || cat "$tmp/out"
