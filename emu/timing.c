@@ -186,14 +186,17 @@ static inline void iq_note(timing_state *s, int k, uint32_t smid, uint64_t start
   q->free_at = q->start[q->next];
 }
 
+/* An LDC the constant port started at `start` leaves the SM's MIO queue
+ * ldc_mio_hold cycles later (gpu/config.h). */
+static void ldc_leaves(timing_state *s, uint32_t smid, uint64_t start) { iq_note(s, IQ_MIO, smid, start + s->g->ldc_mio_hold); }
+
 /* An LDC at cycle t on SM smid: with `queued` (ldc_s2r_mio), a place in
- * the MIO queue until the constant port starts it (ldc_cycles) and
- * ldc_mio_hold cycles more (gpu/config.h); returns that start (t
- * without the queue). */
+ * the MIO queue until it leaves (ldc_leaves); returns when the constant
+ * port starts it (ldc_cycles; t without the queue). */
 static uint64_t ldc_start(timing_state *s, uint32_t smid, uint64_t t, bool queued) {
   if (!queued) return t;
   uint64_t start = (uint64_t)(memsys_const_port(s->mem, smid, t, s->g->ldc_cycles) + 0.5);
-  iq_note(s, IQ_MIO, smid, start + s->g->ldc_mio_hold);
+  ldc_leaves(s, smid, start);
   return start;
 }
 
@@ -270,11 +273,11 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
     if (space == MM_LOCAL && isp != MOD_CONST) s->mem_latency = 0;
     else if (isp == MOD_CONST) {
       /* an LDC waits in the MIO queue until the constant port takes it,
-       * and keeps its place ldc_mio_hold cycles more */
+       * and keeps its place until it leaves (ldc_leaves) */
       bool ldc = d->throttle_why == STALL_MIO_THROTTLE && s->iq[IQ_MIO];
       uint64_t qstart = ldc ? (uint64_t)(s->mem->sm[smid].const_free + 0.5) : 0;
       s->mem_latency = memsys_const(s->mem, smid, t, a, m, size, ldc ? s->g->ldc_cycles : 1);
-      if (ldc) iq_note(s, IQ_MIO, smid, umax(t, qstart) + s->g->ldc_mio_hold);
+      if (ldc) ldc_leaves(s, smid, umax(t, qstart));
     }
     else if (size * (x->in->vec ? x->in->vec : 1) <= 4 && s->g->imc_miss_cycles && s->issuing && first >= e->param_addr &&
              first - e->param_addr < (1u << 16))
@@ -1638,8 +1641,9 @@ out:
     s->r.l1_hits = s->mem->l1_hits;
     s->r.l1_lookups = s->mem->l1_lookups;
     dram_count dc = dram_counts(&s->mem->dram);
-    s->r.l2_hits = l2_hits(&s->mem->l2);
-    s->r.l2_lookups = l2_lookups(&s->mem->l2);
+    l2_lane_count lc = l2_counts(&s->mem->l2);
+    s->r.l2_hits = lc.hits;
+    s->r.l2_lookups = lc.lookups;
     s->r.dram_read_bytes = dc.read_bytes + s->mem->launch_dram_bytes;
     s->r.dram_write_bytes = dc.write_bytes;   /* evictions; dirty lines left at the end are not flushed */
     s->r.xbar_write_sectors = s->mem->write_sectors;

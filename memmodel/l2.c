@@ -82,9 +82,18 @@ void l2_free(l2sys *l) {
   l->count = NULL;
 }
 
-uint64_t l2_hits(const l2sys *l) { uint64_t n = 0; for (uint32_t i = 0; i < l->lanes; i++) n += l->count[i].hits; return n; }
-uint64_t l2_lookups(const l2sys *l) { uint64_t n = 0; for (uint32_t i = 0; i < l->lanes; i++) n += l->count[i].lookups; return n; }
-uint64_t l2_write_fetches(const l2sys *l) { uint64_t n = 0; for (uint32_t i = 0; i < l->lanes; i++) n += l->count[i].write_fetches; return n; }
+l2_lane_count l2_counts(const l2sys *l) {
+  l2_lane_count s = { 0 };
+  for (uint32_t i = 0; i < l->lanes; i++) {
+    s.hits += l->count[i].hits;
+    s.lookups += l->count[i].lookups;
+    s.write_fetches += l->count[i].write_fetches;
+  }
+  return s;
+}
+uint64_t l2_hits(const l2sys *l) { return l2_counts(l).hits; }
+uint64_t l2_lookups(const l2sys *l) { return l2_counts(l).lookups; }
+uint64_t l2_write_fetches(const l2sys *l) { return l2_counts(l).write_fetches; }
 
 void l2_count_hits(l2sys *l, uint64_t n) { l->count[0].hits += n; l->count[0].lookups += n; }
 

@@ -63,7 +63,6 @@ typedef struct l2_params {
   double copy_write_cycles;        /* more slice cycles for a write of part of a sector another partition had a copy of */
 } l2_params;
 
-
 enum l2_op { L2_READ, L2_WRITE, L2_ATOMIC };
 
 /* A partition's dirty lines in the order they became dirty (a ring of
@@ -111,7 +110,8 @@ typedef struct l2sys {
 int l2_init(l2sys *l, const l2_params *p, dram *d);
 /* The lane of addr's slice. */
 uint32_t l2_lane_of(const l2sys *l, uint64_t addr);
-/* Counters over all lanes. */
+/* Counters over all lanes (l2_counts), and each of them. */
+l2_lane_count l2_counts(const l2sys *l);
 uint64_t l2_hits(const l2sys *l);
 uint64_t l2_lookups(const l2sys *l);
 uint64_t l2_write_fetches(const l2sys *l);

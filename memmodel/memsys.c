@@ -93,13 +93,14 @@ uint64_t memsys_host_bytes(const gpu_config *g, uint32_t nsm, uint64_t shared_us
               + (g->readonly_cache_bytes ? cache_host_bytes(g->readonly_cache_bytes, g->l1_assoc, g->l1_line_bytes) : 0)
               + cache_host_bytes(g->const_cache_bytes, 4, 64) + (wq_used(g) ? WQ_SIZE * sizeof(struct ms_wq) : 0);
   uint64_t parts = g->l2_partitions ? g->l2_partitions : 1, slices = g->l2_slices ? g->l2_slices : 1;
-  uint64_t part = cache_host_bytes(g->l2_bytes / slices, g->l2_assoc, g->l1_line_bytes);   /* (a slice's sets) */
-  uint64_t l2 = slices * part + slices * (sizeof(l2_slice) + timeline_host_bytes(8 * 32.0 / g->l2_slice_bytes_per_cycle));
+  uint64_t sets = cache_host_bytes(g->l2_bytes / slices, g->l2_assoc, g->l1_line_bytes);   /* a slice's */
+  uint64_t lines = slices * sets / (sizeof(cache_line) + sizeof(cache_way));
+  uint64_t l2 = slices * sets + slices * (sizeof(l2_slice) + timeline_host_bytes(8 * 32.0 / g->l2_slice_bytes_per_cycle));
   if (g->l2_partial_fill && !g->l2_write_granule_bytes && g->l1_line_bytes >= 32)
-    l2 += slices * part / (sizeof(cache_line) + sizeof(cache_way)) * (g->l1_line_bytes / 32) * sizeof(uint32_t);
+    l2 += lines * (g->l1_line_bytes / 32) * sizeof(uint32_t);
   if (parts > 1) l2 += L2_COPIED_BITS / 8;
   if (g->l2_dirty_ways && g->l2_dirty_ways < g->l2_assoc)   /* the queue of lines to clean, grown to the lines it holds */
-    l2 += slices * part / (sizeof(cache_line) + sizeof(cache_way)) * sizeof(struct l2_dirty_entry);
+    l2 += lines * sizeof(struct l2_dirty_entry);
   double bpc = (double)g->dram_bandwidth_gbs * 1e3 / (g->clock_mhz ? g->clock_mhz : 1);
   uint64_t nch = dram_channels(g), ch = sizeof(dram_channel) + timeline_host_bytes(8 * 32.0 * nch / bpc)
               + timeline_host_bytes(2.0 * (g->dram_activate_cycles ? g->dram_activate_cycles : 1));
@@ -844,8 +845,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
         if (ln->sectors & bit) continue;
         ln->sectors |= bit;
         uint32_t x = add_req(m, s, NULL, RQ_EXTRA, t, start, base + o);
-        if (x != NONE) s->cur.req[x].ref = r;
-        if (x != NONE) note_writer(m, s, slot, x);
+        if (x != NONE) { s->cur.req[x].ref = r; note_writer(m, s, slot, x); }
       }
     }
   }
