@@ -17,6 +17,7 @@ struct ifsm {
    * window, published to the other SMs by ifetch_commit */
   struct ifl2 { uint64_t li; double at; } *pub;
   uint32_t npub, cappub;
+  bool cold;                           /* its L1 not yet given the launch's first lines (warm_l1) */
 };
 
 struct ifetch {
@@ -29,6 +30,8 @@ struct ifetch {
   uint64_t nlines, cap;
   bool windowed;
   bool oom;
+  uint64_t pre_start, pre_end;         /* the code bytes in every SM's L1 at the launch ... */
+  double pre_ready;                    /* ... from this cycle (on SM 0; sm * icache_launch_sm_cycles later on SM sm) */
   lazypool pool;                       /* the caches' tags */
 };
 
@@ -93,20 +96,31 @@ int ifetch_launch(ifetch *f, uint64_t code_bytes, uint64_t kernel_start, double 
   for (uint32_t i = 0; i < f->nsm * f->nsp; i++) { cache_reset(&f->l0[i]); f->sm[i / f->nsp].l0_free[i % f->nsp] = 0; }
   uint64_t pre_end = kernel_start + f->g->icache_launch_bytes < code_bytes ? kernel_start + f->g->icache_launch_bytes : code_bytes;
   for (uint64_t a = kernel_start; a < pre_end; a += 1u << LINE_SHIFT) f->in_l2[a >> LINE_SHIFT] = 1;   /* there from cycle 1 */
-  /* every SM asks L2 for the same first lines at once: they come one SM
-   * after another ([M] tests/microbench mb_launch: a warp's first
-   * instruction waits ~140 cycles on one SM, ~230 on 132) */
-  double first = f->g->icache_launch_cycles ? start + f->g->icache_launch_cycles : 0;
+  f->pre_start = kernel_start;
+  f->pre_end = pre_end;
+  f->pre_ready = f->g->icache_launch_cycles ? start + f->g->icache_launch_cycles : 0;
   for (uint32_t i = 0; i < f->nsm; i++) {
     cache_reset(&f->l1[i]);
     f->sm[i].l1_free = 0;
-    double ready = first ? first + i * f->g->icache_launch_sm_cycles : 0;
-    for (uint64_t a = kernel_start; a < pre_end; a += 1u << LINE_SHIFT) {
-      bool hit;
-      cache_ref(&f->l1[i], a, true, &hit, NULL)->ready = ready;
-    }
+    f->sm[i].cold = true;
   }
   return 0;
+}
+
+/* SM sm's L1 at the launch's start: empty but for the kernel's first
+ * lines.  Every SM asks L2 for them at once: they come one SM after
+ * another ([M] tests/microbench mb_launch: a warp's first instruction
+ * waits ~140 cycles on one SM, ~230 on 132).  Done at the SM's first
+ * fetch, on the thread that runs it: the caches' first touch of their
+ * host memory is spread over the threads, not made by the launching one
+ * for all 132 SMs. */
+static void warm_l1(ifetch *f, uint32_t sm) {
+  f->sm[sm].cold = false;
+  double ready = f->pre_ready ? f->pre_ready + sm * f->g->icache_launch_sm_cycles : 0;
+  for (uint64_t a = f->pre_start; a < f->pre_end; a += 1u << LINE_SHIFT) {
+    bool hit;
+    cache_ref(&f->l1[sm], a, true, &hit, NULL)->ready = ready;
+  }
 }
 
 void ifetch_windowed(ifetch *f, bool on) { f->windowed = on; }
@@ -159,6 +173,7 @@ static double l0_line(ifetch *f, uint32_t sm, uint32_t spi, double t, uint64_t a
 
 double ifetch_line(ifetch *f, uint32_t sm, uint32_t sp, double t, uint64_t addr) {
   uint32_t spi = sm * f->nsp + sp;
+  if (__builtin_expect(f->sm[sm].cold, 0)) warm_l1(f, sm);
   addr &= ~(uint64_t)((1u << LINE_SHIFT) - 1);
   double ready = l0_line(f, sm, spi, t, addr);
   for (uint32_t k = 1; k <= f->g->icache_ahead; k++) l0_line(f, sm, spi, t, addr + ((uint64_t)k << LINE_SHIFT));

@@ -7,10 +7,16 @@
 #include <stdint.h>
 #include <sys/mman.h>
 
-/* dirty: recycled by arena_reset, so not zero like fresh pages */
-struct arena_block { arena_block *next; size_t used, cap; bool dirty; _Alignas(16) unsigned char data[]; };
+/* dirty: recycled by arena_reset, so not zero like fresh pages;
+ * standard: one of the arena's own blocks (kept by arena_reset), not a
+ * big object's mapping */
+struct arena_block { arena_block *next; size_t used, cap; bool dirty, standard; _Alignas(16) unsigned char data[]; };
 
-/* a standard block is a 4 MiB mapping, header included */
+/* Standard blocks start at 64 KiB mappings and double, one after another,
+ * up to 4 MiB (headers included): a small module's parse populates a few
+ * pages, not the 4 MiB blocks a large one fills (four arenas of one
+ * 10 KB file took 16 MiB, 8 ms of a timed launch, at once). */
+#define ARENA_FIRST ((size_t)(64 << 10) - sizeof(arena_block))
 #define ARENA_BLOCK ((size_t)(4 << 20) - sizeof(arena_block))
 
 /* Blocks come straight from mmap: fresh pages are zero (no memset per
@@ -43,6 +49,12 @@ static void *block_new(size_t *bytes) {
   return p;
 }
 
+/* the standard block after one of cap bytes: a mapping twice as large */
+static size_t grown(size_t cap) {
+  size_t m = (cap + sizeof(arena_block)) * 2;
+  return m >= ARENA_BLOCK + sizeof(arena_block) ? ARENA_BLOCK : m - sizeof(arena_block);
+}
+
 static void oom(void) { fputs("ptxemu: out of memory\n", stderr); exit(70); }
 
 arena *arena_new(void) {
@@ -66,9 +78,21 @@ void arena_free(arena *a) {
  * the next allocations (arena_alloc zeroes what it hands out of them), big
  * ones go back to the system. */
 void arena_reset(arena *a) {
+  /* of the standard blocks only the largest are kept: the arena grew past
+   * the others, and the next round fills the large ones */
+  size_t keep = 0;
+  for (arena_block *b = a->head; b; b = b->next) if (b->standard && b->cap > keep) keep = b->cap;
+  for (arena_block *b = a->spare; b; b = b->next) if (b->cap > keep) keep = b->cap;
+  for (arena_block **pp = &a->spare; *pp;) {
+    arena_block *b = *pp;
+    if (b->cap == keep) { pp = &b->next; continue; }
+    *pp = b->next;
+    a->total -= b->cap;
+    munmap(b, sizeof *b + b->cap);
+  }
   for (arena_block *b = a->head, *n; b; b = n) {
     n = b->next;
-    if (b->cap != ARENA_BLOCK) { a->total -= b->cap; munmap(b, sizeof *b + b->cap); continue; }
+    if (!b->standard || b->cap != keep) { a->total -= b->cap; munmap(b, sizeof *b + b->cap); continue; }
     b->used = 0;
     b->dirty = true;
     b->next = a->spare;
@@ -87,19 +111,27 @@ void *arena_alloc_raw(arena *a, size_t n) {
   n = (n + 15) & ~(size_t)15;
   arena_block *b = a->head;
   if (!b || b->cap - b->used < n) {
-    size_t cap = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK;
+    /* the next standard block: twice the last one, or more for an object
+     * of more than a quarter of it; an object of more than a quarter of
+     * the largest gets a mapping of its own */
+    size_t std = a->next ? a->next : ARENA_FIRST;
+    while (std < ARENA_BLOCK && n > std / 4) std = grown(std);
+    bool standard = n <= std / 4;
+    size_t cap = standard ? std : n;
     arena_block *nb;
-    if (cap == ARENA_BLOCK && a->spare) { nb = a->spare; a->spare = nb->next; }
+    if (standard && a->spare && a->spare->cap >= n) { nb = a->spare; a->spare = nb->next; }
     else {
       size_t bytes = sizeof *nb + cap;
       nb = block_new(&bytes);
       if (!nb) oom();
       nb->used = 0;
       nb->dirty = false;
-      nb->cap = cap == ARENA_BLOCK ? cap : bytes - sizeof *nb;
+      nb->standard = standard;
+      nb->cap = standard ? cap : bytes - sizeof *nb;
       a->total += nb->cap;
+      if (standard) a->next = grown(cap);
     }
-    if (cap != ARENA_BLOCK && b) {      /* big object: keep the current block on top */
+    if (!standard && b) {      /* big object: keep the current block on top */
       nb->next = b->next; b->next = nb;
       nb->used = n;
       return nb->data;

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 typedef struct arena_block arena_block;
-typedef struct arena { arena_block *head, *spare; size_t total; } arena;
+typedef struct arena { arena_block *head, *spare; size_t total, next; } arena;   /* next: the next standard block's size (arena.c) */
 
 arena *arena_new(void);
 void arena_free(arena *a);
