@@ -1328,8 +1328,8 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
   /* ... zeroed pages first touched where each slot's first block sets
    * its warps up, on the thread that runs the slot's SM, not by this one
    * for every slot before the first window (the 1024x1024 transpose's
-   * 8192 warps: 5.5 MiB, 3 ms of page faults on a launch of 90 ms on 16
-   * threads) */
+   * 8192 warps: 5.5 MiB, 3 ms of page faults, where the whole launch
+   * takes 90 ms on 16 threads) */
   size_t twbytes = (size_t)slots * nwarps * sizeof(twarp);
   twarp *twmem = slots && nwarps <= SIZE_MAX / sizeof(twarp) / slots ? lazymap_zeroed(twbytes) : NULL;
   bool *unqueued = calloc(slots, sizeof *unqueued);
