@@ -2,6 +2,7 @@
 #include "util/wbuf.h"
 #include "util/lazymap.h"
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,9 +26,17 @@ enum { WBUF_MIN = 256, WBUF_MAX = 1 << 20, WBUF_CLASSES = 16, WBUF_ALIGN = 64 };
  * pages never backed.  Only where that list cannot grow does a buffer
  * hold the link to the next (head). */
 typedef struct wfree { struct wfree *next; } wfree;
-static struct { size_t bytes; wfree *head; void **free; size_t nfree, capfree; } cls[WBUF_CLASSES];
-/* [0]: buffers of wbuf_alloc, [1]: of wbuf_alloc_apart */
-static struct { unsigned char *next, *end; } slab[2];
+/* nheld: the buffers in free and head, readable without the lock (a
+ * class with none is not locked to be looked at) */
+static struct { size_t bytes; wfree *head; void **free; size_t nfree, capfree; _Atomic size_t nheld; } cls[WBUF_CLASSES];
+/* New buffers come from slabs of the thread that asks, without the lock:
+ * the workers of a timed launch set up thousands of warps at once (the
+ * 1024x1024 transpose on 16 threads: 49152 allocations and frees, 15 %
+ * of them waiting for the lock under a single slab).  [0]: buffers of
+ * wbuf_alloc, [1]: of wbuf_alloc_apart. */
+static _Thread_local struct { unsigned char *next, *end; } slab[2];
+/* the thread's last size and its class (classes, once made, stay) */
+static _Thread_local struct { size_t bytes; int c; } last[2];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* A child forked while another thread held the lock would find it held
@@ -57,20 +66,25 @@ static void *take(size_t bytes, bool zero, int apart) {
   if (pooled(bytes)) {
     size_t need = (bytes + WBUF_ALIGN - 1) & ~(size_t)(WBUF_ALIGN - 1);
     pthread_once(&once, register_fork);
-    pthread_mutex_lock(&lock);
-    int c = class_of(bytes);
+    int c = last[apart].bytes == bytes ? last[apart].c : -1;
     void *p = NULL;
     bool fresh = false;
-    if (c >= 0 && cls[c].nfree) p = cls[c].free[--cls[c].nfree];
-    else if (c >= 0 && cls[c].head) { p = cls[c].head; cls[c].head = cls[c].head->next; }
-    else if (c >= 0) {
+    if (c < 0 || atomic_load_explicit(&cls[c].nheld, memory_order_relaxed)) {
+      pthread_mutex_lock(&lock);
+      c = class_of(bytes);
+      if (c >= 0 && cls[c].nfree) p = cls[c].free[--cls[c].nfree];
+      else if (c >= 0 && cls[c].head) { p = cls[c].head; cls[c].head = cls[c].head->next; }
+      if (p) atomic_fetch_sub_explicit(&cls[c].nheld, 1, memory_order_relaxed);
+      pthread_mutex_unlock(&lock);
+      if (c >= 0) last[apart].bytes = bytes, last[apart].c = c;
+    }
+    if (!p && c >= 0) {
       if ((size_t)(slab[apart].end - slab[apart].next) < need) {
         unsigned char *s = lazymap_zeroed(WBUF_SLAB);
         if (s) { slab[apart].next = s; slab[apart].end = s + WBUF_SLAB; }
       }
       if ((size_t)(slab[apart].end - slab[apart].next) >= need) { p = slab[apart].next; slab[apart].next += need; fresh = true; }
     }
-    pthread_mutex_unlock(&lock);
     if (p) {
       if (zero && !fresh) memset(p, 0, bytes);
       return p;
@@ -101,6 +115,7 @@ void wbuf_free(void *p, size_t bytes) {
     }
     if (c >= 0 && cls[c].nfree < cls[c].capfree) {
       cls[c].free[cls[c].nfree++] = p;
+      atomic_fetch_add_explicit(&cls[c].nheld, 1, memory_order_relaxed);
       pthread_mutex_unlock(&lock);
       return;
     }
@@ -108,6 +123,7 @@ void wbuf_free(void *p, size_t bytes) {
       wfree *f = p;
       f->next = cls[c].head;
       cls[c].head = f;
+      atomic_fetch_add_explicit(&cls[c].nheld, 1, memory_order_relaxed);
       pthread_mutex_unlock(&lock);
       return;
     }
