@@ -41,8 +41,15 @@ static struct { unsigned char *next, *end; } slab[2];
  * register files: the 2048x2048 transpose 18 % slower). */
 enum { WBUF_CHUNK = 256 << 10 };
 static _Thread_local struct { unsigned char *next, *end; } chunk[2];
-/* the thread's last size and its class (classes, once made, stay) */
-static _Thread_local struct { size_t bytes; int c; } last[2];
+/* the thread's last sizes and their classes (classes, once made, stay;
+ * a warp's set-up asks for three or four sizes in turn) */
+enum { WBUF_KNOWN = 4 };
+static _Thread_local struct { size_t bytes; int c; } known[WBUF_KNOWN];
+static _Thread_local unsigned known_next;
+static int known_class(size_t bytes) {
+  for (int i = 0; i < WBUF_KNOWN; i++) if (known[i].bytes == bytes) return known[i].c;
+  return -1;
+}
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* A child forked while another thread held the lock would find it held
@@ -72,7 +79,7 @@ static void *take(size_t bytes, bool zero, int apart) {
   if (pooled(bytes)) {
     size_t need = (bytes + WBUF_ALIGN - 1) & ~(size_t)(WBUF_ALIGN - 1);
     pthread_once(&once, register_fork);
-    int c = last[apart].bytes == bytes ? last[apart].c : -1;
+    int c = known_class(bytes);
     void *p = NULL;
     bool fresh = false;
     if (c < 0 || atomic_load_explicit(&cls[c].nheld, memory_order_relaxed)) {
@@ -82,7 +89,7 @@ static void *take(size_t bytes, bool zero, int apart) {
       else if (c >= 0 && cls[c].head) { p = cls[c].head; cls[c].head = cls[c].head->next; }
       if (p) atomic_fetch_sub_explicit(&cls[c].nheld, 1, memory_order_relaxed);
       pthread_mutex_unlock(&lock);
-      if (c >= 0) last[apart].bytes = bytes, last[apart].c = c;
+      if (c >= 0 && known_class(bytes) < 0) { known[known_next].bytes = bytes; known[known_next].c = c; known_next = (known_next + 1) % WBUF_KNOWN; }
     }
     if (!p && c >= 0 && (size_t)(chunk[apart].end - chunk[apart].next) >= need) {
       p = chunk[apart].next;
