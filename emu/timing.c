@@ -9,7 +9,6 @@
 #include "emu/timing_insn.h"
 #include "util/wbuf.h"
 #include "util/lazymap.h"
-#include <sys/mman.h>
 #include "util/clock.h"
 #include "util/vec.h"
 #include "emu/timing_par.h"
@@ -624,7 +623,7 @@ static int start_group(const trun *R, timing_state *s, emu *e, tdom *dm, const s
     twarp *t = &R->twmem[(size_t)si * nwarps];
     R->tws[si] = t;
     tsm *m = &s->sms[sm];
-    m->ctas++;
+    if (m->ctas++ == 0 && s->ic) ifetch_sm_start(s->ic, sm);   /* the SM's first block */
     fetch_code(s, m, when);
     if (when < m->first) m->first = when;
     R->cta_start_t[si] = when;
@@ -1243,35 +1242,6 @@ static void window_part(void *ctx, uint32_t i) {
 
 /* The timed launch on nthreads threads (or one); *again: the attempt on
  * several was abandoned (device memory as before it): run it on one. */
-/* The warps' timing state of a launch: zeroed pages, backed where first
- * touched (run_timed).  Under AddressSanitizer a heap block: its leak
- * checker looks for pointers in the heap (the warps' ready arrays), not in
- * mappings, and a launch the debugger quits in the middle never frees
- * them. */
-#if defined(__SANITIZE_ADDRESS__)
-#define TWARPS_HEAP 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TWARPS_HEAP 1
-#endif
-#endif
-static twarp *twarps_alloc(size_t bytes) {
-#ifdef TWARPS_HEAP
-  return calloc_lines(bytes / sizeof(twarp), sizeof(twarp));
-#else
-  return lazymap_zeroed(bytes);
-#endif
-}
-
-static void twarps_free(twarp *t, size_t bytes) {
-#ifdef TWARPS_HEAP
-  (void)bytes;
-  free(t);
-#else
-  if (t) munmap(t, bytes);
-#endif
-}
-
 static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again) {
   uint64_t end = 0;
   struct tfin *due = NULL;             /* blocks to start at an edge */
@@ -1359,8 +1329,8 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
    * for every slot before the first window (the 1024x1024 transpose's
    * 8192 warps: 5.5 MiB, 3 ms of page faults, where the whole launch
    * takes 90 ms on 16 threads) */
-  size_t twbytes = (size_t)slots * nwarps * sizeof(twarp);
-  twarp *twmem = slots && nwarps <= SIZE_MAX / sizeof(twarp) / slots ? twarps_alloc(twbytes) : NULL;
+  size_t twbytes;
+  twarp *twmem = __builtin_mul_overflow((size_t)slots * nwarps, sizeof(twarp), &twbytes) ? NULL : lazymap_zeroed_held(twbytes);
   bool *unqueued = calloc(slots, sizeof *unqueued);
   uint64_t *cta_start_t = calloc(slots, sizeof *cta_start_t);
   uint32_t *slot_sm = calloc(slots, sizeof *slot_sm);
@@ -1708,7 +1678,7 @@ out:
   free(s->dep);
   free(res);
   free(tws);
-  twarps_free(twmem, twbytes);
+  lazymap_free_held(twmem, twbytes);
   free(unqueued);
   free(cta_start_t);
   free(slot_sm);

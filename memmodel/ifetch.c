@@ -17,7 +17,6 @@ struct ifsm {
    * window, published to the other SMs by ifetch_commit */
   struct ifl2 { uint64_t li; double at; } *pub;
   uint32_t npub, cappub;
-  bool cold;                           /* its L1 not yet given the launch's first lines (warm_l1) */
 };
 
 struct ifetch {
@@ -102,20 +101,14 @@ int ifetch_launch(ifetch *f, uint64_t code_bytes, uint64_t kernel_start, double 
   for (uint32_t i = 0; i < f->nsm; i++) {
     cache_reset(&f->l1[i]);
     f->sm[i].l1_free = 0;
-    f->sm[i].cold = true;
   }
   return 0;
 }
 
-/* SM sm's L1 at the launch's start: empty but for the kernel's first
- * lines.  Every SM asks L2 for them at once: they come one SM after
- * another ([M] tests/microbench mb_launch: a warp's first instruction
- * waits ~140 cycles on one SM, ~230 on 132).  Done at the SM's first
- * fetch, on the thread that runs it: the caches' first touch of their
- * host memory is spread over the threads, not made by the launching one
- * for all 132 SMs. */
-static void warm_l1(ifetch *f, uint32_t sm) {
-  f->sm[sm].cold = false;
+/* Every SM asks L2 for the kernel's first lines at once: they come one SM
+ * after another ([M] tests/microbench mb_launch: a warp's first
+ * instruction waits ~140 cycles on one SM, ~230 on 132). */
+void ifetch_sm_start(ifetch *f, uint32_t sm) {
   double ready = f->pre_ready ? f->pre_ready + sm * f->g->icache_launch_sm_cycles : 0;
   for (uint64_t a = f->pre_start; a < f->pre_end; a += 1u << LINE_SHIFT) {
     bool hit;
@@ -173,7 +166,6 @@ static double l0_line(ifetch *f, uint32_t sm, uint32_t spi, double t, uint64_t a
 
 double ifetch_line(ifetch *f, uint32_t sm, uint32_t sp, double t, uint64_t addr) {
   uint32_t spi = sm * f->nsp + sp;
-  if (__builtin_expect(f->sm[sm].cold, 0)) warm_l1(f, sm);
   addr &= ~(uint64_t)((1u << LINE_SHIFT) - 1);
   double ready = l0_line(f, sm, spi, t, addr);
   for (uint32_t k = 1; k <= f->g->icache_ahead; k++) l0_line(f, sm, spi, t, addr + ((uint64_t)k << LINE_SHIFT));

@@ -30,6 +30,11 @@ bool ifetch_fits(const ifetch *f, const gpu_config *g, uint32_t nsm);
  * in SM sm's L1 from cycle start + icache_launch_cycles + sm *
  * icache_launch_sm_cycles, start being the first block's start). */
 int ifetch_launch(ifetch *f, uint64_t code_bytes, uint64_t kernel_start, double start);
+/* SM sm's first block of the launch starts: its L1 takes those first lines,
+ * on the thread that runs the SM (the caches' first touch of their host
+ * memory spread over the threads, not made by the launching one for all
+ * SMs).  Before the SM's first ifetch_line. */
+void ifetch_sm_start(ifetch *f, uint32_t sm);
 /* The cycle the line holding code byte addr is in sub-partition sp of SM
  * sm, for a warp reaching it at cycle t (fetching it and the lines after
  * it when they are missing). */

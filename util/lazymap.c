@@ -1,6 +1,9 @@
 /* util/lazymap.c - zeroed memory backed where touched (see lazymap.h). */
 #include "util/lazymap.h"
+#include <stdlib.h>
 #include <sys/mman.h>
+#include "util/asan.h"
+#include "util/host_line.h"
 
 void *lazymap_sparse(size_t bytes) {
   void *p = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -13,6 +16,23 @@ void *lazymap_zeroed(size_t bytes) {
   if (p && bytes >= ((size_t)2 << 20) && bytes <= LAZYMAP_HUGE_MAX) madvise(p, bytes, MADV_HUGEPAGE);   /* a hint: ignored where THP is off */
 #endif
   return p;
+}
+
+void *lazymap_zeroed_held(size_t bytes) {
+#ifdef PTXEMU_ASAN
+  return calloc_lines(bytes, 1);
+#else
+  return lazymap_zeroed(bytes);
+#endif
+}
+
+void lazymap_free_held(void *p, size_t bytes) {
+#ifdef PTXEMU_ASAN
+  (void)bytes;
+  free(p);
+#else
+  if (p) munmap(p, bytes);
+#endif
 }
 
 int lazymap_reserve(size_t lo, size_t hi) {

@@ -18,6 +18,15 @@ void *lazymap_zeroed(size_t bytes);
  * there would back and zero 2 MiB for a few touched lines. */
 void *lazymap_sparse(size_t bytes);
 
+/* lazymap_zeroed for an array that holds pointers to heap blocks, freed
+ * with lazymap_free_held(p, bytes).  Under AddressSanitizer a heap block
+ * (cache-line aligned): its leak checker looks for pointers in the heap,
+ * not in mappings, and would call the blocks an array still names leaked
+ * when the process exits before freeing them (a launch the debugger
+ * quits). */
+void *lazymap_zeroed_held(size_t bytes);
+void lazymap_free_held(void *p, size_t bytes);
+
 /* Keeps [lo, hi) of this process's address space from ever being handed
  * out (an inaccessible mapping, no memory behind it).  0 when reserved;
  * -1 when something is already there or the system refuses (a limit on

@@ -7,12 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__SANITIZE_ADDRESS__)
+#include "util/asan.h"
+#ifdef PTXEMU_ASAN
 #define WBUF_PLAIN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define WBUF_PLAIN 1
-#endif
 #endif
 
 #ifndef WBUF_PLAIN
@@ -70,6 +67,20 @@ static int class_of(size_t bytes) {
   return empty;
 }
 
+/* bytes of slab apart (a new slab when the last has too few left), under
+ * the lock; NULL when no slab can be mapped */
+static unsigned char *slab_take(int apart, size_t bytes) {
+  unsigned char *q = NULL;
+  pthread_mutex_lock(&lock);
+  if ((size_t)(slab[apart].end - slab[apart].next) < bytes) {
+    unsigned char *s = lazymap_zeroed(WBUF_SLAB);
+    if (s) { slab[apart].next = s; slab[apart].end = s + WBUF_SLAB; }
+  }
+  if ((size_t)(slab[apart].end - slab[apart].next) >= bytes) { q = slab[apart].next; slab[apart].next += bytes; }
+  pthread_mutex_unlock(&lock);
+  return q;
+}
+
 static bool pooled(size_t bytes) { return bytes >= WBUF_MIN && bytes <= WBUF_MAX; }
 #endif
 
@@ -91,26 +102,14 @@ static void *take(size_t bytes, bool zero, int apart) {
       pthread_mutex_unlock(&lock);
       if (c >= 0 && known_class(bytes) < 0) { known[known_next].bytes = bytes; known[known_next].c = c; known_next = (known_next + 1) % WBUF_KNOWN; }
     }
-    if (!p && c >= 0 && (size_t)(chunk[apart].end - chunk[apart].next) >= need) {
-      p = chunk[apart].next;
-      chunk[apart].next += need;
-      fresh = true;
-    } else if (!p && c >= 0) {
-      /* a new chunk (a buffer larger than one: its own piece) */
-      size_t take = need > WBUF_CHUNK ? need : WBUF_CHUNK;
-      unsigned char *q = NULL;
-      pthread_mutex_lock(&lock);
-      if ((size_t)(slab[apart].end - slab[apart].next) < take) {
-        unsigned char *s = lazymap_zeroed(WBUF_SLAB);
-        if (s) { slab[apart].next = s; slab[apart].end = s + WBUF_SLAB; }
+    if (!p && c >= 0) {
+      if ((size_t)(chunk[apart].end - chunk[apart].next) < need) {
+        /* a new chunk (a buffer larger than one: a piece its size) */
+        size_t take = need > WBUF_CHUNK ? need : WBUF_CHUNK;
+        unsigned char *q = slab_take(apart, take);
+        if (q) { chunk[apart].next = q; chunk[apart].end = q + take; }
       }
-      if ((size_t)(slab[apart].end - slab[apart].next) >= take) { q = slab[apart].next; slab[apart].next += take; }
-      pthread_mutex_unlock(&lock);
-      if (q) {
-        p = q;
-        fresh = true;
-        if (take > need) { chunk[apart].next = q + need; chunk[apart].end = q + take; }
-      }
+      if ((size_t)(chunk[apart].end - chunk[apart].next) >= need) { p = chunk[apart].next; chunk[apart].next += need; fresh = true; }
     }
     if (p) {
       if (zero && !fresh) memset(p, 0, bytes);
