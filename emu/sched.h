@@ -36,7 +36,6 @@ typedef struct twarp {
   uint64_t wl_since;                  /* ... since this cycle, for this reason (enum timing_stall) */
   uint8_t wl_why;
   bool queued, active, parked;
-  bool unparked;                      /* queued again at an edge after waiting for a pending value, not issued since */
   uint8_t war_n;                      /* (war_*, below) */
   uint8_t iter_read_why;              /* (iter_read_at, below) */
   uint8_t blocked_why;                /* blocked (barrier, warp-level wait) since ... */

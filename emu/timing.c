@@ -18,6 +18,7 @@
 #include "memmodel/ifetch.h"
 #include "memmodel/space.h"
 #include "util/host_line.h"
+#include <sched.h>
 #include <stdatomic.h>
 
 typedef struct tsm {
@@ -84,6 +85,8 @@ typedef struct tdom {
   uint32_t nstart, capstart;
   uint32_t *slots, nslots;            /* the slots of its SMs                          */
   uint32_t owner;                     /* the thread that ran it last (its blocks use that thread's launch state) */
+  uint32_t sm_lo, sm_hi;              /* its SMs: sm_lo .. sm_hi - 1                   */
+  uint64_t settled_max;               /* the largest value its SMs' served batch settled (edge_dom) */
   tsample *samples;                   /* sm_samples of its SMs (see take_sample)      */
   uint32_t nsamples, capsamples, sample_cycles;
   uint64_t sample_every, next_sample;
@@ -866,9 +869,8 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     /* a value still pending (a memory result the window's edge settles):
      * the warp waits outside the queue and tries again at he.t then */
     if (__builtin_expect(ms_is_pending(t), 0)) {
-      /* every value it waited for was settled at the edge: one still
-       * pending would make it wait for ever */
-      if (tw->unparked && memsys_known(s->mem, t)) { emu_fault_at(w, NULL, 0, FAULT_DEADLOCK, "timing model: the warp waits for a memory result that was never settled (an internal error)"); break; }
+      /* a value of a batch dropped since would make it wait for ever */
+      if (memsys_lost(s->mem, t)) { emu_fault_at(w, NULL, 0, FAULT_DEADLOCK, "timing model: the warp waits for a memory result that was dropped (an internal error)"); break; }
       tw->queued = true;
       if (VEC_APPEND(dm->park, dm->npark, dm->cappark, ((struct tpark){ tw, he.t, t }))) { fault_oom(e); break; }
       continue;
@@ -965,7 +967,6 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       continue;
     }
     s->r.issued++;
-    tw->unparked = false;
     s->r.sass_issued += deps_sass(d);
     if (d->loop == LOOP_BACKEDGE) {
       uint32_t *ls = tw->loopst;
@@ -1195,6 +1196,59 @@ static int fin_order(const void *a, const void *b) {
 }
 
 /* A window on several threads: worker i runs the domains i, i + n, ... */
+/* A domain's part of a window's edge (doc/parallel.md), once its window
+ * has run and every part of the closed batch is served: its SMs' values
+ * of the previous window's requests are settled and the lines they fill
+ * ready, the pending values take their values where they were stored,
+ * warps waiting for them queue again, and its SMs' requests of this
+ * window are closed, to be served during the next.  It touches its own
+ * SMs and warps only, so the domains' edges run on their threads in any
+ * order with the same result.  -1: e (or a warp) faulted. */
+static int edge_dom(timing_state *s, emu *e, tdom *dm) {
+  memsys *m = s->mem;
+  dm->settled_max = 0;
+  for (uint32_t k = dm->sm_lo; k < dm->sm_hi; k++) {
+    memsys_edge_settle(m, k);
+    dm->settled_max = umax(dm->settled_max, memsys_settled_max_on(m, k));
+  }
+  uint32_t kept = 0;
+  for (uint32_t i = 0; i < dm->nsite; i++) {
+    struct tsite *st = &dm->site[i];
+    twarp *tw = st->tw;
+    if (st->p) {
+      if (*st->p != st->code) continue;                    /* overwritten since */
+      if (!memsys_known_on(m, tw->sm, st->code)) { dm->site[kept++] = *st; continue; }
+      *st->p = memsys_value(m, tw->sm, st->code);
+      continue;
+    }
+    bool open = false;
+    for (int k = 0; k < 2; k++) {
+      tw->grp_open[k] = memsys_value(m, tw->sm, tw->grp_open[k]);
+      open |= ms_is_pending(tw->grp_open[k]);
+      for (int j = 0; j < 8; j++) {
+        tw->grp_done[k][j] = memsys_value(m, tw->sm, tw->grp_done[k][j]);
+        open |= ms_is_pending(tw->grp_done[k][j]);
+      }
+    }
+    if (open) dm->site[kept++] = *st;
+  }
+  dm->nsite = kept;
+  kept = 0;
+  for (uint32_t i = 0; i < dm->npark; i++) {
+    twarp *tw = dm->park[i].tw;
+    if (memsys_lost(m, dm->park[i].code)) {
+      emu_fault_at(tw->w, NULL, 0, FAULT_DEADLOCK, "timing model: the warp waits for a memory result that was dropped (an internal error)");
+      return -1;
+    }
+    if (!memsys_known_on(m, tw->sm, dm->park[i].code)) { dm->park[kept++] = dm->park[i]; continue; }
+    if (sched_push(&dm->q, tw, dm->park[i].t)) { fault_oom(e); return -1; }
+  }
+  dm->npark = kept;
+  for (uint32_t k = dm->sm_lo; k < dm->sm_hi; k++)
+    if (memsys_edge_switch(m, k)) { fault_oom(e); return -1; }
+  return 0;
+}
+
 typedef struct twin {
   const trun *R;
   timing_state *s, *wts;              /* the launch's, and each worker's copy      */
@@ -1205,7 +1259,15 @@ typedef struct twin {
   /* per thread: how many of its domains (i, i + n, ...) were claimed */
   struct tclaim { HOST_LINE_ALIGNED _Atomic uint32_t next; } *claim;
   _Atomic bool serve_failed;          /* memsys_serve_part ran out of memory */
+  _Atomic uint32_t served;            /* parts of the window's serving done */
 } twin;
+
+/* Until every part of the window's serving is done (spinning a while,
+ * then yielding: the threads may share fewer cores than there are). */
+static void wait_parts_served(twin *t) {
+  for (uint32_t spins = 0; atomic_load_explicit(&t->served, memory_order_acquire) < t->nserve; spins++)
+    if (spins > 256) sched_yield();
+}
 
 /* Claim the next unclaimed domain of thread o's share; false when none. */
 static bool claim_domain(twin *t, uint32_t o, uint32_t *di) {
@@ -1224,6 +1286,7 @@ static void window_part(void *ctx, uint32_t i) {
   if (i < t->nserve) {
     uint64_t t0 = clock_now_ns();
     if (memsys_serve_part(t->s->mem, i, t->nserve)) atomic_store(&t->serve_failed, true);
+    atomic_fetch_add_explicit(&t->served, 1, memory_order_release);
     if (i == 0) t->s->e->timing_wall.serve_ns += clock_now_ns() - t0;   /* (the launch's thread: tteam_run) */
   }
   for (uint32_t o = i, seen = 0; seen < t->n; seen++, o = (o + 1) % t->n) {
@@ -1236,6 +1299,9 @@ static void window_part(void *ctx, uint32_t i) {
         dm->owner = i;
       }
       run_dom(t->R, &t->wts[i], t->wemu[i], dm);
+      if (t->wemu[i]->faulted) return;
+      wait_parts_served(t);
+      if (edge_dom(t->s, t->wemu[i], dm)) return;
     }
   }
 }
@@ -1353,8 +1419,11 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     s->dom = calloc_lines(gpcs, sizeof *s->dom);
     s->dom_of = calloc(nsm, sizeof *s->dom_of);
     s->sp = calloc_lines((size_t)nsm * nsp, sizeof *s->sp);
-    for (uint32_t d = 0; s->dom_of && d < gpcs; d++)
-      for (uint32_t i = (uint32_t)((uint64_t)nsm * d / gpcs); i < (uint32_t)((uint64_t)nsm * (d + 1) / gpcs); i++) s->dom_of[i] = d;
+    for (uint32_t d = 0; s->dom_of && d < gpcs; d++) {
+      s->dom[d].sm_lo = (uint32_t)((uint64_t)nsm * d / gpcs);
+      s->dom[d].sm_hi = (uint32_t)((uint64_t)nsm * (d + 1) / gpcs);
+      for (uint32_t i = s->dom[d].sm_lo; i < s->dom[d].sm_hi; i++) s->dom_of[i] = d;
+    }
   }
   s->iq_depth[IQ_MIO] = g->mio_queue;
   s->iq_depth[IQ_LG] = g->lg_queue;
@@ -1489,8 +1558,8 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
       if (!team && !(team = tteam_new(nw, window_part, &tw_ctx))) { emu_par_job_stop(job, "the threads could not start"); *again = true; goto out; }
       for (uint32_t i = 0; i < nw; i++) atomic_store_explicit(&tw_ctx.claim[i].next, 0, memory_order_relaxed);
       tw_ctx.nserve = memsys_serve_split(s->mem);
+      atomic_store_explicit(&tw_ctx.served, 0, memory_order_relaxed);
       tteam_run(team);
-      if (memsys_serve_end(s->mem)) atomic_store(&tw_ctx.serve_failed, true);
       if (atomic_load(&tw_ctx.serve_failed)) { fault_oom(e); break; }
       const char *why = NULL;
       for (uint32_t i = 0; i < nw && !why; i++)
@@ -1501,9 +1570,12 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
       if (!why && e->opt.max_warp_insts && emu_par_job_insts(job) > e->opt.max_warp_insts) why = "the instruction budget";
       if (why || emu_par_job_stopped(job)) { emu_par_job_stop(job, why ? why : "a limit"); *again = true; goto out; }
     } else {
-      if (memsys_serve(s->mem)) { fault_oom(e); break; }
+      if (memsys_serve_part(s->mem, 0, 1)) { fault_oom(e); break; }
       e->timing_wall.serve_ns += clock_now_ns() - w0;
-      for (uint32_t di = 0; di < s->ndom && !e->faulted; di++) run_dom(&R, s, e, &s->dom[di]);
+      for (uint32_t di = 0; di < s->ndom && !e->faulted; di++) {
+        run_dom(&R, s, e, &s->dom[di]);
+        if (!e->faulted) edge_dom(s, e, &s->dom[di]);
+      }
     }
     e->timing_wall.window_ns += clock_now_ns() - w0;
     e->timing_wall.windows++;
@@ -1513,56 +1585,20 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
       end = umax(end, s->dom[di].end);
     }
     if (e->faulted) break;
-    /* the edge: the previous window's requests were served (the lines
-     * they fill are ready now), pending values they settled take their
-     * values where they were stored, warps waiting for them queue again;
-     * this window's requests are closed, to be served during the next */
-    memsys_publish(s->mem);
-    end = umax(end, memsys_settled_max(s->mem));
+    /* the edge's serial part: every domain's own (edge_dom) is done */
+    memsys_edge_end(s->mem);
+    if (s->ic && ifetch_commit(s->ic)) { fault_oom(e); break; }
     uint64_t now = 0, first = UINT64_MAX;
     bool fins = false, lagged = false, waiting = false;
     for (uint32_t di = 0; di < s->ndom; di++) {
       tdom *dm = &s->dom[di];
-      uint32_t kept = 0;
-      for (uint32_t i = 0; i < dm->nsite; i++) {
-        struct tsite *st = &dm->site[i];
-        twarp *tw = st->tw;
-        if (st->p) {
-          if (*st->p != st->code) continue;                    /* overwritten since */
-          if (!memsys_known(s->mem, st->code)) { dm->site[kept++] = *st; continue; }
-          *st->p = memsys_value(s->mem, tw->sm, st->code);
-          continue;
-        }
-        bool open = false;
-        for (int k = 0; k < 2; k++) {
-          tw->grp_open[k] = memsys_value(s->mem, tw->sm, tw->grp_open[k]);
-          open |= ms_is_pending(tw->grp_open[k]);
-          for (int j = 0; j < 8; j++) {
-            tw->grp_done[k][j] = memsys_value(s->mem, tw->sm, tw->grp_done[k][j]);
-            open |= ms_is_pending(tw->grp_done[k][j]);
-          }
-        }
-        if (open) dm->site[kept++] = *st;
-      }
-      dm->nsite = kept;
-      kept = 0;
-      for (uint32_t i = 0; i < dm->npark; i++) {
-        if (memsys_lost(s->mem, dm->park[i].code)) {
-          emu_fault_at(dm->park[i].tw->w, NULL, 0, FAULT_DEADLOCK, "timing model: the warp waits for a memory result that was dropped (an internal error)");
-          goto out;
-        }
-        if (!memsys_known(s->mem, dm->park[i].code)) { dm->park[kept++] = dm->park[i]; continue; }
-        dm->park[i].tw->unparked = true;
-        if (sched_push(&dm->q, dm->park[i].tw, dm->park[i].t)) { fault_oom(e); goto out; }
-      }
-      dm->npark = kept;
-      if (kept) waiting = true;
+      end = umax(end, dm->settled_max);
+      if (dm->npark) waiting = true;
       if (dm->q.nheap && dm->q.heap[0].t < first) first = dm->q.heap[0].t;
       if (dm->now > now) now = dm->now;
       if (dm->nfin) fins = true;
       if (dm->stop < we) lagged = true;
     }
-    if (memsys_switch(s->mem) || (s->ic && ifetch_commit(s->ic))) { fault_oom(e); break; }
     /* requests still to serve, or warps waiting for them: the next window
      * runs (serving them) whatever its domains have to do */
     if (memsys_unserved(s->mem)) waiting = true;

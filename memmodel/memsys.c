@@ -397,6 +397,10 @@ bool memsys_known(const memsys *m, uint64_t v) {
   return !ms_is_pending(v) || (m->has_old && m->old_served && batch_of(v) == ((m->batch - 1) & BATCH_MASK));
 }
 
+bool memsys_known_on(const memsys *m, uint32_t smi, uint64_t v) {
+  return !ms_is_pending(v) || (m->has_old && (m->old_served || m->sm[smi].settled) && batch_of(v) == ((m->batch - 1) & BATCH_MASK));
+}
+
 bool memsys_lost(const memsys *m, uint64_t v) {
   if (!ms_is_pending(v)) return false;
   uint32_t made = m->batch & BATCH_MASK, age = (made - batch_of(v)) & BATCH_MASK;
@@ -404,36 +408,50 @@ bool memsys_lost(const memsys *m, uint64_t v) {
 }
 
 uint64_t memsys_value(const memsys *m, uint32_t smi, uint64_t v) {
-  return memsys_known(m, v) ? value_in(&m->sm[smi].old, m->batch - 1, v) : v;
+  return memsys_known_on(m, smi, v) ? value_in(&m->sm[smi].old, m->batch - 1, v) : v;
 }
 
-int memsys_switch(memsys *m) {
-  for (uint32_t k = 0; k < m->nsm; k++) {
-    ms_sm *s = &m->sm[k];
-    /* what the closing batch took from the served one */
-    for (uint32_t i = 0; i < s->cur.nreq; i++) {
-      ms_req *r = &s->cur.req[i];
-      if (r->kind != RQ_DEP_OLD) continue;
-      if (!m->old_served || r->ref >= s->old.nreq) return -1;   /* (a mark of no served batch: an internal error) */
-      r->res = line_ready(&s->old.req[r->ref]);
-      r->kind = RQ_DEP_SET;
-    }
-    for (uint32_t j = 0; j < s->cur.npend; j++) {
-      ms_pend *p = &s->cur.pend[j];
-      if (p->max) { p->a = memsys_value(m, k, p->a); p->b = memsys_value(m, k, p->b); }
-    }
-    ms_batch t = s->old;
-    s->old = s->cur;
-    s->cur = t;
-    clear_sm(m, s);
-    s->nfill = 0;
+int memsys_edge_switch(memsys *m, uint32_t k) {
+  ms_sm *s = &m->sm[k];
+  /* what the closing batch took from the served one */
+  for (uint32_t i = 0; i < s->cur.nreq; i++) {
+    ms_req *r = &s->cur.req[i];
+    if (r->kind != RQ_DEP_OLD) continue;
+    if (!(m->old_served || s->settled) || r->ref >= s->old.nreq) return -1;   /* (a mark of no served batch: an internal error) */
+    r->res = line_ready(&s->old.req[r->ref]);
+    r->kind = RQ_DEP_SET;
   }
+  for (uint32_t j = 0; j < s->cur.npend; j++) {
+    ms_pend *p = &s->cur.pend[j];
+    if (p->max) { p->a = memsys_value(m, k, p->a); p->b = memsys_value(m, k, p->b); }
+  }
+  ms_batch t = s->old;
+  s->old = s->cur;
+  s->cur = t;
+  clear_sm(m, s);
+  s->nfill = 0;
+  s->settled = false;
+  return 0;
+}
+
+/* memsys_switch's part after every SM's */
+static void switch_end(memsys *m) {
   m->old_nreq = 0;
   for (uint32_t k = 0; k < m->nsm; k++) m->old_nreq += m->sm[k].old.nreq;
   m->has_old = true;
   m->old_served = false;
   m->batch++;
+}
+
+int memsys_switch(memsys *m) {
+  for (uint32_t k = 0; k < m->nsm; k++) if (memsys_edge_switch(m, k)) return -1;
+  switch_end(m);
   return 0;
+}
+
+void memsys_edge_end(memsys *m) {
+  for (uint32_t i = 0; i < m->nsm; i++) count_l1(m, &m->sm[i]);
+  switch_end(m);
 }
 
 bool memsys_unserved(const memsys *m) {
@@ -596,6 +614,14 @@ int memsys_serve_end(memsys *m) {
   return m->serve_oom ? -1 : 0;
 }
 
+void memsys_edge_settle(memsys *m, uint32_t smi) {
+  ms_sm *s = &m->sm[smi];
+  if (!m->has_old || m->old_served || s->settled) return;
+  /* the lines are filled at once: this SM's calls of the window are over */
+  if (s->old.nreq || s->old.npend) settle_batch(m, s, &s->old, m->batch - 1, false);
+  s->settled = true;
+}
+
 void memsys_publish(memsys *m) {
   for (uint32_t i = 0; i < m->nsm; i++) {
     ms_sm *s = &m->sm[i];
@@ -609,6 +635,13 @@ int memsys_settle(memsys *m) {
   if (memsys_switch(m) || memsys_serve(m)) return -1;
   memsys_publish(m);
   return m->oom ? -1 : 0;
+}
+
+uint64_t memsys_settled_max_on(const memsys *m, uint32_t smi) {
+  uint64_t hi = 0;
+  if (!m->has_old || !(m->old_served || m->sm[smi].settled)) return 0;
+  for (uint32_t j = 0; j < m->sm[smi].old.npend; j++) if (m->sm[smi].old.pend[j].val > hi) hi = m->sm[smi].old.pend[j].val;
+  return hi;
 }
 
 uint64_t memsys_settled_max(const memsys *m) {
@@ -626,6 +659,7 @@ void memsys_clear(memsys *m) {
     m->sm[i].old.nreq = m->sm[i].old.npend = 0;
     clear_lanes(&m->sm[i].old, m->l2.lanes);
     m->sm[i].nfill = 0;
+    m->sm[i].settled = false;
   }
   m->has_old = m->old_served = false;
   m->old_nreq = 0;

@@ -97,6 +97,7 @@ typedef struct ms_sm {
   uint64_t pend_code;              /* the last MS_PENDING result's code */
   uint64_t l1_hits, l1_lookups;    /* not yet added to memsys's (windowed: until memsys_publish) */
   uint64_t wsectors;               /* ... and store sectors sent to L2 */
+  bool settled;                    /* old's values are settled (memsys_edge_settle), until memsys_edge_switch */
   cache l1, ro, cst;
   double l1_free, shared_free, const_free;
   double l1_accept;                   /* when the L1 takes its next global or local request (l1_accept_cycles) */
@@ -244,8 +245,23 @@ void memsys_publish(memsys *m);
 int memsys_settle(memsys *m);
 /* Whether a closed batch is waiting for memsys_serve. */
 bool memsys_unserved(const memsys *m);
+/* A window's edge SM by SM, on the threads (doc/parallel.md): an SM's
+ * edge reads and writes that SM's state alone, so the SMs' edges may run
+ * in any order on any threads, each once every part of the closed batch
+ * is served (memsys_serve_part) and the SM's calls of the window are
+ * over.  memsys_edge_settle is memsys_serve_end and memsys_publish for
+ * one SM (its codes are then known to memsys_known_on and memsys_value);
+ * memsys_edge_switch is its part of memsys_switch (-1: an internal
+ * error); then, on one thread, memsys_edge_end the rest of both. */
+void memsys_edge_settle(memsys *m, uint32_t sm);
+int memsys_edge_switch(memsys *m, uint32_t sm);
+void memsys_edge_end(memsys *m);
+/* The largest value of SM sm's settled batch (the kernel's end). */
+uint64_t memsys_settled_max_on(const memsys *m, uint32_t sm);
 /* Whether v is a value, or a code whose value is known (its batch was served). */
 bool memsys_known(const memsys *m, uint64_t v);
+/* ... a code of SM sm: also after memsys_edge_settle of the SM. */
+bool memsys_known_on(const memsys *m, uint32_t sm, uint64_t v);
 /* Whether v is a code of a batch dropped since (an internal error: its
  * value is gone). */
 bool memsys_lost(const memsys *m, uint64_t v);

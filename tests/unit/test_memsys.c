@@ -860,9 +860,11 @@ START_TEST(memsys_windowed_matches_immediate)
 END_TEST
 
 /* A batch served lane by lane on several threads at once (memsys_serve_part)
- * gives every value and counter that serving it in one merge gives, with
- * few MSHRs so that SMs reuse them across lanes within a batch (the parts
- * then wait for each other). */
+ * and settled and closed SM by SM, last SM first (memsys_edge_*, as the
+ * domains' threads do at a window's edge), gives every value and counter
+ * that serving it in one merge and settling it at once gives, with few
+ * MSHRs so that SMs reuse them across lanes within a batch (the parts then
+ * wait for each other). */
 struct serve_arg { memsys *m; uint32_t part, n; int rc; };
 static void *serve_thread(void *p)
 {
@@ -907,7 +909,8 @@ START_TEST(memsys_serve_parts_match_serial)
                 } else ck_assert_uint_eq(r1, r2);
             }
         ck_assert_int_eq(memsys_switch(one), 0);
-        ck_assert_int_eq(memsys_switch(par), 0);
+        for (uint32_t sm = NSM; sm-- > 0;) ck_assert_int_eq(memsys_edge_switch(par, sm), 0);
+        memsys_edge_end(par);
         for (uint32_t sm = 0; sm < NSM; sm++)
             for (uint32_t i = 0; i < par->sm[sm].old.nreq; i++) {
                 const ms_req *r = &par->sm[sm].old.req[i];
@@ -924,16 +927,28 @@ START_TEST(memsys_serve_parts_match_serial)
             ck_assert_int_eq(pthread_create(&th[p], NULL, serve_thread, &arg[p]), 0);
         }
         for (uint32_t p = 0; p < n; p++) { pthread_join(th[p], NULL); ck_assert_int_eq(arg[p].rc, 0); }
-        ck_assert_int_eq(memsys_serve_end(par), 0);
         memsys_publish(one);
-        memsys_publish(par);
+        uint64_t most = 0;
+        for (uint32_t sm = NSM; sm-- > 0;) {
+            ck_assert(ncode[sm] == 0 || !memsys_known_on(par, sm, code[sm][0]));
+            memsys_edge_settle(par, sm);
+            uint64_t hi = memsys_settled_max_on(par, sm);
+            if (hi > most) most = hi;
+        }
         for (uint32_t sm = 0; sm < NSM; sm++)
             for (uint32_t i = 0; i < ncode[sm]; i++) {
                 ck_assert(memsys_known(one, code[sm][i]));
+                ck_assert(memsys_known_on(par, sm, code[sm][i]));
                 ck_assert_uint_eq(memsys_value(par, sm, code[sm][i]), memsys_value(one, sm, code[sm][i]));
             }
-        ck_assert_uint_eq(memsys_settled_max(par), memsys_settled_max(one));
+        ck_assert_uint_eq(most, memsys_settled_max(one));
     }
+    /* the last window's L1 counts join at the next edge */
+    for (uint32_t sm = NSM; sm-- > 0;) ck_assert_int_eq(memsys_edge_switch(par, sm), 0);
+    memsys_edge_end(par);
+    ck_assert_uint_eq(par->l1_hits, one->l1_hits);
+    ck_assert_uint_eq(par->l1_lookups, one->l1_lookups);
+    ck_assert_uint_gt(one->l1_lookups, 0);
     ck_assert_uint_gt(waits, 0);                      /* the parts did wait for each other */
     ck_assert_uint_eq(l2_hits(&par->l2), l2_hits(&one->l2));
     ck_assert_uint_eq(l2_lookups(&par->l2), l2_lookups(&one->l2));
