@@ -108,6 +108,19 @@ uint64_t memsys_host_bytes(const gpu_config *g, uint32_t nsm, uint64_t shared_us
   return sizeof(memsys) + nsm * sm + l2 + nch * (ch + (uint64_t)g->dram_banks * bank);
 }
 
+/* An SM's MSHR times and write queue, beside its caches in the pool: no
+ * pointers in them (the leak checker does not look in mappings), and the
+ * SM's thread backs them where it first touches them, not the launching
+ * thread for every SM (calloc cleared them: 5 MiB for the H100's 132).
+ * From the heap when the pool could not be mapped. */
+static size_t sm_arrays_bytes(const gpu_config *g) {
+  return lazypool_bytes(g->l1_mshrs * sizeof(double)) + 2 * lazypool_bytes(g->l1_mshrs * sizeof(uint32_t)) +
+         (wq_used(g) ? lazypool_bytes(WQ_SIZE * sizeof(struct ms_wq)) : 0);
+}
+static void *sm_array(memsys *m, size_t n, size_t size) {
+  return m->arrays_pooled ? lazypool_take(&m->pool, n * size) : calloc(n, size);
+}
+
 memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
   memsys *m = calloc(1, sizeof *m);
   if (!m) return NULL;
@@ -126,17 +139,18 @@ memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
   if (!m->sm || dram_init(&m->dram, &dp) || l2_init(&m->l2, &lp, &m->dram)) { memsys_free(m); return NULL; }
   lazypool_init(&m->pool, nsm * (cache_pool_bytes(m->l1_bytes, g->l1_assoc, g->l1_line_bytes)
                                  + (g->readonly_cache_bytes ? cache_pool_bytes(g->readonly_cache_bytes, g->l1_assoc, g->l1_line_bytes) : 0)
-                                 + cache_pool_bytes(g->const_cache_bytes, 4, 64)), false);   /* (the SMs' threads fill it) */
+                                 + cache_pool_bytes(g->const_cache_bytes, 4, 64) + sm_arrays_bytes(g)), false);   /* (the SMs' threads fill it) */
+  m->arrays_pooled = m->pool.base != NULL;
   for (uint32_t i = 0; i < nsm; i++) {
     ms_sm *s = &m->sm[i];
-    s->mshr = calloc(g->l1_mshrs, sizeof *s->mshr);
-    s->mshr_writer = calloc(g->l1_mshrs, sizeof *s->mshr_writer);
-    s->mshr_batch = calloc(g->l1_mshrs, sizeof *s->mshr_batch);
+    s->mshr = sm_array(m, g->l1_mshrs, sizeof *s->mshr);
+    s->mshr_writer = sm_array(m, g->l1_mshrs, sizeof *s->mshr_writer);
+    s->mshr_batch = sm_array(m, g->l1_mshrs, sizeof *s->mshr_batch);
     s->cur.lane = calloc(m->l2.lanes + 1, sizeof *s->cur.lane);
     s->old.lane = calloc(m->l2.lanes + 1, sizeof *s->old.lane);
     if (!s->cur.lane || !s->old.lane) { memsys_free(m); return NULL; }
     s->has_ro = g->readonly_cache_bytes > 0;
-    if (wq_used(g) && !(s->wq = calloc(WQ_SIZE, sizeof *s->wq))) { memsys_free(m); return NULL; }
+    if (wq_used(g) && !(s->wq = sm_array(m, WQ_SIZE, sizeof *s->wq))) { memsys_free(m); return NULL; }
     if (!s->mshr || !s->mshr_writer || !s->mshr_batch || cache_init_in(&s->l1, m->l1_bytes, g->l1_assoc, g->l1_line_bytes, g->l1_sector_bytes, &m->pool)
         || (s->has_ro && cache_init_in(&s->ro, g->readonly_cache_bytes, g->l1_assoc, g->l1_line_bytes, g->l1_sector_bytes, &m->pool))
         || cache_init_in(&s->cst, g->const_cache_bytes, 4, 64, 32, &m->pool)) { memsys_free(m); return NULL; }
@@ -177,15 +191,17 @@ void memsys_free(memsys *m) {
     cache_free(&m->sm[i].l1);
     cache_free(&m->sm[i].ro);
     cache_free(&m->sm[i].cst);
-    free(m->sm[i].mshr);
-    free(m->sm[i].mshr_writer);
+    if (!m->arrays_pooled) {
+      free(m->sm[i].mshr);
+      free(m->sm[i].mshr_writer);
+      free(m->sm[i].mshr_batch);
+      free(m->sm[i].wq);
+    }
     for (int k = 0; k < 2; k++) {
       ms_batch *b = k ? &m->sm[i].old : &m->sm[i].cur;
       for (uint32_t l = 0; b->lane && l <= m->l2.lanes; l++) free(b->lane[l].e);
       free(b->lane);
     }
-    free(m->sm[i].mshr_batch);
-    free(m->sm[i].wq);
     free(m->sm[i].cur.req);
     free(m->sm[i].cur.pend);
     free(m->sm[i].old.req);

@@ -130,7 +130,8 @@ typedef struct memsys {
   uint32_t batch;                  /* the number of the batch being made */
   uint64_t old_nreq;               /* the closed batch's requests, all SMs' */
   bool has_old, old_served;        /* batch - 1 exists; it was served */
-  lazypool pool;                   /* the SMs' L1, read-only and constant caches' tags */
+  lazypool pool;                   /* the SMs' L1, read-only and constant caches' tags, MSHR times and write queues */
+  bool arrays_pooled;              /* ... the latter from the pool (else from the heap) */
 } memsys;
 
 /* The L1 bytes an SM has when its resident blocks use shared_used bytes:
