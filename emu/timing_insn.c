@@ -332,14 +332,27 @@ static void mark_invariant(const emu *e, deps *dep, uint32_t pc, uint8_t *inv, u
   }
 }
 
+/* The SASS instructions of pc's PTX instruction in the kernel's code: a
+ * called subroutine's call site (its body is there once: *subs gets its
+ * bit). */
+static uint64_t code_sass(const emu *e, const deps *dep, uint32_t pc, uint32_t *subs, uint64_t *body) {
+  const isa_sass_seq *sq = NULL;
+  uint64_t n = deps_sass(&dep[pc]);
+  if (n) isa_sass_count(e->prog[pc].f, e->prog[pc].in, &sq);
+  if (!sq || !sq->sub || n < sq->n) return n;
+  if (!(*subs >> sq->sub & 1)) { *subs |= 1u << sq->sub; *body += (uint64_t)sq->n - sq->site; }
+  return sq->site;
+}
+
 uint64_t timing_code_bytes(const emu *e, const gpu_config *g, const deps *dep) {
-  uint64_t n = 0;
+  uint64_t n = 0, body = 0;
+  uint32_t subs = 0;
   for (uint32_t pc = 0; pc < e->nprog; pc++) {
-    n += deps_sass(&dep[pc]) + (dep[pc].defer != 0);   /* (the LDC of a deferred parameter: at its use) */
+    n += code_sass(e, dep, pc, &subs, &body) + (dep[pc].defer != 0);   /* (the LDC of a deferred parameter: at its use) */
     if (dep[pc].loop != LOOP_BACKEDGE || g->unroll_factor < 2) continue;
-    for (uint32_t i = e->prog[pc].target; i <= pc; i++) n += (uint64_t)deps_sass(&dep[i]) * g->unroll_factor;
+    for (uint32_t i = e->prog[pc].target; i <= pc; i++) n += code_sass(e, dep, i, &subs, &body) * g->unroll_factor;
   }
-  return n * 16;
+  return (n + body) * 16;
 }
 
 /* If-conversion: ptxas replaces a short if or if/else by predicated

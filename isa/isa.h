@@ -363,8 +363,11 @@ extern const char *const isa_unit_names[U_COUNT];
  * instruction's own pipe and on the quarter-rate unit (MUFU, conversions),
  * and how many of each of the last two lie on its dependent path. */
 /* scaled: a special function scaling a denormal input and result around
- * its MUFU; its cost on the dependent path is gpu_config.sfu_denorm_cycles */
-typedef struct isa_sass_seq { uint8_t n, alu, math, xu, chain, xu_chain; bool scaled; } isa_sass_seq;
+ * its MUFU; its cost on the dependent path is gpu_config.sfu_denorm_cycles.
+ * site: a called subroutine: its call site's instructions (argument and
+ * result moves, the CALL) at each use, the other n - site (the body, with
+ * its RET) once in the kernel's code, as subroutine `sub` (0: inline) */
+typedef struct isa_sass_seq { uint8_t n, alu, math, xu, chain, xu_chain; bool scaled; uint8_t site, sub; } isa_sass_seq;
 /* How many SASS instructions ptxas makes of a PTX instruction of f: 0 for
  * a copy register allocation removes, a sequence's length for a division
  * (which depends on whether its divisor is constant or loop-invariant in

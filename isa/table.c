@@ -110,16 +110,22 @@ static enum divisor divisor_of(const isa_func *f, const isa_insn *in) {
  * once before the loop; a constant one becomes a multiplication by its
  * reciprocal (a shift or a mask for a power of two).  The 64-bit ones are
  * a called subroutine, none of whose work ptxas hoists. */
-static const isa_sass_seq seq_rem32 = { 20, 10, 7, 3, 14, 3, false };
-static const isa_sass_seq seq_rem32_hoisted = { 8, 5, 3, 0, 15, 0, false };
-static const isa_sass_seq seq_rem32s_hoisted = { 10, 7, 3, 0, 17, 0, false };
-static const isa_sass_seq seq_rem32_const = { 4, 2, 2, 0, 4, 0, false };
-static const isa_sass_seq seq_rem32s_const = { 6, 4, 2, 0, 6, 0, false };
-static const isa_sass_seq seq_rems_pow2 = { 4, 4, 0, 0, 4, 0, false };
-static const isa_sass_seq seq_rem64 = { 70, 70, 0, 0, 89, 0, false };
-static const isa_sass_seq seq_rem64_const = { 10, 5, 5, 0, 10, 0, false };
-static const isa_sass_seq seq_div_f32 = { 10, 3, 5, 2, 5, 2, false };
-static const isa_sass_seq seq_div_f64 = { 20, 6, 8, 1, 10, 1, false };
+static const isa_sass_seq seq_rem32 = { 20, 10, 7, 3, 14, 3, false, 0, 0 };
+static const isa_sass_seq seq_rem32_hoisted = { 8, 5, 3, 0, 15, 0, false, 0, 0 };
+static const isa_sass_seq seq_rem32s_hoisted = { 10, 7, 3, 0, 17, 0, false, 0, 0 };
+static const isa_sass_seq seq_rem32_const = { 4, 2, 2, 0, 4, 0, false, 0, 0 };
+static const isa_sass_seq seq_rem32s_const = { 6, 4, 2, 0, 6, 0, false, 0, 0 };
+static const isa_sass_seq seq_rems_pow2 = { 4, 4, 0, 0, 4, 0, false, 0, 0 };
+/* The 64-bit ones a subroutine each of div.u64, div.s64, rem.u64, rem.s64:
+ * [S] sm_90 SASS of tests/golden/timing_divrem rem64_tput, at each of its
+ * 40 rem.u64 three argument moves, the CALL and two result moves, the body
+ * (64 instructions with its RET) once after the EXIT. */
+static const isa_sass_seq seq_rem64[4] = {
+  { 70, 70, 0, 0, 89, 0, false, 6, 1 }, { 70, 70, 0, 0, 89, 0, false, 6, 2 },
+  { 70, 70, 0, 0, 89, 0, false, 6, 3 }, { 70, 70, 0, 0, 89, 0, false, 6, 4 } };
+static const isa_sass_seq seq_rem64_const = { 10, 5, 5, 0, 10, 0, false, 0, 0 };
+static const isa_sass_seq seq_div_f32 = { 10, 3, 5, 2, 5, 2, false, 0, 0 };
+static const isa_sass_seq seq_div_f64 = { 20, 6, 8, 1, 10, 1, false, 0, 0 };
 
 /* The .f32 special functions around their MUFU (sm_90 SASS of each,
  * cuobjdump -sass, 2026-11-26):
@@ -136,10 +142,10 @@ static const isa_sass_seq seq_div_f64 = { 20, 6, 8, 1, 10, 1, false };
  * - the .ftz forms, tanh, ex2.f16: the MUFU alone.
  * The scaled forms' cost on the dependent path is gpu_config.sfu_denorm_cycles
  * (chain 0 here); the others' is chain FMA-pipe latencies. */
-static const isa_sass_seq seq_sfu_scaled = { 4, 1, 2, 1, 0, 1, true };
-static const isa_sass_seq seq_rcp_scaled = { 7, 4, 2, 1, 0, 1, true };
-static const isa_sass_seq seq_sincos = { 2, 0, 1, 1, 1, 1, false };
-static const isa_sass_seq seq_sfu_newton = { 8, 4, 3, 1, 3, 1, false };
+static const isa_sass_seq seq_sfu_scaled = { 4, 1, 2, 1, 0, 1, true, 0, 0 };
+static const isa_sass_seq seq_rcp_scaled = { 7, 4, 2, 1, 0, 1, true, 0, 0 };
+static const isa_sass_seq seq_sincos = { 2, 0, 1, 1, 1, 1, false, 0, 0 };
+static const isa_sass_seq seq_sfu_newton = { 8, 4, 3, 1, 3, 1, false, 0, 0 };
 
 /* Whether the input of an ex2 is the result of another ex2: its last
  * write before in, in the same straight-line code, is an unguarded ex2. */
@@ -180,7 +186,7 @@ static const isa_sass_seq *sfu_sequence(const isa_func *f, const isa_insn *in) {
 /* cp.async: sm_90 ptxas puts three predicated-off shared loads (@!PT LDS
  * RZ, [RZ]) before each LDGSTS; they issue and count as executed (8 of 8
  * LDGSTS in the SASS of the golden cp_async and mbarrier kernels). */
-static const isa_sass_seq seq_ldgsts = { 4, 0, 1, 0, 1, 0, false };
+static const isa_sass_seq seq_ldgsts = { 4, 0, 1, 0, 1, 0, false, 0, 0 };
 
 static const isa_sass_seq *sass_sequence(const isa_func *f, const isa_insn *in) {
   if (isa_ops[in->op].unit == U_SFU) return sfu_sequence(f, in);
@@ -197,7 +203,7 @@ static const isa_sass_seq *sass_sequence(const isa_func *f, const isa_insn *in) 
   case DIV_INVARIANT: if (!wide) return sgn ? &seq_rem32s_hoisted : &seq_rem32_hoisted; break;
   case DIV_RUNTIME: break;
   }
-  return wide ? &seq_rem64 : &seq_rem32;
+  return wide ? &seq_rem64[(in->op == OP_REM) * 2 + sgn] : &seq_rem32;
 }
 
 /* PTX instructions that leave no SASS instruction behind: an unguarded

@@ -142,6 +142,17 @@ body=$(( $(stat_in "$tmp/code_loop_nounroll.s" sass_inst_executed) / 64 ))
 expect "a launch reads the 4 unrolled copies of its loop's $body SASS instructions as code" \
   "$([ "$body" -ge 4 ] && [ $(( $(stat_in "$tmp/code_loop.s" dram_read_bytes) - $(stat_in "$tmp/code_loop_nounroll.s" dram_read_bytes) )) -eq $((4 * body * 16)) ] && echo 1 || echo 0)"
 
+# ... and a rem.u64's call site only: the subroutine's body is there once
+# (isa/table.c seq_rem64: 6 of its 70 instructions a call), while every
+# call executes all of them
+for v in code_rem64_1 code_rem64_5; do
+  "$PTXEMU" run -q --gpu h100 --stats "$tmp/$v.s" "$k" --kernel $v --grid 1 --block 32 \
+    -e "buffer out 8 zero" --arg ptr:out --arg u32:64 >/dev/null 2>&1 || bad "code fetch: $v run failed"
+done
+expect "four more rem.u64 read four call sites (384 bytes) and execute four bodies (280 instructions)" \
+  "$([ $(( $(stat_in "$tmp/code_rem64_5.s" dram_read_bytes) - $(stat_in "$tmp/code_rem64_1.s" dram_read_bytes) )) -eq 384 ] &&
+     [ $(( $(stat_in "$tmp/code_rem64_5.s" sass_inst_executed) - $(stat_in "$tmp/code_rem64_1.s" sass_inst_executed) )) -eq 280 ] && echo 1 || echo 0)"
+
 # ---- timing columns of traces ----------------------------------------------------
 t="$tmp/gto.db"
 # (the mul.wide that ptxas folds into the add reading it leaves no SASS: no
