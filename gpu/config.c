@@ -64,7 +64,7 @@ static const param params[] = {
   OPT_U32(l1_store_queue_join, 0, 512, "0"),
   OPT_U32(ii_imul, 0, 1000, "0"),
   OPT_U32(l2_partial_fill, 0, 1, "0"), OPT_U32(l2_partial_ways, 0, 1024, "0"), OPT_DBL(l2_partial_write_cycles, 0, 1000, "0"), OPT_DBL(l2_copy_write_cycles, 0, 1000, "0"), OPT_DBL(l1_miss_line_cycles, 0, 1000, "0"), OPT_U32(l1_mshr_lines, 0, 1, "0"),
-  OPT_U32(l2_fill_bytes, 32, 128, "32"),
+  OPT_U32(l2_fill_bytes, 32, 128, "32"), OPT_U32(l2_far_atomic_fill_bytes, 0, 128, "0"),
   /* what the GPU's profiler defines (ptxemu-trace(5)); bank addressing mode */
   OPT_STR(metric_set, "ncu"), OPT_U32(shared_bank_mode, 0, 16, "0"), OPT_DBL(shared_replay_cycles, 0, 64, "0"),
   /* copies between host and device (0: not modelled) */
@@ -247,6 +247,16 @@ static int parse_with(const char *text, const char *path, const char *const *set
   if (!errors && (c->l1_fill_bytes % 32 || c->l1_fill_bytes > c->l1_line_bytes)) {
     AT("l1_fill_bytes");
     fprintf(err, "l1_fill_bytes must be whole sectors of one line\n");
+    errors++;
+  }
+  if (!errors && ((c->l2_fill_bytes & (c->l2_fill_bytes - 1)) || c->l2_fill_bytes > c->l1_line_bytes)) {
+    AT("l2_fill_bytes");
+    fprintf(err, "l2_fill_bytes must be a power of two of at most a line\n");
+    errors++;
+  }
+  if (!errors && ((c->l2_far_atomic_fill_bytes & (c->l2_far_atomic_fill_bytes - 1)) || c->l2_far_atomic_fill_bytes > c->l1_line_bytes)) {
+    AT("l2_far_atomic_fill_bytes");
+    fprintf(err, "l2_far_atomic_fill_bytes must be 0 or a power of two of at most a line\n");
     errors++;
   }
   if (!errors && c->l2_slices % c->l2_partitions) {

@@ -70,6 +70,7 @@ typedef struct gpu_config {
   uint32_t l1_mshr_lines;               /* 1: a request's misses of one line share an MSHR (l1_mshrs counts lines); 0: one a sector */
   uint32_t l2_fill_bytes;               /* bytes a read miss takes from DRAM: its sector and the rest of
                                            their aligned block (32: the sector alone) */
+  uint32_t l2_far_atomic_fill_bytes;    /* ... an atomic's miss from an SM of another partition (0: l2_fill_bytes) */
   uint32_t partition_hash;              /* 1: slices and DRAM channels take a hash of the block; 0: block mod count */
   double l2_atomic_cycles;             /* one lane's update at its slice's atomic unit */
   uint32_t l2_launch_sectors;          /* L2 lookups every launch makes besides the SMs' (all hits) */

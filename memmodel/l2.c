@@ -18,7 +18,9 @@ int l2_init(l2sys *l, const l2_params *p, dram *d) {
   l->slices_inv = p->slices == 1 ? 0 : UINT64_MAX / p->slices + 1;
   if (p->write_granule > 32 || (p->write_granule & (p->write_granule - 1))) return -1;
   if (p->fill_bytes > p->line_bytes || (p->fill_bytes & (p->fill_bytes - 1))) return -1;
+  if (p->far_atomic_fill_bytes > p->line_bytes || (p->far_atomic_fill_bytes & (p->far_atomic_fill_bytes - 1))) return -1;
   l->p = *p;
+  if (!l->p.far_atomic_fill_bytes) l->p.far_atomic_fill_bytes = p->fill_bytes;
   l->dram = d;
   l->lanes = p->slices / p->partitions;
   if (d->p.groups != l->lanes) return -1;
@@ -324,12 +326,12 @@ bool l2_write_whole(uint32_t granule, uint32_t bytes) {
   return true;
 }
 
-/* A read miss's DRAM access takes fill_bytes: the absent sectors of the
- * aligned block around addr's come too, marked fetched ([M] tests/microbench
- * mb_mem, golden timing_dram_latency: pointer chases that use one sector a
- * line read twice its bytes from DRAM). */
-static void fill_block(l2sys *l, uint32_t s, uint64_t key, const cache *c, cache_line *ln, double t, uint64_t addr) {
-  uint32_t per = l->p.fill_bytes >> c->sector_shift;
+/* A read miss's DRAM access takes fill bytes (fill_bytes): the absent
+ * sectors of the aligned block around addr's come too, marked fetched ([M]
+ * tests/microbench mb_mem, golden timing_dram_latency: pointer chases that
+ * use one sector a line read twice its bytes from DRAM). */
+static void fill_block(l2sys *l, uint32_t s, uint64_t key, const cache *c, cache_line *ln, double t, uint64_t addr, uint32_t fill) {
+  uint32_t per = fill >> c->sector_shift;
   if (per < 2) return;
   uint32_t first = (uint32_t)(addr >> c->sector_shift) & ((1u << (c->line_shift - c->sector_shift)) - 1) & ~(per - 1);
   uint64_t line = addr >> c->line_shift << c->line_shift;
@@ -348,7 +350,7 @@ static void fill_block(l2sys *l, uint32_t s, uint64_t key, const cache *c, cache
  * granule out when the sector is absent.  Returns the cycle the sector's
  * data is at the slice (as seen from the SM: start + lat_hit for a hit). */
 static double lookup(l2sys *l, uint32_t s, uint64_t key, double t, uint64_t addr, enum l2_op op, bool home, cache_line **out,
-                     uint32_t bytes, bool same_line, double *merged, double extra) {
+                     uint32_t bytes, bool same_line, double *merged, double extra, uint32_t fill) {
   cache_evict ev;
   bool hit;
   uint32_t g = lane_of(l, s);
@@ -412,7 +414,7 @@ static double lookup(l2sys *l, uint32_t s, uint64_t key, double t, uint64_t addr
   if (came) return ln->ready > done ? ln->ready : done;
   double arrive = dram_access(l->dram, channel_of(l, s, key), start, addr, false);
   ln->ready = arrive;
-  fill_block(l, s, key, c, ln, start, addr);
+  fill_block(l, s, key, c, ln, start, addr, fill);
   return arrive;
 }
 
@@ -444,9 +446,9 @@ static double sector_access(l2sys *l, uint32_t near, double t, uint64_t addr, en
     uint32_t ns = near * l->lanes + lane;
     if (op == L2_READ) {
       cache_line *copy;
-      done = lookup(l, ns, w.key, t, addr, op, false, &copy, bytes, false, NULL, 0);
+      done = lookup(l, ns, w.key, t, addr, op, false, &copy, bytes, false, NULL, 0, l->p.fill_bytes);
       if (done >= 0) return done;
-      done = lookup(l, s, w.key, t, addr, op, true, NULL, bytes, false, NULL, 0);
+      done = lookup(l, s, w.key, t, addr, op, true, NULL, bytes, false, NULL, 0, l->p.fill_bytes);
       copy->ready = done;            /* the near copy fills when the answer passes */
       mark_copied(l, addr);
       return done;
@@ -469,8 +471,11 @@ static double sector_access(l2sys *l, uint32_t near, double t, uint64_t addr, en
     for (uint32_t p = 0; p < l->p.partitions; p++)
       if (p != home && cache_drop_sector(&l->slice[p * l->lanes + lane].c, w.key) && p != near) copied = true;
   cache_line *ln;
+  /* an atomic's miss from another partition's SM reads less of its block
+   * ([M] far_atomic_fill_bytes: tools/microbench/atomic_fill) */
   done = lookup(l, s, w.key, t, addr, op == L2_ATOMIC ? L2_READ : op, true, &ln, bytes, same_line, merged,
-                copied && op == L2_WRITE && bytes != ~0u ? l->p.copy_write_cycles : 0);
+                copied && op == L2_WRITE && bytes != ~0u ? l->p.copy_write_cycles : 0,
+                op == L2_ATOMIC && home != near ? l->p.far_atomic_fill_bytes : l->p.fill_bytes);
   if (op != L2_ATOMIC) return done;
   /* the slice's atomic unit performs the lanes' updates one after another
    * once the data is there; the old value returns after lat_atomic */

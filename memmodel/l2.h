@@ -61,6 +61,7 @@ typedef struct l2_params {
   double partial_write_cycles;     /* slice cycles of a write of part of a sector (0: as a whole one) */
   uint32_t fill_bytes;             /* a read miss's DRAM access: its aligned block of this size (0, 32: the sector) */
   double copy_write_cycles;        /* more slice cycles for a write of part of a sector another partition had a copy of */
+  uint32_t far_atomic_fill_bytes;  /* fill_bytes of an atomic's miss that comes from another partition (0: fill_bytes) */
 } l2_params;
 
 enum l2_op { L2_READ, L2_WRITE, L2_ATOMIC };

@@ -135,7 +135,7 @@ memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
   l2_params lp = { g->l2_bytes, g->l2_assoc, g->l1_line_bytes, g->l2_slices, g->l2_partitions, g->l2_interleave_bytes,
                    g->l2_slice_bytes_per_cycle, g->l2_atomic_cycles, g->lat_l2, g->lat_atomic, g->partition_hash != 0, g->l2_dirty_ways,
                    g->l2_write_granule_bytes, g->l2_partial_fill != 0, g->l2_partial_ways, g->l2_partial_write_cycles,
-                   g->l2_fill_bytes, g->l2_copy_write_cycles };
+                   g->l2_fill_bytes, g->l2_copy_write_cycles, g->l2_far_atomic_fill_bytes };
   if (!m->sm || dram_init(&m->dram, &dp) || l2_init(&m->l2, &lp, &m->dram)) { memsys_free(m); return NULL; }
   lazypool_init(&m->pool, nsm * (cache_pool_bytes(m->l1_bytes, g->l1_assoc, g->l1_line_bytes)
                                  + (g->readonly_cache_bytes ? cache_pool_bytes(g->readonly_cache_bytes, g->l1_assoc, g->l1_line_bytes) : 0)

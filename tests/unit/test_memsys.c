@@ -416,7 +416,7 @@ static void l2_over_dram(l2sys *l, dram *d, const l2_params *p)
 
 static void small_l2(l2sys *l, dram *d, uint32_t partitions, uint64_t bytes)
 {
-    l2_params p = { bytes, 2, 128, partitions, partitions, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 32, 0 };   /* a slice a partition */
+    l2_params p = { bytes, 2, 128, partitions, partitions, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 32, 0, 0 };   /* a slice a partition */
     l2_over_dram(l, d, &p);
 }
 
@@ -444,7 +444,7 @@ START_TEST(l2_cleans_beyond_dirty_ways)
     l2sys l;
     dram d;
     /* one slice, one set of 4 ways; at most 2 dirty lines */
-    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 2, 0, false, 0, 0, 32, 0 };
+    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 2, 0, false, 0, 0, 32, 0, 0 };
     l2_over_dram(&l, &d, &p);
     l2_access(&l, 0, 0, 0x000, L2_WRITE, 1);
     l2_access(&l, 0, 1, 0x080, L2_WRITE, 1);
@@ -468,7 +468,7 @@ START_TEST(l2_dirty_budget_is_the_partitions)
     l2sys l;
     dram d;
     /* one slice, two sets of 4 ways (even lines: set 0), 2 dirty lines a set on average */
-    l2_params p = { 1024, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 2, 0, false, 0, 0, 32, 0 };
+    l2_params p = { 1024, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 2, 0, false, 0, 0, 32, 0, 0 };
     l2_over_dram(&l, &d, &p);
     l2_access(&l, 0, 0, 0x080, L2_WRITE, 1);        /* line 1, set 1: dirty first */
     l2_access(&l, 0, 1, 0x000, L2_WRITE, 1);        /* lines 0, 2, 4: set 0 */
@@ -495,7 +495,7 @@ START_TEST(l2_read_miss_fills_its_pair)
 {
     l2sys l;
     dram d;
-    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 64, 0 };
+    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 64, 0, 0 };
     l2_over_dram(&l, &d, &p);
     double a = l2_access(&l, 0, 0, 0x020, L2_READ, 1);
     ck_assert_uint_eq(dram_counts(&d).read_bytes, 64);
@@ -578,7 +578,7 @@ START_TEST(l2_partial_write_of_a_copied_sector_takes_longer)
 {
     l2sys l;
     dram d;
-    l2_params p = { 1 << 20, 2, 128, 4, 2, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 32, 50.0 };
+    l2_params p = { 1 << 20, 2, 128, 4, 2, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 32, 50.0, 0 };
     l2_over_dram(&l, &d, &p);
     uint64_t far = first_far_read(&l);
     /* far + 32 and far + 64: the same slice; partition 0 copied neither */
@@ -591,6 +591,34 @@ START_TEST(l2_partial_write_of_a_copied_sector_takes_longer)
     l2_write(&l, 1, 40000, far, ~0u, false, NULL);        /* a whole sector: no extra */
     double after_whole = l2_access(&l, 1, 40000, far + 64, L2_WRITE, 1);
     ck_assert(after_whole - 40000 < after_plain - 10000 + 50);
+    l2_free(&l);
+    dram_free(&d);
+}
+END_TEST
+
+/* A read miss takes fill_bytes from DRAM, and so does an atomic's from its
+ * home partition's SMs; one from the other partition takes
+ * far_atomic_fill_bytes (the H100: 48 bytes a missed line on average,
+ * tools/microbench/atomic_fill) */
+START_TEST(l2_far_atomic_miss_reads_its_fill)
+{
+    l2sys l;
+    dram d;
+    l2_params p = { 1 << 20, 2, 128, 4, 2, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 64, 0, 32 };
+    l2_over_dram(&l, &d, &p);
+    uint64_t far = first_far_read(&l);               /* homed in partition 1 (its first 64 bytes read) */
+    uint64_t r0 = dram_counts(&d).read_bytes;
+    ck_assert_uint_eq(r0 % 64, 0);
+    l2_access(&l, 0, 10000, far + 64, L2_ATOMIC, 1);  /* from partition 0: its sector alone */
+    ck_assert_uint_eq(dram_counts(&d).read_bytes, r0 + 32);
+    /* a line homed in partition 1, from partition 1: the whole block */
+    for (uint64_t a = far + 512; ; a += 512) {
+        uint64_t before = l2_lookups(&l), rb = dram_counts(&d).read_bytes;
+        l2_access(&l, 1, 30000, a, L2_ATOMIC, 1);
+        if (l2_lookups(&l) - before != 1) continue;  /* (passed through partition 0: homed there) */
+        ck_assert_uint_eq(dram_counts(&d).read_bytes - rb, 64);
+        break;
+    }
     l2_free(&l);
     dram_free(&d);
 }
@@ -624,7 +652,7 @@ START_TEST(l2_partial_writes_fetch_with_a_granule)
     ck_assert(!l2_write_whole(32, 0x00ffffffu));
     l2sys l;
     dram d;
-    l2_params p = { 1 << 20, 2, 128, 4, 1, 512, 32.0, 1.0, 200, 220, false, 0, 8, false, 0, 0, 32, 0 };
+    l2_params p = { 1 << 20, 2, 128, 4, 1, 512, 32.0, 1.0, 200, 220, false, 0, 8, false, 0, 0, 32, 0, 0 };
     l2_over_dram(&l, &d, &p);
     double merged;
     /* a whole sector, or whole words: allocated without a read */
@@ -661,7 +689,7 @@ START_TEST(l2_byte_masks_count_writes_by_arrival)
     l2sys l;
     dram d;
     /* one slice, one set of 4 ways; byte masks for at most 2 lines */
-    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 0, 0, true, 2, 0, 32, 0 };
+    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 0, 0, true, 2, 0, 32, 0, 0 };
     for (int late = 0; late < 2; late++) {
         l2_over_dram(&l, &d, &p);
         double merged, whole = late ? 1000 : 100;
@@ -688,7 +716,7 @@ START_TEST(l2_byte_masks_fill_incomplete_sectors)
     l2sys l;
     dram d;
     /* one slice, one set of 4 ways; byte masks for at most 2 lines */
-    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 0, 0, true, 2, 0, 32, 0 };
+    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 0, 0, true, 2, 0, 32, 0, 0 };
     l2_over_dram(&l, &d, &p);
     double merged;
     /* four 8-byte writes complete a sector: nothing is read */
@@ -1650,6 +1678,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(t, l2_dirty_budget_is_the_partitions);
     tcase_add_test(t, l2_write_drops_the_far_copy);
     tcase_add_test(t, l2_partial_write_of_a_copied_sector_takes_longer);
+    tcase_add_test(t, l2_far_atomic_miss_reads_its_fill);
     tcase_add_test(t, l2_atomics_serialise_per_slice);
     tcase_add_test(t, l2_partial_writes_fetch_with_a_granule);
     tcase_add_test(t, l2_byte_masks_fill_incomplete_sectors);
