@@ -1195,7 +1195,6 @@ static int fin_order(const void *a, const void *b) {
   return x->when != y->when ? (x->when < y->when ? -1 : 1) : x->base < y->base ? -1 : x->base > y->base;
 }
 
-/* A window on several threads: worker i runs the domains i, i + n, ... */
 /* A domain's part of a window's edge (doc/parallel.md), once its window
  * has run and every part of the closed batch is served: its SMs' values
  * of the previous window's requests are settled and the lines they fill
@@ -1249,6 +1248,7 @@ static int edge_dom(timing_state *s, emu *e, tdom *dm) {
   return 0;
 }
 
+/* A window on several threads: worker i runs the domains i, i + n, ... */
 typedef struct twin {
   const trun *R;
   timing_state *s, *wts;              /* the launch's, and each worker's copy      */

@@ -409,13 +409,14 @@ void memsys_pend_add(memsys *m, uint32_t smi, uint64_t code, uint64_t add) {
     s->cur.pend[code & INDEX_MASK].add += add;
 }
 
-bool memsys_known(const memsys *m, uint64_t v) {
-  return !ms_is_pending(v) || (m->has_old && m->old_served && batch_of(v) == ((m->batch - 1) & BATCH_MASK));
+/* v is a value, or a code of the served batch once `settled` */
+static bool known_if(const memsys *m, bool settled, uint64_t v) {
+  return !ms_is_pending(v) || (m->has_old && settled && batch_of(v) == ((m->batch - 1) & BATCH_MASK));
 }
 
-bool memsys_known_on(const memsys *m, uint32_t smi, uint64_t v) {
-  return !ms_is_pending(v) || (m->has_old && (m->old_served || m->sm[smi].settled) && batch_of(v) == ((m->batch - 1) & BATCH_MASK));
-}
+bool memsys_known(const memsys *m, uint64_t v) { return known_if(m, m->old_served, v); }
+
+bool memsys_known_on(const memsys *m, uint32_t smi, uint64_t v) { return known_if(m, m->old_served || m->sm[smi].settled, v); }
 
 bool memsys_lost(const memsys *m, uint64_t v) {
   if (!ms_is_pending(v)) return false;
@@ -663,8 +664,7 @@ uint64_t memsys_settled_max_on(const memsys *m, uint32_t smi) {
 uint64_t memsys_settled_max(const memsys *m) {
   uint64_t hi = 0;
   if (!m->has_old || !m->old_served) return 0;
-  for (uint32_t i = 0; i < m->nsm; i++)
-    for (uint32_t j = 0; j < m->sm[i].old.npend; j++) if (m->sm[i].old.pend[j].val > hi) hi = m->sm[i].old.pend[j].val;
+  for (uint32_t i = 0; i < m->nsm; i++) { uint64_t v = memsys_settled_max_on(m, i); if (v > hi) hi = v; }
   return hi;
 }
 
