@@ -18,7 +18,7 @@
 #include "memmodel/ifetch.h"
 #include "memmodel/space.h"
 #include "util/host_line.h"
-#include <sched.h>
+#include "util/spin.h"
 #include <stdatomic.h>
 
 typedef struct tsm {
@@ -1262,11 +1262,9 @@ typedef struct twin {
   _Atomic uint32_t served;            /* parts of the window's serving done */
 } twin;
 
-/* Until every part of the window's serving is done (spinning a while,
- * then yielding: the threads may share fewer cores than there are). */
+/* Until every part of the window's serving is done. */
 static void wait_parts_served(twin *t) {
-  for (uint32_t spins = 0; atomic_load_explicit(&t->served, memory_order_acquire) < t->nserve; spins++)
-    if (spins > 256) sched_yield();
+  for (uint32_t spins = 0; atomic_load_explicit(&t->served, memory_order_acquire) < t->nserve; spins++) spin_step(spins);
 }
 
 /* Claim the next unclaimed domain of thread o's share; false when none. */

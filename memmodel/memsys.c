@@ -1,12 +1,12 @@
 /* memmodel/memsys.c - L1, read-only and constant caches, shared memory,
  * tied to L2 and DRAM (see memsys.h). */
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "memmodel/memsys.h"
 #include "memmodel/space.h"
 #include "util/bits.h"
+#include "util/spin.h"
 #include "util/vec.h"
 
 #define CODE_BASE (FUNC_ADDR_BASE - (1ull << 30))   /* where code and constant banks "live" */
@@ -171,7 +171,7 @@ void memsys_reset(memsys *m) {
     clear_sm(m, s);
     s->l1_hits = s->l1_lookups = s->wsectors = 0;
   }
-  m->oom = m->serve_oom = false;
+  m->oom = false;
   m->parts = 1;
   memsys_clear(m);
   l2_reset(&m->l2);
@@ -206,7 +206,6 @@ void memsys_free(memsys *m) {
     free(m->sm[i].cur.pend);
     free(m->sm[i].old.req);
     free(m->sm[i].old.pend);
-    free(m->sm[i].fill);
   }
   free(m->sm);
   lazypool_free(&m->pool);
@@ -337,8 +336,8 @@ static uint64_t value_in(const ms_batch *b, uint32_t bn, uint64_t v) {
 }
 
 /* After batch b's (number bn) requests are served: the values, and the
- * lines they fill (now, or at memsys_publish when `later`). */
-static void settle_batch(memsys *m, ms_sm *s, ms_batch *b, uint32_t bn, bool later) {
+ * lines they fill (the SM's calls that could meet those lines are over). */
+static void settle_batch(ms_batch *b, uint32_t bn) {
   for (uint32_t i = 0; i < b->nreq; i++) {
     ms_req *r = &b->req[i];
     if (r->kind == RQ_EXTRA || r->kind == RQ_CODE) continue;
@@ -346,8 +345,7 @@ static void settle_batch(memsys *m, ms_sm *s, ms_batch *b, uint32_t bn, bool lat
     double v = r->kind == RQ_DEP || r->kind == RQ_DEP_SET ? line : r->res;
     if (r->ln) {
       double mark = fill_mark(bn, i);
-      if (!later) { if (r->ln->ready == mark) r->ln->ready = line; }
-      else if (VEC_APPEND(s->fill, s->nfill, s->capfill, ((ms_fill){ r->ln, mark, line }))) m->serve_oom = true;
+      if (r->ln->ready == mark) r->ln->ready = line;
     }
     if (r->pend != NONE) b->pend[r->pend].done = dmax(b->pend[r->pend].done, v);
   }
@@ -382,7 +380,7 @@ static uint64_t finish(memsys *m, uint32_t smi, uint64_t t, double done, uint32_
   s->cur.pend[pend].done = done;
   if (m->windowed) { s->pend_code = code_of(m->batch, pend); return MS_PENDING; }
   for (uint32_t i = 0; i < s->cur.nreq; i++) serve(m, smi, &s->cur, &s->cur.req[i]);
-  settle_batch(m, s, &s->cur, m->batch, false);
+  settle_batch(&s->cur, m->batch);
   uint64_t v = s->cur.pend[pend].val;
   clear_sm(m, s);
   return v - t;
@@ -446,7 +444,6 @@ int memsys_edge_switch(memsys *m, uint32_t k) {
   s->old = s->cur;
   s->cur = t;
   clear_sm(m, s);
-  s->nfill = 0;
   s->settled = false;
   return 0;
 }
@@ -467,7 +464,7 @@ int memsys_switch(memsys *m) {
 }
 
 void memsys_edge_end(memsys *m) {
-  for (uint32_t i = 0; i < m->nsm; i++) count_l1(m, &m->sm[i]);
+  memsys_publish(m);
   switch_end(m);
 }
 
@@ -580,11 +577,9 @@ uint32_t memsys_serve_split(const memsys *m) {
   return n < 2 || m->parts < 2 ? 1 : n < m->parts ? (uint32_t)n : m->parts;
 }
 
-/* Wait until another part has served request d (spinning a while, then
- * yielding: the parts may share fewer cores than there are). */
+/* Wait until another part has served request d. */
 static void wait_served(const ms_req *d) {
-  for (uint32_t spins = 0; !atomic_load_explicit(&d->served, memory_order_acquire); spins++)
-    if (spins > 256) sched_yield();
+  for (uint32_t spins = 0; !atomic_load_explicit(&d->served, memory_order_acquire); spins++) spin_step(spins);
 }
 
 int memsys_serve_part(memsys *m, uint32_t part, uint32_t n) {
@@ -624,28 +619,20 @@ int memsys_serve_part(memsys *m, uint32_t part, uint32_t n) {
 
 int memsys_serve_end(memsys *m) {
   if (!m->has_old || m->old_served) return 0;
-  uint32_t bn = m->batch - 1;
-  for (uint32_t i = 0; i < m->nsm; i++)
-    if (m->sm[i].old.nreq || m->sm[i].old.npend) settle_batch(m, &m->sm[i], &m->sm[i].old, bn, true);
+  for (uint32_t i = 0; i < m->nsm; i++) memsys_edge_settle(m, i);
   m->old_served = true;
-  return m->serve_oom ? -1 : 0;
+  return 0;
 }
 
 void memsys_edge_settle(memsys *m, uint32_t smi) {
   ms_sm *s = &m->sm[smi];
   if (!m->has_old || m->old_served || s->settled) return;
-  /* the lines are filled at once: this SM's calls of the window are over */
-  if (s->old.nreq || s->old.npend) settle_batch(m, s, &s->old, m->batch - 1, false);
+  if (s->old.nreq || s->old.npend) settle_batch(&s->old, m->batch - 1);
   s->settled = true;
 }
 
 void memsys_publish(memsys *m) {
-  for (uint32_t i = 0; i < m->nsm; i++) {
-    ms_sm *s = &m->sm[i];
-    for (uint32_t k = 0; k < s->nfill; k++) if (s->fill[k].ln->ready == s->fill[k].mark) s->fill[k].ln->ready = s->fill[k].ready;
-    s->nfill = 0;
-    count_l1(m, s);
-  }
+  for (uint32_t i = 0; i < m->nsm; i++) count_l1(m, &m->sm[i]);
 }
 
 int memsys_settle(memsys *m) {
@@ -674,7 +661,6 @@ void memsys_clear(memsys *m) {
     memset(m->sm[i].mshr_batch, 0, m->g->l1_mshrs * sizeof *m->sm[i].mshr_batch);
     m->sm[i].old.nreq = m->sm[i].old.npend = 0;
     clear_lanes(&m->sm[i].old, m->l2.lanes);
-    m->sm[i].nfill = 0;
     m->sm[i].settled = false;
   }
   m->has_old = m->old_served = false;

@@ -85,15 +85,9 @@ typedef struct ms_batch {
   uint32_t npend, cappend;
   ms_lane_list *lane;              /* per L2 lane, then one of the requests of several (RQ_CODE) */
 } ms_batch;
-/* A line of an SM's L1 or constant cache that a served request fills:
- * written at memsys_publish, if the line still waits for that request. */
-typedef struct ms_fill { cache_line *ln; double mark, ready; } ms_fill;
-
 typedef struct ms_sm {
   HOST_LINE_ALIGNED ms_batch cur; /* the requests being made (an SM per host line: util/host_line.h) */
   ms_batch old;                    /* windowed: the previous batch (being served, or served) */
-  ms_fill *fill;                   /* ... its lines to fill at memsys_publish */
-  uint32_t nfill, capfill;
   uint64_t pend_code;              /* the last MS_PENDING result's code */
   uint64_t l1_hits, l1_lookups;    /* not yet added to memsys's (windowed: until memsys_publish) */
   uint64_t wsectors;               /* ... and store sectors sent to L2 */
@@ -126,7 +120,6 @@ typedef struct memsys {
   bool windowed;                   /* requests wait for memsys_serve (else served at once) */
   uint32_t parts;                  /* memsys_serve_part's parts (below 2: memsys_serve alone) */
   bool oom;                        /* a request could not be recorded */
-  bool serve_oom;                  /* memsys_serve ran out of memory */
   uint32_t batch;                  /* the number of the batch being made */
   uint64_t old_nreq;               /* the closed batch's requests, all SMs' */
   bool has_old, old_served;        /* batch - 1 exists; it was served */
@@ -193,7 +186,8 @@ void memsys_code(memsys *m, uint32_t sm, uint64_t t, uint64_t code_bytes);
  * window's), memsys_serve serves it, and may do so while the SMs make
  * the next batch (on other threads: it reads and writes only the closed
  * batch, the L2, DRAM and the MSHRs' times; the lines its requests fill
- * are written by memsys_publish).  A pending value of the served batch
+ * are written when its values are settled, once the SMs' calls of the
+ * window are over: memsys_serve_end, or memsys_edge_settle SM by SM).  A pending value of the served batch
  * has its value until the next memsys_switch; those of the batch being
  * made that depend on it take theirs at that switch. */
 void memsys_windowed(memsys *m, bool on);
@@ -239,8 +233,7 @@ uint32_t memsys_serve_split(const memsys *m);
  * n.  -1 when out of memory. */
 int memsys_serve_part(memsys *m, uint32_t part, uint32_t n);
 int memsys_serve_end(memsys *m);
-/* After memsys_serve, between calls of the SMs: the lines the served
- * requests fill are ready, their L1 counts join memsys's. */
+/* Between calls of the SMs: their L1 counts join memsys's. */
 void memsys_publish(memsys *m);
 /* Switch, serve and publish: the requests made so far are served. */
 int memsys_settle(memsys *m);
@@ -250,10 +243,11 @@ bool memsys_unserved(const memsys *m);
  * edge reads and writes that SM's state alone, so the SMs' edges may run
  * in any order on any threads, each once every part of the closed batch
  * is served (memsys_serve_part) and the SM's calls of the window are
- * over.  memsys_edge_settle is memsys_serve_end and memsys_publish for
- * one SM (its codes are then known to memsys_known_on and memsys_value);
+ * over.  memsys_edge_settle is memsys_serve_end for one SM (its codes are
+ * then known to memsys_known_on and memsys_value);
  * memsys_edge_switch is its part of memsys_switch (-1: an internal
- * error); then, on one thread, memsys_edge_end the rest of both. */
+ * error); then, on one thread, memsys_edge_end: memsys_publish and the rest of
+ * memsys_switch. */
 void memsys_edge_settle(memsys *m, uint32_t sm);
 int memsys_edge_switch(memsys *m, uint32_t sm);
 void memsys_edge_end(memsys *m);
