@@ -171,11 +171,6 @@ static bool oom(warp *w, const xinsn *x, void *p) {
   return true;
 }
 
-static bool has_mod(const isa_insn *in, int mod) {
-  for (int i = 0; i < in->ncomps; i++) if (in->comps[i] == ISA_COMP_MOD + mod) return true;
-  return false;
-}
-
 static inline uint64_t key_of(uint16_t depth, uint32_t pc) { return ((uint64_t)(0xffffu - depth) << 32) | pc; }
 
 static void set_pcs(warp *w, lanemask lanes, uint32_t pc, uint16_t depth) {
@@ -772,7 +767,7 @@ static void h_cp_async_wait(warp *w, const xinsn *x, lanemask g) {
 
 static void h_cp_async_mbar_arrive(warp *w, const xinsn *x, lanemask g) {
   if (!g) return;
-  bool noinc = has_mod(x->in, MOD_NOINC);
+  bool noinc = isa_has_mod(x->in, MOD_NOINC);
   uint64_t ba[WARP_SIZE];
   uint8_t bsym;
   emu_lane_addrs(w, x, x->op[0].o, g, ba, &bsym);
@@ -869,14 +864,17 @@ static void h_mbar_pending(warp *w, const xinsn *x, lanemask g) {
 }
 
 /* Whether the phase that operand 2 names has completed, for lane i (-1
- * after a fault); bc and off receive the barrier. */
+ * after a fault); bc and off receive the barrier.  In the timing model a
+ * completed phase's result waits for the bulk copies that completed it. */
 static int wait_done(warp *w, const xinsn *x, int i, const uint64_t *ba, uint8_t bsym, cta **bc, uint32_t *off) {
   cta *c = bar_of(w, x, i, ba, bsym, true, off);
   if (!c) return -1;
   *bc = c;
   uint64_t s = mb_load(c, *off), v = opv(w, x, 2, i);
   uint32_t want = (x->in->flags & IF_PARITY) ? (uint32_t)(v & 1) : (uint32_t)(v >> 63);
-  return mb_phase(s) != want;
+  bool done = mb_phase(s) != want;
+  if (done && w->e->timing) timing_mbar_wait(w->e, w, c, *off, want);
+  return done;
 }
 
 static void h_mbar_test_wait(warp *w, const xinsn *x, lanemask g) {
@@ -985,7 +983,7 @@ static void h_bulk(warp *w, const xinsn *x, lanemask g) {
   emu_lane_addrs(w, x, x->op[1].o, g, sa, &ssym);
   bool to_global = dsp == MOD_GLOBAL;
   bool from_global = ssp == MOD_GLOBAL;
-  bool multicast = has_mod(in, MOD_MULTICAST_CLUSTER);
+  bool multicast = isa_has_mod(in, MOD_MULTICAST_CLUSTER);
   bool noftz = (in->flags & IF_NOFTZ) != 0;
   int rtype = in->type;
   uint16_t rop = reduce ? in->bop : 0;
@@ -1000,7 +998,7 @@ static void h_bulk(warp *w, const xinsn *x, lanemask g) {
     }
     emu_lane_addrs(w, x, x->op[3].o, g, ba, &bsym);
   }
-  bool cp_mask = to_global && has_mod(in, MOD_CP_MASK);
+  bool cp_mask = to_global && isa_has_mod(in, MOD_CP_MASK);
   FOR_LANES(i) {
     if (!(g >> i & 1)) continue;
     uint32_t size = (uint32_t)opv(w, x, 2, i);
@@ -1022,6 +1020,7 @@ static void h_bulk(warp *w, const xinsn *x, lanemask g) {
       o.data = snapshot(w, x, src, size);
       if (!o.data) return;
       if (!bulk_push(w, x, i, &o)) { free(o.data); return; }
+      if (w->e->timing) timing_bulk(w->e, w, &da[i], &size, 1, size, reduce ? TB_REDUCE : TB_WRITE, NULL, 0, 0);
       continue;
     }
     /* into shared::cluster, completing on an mbarrier */
@@ -1031,6 +1030,8 @@ static void h_bulk(warp *w, const xinsn *x, lanemask g) {
     uint8_t kind = reduce ? Q_RED : Q_COPY;
     if (multicast && from_global) {
       uint32_t mask = (uint32_t)opv(w, x, 4, i) & 0xffff, n = cluster_size(w->e);
+      bool own_too = mask >> w->cta->cluster_rank & 1;
+      uint32_t own_phase = 0;
       uint32_t dl = (uint32_t)(da[i] & ((1ull << CLUSTER_RANK_SHIFT) - 1)), bl = (uint32_t)(ba[i] & ((1ull << CLUSTER_RANK_SHIFT) - 1));
       if (dsym != PTX_SPACE_SHARED && !is_shared_mod(dsp)) dl = (uint32_t)((da[i] - GEN_SHARED_BASE) & ((1ull << CLUSTER_RANK_SHIFT) - 1));
       if (bsym != PTX_SPACE_SHARED && !is_shared_mod(dsp)) bl = (uint32_t)((ba[i] - GEN_SHARED_BASE) & ((1ull << CLUSTER_RANK_SHIFT) - 1));
@@ -1041,13 +1042,19 @@ static void h_bulk(warp *w, const xinsn *x, lanemask g) {
           emu_fault_at(w, x, i, FAULT_OOB, "multicast bulk copy to offset 0x%x (%u bytes, mbarrier 0x%x) does not fit CTA rank %u", dl, size, bl, r);
           return;
         }
+        if (dc == w->cta) own_phase = mb_phase(mb_load(dc, bl));
         if (!queue_copy(w, x, dc, bl, dc, dl, src, size, kind, 0, rtype, rop, noftz)) return;
       }
+      /* one read of global memory for every destination; the timing model
+       * delays the issuing block's barrier (timing.c timing_bulk) */
+      if (w->e->timing) timing_bulk(w->e, w, &sa[i], &size, 1, size, TB_READ, own_too ? w->cta : NULL, bl, own_phase);
       continue;
     }
     cta *dc = shared_target(w, x, i, da[i], dsp, dsym, size, 16, false, &doff);
     if (!dc) return;
+    uint32_t phase = mb_phase(mb_load(bc, boff));   /* (the one it completes: the queue may complete it at once) */
     if (!queue_copy(w, x, bc, boff, dc, doff, src, size, kind, 0, rtype, rop, noftz)) return;
+    if (w->e->timing) timing_bulk(w->e, w, &sa[i], &size, from_global, size, from_global ? TB_READ : TB_SHARED, bc, boff, phase);
   }
 }
 
@@ -1060,7 +1067,7 @@ static void h_bulk_commit(warp *w, const xinsn *x, lanemask g) {
 
 static void h_bulk_wait(warp *w, const xinsn *x, lanemask g) {
   if (!g || !w->async_state) return;
-  if (has_mod(x->in, MOD_READ)) return;       /* sources were read at issue */
+  if (isa_has_mod(x->in, MOD_READ)) return;       /* sources were read at issue */
   warp_async *a = w->async_state;
   FOR_LANES(i) {
     if (!(g >> i & 1)) continue;
@@ -1076,7 +1083,7 @@ static void h_bulk_wait(warp *w, const xinsn *x, lanemask g) {
 
 static int insn_rank(const isa_insn *in) {
   static const int mods[5] = { MOD_T1D, MOD_T2D, MOD_T3D, MOD_T4D, MOD_T5D };
-  for (int k = 0; k < 5; k++) if (has_mod(in, mods[k])) return k + 1;
+  for (int k = 0; k < 5; k++) if (isa_has_mod(in, mods[k])) return k + 1;
   return 0;
 }
 
@@ -1185,6 +1192,26 @@ static uint32_t swz_addr(uint32_t a, uint32_t mode) {
   return a ^ (((a >> 7) & bits) << 4);
 }
 
+/* The timing model's view of a tensor copy (timing.c timing_bulk): the
+ * global bytes its box's elements inside the tensor cover, as runs of
+ * consecutive elements; false after a fault (out of memory). */
+static bool tensor_timing(warp *w, const xinsn *x, const tmap *t, const int32_t *c, const int32_t *off, bool im2col,
+                          int how, const cta *bar, uint32_t bar_off, uint32_t phase) {
+  uint64_t *seg = malloc((t->count ? t->count : 1) * sizeof *seg);
+  uint32_t *len = malloc((t->count ? t->count : 1) * sizeof *len), n = 0;
+  if (!seg || !len) { free(seg); free(len); return !oom(w, x, NULL); }
+  for (uint64_t k = 0; k < t->count; k++) {
+    uint64_t ga;
+    if (!(im2col ? im2col_elem(t, c, off, k, &ga) : tmap_elem(t, c, k, &ga))) continue;
+    if (n && seg[n - 1] + len[n - 1] == ga) len[n - 1] += t->esize;
+    else { seg[n] = ga; len[n++] = t->esize; }
+  }
+  timing_bulk(w->e, w, seg, len, n, (uint32_t)t->bytes, how, bar, bar_off, phase);
+  free(seg);
+  free(len);
+  return true;
+}
+
 /* cp.async.bulk.tensor / cp.reduce.async.bulk.tensor, tile mode */
 static void h_tensor(warp *w, const xinsn *x, lanemask g) {
   if (!g) return;
@@ -1192,9 +1219,9 @@ static void h_tensor(warp *w, const xinsn *x, lanemask g) {
   bool reduce = in->op == OP_CP_REDUCE_ASYNC_BULK_TENSOR;
   bool load = !reduce && in->space != MOD_GLOBAL;
   int lead = __builtin_ctz(g);
-  bool im2col = has_mod(in, MOD_IM2COL);
-  if ((im2col && !load) || has_mod(in, MOD_IM2COL_W) || has_mod(in, MOD_IM2COL_W128) || has_mod(in, MOD_IM2COL_NO_OFFS) ||
-      has_mod(in, MOD_TILE_GATHER4) || has_mod(in, MOD_TILE_SCATTER4) || has_mod(in, MOD_CTA_GROUP_2)) {
+  bool im2col = isa_has_mod(in, MOD_IM2COL);
+  if ((im2col && !load) || isa_has_mod(in, MOD_IM2COL_W) || isa_has_mod(in, MOD_IM2COL_W128) || isa_has_mod(in, MOD_IM2COL_NO_OFFS) ||
+      isa_has_mod(in, MOD_TILE_GATHER4) || isa_has_mod(in, MOD_TILE_SCATTER4) || isa_has_mod(in, MOD_CTA_GROUP_2)) {
     emu_fault_at(w, x, lead, FAULT_UNSUPPORTED, "only the tile mode and im2col loads of tensor copies are supported");
     return;
   }
@@ -1211,7 +1238,7 @@ static void h_tensor(warp *w, const xinsn *x, lanemask g) {
   emu_lane_addrs(w, x, x->op[tk].o, g, ta, &tsym);
   emu_lane_addrs(w, x, x->op[load ? 0 : 1].o, g, sa, &ssym);
   if (load) emu_lane_addrs(w, x, x->op[2].o, g, ba, &bsym);
-  bool multicast = load && has_mod(in, MOD_MULTICAST_CLUSTER);
+  bool multicast = load && isa_has_mod(in, MOD_MULTICAST_CLUSTER);
   FOR_LANES(i) {
     if (!(g >> i & 1)) continue;
     tmap t;
@@ -1257,6 +1284,7 @@ static void h_tensor(warp *w, const xinsn *x, lanemask g) {
       uint32_t boff, doff;
       cta *bc = shared_target(w, x, i, ba[i], in->space, bsym, 8, 8, false, &boff);
       if (!bc) { free(box); return; }
+      uint32_t own_phase = 0;          /* (the phase the copy completes, as h_bulk) */
       if (multicast) {
         int mk = 3;
         uint32_t mask = (uint32_t)opv(w, x, mk, i) & 0xffff, nc = cluster_size(w->e);
@@ -1269,13 +1297,18 @@ static void h_tensor(warp *w, const xinsn *x, lanemask g) {
             free(box);
             return;
           }
+          if (dc == w->cta && dc == bc) own_phase = mb_phase(mb_load(dc, bl));   /* (bl checked for bc) */
           if (!queue_copy(w, x, dc, bl, dc, dl, box, len, Q_COPY, (uint8_t)t.swz, 0, 0, false)) { free(box); return; }
         }
       } else {
         cta *dc = shared_target(w, x, i, sa[i], in->space, ssym, span, 128, false, &doff);
+        if (dc) own_phase = mb_phase(mb_load(bc, boff));
         if (!dc || !queue_copy(w, x, bc, boff, dc, doff, box, len, Q_COPY, (uint8_t)t.swz, 0, 0, false)) { free(box); return; }
       }
       free(box);
+      /* (multicast: the issuing block's barrier, as h_bulk) */
+      cta *own = !multicast ? bc : (uint32_t)opv(w, x, 3, i) >> w->cta->cluster_rank & 1 && bc == w->cta ? w->cta : NULL;
+      if (w->e->timing && !tensor_timing(w, x, &t, c, off, im2col, TB_READ, own, boff, own_phase)) return;
       continue;
     }
     /* shared::cta -> global, bulk group */
@@ -1304,6 +1337,7 @@ static void h_tensor(warp *w, const xinsn *x, lanemask g) {
       memcpy(o.data + k, sc->shared + a, n);
     }
     if (!bulk_push(w, x, i, &o)) { free(o.data); return; }
+    if (w->e->timing && !tensor_timing(w, x, &t, c, off, false, reduce ? TB_REDUCE : TB_WRITE, NULL, 0, 0)) return;
   }
 }
 
@@ -1420,7 +1454,7 @@ static void h_tmap_replace(warp *w, const xinsn *x, lanemask g) {
   if (!g) return;
   const isa_insn *in = x->in;
   int lead = __builtin_ctz(g), f = -1, nf = 0;
-  for (int k = 0; k < TF_N; k++) if (has_mod(in, tmap_fields[k].mod)) { f = k; nf++; }
+  for (int k = 0; k < TF_N; k++) if (isa_has_mod(in, tmap_fields[k].mod)) { f = k; nf++; }
   bool field2 = f == TF_BOX || f == TF_GDIM || f == TF_GSTRIDE || f == TF_ESTRIDE;
   /* the assembler refuses these forms; an object from elsewhere stops here */
   if (nf != 1 || x->nops != (field2 ? 3 : 2) || (field2 && x->op[1].o->kind != OK_IMM)) {

@@ -84,6 +84,17 @@ void emu_link_accesses(emu *e);
 bool *emu_uniform_atomics(const emu *e);
 /* timing hook for memory accesses (timing.c): sets the latency of the access */
 void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, int space, bool store);
+/* timing hooks for bulk copies (timing.c, exec_async.c): one lane's copy of
+ * `bytes`, its global side the segments seg[i], len[i] bytes each (TB_READ
+ * into shared memory, completing phase `parity` of the mbarrier (bar,
+ * bar_off); TB_WRITE or TB_REDUCE to global memory, in its bulk group);
+ * TB_SHARED: shared to another block's shared memory, no global side. */
+enum timing_bulk_how { TB_READ, TB_WRITE, TB_REDUCE, TB_SHARED };
+void timing_bulk(emu *e, warp *w, const uint64_t *seg, const uint32_t *len, uint32_t nseg, uint32_t bytes, int how,
+                 const cta *bar, uint32_t bar_off, uint32_t parity);
+/* ... a try_wait or test_wait that found phase `parity` of (bar, bar_off)
+ * complete: its result waits for the phase's copies */
+void timing_mbar_wait(emu *e, warp *w, const cta *bar, uint32_t bar_off, uint32_t parity);
 void emu_thread_exit(warp *w, lanemask m);
 void emu_barrier_check(cta *c, int id);
 /* Leave the current group: its lanes go to pc[] and the next group is picked. */

@@ -20,6 +20,7 @@
 #include "util/host_line.h"
 
 enum { TWARP_WAR_MAX = 16 };
+enum { TWARP_ASYNC_CLASSES = 4 };     /* enum async_class (timing_insn.h) */
 typedef struct twarp {
   /* (what a warp's every event reads, on its first lines) */
   HOST_LINE_ALIGNED warp *w;          /* (a domain's warps on lines of their own: util/host_line.h) */
@@ -54,12 +55,12 @@ typedef struct twarp {
   uint64_t blocked_at, parked_at;
   uint64_t imc_busy;                  /* its last immediate-constant miss is served then (memsys_imc) */
   uint64_t exit_t;                    /* cycle all its threads had exited; 0: not yet */
-  /* asynchronous groups, per class (enum async_class: wgmma, cp.async):
+  /* asynchronous groups, per class (enum async_class, timing_insn.h):
    * completion of the uncommitted operations and of the committed groups,
    * oldest first */
-  uint64_t grp_open[2];
-  uint64_t grp_done[2][8];
-  uint8_t grp_n[2];
+  uint64_t grp_open[TWARP_ASYNC_CLASSES];
+  uint64_t grp_done[TWARP_ASYNC_CLASSES][8];
+  uint8_t grp_n[TWARP_ASYNC_CLASSES];
   struct twarp *next_parked;
   uint32_t release_extra;             /* cycles its release from the barrier it blocks on takes beyond barrier_cycles (barrier.cluster) */
   /* registers its memory instructions waiting in the MIO or LG queue have

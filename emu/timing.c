@@ -124,6 +124,11 @@ typedef struct timing_state {
   timing_result r;
   uint64_t issue_wait; uint8_t issue_why;  /* the issuing warp's wait (emu_timing_issue) */
   twarp *issuing;                     /* the warp whose instruction runs (timing_mem) */
+  uint64_t bulk_sent;                 /* ... a bulk copy's: when it has read its shared source (AC_BULK_READ; 0: none) */
+  uint64_t mbar_merged;               /* ... an mbarrier wait's: the phase's cycle its result waits for (mem_done) */
+  cta *res;                           /* the resident-block slots (a block's slot: its place here) */
+  uint32_t nslots;
+  struct tbar *tbar;                  /* per slot, TBAR_MAX: bulk copies' mbarriers (timing_bulk); NULL: none */
 } timing_state;
 
 static uint64_t umin(uint64_t a, uint64_t b) { return a < b ? a : b; }
@@ -344,6 +349,125 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
   s->mem_store = store && !atomic;
 }
 
+/* ---- bulk copies -------------------------------------------------------------- */
+
+static void fault_oom(emu *e) {
+  e->faulted = true;
+  e->fault.kind = FAULT_MEMORY;
+  snprintf(e->fault.msg, sizeof e->fault.msg, "out of memory in the timing model");
+}
+
+
+/* Bulk copies (cp.async.bulk[.tensor], cp.reduce.async.bulk[.tensor]) are
+ * the SM's tensor memory accelerator's, not the lanes': their global side
+ * goes to L2 (and DRAM) as 16-byte pieces, 32 a request, by the L1's
+ * request path without allocating in it (MS_BYPASS); a reduction is an L2
+ * update per 16 bytes.  One into shared memory completes on its mbarrier:
+ * when its last piece is back is kept per block, barrier and phase parity
+ * (tbar), and a try_wait or test_wait that finds that phase complete
+ * returns then.  One to global memory completes its bulk group when its
+ * last piece is written in L2, and has read its shared source
+ * (wait_group.read) after a 128-byte wavefront per 128 bytes.  A copy
+ * into another block's shared memory (multicast, shared::cluster)
+ * delays the barriers of the blocks on the issuing SM only: another SM's
+ * values are pending on that SM's batch until the window's edge. */
+#define TBAR_MAX 8
+typedef struct tbar {
+  uint32_t off1;                      /* 1 + the barrier's offset in its block's shared memory; 0: free */
+  uint64_t ready[2];                  /* per phase parity: when the copies completing it are done (0: none) */
+} tbar;
+
+/* The mbarrier (c, off)'s entry; a new one (the one done first makes room)
+ * with `add`; NULL: not kept. */
+static tbar *tbar_of(timing_state *s, const cta *c, uint32_t off, bool add) {
+  if (!s->tbar || c < s->res || c >= s->res + s->nslots) return NULL;
+  tbar *b = &s->tbar[(size_t)(c - s->res) * TBAR_MAX];
+  for (int k = 0; k < TBAR_MAX; k++) if (b[k].off1 == off + 1) return &b[k];
+  if (!add) return NULL;
+  int v = 0;
+  for (int k = 0; k < TBAR_MAX && b[v].off1; k++)
+    if (!b[k].off1 || umax(b[k].ready[0], b[k].ready[1]) < umax(b[v].ready[0], b[v].ready[1])) v = k;
+  b[v] = (tbar){ off + 1, { 0, 0 } };
+  return &b[v];
+}
+
+/* The access's result `done` (a cycle or a pending code) joins those of
+ * the instruction's earlier lanes. */
+static void mem_merge(timing_state *s, uint32_t sm, uint64_t t, uint64_t done) {
+  uint64_t prev = s->mem_done ? memsys_result_at(s->mem, sm, t, s->mem_latency) : t;
+  s->mem_latency = memsys_result_from(s->mem, sm, t, memsys_pend_max(s->mem, sm, prev, done));
+  s->mem_done = true;
+}
+
+/* One request of n pieces: its result joins the copy's so far (*done),
+ * and when its last piece has left the SM (a write's or reduction's source
+ * read, *sent).  (A store's memsys result is when it leaves for L2, its
+ * write done there an L2 latency later; a reduction's, when its answer
+ * would be back, an L2 latency after it left.) */
+static void bulk_request(timing_state *s, uint32_t sm, uint64_t t, const uint64_t *a, uint32_t n, enum ms_op op,
+                         uint64_t *done, uint64_t *sent) {
+  uint64_t lat = memsys_global(s->mem, sm, t, a, n == WARP_SIZE ? FULL_MASK : (1u << n) - 1, 16, op, MS_TMA);
+  uint64_t r = memsys_result_at(s->mem, sm, t, lat), lat_l2 = s->g->lat_l2;
+  if (op == MS_LOAD) { *done = memsys_pend_max(s->mem, sm, *done, r); return; }
+  /* (each a value of its own: a pending value is moved by pend_add, and the
+   * pending max of r and a cycle before it is a new one) */
+  uint64_t w = memsys_pend_max(s->mem, sm, r, t);
+  if (op == MS_STORE) {
+    if (ms_is_pending(w)) memsys_pend_add(s->mem, sm, w, lat_l2); else w += lat_l2;
+    *done = memsys_pend_max(s->mem, sm, *done, w);
+    *sent = memsys_pend_max(s->mem, sm, *sent, r);
+    return;
+  }
+  if (ms_is_pending(w)) memsys_pend_add(s->mem, sm, w, (uint64_t)0 - lat_l2); else w = w > t + lat_l2 ? w - lat_l2 : t;
+  *done = memsys_pend_max(s->mem, sm, *done, r);
+  *sent = memsys_pend_max(s->mem, sm, *sent, w);
+}
+
+void timing_bulk(emu *e, warp *w, const uint64_t *seg, const uint32_t *len, uint32_t nseg, uint32_t bytes, int how,
+                 const cta *bar, uint32_t bar_off, uint32_t parity) {
+  timing_state *s = e->timing;
+  uint32_t sm = w->cta->smid;
+  uint64_t t = s->now, wavefronts = ((uint64_t)bytes + 127) / 128;
+  uint64_t done = t + 1, sent = t + wavefronts;
+  if (how == TB_SHARED) done = t + s->g->lat_dsmem + wavefronts;
+  else {
+    enum ms_op op = how == TB_READ ? MS_LOAD : how == TB_WRITE ? MS_STORE : MS_ATOMIC;
+    uint64_t a[WARP_SIZE];
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < nseg; k++)
+      for (uint64_t p = seg[k] & ~(uint64_t)15, end = seg[k] + len[k]; p < end; p += 16) {
+        a[n++] = p;
+        if (n == WARP_SIZE) { bulk_request(s, sm, t, a, n, op, &done, &sent); n = 0; }
+      }
+    if (n) bulk_request(s, sm, t, a, n, op, &done, &sent);
+  }
+  if (!bar) {                          /* a bulk group's */
+    s->bulk_sent = memsys_pend_max(s->mem, sm, s->bulk_sent ? s->bulk_sent : t, sent);
+    mem_merge(s, sm, t, done);
+    s->mem_store = true;               /* (no register, no drain: its group waits for it) */
+    return;
+  }
+  if (bar->smid != sm) return;
+  tbar *b = tbar_of(s, bar, bar_off, true);
+  if (!b) return;
+  uint64_t *r = &b->ready[parity & 1];
+  /* the phase's first copy replaces a completed phase's cycle */
+  *r = !ms_is_pending(*r) && *r <= t ? done : memsys_pend_max(s->mem, sm, *r, done);
+  if (ms_is_pending(*r)) {
+    tdom *dm = &s->dom[s->dom_of[sm]];
+    if (!s->issuing) { *r = 0; return; }   /* (no warp to settle it for: not kept) */
+    if (VEC_APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ r, *r, s->issuing }))) fault_oom(e);
+  }
+}
+
+void timing_mbar_wait(emu *e, warp *w, const cta *bar, uint32_t bar_off, uint32_t parity) {
+  timing_state *s = e->timing;
+  tbar *b = tbar_of(s, bar, bar_off, false);
+  uint64_t r = b ? b->ready[parity & 1] : 0;
+  if (s->mem_done && s->mbar_merged == r) return;          /* (the warp's other lanes: the same barrier) */
+  if (bar->smid == w->cta->smid && (ms_is_pending(r) || r > s->now)) { mem_merge(s, w->cta->smid, s->now, r); s->mbar_merged = r; }
+}
+
 /* A special register read (S2R, S2UR) waits for the SM's turn: one every
  * s2r_cycles; the wait adds to its latency, as the hardware's reads of 32
  * warps at once wait longer on the scoreboard, not at issue ([M]
@@ -454,12 +578,6 @@ static void report_samples(timing_state *s, emu_observer *obs) {
 
 /* ---- the launch ------------------------------------------------------------- */
 
-static void fault_oom(emu *e) {
-  e->faulted = true;
-  e->fault.kind = FAULT_MEMORY;
-  snprintf(e->fault.msg, sizeof e->fault.msg, "out of memory in the timing model");
-}
-
 /* The SM of each resident-block slot: breadth-first over the SMs, as the
  * hardware's block scheduler fills them; a cluster's blocks go to SMs of
  * one GPC (GPCs take consecutive SMs, split as evenly as they divide). */
@@ -561,6 +679,7 @@ static void hold_seq_pipes(tsm *sm, const twarp *tw, const deps *d, uint64_t t) 
 /* ready_why: the register's value is a scaled special function's
  * (deps.sfu_scaled); the rest is the stall reason. */
 #define WHY_SCALED 0x80
+_Static_assert((int)AC_COUNT == (int)TWARP_ASYNC_CLASSES, "twarp's group arrays hold one row per async class");
 _Static_assert(STALL_NREASONS <= WHY_SCALED, "stall reasons must leave ready_why's top bit free");
 
 /* Rows of a warp's ready cycles (twarp.ready, and ready_why a byte each):
@@ -580,11 +699,14 @@ static uint32_t dep_rows(const emu *e, const deps *dep, const uint8_t *row_defer
   return (uint32_t)hi + 1 < e->nrows ? (uint32_t)hi + 1 : e->nrows ? e->nrows : 1;
 }
 
+/* A warp none of whose threads can run: at a barrier, or suspended in an
+ * mbarrier try_wait (its phase check outstanding: long_scoreboard, [M]
+ * tests/microbench mb_bulk as timing_insn.c), or else sleeping. */
 static void mark_blocked(twarp *tw, uint64_t t) {
   const warp *w = tw->w;
-  bool bar = false;
-  FOR_LANES(i) if (w->state[i] == TS_BAR) bar = true;
-  tw->blocked_why = bar ? STALL_BARRIER : STALL_SLEEPING;
+  bool bar = false, phase = false;
+  FOR_LANES(i) { bar |= w->state[i] == TS_BAR; phase |= w->state[i] == TS_SLEEP; }
+  tw->blocked_why = bar ? STALL_BARRIER : phase ? STALL_LONG_SCOREBOARD : STALL_SLEEPING;
   tw->blocked_at = t ? t : 1;
 }
 
@@ -630,6 +752,7 @@ static int start_group(const trun *R, timing_state *s, emu *e, tdom *dm, const s
     fetch_code(s, m, when);
     if (when < m->first) m->first = when;
     R->cta_start_t[si] = when;
+    if (s->tbar) memset(&s->tbar[(size_t)si * TBAR_MAX], 0, TBAR_MAX * sizeof *s->tbar);
     for (uint32_t wi = 0; wi < c->nwarps && wi < nwarps; wi++) {
       twarp *tw = &t[wi];
       uint64_t *rd = tw->ready;
@@ -707,6 +830,26 @@ static inline __attribute__((always_inline)) void prefetch_next(const sched *q) 
   __builtin_prefetch(n->w);
   for (uint32_t i = 0; i < 3; i++) __builtin_prefetch((const char *)n->ready + 64 * i);
   for (uint32_t i = 1; i < 3 && i < q->nheap; i++) __builtin_prefetch(q->heap[i].tw);
+}
+
+/* An asynchronous operation of class k, done at `done` (a cycle or a
+ * pending value), joins the warp's uncommitted ones; -1: out of memory. */
+static int grp_open_add(timing_state *s, tdom *dm, twarp *tw, int k, uint64_t done) {
+  if (ms_is_pending(done) || ms_is_pending(tw->grp_open[k])) {
+    tw->grp_open[k] = memsys_pend_max(s->mem, tw->sm, tw->grp_open[k], done);
+    return VEC_APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ NULL, 0, tw })) ? -1 : 0;
+  }
+  if (done > tw->grp_open[k]) tw->grp_open[k] = done;
+  return 0;
+}
+
+/* commit_group: the uncommitted operations of class k become its newest
+ * group (of 8 kept: the oldest is dropped) */
+static void grp_commit(twarp *tw, int k) {
+  uint64_t *g = tw->grp_done[k];
+  if (tw->grp_n[k] == 8) { memmove(g, g + 1, 7 * sizeof *g); tw->grp_n[k]--; }
+  g[tw->grp_n[k]++] = tw->grp_open[k];
+  tw->grp_open[k] = 0;
 }
 
 /* One domain's events of the window (those before its stop): the state
@@ -864,7 +1007,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       uint64_t need = 0, n = tw->grp_n[d->grp];
       for (uint32_t i = 0; i + d->grp_keep < n; i++) need = umax(need, tw->grp_done[d->grp][i]);
       if (d->grp_open_too) need = umax(need, tw->grp_open[d->grp]);
-      if (need > t) { t = need; why = d->grp == AC_CP_ASYNC ? STALL_LONG_SCOREBOARD : STALL_SLEEPING; }
+      if (need > t) { t = need; why = d->grp == AC_WGMMA ? STALL_SLEEPING : STALL_LONG_SCOREBOARD; }
     }
     /* a value still pending (a memory result the window's edge settles):
      * the warp waits outside the queue and tries again at he.t then */
@@ -945,6 +1088,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     s->mem_latency = 0;
     s->mem_store = false;
     s->mem_read_at = 0;
+    s->bulk_sent = 0;
     uint32_t pc0 = w->cur_pc;
     lanemask mask0 = w->cur;
     if (__builtin_expect(obs && obs->reads_any_register, 0)) {
@@ -1028,18 +1172,13 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       /* asynchronous: a wgmma's registers are the program's to protect with
        * wgmma.wait_group, a cp.async writes shared memory; either completes
        * in the background */
-      async_done = done;
-      if (ms_is_pending(done) || ms_is_pending(tw->grp_open[d->grp])) {
-        tw->grp_open[d->grp] = memsys_pend_max(s->mem, tw->sm, tw->grp_open[d->grp], done);
-        async_done = 0;
-        if (VEC_APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ NULL, 0, tw }))) { fault_oom(e); break; }
-      } else if (done > tw->grp_open[d->grp]) tw->grp_open[d->grp] = done;
+      async_done = ms_is_pending(done) ? 0 : done;
+      if (grp_open_add(s, dm, tw, d->grp, done) ||
+          (d->grp == AC_BULK && grp_open_add(s, dm, tw, AC_BULK_READ, s->bulk_sent ? s->bulk_sent : t + 1))) { fault_oom(e); break; }
       done = t + 1;
     } else if (d->kind == DK_ASYNC_COMMIT) {
-      uint64_t *g = tw->grp_done[d->grp];
-      if (tw->grp_n[d->grp] == 8) { memmove(g, g + 1, 7 * sizeof *g); tw->grp_n[d->grp]--; }
-      g[tw->grp_n[d->grp]++] = tw->grp_open[d->grp];
-      tw->grp_open[d->grp] = 0;
+      grp_commit(tw, d->grp);
+      if (d->grp == AC_BULK) grp_commit(tw, AC_BULK_READ);   /* (one group, two completions) */
     } else if (d->kind == DK_ASYNC_WAIT && tw->grp_n[d->grp] > d->grp_keep) {
       uint32_t drop = tw->grp_n[d->grp] - d->grp_keep;
       memmove(tw->grp_done[d->grp], tw->grp_done[d->grp] + drop, d->grp_keep * sizeof tw->grp_done[d->grp][0]);
@@ -1221,7 +1360,7 @@ static int edge_dom(timing_state *s, emu *e, tdom *dm) {
       continue;
     }
     bool open = false;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < AC_COUNT; k++) {
       tw->grp_open[k] = memsys_value(m, tw->sm, tw->grp_open[k]);
       open |= ms_is_pending(tw->grp_open[k]);
       for (int j = 0; j < 8; j++) {
@@ -1385,6 +1524,15 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     s->ready_rows = dep_rows(e, s->dep, s->row_defer);
   }
   cta *res = calloc(slots, sizeof *res);
+  s->res = res;
+  s->nslots = slots;
+  /* bulk copies into shared memory: their mbarriers' completion per slot */
+  bool bulk_in = false;
+  for (uint32_t pc = 0; pc < e->nprog; pc++) {
+    uint16_t op = e->prog[pc].in->op;
+    bulk_in |= op == OP_CP_ASYNC_BULK || op == OP_CP_REDUCE_ASYNC_BULK || op == OP_CP_ASYNC_BULK_TENSOR;
+  }
+  s->tbar = bulk_in ? calloc((size_t)slots * TBAR_MAX, sizeof *s->tbar) : NULL;
   /* per slot, kept from one block to the next: its warps' timing state
    * (registers' ready cycles allocated once) */
   twarp **tws = calloc(slots, sizeof *tws);
@@ -1457,7 +1605,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     s->sms[i].port_wait = (sched_list){ .w = m, .cap = per_sm * nwarps, .free_at = &s->sms[i].port_free, .share = port_share };
   }
   if (!s->sms || !s->dep || !res || !tws || !twmem || !unqueued || !cta_start_t || !slot_sm || !slot_init || !s->mem || !s->uniform_atom || !s->list_mem ||
-      !s->dom || !s->dom_of || !s->sp) {
+      !s->dom || !s->dom_of || !s->sp || (bulk_in && !s->tbar)) {
     fault_oom(e);
     goto out;
   }
@@ -1711,6 +1859,8 @@ out:
   free(s->sms);
   free(s->dep);
   free(res);
+  free(s->tbar);
+  s->tbar = NULL;
   free(tws);
   lazymap_free_held(twmem, twbytes);
   free(unqueued);

@@ -162,6 +162,10 @@ static uint8_t bank_conflicts(const gpu_config *g, const deps *d, int guard_row,
 }
 
 static bool is_wgmma(uint16_t op) { return op == OP_WGMMA_MMA_ASYNC || op == OP_WGMMA_COMMIT_GROUP || op == OP_WGMMA_WAIT_GROUP; }
+static bool is_bulk_group(uint16_t op) {
+  return op == OP_CP_ASYNC_BULK || op == OP_CP_REDUCE_ASYNC_BULK || op == OP_CP_ASYNC_BULK_TENSOR ||
+         op == OP_CP_REDUCE_ASYNC_BULK_TENSOR || op == OP_CP_ASYNC_BULK_COMMIT_GROUP || op == OP_CP_ASYNC_BULK_WAIT_GROUP;
+}
 
 static bool has_row(const int32_t *v, uint8_t n, int32_t row) {
   for (uint8_t i = 0; i < n; i++) if (v[i] == row) return true;
@@ -675,6 +679,11 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     default: d->result_why = STALL_WAIT; d->throttle_why = STALL_MATH_PIPE_THROTTLE; break;
     }
     if (d->unit == U_TENSOR) tensor_timing(g, in, d);
+    /* an mbarrier's phase check (SYNCS.PHASECHK) answers on the long
+     * scoreboard: a wait for the bulk copies that complete the phase
+     * ([M] tests/microbench mb_bulk bulk_load, one copy in flight: 64-66 %
+     * long_scoreboard on the H200, no sleeping) */
+    if (in->op == OP_MBARRIER_TRY_WAIT || in->op == OP_MBARRIER_TEST_WAIT) d->result_why = STALL_LONG_SCOREBOARD;
     /* %ntid and %nctaid are constant-bank values (c[0x0][0x0] to [0x14]):
      * ptxas reads them with ULDC, through the immediate-constant cache,
      * except %ntid where the function read %ctaid of that dimension first:
@@ -787,7 +796,10 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
       break;
     case OP_MEMBAR: case OP_FENCE:
       d->kind = DK_MEMBAR;
-      d->after = in->scope == MOD_CTA ? 0 : g->membar_cycles;
+      /* a proxy fence (fence.proxy.async: FENCE.VIEW.ASYNC) orders the
+       * thread's own accesses between proxies, waiting for no memory
+       * system ([M] tests/microbench mb_bulk bulk_store: no membar state) */
+      d->after = in->scope == MOD_CTA || isa_has_mod(in, MOD_PROXY) ? 0 : g->membar_cycles;
       break;
     case OP_NANOSLEEP: {
       d->kind = DK_SLEEP;
@@ -805,9 +817,23 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
       d->grp_keep = ops && ops[0].kind == OK_IMM ? (uint32_t)ops[0].imm : 0;
       break;
     case OP_CP_ASYNC_WAIT_ALL: d->kind = DK_ASYNC_WAIT; d->grp_keep = 0; d->grp_open_too = true; break;
+    /* bulk copies to global memory complete in bulk groups; those into
+     * shared memory complete on their mbarrier (timing.c timing_bulk) */
+    case OP_CP_ASYNC_BULK: case OP_CP_REDUCE_ASYNC_BULK: case OP_CP_ASYNC_BULK_TENSOR:
+      if (in->space == MOD_GLOBAL || in->op == OP_CP_REDUCE_ASYNC_BULK_TENSOR) d->kind = DK_ASYNC_OP;
+      break;
+    case OP_CP_REDUCE_ASYNC_BULK_TENSOR: d->kind = DK_ASYNC_OP; break;
+    case OP_CP_ASYNC_BULK_COMMIT_GROUP: d->kind = DK_ASYNC_COMMIT; break;
+    case OP_CP_ASYNC_BULK_WAIT_GROUP:
+      d->kind = DK_ASYNC_WAIT;
+      d->grp_keep = ops && ops[0].kind == OK_IMM ? (uint32_t)ops[0].imm : 0;
+      break;
     default: break;
     }
-    if (d->kind >= DK_ASYNC_OP) d->grp = is_wgmma(in->op) ? AC_WGMMA : AC_CP_ASYNC;
+    if (d->kind >= DK_ASYNC_OP)
+      d->grp = is_wgmma(in->op) ? AC_WGMMA
+             : is_bulk_group(in->op) ? (in->op == OP_CP_ASYNC_BULK_WAIT_GROUP && isa_has_mod(in, MOD_READ) ? AC_BULK_READ : AC_BULK)
+             : AC_CP_ASYNC;
   }
   if (g->unroll_factor > 1)
     for (uint32_t pc = 0; pc < e->nprog; pc++) mark_unrolled_loop(e, dep, pc, g->unroll_max_insns, g->unroll_load_cost);

@@ -15,9 +15,12 @@
 enum dep_kind { DK_PLAIN, DK_BRANCH, DK_MEMBAR, DK_SLEEP,
                 DK_ASYNC_OP, DK_ASYNC_COMMIT, DK_ASYNC_WAIT };   /* the DK_ASYNC_* last: they have a grp */
 /* Operations that complete in the background, in groups the program
- * commits and waits for: wgmma (wgmma.commit_group / wait_group) and
- * cp.async (cp.async.commit_group / wait_group / wait_all). */
-enum async_class { AC_WGMMA, AC_CP_ASYNC };
+ * commits and waits for: wgmma (wgmma.commit_group / wait_group), cp.async
+ * (cp.async.commit_group / wait_group / wait_all) and the bulk copies to
+ * global memory (cp.async.bulk.commit_group / wait_group): their writes
+ * done (AC_BULK), or only their reads of shared memory (AC_BULK_READ,
+ * wait_group.read), committed together. */
+enum async_class { AC_WGMMA, AC_CP_ASYNC, AC_BULK, AC_BULK_READ, AC_COUNT };
 
 /* Loops ptxas unrolls (gpu_config.unroll_factor): a single-block loop
  * counted by an induction variable with a constant step.  Its copies share

@@ -101,6 +101,11 @@ typedef struct gpu_config {
   double host_link_gbs, host_pageable_gbs, copy_latency_us;
   uint32_t lat_dsmem;                  /* a shared-memory access to another block of the cluster (0: lat_shared) */
   uint32_t lat_dsmem_own;              /* ... to the block's own through the cluster's window (0: lat_shared) */
+  /* bulk copies (cp.async.bulk[.tensor]): the SM's tensor memory
+   * accelerator sends their global side at tma_bytes_per_cycle (0: the L1's
+   * request rate, through its pipeline), lat_tma cycles after their issue */
+  double tma_bytes_per_cycle;
+  uint32_t lat_tma;
   uint32_t hoist_invariants;           /* 1: a loop body's invariant arithmetic issues nothing (ptxas hoists it) */
   uint32_t lat_s2r;                    /* a special register read by S2R/S2UR (%tid, %ctaid, %laneid, %warpid, %smid,
                                           %lanemask_*): cycles until its value is there ('short_scoreboard'; 0: an ALU move) */

@@ -168,6 +168,11 @@ typedef struct isa_insn {
 /* Set on a modifier written after '::' instead of '.'
  * (mma.sp::ordered_metadata: opcode mma.sp, modifier ordered_metadata). */
 #define ISA_COMP_JOINED 0x8000
+/* Whether the instruction has modifier `mod` written with a '.'. */
+static inline bool isa_has_mod(const isa_insn *in, int mod) {
+  for (int i = 0; i < in->ncomps; i++) if (in->comps[i] == ISA_COMP_MOD + mod) return true;
+  return false;
+}
 
 /* Special registers. */
 #define ISA_SREGS(X) \

@@ -164,7 +164,7 @@ void memsys_reset(memsys *m) {
     cache_reset(&s->l1);
     if (s->has_ro) cache_reset(&s->ro);
     cache_reset(&s->cst);
-    s->l1_free = s->shared_free = s->const_free = s->wport_free = s->l1_accept = 0;
+    s->l1_free = s->shared_free = s->const_free = s->wport_free = s->l1_accept = s->tma_free = 0;
     memset(s->mshr, 0, m->g->l1_mshrs * sizeof *s->mshr);
     s->mshr_next = 0;
     s->code = false;
@@ -351,7 +351,7 @@ static void settle_batch(ms_batch *b, uint32_t bn) {
   }
   for (uint32_t j = 0; j < b->npend; j++) {
     ms_pend *p = &b->pend[j];
-    if (p->max) { uint64_t x = value_in(b, bn, p->a), y = value_in(b, bn, p->b); p->val = x > y ? x : y; }
+    if (p->max) { uint64_t x = value_in(b, bn, p->a), y = value_in(b, bn, p->b); p->val = (x > y ? x : y) + p->add; }
     else p->val = p->t + (uint64_t)(p->done - (double)p->t + 0.5) + p->add;
   }
 }
@@ -762,7 +762,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
    * conflicts): hits in lines whose words lie in other banks are read
    * together; its lines that miss still take a cycle each (below) */
   double busy = (double)n / g->l1_sectors_per_cycle;
-  bool banked = g->l1_data_banks && op == MS_LOAD && g->l1_lines_per_cycle > 0;
+  bool banked = g->l1_data_banks && op == MS_LOAD && g->l1_lines_per_cycle > 0 && path != MS_TMA;
   uint64_t missed = 0;             /* banked: the lines (ord) with a miss */
   bool again[64];                  /* set by lines_of: stores read it */
   uint8_t ord[64];                 /* ... and misses, where l1_miss_line_cycles > 0 or l1_mshr_lines */
@@ -775,12 +775,22 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
   }
   /* (a global load took the request's floor at the SM's LSU port: lsu_port) */
   if (!(g->lsu_port && op == MS_LOAD && path != MS_LOCAL)) busy = dmax(busy, g->l1_request_cycles);
-  double start = dmax((double)t, s->l1_free);
-  s->l1_free = start + busy;
-  /* with l1_accept_cycles, the L1 takes a request (reads its registers,
-   * frees its LG queue place) at its own rate; its lines queue inside */
-  double taken = dmax((double)t, s->l1_accept);
-  s->l1_accept = taken + g->l1_accept_cycles;
+  double start;
+  /* a bulk copy's pieces leave from the SM's TMA at its own rate, lat_tma
+   * after the copy's issue, by neither the L1's pipeline nor its MSHRs */
+  bool tma = path == MS_TMA && g->tma_bytes_per_cycle > 0;
+  double piece = tma ? 32.0 / g->tma_bytes_per_cycle : 0;
+  if (tma) {
+    start = dmax((double)t + g->lat_tma, s->tma_free);
+    s->tma_free = start + n * piece;
+  } else {
+    start = dmax((double)t + (path == MS_TMA ? g->lat_tma : 0), s->l1_free);
+    s->l1_free = start + busy;
+    /* with l1_accept_cycles, the L1 takes a request (reads its registers,
+     * frees its LG queue place) at its own rate; its lines queue inside */
+    double taken = dmax((double)t, s->l1_accept);
+    s->l1_accept = taken + g->l1_accept_cycles;
+  }
   double done = start + 1;
   uint32_t pend = NONE;
   /* atomics: updates of one address serialise at the L2 slice, distinct
@@ -790,6 +800,15 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
   if (atomic) atomic_serial(addr, mask, sec, n, serial);
   for (uint32_t k = 0; k < n; k++) {
     uint64_t a = sec[k] << 5;
+    if (tma) {                     /* (a piece each piece's time apart) */
+      double at = start + k * piece;
+      uint32_t r = add_req(m, s, &pend, atomic ? RQ_ATOMIC : op == MS_STORE ? RQ_WRITE : RQ_READ, t,
+                           op == MS_STORE ? port_take(&s->wport_free, at, g, !again[k]) : at, a);
+      if (r == NONE) continue;
+      if (atomic) s->cur.req[r].arg = serial[k];
+      else if (op == MS_STORE) { s->wsectors++; s->cur.req[r].arg = touched[k]; s->cur.req[r].same_line = again[k]; }
+      continue;
+    }
     if (atomic) {
       uint32_t r = add_req(m, s, &pend, RQ_ATOMIC, t, start, a);
       if (r != NONE) s->cur.req[r].arg = op == MS_ATOMIC_WARP ? 1 : serial[k];

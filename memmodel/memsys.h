@@ -26,7 +26,9 @@ enum ms_path {
   MS_CACHED,                       /* ld/st.global: L1 as the configuration says   */
   MS_BYPASS,                       /* .cg/.cv: L2 only                             */
   MS_READONLY,                     /* ld.global.nc: the read-only cache if any     */
-  MS_LOCAL                         /* local memory: always cached in L1            */
+  MS_LOCAL,                        /* local memory: always cached in L1            */
+  MS_TMA                           /* a bulk copy's: the SM's TMA to L2, at its own rate
+                                      (tma_bytes_per_cycle), no L1 or MSHR          */
 };
 
 /* Windowed mode (memsys_windowed): a request to L2 is not served when its
@@ -64,7 +66,7 @@ typedef struct ms_req {
 #define MS_ALL_LANES UINT16_MAX
 /* A pending value: the cycle an instruction's memory result is back (t +
  * the rounded latency + add), or the larger of two values (a and b,
- * either a cycle or an earlier pending value's code). */
+ * either a cycle or an earlier pending value's code) + add. */
 typedef struct ms_pend { uint64_t t, add, val, a, b; double done; bool max; } ms_pend;
 /* A pending value's code: above every cycle; its batch of requests above
  * the SM's index of it, so that of two codes the later batch's is larger. */
@@ -94,6 +96,7 @@ typedef struct ms_sm {
   bool settled;                    /* old's values are settled (memsys_edge_settle), until memsys_edge_switch */
   cache l1, ro, cst;
   double l1_free, shared_free, const_free;
+  double tma_free;                 /* MS_TMA: when the SM's TMA sends its next piece */
   double l1_accept;                   /* when the L1 takes its next global or local request (l1_accept_cycles) */
   double wport_free;               /* the SM's write link to L2 is busy until then */
   struct ms_wq *wq;                /* sectors queued for the write link (l1_store_combine), or NULL */
@@ -206,7 +209,8 @@ static inline uint64_t memsys_result_from(memsys *m, uint32_t sm, uint64_t t, ui
 }
 /* A pending value of SM sm: the larger of a and b (cycles or codes). */
 uint64_t memsys_pend_max(memsys *m, uint32_t sm, uint64_t a, uint64_t b);
-/* Add `add` cycles to the pending value `code` of SM sm (made by the last call). */
+/* Add `add` cycles (modulo 2^64: a negative add too) to the pending value
+ * `code` of SM sm's batch being made (a result or a pending max). */
 void memsys_pend_add(memsys *m, uint32_t sm, uint64_t code, uint64_t add);
 /* Close the batch being made (between calls of the SMs and memsys_serve):
  * its references to the served batch take their values, the served one is

@@ -870,6 +870,35 @@ set -- $(satom_gap 1); g1=$1
 if [ -n "$g0" ] && [ -n "$g1" ] && [ "$g0" -lt "$lat_sh" ] && [ "$g1" -ge "$lat_sh" ] && [ "$sb0" -eq 0 ]; then ok
 else bad "shared atomics in a loop: gap $g0 (result unread, short_scoreboard $sb0 cycles), $g1 (summed), lat_shared $lat_sh"; fi
 
+# ---- bulk copies (the tensor memory accelerator: tests/timing/bulk.ptx) ---------------
+# A bulk copy from global memory completes its mbarrier phase when its last
+# piece is back: the try_wait's result waits for it, on the long scoreboard,
+# and 31 KiB more take their bytes' time at the TMA's rate more; its bytes
+# are read from DRAM.  One to global memory completes its bulk group an L2
+# trip after its pieces have left, which is when wait_group.read returns.
+b="$srcdir/tests/timing/bulk.ptx"
+par() { "$PTXEMU" gpus --params h100 | awk -v k="$1" '$1 == k { print $3 }'; }
+lat_l2=$(par lat_l2); tma_rate=$(par tma_bytes_per_cycle)
+for kern in bulk_in bulk_out; do
+  for n in 1024 32768; do
+    "$PTXEMU" run -q --gpu h100 --stats "$tmp/$kern$n.s" "$b" --kernel $kern --grid 1 --block 32 -e "buffer out 98304 ramp u32 0 1" \
+      --arg ptr:out --arg u32:$n -e "dump out $tmp/$kern$n.bin" >"$tmp/out" 2>&1 || { bad "$kern $n bytes: run failed"; cat "$tmp/out"; }
+  done
+done
+w() { od -A n -t u8 -j "$2" -N 8 "$1" | tr -d ' '; }
+wait1=$(w "$tmp/bulk_in1024.bin" 0); wait32=$(w "$tmp/bulk_in32768.bin" 0)
+expect "a bulk copy's try_wait waits for its data (1 KiB: $wait1 cycles, lat_l2 $lat_l2)" "$([ "$wait1" -ge "$lat_l2" ] && echo 1)"
+expect "31 KiB more take their time at tma_bytes_per_cycle $tma_rate ($wait1 -> $wait32 cycles)" \
+  "$([ $((wait32 - wait1)) -ge $((31744 * 9 / (10 * ${tma_rate%.*}))) ] && echo 1)"
+expect "the copied word is the source's (element 16384 of the ramp)" "$([ "$(od -A n -t u4 -j 8 -N 4 "$tmp/bulk_in1024.bin" | tr -d ' ')" = 16384 ] && echo 1)"
+expect "31 KiB more are 31744 bytes more read from DRAM" \
+  "$([ $(( $(stat_in "$tmp/bulk_in32768.s" dram_read_bytes) - $(stat_in "$tmp/bulk_in1024.s" dram_read_bytes) )) -eq 31744 ] && echo 1)"
+expect "the wait for a bulk copy is long_scoreboard" \
+  "$(awk '{ for (i = 4; i < NF; i += 2) if ($i ~ /^stall_.*_pct$/ && $(i+1) > m) { m = $(i+1); k = $i } } END { print k == "stall_long_scoreboard_pct" }' "$tmp/bulk_in32768.s")"
+rd=$(w "$tmp/bulk_out32768.bin" 0); all=$(w "$tmp/bulk_out32768.bin" 8)
+expect "wait_group.read returns when 32 KiB have left at the TMA's rate ($rd cycles)" "$([ "$rd" -ge $((32768 * 9 / (10 * ${tma_rate%.*}))) ] && echo 1)"
+expect "wait_group returns an L2 trip after wait_group.read ($rd, $all cycles)" "$([ $((all - rd)) -ge $((lat_l2 * 9 / 10)) ] && echo 1)"
+
 # ---- command line and configuration --------------------------------------------------
 "$PTXEMU" run -q --sched fifo "$k" --kernel straight -e 'buffer b 64 zero' --arg ptr:b >"$tmp/out" 2>&1
 st=$?

@@ -51,6 +51,10 @@ Each case sweeps one mechanism's parameters (doc/timing-validation.md):
               on one whole line, on 4 whole lines, on a whole sector of each of
               16 lines, or on 4- or 16-byte pieces of the sectors of 8 or 32
               lines (where exiting warps wait for their stores: drain)
+  mb_bulk     bulk copies (the TMA, cp.async.bulk): 1..32 KiB into shared
+              memory on an mbarrier, one block or two an SM, 1 or 4 copies in
+              flight; to global memory in bulk groups (wait_group.read and
+              wait_group), and bulk reductions into one region
 Everything is generated: change the sweeps here, never the output."""
 import os
 import sys
@@ -1223,8 +1227,89 @@ def drain_case():
     return c
 
 
+def bulk_case():
+    c = Case('mb_bulk', 'bulk copies (TMA): global to shared on an mbarrier by size, blocks and copies in flight; shared to global and reductions in bulk groups')
+    c.src.append('''// thread 0 copies `bytes` a round from the block's own part of src into
+// one of 2^sh shared buffers (each on its mbarrier), keeping that many
+// copies in flight; every thread waits for each round's copy and adds a
+// word of it
+extern "C" __global__ void bulk_load(const char *src, unsigned *out, unsigned bytes, int rounds, int sh)
+{
+    int depth = 1 << sh;
+    extern __shared__ __align__(128) unsigned char buf[];
+    __shared__ __align__(8) unsigned long long bar[4];
+    unsigned sum = 0;
+    if (threadIdx.x == 0)
+        for (int k = 0; k < depth; k++) {
+            unsigned b = (unsigned)__cvta_generic_to_shared(&bar[k]);
+            asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(b));
+        }
+    __syncthreads();
+    const char *mine = src + (size_t)blockIdx.x * rounds * bytes;
+    for (int r = 0; r < rounds + depth; r++) {
+        if (threadIdx.x == 0 && r < rounds) {
+            int k = r & (depth - 1);
+            unsigned b = (unsigned)__cvta_generic_to_shared(&bar[k]), d = (unsigned)__cvta_generic_to_shared(buf + k * bytes);
+            asm volatile("{ .reg .b64 st; mbarrier.arrive.expect_tx.shared::cta.b64 st, [%0], %1; }" :: "r"(b), "r"(bytes) : "memory");
+            asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                         :: "r"(d), "l"(mine + (size_t)r * bytes), "r"(bytes), "r"(b) : "memory");
+        }
+        int w = r - depth + 1;
+        if (w >= 0 && w < rounds) {
+            int k = w & (depth - 1);
+            unsigned b = (unsigned)__cvta_generic_to_shared(&bar[k]), ok = 0, parity = (w >> sh) & 1;
+            while (!ok)
+                asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                             : "=r"(ok) : "r"(b), "r"(parity) : "memory");
+            sum += ((const unsigned *)(buf + k * bytes))[threadIdx.x];
+            __syncthreads();
+        }
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+// thread 0 copies `bytes` of shared memory to the block's part of dst each
+// round (red: adds them to one region all blocks share), waiting for the
+// reads (wait_group.read) before the block writes the buffer again
+extern "C" __global__ void bulk_store(char *dst, unsigned bytes, int rounds, int red)
+{
+    extern __shared__ __align__(128) unsigned char buf[];
+    for (unsigned i = threadIdx.x; i < bytes / 4; i += blockDim.x) ((unsigned *)buf)[i] = i + blockIdx.x;
+    for (int r = 0; r < rounds; r++) {
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            unsigned s = (unsigned)__cvta_generic_to_shared(buf);
+            if (red)
+                asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%0], [%1], %2;" :: "l"(dst), "r"(s), "r"(bytes) : "memory");
+            else
+                asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;"
+                             :: "l"(dst + ((size_t)blockIdx.x * rounds + r) * bytes), "r"(s), "r"(bytes) : "memory");
+            asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+            asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+        }
+        __syncthreads();
+        ((unsigned *)buf)[threadIdx.x] += r;
+    }
+    if (threadIdx.x == 0) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+}''')
+    c.buf('src', 64 << 20)
+    c.buf('out', 264 * 128 * 4)
+    c.buf('dst', 64 << 20)
+    for bytes in (1024, 4096, 16384, 32768):
+        for grid, sh in ((1, 0), (132, 0), (264, 0), (132, 2)):
+            if bytes << sh > 64 << 10:
+                continue
+            rounds = min(16, (64 << 20) // (grid * bytes))     # (every round reads bytes not read before)
+            c.launch('bulk_load', grid, 128, [('ptr', 'src'), ('ptr', 'out'), ('u32', bytes), ('s32', rounds), ('s32', sh)], shared=bytes << sh)
+    for bytes in (4096, 16384):
+        for grid in (1, 132):
+            c.launch('bulk_store', grid, 128, [('ptr', 'dst'), ('u32', bytes), ('s32', 8), ('s32', 0)], shared=bytes)
+        c.launch('bulk_store', 132, 128, [('ptr', 'dst'), ('u32', bytes), ('s32', 8), ('s32', 1)], shared=bytes)
+    return c
+
+
 if __name__ == '__main__':
     for mk in (pipe_case, cvt_case, alu_case, smem_case, atomic_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case,
                launch_case, l1_case, l1_reuse_case, fuse_case, l1_width_case, l2_dirty_case, same_store_case, gather_case, rmw_case, rmw_where_case, rmw_line_case, rmw_grid_case,
-               flag_case, ldc_case, writeback_case, mio_case, sreg_case, mix_case, drain_case):
+               flag_case, ldc_case, writeback_case, mio_case, sreg_case, mix_case, drain_case, bulk_case):
         mk().write()
