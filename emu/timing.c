@@ -371,7 +371,7 @@ static void fault_oom(emu *e) {
  * into another block's shared memory (multicast, shared::cluster)
  * delays the barriers of the blocks on the issuing SM only: another SM's
  * values are pending on that SM's batch until the window's edge. */
-#define TBAR_MAX 8
+#define TBAR_MAX 16
 typedef struct tbar {
   uint32_t off1;                      /* 1 + the barrier's offset in its block's shared memory; 0: free */
   uint64_t ready[2];                  /* per phase parity: when the copies completing it are done (0: none) */

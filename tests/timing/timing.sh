@@ -898,6 +898,18 @@ expect "the wait for a bulk copy is long_scoreboard" \
 rd=$(w "$tmp/bulk_out32768.bin" 0); all=$(w "$tmp/bulk_out32768.bin" 8)
 expect "wait_group.read returns when 32 KiB have left at the TMA's rate ($rd cycles)" "$([ "$rd" -ge $((32768 * 9 / (10 * ${tma_rate%.*}))) ] && echo 1)"
 expect "wait_group returns an L2 trip after wait_group.read ($rd, $all cycles)" "$([ $((all - rd)) -ge $((lat_l2 * 9 / 10)) ] && echo 1)"
+# a tensor copy reads its box's rows (32 or 16 rows of 128 bytes of a
+# 256-byte pitch), and its try_wait waits for them
+for rows in 32 16; do
+  "$PTXEMU" run -q --gpu h100 --stats "$tmp/tensor$rows.s" "$b" --kernel bulk_tensor_in --grid 1 --block 32 -e "buffer tmaps 128 zero" \
+    -e "buffer A 16384 ramp u32 0 1" -e "tensormap m u32 2 A dims 64 64 strides 256 box 32 $rows into tmaps+0" -e "buffer out 16 zero" \
+    --arg ptr:tmaps --arg ptr:out --arg u32:$((rows * 128)) -e "dump out $tmp/tensor$rows.bin" >"$tmp/out" 2>&1 || { bad "tensor copy of $rows rows: run failed"; cat "$tmp/out"; }
+done
+twait=$(w "$tmp/tensor32.bin" 0)
+expect "a tensor copy's try_wait waits for its box ($twait cycles) and reads it (element 8 * 64 + 32)" \
+  "$([ "$twait" -ge "$lat_l2" ] && [ "$(od -A n -t u4 -j 8 -N 4 "$tmp/tensor32.bin" | tr -d ' ')" = 544 ] && echo 1)"
+expect "16 rows more of a tensor copy's box are 2048 bytes more read from DRAM, not their rows' 4096" \
+  "$([ $(( $(stat_in "$tmp/tensor32.s" dram_read_bytes) - $(stat_in "$tmp/tensor16.s" dram_read_bytes) )) -eq 2048 ] && echo 1)"
 
 # ---- command line and configuration --------------------------------------------------
 "$PTXEMU" run -q --sched fifo "$k" --kernel straight -e 'buffer b 64 zero' --arg ptr:b >"$tmp/out" 2>&1
