@@ -51,6 +51,9 @@ Each case sweeps one mechanism's parameters (doc/timing-validation.md):
               on one whole line, on 4 whole lines, on a whole sector of each of
               16 lines, or on 4- or 16-byte pieces of the sectors of 8 or 32
               lines (where exiting warps wait for their stores: drain)
+  mb_loop     loops of run-time trip count 1..32 entered 64 times by one
+              warp, stepping by 1, by 96 or by a run-time step: what
+              ptxas's unrolling costs each entry (prologue, remainder)
   mb_bulk     bulk copies (the TMA, cp.async.bulk): 1..32 KiB into shared
               memory on an mbarrier, one block or two an SM, 1 or 4 copies in
               flight; to global memory in bulk groups (wait_group.read and
@@ -1308,8 +1311,53 @@ extern "C" __global__ void bulk_store(char *dst, unsigned bytes, int rounds, int
     return c
 
 
+def loop_case():
+    c = Case('mb_loop', 'loops of run-time trip count entered many times: step 1, 96 and a run-time step (ptxas unrolling: prologue and remainder)')
+    c.src.append('''__device__ unsigned sink;
+// one warp: `entries` times a loop of `trips` iterations, each a shared
+// load and a multiply-add
+extern "C" __global__ void loop_step1(unsigned *out, int entries, int trips)
+{
+    __shared__ unsigned sm[1024];
+    for (int i = threadIdx.x; i < 1024; i += blockDim.x) sm[i] = i * 7;
+    __syncthreads();
+    unsigned acc = 0;
+    for (int e = 0; e < entries; e++)
+        for (int i = 0; i < trips; i++) acc += sm[(i + e + threadIdx.x) & 1023] * (unsigned)(e + 1);
+    out[threadIdx.x] = acc;
+}
+extern "C" __global__ void loop_step96(unsigned *out, int entries, int trips)
+{
+    __shared__ unsigned sm[1024];
+    for (int i = threadIdx.x; i < 1024; i += blockDim.x) sm[i] = i * 7;
+    __syncthreads();
+    unsigned acc = 0;
+    int lim = threadIdx.x + 96 * trips;
+    for (int e = 0; e < entries; e++)
+        for (int i = threadIdx.x; i < lim; i += 96) acc += sm[(i + e) & 1023] * (unsigned)(e + 1);
+    out[threadIdx.x] = acc;
+}
+extern "C" __global__ void loop_steprt(unsigned *out, int entries, int trips, int step)
+{
+    __shared__ unsigned sm[1024];
+    for (int i = threadIdx.x; i < 1024; i += blockDim.x) sm[i] = i * 7;
+    __syncthreads();
+    unsigned acc = 0;
+    int lim = threadIdx.x + step * trips;
+    for (int e = 0; e < entries; e++)
+        for (int i = threadIdx.x; i < lim; i += step) acc += sm[(i + e) & 1023] * (unsigned)(e + 1);
+    out[threadIdx.x] = acc;
+}''')
+    c.buf('out', 128)
+    for trips in (1, 2, 3, 4, 5, 7, 8, 11, 16, 17, 32):
+        c.launch('loop_step1', 1, 32, [('ptr', 'out'), ('s32', 64), ('s32', trips)])
+        c.launch('loop_step96', 1, 32, [('ptr', 'out'), ('s32', 64), ('s32', trips)])
+        c.launch('loop_steprt', 1, 32, [('ptr', 'out'), ('s32', 64), ('s32', trips), ('s32', 96)])
+    return c
+
+
 if __name__ == '__main__':
     for mk in (pipe_case, cvt_case, alu_case, smem_case, atomic_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case,
                launch_case, l1_case, l1_reuse_case, fuse_case, l1_width_case, l2_dirty_case, same_store_case, gather_case, rmw_case, rmw_where_case, rmw_line_case, rmw_grid_case,
-               flag_case, ldc_case, writeback_case, mio_case, sreg_case, mix_case, drain_case, bulk_case):
+               flag_case, ldc_case, writeback_case, mio_case, sreg_case, mix_case, drain_case, bulk_case, loop_case):
         mk().write()
