@@ -357,20 +357,20 @@ static void fault_oom(emu *e) {
   snprintf(e->fault.msg, sizeof e->fault.msg, "out of memory in the timing model");
 }
 
-
 /* Bulk copies (cp.async.bulk[.tensor], cp.reduce.async.bulk[.tensor]) are
  * the SM's tensor memory accelerator's, not the lanes': their global side
- * goes to L2 (and DRAM) as 16-byte pieces, 32 a request, by the L1's
- * request path without allocating in it (MS_BYPASS); a reduction is an L2
- * update per 16 bytes.  One into shared memory completes on its mbarrier:
- * when its last piece is back is kept per block, barrier and phase parity
- * (tbar), and a try_wait or test_wait that finds that phase complete
- * returns then.  One to global memory completes its bulk group when its
- * last piece is written in L2, and has read its shared source
- * (wait_group.read) after a 128-byte wavefront per 128 bytes.  A copy
- * into another block's shared memory (multicast, shared::cluster)
- * delays the barriers of the blocks on the issuing SM only: another SM's
- * values are pending on that SM's batch until the window's edge. */
+ * goes to L2 (and DRAM) as 16-byte pieces, 32 a request, from the SM's
+ * TMA (memsys MS_TMA: its own rate, no L1 pipeline or MSHRs); a reduction
+ * is an L2 update per 16 bytes.  One into shared memory completes on its
+ * mbarrier: when its last piece is back is kept per block, barrier and
+ * phase parity (tbar), and a try_wait or test_wait that finds that phase
+ * complete returns then.  One to global memory completes its bulk group
+ * when its last piece is written in L2, and has read its shared source
+ * (wait_group.read) when its last piece has left the SM.  A copy into
+ * another block's shared memory (multicast, shared::cluster) delays the
+ * barriers of the blocks on the issuing SM only: another SM's values are
+ * pending on that SM's batch until the window's edge.  (doc/memory-model.md,
+ * "Bulk copies") */
 #define TBAR_MAX 16
 typedef struct tbar {
   uint32_t off1;                      /* 1 + the barrier's offset in its block's shared memory; 0: free */

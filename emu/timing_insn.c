@@ -820,7 +820,7 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     /* bulk copies to global memory complete in bulk groups; those into
      * shared memory complete on their mbarrier (timing.c timing_bulk) */
     case OP_CP_ASYNC_BULK: case OP_CP_REDUCE_ASYNC_BULK: case OP_CP_ASYNC_BULK_TENSOR:
-      if (in->space == MOD_GLOBAL || in->op == OP_CP_REDUCE_ASYNC_BULK_TENSOR) d->kind = DK_ASYNC_OP;
+      if (in->space == MOD_GLOBAL) d->kind = DK_ASYNC_OP;
       break;
     case OP_CP_REDUCE_ASYNC_BULK_TENSOR: d->kind = DK_ASYNC_OP; break;
     case OP_CP_ASYNC_BULK_COMMIT_GROUP: d->kind = DK_ASYNC_COMMIT; break;
