@@ -453,11 +453,10 @@ void timing_bulk(emu *e, warp *w, const uint64_t *seg, const uint32_t *len, uint
   uint64_t *r = &b->ready[parity & 1];
   /* the phase's first copy replaces a completed phase's cycle */
   *r = !ms_is_pending(*r) && *r <= t ? done : memsys_pend_max(s->mem, sm, *r, done);
-  if (ms_is_pending(*r)) {
-    tdom *dm = &s->dom[s->dom_of[sm]];
-    if (!s->issuing) { *r = 0; return; }   /* (no warp to settle it for: not kept) */
-    if (VEC_APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ r, *r, s->issuing }))) fault_oom(e);
-  }
+  if (!ms_is_pending(*r)) return;
+  if (!s->issuing) { *r = 0; return; }     /* (no warp to settle it for: not kept) */
+  tdom *dm = &s->dom[s->dom_of[sm]];
+  if (VEC_APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ r, *r, s->issuing }))) fault_oom(e);
 }
 
 void timing_mbar_wait(emu *e, warp *w, const cta *bar, uint32_t bar_off, uint32_t parity) {
