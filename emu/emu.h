@@ -367,6 +367,15 @@ typedef struct emu {
      * runs straight on) */
     const warp *w; uint32_t linear, pc; uint64_t base;
   } access_memo[8];
+  /* a whole warp's shared access through a register (by row, 4 kept): a
+   * bound on its lanes' offsets (the OR of their low 32 bits, at least the
+   * greatest), where the next access through it, unwritten since
+   * (xinsn.same_addr_as), needs only its own displacement added
+   * (exec_mem.c fast_span) */
+  struct emu_span_memo {
+    const warp *w; uint32_t linear, pc; uint64_t base;
+    uint32_t bound;
+  } span_memo[4];
   emu_fault fault;
   bool faulted;
   uint64_t warp_insts;           /* this launch, for the budget                   */

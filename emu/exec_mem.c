@@ -357,16 +357,21 @@ typedef uint64_t u64x2 __attribute__((vector_size(16)));
  * lies in one region; false where the general path must decide.  The AND
  * and OR of the addresses bound them and take vector instructions; the
  * exact least and greatest are looked for only when those bounds fail. */
-static inline bool fast_span(warp *w, const xinsn *x, lanemask g, uint32_t size, uint8_t **base, uint64_t *lo, uint64_t *hi) {
+static __attribute__((noinline)) bool fast_span_all(warp *w, const xinsn *x, lanemask g, uint32_t size, uint8_t **base, uint64_t *lo, uint64_t *hi) {
   const xop *f = &x->op[FAST_SLOT];
   const uint64_t *r = w->r[f->row];
   uint64_t imm = (uint64_t)f->imm;
   uint64_t wrap = f->comp == FAST_SHARED || f->bits <= 32 ? 0xffffffffull : ~0ull, all, any;
   if (g == FULL_MASK && f->comp == FAST_SHARED) {
-    /* shared memory starts at offset 0: only the upper bound matters */
-    u64x2 vo = { 0, 0 }, vi = { imm, imm }, vw = { wrap, wrap };
+    /* shared memory starts at offset 0: only the upper bound matters; the
+     * OR of the register's low 32 bits is kept for the accesses after it
+     * (fast_span) */
+    u64x2 vo = { 0, 0 }, vr = { 0, 0 }, vi = { imm, imm }, vw = { wrap, wrap };
     UNROLL_LANES
-    for (int i = 0; i < WARP_SIZE; i += 2) { u64x2 v; memcpy(&v, r + i, sizeof v); vo |= (v + vi) & vw; }
+    for (int i = 0; i < WARP_SIZE; i += 2) { u64x2 v; memcpy(&v, r + i, sizeof v); vr |= v; vo |= (v + vi) & vw; }
+    struct emu_span_memo *sm = &w->e->span_memo[f->row & 3];
+    sm->w = w; sm->linear = w->cta->linear; sm->pc = x->pc; sm->base = w->insts - x->pc;
+    sm->bound = (uint32_t)(vr[0] | vr[1]);
     all = 0;
     any = vo[0] | vo[1];
   } else if (g == FULL_MASK) {
@@ -403,6 +408,29 @@ static inline bool fast_span(warp *w, const xinsn *x, lanemask g, uint32_t size,
     if (*base) return true;
   }
   return false;
+}
+
+/* fast_span, first for a whole warp's shared access that came straight
+ * from one through the same register (unwritten since, a whole warp too:
+ * xinsn.same_addr_as): that one's bound on the lanes' offsets plus this
+ * displacement, where no lane wraps and every lane is aligned (a tile's
+ * unrolled loads [%r], [%r+4], ...) */
+static inline bool fast_span(warp *w, const xinsn *x, lanemask g, uint32_t size, uint8_t **base, uint64_t *lo, uint64_t *hi) {
+  const xop *f = &x->op[FAST_SLOT];
+  if (g == FULL_MASK && f->comp == FAST_SHARED && x->same_addr_as) {
+    struct emu_span_memo *sm = &w->e->span_memo[f->row & 3];
+    uint32_t im = (uint32_t)f->imm;
+    uint64_t h = (uint64_t)sm->bound + im;
+    const cta *c = w->cta;
+    if (x->same_addr_as == sm->pc + 1 && sm->w == w && sm->base == w->insts - x->pc && sm->linear == c->linear &&
+        !((sm->bound | im) & (size - 1)) && h <= UINT32_MAX && !(h >> CLUSTER_RANK_SHIFT) && h < c->shared_size &&
+        size <= c->shared_size - h) {
+      sm->pc = x->pc;
+      *base = c->shared; *lo = 0; *hi = h;
+      return true;
+    }
+  }
+  return fast_span_all(w, x, g, size, base, lo, hi);
 }
 
 /* A parallel launch checks every global access for dependencies between

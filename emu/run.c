@@ -493,6 +493,10 @@ int emu_launch_begin(emu *e, const emu_launch *l) {
   memset(&e->fault, 0, sizeof e->fault);
   e->fault.pc = UINT32_MAX;
   e->warp_insts = 0;
+  /* the access memos name warps by address and instruction count: a
+   * launch's warps may sit where the last one's did, counting from 0 */
+  memset(e->access_memo, 0, sizeof e->access_memo);
+  memset(e->span_memo, 0, sizeof e->span_memo);
   e->pack_regs = e->pack_rows = e->pack_file_rows = 0;
   e->deadline_ns = e->opt.max_seconds > 0 ? clock_now_ns() + (uint64_t)(e->opt.max_seconds * 1e9) : 0;
   if (e->stop_reason) e->deadline_ns = 1;    /* a stop request holds for every later launch */

@@ -26,6 +26,9 @@ expect_fault tma-misaligned "coordinate 1 of the innermost dimension: 4 bytes in
 out=$("$PTXEMU" run "$k" --kernel tma_misaligned -e 'buffer a 4096 zero' -e 'tensormap m u32 2 a dims 32 32 strides 128 box 32 8' --arg tensormap:m --arg u32:4 2>&1) && ok || { bad "tma at x = 4 (16 bytes) faulted"; echo "$out" | head -5; }
 expect_fault shared-oob "invalid shared access" --kernel shared_oob
 expect_fault shared-wrap-oob "invalid shared access of 4 bytes at address 0xfff0\$" --kernel shared_wrap_oob
+expect_fault shared-span-oob "invalid shared access of 4 bytes" --kernel shared_span_oob --block 32
+expect_fault shared-span-oob-where "faults.ptx:114 (pc 6 in shared_span_oob)" --kernel shared_span_oob --block 32
+expect_fault shared-span-misaligned "not 4-byte aligned" --kernel shared_span_misaligned --block 32
 expect_fault vector-red-shared "vector red at 0x2e0000000400, which is not a global address" --kernel vector_red_shared
 expect_fault assert "Assertion \`boom!\` failed" --kernel asserts
 # a kernel that overwrites its frame header through a local address: a fault, never a jump anywhere
