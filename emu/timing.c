@@ -854,6 +854,114 @@ static void grp_commit(twarp *tw, int k) {
 /* One domain's events of the window (those before its stop): the state
  * of its SMs, its warps and its own counters only; e and s are its
  * worker's (their scratch and counters; everything else is shared). */
+/* When instruction d of warp tw, trying at now, has waited for the warp
+ * itself: its operands, the registers its memory instructions have yet to
+ * read (forgetting those read by now), ptxas's stall counts; *why the
+ * reason of the wait that ends last. */
+static inline uint64_t own_ready(twarp *tw, const warp *w, const deps *d, uint64_t now, int *why) {
+  uint64_t t = now;
+  int y = 0;
+  /* (a load merged into another's access waits for nothing: its register
+   * is written when the access's is) */
+  if (!d->fused)
+    for (uint8_t i = 0; i < d->nsrc; i++) if (tw->ready[d->src[i]] > t) { t = tw->ready[d->src[i]]; y = tw->ready_why[d->src[i]]; }
+  for (uint8_t i = 0; i < d->ndst; i++) if (tw->ready[d->dst[i]] > t) { t = tw->ready[d->dst[i]]; y = tw->ready_why[d->dst[i]]; }
+  if (__builtin_expect(tw->war_n != 0, 0)) war_wait(tw, d, now, &t, &y);
+  /* a store or reduction at or before the PC of the warp's last one (the
+   * next iteration of their loop) waits until those since its last wait
+   * have read their registers: something in each iteration waits on the
+   * read barrier they set (iter_read_wait; sm_90 SASS of tests/microbench
+   * mb_fuse fuse_st_a16: the loop's first FADD waits on the barrier of
+   * its four STS.128, mb_atomic red_u32: the loop's first REDG on its
+   * REDGs') */
+  if (__builtin_expect(d->iter_read, 0) && w->cur_pc <= tw->iter_pc && tw->iter_read_at > t) { t = tw->iter_read_at; y = tw->iter_read_why; }
+  /* a warp's memory instructions issue mio_warp_interval cycles apart at
+   * the least: the stall count ptxas writes after each ('wait') */
+  if (d->lsu && tw->mio_next > t) { t = tw->mio_next; y = STALL_WAIT; }
+  /* the stall count of the instruction before it, whatever that waited */
+  if (d->static_gap && !d->free && tw->issued1 && tw->issued1 - 1 + d->static_gap > t) { t = tw->issued1 - 1 + d->static_gap; y = STALL_WAIT; }
+  *why = y;
+  return t;
+}
+
+/* After an issue the warp is queued for the cycle nt its next instruction
+ * could come.  Where that instruction then waits for the warp itself (its
+ * operands, the registers its memory instructions have yet to read,
+ * ptxas's stall count, the spacing of its memory instructions, its own
+ * previous instruction on the pipe), that wait is known now: it is noted
+ * as the try at nt would have noted it and the warp queued at its end,
+ * instead of a try that only queues it again (most of a busy SM's tries).
+ * Where a resource other warps share may bind (a queue, the LSU port, a
+ * unit another warp holds, the scheduler), or the try has more to decide
+ * (a loop's skipped control, a sequence's or the FMA pipe's choice of
+ * unit, an instruction line not yet fetched, LDCs, a value pending at the
+ * window's edge, two_level's active set), the try at nt stays. */
+static uint64_t own_wait(const timing_state *s, const gpu_config *g, const sched *q, twarp *tw, const warp *w, uint64_t nt) {
+  const deps *d = &s->dep[w->cur_pc];
+  if (d->loop != LOOP_NONE || d->alt_ii || d->seq_other_ii || d->seq_xu_ii || d->kind == DK_ASYNC_WAIT || d->gdesc ||
+      ((d->defer_mask | s->ldc_first) & ~tw->ldc_done) || q->policy == GPU_SCHED_TWO_LEVEL)
+    return nt;
+  int why;
+  uint64_t t = own_ready(tw, w, d, nt, &why);
+  if (why & WHY_SCALED) return nt;
+  if (s->ic) {
+    uint64_t line1 = ((uint64_t)w->cur_pc * g->insn_bytes >> 7) + 1;
+    if (tw->iline1 != line1) return nt;
+    if (tw->iready > t) { t = tw->iready; why = STALL_NO_INSTRUCTION; }
+  }
+  if (d->queued) {
+    int k = d->throttle_why == STALL_MIO_THROTTLE ? IQ_MIO : d->throttle_why == STALL_LG_THROTTLE ? IQ_LG : -1;
+    if (k >= 0 && s->iq[k] && s->iq[k][tw->sm].free_at > t) return nt;
+    if (d->exits && tw->stores_done > t) { t = tw->stores_done; why = STALL_DRAIN; }
+  }
+  if (ms_is_pending(t)) return nt;
+  const tsm *sm = &s->sms[tw->sm];
+  if (d->port && sm->port_free > t) return nt;
+  uint64_t unit = sm->unit_free[tw->sp][d->unit];
+  bool own = sm->unit_by[tw->sp][d->unit] == tw;
+  if ((unit > nt && !own) || sm->sched_free[tw->sp] > nt) return nt;
+  /* its own previous instruction holding the pipe longer: 'wait' throughout */
+  if (unit > t) { twarp_note_wait(tw, STALL_WAIT, unit - nt); return unit; }
+  if (t == nt) return nt;
+  /* waiting for an operand while its own previous instruction holds the
+   * pipe: that stretch is 'wait' (as in the try) */
+  uint64_t fixed = (why == STALL_SHORT_SCOREBOARD || why == STALL_LONG_SCOREBOARD) && unit > nt ? unit - nt : 0;
+  twarp_note_wait(tw, STALL_WAIT, fixed);
+  twarp_note_wait(tw, why, t - nt - fixed);
+  return t;
+}
+
+/* The first warp of its sub-partition's not_selected list, its event at
+ * now: the scheduler was taken at now by a warp before it in the queue.
+ * Where nothing else would hold it as long (its unit, the queue it issues
+ * to, the LSU port; no LDC to make first) and it still goes before every
+ * other warp of the list, the try would only put it back there as the
+ * first, queued for the scheduler's next free cycle, its wait counted as
+ * not_selected throughout: it stays, queued for that cycle. */
+static bool still_not_selected(const timing_state *s, const sched *q, const twarp *tw, const warp *w, uint64_t now) {
+  const tsm *sm = &s->sms[tw->sm];
+  uint64_t slot = sm->sched_free[tw->sp];
+  if (tw->wl != &sm->ns[tw->sp] || slot <= now || q->policy == GPU_SCHED_TWO_LEVEL || !w->cur || !~w->exited) return false;
+  const deps *d = &s->dep[w->cur_pc];
+  uint8_t uid = d->unit;
+  if (d->alt_ii && sm->unit_free[tw->sp][U_FP32] < sm->unit_free[tw->sp][uid]) uid = U_FP32;
+  if (d->seq_other_ii | d->seq_xu_ii) uid = seq_pipe(sm, tw, d);
+  if (sm->unit_free[tw->sp][uid] > slot) return false;
+  if (d->queued) {
+    int k = d->throttle_why == STALL_MIO_THROTTLE ? IQ_MIO : d->throttle_why == STALL_LG_THROTTLE ? IQ_LG : -1;
+    if (k >= 0 && s->iq[k] && s->iq[k][tw->sm].free_at >= slot) return false;
+  }
+  if (d->port && sm->port_free >= slot) return false;
+  if ((d->defer_mask | s->ldc_first) & ~tw->ldc_done) return false;
+  if (d->gdesc && !tw->desc_ready) return false;
+  /* (gto: a warp that was the greedy one when it became the first has lost
+   * that place since when another issued) */
+  const sched_list *l = tw->wl;
+  uint64_t p = sched_priority(q, tw);
+  for (uint32_t i = 0; i < l->n; i++) if (sched_priority(q, l->w[i]) < p) return false;
+  return true;
+}
+
 static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
   const gpu_config *g = R->g;
   emu_observer *obs = R->obs;
@@ -891,6 +999,10 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     twarp *tw = he.tw;
     warp *w = tw->w;
     if (q->nheap) prefetch_next(q);
+    if (tw->wl && still_not_selected(s, q, tw, w, he.t)) {
+      if (sched_push(q, tw, s->sms[tw->sm].sched_free[tw->sp])) { fault_oom(e); return; }
+      continue;
+    }
     if (tw->wl) { rehead = tw->wl; rehead_t = he.t; sched_list_leave(rehead, tw, he.t); }
     if (!~w->exited) { if (sched_leave(q, tw, he.t)) fault_oom(e); continue; }
     s->now = dm->now = he.t;
@@ -921,32 +1033,12 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       }
     }
     tsm *sm = &s->sms[tw->sm];
-    uint64_t t = he.t;
-    int why = 0;
+    int why;
     issueq *held = NULL;              /* the full issue queue that alone held it back until q_t */
     uint64_t q_t = 0;
     /* (a load merged into another's access waits for nothing: its register
      * is written when the access's is) */
-    if (!d->fused)
-      for (uint8_t i = 0; i < d->nsrc; i++) if (tw->ready[d->src[i]] > t) { t = tw->ready[d->src[i]]; why = tw->ready_why[d->src[i]]; }
-    for (uint8_t i = 0; i < d->ndst; i++) if (tw->ready[d->dst[i]] > t) { t = tw->ready[d->dst[i]]; why = tw->ready_why[d->dst[i]]; }
-    if (__builtin_expect(tw->war_n != 0, 0)) war_wait(tw, d, he.t, &t, &why);
-    /* a store or reduction at or before the PC of the warp's last one (the
-     * next iteration of their loop) waits until those since its last wait
-     * have read their registers: something in each iteration waits on the
-     * read barrier they set (iter_read_wait; sm_90 SASS of tests/microbench
-     * mb_fuse fuse_st_a16: the loop's first FADD waits on the barrier of
-     * its four STS.128, mb_atomic red_u32: the loop's first REDG on its
-     * REDGs') */
-    if (__builtin_expect(d->iter_read, 0) && w->cur_pc <= tw->iter_pc && tw->iter_read_at > t) {
-      t = tw->iter_read_at;
-      why = tw->iter_read_why;
-    }
-    /* a warp's memory instructions issue mio_warp_interval cycles apart at
-     * the least: the stall count ptxas writes after each ('wait') */
-    if (d->lsu && tw->mio_next > t) { t = tw->mio_next; why = STALL_WAIT; }
-    /* the stall count of the instruction before it, whatever that waited */
-    if (d->static_gap && !d->free && tw->issued1 && tw->issued1 - 1 + d->static_gap > t) { t = tw->issued1 - 1 + d->static_gap; why = STALL_WAIT; }
+    uint64_t t = own_ready(tw, w, d, he.t, &why);
     bool scaled = why & WHY_SCALED;      /* the value is a scaled special function's */
     why &= ~WHY_SCALED;
     if (s->ic) {
@@ -1247,6 +1339,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
         }
         if (d->kind == DK_MEMBAR) { nt += d->after; twarp_note_wait(tw, d->after_why ? d->after_why : STALL_MEMBAR, d->after); }
         if (d->kind == DK_SLEEP) { nt += d->after; twarp_note_wait(tw, STALL_SLEEPING, d->after); }
+        nt = own_wait(s, g, q, tw, w, nt);
         if (sched_push(q, tw, nt)) { fault_oom(e); break; }
       } else {
         /* the warp blocked (barrier, warp-sync): its released threads resume
