@@ -608,31 +608,37 @@ static int gap_parts(twarp *tw, uint64_t waited, emu_stall *st) {
     return 1;
   }
   /* the EMU_STALL_PARTS largest, largest first (ties: the lower reason);
-   * a smaller reason's cycles go to the largest part */
+   * a smaller reason's cycles go to the largest part.  (Sorted as two
+   * arrays and written to st once: moving the parts of st itself read
+   * each back right after its byte and word were stored, which the host
+   * cannot forward, a stall per move.) */
+  uint8_t kw[EMU_STALL_PARTS];
+  uint32_t kc[EMU_STALL_PARTS];
   int n = 0;
   uint64_t rest = 0;
   for (uint32_t m = mask; m; m &= m - 1) {
     int k = __builtin_ctz(m);
-    emu_stall x = { (uint8_t)k, cut32(tw->gap[k]) };
+    uint32_t c = cut32(tw->gap[k]);
     tw->gap[k] = 0;
-    if (n == EMU_STALL_PARTS && x.cycles <= st[n - 1].cycles) { rest += x.cycles; continue; }
-    if (n == EMU_STALL_PARTS) rest += st[--n].cycles;
+    if (n == EMU_STALL_PARTS && c <= kc[n - 1]) { rest += c; continue; }
+    if (n == EMU_STALL_PARTS) rest += kc[--n];
     int j = n++;
-    for (; j > 0 && st[j - 1].cycles < x.cycles; j--) st[j] = st[j - 1];
-    st[j] = x;
+    for (; j > 0 && kc[j - 1] < c; j--) { kc[j] = kc[j - 1]; kw[j] = kw[j - 1]; }
+    kc[j] = c;
+    kw[j] = (uint8_t)k;
   }
   tw->gap_mask = 0;
-  if (rest) st[0].cycles = cut32(st[0].cycles + rest);
+  if (rest) kc[0] = cut32(kc[0] + rest);
   uint64_t sum = 0;
-  for (int i = 0; i < n; i++) sum += st[i].cycles;
-  if (sum < waited) st[0].cycles = cut32(st[0].cycles + (waited - sum));
+  for (int i = 0; i < n; i++) sum += kc[i];
+  if (sum < waited) kc[0] = cut32(kc[0] + (waited - sum));
   for (int i = n - 1; i >= 0 && sum > waited; i--) {
-    uint32_t c = sum - waited < st[i].cycles ? (uint32_t)(sum - waited) : st[i].cycles;
-    st[i].cycles -= c;
+    uint32_t c = sum - waited < kc[i] ? (uint32_t)(sum - waited) : kc[i];
+    kc[i] -= c;
     sum -= c;
   }
-  int m = 1;
-  for (int i = 1; i < n; i++) if (st[i].cycles) st[m++] = st[i];
+  int m = 0;
+  for (int i = 0; i < n; i++) if (!i || kc[i]) st[m++] = (emu_stall){ kw[i], kc[i] };
   return m;
 }
 
