@@ -34,7 +34,8 @@ typedef struct twarp {
   uint64_t age, stamp;                /* start order; order of its last issue (lrr) */
   uint64_t iline1, iready;            /* 1 + the code line it last fetched, and when that is in L0 */
   struct sched_list *wl;              /* the list it waits in without an event (sched_list) ... */
-  uint64_t wl_since;                  /* ... since this cycle, for this reason (enum timing_stall) */
+  uint64_t wl_since;                  /* ... since this cycle, for this reason (enum timing_stall), */
+  uint64_t wl_own;                    /* ... its own waits over by this cycle (timing.c stays_first) */
   uint8_t wl_why;
   bool queued, active, parked;
   uint8_t war_n;                      /* (war_*, below) */

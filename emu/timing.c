@@ -937,34 +937,58 @@ static uint64_t own_wait(const timing_state *s, const gpu_config *g, const sched
   return t;
 }
 
-/* The first warp of its sub-partition's not_selected list, its event at
- * now: the scheduler was taken at now by a warp before it in the queue.
- * Where nothing else would hold it as long (its unit, the queue it issues
- * to, the LSU port; no LDC to make first) and it still goes before every
- * other warp of the list, the try would only put it back there as the
- * first, queued for the scheduler's next free cycle, its wait counted as
- * not_selected throughout: it stays, queued for that cycle. */
-static bool still_not_selected(const timing_state *s, const sched *q, const twarp *tw, const warp *w, uint64_t now) {
+/* The first warp of a list (sched_list), its event at now, where another
+ * warp took the list's resource again in that cycle: the try would put it
+ * back as the first of the same list (it still goes before every other
+ * warp there), queued for the resource's next free cycle.  Where nothing
+ * else would hold it longer, the try's outcome is made here without it:
+ * the wait so far counted as leaving the list would count it, and the
+ * warp stays first, queued then (*at).  Lists: the sub-partition's
+ * not_selected, a full issue queue's, a unit's another warp holds; not
+ * the LSU port's, nor two_level's active set.  Its own waits must be over
+ * (wl_own: where they ended when it joined; nothing but its issues
+ * changes them). */
+static bool stays_first(const timing_state *s, const gpu_config *g, const sched *q, twarp *tw, const warp *w, uint64_t now, uint64_t *at) {
   const tsm *sm = &s->sms[tw->sm];
-  uint64_t slot = sm->sched_free[tw->sp];
-  if (tw->wl != &sm->ns[tw->sp] || slot <= now || q->policy == GPU_SCHED_TWO_LEVEL || !w->cur || !~w->exited) return false;
+  sched_list *l = tw->wl;
+  if (q->policy == GPU_SCHED_TWO_LEVEL || !w->cur || !~w->exited || *l->free_at <= now || tw->wl_own > now) return false;
   const deps *d = &s->dep[w->cur_pc];
+  if (d->kind == DK_ASYNC_WAIT) return false;
+  if (((d->defer_mask | s->ldc_first) & ~tw->ldc_done) || (d->gdesc && !tw->desc_ready)) return false;
+  /* the try's bounds, in its order: the issue queue, the LSU port, the
+   * unit (as the FMA pipe or a sequence chooses it), the scheduler */
+  int k = !d->queued ? -1 : d->throttle_why == STALL_MIO_THROTTLE ? IQ_MIO : d->throttle_why == STALL_LG_THROTTLE ? IQ_LG : -1;
+  uint64_t qf = k >= 0 && s->iq[k] ? s->iq[k][tw->sm].free_at : 0, t = qf > now ? qf : now;
+  if (d->queued && d->exits && tw->stores_done > t) return false;
+  if (d->port && sm->port_free > t) return false;
+  if (d->gdesc && g->imc_desc && g->imc_miss_cycles && tw->desc_ready > t + 1) return false;
   uint8_t uid = d->unit;
   if (d->alt_ii && sm->unit_free[tw->sp][U_FP32] < sm->unit_free[tw->sp][uid]) uid = U_FP32;
-  if (d->seq_other_ii | d->seq_xu_ii) uid = seq_pipe(sm, tw, d);
-  if (sm->unit_free[tw->sp][uid] > slot) return false;
-  if (d->queued) {
-    int k = d->throttle_why == STALL_MIO_THROTTLE ? IQ_MIO : d->throttle_why == STALL_LG_THROTTLE ? IQ_LG : -1;
-    if (k >= 0 && s->iq[k] && s->iq[k][tw->sm].free_at >= slot) return false;
+  uint8_t wuid = d->seq_other_ii | d->seq_xu_ii ? seq_pipe(sm, tw, d) : uid;
+  uint64_t slot = umax(t, sm->sched_free[tw->sp]), unit = sm->unit_free[tw->sp][wuid];
+  int why;
+  bool lost = false;
+  if (unit > slot) {
+    /* another warp's use of the unit (not one of two the instruction can take) */
+    if (sm->unit_by[tw->sp][wuid] == tw || d->alt_ii || l != &sm->unit_wait[tw->sp][wuid]) return false;
+    why = wuid != uid && wuid == U_SFU ? STALL_MIO_THROTTLE : d->throttle_why;
+    lost = sm->unit_at[tw->sp][wuid] == now;
+  } else if (slot > t) {
+    if (l != &sm->ns[tw->sp]) return false;
+    why = STALL_NOT_SELECTED;
+  } else {
+    if (qf <= now || l != &s->iq[k][tw->sm].wait) return false;
+    why = d->throttle_why;
   }
-  if (d->port && sm->port_free >= slot) return false;
-  if ((d->defer_mask | s->ldc_first) & ~tw->ldc_done) return false;
-  if (d->gdesc && !tw->desc_ready) return false;
-  /* (gto: a warp that was the greedy one when it became the first has lost
-   * that place since when another issued) */
-  const sched_list *l = tw->wl;
+  const sched_list *m = l;
   uint64_t p = sched_priority(q, tw);
-  for (uint32_t i = 0; i < l->n; i++) if (sched_priority(q, l->w[i]) < p) return false;
+  for (uint32_t i = 0; i < m->n; i++) if (sched_priority(q, m->w[i]) < p) return false;
+  /* what leaving and joining again count (sched_list_leave, _join) */
+  twarp_note_throttle(tw, tw->wl_why, now - tw->wl_since, l->share);
+  if (lost) twarp_note_wait(tw, STALL_NOT_SELECTED, 1);
+  tw->wl_since = now + lost;
+  tw->wl_why = (uint8_t)why;
+  *at = umax(*l->free_at, now + lost);
   return true;
 }
 
@@ -1005,8 +1029,9 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     twarp *tw = he.tw;
     warp *w = tw->w;
     if (q->nheap) prefetch_next(q);
-    if (tw->wl && still_not_selected(s, q, tw, w, he.t)) {
-      if (sched_push(q, tw, s->sms[tw->sm].sched_free[tw->sp])) { fault_oom(e); return; }
+    uint64_t at;
+    if (tw->wl && stays_first(s, g, q, tw, w, he.t, &at)) {
+      if (sched_push(q, tw, at)) { fault_oom(e); return; }
       continue;
     }
     if (tw->wl) { rehead = tw->wl; rehead_t = he.t; sched_list_leave(rehead, tw, he.t); }
@@ -1058,6 +1083,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       }
       if (tw->iready > t) { t = tw->iready; why = STALL_NO_INSTRUCTION; }
     }
+    uint64_t own_t = t;                /* (its own waits: stays_first) */
     if (__builtin_expect(d->queued, 0)) {
       /* a shared-memory (global, local) instruction waits to issue while
        * the SM's MIO (LG) queue is full: until the one mio_queue
@@ -1150,7 +1176,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       if (l) {
         int j = sched_list_join(q, l, tw, he.t + lost, why);
         if (j < 0) { fault_oom(e); break; }
-        if (j) continue;
+        if (j) { tw->wl_own = own_t; continue; }
       }
       /* waiting for an operand while its own previous instruction still
        * holds the pipe: that stretch is the stall ptxas wrote into the
