@@ -857,9 +857,6 @@ static void grp_commit(twarp *tw, int k) {
   tw->grp_open[k] = 0;
 }
 
-/* One domain's events of the window (those before its stop): the state
- * of its SMs, its warps and its own counters only; e and s are its
- * worker's (their scratch and counters; everything else is shared). */
 /* When instruction d of warp tw, trying at now, has waited for the warp
  * itself: its operands, the registers its memory instructions have yet to
  * read (forgetting those read by now), ptxas's stall counts; *why the
@@ -980,9 +977,8 @@ static bool stays_first(const timing_state *s, const gpu_config *g, const sched 
     if (qf <= now || l != &s->iq[k][tw->sm].wait) return false;
     why = d->throttle_why;
   }
-  const sched_list *m = l;
   uint64_t p = sched_priority(q, tw);
-  for (uint32_t i = 0; i < m->n; i++) if (sched_priority(q, m->w[i]) < p) return false;
+  for (uint32_t i = 0; i < l->n; i++) if (sched_priority(q, l->w[i]) < p) return false;
   /* what leaving and joining again count (sched_list_leave, _join) */
   twarp_note_throttle(tw, tw->wl_why, now - tw->wl_since, l->share);
   if (lost) twarp_note_wait(tw, STALL_NOT_SELECTED, 1);
@@ -992,6 +988,9 @@ static bool stays_first(const timing_state *s, const gpu_config *g, const sched 
   return true;
 }
 
+/* One domain's events of the window (those before its stop): the state
+ * of its SMs, its warps and its own counters only; e and s are its
+ * worker's (their scratch and counters; everything else is shared). */
 static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
   const gpu_config *g = R->g;
   emu_observer *obs = R->obs;
@@ -1067,8 +1066,6 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     int why;
     issueq *held = NULL;              /* the full issue queue that alone held it back until q_t */
     uint64_t q_t = 0;
-    /* (a load merged into another's access waits for nothing: its register
-     * is written when the access's is) */
     uint64_t t = own_ready(tw, w, d, he.t, &why);
     bool scaled = why & WHY_SCALED;      /* the value is a scaled special function's */
     why &= ~WHY_SCALED;
