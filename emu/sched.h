@@ -21,6 +21,7 @@
 
 enum { TWARP_WAR_MAX = 16 };
 enum { TWARP_ASYNC_CLASSES = 4 };     /* enum async_class (timing_insn.h) */
+enum { TWARP_IFC_ROWS = 8 };          /* IFC_ROWS (timing_insn.h) */
 typedef struct twarp {
   /* (what a warp's every event reads, on its first lines) */
   HOST_LINE_ALIGNED warp *w;          /* (a domain's warps on lines of their own: util/host_line.h) */
@@ -72,6 +73,15 @@ typedef struct twarp {
   uint64_t war_last;                  /* ... the last of those reads */
   uint64_t hoist_t0;                  /* when the current copy group of its unrolled loop began (deps.hoist; kept by its slot) */
   double smem_own;                    /* when its next shared access may begin: after its last one's wavefronts (memsys_shared) */
+  /* an if/else ptxas predicates (deps.ifconv_end, ifc_*): its rows as they
+   * were before it (ifc_prev) and as the path that ran first left them
+   * (ifc_other), for the one after (timing.c ifc_*); ifc_ok: kept (no
+   * value was pending) */
+  bool ifc_ok;
+  uint8_t ifc_n;
+  uint8_t ifc_prev_why[TWARP_IFC_ROWS], ifc_other_why[TWARP_IFC_ROWS];
+  int32_t ifc_row[TWARP_IFC_ROWS];
+  uint64_t ifc_prev[TWARP_IFC_ROWS], ifc_other[TWARP_IFC_ROWS];
 } twarp;
 
 /* The warp waits len cycles for reason why before its next issue: added to

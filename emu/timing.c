@@ -857,6 +857,29 @@ static void grp_commit(twarp *tw, int k) {
   tw->grp_open[k] = 0;
 }
 
+/* An if/else ptxas predicates (deps.ifc_*): at its first branch the
+ * warp keeps the rows its paths rename as they were; a path reads those
+ * the other writes as they were, and its last write of a row both write
+ * is ready when both paths' are (the select at the join).  A value still
+ * pending at the window's edge leaves the if/else as the PTX has it. */
+_Static_assert(TWARP_IFC_ROWS == IFC_ROWS, "twarp keeps deps.ifc_w");
+static void ifc_enter(twarp *tw, const deps *d) {
+  tw->ifc_ok = true;
+  tw->ifc_n = d->ifc_nw;
+  for (uint32_t k = 0; k < d->ifc_nw; k++) {
+    int32_t r = d->ifc_w[k];
+    tw->ifc_row[k] = r;
+    tw->ifc_prev[k] = tw->ifc_other[k] = tw->ready[r];
+    tw->ifc_prev_why[k] = tw->ifc_other_why[k] = tw->ready_why[r];
+    if (ms_is_pending(tw->ready[r])) tw->ifc_ok = false;
+  }
+}
+
+static int ifc_slot(const twarp *tw, int32_t row) {
+  for (uint32_t k = 0; k < tw->ifc_n; k++) if (tw->ifc_row[k] == row) return (int)k;
+  return -1;
+}
+
 /* When instruction d of warp tw, trying at now, has waited for the warp
  * itself: its operands, the registers its memory instructions have yet to
  * read (forgetting those read by now), ptxas's stall counts; *why the
@@ -866,9 +889,23 @@ static inline uint64_t own_ready(twarp *tw, const warp *w, const deps *d, uint64
   int y = 0;
   /* (a load merged into another's access waits for nothing: its register
    * is written when the access's is) */
-  if (!d->fused)
-    for (uint8_t i = 0; i < d->nsrc; i++) if (tw->ready[d->src[i]] > t) { t = tw->ready[d->src[i]]; y = tw->ready_why[d->src[i]]; }
-  for (uint8_t i = 0; i < d->ndst; i++) if (tw->ready[d->dst[i]] > t) { t = tw->ready[d->dst[i]]; y = tw->ready_why[d->dst[i]]; }
+  if (__builtin_expect((d->ifc_src | d->ifc_first) && tw->ifc_ok, 0)) {
+    /* (an if/else's path: the other path's rows as they were) */
+    for (uint8_t i = 0; i < d->nsrc && !d->fused; i++) {
+      int k = d->ifc_src >> i & 1 ? ifc_slot(tw, d->src[i]) : -1;
+      uint64_t r = k >= 0 ? tw->ifc_prev[k] : tw->ready[d->src[i]];
+      if (r > t) { t = r; y = k >= 0 ? tw->ifc_prev_why[k] : tw->ready_why[d->src[i]]; }
+    }
+    for (uint8_t i = 0; i < d->ndst; i++) {
+      int k = d->ifc_first >> i & 1 ? ifc_slot(tw, d->dst[i]) : -1;
+      uint64_t r = k >= 0 ? tw->ifc_prev[k] : tw->ready[d->dst[i]];
+      if (r > t) { t = r; y = k >= 0 ? tw->ifc_prev_why[k] : tw->ready_why[d->dst[i]]; }
+    }
+  } else {
+    if (!d->fused)
+      for (uint8_t i = 0; i < d->nsrc; i++) if (tw->ready[d->src[i]] > t) { t = tw->ready[d->src[i]]; y = tw->ready_why[d->src[i]]; }
+    for (uint8_t i = 0; i < d->ndst; i++) if (tw->ready[d->dst[i]] > t) { t = tw->ready[d->dst[i]]; y = tw->ready_why[d->dst[i]]; }
+  }
   if (__builtin_expect(tw->war_n != 0, 0)) war_wait(tw, d, now, &t, &y);
   /* a store or reduction at or before the PC of the warp's last one (the
    * next iteration of their loop) waits until those since its last wait
@@ -1307,6 +1344,13 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     if (d->kind == DK_ASYNC_WAIT && d->grp_open_too) tw->grp_open[d->grp] = 0;
     uint8_t nready = d->rz ? 0 : d->ndst;   /* (an ATOMS writing RZ: no register to wait for) */
     for (uint8_t i = 0; i < nready; i++) {
+      int k = __builtin_expect((d->ifc_first | d->ifc_last) && tw->ifc_ok, 0) ? ifc_slot(tw, d->dst[i]) : -1;
+      if (k >= 0 && (d->ifc_first >> i & 1)) { tw->ifc_other[k] = tw->ready[d->dst[i]]; tw->ifc_other_why[k] = tw->ready_why[d->dst[i]]; }
+      if (k >= 0 && (d->ifc_last >> i & 1) && !ms_is_pending(done) && !ms_is_pending(tw->ifc_other[k]) && tw->ifc_other[k] > done) {
+        tw->ready[d->dst[i]] = tw->ifc_other[k];          /* (the other path's value ends later) */
+        tw->ready_why[d->dst[i]] = tw->ifc_other_why[k];
+        continue;
+      }
       tw->ready[d->dst[i]] = done;
       tw->ready_why[d->dst[i]] = d->sfu_scaled ? (uint8_t)(rwhy | WHY_SCALED) : rwhy;
       if (ms_is_pending(done) && VEC_APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ &tw->ready[d->dst[i]], done, tw }))) { fault_oom(e); break; }
@@ -1354,6 +1398,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
         if (__builtin_expect(d->ifconv_end != 0, 0)) {
           uint32_t *ir = tw->ifreg;
           if (!(pc0 >= ir[0] && pc0 < ir[1])) { ir[0] = pc0; ir[1] = d->ifconv_end; }
+          if (d->ifc_nw) ifc_enter(tw, d);
         }
         if (__builtin_expect(w->cur != mask0 || w->cur_pc != pc0 + 1, 0)) {
           const uint32_t *ir = tw->ifreg;

@@ -379,6 +379,54 @@ static bool is_jump(const xinsn *x, uint32_t pc, uint32_t np) {
   return x->in->op == OP_BRA && x->guard < 0 && x->target > pc && x->target < np;
 }
 
+/* Whether row r is among the dst of dep[lo, hi). */
+static bool writes_row(const deps *dep, uint32_t lo, uint32_t hi, int32_t r) {
+  for (uint32_t i = lo; i < hi; i++)
+    for (uint8_t k = 0; k < dep[i].ndst; k++) if (dep[i].dst[k] == r) return true;
+  return false;
+}
+
+/* An if/else ptxas predicates, paths [a0, a1) and [b0, b1) (head: its
+ * first branch): ptxas computes both from the registers as they were
+ * before the if/else (the second path's writes renamed) and selects at
+ * the join, so neither path waits for the other ([S] the sm_90 SASS of
+ * tests/microbench mb_div div_2: the two paths' FFMA chains interleaved,
+ * 32 FFMAs a trip).  Marks each path's reads of rows the other writes,
+ * before it writes them itself (read as they were, ifc_src), and its
+ * first and last writes of rows both write (the join waits for both,
+ * ifc_first, ifc_last); the head keeps the rows' list (at most IFC_ROWS,
+ * else nothing is marked). */
+static void mark_two_paths(deps *dep, uint32_t head, uint32_t a0, uint32_t a1, uint32_t b0, uint32_t b1) {
+  int32_t w[IFC_ROWS];
+  uint32_t nw = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (int side = 0; side < 2; side++) {
+      uint32_t lo = side ? b0 : a0, hi = side ? b1 : a1, olo = side ? a0 : b0, ohi = side ? a1 : b1;
+      for (uint32_t i = lo; i < hi; i++) {
+        deps *d = &dep[i];
+        for (uint8_t k = 0; k < d->nsrc; k++) {
+          int32_t r = d->src[k];
+          if (r < 0 || !writes_row(dep, olo, ohi, r) || writes_row(dep, lo, i, r)) continue;
+          uint32_t j = 0;
+          while (j < nw && w[j] != r) j++;
+          if (j == nw) { if (nw == IFC_ROWS) return; w[nw++] = r; }
+          if (pass) d->ifc_src |= (uint16_t)(1u << k);
+        }
+        for (uint8_t k = 0; k < d->ndst; k++) {
+          int32_t r = d->dst[k];
+          if (r < 0 || !writes_row(dep, olo, ohi, r)) continue;
+          uint32_t j = 0;
+          while (j < nw && w[j] != r) j++;
+          if (j == nw) { if (nw == IFC_ROWS) return; w[nw++] = r; }
+          if (pass && !writes_row(dep, lo, i, r)) d->ifc_first |= (uint16_t)(1u << k);
+          if (pass && !writes_row(dep, i + 1, hi, r)) d->ifc_last |= (uint16_t)(1u << k);
+        }
+      }
+    }
+  dep[head].ifc_nw = (uint8_t)nw;
+  memcpy(dep[head].ifc_w, w, nw * sizeof *w);
+}
+
 static void mark_ifconvert(const emu *e, deps *dep, uint32_t pc, uint32_t max_if, uint32_t max_else) {
   const xinsn *b = &e->prog[pc];
   uint32_t np = e->nprog, n = 0, then = pc + 1, t = b->target, join, max_insns = max_if;
@@ -397,6 +445,7 @@ static void mark_ifconvert(const emu *e, deps *dep, uint32_t pc, uint32_t max_if
   if (n > max_insns) return;
   for (uint32_t i = pc; i < join; i++)
     if (e->prog[i].in->op == OP_BRA) { dep[i].ifconv_end = join; dep[i].free = true; dep[i].kind = DK_PLAIN; dep[i].lat = 0; }
+  if (join != t) mark_two_paths(dep, pc, then, t - 1, t, join);
 }
 
 /* Whether an instruction of pc's function before pc moves special register

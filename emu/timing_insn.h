@@ -10,6 +10,7 @@
 #include "gpu/config.h"
 
 #define MAX_DEPS 16
+#define IFC_ROWS 8                    /* rows an if/else's paths rename (deps.ifc_w) */
 
 /* What an instruction does to the warp that issues it, besides results. */
 enum dep_kind { DK_PLAIN, DK_BRANCH, DK_MEMBAR, DK_SLEEP,
@@ -58,6 +59,12 @@ typedef struct deps {
   uint8_t grp;                        /* enum async_class of DK_ASYNC_*           */
   bool grp_open_too;                  /* cp.async.wait_all: the uncommitted copies as well */
   uint32_t ifconv_end;                /* a branch of a region ptxas predicates: the region's end (join) PC; 0: none */
+  /* ... an if/else there: ptxas computes both paths from the registers
+   * as they were before it, the second's writes renamed, and selects at
+   * the join (timing.c ifc_*) */
+  uint16_t ifc_src;                   /* on a path: sources (bits) the other path writes, read as they were */
+  uint16_t ifc_first, ifc_last;       /* ... its first and last write (bits of dst) of a row both paths write */
+  uint8_t ifc_nw;                     /* its first branch: the rows to keep as they were (ifc_w, at the end) */
   bool unread;                        /* a memory access whose result nobody reads (drain) */
   bool rz;                            /* ... in shared memory: the SASS's ATOMS writes RZ (no register to wait for) */
   bool iter_read;                     /* a store or reduction: once a loop iteration it waits for the
@@ -87,6 +94,7 @@ typedef struct deps {
   uint8_t fuse_pos;                   /* ... its own address less the merged access's */
   bool fused;                         /* another instruction of its group makes the access (free) */
   int32_t fuse_row;                   /* a fused load: the row of the access's result (-1: none) */
+  int32_t ifc_w[IFC_ROWS];            /* (ifc_nw) */
 } deps;
 
 /* The SASS instructions d issues (none for one that leaves no SASS). */

@@ -924,4 +924,17 @@ grep -v -e '^scheduler' -e '^sched_active_warps' -e '^reg_bank' -e '^fetch_cycle
   -e '^membar_cycles' -e '^gpcs' "$srcdir/configs/h100.gpu" >"$tmp/old.gpu"
 if "$PTXEMU" run -q --gpu "$tmp/old.gpu" "$k" --kernel straight -e 'buffer b 64 zero' --arg ptr:b >/dev/null 2>&1; then ok; else bad "a configuration without the SM block"; fi
 
+# an if/else ptxas predicates, both paths a chain of four FMAs on one
+# register: the second path's first FMA issues before the first path's
+# last one completes (it reads the register as it was before the if/else),
+# the store after the join waits for both chains
+trace "$tmp/ifc.db" ifelse_chain 32 128
+fmas() {   # the FMAs' issue and complete cycles, in issue order
+  q "$tmp/ifc.db" "SELECT issue_cycle, complete_cycle FROM warp_runs JOIN instructions USING (insn_id) WHERE opname LIKE 'fma%' ORDER BY wseq" | tr '|' ' '
+}
+set -- $(fmas)
+if [ $# -eq 16 ] && [ "$9" -lt "$8" ]; then ok; else bad "if/else: the second path's first FMA (issued at $9) waits for the first path's last (complete at $8)"; fi
+st=$(q "$tmp/ifc.db" "SELECT issue_cycle FROM warp_runs JOIN instructions USING (insn_id) WHERE opname LIKE 'st.global%'")
+if [ $# -eq 16 ] && [ "$st" -ge "$8" ] && [ "$st" -ge "${16}" ]; then ok; else bad "if/else: the store after the join (issued at $st) before both chains complete ($8, ${16})"; fi
+
 finish
