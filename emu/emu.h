@@ -289,6 +289,12 @@ typedef struct emu_module {
   uint64_t *sym_addr, *shared_sym_off, *func_addr;
 } emu_module;
 
+/* The access an access memo (emu.access_memo, span_memo) saw last: its
+ * warp (and block), PC, and the warp's instruction count less that PC
+ * (constant while the warp runs straight on), for the next access through
+ * the same register (xinsn.same_addr_as; exec_mem.c came_from). */
+struct emu_access_at { const warp *w; uint32_t linear, pc; uint64_t base; };
+
 typedef struct emu {
   isa_module *m;                 /* the selected module (emu_module_select)       */
   emu_options opt;
@@ -362,20 +368,13 @@ typedef struct emu {
    * lines), for the functional counters (exec_mem.c) */
   struct emu_access_memo {
     uint64_t rel[WARP_SIZE]; uint32_t size, phase, n1, n2; bool valid;
-    /* the access that last matched or set it: its warp (and block), PC, and
-     * the warp's instruction count less that PC (constant while the warp
-     * runs straight on) */
-    const warp *w; uint32_t linear, pc; uint64_t base;
+    struct emu_access_at at;
   } access_memo[8];
   /* a whole warp's shared access through a register (by row, 4 kept): a
    * bound on its lanes' offsets (the OR of their low 32 bits, at least the
-   * greatest), where the next access through it, unwritten since
-   * (xinsn.same_addr_as), needs only its own displacement added
-   * (exec_mem.c fast_span) */
-  struct emu_span_memo {
-    const warp *w; uint32_t linear, pc; uint64_t base;
-    uint32_t bound;
-  } span_memo[4];
+   * greatest), where the next access through it, unwritten since, needs
+   * only its own displacement added (exec_mem.c fast_span) */
+  struct emu_span_memo { struct emu_access_at at; uint32_t bound; } span_memo[4];
   emu_fault fault;
   bool faulted;
   uint64_t warp_insts;           /* this launch, for the budget                   */

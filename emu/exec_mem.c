@@ -353,6 +353,15 @@ typedef uint64_t u64x2 __attribute__((vector_size(16)));
  * wide as the register (wrap). */
 #define FAST_ADDR(r, i, imm, wrap) (((r)[i] + (imm)) & (wrap))
 
+/* Whether warp w came straight to x from the access `at` names, through
+ * the same register, unwritten since (emu_link_accesses); and naming x. */
+static inline bool came_from(const warp *w, const xinsn *x, const struct emu_access_at *at) {
+  return x->same_addr_as == at->pc + 1 && at->w == w && at->base == w->insts - x->pc && at->linear == w->cta->linear;
+}
+static inline void name_at(const warp *w, const xinsn *x, struct emu_access_at *at) {
+  *at = (struct emu_access_at){ w, w->cta->linear, x->pc, w->insts - x->pc };
+}
+
 /* The host address *base of address *lo, where every active lane's access
  * lies in one region; false where the general path must decide.  The AND
  * and OR of the addresses bound them and take vector instructions; the
@@ -370,7 +379,7 @@ static __attribute__((noinline)) bool fast_span_all(warp *w, const xinsn *x, lan
     UNROLL_LANES
     for (int i = 0; i < WARP_SIZE; i += 2) { u64x2 v; memcpy(&v, r + i, sizeof v); vr |= v; vo |= (v + vi) & vw; }
     struct emu_span_memo *sm = &w->e->span_memo[f->row & 3];
-    sm->w = w; sm->linear = w->cta->linear; sm->pc = x->pc; sm->base = w->insts - x->pc;
+    name_at(w, x, &sm->at);
     sm->bound = (uint32_t)(vr[0] | vr[1]);
     all = 0;
     any = vo[0] | vo[1];
@@ -422,10 +431,9 @@ static inline bool fast_span(warp *w, const xinsn *x, lanemask g, uint32_t size,
     uint32_t im = (uint32_t)f->imm;
     uint64_t h = (uint64_t)sm->bound + im;
     const cta *c = w->cta;
-    if (x->same_addr_as == sm->pc + 1 && sm->w == w && sm->base == w->insts - x->pc && sm->linear == c->linear &&
-        !((sm->bound | im) & (size - 1)) && h <= UINT32_MAX && !(h >> CLUSTER_RANK_SHIFT) && h < c->shared_size &&
+    if (came_from(w, x, &sm->at) && !((sm->bound | im) & (size - 1)) && h <= UINT32_MAX && !(h >> CLUSTER_RANK_SHIFT) && h < c->shared_size &&
         size <= c->shared_size - h) {
-      sm->pc = x->pc;
+      sm->at.pc = x->pc;
       *base = c->shared; *lo = 0; *hi = h;
       return true;
     }
@@ -497,7 +505,7 @@ static inline struct emu_access_memo *memo_for(warp *w, const xinsn *x, lanemask
  * through the same register, unwritten since (emu_link_accesses): the same
  * pattern without comparing it. */
 static inline bool memo_followed(const warp *w, const xinsn *x, const struct emu_access_memo *mo, uint32_t phase) {
-  return x->same_addr_as == mo->pc + 1 && mo->w == w && mo->base == w->insts - x->pc && mo->phase == phase && mo->linear == w->cta->linear;
+  return came_from(w, x, &mo->at) && mo->phase == phase;
 }
 
 /* A pattern the memo knows: its counts, added again. */
@@ -536,9 +544,9 @@ static void fast_count_on(warp *w, const xinsn *x, lanemask g, uint32_t size, bo
       UNROLL_LANES
       for (int i = 0; i < WARP_SIZE; i += 2) { u64x2 v, rel; memcpy(&v, r + i, sizeof v); memcpy(&rel, mo->rel + i, sizeof rel); diff |= (v - v0) ^ rel; }
       same = mo->valid && mo->size == size && mo->phase == phase && !(diff[0] | diff[1]);
-      mo->w = w; mo->linear = w->cta->linear; mo->base = w->insts - x->pc;
+      name_at(w, x, &mo->at);
     }
-    mo->pc = x->pc;
+    mo->at.pc = x->pc;
     if (same) { memo_count(w, x, g, size, store, mo); return; }
   }
   uint64_t a[WARP_SIZE];
@@ -581,7 +589,7 @@ static inline void fast_count_ldst(warp *w, const xinsn *x, lanemask g, uint32_t
   if (!e->opt.counters && !e->timing && !emu_obs_mem(e->obs)) return;
   uint32_t phase = 0;
   struct emu_access_memo *mo = x->same_addr_as ? memo_for(w, x, g, false, &phase) : NULL;
-  if (mo && memo_followed(w, x, mo, phase)) { mo->pc = x->pc; memo_count(w, x, g, size, store, mo); return; }
+  if (mo && memo_followed(w, x, mo, phase)) { mo->at.pc = x->pc; memo_count(w, x, g, size, store, mo); return; }
   fast_count_on(w, x, g, size, store);
 }
 

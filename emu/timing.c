@@ -681,6 +681,25 @@ static void hold_seq_pipes(tsm *sm, const twarp *tw, const deps *d, uint64_t t) 
   }
 }
 
+/* What an instruction's try weighs besides the warp itself (the try,
+ * own_wait and stays_first alike): the SM's issue queue it waits for
+ * (IQ_MIO, IQ_LG; -1: none), the LDCs the warp makes first (ldc_stack,
+ * ldc_at_use), and the unit it takes (*uid: the FMA pipe for an IMAD form
+ * when that is freer) and the one whose being busy holds it (a SASS
+ * sequence: the pipe it uses that is busy longest). */
+static inline int queue_of(const deps *d) {
+  return d->throttle_why == STALL_MIO_THROTTLE ? IQ_MIO : d->throttle_why == STALL_LG_THROTTLE ? IQ_LG : -1;
+}
+static inline uint64_t ldcs_of(const timing_state *s, const twarp *tw, const deps *d) {
+  return (d->defer_mask | s->ldc_first) & ~tw->ldc_done;
+}
+static inline uint8_t unit_held(const tsm *sm, const twarp *tw, const deps *d, uint8_t *uid) {
+  uint8_t u = d->unit;
+  if (d->alt_ii && sm->unit_free[tw->sp][U_FP32] < sm->unit_free[tw->sp][u]) u = U_FP32;   /* IMAD form */
+  *uid = u;
+  return __builtin_expect(d->seq_other_ii | d->seq_xu_ii, 0) ? seq_pipe(sm, tw, d) : u;
+}
+
 /* ready_why: the register's value is a scaled special function's
  * (deps.sfu_scaled); the rest is the stall reason. */
 #define WHY_SCALED 0x80
@@ -939,7 +958,7 @@ static inline uint64_t own_ready(twarp *tw, const warp *w, const deps *d, uint64
 static uint64_t own_wait(const timing_state *s, const gpu_config *g, const sched *q, twarp *tw, const warp *w, uint64_t nt) {
   const deps *d = &s->dep[w->cur_pc];
   if (d->loop != LOOP_NONE || d->alt_ii || d->seq_other_ii || d->seq_xu_ii || d->kind == DK_ASYNC_WAIT || d->gdesc ||
-      ((d->defer_mask | s->ldc_first) & ~tw->ldc_done) || q->policy == GPU_SCHED_TWO_LEVEL)
+      ldcs_of(s, tw, d) || q->policy == GPU_SCHED_TWO_LEVEL)
     return nt;
   int why;
   uint64_t t = own_ready(tw, w, d, nt, &why);
@@ -950,7 +969,7 @@ static uint64_t own_wait(const timing_state *s, const gpu_config *g, const sched
     if (tw->iready > t) { t = tw->iready; why = STALL_NO_INSTRUCTION; }
   }
   if (d->queued) {
-    int k = d->throttle_why == STALL_MIO_THROTTLE ? IQ_MIO : d->throttle_why == STALL_LG_THROTTLE ? IQ_LG : -1;
+    int k = queue_of(d);
     if (k >= 0 && s->iq[k] && s->iq[k][tw->sm].free_at > t) return nt;
     if (d->exits && tw->stores_done > t) { t = tw->stores_done; why = STALL_DRAIN; }
   }
@@ -987,18 +1006,16 @@ static bool stays_first(const timing_state *s, const gpu_config *g, const sched 
   sched_list *l = tw->wl;
   if (q->policy == GPU_SCHED_TWO_LEVEL || !w->cur || !~w->exited || *l->free_at <= now || tw->wl_own > now) return false;
   const deps *d = &s->dep[w->cur_pc];
-  if (d->kind == DK_ASYNC_WAIT) return false;
-  if (((d->defer_mask | s->ldc_first) & ~tw->ldc_done) || (d->gdesc && !tw->desc_ready)) return false;
+  if (d->kind == DK_ASYNC_WAIT || ldcs_of(s, tw, d)) return false;
   /* the try's bounds, in its order: the issue queue, the LSU port, the
    * unit (as the FMA pipe or a sequence chooses it), the scheduler */
-  int k = !d->queued ? -1 : d->throttle_why == STALL_MIO_THROTTLE ? IQ_MIO : d->throttle_why == STALL_LG_THROTTLE ? IQ_LG : -1;
+  int k = d->queued ? queue_of(d) : -1;
   uint64_t qf = k >= 0 && s->iq[k] ? s->iq[k][tw->sm].free_at : 0, t = qf > now ? qf : now;
   if (d->queued && d->exits && tw->stores_done > t) return false;
   if (d->port && sm->port_free > t) return false;
-  if (d->gdesc && g->imc_desc && g->imc_miss_cycles && tw->desc_ready > t + 1) return false;
-  uint8_t uid = d->unit;
-  if (d->alt_ii && sm->unit_free[tw->sp][U_FP32] < sm->unit_free[tw->sp][uid]) uid = U_FP32;
-  uint8_t wuid = d->seq_other_ii | d->seq_xu_ii ? seq_pipe(sm, tw, d) : uid;
+  /* (the memory descriptor's ULDC not made yet: the try makes it) */
+  if (d->gdesc && g->imc_desc && g->imc_miss_cycles && (!tw->desc_ready || tw->desc_ready > t + 1)) return false;
+  uint8_t uid, wuid = unit_held(sm, tw, d, &uid);
   uint64_t slot = umax(t, sm->sched_free[tw->sp]), unit = sm->unit_free[tw->sp][wuid];
   int why;
   bool lost = false;
@@ -1123,7 +1140,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
        * the SM's MIO (LG) queue is full: until the one mio_queue
        * (lg_queue) places before it has started on the shared pipe (the
        * L1): mio_throttle (lg_throttle) */
-      int k = d->throttle_why == STALL_MIO_THROTTLE ? IQ_MIO : d->throttle_why == STALL_LG_THROTTLE ? IQ_LG : -1;
+      int k = queue_of(d);
       if (k >= 0 && s->iq[k] && s->iq[k][tw->sm].free_at > t) {
         held = &s->iq[k][tw->sm];
         t = q_t = held->free_at;
@@ -1141,7 +1158,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     /* LDCs it makes first: the stack pointer's, a warp's first SASS
      * instruction (ldc_stack), and those of the pointers whose block it
      * enters (ldc_at_use): a place in the MIO queue each (ldc_s2r_mio) */
-    uint64_t ldcs = (d->defer_mask | s->ldc_first) & ~tw->ldc_done;
+    uint64_t ldcs = ldcs_of(s, tw, d);
     if (__builtin_expect(ldcs != 0, 0) && g->ldc_s2r_mio && s->iq[IQ_MIO] && s->iq[IQ_MIO][tw->sm].free_at > t) {
       held = &s->iq[IQ_MIO][tw->sm];
       t = q_t = held->free_at;
@@ -1177,11 +1194,8 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     }
     /* the unit throttles only when it stays busy past the scheduler's
      * next free cycle; until then the warp is eligible, not selected */
-    uint8_t uid = d->unit;
-    if (d->alt_ii && sm->unit_free[tw->sp][U_FP32] < sm->unit_free[tw->sp][uid]) uid = U_FP32;   /* IMAD form */
-    /* a SASS sequence needs each pipe it uses: the one busy longest binds */
+    uint8_t uid, wuid = unit_held(sm, tw, d, &uid);
     bool seq = d->seq_other_ii | d->seq_xu_ii;
-    uint8_t wuid = __builtin_expect(seq, 0) ? seq_pipe(sm, tw, d) : uid;
     uint64_t could = t, slot = umax(t, sm->sched_free[tw->sp]), unit = sm->unit_free[tw->sp][wuid];
     /* the warp's own previous instruction holding the pipe is a stall the
      * compiler wrote into the control bits ('wait', as Nsight Compute counts
@@ -1343,8 +1357,9 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     }
     if (d->kind == DK_ASYNC_WAIT && d->grp_open_too) tw->grp_open[d->grp] = 0;
     uint8_t nready = d->rz ? 0 : d->ndst;   /* (an ATOMS writing RZ: no register to wait for) */
+    bool ifc = __builtin_expect((d->ifc_first | d->ifc_last) && tw->ifc_ok, 0);
     for (uint8_t i = 0; i < nready; i++) {
-      int k = __builtin_expect((d->ifc_first | d->ifc_last) && tw->ifc_ok, 0) ? ifc_slot(tw, d->dst[i]) : -1;
+      int k = ifc ? ifc_slot(tw, d->dst[i]) : -1;
       if (k >= 0 && (d->ifc_first >> i & 1)) { tw->ifc_other[k] = tw->ready[d->dst[i]]; tw->ifc_other_why[k] = tw->ready_why[d->dst[i]]; }
       if (k >= 0 && (d->ifc_last >> i & 1) && !ms_is_pending(done) && !ms_is_pending(tw->ifc_other[k]) && tw->ifc_other[k] > done) {
         tw->ready[d->dst[i]] = tw->ifc_other[k];          /* (the other path's value ends later) */
