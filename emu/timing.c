@@ -34,6 +34,7 @@ typedef struct tsm {
   double s2r_free;                    /* when the SM takes its next special register read (S2R) */
   uint64_t port_free;                 /* when the SM's LSU port dispatches its next global load (lsu_port) */
   sched_list port_wait;               /* ... the warps waiting for it */
+  uint32_t atom_head;                 /* the oldest of its atomics in flight (timing_state.atom_ack) */
 } tsm;
 
 const char *const timing_stall_names[STALL_NREASONS] = {
@@ -119,6 +120,8 @@ typedef struct timing_state {
   uint32_t ready_rows;                /* rows of a warp's ready cycles (dep_rows) */
   bool mem_done;
   bool mem_store;                     /* ... a store (not a reduction) */
+  bool mem_atom;                      /* ... a global atomic: one of the SM's atomics in flight */
+  uint64_t *atom_ack;                 /* per SM, atomics_in_flight of them: when the L2 performed each (a ring from tsm.atom_head; pending codes too) */
   uint64_t mem_read_at;               /* ... when the L1 or the shared pipe takes it from its queue (reads its registers) */
   uint8_t mem_read_why;               /* ... the wait of an instruction that writes one of them before */
   timing_result r;
@@ -339,7 +342,12 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
   enum ms_path path = space == MM_LOCAL ? MS_LOCAL
                     : x->in->cache == MOD_CG || x->in->cache == MOD_CV || strong ? MS_BYPASS
                     : x->in->cache == MOD_NC ? MS_READONLY : MS_CACHED;
-  enum ms_op op = !atomic ? (store ? MS_STORE : MS_LOAD) : s->uniform_atom[x - e->prog] ? MS_ATOMIC_WARP : MS_ATOMIC;
+  enum ms_op op = !atomic ? (store ? MS_STORE : MS_LOAD) : s->uniform_atom[x - e->prog] ? MS_ATOMIC_WARP
+                : s->atom_ack && (d->unread || x->in->op == OP_RED) ? MS_RED : MS_ATOMIC;
+  uint8_t ty = x->in->type;
+  if (atomic && (ty == PTX_T_F16 || ty == PTX_T_F16X2 || ty == PTX_T_BF16 || ty == PTX_T_BF16X2)) op |= MS_F16;
+  /* one of the SM's atomics in flight (the try waited for its place) */
+  s->mem_atom = atomic && s->atom_ack && path != MS_LOCAL;
   /* a store's latency only bounds the kernel's end: it writes no register */
   s->mem_read_at = umax(t, (uint64_t)((s->g->l1_accept_cycles > 0 ? s->mem->sm[smid].l1_accept : s->mem->sm[smid].l1_free) + 0.5));
   s->mem_read_why = STALL_LONG_SCOREBOARD;
@@ -957,7 +965,7 @@ static inline uint64_t own_ready(twarp *tw, const warp *w, const deps *d, uint64
  * window's edge, two_level's active set), the try at nt stays. */
 static uint64_t own_wait(const timing_state *s, const gpu_config *g, const sched *q, twarp *tw, const warp *w, uint64_t nt) {
   const deps *d = &s->dep[w->cur_pc];
-  if (d->loop != LOOP_NONE || d->alt_ii || d->seq_other_ii || d->seq_xu_ii || d->kind == DK_ASYNC_WAIT || d->gdesc ||
+  if (d->loop != LOOP_NONE || d->alt_ii || d->seq_other_ii || d->seq_xu_ii || d->kind == DK_ASYNC_WAIT || d->gdesc || d->gatom ||
       ldcs_of(s, tw, d) || q->policy == GPU_SCHED_TWO_LEVEL)
     return nt;
   int why;
@@ -1006,7 +1014,7 @@ static bool stays_first(const timing_state *s, const gpu_config *g, const sched 
   sched_list *l = tw->wl;
   if (q->policy == GPU_SCHED_TWO_LEVEL || !w->cur || !~w->exited || *l->free_at <= now || tw->wl_own > now) return false;
   const deps *d = &s->dep[w->cur_pc];
-  if (d->kind == DK_ASYNC_WAIT || ldcs_of(s, tw, d)) return false;
+  if (d->kind == DK_ASYNC_WAIT || d->gatom || ldcs_of(s, tw, d)) return false;
   /* the try's bounds, in its order: the issue queue, the LSU port, the
    * unit (as the FMA pipe or a sequence chooses it), the scheduler */
   int k = d->queued ? queue_of(d) : -1;
@@ -1183,6 +1191,18 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       if (d->grp_open_too) need = umax(need, tw->grp_open[d->grp]);
       if (need > t) { t = need; why = d->grp == AC_WGMMA ? STALL_SLEEPING : STALL_LONG_SCOREBOARD; }
     }
+    /* an SM has at most atomics_in_flight global atomics the L2 has not
+     * performed yet: the next issues when the oldest is done (a pending
+     * one: when the window's edge settles it) ([M] tests/microbench
+     * mb_atomic3: one warp's 32 reductions of 32 lanes on one word leave
+     * it at once and it drains (55 %); 128 of them, or 8 warps', wait
+     * 'long_scoreboard' (51-71 %); val_hist hist_global, every SM's
+     * atomics on 256 bins: 97 % 'long_scoreboard', 1 % 'lg_throttle': the
+     * warps wait before the LG queue, not in it) */
+    if (__builtin_expect(d->gatom, 0)) {
+      uint64_t oldest = s->atom_ack[(size_t)tw->sm * g->atomics_in_flight + sm->atom_head];
+      if (oldest > t) { t = oldest; why = STALL_LONG_SCOREBOARD; }
+    }
     /* a value still pending (a memory result the window's edge settles):
      * the warp waits outside the queue and tries again at he.t then */
     if (__builtin_expect(ms_is_pending(t), 0)) {
@@ -1258,6 +1278,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     s->mem_done = false;
     s->mem_latency = 0;
     s->mem_store = false;
+    s->mem_atom = false;
     s->mem_read_at = 0;
     s->bulk_sent = 0;
     uint32_t pc0 = w->cur_pc;
@@ -1323,6 +1344,15 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
         uint64_t at = timing_hoisted_done(g, d, tw->loopst, h0, tw->ready, t, 0);
         if (at < t) memsys_pend_add(s->mem, tw->sm, done, (uint64_t)0 - (t - at));
       }
+    }
+    /* the SM's atomic in flight until done (timing_mem) */
+    if (s->mem_atom) {
+      uint32_t n = g->atomics_in_flight, *h = &sm->atom_head;
+      uint64_t *slot = &s->atom_ack[(size_t)tw->sm * n + *h];
+      *slot = done;
+      *h = *h + 1 == n ? 0 : *h + 1;
+      if (ms_is_pending(done) && VEC_APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ slot, done, tw }))) { fault_oom(e); break; }
+      s->mem_atom = false;
     }
     /* a reduction (red, an atom whose result nobody reads) drains when
      * it is done; a store as soon as the L1 takes it ([M] tests/microbench
@@ -1672,7 +1702,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
                       (uint64_t)WARP_SIZE * e->local_per_thread + 5 * sizeof(uint32_t) + sizeof(uint64_t);
   uint64_t need = memsys_host_bytes(g, nsm, shared_used) + ifetch_host_bytes(g, nsm) + (uint64_t)nsm * sizeof(tsm) +
                   (uint64_t)e->nprog * sizeof *s->dep + (uint64_t)slots * (sizeof(cta) + 32) + (uint64_t)slots * nwarps * per_warp +
-                  (uint64_t)nsm * (g->mio_queue + g->lg_queue) * sizeof(uint64_t) + (uint64_t)nsm * per_sm * nwarps * (3 + U_COUNT) * sizeof(twarp *);
+                  (uint64_t)nsm * (g->mio_queue + g->lg_queue + g->atomics_in_flight) * sizeof(uint64_t) + (uint64_t)nsm * per_sm * nwarps * (3 + U_COUNT) * sizeof(twarp *);
   if (e->warp_bytes + need > e->opt.mem_cap || need > e->opt.mem_cap) {
     e->faulted = true;
     e->fault.kind = FAULT_MEMORY;
@@ -1681,6 +1711,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     return -1;
   }
   s->sms = calloc_lines(nsm, sizeof *s->sms);
+  s->atom_ack = g->atomics_in_flight ? calloc((size_t)nsm * g->atomics_in_flight, sizeof *s->atom_ack) : NULL;
   s->dep = calloc(e->nprog ? e->nprog : 1, sizeof *s->dep);
   if (s->dep) {
     timing_build_deps(e, g, s->dep);
@@ -1785,7 +1816,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
       if (s->iq[k]) s->iq[k][i].wait = (sched_list){ .w = m, .cap = per_sm * nwarps, .free_at = &s->iq[k][i].free_at };
     s->sms[i].port_wait = (sched_list){ .w = m, .cap = per_sm * nwarps, .free_at = &s->sms[i].port_free, .share = port_share };
   }
-  if (!s->sms || !s->dep || !res || !tws || !twmem || !unqueued || !cta_start_t || !slot_sm || !slot_init || !s->mem || !s->uniform_atom || !s->list_mem ||
+  if (!s->sms || (g->atomics_in_flight && !s->atom_ack) || !s->dep || !res || !tws || !twmem || !unqueued || !cta_start_t || !slot_sm || !slot_init || !s->mem || !s->uniform_atom || !s->list_mem ||
       !s->dom || !s->dom_of || !s->sp || (bulk_in && !s->tbar)) {
     fault_oom(e);
     goto out;
@@ -2038,6 +2069,8 @@ out:
   if (s->mem) { memsys_clear(s->mem); memsys_windowed(s->mem, false); }
   if (s->ic) ifetch_windowed(s->ic, false);
   free(s->sms);
+  free(s->atom_ack);
+  s->atom_ack = NULL;
   free(s->dep);
   free(res);
   free(s->tbar);

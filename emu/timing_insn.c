@@ -923,14 +923,16 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     /* stores and reductions: each sets a read barrier that something in
      * its loop waits on once an iteration (iter_read_wait) */
     dep[pc].iter_read = g->iter_read_wait && dep[pc].lsu && (in->op == OP_ST || in->op == OP_RED);
+    dep[pc].gatom = g->atomics_in_flight && (in->op == OP_ATOM || in->op == OP_RED) && !is_shared_space(in->space) && !dep[pc].free;
   }
   /* an atom whose result no instruction reads: only the warp's exit waits
    * for it (drain; [M] tests/microbench mb_atomic red_*: 15-22% drain, and
-   * 80% long_scoreboard).  The model keeps its register, so the next one
-   * to the same register waits for it; the SASS has a REDG without one,
-   * and the H100's wait is its limit on reductions in flight, which this
-   * stands in for (doc/timing-validation.md, "Reductions as SASS has
-   * them") */
+   * 80% long_scoreboard).  The SASS has a REDG without a register; with
+   * atomics_in_flight, so has the model, and what holds the warp is the
+   * SM's limit on atomics in flight (timing.c timing_mem).  Without it the
+   * model keeps the register, so the next one to the same register waits
+   * for it, a stand-in for that limit (doc/timing-validation.md,
+   * "Reductions as SASS has them") */
   uint8_t *read = calloc(e->nrows ? e->nrows : 1, 1);
   if (!read) return;
   for (uint32_t pc = 0; pc < e->nprog; pc++)
@@ -943,7 +945,7 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
      * sm_90 SASS of tests/microbench mb_atomic shared_atom), so the next
      * atom to that register does not wait for this one; like a store,
      * it sets a read barrier the loop's next iteration waits on */
-    d->rz = is_shared_space(e->prog[pc].in->space);
+    d->rz = is_shared_space(e->prog[pc].in->space) || g->atomics_in_flight;
     if (d->rz) d->iter_read = g->iter_read_wait && d->lsu;
   }
   free(read);

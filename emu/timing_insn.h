@@ -66,7 +66,10 @@ typedef struct deps {
   uint16_t ifc_first, ifc_last;       /* ... its first and last write (bits of dst) of a row both paths write */
   uint8_t ifc_nw;                     /* its first branch: the rows to keep as they were (ifc_w, at the end) */
   bool unread;                        /* a memory access whose result nobody reads (drain) */
-  bool rz;                            /* ... in shared memory: the SASS's ATOMS writes RZ (no register to wait for) */
+  bool rz;                            /* ... in shared memory: the SASS's ATOMS writes RZ (no register to wait for);
+                                         in global memory with atomics_in_flight: a REDG, none either */
+  bool gatom;                         /* an atom or red not of shared space: one of the SM's atomics in flight
+                                         where it goes to global memory (atomics_in_flight) */
   bool iter_read;                     /* a store or reduction: once a loop iteration it waits for the
                                          warp's earlier ones to have read their registers (iter_read_wait) */
   bool lsu;                           /* a shared, global or local access or an atomic that makes its access (not fused) */

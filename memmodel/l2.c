@@ -480,10 +480,13 @@ static double sector_access(l2sys *l, uint32_t near, double t, uint64_t addr, en
   /* the slice's atomic unit performs the lanes' updates one after another
    * once the data is there; the old value returns after lat_atomic */
   l2_slice *sl = &l->slice[s];
+  bool red = lanes & L2_NO_RETURN;
+  double per = lanes & L2_F16 && l->p.atomic_f16_cycles > 0 ? l->p.atomic_f16_cycles : l->p.atomic_cycles;
+  lanes &= ~(L2_NO_RETURN | L2_F16);
   double ready = done - l->p.lat_hit, begin = ready > sl->atom_free ? ready : sl->atom_free;
-  sl->atom_free = begin + lanes * l->p.atomic_cycles;
+  sl->atom_free = begin + lanes * per;
   make_dirty(l, s, ln, cache_sector_bit(&sl->c, addr), done);
-  return sl->atom_free + l->p.lat_atomic;
+  return sl->atom_free + (red ? 0 : l->p.lat_atomic);
 }
 
 double l2_access(l2sys *l, uint32_t near, double t, uint64_t addr, enum l2_op op, uint32_t lanes) {

@@ -62,9 +62,15 @@ typedef struct l2_params {
   uint32_t fill_bytes;             /* a read miss's DRAM access: its aligned block of this size (0, 32: the sector) */
   double copy_write_cycles;        /* more slice cycles for a write of part of a sector another partition had a copy of */
   uint32_t far_atomic_fill_bytes;  /* fill_bytes of an atomic's miss that comes from another partition (0: fill_bytes) */
+  double atomic_f16_cycles;        /* atomic_cycles of an update of 16-bit floats (0: atomic_cycles) */
 } l2_params;
 
 enum l2_op { L2_READ, L2_WRITE, L2_ATOMIC };
+/* with an L2_ATOMIC's lanes: no old value returns (a reduction); the
+ * result is when the slice has performed it */
+#define L2_NO_RETURN 0x80000000u
+/* ... of 16-bit floats (atomic_f16_cycles an update) */
+#define L2_F16 0x40000000u
 
 /* A partition's dirty lines in the order they became dirty (a ring of
  * line index and tag; an entry whose line now holds another tag, or is

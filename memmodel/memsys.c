@@ -135,7 +135,7 @@ memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
   l2_params lp = { g->l2_bytes, g->l2_assoc, g->l1_line_bytes, g->l2_slices, g->l2_partitions, g->l2_interleave_bytes,
                    g->l2_slice_bytes_per_cycle, g->l2_atomic_cycles, g->lat_l2, g->lat_atomic, g->partition_hash != 0, g->l2_dirty_ways,
                    g->l2_write_granule_bytes, g->l2_partial_fill != 0, g->l2_partial_ways, g->l2_partial_write_cycles,
-                   g->l2_fill_bytes, g->l2_copy_write_cycles, g->l2_far_atomic_fill_bytes };
+                   g->l2_fill_bytes, g->l2_copy_write_cycles, g->l2_far_atomic_fill_bytes, g->l2_atomic_f16_cycles };
   if (!m->sm || dram_init(&m->dram, &dp) || l2_init(&m->l2, &lp, &m->dram)) { memsys_free(m); return NULL; }
   lazypool_init(&m->pool, nsm * (cache_pool_bytes(m->l1_bytes, g->l1_assoc, g->l1_line_bytes)
                                  + (g->readonly_cache_bytes ? cache_pool_bytes(g->readonly_cache_bytes, g->l1_assoc, g->l1_line_bytes) : 0)
@@ -164,7 +164,7 @@ void memsys_reset(memsys *m) {
     cache_reset(&s->l1);
     if (s->has_ro) cache_reset(&s->ro);
     cache_reset(&s->cst);
-    s->l1_free = s->shared_free = s->const_free = s->wport_free = s->l1_accept = s->tma_free = 0;
+    s->l1_free = s->shared_free = s->const_free = s->wport_free = s->l1_accept = s->tma_free = s->atom_free = 0;
     memset(s->mshr, 0, m->g->l1_mshrs * sizeof *s->mshr);
     s->mshr_next = 0;
     s->code = false;
@@ -699,9 +699,17 @@ static uint32_t lines_of(const uint64_t *sec, uint32_t n, uint32_t shift, bool *
 }
 
 /* For each of the n sectors: the most lanes of the mask that update one
- * address in it (same-address updates are performed one after another). */
-static void atomic_serial(const uint64_t *addr, uint32_t mask, const uint64_t *sec, uint32_t n, uint32_t *serial) {
-  for (uint32_t k = 0; k < n; k++) serial[k] = 1;
+ * address in it (same-address updates are performed one after another:
+ * the sector's passes).  Returns the request's passes through the SM's
+ * atomic unit (l1_atomic_cycles): a sector's passes, and where a pass
+ * updates several words of it, a cycle more for each pass after its first
+ * ([M] tests/microbench mb_atomic3, 8 warps on an SM, cycles a request:
+ * 32 lanes on one word 32, 16 on each of two words of a sector 32, 8 on
+ * each of four 16, 4 on each of eight 8, a word each in 4 sectors 4, in 32
+ * sectors or lines 33-40). */
+static uint32_t atomic_serial(const uint64_t *addr, uint32_t mask, const uint64_t *sec, uint32_t n, uint32_t *serial) {
+  uint32_t words[64];
+  for (uint32_t k = 0; k < n; k++) serial[k] = 1, words[k] = 0;
   for (uint32_t rest = mask; rest;) {
     int i = __builtin_ctz(rest);
     uint32_t same = 0;
@@ -710,8 +718,12 @@ static void atomic_serial(const uint64_t *addr, uint32_t mask, const uint64_t *s
       r &= r - 1;
       if (addr[j] == addr[i]) { same++; rest &= ~(1u << j); }
     }
-    for (uint32_t k = 0; k < n; k++) if (sec[k] == addr[i] >> 5 && same > serial[k]) serial[k] = same;
+    for (uint32_t k = 0; k < n; k++)
+      if (sec[k] == addr[i] >> 5) { words[k]++; if (same > serial[k]) serial[k] = same; }
   }
+  uint32_t passes = 0;
+  for (uint32_t k = 0; k < n; k++) passes += words[k] > 1 ? 2 * serial[k] - 1 : serial[k];
+  return passes;
 }
 
 /* Request r of the batch being made writes MSHR slot's time (served);
@@ -749,7 +761,9 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
   uint32_t n = mm_sector_bytes(addr, mask, bytes, sec, lanes, touched);
   if (!n) return 1;
   cache *c = NULL;
-  bool atomic = op == MS_ATOMIC || op == MS_ATOMIC_WARP;
+  uint32_t f16 = op & MS_F16 ? L2_F16 : 0;
+  op &= ~MS_F16;
+  bool atomic = op == MS_ATOMIC || op == MS_ATOMIC_WARP || op == MS_RED;
   if (!atomic) {
     if (path == MS_LOCAL) c = &s->l1;
     else if (path == MS_READONLY) c = s->has_ro ? &s->ro : &s->l1;
@@ -797,7 +811,16 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
    * addresses of a sector are updated together ([M] tests/microbench
    * mb_atomic: 32 lanes on one word ~5x slower than on 32 words of a line) */
   uint32_t serial[64];
-  if (atomic) atomic_serial(addr, mask, sec, n, serial);
+  if (atomic && !tma) {
+    uint32_t passes = atomic_serial(addr, mask, sec, n, serial);
+    /* the SM's atomic unit takes the request after the L1's pipeline and
+     * sends it to L2 when done with it */
+    if (g->l1_atomic_cycles > 0) {
+      start = dmax(start, s->atom_free);
+      s->atom_free = start + (op == MS_ATOMIC_WARP ? 1 : passes) * g->l1_atomic_cycles;
+      start = s->atom_free;
+    }
+  } else if (atomic) atomic_serial(addr, mask, sec, n, serial);
   for (uint32_t k = 0; k < n; k++) {
     uint64_t a = sec[k] << 5;
     if (tma) {                     /* (a piece each piece's time apart) */
@@ -811,7 +834,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
     }
     if (atomic) {
       uint32_t r = add_req(m, s, &pend, RQ_ATOMIC, t, start, a);
-      if (r != NONE) s->cur.req[r].arg = op == MS_ATOMIC_WARP ? 1 : serial[k];
+      if (r != NONE) s->cur.req[r].arg = (op == MS_ATOMIC_WARP ? 1 : serial[k]) | (op == MS_RED ? L2_NO_RETURN : 0) | f16;
       continue;
     }
     if (op == MS_STORE) {

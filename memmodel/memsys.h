@@ -18,8 +18,12 @@
 enum ms_op {
   MS_LOAD, MS_STORE,
   MS_ATOMIC,                       /* one L2 update per lane                         */
-  MS_ATOMIC_WARP                   /* warp-uniform address: reduced in the SM first,
+  MS_ATOMIC_WARP,                  /* warp-uniform address: reduced in the SM first,
                                       one update per warp (what ptxas emits)         */
+  MS_RED,                          /* MS_ATOMIC whose old values nobody reads (REDG):
+                                      its result is when the L2 has performed it     */
+  MS_F16 = 0x10                    /* with an atomic: of 16-bit floats (f16, f16x2, bf16,
+                                      bf16x2), l2_atomic_f16_cycles an update        */
 };
 /* Which way a global access goes through the SM. */
 enum ms_path {
@@ -97,6 +101,7 @@ typedef struct ms_sm {
   cache l1, ro, cst;
   double l1_free, shared_free, const_free;
   double tma_free;                 /* MS_TMA: when the SM's TMA sends its next piece */
+  double atom_free;                /* when the SM's atomic unit takes its next request (l1_atomic_cycles) */
   double l1_accept;                   /* when the L1 takes its next global or local request (l1_accept_cycles) */
   double wport_free;               /* the SM's write link to L2 is busy until then */
   struct ms_wq *wq;                /* sectors queued for the write link (l1_store_combine), or NULL */

@@ -937,4 +937,31 @@ if [ $# -eq 16 ] && [ "$9" -lt "$8" ]; then ok; else bad "if/else: the second pa
 st=$(q "$tmp/ifc.db" "SELECT issue_cycle FROM warp_runs JOIN instructions USING (insn_id) WHERE opname LIKE 'st.global%'")
 if [ $# -eq 16 ] && [ "$st" -ge "$8" ] && [ "$st" -ge "${16}" ]; then ok; else bad "if/else: the store after the join (issued at $st) before both chains complete ($8, ${16})"; fi
 
+
+# ---- atomics in flight ------------------------------------------------------
+# reductions leave the warp without a register to wait for (the SASS's
+# REDG); the SM takes at most atomics_in_flight global atomics the L2 has
+# not performed yet, and its atomic unit takes a cycle and more a pass
+# (tests/microbench mb_atomic3)
+red_stall() {   # DB REASON-ID: the stall cycles of that reason at the atoms, or at the exit
+  q "$1" "SELECT coalesce(sum(CASE WHEN stall_id = $2 THEN stall_cycles ELSE 0 END + CASE WHEN stall2_id = $2 THEN stall2_cycles ELSE 0 END
+                               + CASE WHEN stall3_id = $2 THEN stall3_cycles ELSE 0 END), 0)
+          FROM warp_runs r JOIN instructions i USING (insn_id) WHERE i.opname LIKE '$3%'"
+}
+trace "$tmp/red32.db" red_burst 32 65536 --arg u32:32 --arg u32:0 --arg u32:4096
+ls=$(red_stall "$tmp/red32.db" 3 atom); dr=$(red_stall "$tmp/red32.db" 15 ret)
+if [ "$ls" = 0 ] && [ "$dr" -gt 0 ]; then ok; else bad "one warp's 32 reductions: long_scoreboard $ls at the atoms (want 0), drain $dr at the exit (want > 0)"; fi
+"$PTXEMU" gpus --params h100 | sed 's/^atomics_in_flight .*/atomics_in_flight = 8/' > "$tmp/fly8.gpu"
+trace "$tmp/red8.db" red_burst 32 65536 --arg u32:32 --arg u32:0 --arg u32:4096 --gpu "$tmp/fly8.gpu"
+ls8=$(red_stall "$tmp/red8.db" 3 atom)
+if [ "$ls8" -gt 0 ]; then ok; else bad "8 atomics in flight: the ninth reduction does not wait ($ls8 long_scoreboard cycles)"; fi
+# 8 warps, 16 reductions each, lanes on one word (32 passes a request) or
+# a word each in 4 sectors (4 passes), each warp in its own 4 KiB: the
+# SM's unit takes 8 x 16 x 32 x 1.1 = 4506 cycles in the first (both
+# also wait for their lines' first misses: the second is not 8x faster)
+trace "$tmp/redw.db" red_burst 256 65536 --arg u32:16 --arg u32:0 --arg u32:4096
+trace "$tmp/reds.db" red_burst 256 65536 --arg u32:16 --arg u32:4 --arg u32:4096
+cw=$(q "$tmp/redw.db" "SELECT cycles FROM launches"); cs=$(q "$tmp/reds.db" "SELECT cycles FROM launches")
+if [ "$cw" -ge 4506 ] && [ $((cs * 10)) -lt $((cw * 6)) ]; then ok; else bad "the SM's atomic unit: 32 passes a request $cw cycles (want >= 4506), 4 passes $cs (want < 60 % of it)"; fi
+
 finish

@@ -639,6 +639,18 @@ START_TEST(l2_atomics_serialise_per_slice)
     ck_assert(b - a > 31.0);
     l2_free(&l);
     dram_free(&d);
+    /* updates of 16-bit floats take atomic_f16_cycles each; a reduction's
+     * result is when the slice performed it, lat_atomic before an atom's */
+    l2_params p = { 1 << 20, 2, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 32, 0, 0, 2.5 };
+    l2_over_dram(&l, &d, &p);
+    l2_access(&l, 0, 0, 0x100, L2_READ, 1);
+    double i32 = l2_access(&l, 0, 10000, 0x100, L2_ATOMIC, 32) - 10000;
+    double f16 = l2_access(&l, 0, 20000, 0x100, L2_ATOMIC, 32 | L2_F16) - 20000;
+    ck_assert_double_eq_tol(f16 - i32, 32 * 1.5, 1e-9);
+    double red = l2_access(&l, 0, 30000, 0x100, L2_ATOMIC, 32 | L2_NO_RETURN) - 30000;
+    ck_assert_double_eq_tol(i32 - red, 220, 1e-9);
+    l2_free(&l);
+    dram_free(&d);
 }
 END_TEST
 
@@ -829,6 +841,54 @@ START_TEST(memsys_l1_policies)
     memsys_global(m, 0, 15000, a, 1u, 4, MS_LOAD, MS_CACHED);
     ck_assert_uint_eq(m->l1_hits, 4);                               /* invalidated: a miss */
     memsys_free(m);
+}
+END_TEST
+
+/* The SM's atomic unit (l1_atomic_cycles, the H100's 1.1) takes a request
+ * a cycle a pass: a sector's same-word lanes one after another, distinct
+ * words of a sector together, and a pass of several words after the
+ * sector's first a cycle more (tests/microbench mb_atomic3).  A request
+ * behind one of 32 passes starts when that one is done: the unit's time
+ * moves by its own passes. */
+static double unit_passes(const gpu_config *h, const uint64_t *a, enum ms_op op)
+{
+    memsys *m = memsys_new(h, 1, 0);
+    ck_assert_ptr_nonnull(m);
+    uint64_t same[32];
+    for (int i = 0; i < 32; i++) same[i] = 0x2f0000100000ull;
+    memsys_global(m, 0, 0, same, ~0u, 4, MS_RED, MS_CACHED);
+    double before = m->sm[0].atom_free;
+    memsys_global(m, 0, 0, a, ~0u, 4, op, MS_CACHED);
+    double passes = (m->sm[0].atom_free - before) / h->l1_atomic_cycles;
+    memsys_free(m);
+    return passes;
+}
+
+START_TEST(memsys_atomic_unit_counts_passes)
+{
+    gpu_config h = cfg("h100");
+    ck_assert(h.l1_atomic_cycles > 0);
+    uint64_t a[32], base = 0x2f0000200000ull;
+    for (int i = 0; i < 32; i++) a[i] = base;                         /* one word */
+    ck_assert_double_eq_tol(unit_passes(&h, a, MS_RED), 32, 1e-9);
+    for (int i = 0; i < 32; i++) a[i] = base + (uint64_t)(i % 2) * 4;  /* two words of a sector, 16 each */
+    ck_assert_double_eq_tol(unit_passes(&h, a, MS_RED), 31, 1e-9);
+    for (int i = 0; i < 32; i++) a[i] = base + (uint64_t)(i % 8) * 4;  /* eight words, 4 each */
+    ck_assert_double_eq_tol(unit_passes(&h, a, MS_ATOMIC), 7, 1e-9);
+    lanes_stride(a, base, 4);                                          /* a word each: 4 sectors */
+    ck_assert_double_eq_tol(unit_passes(&h, a, MS_RED), 4, 1e-9);
+    lanes_stride(a, base, 128);                                        /* a line each */
+    ck_assert_double_eq_tol(unit_passes(&h, a, MS_RED), 32, 1e-9);
+    for (int i = 0; i < 32; i++) a[i] = base;                         /* reduced in the SM first */
+    ck_assert_double_eq_tol(unit_passes(&h, a, MS_ATOMIC_WARP), 1, 1e-9);
+    /* a reduction's result is when the L2 performed it; an atom's old
+     * value returns lat_atomic later */
+    memsys *m1 = memsys_new(&h, 1, 0), *m2 = memsys_new(&h, 1, 0);
+    uint64_t r = memsys_global(m1, 0, 0, a, ~0u, 4, MS_RED, MS_CACHED);
+    uint64_t v = memsys_global(m2, 0, 0, a, ~0u, 4, MS_ATOMIC, MS_CACHED);
+    ck_assert_uint_eq(v - r, h.lat_atomic);
+    memsys_free(m1);
+    memsys_free(m2);
 }
 END_TEST
 
@@ -1686,6 +1746,7 @@ static Suite *memsys_suite(void)
     suite_add_tcase(s, t);
     t = tcase_create("memsys");
     tcase_add_test(t, memsys_l1_policies);
+    tcase_add_test(t, memsys_atomic_unit_counts_passes);
     tcase_add_test(t, memsys_mshr_merges_misses);
     tcase_add_test(t, memsys_mshr_per_line);
     tcase_add_test(t, memsys_shared_own_wavefronts_first);

@@ -14,6 +14,10 @@ Each case sweeps one mechanism's parameters (doc/timing-validation.md):
               load chain with 1..32 warps per SM
   mb_atomic   global and shared atomics by distinct addresses per warp (one
               line, or one line each), int/float/half2, red and atom
+  mb_atomic2  mb_atomic's kernels at 1..32 distinct addresses a word, a sector
+              or a line apart, 1 or 8 warps an SM, 4 or 132 SMs
+  mb_atomic3  reductions by load: one warp, one an SM, eight on 1 or 4 SMs,
+              every SM on the same words; dependent atoms alone
   mb_mma      mma.sync shapes and types with 1, 2, 4 independent accumulators
   mb_div      a divergent switch over 1..32 paths
   mb_stack    recursion depth and dynamically indexed local arrays
@@ -318,6 +322,69 @@ extern "C" __global__ void shared_atom(unsigned *out, int iters, int d, int stri
         c.launch('shared_atom', 1, 256, [('ptr', 'out'), ('s32', 256), ('s32', d), ('s32', st)])
     return c
 
+
+
+def atomic_sweep_case():
+    """mb_atomic's kernels over every distinct-address count (1..32 a warp) at
+    three spacings (a word, a sector, a line apart), a warp or eight an SM,
+    and 4 SMs against 132: which of the SM and the L2 slice binds."""
+    c = Case('mb_atomic2', 'atomics swept: 1..32 distinct addresses a warp, a word, sector or line apart, 1 or 8 warps an SM, 4 or 132 SMs')
+    c.src = atomic_case().src
+    c.buf('buf', 132 * 8 * 4096)
+    c.buf('out', 132 * 256 * 4)
+    for st in (1, 8, 32):
+        for d in (1, 2, 4, 8, 16, 32):
+            c.launch('red_u32', 132, 256, [('ptr', 'buf'), ('s32', 32), ('s32', d), ('s32', st)])
+    for d in (1, 8, 32):
+        c.launch('red_u32', 132, 32, [('ptr', 'buf'), ('s32', 32), ('s32', d), ('s32', 1)])
+    for d in (1, 32):
+        c.launch('red_u32', 4, 256, [('ptr', 'buf'), ('s32', 32), ('s32', d), ('s32', 1)])
+    for d, st in ((1, 1), (2, 1), (4, 1), (8, 1), (16, 1), (32, 1), (8, 8)):
+        c.launch('atom_u32', 132, 256, [('ptr', 'buf'), ('ptr', 'out'), ('s32', 32), ('s32', d), ('s32', st)])
+    for d in (1, 2, 4, 8, 16, 32):
+        c.launch('red_f32', 132, 256, [('ptr', 'buf'), ('s32', 32), ('s32', d), ('s32', 1)])
+    for d, st in ((2, 1), (8, 1), (32, 32)):
+        c.launch('red_h2', 132, 256, [('ptr', 'buf'), ('s32', 32), ('s32', d), ('s32', st)])
+    return c
+
+
+def atomic_load_case():
+    """mb_atomic's reductions by load: one warp alone, one warp an SM, eight
+    warps on one SM and on four, every warp's updates to G groups of
+    addresses (one group: all 132 SMs update the same words), and
+    dependent atoms alone: the latency of one request, what an SM sends,
+    what a slice performs."""
+    c = Case('mb_atomic3', 'reductions by load: 1 warp, 1 warp an SM, 8 warps on 1 and 4 SMs, all SMs on the same words; atoms alone')
+    c.src = atomic_case().src + ['''
+// every warp updates the words of group gw % groups
+extern "C" __global__ void red_grp(unsigned *buf, int iters, int d, int stride, int groups)
+{
+    unsigned lane = threadIdx.x & 31, gw = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    unsigned *p = buf + (gw % groups) * 1024 + (lane % d) * stride;
+    for (int i = 0; i < iters; i++) atomicAdd(p, 1u);
+}''']
+    c.buf('buf', 132 * 8 * 4096)
+    c.buf('out', 132 * 256 * 4)
+    red = lambda g, b, d, st, it=32: c.launch('red_u32', g, b, [('ptr', 'buf'), ('s32', it), ('s32', d), ('s32', st)])
+    for d in (1, 2, 4, 8, 16, 32):
+        red(1, 32, d, 1)
+    for d in (1, 8, 32):
+        red(1, 32, d, 1, 128)
+    for d in (1, 2, 4, 8, 16, 32):
+        red(132, 32, d, 1)
+    for d in (1, 2, 4, 8, 16, 32):
+        red(4, 256, d, 1)
+    for d, st in ((4, 8), (32, 8), (4, 32), (32, 32)):
+        red(4, 256, d, st)
+    for d, st in ((4, 8), (32, 8), (32, 32)):
+        red(132, 32, d, st)
+    for d in (1, 2, 8, 32):
+        red(1, 256, d, 1)
+    for g, d in ((1, 1), (8, 1), (64, 1), (1, 2), (1, 8), (1, 32)):
+        c.launch('red_grp', 132, 256, [('ptr', 'buf'), ('s32', 32), ('s32', d), ('s32', 1), ('s32', g)])
+    for g, b, d in ((1, 32, 1), (1, 32, 2), (1, 32, 8), (1, 32, 32), (4, 256, 1), (4, 256, 32)):
+        c.launch('atom_u32', g, b, [('ptr', 'buf'), ('ptr', 'out'), ('s32', 32), ('s32', d), ('s32', 1)])
+    return c
 
 # ---------------------------------------------------------------- tensor cores
 MMAS = {  # name: (ptx shape/types, #a, #b, #c, c type)
@@ -1357,7 +1424,7 @@ extern "C" __global__ void loop_steprt(unsigned *out, int entries, int trips, in
 
 
 if __name__ == '__main__':
-    for mk in (pipe_case, cvt_case, alu_case, smem_case, atomic_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case,
+    for mk in (pipe_case, cvt_case, alu_case, smem_case, atomic_case, atomic_sweep_case, atomic_load_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case,
                launch_case, l1_case, l1_reuse_case, fuse_case, l1_width_case, l2_dirty_case, same_store_case, gather_case, rmw_case, rmw_where_case, rmw_line_case, rmw_grid_case,
                flag_case, ldc_case, writeback_case, mio_case, sreg_case, mix_case, drain_case, bulk_case, loop_case):
         mk().write()
