@@ -929,7 +929,7 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
    * for it (drain; [M] tests/microbench mb_atomic red_*: 15-22% drain, and
    * 80% long_scoreboard).  The SASS has a REDG without a register; with
    * atomics_in_flight, so has the model, and what holds the warp is the
-   * SM's limit on atomics in flight (timing.c timing_mem).  Without it the
+   * SM's limit on atomics in flight (timing.c, the try).  Without it the
    * model keeps the register, so the next one to the same register waits
    * for it, a stand-in for that limit (doc/timing-validation.md,
    * "Reductions as SASS has them") */

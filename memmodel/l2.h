@@ -127,9 +127,11 @@ void l2_free(l2sys *l);
 void l2_reset(l2sys *l);
 /* Forget the slices' bookings and the counters (the cache contents stay). */
 void l2_reset_timing(l2sys *l);
-/* One sector request (lanes: the lane updates of an atomic) from a unit
+/* One sector request (lanes: the lane updates of an atomic, with
+ * L2_NO_RETURN and L2_F16 as they apply) from a unit
  * whose near partition is `near`, leaving the SM at cycle t.  Returns the
- * cycle the data (or the atomic's old value) is back at the SM. */
+ * cycle the data (or the atomic's old value) is back at the SM; a
+ * reduction's: the cycle its slice performed it. */
 double l2_access(l2sys *l, uint32_t near, double t, uint64_t addr, enum l2_op op, uint32_t lanes);
 /* A write of the bytes in `bytes` (bit i: byte i of the 32-byte sector at
  * addr).  Returns the cycle the slice's acknowledgement is back at the SM

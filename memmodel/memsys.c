@@ -810,17 +810,14 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
   /* atomics: updates of one address serialise at the L2 slice, distinct
    * addresses of a sector are updated together ([M] tests/microbench
    * mb_atomic: 32 lanes on one word ~5x slower than on 32 words of a line) */
-  uint32_t serial[64];
-  if (atomic && !tma) {
-    uint32_t passes = atomic_serial(addr, mask, sec, n, serial);
-    /* the SM's atomic unit takes the request after the L1's pipeline and
-     * sends it to L2 when done with it */
-    if (g->l1_atomic_cycles > 0) {
-      start = dmax(start, s->atom_free);
-      s->atom_free = start + (op == MS_ATOMIC_WARP ? 1 : passes) * g->l1_atomic_cycles;
-      start = s->atom_free;
-    }
-  } else if (atomic) atomic_serial(addr, mask, sec, n, serial);
+  uint32_t serial[64], passes = atomic ? atomic_serial(addr, mask, sec, n, serial) : 0;
+  /* the SM's atomic unit takes the request after the L1's pipeline and
+   * sends it to L2 when done with it (a bulk reduction: the TMA's) */
+  if (atomic && !tma && g->l1_atomic_cycles > 0) {
+    start = dmax(start, s->atom_free);
+    s->atom_free = start + (op == MS_ATOMIC_WARP ? 1 : passes) * g->l1_atomic_cycles;
+    start = s->atom_free;
+  }
   for (uint32_t k = 0; k < n; k++) {
     uint64_t a = sec[k] << 5;
     if (tma) {                     /* (a piece each piece's time apart) */
