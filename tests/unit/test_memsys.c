@@ -416,7 +416,7 @@ static void l2_over_dram(l2sys *l, dram *d, const l2_params *p)
 
 static void small_l2(l2sys *l, dram *d, uint32_t partitions, uint64_t bytes)
 {
-    l2_params p = { bytes, 2, 128, partitions, partitions, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 32, 0, 0 };   /* a slice a partition */
+    l2_params p = { bytes, 2, 128, partitions, partitions, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 32, 0, 0, 0 };   /* a slice a partition */
     l2_over_dram(l, d, &p);
 }
 
@@ -444,7 +444,7 @@ START_TEST(l2_cleans_beyond_dirty_ways)
     l2sys l;
     dram d;
     /* one slice, one set of 4 ways; at most 2 dirty lines */
-    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 2, 0, false, 0, 0, 32, 0, 0 };
+    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 2, 0, false, 0, 0, 32, 0, 0, 0 };
     l2_over_dram(&l, &d, &p);
     l2_access(&l, 0, 0, 0x000, L2_WRITE, 1);
     l2_access(&l, 0, 1, 0x080, L2_WRITE, 1);
@@ -468,7 +468,7 @@ START_TEST(l2_dirty_budget_is_the_partitions)
     l2sys l;
     dram d;
     /* one slice, two sets of 4 ways (even lines: set 0), 2 dirty lines a set on average */
-    l2_params p = { 1024, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 2, 0, false, 0, 0, 32, 0, 0 };
+    l2_params p = { 1024, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 2, 0, false, 0, 0, 32, 0, 0, 0 };
     l2_over_dram(&l, &d, &p);
     l2_access(&l, 0, 0, 0x080, L2_WRITE, 1);        /* line 1, set 1: dirty first */
     l2_access(&l, 0, 1, 0x000, L2_WRITE, 1);        /* lines 0, 2, 4: set 0 */
@@ -495,7 +495,7 @@ START_TEST(l2_read_miss_fills_its_pair)
 {
     l2sys l;
     dram d;
-    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 64, 0, 0 };
+    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 64, 0, 0, 0 };
     l2_over_dram(&l, &d, &p);
     double a = l2_access(&l, 0, 0, 0x020, L2_READ, 1);
     ck_assert_uint_eq(dram_counts(&d).read_bytes, 64);
@@ -578,7 +578,7 @@ START_TEST(l2_partial_write_of_a_copied_sector_takes_longer)
 {
     l2sys l;
     dram d;
-    l2_params p = { 1 << 20, 2, 128, 4, 2, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 32, 50.0, 0 };
+    l2_params p = { 1 << 20, 2, 128, 4, 2, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 32, 50.0, 0, 0 };
     l2_over_dram(&l, &d, &p);
     uint64_t far = first_far_read(&l);
     /* far + 32 and far + 64: the same slice; partition 0 copied neither */
@@ -604,7 +604,7 @@ START_TEST(l2_far_atomic_miss_reads_its_fill)
 {
     l2sys l;
     dram d;
-    l2_params p = { 1 << 20, 2, 128, 4, 2, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 64, 0, 32 };
+    l2_params p = { 1 << 20, 2, 128, 4, 2, 512, 32.0, 1.0, 200, 220, false, 0, 0, false, 0, 0, 64, 0, 32, 0 };
     l2_over_dram(&l, &d, &p);
     uint64_t far = first_far_read(&l);               /* homed in partition 1 (its first 64 bytes read) */
     uint64_t r0 = dram_counts(&d).read_bytes;
@@ -664,7 +664,7 @@ START_TEST(l2_partial_writes_fetch_with_a_granule)
     ck_assert(!l2_write_whole(32, 0x00ffffffu));
     l2sys l;
     dram d;
-    l2_params p = { 1 << 20, 2, 128, 4, 1, 512, 32.0, 1.0, 200, 220, false, 0, 8, false, 0, 0, 32, 0, 0 };
+    l2_params p = { 1 << 20, 2, 128, 4, 1, 512, 32.0, 1.0, 200, 220, false, 0, 8, false, 0, 0, 32, 0, 0, 0 };
     l2_over_dram(&l, &d, &p);
     double merged;
     /* a whole sector, or whole words: allocated without a read */
@@ -701,7 +701,7 @@ START_TEST(l2_byte_masks_count_writes_by_arrival)
     l2sys l;
     dram d;
     /* one slice, one set of 4 ways; byte masks for at most 2 lines */
-    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 0, 0, true, 2, 0, 32, 0, 0 };
+    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 0, 0, true, 2, 0, 32, 0, 0, 0 };
     for (int late = 0; late < 2; late++) {
         l2_over_dram(&l, &d, &p);
         double merged, whole = late ? 1000 : 100;
@@ -728,7 +728,7 @@ START_TEST(l2_byte_masks_fill_incomplete_sectors)
     l2sys l;
     dram d;
     /* one slice, one set of 4 ways; byte masks for at most 2 lines */
-    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 0, 0, true, 2, 0, 32, 0, 0 };
+    l2_params p = { 512, 4, 128, 1, 1, 512, 32.0, 1.0, 200, 220, false, 0, 0, true, 2, 0, 32, 0, 0, 0 };
     l2_over_dram(&l, &d, &p);
     double merged;
     /* four 8-byte writes complete a sector: nothing is read */
