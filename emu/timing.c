@@ -344,8 +344,7 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
                     : x->in->cache == MOD_NC ? MS_READONLY : MS_CACHED;
   enum ms_op op = !atomic ? (store ? MS_STORE : MS_LOAD) : s->uniform_atom[x - e->prog] ? MS_ATOMIC_WARP
                 : s->atom_ack && (d->unread || x->in->op == OP_RED) ? MS_RED : MS_ATOMIC;
-  uint8_t ty = x->in->type;
-  if (atomic && (ty == PTX_T_F16 || ty == PTX_T_F16X2 || ty == PTX_T_BF16 || ty == PTX_T_BF16X2)) op |= MS_F16;
+  if (d->atom_f16) op |= MS_F16;
   /* one of the SM's atomics in flight (the try waited for its place) */
   s->mem_atom = atomic && s->atom_ack && path != MS_LOCAL;
   /* a store's latency only bounds the kernel's end: it writes no register */
@@ -687,6 +686,12 @@ static void hold_seq_pipes(tsm *sm, const twarp *tw, const deps *d, uint64_t t) 
     sm->unit_by[tw->sp][unit[k]] = tw;
     sm->unit_at[tw->sp][unit[k]] = t;
   }
+}
+
+/* The SM's oldest atomic in flight: its place in timing_state.atom_ack,
+ * which the next one takes (atomics_in_flight). */
+static inline uint64_t *atom_oldest(const timing_state *s, const tsm *sm, uint32_t smid) {
+  return &s->atom_ack[(size_t)smid * s->g->atomics_in_flight + sm->atom_head];
 }
 
 /* What an instruction's try weighs besides the warp itself (the try,
@@ -1200,7 +1205,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
      * atomics on 256 bins: 97 % 'long_scoreboard', 1 % 'lg_throttle': the
      * warps wait before the LG queue, not in it) */
     if (__builtin_expect(d->gatom, 0)) {
-      uint64_t oldest = s->atom_ack[(size_t)tw->sm * g->atomics_in_flight + sm->atom_head];
+      uint64_t oldest = *atom_oldest(s, sm, tw->sm);
       if (oldest > t) { t = oldest; why = STALL_LONG_SCOREBOARD; }
     }
     /* a value still pending (a memory result the window's edge settles):
@@ -1347,12 +1352,10 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     }
     /* the SM's atomic in flight until done (timing_mem) */
     if (s->mem_atom) {
-      uint32_t n = g->atomics_in_flight, *h = &sm->atom_head;
-      uint64_t *slot = &s->atom_ack[(size_t)tw->sm * n + *h];
+      uint64_t *slot = atom_oldest(s, sm, tw->sm);
       *slot = done;
-      *h = *h + 1 == n ? 0 : *h + 1;
+      if (++sm->atom_head == g->atomics_in_flight) sm->atom_head = 0;
       if (ms_is_pending(done) && VEC_APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ slot, done, tw }))) { fault_oom(e); break; }
-      s->mem_atom = false;
     }
     /* a reduction (red, an atom whose result nobody reads) drains when
      * it is done; a store as soon as the L1 takes it ([M] tests/microbench

@@ -923,7 +923,9 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     /* stores and reductions: each sets a read barrier that something in
      * its loop waits on once an iteration (iter_read_wait) */
     dep[pc].iter_read = g->iter_read_wait && dep[pc].lsu && (in->op == OP_ST || in->op == OP_RED);
-    dep[pc].gatom = g->atomics_in_flight && (in->op == OP_ATOM || in->op == OP_RED) && !is_shared_space(in->space) && !dep[pc].free;
+    bool atom = in->op == OP_ATOM || in->op == OP_RED;
+    dep[pc].gatom = g->atomics_in_flight && atom && !is_shared_space(in->space) && !dep[pc].free;
+    dep[pc].atom_f16 = atom && half_type(in->type);
   }
   /* an atom whose result no instruction reads: only the warp's exit waits
    * for it (drain; [M] tests/microbench mb_atomic red_*: 15-22% drain, and

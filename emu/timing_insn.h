@@ -70,6 +70,7 @@ typedef struct deps {
                                          in global memory with atomics_in_flight: a REDG, none either */
   bool gatom;                         /* an atom or red not of shared space: one of the SM's atomics in flight
                                          where it goes to global memory (atomics_in_flight) */
+  bool atom_f16;                      /* an atom or red of 16-bit floats (l2_atomic_f16_cycles) */
   bool iter_read;                     /* a store or reduction: once a loop iteration it waits for the
                                          warp's earlier ones to have read their registers (iter_read_wait) */
   bool lsu;                           /* a shared, global or local access or an atomic that makes its access (not fused) */

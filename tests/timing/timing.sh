@@ -937,13 +937,12 @@ if [ $# -eq 16 ] && [ "$9" -lt "$8" ]; then ok; else bad "if/else: the second pa
 st=$(q "$tmp/ifc.db" "SELECT issue_cycle FROM warp_runs JOIN instructions USING (insn_id) WHERE opname LIKE 'st.global%'")
 if [ $# -eq 16 ] && [ "$st" -ge "$8" ] && [ "$st" -ge "${16}" ]; then ok; else bad "if/else: the store after the join (issued at $st) before both chains complete ($8, ${16})"; fi
 
-
 # ---- atomics in flight ------------------------------------------------------
 # reductions leave the warp without a register to wait for (the SASS's
 # REDG); the SM takes at most atomics_in_flight global atomics the L2 has
 # not performed yet, and its atomic unit takes a cycle and more a pass
 # (tests/microbench mb_atomic3)
-red_stall() {   # DB REASON-ID: the stall cycles of that reason at the atoms, or at the exit
+red_stall() {   # DB REASON-ID OPNAME-PREFIX: that reason's stall cycles at those instructions (the atoms, the exit)
   q "$1" "SELECT coalesce(sum(CASE WHEN stall_id = $2 THEN stall_cycles ELSE 0 END + CASE WHEN stall2_id = $2 THEN stall2_cycles ELSE 0 END
                                + CASE WHEN stall3_id = $2 THEN stall3_cycles ELSE 0 END), 0)
           FROM warp_runs r JOIN instructions i USING (insn_id) WHERE i.opname LIKE '$3%'"

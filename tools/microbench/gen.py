@@ -323,7 +323,6 @@ extern "C" __global__ void shared_atom(unsigned *out, int iters, int d, int stri
     return c
 
 
-
 def atomic_sweep_case():
     """mb_atomic's kernels over every distinct-address count (1..32 a warp) at
     three spacings (a word, a sector, a line apart), a warp or eight an SM,
@@ -385,6 +384,7 @@ extern "C" __global__ void red_grp(unsigned *buf, int iters, int d, int stride, 
     for g, b, d in ((1, 32, 1), (1, 32, 2), (1, 32, 8), (1, 32, 32), (4, 256, 1), (4, 256, 32)):
         c.launch('atom_u32', g, b, [('ptr', 'buf'), ('ptr', 'out'), ('s32', 32), ('s32', d), ('s32', 1)])
     return c
+
 
 # ---------------------------------------------------------------- tensor cores
 MMAS = {  # name: (ptx shape/types, #a, #b, #c, c type)
