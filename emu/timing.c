@@ -35,6 +35,7 @@ typedef struct tsm {
   uint64_t port_free;                 /* when the SM's LSU port dispatches its next global load (lsu_port) */
   sched_list port_wait;               /* ... the warps waiting for it */
   uint32_t atom_head;                 /* the oldest of its atomics in flight (timing_state.atom_ack) */
+  double bar_free;                    /* when its barrier unit takes the next CTA barrier arrival (bar_arrive_cycles) */
 } tsm;
 
 const char *const timing_stall_names[STALL_NREASONS] = {
@@ -1319,6 +1320,16 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     uint64_t prev_issue1 = tw->issued1;
     if (!d->free) tw->issued1 = t + 1;
     sched_issued(q, tw);
+    /* a CTA barrier arrival passes the SM's barrier unit, one every
+     * bar_arrive_cycles in the order they issue; the warps a barrier holds
+     * resume barrier_cycles after its last arrival passed (rel), the last
+     * one too ([M] tests/microbench mb_vary vbar_only: a round of 16 cycles
+     * with one warp, 30 with 8 and 78 with 32, 'barrier' 55-71 %) */
+    uint64_t rel = t;
+    if (__builtin_expect(d->cta_bar != 0, 0) && g->bar_arrive_cycles > 0) {
+      sm->bar_free = (sm->bar_free > (double)t ? sm->bar_free : (double)t) + g->bar_arrive_cycles;
+      rel = (uint64_t)(sm->bar_free + 0.5);
+    }
     if (__builtin_expect(d->imc_sreg != 0, 0) && g->imc_miss_cycles) {
       s->mem_done = true;
       s->mem_latency = memsys_imc(s->mem, tw->sm, t, d->imc_sreg - 1u, &tw->imc_busy);
@@ -1454,13 +1465,21 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
           /* the paths split at a branch (branch_resolving); switching to the
            * other path and the join are the reconvergence (BSYNC: wait) */
           if (w->cur != mask0 && !predicated) {
-            nt += g->reconverge_cycles;
-            twarp_note_wait(tw, w->cur & ~mask0 ? STALL_WAIT : STALL_BRANCH_RESOLVING, g->reconverge_cycles);
+            bool split = !(w->cur & ~mask0);
+            uint64_t c = split ? g->split_cycles : g->reconverge_cycles, refill = split ? 0 : umin(g->reconverge_refill_cycles, c);
+            nt += c;
+            twarp_note_wait(tw, STALL_NO_INSTRUCTION, refill);
+            twarp_note_wait(tw, split ? STALL_BRANCH_RESOLVING : STALL_WAIT, c - refill);
           }
           if (w->cur_pc != pc0 + 1 && !unrolled && !predicated) { nt += g->fetch_cycles; twarp_note_wait(tw, STALL_NO_INSTRUCTION, g->fetch_cycles); }
         }
         if (d->kind == DK_MEMBAR) { nt += d->after; twarp_note_wait(tw, d->after_why ? d->after_why : STALL_MEMBAR, d->after); }
         if (d->kind == DK_SLEEP) { nt += d->after; twarp_note_wait(tw, STALL_SLEEPING, d->after); }
+        /* (its arrival completed the barrier: it waits for the release as well) */
+        if (__builtin_expect(d->cta_bar & BAR_WAITS, 0) && rel > t && rel + g->barrier_cycles > nt) {
+          twarp_note_wait(tw, STALL_BARRIER, rel + g->barrier_cycles - nt);
+          nt = rel + g->barrier_cycles;
+        }
         nt = own_wait(s, g, q, tw, w, nt);
         if (sched_push(q, tw, nt)) { fault_oom(e); break; }
       } else {
@@ -1468,7 +1487,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
          * after the barrier's latency; other warps of the CTA may have been
          * released by this instruction too */
         emu_reschedule(w);
-        if (w->cur) { twarp_note_wait(tw, STALL_BARRIER, g->barrier_cycles); if (sched_push(q, tw, t + g->barrier_cycles)) { fault_oom(e); break; } }
+        if (w->cur) { twarp_note_wait(tw, STALL_BARRIER, rel - t + g->barrier_cycles); if (sched_push(q, tw, rel + g->barrier_cycles)) { fault_oom(e); break; } }
         else {
           if (d->kind == DK_MEMBAR && d->after_why == STALL_BARRIER) tw->release_extra = d->after;
           mark_blocked(tw, t + 1);
@@ -1496,7 +1515,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
           if (o->next_key == 0 || o->cur) {
             emu_reschedule(o);
             uint32_t *x = &ot->release_extra;
-            if (o->cur && requeue_released(s, ot, t + g->barrier_cycles + *x)) { fault_oom(e); break; }
+            if (o->cur && requeue_released(s, ot, rel + g->barrier_cycles + *x)) { fault_oom(e); break; }
             if (o->cur) *x = 0;
           }
           if (!ot->queued) still = true;

@@ -839,7 +839,7 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
      * from wait cluster_barrier_cycles after the cluster's last arrival
      * (timing.c) */
     case OP_BAR: case OP_BARRIER:
-      if (in->scope != MOD_CLUSTER) break;
+      if (in->scope != MOD_CLUSTER) { d->cta_bar = in->sub == MOD_ARRIVE ? BAR_ARRIVES : BAR_ARRIVES | BAR_WAITS; break; }
       if (in->sub != MOD_ARRIVE) { d->kind = DK_MEMBAR; d->after = g->cluster_barrier_cycles; d->after_why = STALL_BARRIER; }
       else if (in->sem != MOD_RELAXED) { d->kind = DK_MEMBAR; d->after = g->cluster_arrive_cycles; }
       break;

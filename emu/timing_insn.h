@@ -29,6 +29,8 @@ enum async_class { AC_WGMMA, AC_CP_ASYNC, AC_BULK, AC_BULK_READ, AC_COUNT };
  * loop control (the induction update, the compare, the back-edge branch)
  * costs nothing: no issue slot, no wait, no branch or refill. */
 enum loop_role { LOOP_NONE, LOOP_CONTROL, LOOP_BACKEDGE };
+/* deps.cta_bar: what a CTA barrier instruction does */
+enum { BAR_ARRIVES = 1, BAR_WAITS = 2 };
 
 /* Registers an instruction reads and writes (rows) and its timing class,
  * computed once per program PC. */
@@ -71,6 +73,8 @@ typedef struct deps {
   bool gatom;                         /* an atom or red not of shared space: one of the SM's atomics in flight
                                          where it goes to global memory (atomics_in_flight) */
   bool atom_f16;                      /* an atom or red of 16-bit floats (l2_atomic_f16_cycles) */
+  uint8_t cta_bar;                    /* a CTA barrier arrival (bar, barrier: not .cluster): BAR_ARRIVES, or
+                                         BAR_WAITS too (sync, red) */
   bool iter_read;                     /* a store or reduction: once a loop iteration it waits for the
                                          warp's earlier ones to have read their registers (iter_read_wait) */
   bool lsu;                           /* a shared, global or local access or an atomic that makes its access (not fused) */

@@ -51,7 +51,7 @@ static const param params[] = {
   OPT_U32(reg_bank_ports, 1, 8, "1"),
   OPT_U32(fetch_cycles, 0, 1000, "0"), OPT_U32(branch_cycles, 0, 1000, "0"), OPT_U32(reconverge_cycles, 0, 1000, "0"),
   OPT_U32(membar_cycles, 0, 100000, "0"), OPT_U32(gpcs, 1, 1024, "1"), OPT_U32(imc_miss_cycles, 0, 100000, "0"), OPT_DBL(imc_miss_sm_cycles, 0, 1000, "0"), OPT_DBL(ldc_cycles, 0, 1000, "0"), OPT_U32(ldc_mio_hold, 0, 10000, "0"),
-  OPT_U32(cluster_arrive_cycles, 0, 100000, "0"), OPT_U32(cluster_barrier_cycles, 0, 100000, "0"), OPT_U32(lat_dsmem, 0, 100000, "0"), OPT_U32(lat_dsmem_own, 0, 100000, "0"), OPT_DBL(tma_bytes_per_cycle, 0, 4096, "0"), OPT_U32(lat_tma, 0, 100000, "0"),
+  OPT_U32(cluster_arrive_cycles, 0, 100000, "0"), OPT_U32(cluster_barrier_cycles, 0, 100000, "0"), OPT_DBL(bar_arrive_cycles, 0, 1000, "0"), OPT_U32(split_cycles, 0, 1000, "0"), OPT_U32(reconverge_refill_cycles, 0, 1000, "0"), OPT_U32(lat_dsmem, 0, 100000, "0"), OPT_U32(lat_dsmem_own, 0, 100000, "0"), OPT_DBL(tma_bytes_per_cycle, 0, 4096, "0"), OPT_U32(lat_tma, 0, 100000, "0"),
   OPT_U32(mio_queue, 0, 4096, "0"), OPT_U32(mio_warp_interval, 0, 1000, "0"), OPT_U32(lat_s2r, 0, 10000, "0"), OPT_U32(lat_pred, 0, 10000, "0"), OPT_U32(lat_cross_pipe, 0, 1000, "0"), OPT_U32(static_stalls, 0, 1, "0"), OPT_U32(branch_stall, 0, 1000, "0"), OPT_DBL(s2r_cycles, 0, 1000, "0"), OPT_U32(ldc_s2r_mio, 0, 1, "0"), OPT_U32(fold_imm_banks, 0, 1, "0"), OPT_U32(imc_desc, 0, 1, "0"), OPT_U32(iter_read_wait, 0, 1, "0"), OPT_U32(ldc_at_use, 0, 1, "0"), OPT_U32(ldc_stack, 0, 1, "0"), OPT_U32(hoist_invariants, 0, 1, "0"), OPT_U32(lg_queue, 0, 4096, "0"), OPT_U32(sfu_denorm_cycles, 0, 1000, "0"), OPT_U32(call_cycles, 0, 100000, "0"), OPT_U32(ret_cycles, 0, 100000, "0"), OPT_U32(call_sass, 0, 1000, "0"), OPT_U32(ret_sass, 0, 1000, "0"), OPT_U32(ii_tensor_f64, 0, 1000, "0"), OPT_U32(lat_tensor_work, 0, 10000, "0"),
   OPT_U32(ifconvert_max_insns, 0, 1000, "0"), OPT_U32(ifconvert_else_max_insns, 0, 1000, "0"), OPT_U32(ifconvert_schedule, 0, 1, "0"), OPT_U32(unroll_factor, 1, 64, "1"), OPT_U32(unroll_max_insns, 0, 100000, "0"), OPT_DBL(unroll_load_cost, 0, 1, "1"), OPT_U32(hoist_regs, 0, 255, "0"), OPT_U32(fuse_bytes, 0, 16, "0"), OPT_U32(ptxas_regs, 0, 255, "0"), OPT_U32(ptxas_ahead_regs, 0, 255, "0"), OPT_U32(combine_ops, 0, 1, "0"), OPT_U32(ptxas_sink, 0, 1, "0"), OPT_U32(printf_cycles, 0, 10000000, "0"),
   OPT_STR(issue_order, "scheduled"), OPT_U32(l2_write_bytes_per_cycle, 1, 4096, "128"), OPT_DBL(l2_write_line_cycles, 0, 1000, "0"),
@@ -215,6 +215,7 @@ static int parse_with(const char *text, const char *path, const char *const *set
     else if (pr->kind == K_DBL) *(double *)((char *)c + pr->off) = strtod(pr->def, NULL);
     else *(uint32_t *)((char *)c + pr->off) = (uint32_t)strtoul(pr->def, NULL, 10);
   }
+  if (!seen[param_index("split_cycles")]) c->split_cycles = c->reconverge_cycles;
 #define AT(name) where(err, path, seen[param_index(name)], sets)
   int sp = gpu_sched_from_name(c->scheduler);
   if (!errors && sp < 0) { AT("scheduler"); fprintf(err, "scheduler must be gto, lrr or two_level, got '%s'\n", c->scheduler); errors++; }

@@ -92,9 +92,14 @@ typedef struct gpu_config {
   uint32_t fetch_cycles;               /* refill of the instruction buffer after a redirect */
   uint32_t branch_cycles;              /* a branch resolves this long after its issue  */
   uint32_t reconverge_cycles;          /* extra cost when a warp's active mask changes */
+  uint32_t split_cycles;               /* ... when it loses threads at a divergent branch (not given: reconverge_cycles) */
+  uint32_t reconverge_refill_cycles;   /* ... of reconverge_cycles where it gains threads, those the instruction buffer
+                                          takes to refill at their PC (no_instruction; the rest: wait) */
   uint32_t membar_cycles;              /* membar/fence at gpu or system scope          */
   uint32_t cluster_arrive_cycles;      /* barrier.cluster.arrive: its release fence (membar) */
   uint32_t cluster_barrier_cycles;     /* barrier.cluster.wait: the cluster-wide round trip */
+  double bar_arrive_cycles;            /* a CTA barrier arrival holds the SM's barrier unit this long; the barrier
+                                          releases barrier_cycles after its last arrival passed it (0: after its issue) */
   double shared_replay_cycles;         /* cycles between one shared access's own wavefronts (its bank-conflict replays,
                                          a wide access's parts); the pipe takes others' in between (0: 1) */
   /* the device's copies (ptxemu exec's memcpy and memset on the modelled

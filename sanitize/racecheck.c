@@ -156,10 +156,11 @@ static void race_shared(sanitizer *s, const warp *w, const xinsn *x, const uint6
           if ((how = sh_unordered(s, sc, &e->w, tid, mask)))
             hazard(s, store ? SK_WAW : SK_RAW, true, e->w.pc, 1, w->cta->linear, e->w.tid, w, x, i, store, k * 4, 4, how);
           if (store) {
-            if ((how = sh_unordered(s, sc, &e->r, tid, mask)))
-              hazard(s, SK_WAR, true, e->r.pc, 0, w->cta->linear, e->r.tid, w, x, i, 1, k * 4, 4, how);
-            else if ((how = sh_unordered(s, sc, &e->r2, tid, mask)))
-              hazard(s, SK_WAR, true, e->r2.pc, 0, w->cta->linear, e->r2.tid, w, x, i, 1, k * 4, 4, how);
+            /* a reader of another warp, which only a barrier orders, before
+             * one of the writer's own warp (a __syncwarp() would do) */
+            int hr = sh_unordered(s, sc, &e->r, tid, mask), hr2 = sh_unordered(s, sc, &e->r2, tid, mask);
+            const sacc *p = hr2 == 1 && hr != 1 ? &e->r2 : hr ? &e->r : hr2 ? &e->r2 : NULL;
+            if (p) hazard(s, SK_WAR, true, p->pc, 0, w->cta->linear, p->tid, w, x, i, 1, k * 4, 4, p == &e->r ? hr : hr2);
           }
           continue;
         }

@@ -208,8 +208,24 @@ trace "$tmp/chase.db" chase 32 8 --arg u32:10
 got=$(top_stall "$tmp/chase.db" add.u64)
 if [ "$got" = long_scoreboard ]; then ok; else bad "a dependent global load chain waits on long_scoreboard, got '$got'"; fi
 trace "$tmp/bar.db" barrier 128 512
-got=$(q "$tmp/bar.db" "SELECT count(*) FROM warp_runs r JOIN instructions i USING (insn_id) WHERE i.opname IN ('mul.wide.u32', 'add.u64') AND stall_id = 6")
-if [ "$got" = 3 ]; then ok; else bad "three warps wait at the barrier for the fourth, got $got barrier stalls"; fi
+# (the fourth waits for the release too: its arrival passes the SM's barrier unit first)
+got=$(q "$tmp/bar.db" "SELECT sum(stall_id = 6 AND stall_cycles > 100) || ' ' || sum(6 IN (stall_id, stall2_id, stall3_id)) FROM warp_runs r JOIN instructions i USING (insn_id) WHERE i.opname IN ('mul.wide.u32', 'add.u64')")
+if [ "$got" = "3 4" ]; then ok; else bad "three warps wait at the barrier for the fourth, which waits for the release: got '$got' (long barrier stalls, all)"; fi
+# a barrier round grows by bar_arrive_cycles with each warp that arrives
+# (tools/calibrate bar_1_warps 14.2, bar_32_warps 76.2 cycles on the H100)
+rounds() {   # BLOCK [--gpu F]: cycles of 64 rounds of bar.sync, less those of 2 rounds
+  r=$1; shift
+  for n in 64 2; do trace "$tmp/br$n.db" bar_rounds "$r" 8 --arg u32:$n "$@"; done
+  echo $(( $(q "$tmp/br64.db" "SELECT cycles FROM launches") - $(q "$tmp/br2.db" "SELECT cycles FROM launches") ))
+}
+r1=$(rounds 32); r32=$(rounds 1024)
+"$PTXEMU" gpus --params h100 | sed 's/^bar_arrive_cycles .*/bar_arrive_cycles = 0/' > "$tmp/bar0.gpu"
+z32=$(rounds 1024 --gpu "$tmp/bar0.gpu")
+# 62 rounds of 32 warps: the unit's 2 cycles an arrival add 31 x 2 a
+# round to what they take without it (the last arrival's own pass is
+# what one warp's round has too)
+if [ "$r32" -gt "$r1" ] && [ $((r32 - z32)) -ge $((62 * 31 * 2 * 8 / 10)) ] && [ $((r32 - z32)) -le $((62 * 32 * 2 * 12 / 10)) ]; then ok
+else bad "barrier rounds: 62 rounds of 32 warps $r32 cycles, $z32 with bar_arrive_cycles 0 (want 31 x 2 cycles a round more), of one warp $r1"; fi
 # a timed trace carries the model's hit rates: the same as --stats
 rm -f "$tmp/hit.db"
 "$PTXEMU" check -q --gpu h100 --trace "$tmp/hit.db" --trace-level launch --stats "$tmp/hit.stats" "$srcdir/tests/exec/async_cp.launch" >/dev/null 2>&1
@@ -486,6 +502,18 @@ brs() {   # KERNEL MORE-ARGS...: the launch's stall_branch_resolving_pct (0 when
 i8=$(brs ifconv_if8); i9=$(brs ifconv_if9); e20=$(brs ifconv_else20); e20s=$(brs ifconv_else20 --set ifconvert_else_max_insns=0)
 if [ "$i8" = 0 ] && [ "$e20" = 0 ] && awk -v a="$i9" -v b="$e20s" 'BEGIN { exit !(a > 0 && b > 0) }'; then ok
 else bad "if-conversion: branch_resolving % if of 8 '$i8', of 9 '$i9', if/else of 20 '$e20' ('$e20s' with ifconvert_else_max_insns 0)"; fi
+# divergence: ifconv_if9's branch splits the warp (split_cycles,
+# branch_resolving) and its odd lanes join the others after the if
+# (reconverge_cycles: wait, but for the instruction buffer's refill at
+# their PC, reconverge_refill_cycles: no_instruction)
+div() {   # FIELD SPLIT RECONVERGE REFILL
+  stat_of "$1" ifconv_if9 --gpu h100 -e 'buffer b 128 zero' --arg ptr:b --set split_cycles=$2 --set reconverge_cycles=$3 --set reconverge_refill_cycles=$4
+}
+c0=$(div cycles 0 0 0); cs=$(div cycles 100 0 0); cj=$(div cycles 0 100 40)
+b0=$(div stall_branch_resolving_pct 0 0 0); bs=$(div stall_branch_resolving_pct 100 0 0)
+n0=$(div stall_no_instruction_pct 0 100 0); nj=$(div stall_no_instruction_pct 0 100 40)
+if [ "$((cs - c0))" = 100 ] && [ "$((cj - c0))" = 100 ] && awk -v b0="$b0" -v bs="$bs" -v n0="$n0" -v nj="$nj" 'BEGIN { exit !(bs > b0 + 10 && nj > n0 + 5) }'; then ok
+else bad "divergence: cycles $c0, with a split of 100 $cs, a join of 100 $cj; branch_resolving % $b0 -> $bs; no_instruction % $n0 -> $nj with a refill of 40"; fi
 # ... counted after ptxas's combining: 8 mul.wide + add.s64 pairs (16 PTX
 # instructions, 8 IMAD.WIDEs) are predicated; with ifconvert_max_insns 7 a branch
 w8=$(brs ifconv_wide8); w8s=$(brs ifconv_wide8 --set ifconvert_max_insns=7)

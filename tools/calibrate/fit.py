@@ -217,8 +217,13 @@ def fit(m, tmpl, name):
 
     v = need(m, 'atom_same_cycles')
     f['l2_atomic_cycles'] = (round(v, 2), '[C] atom_same_cycles %.4f: red.global.add of every thread to one word, cycles per update' % v)
+    # a warp's bar.sync round: its issue cycle, its arrival through the SM's
+    # barrier unit (the slope of a round over warps), the release
     v = need(m, 'bar_1_warps')
-    f['barrier_cycles'] = (max(0, int(round(v))), '[C] bar_1_warps %.2f: bar.sync rounds of one warp (bar_32_warps %.2f)' % (v, m.get('bar_32_warps', 0)))
+    w = max(0.0, (m['bar_32_warps'] - v) / 31) if 'bar_32_warps' in m else 0.0
+    if w:
+        f['bar_arrive_cycles'] = (round(w, 1), '[C] (bar_32_warps %.2f - bar_1_warps %.2f) / 31: cycles the SM\'s barrier unit takes a warp\'s arrival' % (m['bar_32_warps'], v))
+    f['barrier_cycles'] = (max(0, int(round(v - w - 1))), '[C] bar_1_warps %.2f less bar_arrive_cycles and the issue cycle: bar.sync rounds of one warp' % v)
     blocks_per_sm = need(m, 'launch_grid_blocks') / f['sms'][0]
     if base:
         one, grid = m['ncu_empty_cycles'], need(m, 'ncu_empty_grid_cycles')

@@ -62,6 +62,11 @@ Each case sweeps one mechanism's parameters (doc/timing-validation.md):
               memory on an mbarrier, one block or two an SM, 1 or 4 copies in
               flight; to global memory in bulk groups (wait_group.read and
               wait_group), and bulk reductions into one region
+  mb_vary     the kinds of golden timing_barriers, timing_divergence and
+              timing_occupancy_sweep at other parameters: barrier rounds at 1..32
+              warps a block and 1..4 blocks an SM, barriers alone, a switch
+              each trip with 1..8 live cases on 1..32 warps, dependent L2
+              loads at 2..32 warps an SM
 Everything is generated: change the sweeps here, never the output."""
 import os
 import sys
@@ -1423,8 +1428,107 @@ extern "C" __global__ void loop_steprt(unsigned *out, int entries, int trips, in
     return c
 
 
+# ---------------------------------------------------------------- golden kernels at other parameters
+VARY_SWITCH_BODIES = [
+    'mul.lo.u32 %0, %0, 0x01000193;\\n\\txor.b32 %1, %1, %0;\\n\\tshf.l.wrap.b32 %1, %1, %1, 5;\\n\\tadd.u32 %0, %0, %1;\\n\\tadd.u32 %1, %1, 0x3C6EF372;',
+    'add.u32 %0, %0, 0x7F4A7C15;\\n\\tshf.r.wrap.b32 %0, %0, %0, 3;\\n\\tmul.lo.u32 %1, %1, 33;\\n\\txor.b32 %0, %0, %1;\\n\\tsub.u32 %1, %1, %0;',
+    'xor.b32 %0, %0, 0x5BD1E995;\\n\\tmul.hi.u32 %1, %1, %0;\\n\\tadd.u32 %1, %1, %0;\\n\\tshl.b32 %0, %0, 1;\\n\\tor.b32 %0, %0, 1;',
+    'shr.u32 %1, %0, 7;\\n\\txor.b32 %0, %0, %1;\\n\\tmul.lo.u32 %0, %0, 0x2C1B3C6D;\\n\\tadd.u32 %1, %1, %0;\\n\\tnot.b32 %1, %1;',
+    'lop3.b32 %0, %0, %1, 0x1B873593, 0x96;\\n\\tshf.l.wrap.b32 %0, %0, %0, 13;\\n\\tadd.u32 %1, %1, 0x61C88647;\\n\\tmul.lo.u32 %0, %0, 5;\\n\\tadd.u32 %0, %0, 0xE6546B64;',
+    'sub.u32 %0, %0, %1;\\n\\tshl.b32 %1, %1, 3;\\n\\txor.b32 %1, %1, %0;\\n\\tmad.lo.u32 %0, %0, 9, %1;\\n\\tshr.u32 %1, %1, 2;',
+    'and.b32 %1, %1, %0;\\n\\tadd.u32 %0, %0, 0x165667B1;\\n\\tshf.r.wrap.b32 %0, %0, %0, 11;\\n\\txor.b32 %1, %1, %0;\\n\\tmul.lo.u32 %1, %1, 0x27D4EB2F;',
+    'not.b32 %0, %0;\\n\\tadd.u32 %0, %0, %1;\\n\\tmul.lo.u32 %1, %1, 0x9E3779B1;\\n\\txor.b32 %0, %0, 0xC2B2AE3D;\\n\\tshf.l.wrap.b32 %1, %1, %1, 17;',
+]
+
+VARY_SRC = '''// barrier rounds: store, bar.sync, add the value of the thread 33 places on
+// (another warp of the block; blockDim.x a power of two), two buffers
+extern "C" __global__ void vbar_loop(unsigned *out, int pairs)
+{
+    __shared__ unsigned buf0[1024], buf1[1024];
+    unsigned t = threadIdx.x, nb = (t + 33u) & (blockDim.x - 1u);
+    unsigned x = t * 0x9E3779B9u + 1u;
+    for (int i = 0; i < pairs; i++) {
+        buf0[t] = x;
+        __syncthreads();
+        x += buf0[nb];
+        buf1[t] = x;
+        __syncthreads();
+        x += buf1[nb];
+    }
+    out[blockIdx.x * blockDim.x + t] = x;
+}
+// barriers alone, a dependent multiply-add between them
+extern "C" __global__ void vbar_only(unsigned *out, int iters)
+{
+    unsigned t = threadIdx.x, x = t * 0x9E3779B9u + 1u;
+    for (int i = 0; i < iters; i++) {
+        x = x * 3u + (unsigned)i;
+        __syncthreads();
+    }
+    out[blockIdx.x * blockDim.x + t] = x;
+}
+#define ENTRIES 262144u
+// a 2 MiB ring: entry j holds the address of entry (1029 j + 7777) mod 2^18
+extern "C" __global__ void vring_link(unsigned long long *ring)
+{
+    const unsigned long long base = __cvta_generic_to_global(ring);
+    const unsigned stride = gridDim.x * blockDim.x;
+#pragma unroll 4
+    for (unsigned j = blockIdx.x * blockDim.x + threadIdx.x; j < ENTRIES; j += stride)
+        ring[j] = base + 8ull * ((j * 1029u + 7777u) & (ENTRIES - 1u));
+}
+// `hops` dependent loads from a hashed entry (32 lines a warp load)
+extern "C" __global__ void vring_walk(const unsigned long long *ring, int hops, unsigned *out)
+{
+    const unsigned long long base = __cvta_generic_to_global(ring);
+    unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned long long p = base + 8ull * ((g * 2654435761u) & (ENTRIES - 1u));
+#pragma unroll 8
+    for (int h = 0; h < hops; h++)
+        asm volatile("ld.global.u64 %0, [%0];" : "+l"(p));
+    out[g] = (unsigned)((p - base) >> 3);
+}
+#define BODY(code) asm volatile("{\\n\\t" code "\\n\\t}" : "+r"(x), "+r"(y))
+// a switch on (key + i) & 7 each iteration, key = lane & (ways - 1):
+// `ways` cases live in every warp each iteration (1: uniform)
+extern "C" __global__ void vswitch(unsigned *out, int iters, unsigned ways)
+{
+    unsigned t = threadIdx.x;
+    unsigned key = t & 31u & (ways - 1u);
+    unsigned x = t * 0x9E3779B9u + 0x243F6A88u, y = t ^ 0x85A308D3u;
+    for (int i = 0; i < iters; i++) {
+        switch ((key + (unsigned)i) & 7u) {'''
+
+
+def vary_case():
+    """Kernels of the kind of the golden timing_barriers, timing_divergence
+    and timing_occupancy_sweep at parameters those never measured: block
+    sizes and blocks an SM for barriers, the number of live switch cases
+    and the block size for divergence, warps an SM for dependent L2 loads."""
+    c = Case('mb_vary', 'barrier rounds at 1..32 warps a block and 1..4 blocks an SM; a per-iteration switch with 1..8 live cases; dependent L2 loads at 2..32 warps an SM')
+    c.src.append(VARY_SRC)
+    for j, b in enumerate(VARY_SWITCH_BODIES):
+        c.src.append('        %s: BODY("%s");\n                break;' % ('default' if j == 7 else 'case %d' % j, b))
+    c.src.append('        }\n    }\n    out[blockIdx.x * blockDim.x + t] = x ^ y;\n}')
+    c.buf('out', 264 * 1024 * 4)
+    c.buf('ring', 2097152)
+    for block, pairs in ((32, 2000), (64, 1000), (128, 1000), (256, 1000), (512, 1000)):
+        c.launch('vbar_loop', 1, block, [('ptr', 'out'), ('s32', pairs)])
+    c.launch('vbar_loop', 132, 256, [('ptr', 'out'), ('s32', 500)])
+    c.launch('vbar_loop', 264, 512, [('ptr', 'out'), ('s32', 250)])
+    c.launch('vbar_loop', 528, 256, [('ptr', 'out'), ('s32', 250)])
+    for block in (32, 256, 1024):
+        c.launch('vbar_only', 1, block, [('ptr', 'out'), ('s32', 2000)])
+    for block, ways in ((1024, 1), (1024, 2), (1024, 4), (256, 8), (32, 8), (32, 2)):
+        c.launch('vswitch', 1, block, [('ptr', 'out'), ('s32', 400 if block > 32 else 2000), ('u32', ways)])
+    c.launch('vring_link', 256, 256, [('ptr', 'ring')])
+    for grid, block in ((132, 64), (132, 256), (132, 1024), (264, 512), (66, 512)):
+        c.launch('vring_walk', grid, block, [('ptr', 'ring'), ('s32', 64), ('ptr', 'out')])
+    return c
+
+
 if __name__ == '__main__':
     for mk in (pipe_case, cvt_case, alu_case, smem_case, atomic_case, atomic_sweep_case, atomic_load_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case,
                launch_case, l1_case, l1_reuse_case, fuse_case, l1_width_case, l2_dirty_case, same_store_case, gather_case, rmw_case, rmw_where_case, rmw_line_case, rmw_grid_case,
-               flag_case, ldc_case, writeback_case, mio_case, sreg_case, mix_case, drain_case, bulk_case, loop_case):
+               flag_case, ldc_case, writeback_case, mio_case, sreg_case, mix_case, drain_case, bulk_case, loop_case, vary_case):
         mk().write()
