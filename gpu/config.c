@@ -215,6 +215,7 @@ static int parse_with(const char *text, const char *path, const char *const *set
     else if (pr->kind == K_DBL) *(double *)((char *)c + pr->off) = strtod(pr->def, NULL);
     else *(uint32_t *)((char *)c + pr->off) = (uint32_t)strtoul(pr->def, NULL, 10);
   }
+  /* (a configuration without it: a split costs what a path switch does) */
   if (!seen[param_index("split_cycles")]) c->split_cycles = c->reconverge_cycles;
 #define AT(name) where(err, path, seen[param_index(name)], sets)
   int sp = gpu_sched_from_name(c->scheduler);

@@ -67,6 +67,9 @@ Each case sweeps one mechanism's parameters (doc/timing-validation.md):
               warps a block and 1..4 blocks an SM, barriers alone, a switch
               each trip with 1..8 live cases on 1..32 warps, dependent L2
               loads at 2..32 warps an SM
+  mb_vary2    golden timing_bandwidth's streaming reads from 4 to 264 blocks,
+              timing_atomic_contention's lanes on 2..16 words, on one word
+              from 33 SMs, and on 32 words from 2 warps an SM
 Everything is generated: change the sweeps here, never the output."""
 import os
 import sys
@@ -1527,8 +1530,64 @@ def vary_case():
     return c
 
 
+VARY2_SRC = r'''// streaming reads of 128 KiB tiles, 16 independent 16-byte loads a thread
+// in flight four ahead of their folds (as the golden timing_bandwidth)
+#define BW_THREADS 512
+#define STRIDE_B (BW_THREADS * 16)
+#define TILE_V4 (BW_THREADS * 16)
+#define LD(k) asm volatile("ld.global.v4.u32 {%0,%1,%2,%3}, [%4+%5];" : "=r"(v##k.x), "=r"(v##k.y), "=r"(v##k.z), "=r"(v##k.w) : "l"(p), "n"((k) * STRIDE_B))
+#define FOLD(k) do { asm volatile("lop3.b32 %0, %0, %1, %2, 0x96;" : "+r"(a) : "r"(v##k.x), "r"(v##k.y)); \
+                     asm volatile("lop3.b32 %0, %0, %1, %2, 0x96;" : "+r"(b) : "r"(v##k.z), "r"(v##k.w)); } while (0)
+extern "C" __global__ void vbw_fill(unsigned *buf, unsigned pages)
+{
+    unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < pages) buf[1024ull * j + (j * 37u & 1023u)] = j * 2654435761u + 0x3C6EF372u;
+}
+extern "C" __global__ void __launch_bounds__(BW_THREADS) vbw_read(const uint4 *buf, int tiles, unsigned *out)
+{
+    unsigned long long p = __cvta_generic_to_global(buf + (size_t)blockIdx.x * TILE_V4 + threadIdx.x);
+    const unsigned long long step = 16ull * TILE_V4 * gridDim.x;
+    unsigned a = 0, b = 0;
+    for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+        uint4 v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15;
+        LD(0); LD(1); LD(2); LD(3);
+        LD(4); FOLD(0); LD(5); FOLD(1); LD(6); FOLD(2); LD(7); FOLD(3);
+        LD(8); FOLD(4); LD(9); FOLD(5); LD(10); FOLD(6); LD(11); FOLD(7);
+        LD(12); FOLD(8); LD(13); FOLD(9); LD(14); FOLD(10); LD(15); FOLD(11);
+        FOLD(12); FOLD(13); FOLD(14); FOLD(15);
+        p += step;
+    }
+    out[blockIdx.x * BW_THREADS + threadIdx.x] = a ^ (b * 3u);
+}
+// every thread's reps atomicAdds (results unused) into word 32 * (lane & mask)
+extern "C" __global__ void vatom_lanes(unsigned *ctr, int reps, unsigned mask)
+{
+    unsigned v = (threadIdx.x & 15u) + 1u;
+    unsigned *mine = ctr + 32u * (threadIdx.x & mask);
+    for (int i = 0; i < reps; i++) atomicAdd(mine, v + (unsigned)i);
+}'''
+
+
+def vary2_case():
+    """Kernels of the kind of the golden timing_bandwidth and
+    timing_atomic_contention at parameters those never measured."""
+    c = Case('mb_vary2', 'streaming 16-byte reads from 4 to 264 blocks of 512 threads; global atomics of every lane on 2..16 words, 1 word from 33 SMs')
+    c.src.append(VARY2_SRC)
+    c.buf('data', 50331648)
+    c.buf('out', 264 * 512 * 4)
+    c.buf('ctr', 4096)
+    c.launch('vbw_fill', 48, 256, [('ptr', 'data'), ('u32', 12288)])
+    for grid, tiles in ((4, 48), (16, 96), (33, 198), (66, 384), (264, 384)):
+        c.launch('vbw_read', grid, 512, [('ptr', 'data'), ('s32', tiles), ('ptr', 'out')])
+    for mask in (1, 3, 7, 15):
+        c.launch('vatom_lanes', 132, 256, [('ptr', 'ctr'), ('s32', 50), ('u32', mask)])
+    c.launch('vatom_lanes', 33, 256, [('ptr', 'ctr'), ('s32', 50), ('u32', 0)])
+    c.launch('vatom_lanes', 132, 64, [('ptr', 'ctr'), ('s32', 50), ('u32', 31)])
+    return c
+
+
 if __name__ == '__main__':
     for mk in (pipe_case, cvt_case, alu_case, smem_case, atomic_case, atomic_sweep_case, atomic_load_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case,
                launch_case, l1_case, l1_reuse_case, fuse_case, l1_width_case, l2_dirty_case, same_store_case, gather_case, rmw_case, rmw_where_case, rmw_line_case, rmw_grid_case,
-               flag_case, ldc_case, writeback_case, mio_case, sreg_case, mix_case, drain_case, bulk_case, loop_case, vary_case):
+               flag_case, ldc_case, writeback_case, mio_case, sreg_case, mix_case, drain_case, bulk_case, loop_case, vary_case, vary2_case):
         mk().write()
