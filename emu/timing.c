@@ -475,14 +475,21 @@ void timing_mbar_wait(emu *e, warp *w, const cta *bar, uint32_t bar_off, uint32_
   if (bar->smid == w->cta->smid && (ms_is_pending(r) || r > s->now)) { mem_merge(s, w->cta->smid, s->now, r); s->mbar_merged = r; }
 }
 
+/* An SM unit that takes one request every `cycles` in arrival order
+ * (*free_at: when it takes the next): when one that comes at t starts. */
+static double unit_take(double *free_at, uint64_t t, double cycles) {
+  double start = *free_at > (double)t ? *free_at : (double)t;
+  *free_at = start + cycles;
+  return start;
+}
+
 /* A special register read (S2R, S2UR) waits for the SM's turn: one every
  * s2r_cycles; the wait adds to its latency, as the hardware's reads of 32
  * warps at once wait longer on the scoreboard, not at issue ([M]
  * tests/microbench mb_sreg: 53 % short_scoreboard, no mio_throttle).  With
  * ldc_s2r_mio it holds a place in the SM's MIO queue until it starts. */
 static uint64_t s2r_wait(timing_state *s, tsm *sm, uint64_t t) {
-  double c = s->g->s2r_cycles, start = c > 0 && sm->s2r_free > (double)t ? sm->s2r_free : (double)t;
-  if (c > 0) sm->s2r_free = start + c;
+  double c = s->g->s2r_cycles, start = c > 0 ? unit_take(&sm->s2r_free, t, c) : (double)t;
   uint64_t at = (uint64_t)(start + 0.5);
   if (s->g->ldc_s2r_mio && s->iq[IQ_MIO]) iq_note(s, IQ_MIO, (uint32_t)(sm - s->sms), at);
   return at - t;
@@ -1327,10 +1334,8 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
      * cycles a bar.sync round; tests/microbench mb_vary vbar_loop, 1..32
      * warps a block: 45..108 cycles a round, 2 more a warp) */
     uint64_t rel = t;
-    if (__builtin_expect(d->cta_bar != 0, 0) && g->bar_arrive_cycles > 0) {
-      sm->bar_free = (sm->bar_free > (double)t ? sm->bar_free : (double)t) + g->bar_arrive_cycles;
-      rel = (uint64_t)(sm->bar_free + 0.5);
-    }
+    if (__builtin_expect(d->cta_bar != 0, 0) && g->bar_arrive_cycles > 0)
+      rel = (uint64_t)(unit_take(&sm->bar_free, t, g->bar_arrive_cycles) + g->bar_arrive_cycles + 0.5);
     if (__builtin_expect(d->imc_sreg != 0, 0) && g->imc_miss_cycles) {
       s->mem_done = true;
       s->mem_latency = memsys_imc(s->mem, tw->sm, t, d->imc_sreg - 1u, &tw->imc_busy);

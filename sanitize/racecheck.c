@@ -158,9 +158,11 @@ static void race_shared(sanitizer *s, const warp *w, const xinsn *x, const uint6
           if (store) {
             /* a reader of another warp, which only a barrier orders, before
              * one of the writer's own warp (a __syncwarp() would do) */
-            int hr = sh_unordered(s, sc, &e->r, tid, mask), hr2 = sh_unordered(s, sc, &e->r2, tid, mask);
-            const sacc *p = hr2 == 1 && hr != 1 ? &e->r2 : hr ? &e->r : hr2 ? &e->r2 : NULL;
-            if (p) hazard(s, SK_WAR, true, p->pc, 0, w->cta->linear, p->tid, w, x, i, 1, k * 4, 4, p == &e->r ? hr : hr2);
+            const sacc *p = &e->r;
+            int hr2 = sh_unordered(s, sc, &e->r2, tid, mask);
+            how = sh_unordered(s, sc, &e->r, tid, mask);
+            if (hr2 && (!how || (hr2 == 1 && how != 1))) { p = &e->r2; how = hr2; }
+            if (how) hazard(s, SK_WAR, true, p->pc, 0, w->cta->linear, p->tid, w, x, i, 1, k * 4, 4, how);
           }
           continue;
         }
