@@ -213,7 +213,9 @@ static void mark_unrolled_loop(const emu *e, deps *dep, uint32_t pc, uint32_t ma
     /* nor a loop with a special function in it (sm_90 SASS of mb_pipe
      * pipe_sfu_ilp1, _ilp2: 11 and 18 instructions a trip, not unrolled,
      * where pipe_f32_ilp1's 7 are, four times) */
-    if (x->f != b->f || (x->flags & XF_CONTROL) || dep[i].unit == U_SFU) return;
+    /* (a CTA barrier does not stop it: sm_90 SASS of mb_vary vbar_only,
+     * 16 BARs a trip for the PTX's 4) */
+    if (x->f != b->f || ((x->flags & XF_CONTROL) && !dep[i].cta_bar) || dep[i].unit == U_SFU) return;
     if (has_row(dep[i].dst, dep[i].ndst, b->guard)) cmp = i;
     /* a global load weighs less in ptxas's measure of a body: a loop of
      * 14 loads and 14 FFMAs is unrolled where one of 20 FFMAs is not */

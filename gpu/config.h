@@ -44,6 +44,7 @@ typedef struct gpu_config {
   uint32_t l1_mshrs;                   /* outstanding sector misses per SM */
   uint32_t l1_sectors_per_cycle;       /* tag/data throughput of L1 */
   double l1_lines_per_cycle;           /* distinct lines a cycle (tag lookups; 0: no limit) */
+  double l1_hit_lines_per_cycle;       /* l1_data_banks: a hit's own lines looked up a cycle, before its wavefronts (0: none) */
   uint32_t l1_data_banks;              /* ... a load's hits counted as its bank wavefronts, its missing lines one each */
   uint32_t l1_shared_pipe;             /* shared-memory wavefronts and L1 requests take one data pipe */
   uint32_t store_drain;                /* a warp exits once the L1 has taken its stores (their registers read) */

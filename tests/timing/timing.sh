@@ -558,6 +558,34 @@ set -- $(l1cyc); b1=$1; r1=$2; set -- $(l1cyc --set l1_data_banks=0); b0=$1; r0=
 if [ -n "$r1" ] && [ -n "$r0" ] && [ $((3 * r1)) -lt $((2 * b1)) ] && [ $((10 * r0)) -gt $((8 * b0)) ]; then ok
 else bad "l1_data_banks: one bank $b1 / two a bank $r1 cycles (lines: $b0 / $r0)"; fi
 
+# a hit's own latency (memsys_global): its lines pass the tag stage
+# l1_hit_lines_per_cycle a cycle, then its data-bank wavefronts come
+# shared_replay_cycles apart; a chase by 32 lanes on 32 lines of one bank
+# (mb_vary3 v3_chase_ca) takes 31 x 2 + 31 / 4 cycles a step more than one
+# lane's, and 31 / 4 fewer without the tag stage
+mb=$(cd "$srcdir/tests/microbench/mb_vary3" && pwd)
+{ echo "ptx $mb/kernel.ptx"; echo 'buffer small 1048576 zero'; echo 'buffer out 65536 zero'
+  echo 'launch v3_link grid 8 1 1 block 256 1 1 shared 0'; echo 'arg ptr small'; echo 'arg u32 1024'; echo 'arg u32 16'
+  for ch in 1 32; do
+    echo 'launch v3_chase_ca grid 1 1 1 block 256 1 1 shared 0'
+    printf 'arg ptr small\narg u32 1024\narg u32 16\narg s32 1000\narg u32 %d\narg u32 1\narg ptr out\n' $ch
+  done; } >"$tmp/ch.txt"
+chstep() {   # MORE-ARGS...: cycles a step more with 32 lanes than with one (1000 steps)
+  "$PTXEMU" run -q --gpu h200 --stats "$tmp/chs" "$@" "$tmp/ch.txt" >/dev/null 2>&1 &&
+    awk '$2 == 1 || $2 == 2 { for (i = 1; i < NF; i++) if ($i == "cycles") c[$2] = $(i+1) } END { if (c[2]) printf "%.1f\n", (c[2] - c[1]) / 1000 }' "$tmp/chs"
+}
+h=$(chstep); h0=$(chstep --set l1_hit_lines_per_cycle=0); hb=$(chstep --set l1_data_banks=0)
+if [ -n "$h" ] && [ -n "$h0" ] && [ -n "$hb" ] && awk -v h="$h" -v h0="$h0" -v hb="$hb" 'BEGIN { exit !(h > 62 && h < 78 && h - h0 > 6 && h - h0 < 10 && hb < 10) }'; then ok
+else bad "a hit's own wavefronts and lines: 32 lanes $h cycles a step more than one ($h0 without the tag stage, $hb counting lines)"; fi
+
+# a loop with a CTA barrier in it is unrolled too (mb_vary vbar_only's SASS:
+# 16 BARs a trip for the PTX's 4): its loop control once every 4 trips
+mv=$(cd "$srcdir/tests/microbench/mb_vary" && pwd)
+bu() { "$PTXEMU" run -q --gpu h200 --stats "$tmp/bu" "$mv/kernel.ptx" --kernel vbar_only --block 64 -e 'buffer o 256 zero' --arg ptr:o --arg s32:400 "$@" >/dev/null 2>&1 && stat_in "$tmp/bu" sass_inst_executed; }
+b4=$(bu); b1=$(bu --set unroll_factor=1)
+if [ -n "$b4" ] && [ -n "$b1" ] && [ "$b4" -lt $((b1 - b1 / 8)) ]; then ok
+else bad "a barrier loop unrolled: vbar_only $b4 SASS instructions against $b1 without unrolling"; fi
+
 # unrolling: loads count a quarter of an instruction in the body's size
 # (unroll_load_cost), so the loop of 14 loads and 14 FFMAs is unrolled
 # (fewer SASS instructions: its loop control once every 4 trips) and the one
@@ -740,9 +768,11 @@ n_smid=$(sass_of sreg_loop); n_lane=$(sass_of lane_loop)
 if [ -n "$n_smid" ] && [ "$((n_smid - n_lane))" = 10 ]; then ok; else bad "%smid read each trip, %laneid hoisted: SASS $n_smid vs $n_lane"; fi
 
 # l1_shared_pipe: an LDS waits behind a gather's 32 L1 lines on the SM's one
-# data pipe, and the add reading both waits on its short scoreboard too
+# data pipe, and the add reading both waits on its short scoreboard too (the
+# lines counted, not the data banks: with them the gather's own 32
+# wavefronts return after the LDS, and the add waits for the gather)
 gl() {   # PIPE: the launch's short_scoreboard %
-  "$PTXEMU" run -q --gpu h100 --set l1_shared_pipe=$1 --stats "$tmp/gl$1" "$k" --kernel gather_lds --block 128 \
+  "$PTXEMU" run -q --gpu h100 --set l1_shared_pipe=$1 --set l1_data_banks=0 --stats "$tmp/gl$1" "$k" --kernel gather_lds --block 128 \
     -e 'buffer b 16384 zero' --arg ptr:b --arg u32:50 >"$tmp/out" 2>&1 || cat "$tmp/out"
   v=$(stat_in "$tmp/gl$1" stall_short_scoreboard_pct); echo "${v:-0}"
 }

@@ -1586,8 +1586,278 @@ def vary2_case():
     return c
 
 
+VARY3_SRC = r"""// the golden timing kernels' kinds at parameters they never measured:
+// special functions, f64 and integer chains, FMA chains, mma.sync chains at
+// 1..32 warps; dependent shared loads of 1..1024 threads with 1..32-way bank
+// conflicts; L1, L2 and DRAM chases of 1..1024 threads; bank strides; empty
+// grids of many blocks
+#include <cuda_fp16.h>
+#define FMA(x, a, b) asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(x) : "f"(a), "f"(b))
+#define DFMA(x, a, b) asm volatile("fma.rn.f64 %0, %0, %1, %2;" : "+d"(x) : "d"(a), "d"(b))
+extern "C" __global__ void v3_sfu(float *out, int iters)
+{
+    float x = 0.25f + 0.046875f * (float)(threadIdx.x & 31u);
+#pragma unroll 4
+    for (int i = 0; i < iters; i++) {
+        asm volatile("sin.approx.ftz.f32 %0, %0;" : "+f"(x));
+        asm volatile("ex2.approx.ftz.f32 %0, %0;" : "+f"(x));
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+extern "C" __global__ void v3_rcp(float *out, int iters)
+{
+    float x = 0.5f + 0.046875f * (float)(threadIdx.x & 31u), y = x + 0.25f;
+#pragma unroll 4
+    for (int i = 0; i < iters; i++) {
+        asm volatile("rcp.approx.ftz.f32 %0, %0;" : "+f"(x));
+        asm volatile("ex2.approx.ftz.f32 %0, %0;" : "+f"(x));
+        asm volatile("rsqrt.approx.ftz.f32 %0, %0;" : "+f"(y));
+        asm volatile("lg2.approx.ftz.f32 %0, %0;" : "+f"(y));
+        asm volatile("ex2.approx.ftz.f32 %0, %0;" : "+f"(y));
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = x + y;
+}
+extern "C" __global__ void v3_dfma(double *out, int iters, double a, double b)
+{
+    double x = 1.0 + 0.125 * (double)(threadIdx.x & 31u);
+#pragma unroll 8
+    for (int i = 0; i < iters; i++)
+        DFMA(x, a, b);
+    out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+extern "C" __global__ void v3_dfma4(double *out, int iters, double a, double b)
+{
+    double t = (double)(threadIdx.x & 31u), x0 = t, x1 = t + 0.25, x2 = t + 0.5, x3 = t + 0.75;
+#pragma unroll 4
+    for (int i = 0; i < iters; i++) {
+        DFMA(x0, a, b); DFMA(x1, a, b); DFMA(x2, a, b); DFMA(x3, a, b);
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = x0 + x1 + x2 + x3;
+}
+extern "C" __global__ void v3_int(unsigned *out, int iters, unsigned m, unsigned k)
+{
+    unsigned x = threadIdx.x * 0x9E3779B9u + 0x7F4A7C15u;
+#pragma unroll 4
+    for (int i = 0; i < iters; i++) {
+        unsigned t;
+        asm volatile("mul.lo.u32 %0, %0, %1;" : "+r"(x) : "r"(m));
+        asm volatile("shf.l.wrap.b32 %0, %1, %1, 13;" : "=r"(t) : "r"(x));
+        asm volatile("lop3.b32 %0, %1, %0, %2, 0x96;" : "+r"(x) : "r"(t), "r"(k));
+        asm volatile("add.u32 %0, %0, %1;" : "+r"(x) : "r"(i));
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+extern "C" __global__ void v3_fma4(float *out, int iters, float a, float b)
+{
+    float t = (float)(threadIdx.x & 31u), x0 = t, x1 = t + 0.25f, x2 = t + 0.5f, x3 = t + 0.75f;
+#pragma unroll 8
+    for (int i = 0; i < iters; i++) {
+        FMA(x0, a, b); FMA(x1, a, b); FMA(x2, a, b); FMA(x3, a, b);
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = x0 + x1 + x2 + x3;
+}
+extern "C" __global__ void v3_fma2(float *out, int iters, float a, float b)
+{
+    float t = (float)(threadIdx.x & 31u), x0 = t, x1 = t + 0.5f;
+#pragma unroll 8
+    for (int i = 0; i < iters; i++) {
+        FMA(x0, a, b); FMA(x1, a, b);
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = x0 + x1;
+}
+extern "C" __global__ void v3_fma6(float *out, int iters, float a, float b)
+{
+    float t = (float)(threadIdx.x & 31u), x0 = t, x1 = t + 0.125f, x2 = t + 0.25f, x3 = t + 0.375f, x4 = t + 0.5f, x5 = t + 0.625f;
+#pragma unroll 4
+    for (int i = 0; i < iters; i++) {
+        FMA(x0, a, b); FMA(x1, a, b); FMA(x2, a, b); FMA(x3, a, b); FMA(x4, a, b); FMA(x5, a, b);
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = x0 + x1 + x2 + x3 + x4 + x5;
+}
+// a full-period permutation of 2^k nodes (i -> 5i + 1): the chase visits every node
+#define NODES 4096
+extern "C" __global__ void v3_smem_chase(int steps, unsigned chasers, unsigned spread, unsigned *out)
+{
+    __shared__ unsigned node[NODES];
+    const unsigned base = (unsigned)__cvta_generic_to_shared(node);
+    for (unsigned i = threadIdx.x; i < NODES; i += blockDim.x)
+        node[i] = base + 4u * ((5u * i + 1u) & (NODES - 1u));
+    __syncthreads();
+    if (threadIdx.x >= chasers)
+        return;
+    unsigned a = base + 4u * ((threadIdx.x * spread) & (NODES - 1u)), sum = 0;
+#pragma unroll 4
+    for (int s = 0; s < steps; s++) {
+        asm volatile("ld.shared.u32 %0, [%0];" : "+r"(a));
+        sum += a;
+    }
+    out[threadIdx.x] = (a - base) + sum;
+}
+extern "C" __global__ void v3_bank(unsigned *out, int iters, int stride)
+{
+    __shared__ unsigned s[NODES];
+    for (unsigned i = threadIdx.x; i < NODES; i += blockDim.x)
+        s[i] = i * 0x9E3779B1u + 0x85EBCA77u;
+    __syncthreads();
+    unsigned lane = threadIdx.x & 31u;
+    unsigned addr = (unsigned)__cvta_generic_to_shared(s) + 4u * ((lane * (unsigned)stride) & 1023u);
+    unsigned a = 0, b = 0;
+#pragma unroll 4
+    for (int i = 0; i < iters; i++) {
+        unsigned v, w;
+        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(addr));
+        asm volatile("ld.shared.u32 %0, [%1+4096];" : "=r"(w) : "r"(addr));
+        a += v;
+        b += w;
+        addr += 4u;
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = a + 3u * b;
+}
+// nodes 128 bytes apart (stride 8 words: 16 per line at stride 1) or a line each
+extern "C" __global__ void v3_link(unsigned long long *node, unsigned nodes, unsigned words)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < nodes)
+        node[(size_t)i * words] = __cvta_generic_to_global(node + (size_t)((5u * i + 1u) & (nodes - 1u)) * words);
+}
+// a chase through L1 (.ca) or L2 (.cg) by the first `chasers` threads, each
+// from its own node; the block first reads every node (warm = 1)
+extern "C" __global__ void v3_chase_ca(const unsigned long long *node, unsigned nodes, unsigned words, int steps,
+                                       unsigned chasers, unsigned warm, unsigned *out)
+{
+    const unsigned long long base = __cvta_generic_to_global(node);
+    unsigned w = 0;
+    if (warm)
+        for (unsigned i = threadIdx.x; i < nodes; i += blockDim.x) {
+            unsigned long long v;
+            asm volatile("ld.global.ca.u64 %0, [%1];" : "=l"(v) : "l"(base + 8ull * words * i));
+            w += (unsigned)v;
+        }
+    __syncthreads();
+    if (threadIdx.x >= chasers) { out[blockIdx.x * blockDim.x + threadIdx.x] = w; return; }
+    unsigned long long p = base + 8ull * words * ((threadIdx.x * 37u) & (nodes - 1u));
+    unsigned sum = 0;
+#pragma unroll 4
+    for (int s = 0; s < steps; s++) {
+        asm volatile("ld.global.ca.u64 %0, [%0];" : "+l"(p));
+        sum += (unsigned)p;
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = sum + w + (unsigned)(p - base);
+}
+extern "C" __global__ void v3_chase_cg(const unsigned long long *node, unsigned nodes, unsigned words, int steps,
+                                       unsigned chasers, unsigned warm, unsigned *out)
+{
+    const unsigned long long base = __cvta_generic_to_global(node);
+    unsigned w = 0;
+    if (warm)
+        for (unsigned i = threadIdx.x; i < nodes; i += blockDim.x) {
+            unsigned long long v;
+            asm volatile("ld.global.cg.u64 %0, [%1];" : "=l"(v) : "l"(base + 8ull * words * i));
+            w += (unsigned)v;
+        }
+    __syncthreads();
+    if (threadIdx.x >= chasers) { out[blockIdx.x * blockDim.x + threadIdx.x] = w; return; }
+    unsigned long long p = base + 8ull * words * ((threadIdx.x * 37u + blockIdx.x * 4099u) & (nodes - 1u));
+    unsigned sum = 0;
+#pragma unroll 4
+    for (int s = 0; s < steps; s++) {
+        asm volatile("ld.global.cg.u64 %0, [%0];" : "+l"(p));
+        sum += (unsigned)p;
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = sum + w + (unsigned)(p - base);
+}
+__device__ __forceinline__ unsigned h2(unsigned lo, unsigned hi)
+{
+    __half2 v = __halves2half2(__uint2half_rn(lo), __uint2half_rn(hi));
+    return *reinterpret_cast<unsigned *>(&v);
+}
+#define MMA(c, b0, b1)                                                                   \
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "                    \
+                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"                 \
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])                        \
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1))
+extern "C" __global__ void v3_mma2(float *out, int iters)
+{
+    unsigned l = threadIdx.x & 31u;
+    unsigned a0 = h2(l & 1u, (l >> 1) & 1u), a1 = h2(((l >> 2) & 1u) + 1u, l & 1u);
+    unsigned a2 = h2((l >> 3) & 1u, 1u), a3 = h2(2u, ((l >> 4) & 1u) * 2u);
+    unsigned b00 = h2(1u, l & 1u), b01 = h2((l >> 1) & 1u, 2u), b10 = h2(2u, (l >> 2) & 1u), b11 = h2((l & 1u) * 2u, 0u);
+    float c0[4] = {0.f, 0.f, 0.f, 0.f}, c1[4] = {1.f, 1.f, 1.f, 1.f};
+#pragma unroll 2
+    for (int i = 0; i < iters; i++) {
+        MMA(c0, b00, b01);
+        MMA(c1, b10, b11);
+    }
+    float *o = out + 8 * (blockIdx.x * blockDim.x + threadIdx.x);
+#pragma unroll
+    for (int r = 0; r < 4; r++) { o[r] = c0[r]; o[4 + r] = c1[r]; }
+}
+extern "C" __global__ void v3_empty() {}
+extern "C" __global__ void v3_mark(unsigned *out)
+{
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = blockIdx.x + 1u;
+}"""
+
+
+def vary3_case():
+    """Kernels of the kind of the golden timing_sfu, timing_dp,
+    timing_int_mix, timing_fma_occupancy, timing_fma_ilp,
+    timing_smem_latency, timing_bank_conflicts, timing_l1_latency,
+    timing_l2_latency, timing_dram_latency, timing_mma_throughput and
+    timing_launch_overhead at parameters those never measured."""
+    c = Case('mb_vary3', 'special function, f64, integer, FMA and mma.sync chains at 1..32 warps; dependent shared loads of 1..1024 threads with 1..32-way conflicts; L1/L2/DRAM chases of 1..1024 threads; bank strides; grids of empty blocks')
+    c.src.append(VARY3_SRC)
+    c.buf('out', 264 * 1024 * 8 * 4)
+    c.buf('small', 1 << 20)
+    c.buf('big', 256 << 20)
+    a, b = f32(0.99995), f32(0.005)
+    for block, iters in ((64, 4000), (256, 2000), (1024, 500)):
+        c.launch('v3_sfu', 1, block, [('ptr', 'out'), ('s32', iters)])
+    c.launch('v3_rcp', 1, 32, [('ptr', 'out'), ('s32', 4000)])
+    c.launch('v3_rcp', 132, 512, [('ptr', 'out'), ('s32', 500)])
+    da, db = '0x3fefff972474538f', '0x3f747ae147ae147b'
+    for block, iters in ((128, 4000), (512, 2000), (1024, 1000)):
+        c.launch('v3_dfma', 1, block, [('ptr', 'out'), ('s32', iters), ('f64', da), ('f64', db)])
+    c.launch('v3_dfma4', 1, 32, [('ptr', 'out'), ('s32', 5000), ('f64', da), ('f64', db)])
+    c.launch('v3_dfma4', 1, 256, [('ptr', 'out'), ('s32', 1000), ('f64', da), ('f64', db)])
+    for block, iters in ((128, 20000), (1024, 4000)):
+        c.launch('v3_int', 1, block, [('ptr', 'out'), ('s32', iters), ('u32', 739982445), ('u32', 1540483477)])
+    for block, iters in ((64, 5000), (256, 5000), (1024, 2000)):
+        c.launch('v3_fma4', 1, block, [('ptr', 'out'), ('s32', iters), ('f32', a), ('f32', b)])
+    c.launch('v3_fma4', 264, 1024, [('ptr', 'out'), ('s32', 1000), ('f32', a), ('f32', b)])
+    c.launch('v3_fma2', 1, 32, [('ptr', 'out'), ('s32', 20000), ('f32', a), ('f32', b)])
+    c.launch('v3_fma2', 1, 256, [('ptr', 'out'), ('s32', 10000), ('f32', a), ('f32', b)])
+    c.launch('v3_fma6', 1, 32, [('ptr', 'out'), ('s32', 10000), ('f32', a), ('f32', b)])
+    c.launch('v3_fma6', 1, 128, [('ptr', 'out'), ('s32', 5000), ('f32', a), ('f32', b)])
+    for block, chasers, spread, steps in ((128, 32, 1, 20000), (128, 32, 2, 10000), (128, 32, 8, 5000), (128, 32, 32, 2000),
+                                          (128, 128, 1, 10000), (1024, 1024, 1, 2000), (1024, 1024, 4, 1000)):
+        c.launch('v3_smem_chase', 1, block, [('s32', steps), ('u32', chasers), ('u32', spread), ('ptr', 'out')])
+    for block, stride in ((128, 1), (128, 2), (1024, 3), (1024, 4), (1024, 8), (1024, 16), (256, 32), (1024, 33)):
+        c.launch('v3_bank', 1, block, [('ptr', 'out'), ('s32', 500), ('s32', stride)])
+    # L1: 2048 nodes of a line each (256 KiB would not fit with 4096), 16 a line
+    c.launch('v3_link', 8, 256, [('ptr', 'small'), ('u32', 1024), ('u32', 16)])
+    for chasers, steps in ((1, 20000), (8, 5000), (32, 2000)):
+        c.launch('v3_chase_ca', 1, 256, [('ptr', 'small'), ('u32', 1024), ('u32', 16), ('s32', steps), ('u32', chasers), ('u32', 1), ('ptr', 'out')])
+    c.launch('v3_link', 32, 256, [('ptr', 'small'), ('u32', 8192), ('u32', 1)])
+    for chasers, steps in ((1, 20000), (32, 4000), (256, 2000)):
+        c.launch('v3_chase_ca', 1, 256, [('ptr', 'small'), ('u32', 8192), ('u32', 1), ('s32', steps), ('u32', chasers), ('u32', 1), ('ptr', 'out')])
+    # L2: 32768 lines (4 MiB); DRAM: 2 M lines (256 MiB), cold
+    c.launch('v3_link', 128, 256, [('ptr', 'big'), ('u32', 32768), ('u32', 16)])
+    for grid, block, chasers, steps in ((1, 1024, 1, 4000), (1, 1024, 32, 1000), (1, 1024, 256, 500), (1, 1024, 1024, 200), (132, 256, 64, 200)):
+        c.launch('v3_chase_cg', grid, block, [('ptr', 'big'), ('u32', 32768), ('u32', 16), ('s32', steps), ('u32', chasers), ('u32', 1), ('ptr', 'out')])
+    c.launch('v3_link', 8192, 256, [('ptr', 'big'), ('u32', 2097152), ('u32', 16)])
+    for grid, block, chasers, steps in ((1, 32, 1, 1000), (1, 32, 32, 300), (1, 256, 256, 100), (132, 64, 64, 100)):
+        c.launch('v3_chase_cg', grid, block, [('ptr', 'big'), ('u32', 2097152), ('u32', 16), ('s32', steps), ('u32', chasers), ('u32', 0), ('ptr', 'out')])
+    for block, iters in ((32, 5000), (256, 2000), (512, 1000), (1024, 500)):
+        c.launch('v3_mma2', 1, block, [('ptr', 'out'), ('s32', iters)])
+    for grid, block in ((528, 128), (2640, 64), (1056, 1024)):
+        c.launch('v3_empty', grid, block, [])
+    c.launch('v3_mark', 1056, 256, [('ptr', 'out')])
+    return c
+
 if __name__ == '__main__':
     for mk in (pipe_case, cvt_case, alu_case, smem_case, atomic_case, atomic_sweep_case, atomic_load_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case,
                launch_case, l1_case, l1_reuse_case, fuse_case, l1_width_case, l2_dirty_case, same_store_case, gather_case, rmw_case, rmw_where_case, rmw_line_case, rmw_grid_case,
-               flag_case, ldc_case, writeback_case, mio_case, sreg_case, mix_case, drain_case, bulk_case, loop_case, vary_case, vary2_case):
+               flag_case, ldc_case, writeback_case, mio_case, sreg_case, mix_case, drain_case, bulk_case, loop_case, vary_case, vary2_case, vary3_case):
         mk().write()
