@@ -1721,52 +1721,9 @@ extern "C" __global__ void v3_link(unsigned long long *node, unsigned nodes, uns
         node[(size_t)i * words] = __cvta_generic_to_global(node + (size_t)((5u * i + 1u) & (nodes - 1u)) * words);
 }
 // a chase through L1 (.ca) or L2 (.cg) by the first `chasers` threads, each
-// from its own node; the block first reads every node (warm = 1)
-extern "C" __global__ void v3_chase_ca(const unsigned long long *node, unsigned nodes, unsigned words, int steps,
-                                       unsigned chasers, unsigned warm, unsigned *out)
-{
-    const unsigned long long base = __cvta_generic_to_global(node);
-    unsigned w = 0;
-    if (warm)
-        for (unsigned i = threadIdx.x; i < nodes; i += blockDim.x) {
-            unsigned long long v;
-            asm volatile("ld.global.ca.u64 %0, [%1];" : "=l"(v) : "l"(base + 8ull * words * i));
-            w += (unsigned)v;
-        }
-    __syncthreads();
-    if (threadIdx.x >= chasers) { out[blockIdx.x * blockDim.x + threadIdx.x] = w; return; }
-    unsigned long long p = base + 8ull * words * ((threadIdx.x * 37u) & (nodes - 1u));
-    unsigned sum = 0;
-#pragma unroll 4
-    for (int s = 0; s < steps; s++) {
-        asm volatile("ld.global.ca.u64 %0, [%0];" : "+l"(p));
-        sum += (unsigned)p;
-    }
-    out[blockIdx.x * blockDim.x + threadIdx.x] = sum + w + (unsigned)(p - base);
-}
-extern "C" __global__ void v3_chase_cg(const unsigned long long *node, unsigned nodes, unsigned words, int steps,
-                                       unsigned chasers, unsigned warm, unsigned *out)
-{
-    const unsigned long long base = __cvta_generic_to_global(node);
-    unsigned w = 0;
-    if (warm)
-        for (unsigned i = threadIdx.x; i < nodes; i += blockDim.x) {
-            unsigned long long v;
-            asm volatile("ld.global.cg.u64 %0, [%1];" : "=l"(v) : "l"(base + 8ull * words * i));
-            w += (unsigned)v;
-        }
-    __syncthreads();
-    if (threadIdx.x >= chasers) { out[blockIdx.x * blockDim.x + threadIdx.x] = w; return; }
-    unsigned long long p = base + 8ull * words * ((threadIdx.x * 37u + blockIdx.x * 4099u) & (nodes - 1u));
-    unsigned sum = 0;
-#pragma unroll 4
-    for (int s = 0; s < steps; s++) {
-        asm volatile("ld.global.cg.u64 %0, [%0];" : "+l"(p));
-        sum += (unsigned)p;
-    }
-    out[blockIdx.x * blockDim.x + threadIdx.x] = sum + w + (unsigned)(p - base);
-}
-__device__ __forceinline__ unsigned h2(unsigned lo, unsigned hi)
+// from its own node; the block first reads every node (warm = 1)"""
+
+VARY3_MMA_SRC = r"""__device__ __forceinline__ unsigned h2(unsigned lo, unsigned hi)
 {
     __half2 v = __halves2half2(__uint2half_rn(lo), __uint2half_rn(hi));
     return *reinterpret_cast<unsigned *>(&v);
@@ -1800,6 +1757,34 @@ extern "C" __global__ void v3_mark(unsigned *out)
 }"""
 
 
+def chase_src(name, cop, start):
+    """A chase with ld.global.<cop> by the first `chasers` threads, each from
+    its own node (start: its index before the mask); the block first reads
+    every node (warm = 1)."""
+    return r"""extern "C" __global__ void %(name)s(const unsigned long long *node, unsigned nodes, unsigned words, int steps,
+                                       unsigned chasers, unsigned warm, unsigned *out)
+{
+    const unsigned long long base = __cvta_generic_to_global(node);
+    unsigned w = 0;
+    if (warm)
+        for (unsigned i = threadIdx.x; i < nodes; i += blockDim.x) {
+            unsigned long long v;
+            asm volatile("ld.global.%(cop)s.u64 %%0, [%%1];" : "=l"(v) : "l"(base + 8ull * words * i));
+            w += (unsigned)v;
+        }
+    __syncthreads();
+    if (threadIdx.x >= chasers) { out[blockIdx.x * blockDim.x + threadIdx.x] = w; return; }
+    unsigned long long p = base + 8ull * words * ((%(start)s) & (nodes - 1u));
+    unsigned sum = 0;
+#pragma unroll 4
+    for (int s = 0; s < steps; s++) {
+        asm volatile("ld.global.%(cop)s.u64 %%0, [%%0];" : "+l"(p));
+        sum += (unsigned)p;
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = sum + w + (unsigned)(p - base);
+}""" % dict(name=name, cop=cop, start=start)
+
+
 def vary3_case():
     """Kernels of the kind of the golden timing_sfu, timing_dp,
     timing_int_mix, timing_fma_occupancy, timing_fma_ilp,
@@ -1807,7 +1792,8 @@ def vary3_case():
     timing_l2_latency, timing_dram_latency, timing_mma_throughput and
     timing_launch_overhead at parameters those never measured."""
     c = Case('mb_vary3', 'special function, f64, integer, FMA and mma.sync chains at 1..32 warps; dependent shared loads of 1..1024 threads with 1..32-way conflicts; L1/L2/DRAM chases of 1..1024 threads; bank strides; grids of empty blocks')
-    c.src.append(VARY3_SRC)
+    c.src += [VARY3_SRC, chase_src('v3_chase_ca', 'ca', 'threadIdx.x * 37u'),
+              chase_src('v3_chase_cg', 'cg', 'threadIdx.x * 37u + blockIdx.x * 4099u'), VARY3_MMA_SRC]
     c.buf('out', 264 * 1024 * 8 * 4)
     c.buf('small', 1 << 20)
     c.buf('big', 256 << 20)
