@@ -36,6 +36,7 @@ typedef struct tsm {
   sched_list port_wait;               /* ... the warps waiting for it */
   uint32_t atom_head;                 /* the oldest of its atomics in flight (timing_state.atom_ack) */
   double bar_free;                    /* when its barrier unit takes the next CTA barrier arrival (bar_arrive_cycles) */
+  uint64_t retire_free;               /* when it retires its next ended block (cta_retire_cycles) */
 } tsm;
 
 const char *const timing_stall_names[STALL_NREASONS] = {
@@ -1535,9 +1536,21 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       bool all = true;
       for (uint32_t r = 0; r < csize; r++) if (!emu_cta_done(&res[base + r])) all = false;
       if (!all) continue;
+      /* an SM retires its ended blocks one at a time, cta_retire_cycles
+       * each, and a slot takes its next block once its block is retired;
+       * the kernel's end waits for the last retire to begin (an empty
+       * launch, launch_cycles, has its one block's) */
+      uint64_t retire_at = t + 1, freed = t + 1 + g->cta_launch_cycles;
+      if (g->cta_retire_cycles) freed = 0;
       for (uint32_t r = 0; r < csize; r++) {
         cta *cc = &res[base + r];
         tsm *m = &s->sms[cc->smid];
+        if (g->cta_retire_cycles) {
+          uint64_t at = umax(t + 1, m->retire_free);
+          m->retire_free = at + g->cta_retire_cycles;
+          retire_at = umax(retire_at, at);
+          freed = umax(freed, m->retire_free);
+        }
         for (uint32_t wi = 0; wi < cc->nwarps && wi < nwarps; wi++) {
           uint64_t x = tws[base + r][wi].exit_t;
           m->warp_cycles += (x && x <= t + 1 ? x : t + 1) - cta_start_t[base + r];
@@ -1548,11 +1561,11 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
         emu_cta_free(cc);
         dm->ended++;
       }
-      if (t + 1 > dm->end) dm->end = t + 1;
+      if (retire_at > dm->end) dm->end = retire_at;
       /* the next block starts at the window's edge: the domain's events
        * from the next cycle wait for it */
       if (next < total) {
-        if (VEC_APPEND(dm->fin, dm->nfin, dm->capfin, ((struct tfin){ t + 1 + g->cta_launch_cycles, base }))) { fault_oom(e); break; }
+        if (VEC_APPEND(dm->fin, dm->nfin, dm->capfin, ((struct tfin){ freed, base }))) { fault_oom(e); break; }
         dm->stop = umin(dm->stop, t + 1);
       }
     }
@@ -1688,6 +1701,9 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
   uint64_t end = 0;
   struct tfin *due = NULL;             /* blocks to start at an edge */
   uint32_t ndue = 0, capdue = 0;
+  struct tfin *later = NULL;           /* ... and those the SM's launcher holds past this window */
+  uint32_t nlater = 0, caplater = 0;
+  uint64_t *launch_free = NULL;        /* per SM: when its block launcher takes the next block */
   const gpu_config *g = e->timing_cfg;
   emu_par_job *job = NULL;
   tteam *team = NULL;
@@ -1891,6 +1907,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
   }
 
   uint64_t next = 0, t0 = g->launch_cycles / 2;
+  if (!(launch_free = calloc(nsm, sizeof *launch_free))) { fault_oom(e); goto out; }
   end = t0;
   uint32_t live = 0;
   /* the first blocks start in waves, cta_launch_cycles apart per SM; each
@@ -1915,6 +1932,8 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     /* the blocks due: the successors of those that ended, and the first
      * waves starting before the window ends, by (cycle, slot) */
     ndue = 0;
+    for (uint32_t i = 0; i < nlater; i++) if (VEC_APPEND(due, ndue, capdue, later[i])) { fault_oom(e); goto out; }
+    nlater = 0;
     for (uint32_t di = 0; di < s->ndom; di++) {
       tdom *dm = &s->dom[di];
       for (uint32_t i = 0; i < dm->nfin; i++) if (VEC_APPEND(due, ndue, capdue, dm->fin[i])) { fault_oom(e); goto out; }
@@ -1928,10 +1947,20 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
       if (VEC_APPEND(due, ndue, capdue, ((struct tfin){ when, b }))) { fault_oom(e); goto out; }
     }
     if (ndue > 1) qsort(due, ndue, sizeof *due, fin_order);
-    /* each group goes to its domain, which sets it up (start_group) */
+    /* each group goes to its domain, which sets it up (start_group); an
+     * SM's launcher takes one block every cta_launch_cycles, free slots or
+     * not ([M] tools/calibrate ncu_empty_grid: 256 empty blocks of 32
+     * threads an SM take 122 (H200) and 128 (H100) cycles each; mb_vary3
+     * v3_empty, 4..20 blocks an SM, 112-120 each), so a block due
+     * before the launcher is free waits for it, to a later window if
+     * need be */
     for (uint32_t i = 0; i < ndue && next < total; i++) {
-      tdom *dm = &s->dom[s->dom_of[slot_sm[due[i].base]]];
-      if (VEC_APPEND(dm->start, dm->nstart, dm->capstart, ((struct tstart){ due[i].when, next, due[i].base }))) { fault_oom(e); goto out; }
+      uint32_t sm = slot_sm[due[i].base];
+      uint64_t when = umax(due[i].when, launch_free[sm]);
+      if (when >= we) { if (VEC_APPEND(later, nlater, caplater, due[i])) { fault_oom(e); goto out; } continue; }
+      launch_free[sm] = when + g->cta_launch_cycles;
+      tdom *dm = &s->dom[s->dom_of[sm]];
+      if (VEC_APPEND(dm->start, dm->nstart, dm->capstart, ((struct tstart){ when, next, due[i].base }))) { fault_oom(e); goto out; }
       next += csize;
       live += csize;
     }
@@ -1989,6 +2018,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
      * runs (serving them) whatever its domains have to do */
     if (memsys_unserved(s->mem)) waiting = true;
     if (wave_next < nwave_groups && next < total) first = umin(first, t0 + (wave_next * csize / nsm) * g->cta_launch_cycles);
+    for (uint32_t i = 0; i < nlater && next < total; i++) first = umin(first, umax(later[i].when, launch_free[slot_sm[later[i].base]]));
     if (fins && next < total) first = umin(first, we);
     if (first == UINT64_MAX && waiting) { ws = lagged ? ws : we; continue; }
     if (first == UINT64_MAX) {
@@ -2093,6 +2123,8 @@ out:
   free(s->dom_of);
   free(s->sp);
   free(due);
+  free(later);
+  free(launch_free);
   free(claim);
   if (s->mem) { memsys_clear(s->mem); memsys_windowed(s->mem, false); }
   if (s->ic) ifetch_windowed(s->ic, false);

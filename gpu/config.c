@@ -45,7 +45,7 @@ static const param params[] = {
   U32(dram_channels, 1, 4096), U32(dram_banks, 1, 1024), U32(dram_row_bytes, 32, 1u << 20),
   U32(dram_interleave_bytes, 32, 1u << 20), U32(dram_row_miss_cycles, 0, 100000), U32(dram_activate_cycles, 0, 100000),
   U32(dram_launch_bytes, 0, 1u << 24),
-  U32(barrier_cycles, 0, 100000), U32(launch_cycles, 0, 10000000), U32(cta_launch_cycles, 0, 100000),
+  U32(barrier_cycles, 0, 100000), U32(launch_cycles, 0, 10000000), U32(cta_launch_cycles, 0, 100000), OPT_U32(cta_retire_cycles, 0, 100000, "0"),
   /* the SM block: optional, so older configuration files keep working */
   OPT_STR(scheduler, "gto"), OPT_U32(sched_active_warps, 1, 64, "4"), OPT_U32(reg_banks, 1, 32, "2"),
   OPT_U32(reg_bank_ports, 1, 8, "1"),

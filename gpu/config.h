@@ -84,6 +84,7 @@ typedef struct gpu_config {
   uint32_t dram_activate_cycles;       /* least SM cycles between two activates of a channel */
   uint32_t dram_launch_bytes;          /* DRAM bytes read every launch besides the SMs' */
   uint32_t barrier_cycles, launch_cycles, cta_launch_cycles;
+  uint32_t cta_retire_cycles;          /* an SM retires its ended blocks one at a time, this long each (0: at once) */
   /* SM pipeline (the "SM" block of a configuration; optional, with defaults) */
   char scheduler[16];                  /* gto, lrr or two_level                       */
   uint32_t sched_policy;               /* enum gpu_sched, from scheduler              */

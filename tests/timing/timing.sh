@@ -578,6 +578,24 @@ h=$(chstep); h0=$(chstep --set l1_hit_lines_per_cycle=0); hb=$(chstep --set l1_d
 if [ -n "$h" ] && [ -n "$h0" ] && [ -n "$hb" ] && awk -v h="$h" -v h0="$h0" -v hb="$hb" 'BEGIN { exit !(h > 62 && h < 78 && h - h0 > 6 && h - h0 < 10 && hb < 10) }'; then ok
 else bad "a hit's own wavefronts and lines: 32 lanes $h cycles a step more than one ($h0 without the tag stage, $hb counting lines)"; fi
 
+# blocks start and retire through each SM's units (emu/timing.c): 4
+# blocks an SM spinning together retire one after another,
+# cta_retire_cycles (122) each, so the grid ends 3 retires after one block
+# would; 20 short blocks an SM start cta_launch_cycles (22) apart, so
+# without retires they end about 19 x 22 cycles after one would, and with
+# them 19 retires later than without
+mbk=$(cd "$srcdir/tests/microbench/mb_blocks" && pwd)
+bk() {   # GRID BLOCK SPIN MORE-ARGS...: the launch's cycles on the h200
+  g=$1; b=$2; sp=$3; shift 3
+  "$PTXEMU" run -q --gpu h200 --stats "$tmp/bk" "$mbk/kernel.ptx" --kernel bstart --grid "$g" --block "$b" \
+    -e "buffer r $((g * 24)) zero" --arg ptr:r --arg s64:"$sp" "$@" >/dev/null 2>&1 && stat_in "$tmp/bk" cycles
+}
+k4=$(bk 528 128 3000); k1=$(bk 132 128 3000)
+k20=$(bk 2640 64 0); k20r=$(bk 2640 64 0 --set cta_retire_cycles=0); k1r=$(bk 132 64 0 --set cta_retire_cycles=0)
+if [ -n "$k4" ] && [ -n "$k1" ] && [ -n "$k20" ] && [ -n "$k20r" ] && [ -n "$k1r" ] &&
+   awk -v a="$k4" -v b="$k1" -v d="$k20" -v e="$k20r" -v f="$k1r" 'BEGIN { x = a - b; y = e - f; exit !(x > 3 * 122 - 20 && x < 3 * 122 + 30 && y > 300 && y < 19 * 22 + 40 && d - e > 19 * 122 - 300) }'; then ok
+else bad "block launch and retire: 4 blocks an SM $k4 cycles, one $k1; 20 short ones $k20, without retires $k20r, one without retires $k1r"; fi
+
 # a loop with a CTA barrier in it is unrolled too (mb_vary vbar_only's SASS:
 # 16 BARs a trip for the PTX's 4): its loop control once every 4 trips
 mv=$(cd "$srcdir/tests/microbench/mb_vary" && pwd)

@@ -228,12 +228,12 @@ def fit(m, tmpl, name):
     if base:
         one, grid = m['ncu_empty_cycles'], need(m, 'ncu_empty_grid_cycles')
         f['launch_cycles'] = (int(round(one)), '[C] ncu_empty_cycles %.0f: an empty launch, Nsight Compute sm__cycles_elapsed.max' % one)
-        f['cta_launch_cycles'] = (max(0, int(round((grid - one) / (blocks_per_sm - 1)))),
+        f['cta_retire_cycles'] = (max(0, int(round((grid - one) / (blocks_per_sm - 1)))),
                                   '[C] (ncu_empty_grid_cycles %.0f - ncu_empty_cycles) / %.0f empty blocks per SM' % (grid, blocks_per_sm - 1))
     else:
         one, grid = need(m, 'launch_one_ns'), need(m, 'launch_grid_ns')
         f['launch_cycles'] = (int(round(one * clk / 1e3)), '[C] launch_one_ns %.0f x clock_mhz: an empty launch between two events' % one)
-        f['cta_launch_cycles'] = (max(0, int(round((grid - one) * clk / 1e3 / (blocks_per_sm - 1)))),
+        f['cta_retire_cycles'] = (max(0, int(round((grid - one) * clk / 1e3 / (blocks_per_sm - 1)))),
                                   '[C] (launch_grid_ns %.0f - launch_one_ns) x clock_mhz / %.0f empty blocks per SM' % (grid, blocks_per_sm - 1))
     return f
 

@@ -1785,6 +1785,34 @@ def chase_src(name, cop, start):
 }""" % dict(name=name, cop=cop, start=start)
 
 
+def launch_wave_case():
+    """When blocks start and end on an SM: each block's thread 0 records
+    %clock64, %smid and %globaltimer at its start, then spins; 4..32 blocks
+    an SM at once, and grids of short blocks that take turns in slots."""
+    c = Case('mb_blocks', 'block starts and retires: 4..32 blocks an SM spinning 20000 cycles; 20 and 8 short blocks an SM, 2 of 1024 threads at once')
+    c.src.append('''// when each block starts on its SM: clock64, %smid, %globaltimer of thread 0
+extern "C" __global__ void bstart(unsigned long long *rec, long long spin)
+{
+    long long t = clock64();
+    unsigned smid;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+    unsigned long long g;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g));
+    if (threadIdx.x == 0) {
+        rec[3 * blockIdx.x] = (unsigned long long)t;
+        rec[3 * blockIdx.x + 1] = smid;
+        rec[3 * blockIdx.x + 2] = g;
+    }
+    while (clock64() - t < spin) ;
+}''')
+    cfg = ((1056, 256, 20000), (528, 128, 20000), (2640, 64, 0), (4224, 64, 20000), (1056, 1024, 0), (264, 32, 0))
+    for i, (g, b, spin) in enumerate(cfg):
+        c.buf('r%d' % i, g * 24)
+    for i, (g, b, spin) in enumerate(cfg):
+        c.launch('bstart', g, b, [('ptr', 'r%d' % i), ('s64', spin)])
+    return c
+
+
 def vary3_case():
     """Kernels of the kind of the golden timing_sfu, timing_dp,
     timing_int_mix, timing_fma_occupancy, timing_fma_ilp,
@@ -1845,5 +1873,5 @@ def vary3_case():
 if __name__ == '__main__':
     for mk in (pipe_case, cvt_case, alu_case, smem_case, atomic_case, atomic_sweep_case, atomic_load_case, mma_case, div_case, stack_case, cluster_case, mem_case, store_case,
                launch_case, l1_case, l1_reuse_case, fuse_case, l1_width_case, l2_dirty_case, same_store_case, gather_case, rmw_case, rmw_where_case, rmw_line_case, rmw_grid_case,
-               flag_case, ldc_case, writeback_case, mio_case, sreg_case, mix_case, drain_case, bulk_case, loop_case, vary_case, vary2_case, vary3_case):
+               flag_case, ldc_case, writeback_case, mio_case, sreg_case, mix_case, drain_case, bulk_case, loop_case, vary_case, vary2_case, vary3_case, launch_wave_case):
         mk().write()
