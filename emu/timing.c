@@ -1540,8 +1540,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
        * each, and a slot takes its next block once its block is retired;
        * the kernel's end waits for the last retire to begin (an empty
        * launch, launch_cycles, has its one block's) */
-      uint64_t retire_at = t + 1, freed = t + 1 + g->cta_launch_cycles;
-      if (g->cta_retire_cycles) freed = 0;
+      uint64_t retire_at = t + 1, freed = g->cta_retire_cycles ? 0 : t + 1 + g->cta_launch_cycles;
       for (uint32_t r = 0; r < csize; r++) {
         cta *cc = &res[base + r];
         tsm *m = &s->sms[cc->smid];
@@ -1948,10 +1947,9 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     }
     if (ndue > 1) qsort(due, ndue, sizeof *due, fin_order);
     /* each group goes to its domain, which sets it up (start_group); an
-     * SM's launcher takes one block every cta_launch_cycles, free slots or
-     * not ([M] tools/calibrate ncu_empty_grid: 256 empty blocks of 32
-     * threads an SM take 122 (H200) and 128 (H100) cycles each; mb_vary3
-     * v3_empty, 4..20 blocks an SM, 112-120 each), so a block due
+     * SM's launcher starts one block every cta_launch_cycles, however many
+     * slots are free ([M] tests/microbench mb_blocks: an H200's blocks
+     * start 22-27 cycles apart on an SM, 4 to 32 at once), so a block due
      * before the launcher is free waits for it, to a later window if
      * need be */
     for (uint32_t i = 0; i < ndue && next < total; i++) {
