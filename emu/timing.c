@@ -36,7 +36,7 @@ typedef struct tsm {
   sched_list port_wait;               /* ... the warps waiting for it */
   uint32_t atom_head;                 /* the oldest of its atomics in flight (timing_state.atom_ack) */
   double bar_free;                    /* when its barrier unit takes the next CTA barrier arrival (bar_arrive_cycles) */
-  uint64_t retire_free;               /* when it retires its next ended block (cta_retire_cycles) */
+  double retire_free;                 /* when it retires its next ended block (cta_retire_cycles) */
 } tsm;
 
 const char *const timing_stall_names[STALL_NREASONS] = {
@@ -1545,10 +1545,9 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
         cta *cc = &res[base + r];
         tsm *m = &s->sms[cc->smid];
         if (g->cta_retire_cycles) {
-          uint64_t at = umax(t + 1, m->retire_free);
-          m->retire_free = at + g->cta_retire_cycles;
+          uint64_t at = (uint64_t)unit_take(&m->retire_free, t + 1, g->cta_retire_cycles);
           retire_at = umax(retire_at, at);
-          freed = umax(freed, m->retire_free);
+          freed = umax(freed, at + g->cta_retire_cycles);
         }
         for (uint32_t wi = 0; wi < cc->nwarps && wi < nwarps; wi++) {
           uint64_t x = tws[base + r][wi].exit_t;

@@ -780,19 +780,23 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
   uint64_t missed = 0;             /* banked: the lines (ord) with a miss */
   bool again[64];                  /* set by lines_of: stores read it */
   uint8_t ord[64];                 /* ... and misses, where l1_miss_line_cycles > 0 or l1_mshr_lines */
-  uint32_t own_wf = 1, own_lines = 1;   /* banked: the load's data-bank wavefronts and lines */
+  double own_extra = 0;            /* banked: a hit's own lines and wavefronts, beyond lat_l1 */
   line_mshr lm[64];                /* ... and each line's MSHR, with l1_mshr_lines */
   if (g->l1_lines_per_cycle > 0 || op == MS_STORE || g->l1_miss_line_cycles > 0 || g->l1_mshr_lines) {
     uint32_t lines = lines_of(sec, n, s->l1.line_shift > 5 ? s->l1.line_shift - 5 : 0, again, ord);
     uint32_t ideal, per = banked ? mm_shared_wavefronts(addr, mask, bytes, &ideal) : lines;
     if (g->l1_lines_per_cycle > 0) busy = dmax(busy, per / g->l1_lines_per_cycle);
-    if (banked) { own_wf = per; own_lines = lines; }
+    /* the request's own lines pass the tag stage, then its data comes a
+     * wavefront at a time, shared_replay_cycles apart as a shared load's:
+     * the L1 overlaps these stages across requests (busy), one request's
+     * hit latency has both */
+    if (banked)
+      own_extra = (per - 1) * (g->shared_replay_cycles > 0 ? g->shared_replay_cycles : 1) +
+                  (g->l1_hit_lines_per_cycle > 0 ? (lines - 1) / g->l1_hit_lines_per_cycle : 0);
     if (g->l1_mshr_lines) for (uint32_t i = 0; i < lines; i++) lm[i].slot = NONE;
   }
   /* (a global load took the request's floor at the SM's LSU port: lsu_port) */
   if (!(g->lsu_port && op == MS_LOAD && path != MS_LOCAL)) busy = dmax(busy, g->l1_request_cycles);
-  double own_extra = (own_wf - 1) * (g->shared_replay_cycles > 0 ? g->shared_replay_cycles : 1) +
-                     (g->l1_hit_lines_per_cycle > 0 ? (own_lines - 1) / g->l1_hit_lines_per_cycle : 0);
   double start;
   /* a bulk copy's pieces leave from the SM's TMA at its own rate, lat_tma
    * after the copy's issue, by neither the L1's pipeline nor its MSHRs */
@@ -903,11 +907,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
     if (hit) {
       if (!shares) s->mshr_next = (s->mshr_next + g->l1_mshrs - 1) % g->l1_mshrs;   /* a hit takes no MSHR */
       s->l1_hits++;
-      /* the request's own lines pass the tag stage, then its data comes a
-       * wavefront at a time, shared_replay_cycles apart as a shared
-       * load's: the L1 overlaps these stages across requests (busy above),
-       * one request's latency has both */
-      done = dmax(done, start + g->lat_l1 + own_extra);
+      done = dmax(done, start + g->lat_l1 + own_extra);   /* (own_extra: above) */
       /* a hit on a fill in flight waits for it */
       if (ln->ready >= 0) done = dmax(done, ln->ready);
       else add_dep(m, s, &pend, t, start, a, ln);

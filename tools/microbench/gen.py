@@ -1624,17 +1624,9 @@ extern "C" __global__ void v3_dfma(double *out, int iters, double a, double b)
     for (int i = 0; i < iters; i++)
         DFMA(x, a, b);
     out[blockIdx.x * blockDim.x + threadIdx.x] = x;
-}
-extern "C" __global__ void v3_dfma4(double *out, int iters, double a, double b)
-{
-    double t = (double)(threadIdx.x & 31u), x0 = t, x1 = t + 0.25, x2 = t + 0.5, x3 = t + 0.75;
-#pragma unroll 4
-    for (int i = 0; i < iters; i++) {
-        DFMA(x0, a, b); DFMA(x1, a, b); DFMA(x2, a, b); DFMA(x3, a, b);
-    }
-    out[blockIdx.x * blockDim.x + threadIdx.x] = x0 + x1 + x2 + x3;
-}
-extern "C" __global__ void v3_int(unsigned *out, int iters, unsigned m, unsigned k)
+}"""
+
+VARY3_INT_SRC = r"""extern "C" __global__ void v3_int(unsigned *out, int iters, unsigned m, unsigned k)
 {
     unsigned x = threadIdx.x * 0x9E3779B9u + 0x7F4A7C15u;
 #pragma unroll 4
@@ -1646,35 +1638,9 @@ extern "C" __global__ void v3_int(unsigned *out, int iters, unsigned m, unsigned
         asm volatile("add.u32 %0, %0, %1;" : "+r"(x) : "r"(i));
     }
     out[blockIdx.x * blockDim.x + threadIdx.x] = x;
-}
-extern "C" __global__ void v3_fma4(float *out, int iters, float a, float b)
-{
-    float t = (float)(threadIdx.x & 31u), x0 = t, x1 = t + 0.25f, x2 = t + 0.5f, x3 = t + 0.75f;
-#pragma unroll 8
-    for (int i = 0; i < iters; i++) {
-        FMA(x0, a, b); FMA(x1, a, b); FMA(x2, a, b); FMA(x3, a, b);
-    }
-    out[blockIdx.x * blockDim.x + threadIdx.x] = x0 + x1 + x2 + x3;
-}
-extern "C" __global__ void v3_fma2(float *out, int iters, float a, float b)
-{
-    float t = (float)(threadIdx.x & 31u), x0 = t, x1 = t + 0.5f;
-#pragma unroll 8
-    for (int i = 0; i < iters; i++) {
-        FMA(x0, a, b); FMA(x1, a, b);
-    }
-    out[blockIdx.x * blockDim.x + threadIdx.x] = x0 + x1;
-}
-extern "C" __global__ void v3_fma6(float *out, int iters, float a, float b)
-{
-    float t = (float)(threadIdx.x & 31u), x0 = t, x1 = t + 0.125f, x2 = t + 0.25f, x3 = t + 0.375f, x4 = t + 0.5f, x5 = t + 0.625f;
-#pragma unroll 4
-    for (int i = 0; i < iters; i++) {
-        FMA(x0, a, b); FMA(x1, a, b); FMA(x2, a, b); FMA(x3, a, b); FMA(x4, a, b); FMA(x5, a, b);
-    }
-    out[blockIdx.x * blockDim.x + threadIdx.x] = x0 + x1 + x2 + x3 + x4 + x5;
-}
-// a full-period permutation of 2^k nodes (i -> 5i + 1): the chase visits every node
+}"""
+
+VARY3_SHARED_SRC = r"""// a full-period permutation of 2^k nodes (i -> 5i + 1): the chase visits every node
 #define NODES 4096
 extern "C" __global__ void v3_smem_chase(int steps, unsigned chasers, unsigned spread, unsigned *out)
 {
@@ -1757,6 +1723,24 @@ extern "C" __global__ void v3_mark(unsigned *out)
 }"""
 
 
+def chains_src(name, ty, fma, unroll, offsets):
+    """n independent chains of `fma` (FMA or DFMA) a thread, x0 = t and
+    x1.. = t + each offset, summed at the end."""
+    lit = 'f' if ty == 'float' else ''
+    xs = ['x0 = t'] + ['x%d = t + %s%s' % (i + 1, o, lit) for i, o in enumerate(offsets)]
+    n = len(offsets) + 1
+    return '''extern "C" __global__ void %s(%s *out, int iters, %s a, %s b)
+{
+    %s t = (%s)(threadIdx.x & 31u), %s;
+#pragma unroll %d
+    for (int i = 0; i < iters; i++) {
+        %s
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = %s;
+}''' % (name, ty, ty, ty, ty, ty, ', '.join(xs), unroll, ' '.join('%s(x%d, a, b);' % (fma, i) for i in range(n)),
+            ' + '.join('x%d' % i for i in range(n)))
+
+
 def chase_src(name, cop, start):
     """A chase with ld.global.<cop> by the first `chasers` threads, each from
     its own node (start: its index before the mask); the block first reads
@@ -1820,7 +1804,10 @@ def vary3_case():
     timing_l2_latency, timing_dram_latency, timing_mma_throughput and
     timing_launch_overhead at parameters those never measured."""
     c = Case('mb_vary3', 'special function, f64, integer, FMA and mma.sync chains at 1..32 warps; dependent shared loads of 1..1024 threads with 1..32-way conflicts; L1/L2/DRAM chases of 1..1024 threads; bank strides; grids of empty blocks')
-    c.src += [VARY3_SRC, chase_src('v3_chase_ca', 'ca', 'threadIdx.x * 37u'),
+    c.src += [VARY3_SRC, chains_src('v3_dfma4', 'double', 'DFMA', 4, ['0.25', '0.5', '0.75']), VARY3_INT_SRC,
+              chains_src('v3_fma4', 'float', 'FMA', 8, ['0.25', '0.5', '0.75']), chains_src('v3_fma2', 'float', 'FMA', 8, ['0.5']),
+              chains_src('v3_fma6', 'float', 'FMA', 4, ['0.125', '0.25', '0.375', '0.5', '0.625']), VARY3_SHARED_SRC]
+    c.src += [chase_src('v3_chase_ca', 'ca', 'threadIdx.x * 37u'),
               chase_src('v3_chase_cg', 'cg', 'threadIdx.x * 37u + blockIdx.x * 4099u'), VARY3_MMA_SRC]
     c.buf('out', 264 * 1024 * 8 * 4)
     c.buf('small', 1 << 20)
