@@ -507,6 +507,19 @@ static void fetch_code(timing_state *s, tsm *sm, uint64_t t) {
  * (Nsight Compute: one per instruction), and with %warpid (s2r_seq) the
  * wait of its shift for the S2R, which holds the warp's next instructions
  * too.  Out of the issue loop: few instructions are sequences. */
+/* The group that ran (mask0) gave way to another at a point where the
+ * hardware's path would end too: it merged into a larger group, stopped
+ * (exit, a barrier, a warp sync, sleep), or reached its branch's join, where
+ * ptxas put a BSYNC (deps.join).  A group that jumped forward past another's
+ * waiting threads would go on in the hardware: the interpreter's order of
+ * paths is not the hardware's, its cost is. */
+static bool path_ends(const timing_state *s, const warp *w, lanemask mask0) {
+  lanemask left = mask0 & ~w->cur;
+  if (!left) return true;
+  int i = __builtin_ctz(left);
+  return w->state[i] != TS_RUN || s->dep[w->pc[i]].join;
+}
+
 static __attribute__((noinline, cold)) uint64_t sequence_tail(const gpu_config *g, twarp *tw, const deps *d, uint64_t lat) {
   uint64_t after = d->slots - 1, alu = 2 * (uint64_t)g->lat_int, n = after;
   if (d->s2r_seq && lat > after + alu) {
@@ -1471,7 +1484,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
           bool predicated = pc0 >= ir[0] && pc0 < ir[1];
           /* the paths split at a branch (branch_resolving); switching to the
            * other path and the join are the reconvergence (BSYNC: wait) */
-          if (w->cur != mask0 && !predicated) {
+          if (w->cur != mask0 && !predicated && (!(w->cur & ~mask0) || path_ends(s, w, mask0))) {
             bool split = !(w->cur & ~mask0);
             uint64_t c = split ? g->split_cycles : g->reconverge_cycles, refill = split ? 0 : umin(g->reconverge_refill_cycles, c);
             nt += c;

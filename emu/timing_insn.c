@@ -4,6 +4,7 @@
 #include "emu/internal.h"
 #include "emu/timing.h"
 #include "emu/timing_insn.h"
+#include "emu/joins.h"
 #include "emu/reorder.h"
 #include "ptx/ast.h"
 
@@ -295,7 +296,8 @@ static bool imm_move(const xinsn *x) {
  * caller's array of e->nrows, all zero, and zero again on return.  *work
  * counts the instructions looked at, at most max_work over a program (a
  * program of many long loops, as hostile input may be, stays linear). */
-static void mark_invariant(const emu *e, deps *dep, uint32_t pc, uint8_t *inv, uint32_t *left, uint64_t *work, uint64_t max_work) {
+static void mark_invariant(const emu *e, deps *dep, uint32_t pc, uint8_t *inv, uint32_t *left, uint64_t *work, uint64_t max_work,
+                           uint32_t max_preds) {
   const xinsn *b = &e->prog[pc];
   uint32_t lo = b->target;
   if (b->in->op != OP_BRA || lo >= pc) return;
@@ -332,8 +334,15 @@ static void mark_invariant(const emu *e, deps *dep, uint32_t pc, uint8_t *inv, u
       for (uint8_t k = 0; k < dep[i].ndst; k++) left[dep[i].dst[k]]--;
     }
   }
+  /* a hoisted compare's predicate stays live through the loop: ptxas
+   * hoists only the first hoist_predicates of them ([S] sm_90 SASS of
+   * tests/microbench mb_div: div_2's one setp of the lane's path before the
+   * loop, div_4's 3 and div_8's 10 (a compare tree) each one, the others
+   * an ISETP in the loop, 13 cycles before its BRA) */
+  uint32_t preds = 0;
   for (uint32_t i = lo; i <= pc; i++) {
     for (uint8_t k = 0; k < dep[i].ndst; k++) left[dep[i].dst[k]] = 0;
+    if (i < pc && inv[i] && e->prog[i].in->op == OP_SETP && preds++ >= max_preds) inv[i] = 0;
     if (i < pc && inv[i] && !imm_move(&e->prog[i])) { dep[i].free = true; dep[i].lat = 0; dep[i].bank_extra = 0; dep[i].slots = 1; }
   }
 }
@@ -655,6 +664,77 @@ static void fold_immediate_banks(const emu *e, const gpu_config *g, deps *dep) {
   free(folded);
 }
 
+/* The innermost loop [*lo, its back branch] around pc, false if none. */
+static bool innermost_loop(const emu *e, uint32_t pc, uint32_t *lo, uint32_t *hi) {
+  bool found = false;
+  for (uint32_t b = pc + 1; b < e->nprog; b++) {
+    const xinsn *x = &e->prog[b];
+    if (x->in->op != OP_BRA || x->target > pc || x->f != e->prog[pc].f) continue;
+    if (!found || b - x->target < *hi - *lo) { *lo = x->target; *hi = b; found = true; }
+  }
+  return found;
+}
+
+/* A SASS instruction takes at most one immediate operand: where a reader
+ * of 32 bits or less reads registers that only moves of (nonzero)
+ * immediates write in more than one operand, the others need their move
+ * (0 is RZ).  ptxas hoists such a move out of its loop where every trip
+ * runs it, and leaves it where it is in a conditional block of the body
+ * ([S] sm_90 SASS of tests/microbench mb_div div_8: fma.rn.f32 x, x, K, K
+ * in each of the switch's paths: an HFMA2.MMA or MOV of K before each
+ * FFMA, 9 SASS instructions a path for 4 FFMAs; mb_pipe f32: fma x, x, a,
+ * b at the top of the loop, one HFMA2.MMA before it).  Such a move takes
+ * an issue slot and the integer latency. */
+static void imm_moves_in_registers(const emu *e, const gpu_config *g, deps *dep) {
+  uint32_t n = e->nrows;
+  uint8_t *kind = n ? calloc(n, 1) : NULL;   /* 1 immediate moves only, 2 nonzero too, 4 another writer, 8 needed */
+  if (!kind) return;
+  for (uint32_t pc = 0; pc < e->nprog; pc++)
+    for (uint8_t i = 0; i < dep[pc].ndst; i++) {
+      int32_t r = dep[pc].dst[i];
+      if (r < 0 || (uint32_t)r >= n) continue;
+      const xinsn *x = &e->prog[pc];
+      if (!imm_move(x)) { kind[r] |= 4; continue; }
+      kind[r] |= 1;
+      if (x->f->ops[x->in->opi + 1].imm != 0) kind[r] |= 2;
+    }
+  for (uint32_t pc = 0; pc < e->nprog; pc++) {
+    const xinsn *x = &e->prog[pc];
+    const isa_insn *in = x->in;
+    uint8_t f = isa_ops[in->op].family;
+    if (dep[pc].free || !(f == F_ARITH || f == F_BITS || f == F_CMP || f == F_LOGIC) || ptx_type_bits((enum ptx_type)in->type) > 32 || in->vec > 1)
+      continue;
+    bool w0 = isa_writes_first(in);
+    uint32_t imms = 0;
+    for (uint32_t k = w0 ? 1 : 0; k < in->nops; k++) {
+      const isa_opnd *o = &x->f->ops[in->opi + k];
+      if (o->kind == OK_IMM) imms++;
+      if (o->kind != OK_REG || (o->flags & OF_OFFSET)) continue;
+      int32_t r = emu_row_of(e, x, o);
+      if (r < 0 || (uint32_t)r >= n || (kind[r] & 7) != 3) continue;
+      if (imms++) kind[r] |= 8;
+    }
+  }
+  for (uint32_t pc = 0; pc < e->nprog; pc++) {
+    deps *d = &dep[pc];
+    if (!imm_move(&e->prog[pc]) || d->ndst != 1 || d->dst[0] < 0 || (uint32_t)d->dst[0] >= n || !(kind[d->dst[0]] & 8)) continue;
+    uint32_t lo = 0, hi = 0;
+    if (innermost_loop(e, pc, &lo, &hi)) {
+      bool every_trip = true;
+      for (uint32_t j = lo; j < pc && every_trip; j++)
+        if (e->prog[j].in->op == OP_BRA && e->prog[j].target > pc && e->prog[j].target <= hi) every_trip = false;
+      if (every_trip) continue;
+    }
+    d->free = false;
+    d->slots = 1;
+    d->unit = U_INT;
+    d->lat = g->lat_int;
+    d->ii = timing_unit_interval(g, U_INT);
+    d->alt_ii = (uint8_t)umin(g->ii_imul ? g->ii_imul : g->ii_int, 255);
+  }
+  free(kind);
+}
+
 void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
   for (uint32_t pc = 0; pc < e->nprog; pc++) {
     const xinsn *x = &e->prog[pc];
@@ -888,6 +968,13 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
   }
   if (g->unroll_factor > 1)
     for (uint32_t pc = 0; pc < e->nprog; pc++) mark_unrolled_loop(e, dep, pc, g->unroll_max_insns, g->unroll_load_cost);
+  if (g->imm_in_register) imm_moves_in_registers(e, g, dep);
+  /* where a group that stops for another costs a path switch: the joins
+   * ptxas's BSYNCs are at, or (joins_at_bsync 0) every PC */
+  uint8_t *join = calloc(e->nprog + 1, 1);
+  if (join && (!g->joins_at_bsync || !emu_join_points(e, join))) memset(join, 1, e->nprog + 1);
+  for (uint32_t pc = 0; pc < e->nprog; pc++) dep[pc].join = !join || join[pc];
+  free(join);
   if (g->fold_imm_banks) fold_immediate_banks(e, g, dep);
   for (uint32_t pc = 0; pc < e->nprog; pc++)
     dep[pc].queued = dep[pc].exits || (g->mio_queue && dep[pc].throttle_why == STALL_MIO_THROTTLE && dep[pc].unit != U_SFU) ||
@@ -897,7 +984,7 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
     uint32_t *left = calloc(e->nrows ? e->nrows : 1, sizeof *left);
     uint64_t work = 0, max_work = 64 * (uint64_t)e->nprog + (1u << 22);
     if (inv && left)
-      for (uint32_t pc = 0; pc < e->nprog; pc++) mark_invariant(e, dep, pc, inv, left, &work, max_work);
+      for (uint32_t pc = 0; pc < e->nprog; pc++) mark_invariant(e, dep, pc, inv, left, &work, max_work, g->hoist_predicates);
     free(inv);
     free(left);
   }
@@ -1073,3 +1160,4 @@ int timing_check_arch(emu *e, const gpu_config *g, uint32_t kfunc) {
   free(stack);
   return rc;
 }
+

@@ -60,6 +60,8 @@ typedef struct deps {
   uint32_t grp_keep;                  /* wait_group N: the newest N groups may stay pending */
   uint8_t grp;                        /* enum async_class of DK_ASYNC_*           */
   bool grp_open_too;                  /* cp.async.wait_all: the uncommitted copies as well */
+  bool join;                          /* the meeting point of a divergent branch's paths (joins.c): a group
+                                         that stops here for another is a path switch (reconverge_cycles) */
   uint32_t ifconv_end;                /* a branch of a region ptxas predicates: the region's end (join) PC; 0: none */
   /* ... an if/else there: ptxas computes both paths from the registers
    * as they were before it, the second's writes renamed, and selects at

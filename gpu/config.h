@@ -122,6 +122,9 @@ typedef struct gpu_config {
   double s2r_cycles;                   /* ... the SM takes one every this many cycles (0: no limit) */
   uint32_t iter_read_wait;             /* 1: a store or reduction waits once a loop iteration for earlier ones' register reads */
   uint32_t imc_desc;                   /* 1: a warp reads the memory descriptor (ULDC.64) before its first global access */
+  uint32_t hoist_predicates;           /* with hoist_invariants: the loop-invariant compares a loop's hoisting keeps (their predicates stay live) */
+  uint32_t joins_at_bsync;             /* 1: a path switch costs reconverge_cycles only where a group stops at its branch's join */
+  uint32_t imm_in_register;            /* 1: an immediate a reader cannot take as its one immediate operand is moved into a register */
   uint32_t fold_imm_banks;             /* 1: a register only immediate moves write reads no bank (ptxas folds it) */
   uint32_t ldc_s2r_mio;                /* 1: S2R reads and LDCs of 64-bit kernel parameters queue for the MIO (mio_queue, ldc_cycles) */
   uint32_t ldc_stack;                  /* 1: a warp's first SASS instruction is an LDC of its stack pointer (an MIO queue place) */

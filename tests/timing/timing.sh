@@ -604,6 +604,40 @@ b4=$(bu); b1=$(bu --set unroll_factor=1)
 if [ -n "$b4" ] && [ -n "$b1" ] && [ "$b4" -lt $((b1 - b1 / 8)) ]; then ok
 else bad "a barrier loop unrolled: vbar_only $b4 SASS instructions against $b1 without unrolling"; fi
 
+# what ptxas does to a divergent switch (tests/microbench mb_div, mb_vary
+# vswitch): an immediate a reader takes twice (fma x, x, K, K) needs a MOV
+# where the path is, 4 a path of div_8, 32 a trip; at the top of a loop
+# (mb_pipe f32) it is hoisted: no MOV a trip
+md=$(cd "$srcdir/tests/microbench/mb_div" && pwd); mp=$(cd "$srcdir/tests/microbench/mb_pipe" && pwd)
+dv() {   # KERNEL TRIPS MORE-ARGS...: sass_inst_executed of one warp
+  kern=$1; n=$2; shift 2
+  "$PTXEMU" run -q --gpu h100 --stats "$tmp/dv" "$md/kernel.ptx" --kernel "$kern" --block 32 -e 'buffer o 4096 zero' --arg ptr:o --arg s32:"$n" "$@" >/dev/null 2>&1 &&
+    stat_in "$tmp/dv" sass_inst_executed
+}
+i1=$(dv div_8 16); i0=$(dv div_8 16 --set imm_in_register=0)
+pp() { "$PTXEMU" run -q --gpu h100 --stats "$tmp/pp" "$mp/kernel.ptx" --kernel pipe_f32_ilp1 --block 32 -e 'buffer o 4096 zero' --arg ptr:o --arg s32:64 --arg u32:0 "$@" >/dev/null 2>&1 && stat_in "$tmp/pp" sass_inst_executed; }
+p1=$(pp); p0=$(pp --set imm_in_register=0)
+if [ -n "$i1" ] && [ -n "$i0" ] && [ $((i1 - i0)) -eq $((32 * 16)) ] && [ -n "$p1" ] && [ "$p1" = "$p0" ]; then ok
+else bad "immediates in registers: div_8 $i1 SASS instructions ($i0 folding every immediate; want 512 more), mb_pipe f32 $p1 ($p0)"; fi
+# ... a loop keeps one hoisted compare (hoist_predicates 1): div_8's compare
+# tree issues in the loop, div_2's one compare does not
+h1=$(dv div_8 16); hn=$(dv div_8 16 --set hoist_predicates=1000); t1=$(dv div_2 16); tn=$(dv div_2 16 --set hoist_predicates=1000)
+if [ -n "$h1" ] && [ -n "$hn" ] && [ "$h1" -gt "$hn" ] && [ -n "$t1" ] && [ "$t1" = "$tn" ]; then ok
+else bad "hoisted compares: div_8 $h1 SASS instructions ($hn hoisting all), div_2 $t1 ($tn)"; fi
+# ... and a path switch costs where a path reaches its join (emu/joins.c),
+# not where the interpreter's lowest-PC-first order jumps past waiting
+# threads: 2 paths a trip switch once and join once (a few trips' paths are
+# predicated), where every change of group charged 2.87 a trip
+mv2() {   # RECONVERGE MORE-ARGS...: cycles of vswitch on 2 paths, 64 trips
+  r=$1; shift
+  "$PTXEMU" run -q --gpu h100 --stats "$tmp/mv2" "$mv/kernel.ptx" --kernel vswitch --block 32 -e 'buffer o 4096 zero' --arg ptr:o --arg s32:64 --arg u32:2 \
+    --set reconverge_cycles="$r" --set reconverge_refill_cycles=0 "$@" >/dev/null 2>&1 && stat_in "$tmp/mv2" cycles
+}
+j0=$(mv2 0); j2=$(mv2 200); a0=$(mv2 0 --set joins_at_bsync=0); a2=$(mv2 200 --set joins_at_bsync=0)
+if [ -n "$j0" ] && [ -n "$j2" ] && [ -n "$a0" ] && [ -n "$a2" ] &&
+   awk -v a="$j0" -v b="$j2" -v c="$a0" -v d="$a2" 'BEGIN { j = (b - a) / 200 / 64; e = (d - c) / 200 / 64; exit !(j >= 1.5 && j <= 2.0 && e > 2.5) }'; then ok
+else bad "path switches at joins: vswitch $j0 / $j2 cycles (reconverge 0 / 200), every change of group $a0 / $a2"; fi
+
 # unrolling: loads count a quarter of an instruction in the body's size
 # (unroll_load_cost), so the loop of 14 loads and 14 FFMAs is unrolled
 # (fewer SASS instructions: its loop control once every 4 trips) and the one
