@@ -93,6 +93,11 @@ void timing_mark_combined(const emu *e, const gpu_config *g, deps *dep, const ui
     d->lat = 0;
     d->bank_extra = 0;
     absorbed[c] = 1;
+    /* an IADD3 or LEA (an add that took an add or a shift) has three
+     * inputs, which the FMA pipe's IMAD.IADD does not take: the ALU's
+     * alone ([S] sm_90 SASS of tests/microbench mb_vary3 v3_int: each
+     * x + (i + k) an IADD3, the ALU's 12 of the trip's 19 instructions) */
+    if ((x->in->op == OP_ADD || x->in->op == OP_SUB || x->in->op == OP_SHL) && g->three_input_alu) dep[c].alt_ii = 0;
   }
 out:
   free(defs); free(reads); free(absorbed);

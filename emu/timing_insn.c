@@ -520,16 +520,25 @@ void timing_mark_static_gaps(const emu *e, const gpu_config *g, deps *dep) {
   uint8_t *leader = calloc(e->nprog + 1, 1);
   if (!ready || !gen || !pipe || !leader) { free(ready); free(gen); free(pipe); free(leader); return; }
   emu_block_leaders(e, leader);
-  uint64_t t_prev = 0;
+  uint64_t t_prev = 0, unit_next[U_COUNT] = { 0 };
   uint32_t block = 0, prev_slots = 0;
   bool have_prev = false;
   for (uint32_t pc = 0; pc < e->nprog; pc++) {
     deps *d = &dep[pc];
-    if (leader[pc]) { block++; have_prev = false; }
+    if (leader[pc]) { block++; have_prev = false; memset(unit_next, 0, sizeof unit_next); }
     d->static_gap = 0;
     if (d->free || d->fused) continue;
     uint64_t t = have_prev ? t_prev + prev_slots : 0;
     uint8_t mine = pipe_of(&e->prog[pc], d);
+    /* a math pipe takes the next instruction ii cycles after the last
+     * (g->static_pipe_ii: ptxas's counts space DFMAs 2 apart on the H100,
+     * [S] mb_vary3 v3_dfma4's 16 a trip, each S02) */
+    uint8_t u = d->unit;
+    bool paced = g->static_pipe_ii && math_pipe(u) && u < U_COUNT;
+    if (paced) {
+      if (d->alt_ii && unit_next[U_FP32] < unit_next[u]) u = U_FP32;
+      if (unit_next[u] > t) t = unit_next[u];
+    }
     for (uint8_t i = 0; i < d->nsrc; i++) {
       int32_t r = d->src[i];
       if (r < 0 || (uint32_t)r >= n || gen[r] != block || !ready[r]) continue;
@@ -547,6 +556,7 @@ void timing_mark_static_gaps(const emu *e, const gpu_config *g, deps *dep) {
       ready[r] = fixed ? t + d->lat : 0;
       pipe[r] = e->prog[pc].in->op == OP_SETP ? PIPE_NONE : mine;   /* (a predicate's reader: lat_pred) */
     }
+    if (paced) unit_next[u] = t + (u == d->unit ? d->ii : d->alt_ii);
     t_prev = t;
     prev_slots = d->slots ? d->slots : 1;
     have_prev = true;

@@ -122,6 +122,8 @@ typedef struct gpu_config {
   double s2r_cycles;                   /* ... the SM takes one every this many cycles (0: no limit) */
   uint32_t iter_read_wait;             /* 1: a store or reduction waits once a loop iteration for earlier ones' register reads */
   uint32_t imc_desc;                   /* 1: a warp reads the memory descriptor (ULDC.64) before its first global access */
+  uint32_t static_pipe_ii;             /* 1: the static stall counts space a math pipe's instructions its issue interval apart */
+  uint32_t three_input_alu;            /* 1: an add combined with an add or a shift (IADD3, LEA) issues to the ALU only */
   uint32_t hoist_predicates;           /* with hoist_invariants: the loop-invariant compares a loop's hoisting keeps (their predicates stay live) */
   uint32_t joins_at_bsync;             /* 1: a path switch costs reconverge_cycles only where a group stops at its branch's join */
   uint32_t imm_in_register;            /* 1: an immediate a reader cannot take as its one immediate operand is moved into a register */

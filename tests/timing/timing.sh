@@ -638,6 +638,29 @@ if [ -n "$j0" ] && [ -n "$j2" ] && [ -n "$a0" ] && [ -n "$a2" ] &&
    awk -v a="$j0" -v b="$j2" -v c="$a0" -v d="$a2" 'BEGIN { j = (b - a) / 200 / 64; e = (d - c) / 200 / 64; exit !(j >= 1.5 && j <= 2.0 && e > 2.5) }'; then ok
 else bad "path switches at joins: vswitch $j0 / $j2 cycles (reconverge 0 / 200), every change of group $a0 / $a2"; fi
 
+# an add that took an add (IADD3) has three inputs: the ALU's alone, not
+# the FMA pipe's IMAD.IADD; mb_vary3 v3_int on 32 warps is ALU-bound (its
+# 4 x + (i + k) a trip with 4 SHF, 4 LOP3 and an ISETP: 12 of 19)
+m3=$(cd "$srcdir/tests/microbench/mb_vary3" && pwd)
+vi() { "$PTXEMU" run -q --gpu h200 --stats "$tmp/vi" "$m3/kernel.ptx" --kernel v3_int --block 1024 -e 'buffer o 65536 zero' --arg ptr:o --arg s32:400 \
+         --arg u32:739982445 --arg u32:1540483477 "$@" >/dev/null 2>&1 && stat_in "$tmp/vi" cycles; }
+c1=$(vi); c0=$(vi --set three_input_alu=0)
+if [ -n "$c1" ] && [ -n "$c0" ] && [ $((c1 * 10)) -gt $((c0 * 11)) ]; then ok
+else bad "three-input adds on the ALU: v3_int on 32 warps $c1 cycles, $c0 with either pipe (want 10 % more)"; fi
+# ptxas's stall counts space a math pipe's instructions its interval apart:
+# v3_dfma4's 4 chains on one warp issue a DFMA every 2 cycles (ii_fp64),
+# 16 a trip and the loop's 3 instructions in ~43 cycles (the H200: 43.1),
+# not waiting after the loop's add as if the DFMAs had gone a cycle apart
+vd() {   # STEPS MORE-ARGS...: cycles of one warp
+  n=$1; shift
+  "$PTXEMU" run -q --gpu h200 --stats "$tmp/vd" "$m3/kernel.ptx" --kernel v3_dfma4 --block 32 -e 'buffer o 4096 zero' --arg ptr:o --arg s32:"$n" \
+    --arg f64:0x3fefff972474538f --arg f64:0x3f747ae147ae147b "$@" >/dev/null 2>&1 && stat_in "$tmp/vd" cycles
+}
+a1=$(vd 4000); b1=$(vd 2000); a0=$(vd 4000 --set static_pipe_ii=0); b0=$(vd 2000 --set static_pipe_ii=0)
+d1=$(( ${a1:-0} - ${b1:-0} )); d0=$(( ${a0:-0} - ${b0:-0} ))
+if [ -n "$b1" ] && [ -n "$b0" ] && [ "$d1" -gt $((500 * 40)) ] && [ "$d1" -lt $((500 * 46)) ] && [ "$d0" -gt $((500 * 48)) ]; then ok
+else bad "static counts at the pipe's interval: v3_dfma4 $d1 cycles for 500 trips more (want 40-46 a trip), $d0 without (want more than 48)"; fi
+
 # unrolling: loads count a quarter of an instruction in the body's size
 # (unroll_load_cost), so the loop of 14 loads and 14 FFMAs is unrolled
 # (fewer SASS instructions: its loop control once every 4 trips) and the one
