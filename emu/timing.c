@@ -502,11 +502,6 @@ static void fetch_code(timing_state *s, tsm *sm, uint64_t t) {
   memsys_code(s->mem, (uint32_t)(sm - s->sms), t, s->code_bytes + 512);
 }
 
-/* The cycles a SASS sequence's later instructions add after its first
- * issues (lat: the first's latency): one a cycle, each a 'selected' cycle
- * (Nsight Compute: one per instruction), and with %warpid (s2r_seq) the
- * wait of its shift for the S2R, which holds the warp's next instructions
- * too.  Out of the issue loop: few instructions are sequences. */
 /* The group that ran (mask0) gave way to another at a point where the
  * hardware's path would end too: it merged into a larger group, stopped
  * (exit, a barrier, a warp sync, sleep), or reached its branch's join, where
@@ -520,6 +515,11 @@ static bool path_ends(const timing_state *s, const warp *w, lanemask mask0) {
   return w->state[i] != TS_RUN || s->dep[w->pc[i]].join;
 }
 
+/* The cycles a SASS sequence's later instructions add after its first
+ * issues (lat: the first's latency): one a cycle, each a 'selected' cycle
+ * (Nsight Compute: one per instruction), and with %warpid (s2r_seq) the
+ * wait of its shift for the S2R, which holds the warp's next instructions
+ * too.  Out of the issue loop: few instructions are sequences. */
 static __attribute__((noinline, cold)) uint64_t sequence_tail(const gpu_config *g, twarp *tw, const deps *d, uint64_t lat) {
   uint64_t after = d->slots - 1, alu = 2 * (uint64_t)g->lat_int, n = after;
   if (d->s2r_seq && lat > after + alu) {

@@ -674,9 +674,12 @@ static void fold_immediate_banks(const emu *e, const gpu_config *g, deps *dep) {
   free(folded);
 }
 
-/* The innermost loop [*lo, its back branch] around pc, false if none. */
-static bool innermost_loop(const emu *e, uint32_t pc, uint32_t *lo, uint32_t *hi) {
+/* The innermost loop [*lo, its back branch] around pc, false if none (or
+ * once *work, the instructions looked at, passes max_work). */
+static bool innermost_loop(const emu *e, uint32_t pc, uint32_t *lo, uint32_t *hi, uint64_t *work, uint64_t max_work) {
   bool found = false;
+  if (*work > max_work) return false;
+  *work += e->nprog - pc;
   for (uint32_t b = pc + 1; b < e->nprog; b++) {
     const xinsn *x = &e->prog[b];
     if (x->in->op != OP_BRA || x->target > pc || x->f != e->prog[pc].f) continue;
@@ -725,11 +728,13 @@ static void imm_moves_in_registers(const emu *e, const gpu_config *g, deps *dep)
       if (imms++) kind[r] |= 8;
     }
   }
+  uint64_t work = 0, max_work = 64 * (uint64_t)e->nprog + (1u << 22);   /* (hostile programs stay linear) */
   for (uint32_t pc = 0; pc < e->nprog; pc++) {
     deps *d = &dep[pc];
     if (!imm_move(&e->prog[pc]) || d->ndst != 1 || d->dst[0] < 0 || (uint32_t)d->dst[0] >= n || !(kind[d->dst[0]] & 8)) continue;
     uint32_t lo = 0, hi = 0;
-    if (innermost_loop(e, pc, &lo, &hi)) {
+    if (work > max_work) break;                  /* (the rest stay folded) */
+    if (innermost_loop(e, pc, &lo, &hi, &work, max_work)) {
       bool every_trip = true;
       for (uint32_t j = lo; j < pc && every_trip; j++)
         if (e->prog[j].in->op == OP_BRA && e->prog[j].target > pc && e->prog[j].target <= hi) every_trip = false;
@@ -1170,4 +1175,3 @@ int timing_check_arch(emu *e, const gpu_config *g, uint32_t kfunc) {
   free(stack);
   return rc;
 }
-
