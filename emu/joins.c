@@ -38,47 +38,42 @@ static bool function_joins(const emu *e, const uint8_t *leader, uint32_t lo, uin
   uint32_t nb = 0;
   for (uint32_t pc = lo; pc < hi; pc++) {
     if (e->prog[pc].in->op == OP_BRX_IDX) return false;
-    if (leader[pc] || pc == lo) nb++;
+    nb += leader[pc];                          /* (a function's first PC leads a block) */
   }
   if (nb == 0 || nb > MAX_BLOCKS) return nb == 0;
   uint32_t x = nb, n = nb + 1;                 /* x: the exit */
   uint32_t *blk = malloc((hi - lo) * sizeof *blk), *first = malloc(n * sizeof *first), *succ = malloc(2 * n * sizeof *succ);
   uint32_t *npred = calloc(n + 1, sizeof *npred), *pred = malloc(2 * n * sizeof *pred), *order = malloc(n * sizeof *order);
   uint32_t *ipdom = malloc(n * sizeof *ipdom), *stack = malloc(2 * n * sizeof *stack), *rpo = malloc(n * sizeof *rpo);
+  uint32_t *at = malloc(n * sizeof *at);
   uint8_t *nsucc = calloc(n, 1);
-  bool ok = blk && first && succ && npred && pred && order && ipdom && stack && rpo && nsucc;
+  bool ok = blk && first && succ && npred && pred && order && ipdom && stack && rpo && at && nsucc;
   if (!ok) goto out;
   for (uint32_t pc = lo, b = 0; pc < hi; pc++) {
-    if ((leader[pc] || pc == lo) && pc != lo) b++;
-    if (leader[pc] || pc == lo) first[b] = pc;
+    if (leader[pc] && pc != lo) b++;
+    if (leader[pc]) first[b] = pc;
     blk[pc - lo] = b;
   }
-  /* successors: a branch's target, the next block unless the block ends in
-   * an unguarded branch, exit or ret (those go to the exit) */
+  /* successors: the instruction's (emu_successors) as blocks; exit and ret,
+   * a target outside the function and the end go to the exit */
   for (uint32_t b = 0; b < nb; b++) {
-    uint32_t last = (b + 1 < nb ? first[b + 1] : hi) - 1;
+    uint32_t last = (b + 1 < nb ? first[b + 1] : hi) - 1, sl[2];
     const xinsn *xi = &e->prog[last];
-    uint32_t op = xi->in->op;
-    bool guarded = xi->guard >= 0;
+    uint32_t ns = emu_successors(xi, lo, hi - lo, last - lo, sl);
     uint8_t k = 0;
-    if (op == OP_BRA && xi->target >= lo && xi->target < hi) succ[2 * b + k++] = blk[xi->target - lo];
-    else if (op == OP_BRA || op == OP_EXIT || op == OP_RET) succ[2 * b + k++] = x;
-    if ((op != OP_BRA && op != OP_EXIT && op != OP_RET) || guarded) {
-      uint32_t s = last + 1 < hi ? blk[last + 1 - lo] : x;
-      if (!k || succ[2 * b] != s) succ[2 * b + k++] = s;
+    if (xi->in->op == OP_EXIT || xi->in->op == OP_RET) succ[2 * b + k++] = x;
+    for (uint32_t i = 0; i < ns; i++) {
+      uint32_t sb = sl[i] < hi - lo ? blk[sl[i]] : x;
+      if (!k || succ[2 * b] != sb) succ[2 * b + k++] = sb;
     }
+    if (!k) succ[2 * b + k++] = x;
     nsucc[b] = k;
   }
   /* predecessors (the reversed graph's successors), counted then placed */
   for (uint32_t b = 0; b < nb; b++) for (uint8_t k = 0; k < nsucc[b]; k++) npred[succ[2 * b + k] + 1]++;
   for (uint32_t i = 0; i < n; i++) npred[i + 1] += npred[i];
-  {
-    uint32_t *at = malloc(n * sizeof *at);
-    if (!at) { ok = false; goto out; }
-    for (uint32_t i = 0; i < n; i++) at[i] = npred[i];
-    for (uint32_t b = 0; b < nb; b++) for (uint8_t k = 0; k < nsucc[b]; k++) pred[at[succ[2 * b + k]]++] = b;
-    free(at);
-  }
+  for (uint32_t i = 0; i < n; i++) at[i] = npred[i];
+  for (uint32_t b = 0; b < nb; b++) for (uint8_t k = 0; k < nsucc[b]; k++) pred[at[succ[2 * b + k]]++] = b;
   /* postorder of the reversed graph from the exit, without recursion */
   for (uint32_t i = 0; i < n; i++) order[i] = UINT32_MAX;
   uint32_t sp = 0, post = 0;
@@ -120,7 +115,7 @@ static bool function_joins(const emu *e, const uint8_t *leader, uint32_t lo, uin
   for (uint32_t b = 0; b < nb; b++)
     if (nsucc[b] == 2 && ipdom[b] != UINT32_MAX && ipdom[b] != x) join[first[ipdom[b]]] = 1;
 out:
-  free(blk); free(first); free(succ); free(npred); free(pred); free(order); free(ipdom); free(stack); free(rpo); free(nsucc);
+  free(blk); free(first); free(succ); free(npred); free(pred); free(order); free(ipdom); free(stack); free(rpo); free(at); free(nsucc);
   return ok;
 }
 

@@ -1484,8 +1484,8 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
           bool predicated = pc0 >= ir[0] && pc0 < ir[1];
           /* the paths split at a branch (branch_resolving); switching to the
            * other path and the join are the reconvergence (BSYNC: wait) */
-          if (w->cur != mask0 && !predicated && (!(w->cur & ~mask0) || path_ends(s, w, mask0))) {
-            bool split = !(w->cur & ~mask0);
+          bool split = !(w->cur & ~mask0);
+          if (w->cur != mask0 && !predicated && (split || path_ends(s, w, mask0))) {
             uint64_t c = split ? g->split_cycles : g->reconverge_cycles, refill = split ? 0 : umin(g->reconverge_refill_cycles, c);
             nt += c;
             twarp_note_wait(tw, STALL_NO_INSTRUCTION, refill);

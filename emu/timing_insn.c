@@ -534,7 +534,7 @@ void timing_mark_static_gaps(const emu *e, const gpu_config *g, deps *dep) {
      * (g->static_pipe_ii: ptxas's counts space DFMAs 2 apart on the H100,
      * [S] mb_vary3 v3_dfma4's 16 a trip, each S02) */
     uint8_t u = d->unit;
-    bool paced = g->static_pipe_ii && math_pipe(u) && u < U_COUNT;
+    bool paced = g->static_pipe_ii && math_pipe(u);
     if (paced) {
       if (d->alt_ii && unit_next[U_FP32] < unit_next[u]) u = U_FP32;
       if (unit_next[u] > t) t = unit_next[u];
@@ -652,23 +652,33 @@ out:
   free(block);
 }
 
+/* Rows whose every writer is a move of an immediate (IMM_ONLY), one of
+ * them nonzero (IMM_NONZERO: not RZ); calloc'd, e->nrows bytes (NULL when
+ * there are none or out of memory). */
+enum { IMM_ONLY = 1, IMM_NONZERO = 2, IMM_OTHER = 4, IMM_NEEDED = 8 };   /* (NEEDED: imm_moves_in_registers) */
+static uint8_t *immediate_rows(const emu *e, const deps *dep) {
+  uint32_t n = e->nrows;
+  uint8_t *k = n ? calloc(n, 1) : NULL;
+  if (!k) return NULL;
+  for (uint32_t pc = 0; pc < e->nprog; pc++)
+    for (uint8_t i = 0; i < dep[pc].ndst; i++) {
+      int32_t r = dep[pc].dst[i];
+      if (r < 0 || (uint32_t)r >= n) continue;
+      const xinsn *x = &e->prog[pc];
+      if (!imm_move(x)) k[r] |= IMM_OTHER;
+      else k[r] |= IMM_ONLY | (x->f->ops[x->in->opi + 1].imm != 0 ? IMM_NONZERO : 0);
+    }
+  for (uint32_t r = 0; r < n; r++) if (k[r] & IMM_OTHER) k[r] = 0;
+  return k;
+}
+
 /* A register that only immediate moves write is an immediate operand of
  * its readers in SASS (ptxas folds the move): it reads no register bank
  * (mb_pipe f16x2: HFMA2 R13, R13, R4.reuse, 0.5, 0.5 where the PTX's
  * third operand is a register set to 0x38003800). */
 static void fold_immediate_banks(const emu *e, const gpu_config *g, deps *dep) {
-  uint32_t n = e->nrows;
-  uint8_t *folded = n ? calloc(n, 1) : NULL;
+  uint8_t *folded = immediate_rows(e, dep);
   if (!folded) return;
-  for (uint32_t pc = 0; pc < e->nprog; pc++)
-    for (uint8_t i = 0; i < dep[pc].ndst; i++) {
-      int32_t r = dep[pc].dst[i];
-      if (r < 0 || (uint32_t)r >= n) continue;
-      bool imm = imm_move(&e->prog[pc]);
-      if (!imm) folded[r] = 2;                     /* another writer: a register */
-      else if (!folded[r]) folded[r] = 1;
-    }
-  for (uint32_t r = 0; r < n; r++) folded[r] = folded[r] == 1;
   for (uint32_t pc = 0; pc < e->nprog; pc++)
     if (!dep[pc].free && dep[pc].unit != U_TENSOR) dep[pc].bank_extra = bank_conflicts(g, &dep[pc], e->prog[pc].guard, folded);
   free(folded);
@@ -700,17 +710,8 @@ static bool innermost_loop(const emu *e, uint32_t pc, uint32_t *lo, uint32_t *hi
  * an issue slot and the integer latency. */
 static void imm_moves_in_registers(const emu *e, const gpu_config *g, deps *dep) {
   uint32_t n = e->nrows;
-  uint8_t *kind = n ? calloc(n, 1) : NULL;   /* 1 immediate moves only, 2 nonzero too, 4 another writer, 8 needed */
+  uint8_t *kind = immediate_rows(e, dep);     /* (and IMM_NEEDED: a reader wants it in a register) */
   if (!kind) return;
-  for (uint32_t pc = 0; pc < e->nprog; pc++)
-    for (uint8_t i = 0; i < dep[pc].ndst; i++) {
-      int32_t r = dep[pc].dst[i];
-      if (r < 0 || (uint32_t)r >= n) continue;
-      const xinsn *x = &e->prog[pc];
-      if (!imm_move(x)) { kind[r] |= 4; continue; }
-      kind[r] |= 1;
-      if (x->f->ops[x->in->opi + 1].imm != 0) kind[r] |= 2;
-    }
   for (uint32_t pc = 0; pc < e->nprog; pc++) {
     const xinsn *x = &e->prog[pc];
     const isa_insn *in = x->in;
@@ -724,14 +725,14 @@ static void imm_moves_in_registers(const emu *e, const gpu_config *g, deps *dep)
       if (o->kind == OK_IMM) imms++;
       if (o->kind != OK_REG || (o->flags & OF_OFFSET)) continue;
       int32_t r = emu_row_of(e, x, o);
-      if (r < 0 || (uint32_t)r >= n || (kind[r] & 7) != 3) continue;
-      if (imms++) kind[r] |= 8;
+      if (r < 0 || (uint32_t)r >= n || (kind[r] & ~IMM_NEEDED) != (IMM_ONLY | IMM_NONZERO)) continue;
+      if (imms++) kind[r] |= IMM_NEEDED;
     }
   }
   uint64_t work = 0, max_work = 64 * (uint64_t)e->nprog + (1u << 22);   /* (hostile programs stay linear) */
   for (uint32_t pc = 0; pc < e->nprog; pc++) {
     deps *d = &dep[pc];
-    if (!imm_move(&e->prog[pc]) || d->ndst != 1 || d->dst[0] < 0 || (uint32_t)d->dst[0] >= n || !(kind[d->dst[0]] & 8)) continue;
+    if (!imm_move(&e->prog[pc]) || d->ndst != 1 || d->dst[0] < 0 || (uint32_t)d->dst[0] >= n || !(kind[d->dst[0]] & IMM_NEEDED)) continue;
     uint32_t lo = 0, hi = 0;
     if (work > max_work) break;                  /* (the rest stay folded) */
     if (innermost_loop(e, pc, &lo, &hi, &work, max_work)) {
@@ -986,8 +987,8 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
   if (g->imm_in_register) imm_moves_in_registers(e, g, dep);
   /* where a group that stops for another costs a path switch: the joins
    * ptxas's BSYNCs are at, or (joins_at_bsync 0) every PC */
-  uint8_t *join = calloc(e->nprog + 1, 1);
-  if (join && (!g->joins_at_bsync || !emu_join_points(e, join))) memset(join, 1, e->nprog + 1);
+  uint8_t *join = g->joins_at_bsync ? calloc(e->nprog + 1, 1) : NULL;
+  if (join && !emu_join_points(e, join)) { free(join); join = NULL; }
   for (uint32_t pc = 0; pc < e->nprog; pc++) dep[pc].join = !join || join[pc];
   free(join);
   if (g->fold_imm_banks) fold_immediate_banks(e, g, dep);

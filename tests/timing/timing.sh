@@ -609,13 +609,16 @@ else bad "a barrier loop unrolled: vbar_only $b4 SASS instructions against $b1 w
 # where the path is, 4 a path of div_8, 32 a trip; at the top of a loop
 # (mb_pipe f32) it is hoisted: no MOV a trip
 md=$(cd "$srcdir/tests/microbench/mb_div" && pwd); mp=$(cd "$srcdir/tests/microbench/mb_pipe" && pwd)
+kstat() {   # FIELD GPU DIR KERNEL BLOCK MORE-ARGS...: that --stats field of one launch of DIR/kernel.ptx's KERNEL
+  f=$1; gp=$2; dir=$3; kern=$4; blk=$5; shift 5
+  "$PTXEMU" run -q --gpu "$gp" --stats "$tmp/ks" "$dir/kernel.ptx" --kernel "$kern" --block "$blk" "$@" >/dev/null 2>&1 && stat_in "$tmp/ks" "$f"
+}
 dv() {   # KERNEL TRIPS MORE-ARGS...: sass_inst_executed of one warp
   kern=$1; n=$2; shift 2
-  "$PTXEMU" run -q --gpu h100 --stats "$tmp/dv" "$md/kernel.ptx" --kernel "$kern" --block 32 -e 'buffer o 4096 zero' --arg ptr:o --arg s32:"$n" "$@" >/dev/null 2>&1 &&
-    stat_in "$tmp/dv" sass_inst_executed
+  kstat sass_inst_executed h100 "$md" "$kern" 32 -e 'buffer o 4096 zero' --arg ptr:o --arg s32:"$n" "$@"
 }
 i1=$(dv div_8 16); i0=$(dv div_8 16 --set imm_in_register=0)
-pp() { "$PTXEMU" run -q --gpu h100 --stats "$tmp/pp" "$mp/kernel.ptx" --kernel pipe_f32_ilp1 --block 32 -e 'buffer o 4096 zero' --arg ptr:o --arg s32:64 --arg u32:0 "$@" >/dev/null 2>&1 && stat_in "$tmp/pp" sass_inst_executed; }
+pp() { kstat sass_inst_executed h100 "$mp" pipe_f32_ilp1 32 -e 'buffer o 4096 zero' --arg ptr:o --arg s32:64 --arg u32:0 "$@"; }
 p1=$(pp); p0=$(pp --set imm_in_register=0)
 if [ -n "$i1" ] && [ -n "$i0" ] && [ $((i1 - i0)) -eq $((32 * 16)) ] && [ -n "$p1" ] && [ "$p1" = "$p0" ]; then ok
 else bad "immediates in registers: div_8 $i1 SASS instructions ($i0 folding every immediate; want 512 more), mb_pipe f32 $p1 ($p0)"; fi
@@ -630,8 +633,8 @@ else bad "hoisted compares: div_8 $h1 SASS instructions ($hn hoisting all), div_
 # predicated), where every change of group charged 2.87 a trip
 mv2() {   # RECONVERGE MORE-ARGS...: cycles of vswitch on 2 paths, 64 trips
   r=$1; shift
-  "$PTXEMU" run -q --gpu h100 --stats "$tmp/mv2" "$mv/kernel.ptx" --kernel vswitch --block 32 -e 'buffer o 4096 zero' --arg ptr:o --arg s32:64 --arg u32:2 \
-    --set reconverge_cycles="$r" --set reconverge_refill_cycles=0 "$@" >/dev/null 2>&1 && stat_in "$tmp/mv2" cycles
+  kstat cycles h100 "$mv" vswitch 32 -e 'buffer o 4096 zero' --arg ptr:o --arg s32:64 --arg u32:2 \
+    --set reconverge_cycles="$r" --set reconverge_refill_cycles=0 "$@"
 }
 j0=$(mv2 0); j2=$(mv2 200); a0=$(mv2 0 --set joins_at_bsync=0); a2=$(mv2 200 --set joins_at_bsync=0)
 if [ -n "$j0" ] && [ -n "$j2" ] && [ -n "$a0" ] && [ -n "$a2" ] &&
@@ -642,8 +645,7 @@ else bad "path switches at joins: vswitch $j0 / $j2 cycles (reconverge 0 / 200),
 # the FMA pipe's IMAD.IADD; mb_vary3 v3_int on 32 warps is ALU-bound (its
 # 4 x + (i + k) a trip with 4 SHF, 4 LOP3 and an ISETP: 12 of 19)
 m3=$(cd "$srcdir/tests/microbench/mb_vary3" && pwd)
-vi() { "$PTXEMU" run -q --gpu h200 --stats "$tmp/vi" "$m3/kernel.ptx" --kernel v3_int --block 1024 -e 'buffer o 65536 zero' --arg ptr:o --arg s32:400 \
-         --arg u32:739982445 --arg u32:1540483477 "$@" >/dev/null 2>&1 && stat_in "$tmp/vi" cycles; }
+vi() { kstat cycles h200 "$m3" v3_int 1024 -e 'buffer o 65536 zero' --arg ptr:o --arg s32:400 --arg u32:739982445 --arg u32:1540483477 "$@"; }
 c1=$(vi); c0=$(vi --set three_input_alu=0)
 if [ -n "$c1" ] && [ -n "$c0" ] && [ $((c1 * 10)) -gt $((c0 * 11)) ]; then ok
 else bad "three-input adds on the ALU: v3_int on 32 warps $c1 cycles, $c0 with either pipe (want 10 % more)"; fi
@@ -653,8 +655,7 @@ else bad "three-input adds on the ALU: v3_int on 32 warps $c1 cycles, $c0 with e
 # not waiting after the loop's add as if the DFMAs had gone a cycle apart
 vd() {   # STEPS MORE-ARGS...: cycles of one warp
   n=$1; shift
-  "$PTXEMU" run -q --gpu h200 --stats "$tmp/vd" "$m3/kernel.ptx" --kernel v3_dfma4 --block 32 -e 'buffer o 4096 zero' --arg ptr:o --arg s32:"$n" \
-    --arg f64:0x3fefff972474538f --arg f64:0x3f747ae147ae147b "$@" >/dev/null 2>&1 && stat_in "$tmp/vd" cycles
+  kstat cycles h200 "$m3" v3_dfma4 32 -e 'buffer o 4096 zero' --arg ptr:o --arg s32:"$n" --arg f64:0x3fefff972474538f --arg f64:0x3f747ae147ae147b "$@"
 }
 a1=$(vd 4000); b1=$(vd 2000); a0=$(vd 4000 --set static_pipe_ii=0); b0=$(vd 2000 --set static_pipe_ii=0)
 d1=$(( ${a1:-0} - ${b1:-0} )); d0=$(( ${a0:-0} - ${b0:-0} ))
