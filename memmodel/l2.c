@@ -350,7 +350,7 @@ static void fill_block(l2sys *l, uint32_t s, uint64_t key, const cache *c, cache
  * granule out when the sector is absent.  Returns the cycle the sector's
  * data is at the slice (as seen from the SM: start + lat_hit for a hit). */
 static double lookup(l2sys *l, uint32_t s, uint64_t key, double t, uint64_t addr, enum l2_op op, bool home, cache_line **out,
-                     uint32_t bytes, bool same_line, double *merged, double extra, uint32_t fill) {
+                     uint32_t bytes, bool same_line, double *merged, double extra, uint32_t fill, double miss_wait) {
   cache_evict ev;
   bool hit;
   uint32_t g = lane_of(l, s);
@@ -412,9 +412,10 @@ static double lookup(l2sys *l, uint32_t s, uint64_t key, double t, uint64_t addr
   }
   if (!home) return -1;            /* the near partition forwards the miss */
   if (came) return ln->ready > done ? ln->ready : done;
-  double arrive = dram_access(l->dram, channel_of(l, s, key), start, addr, false);
+  /* (miss_wait: the request's misses before this one leave first) */
+  double arrive = dram_access(l->dram, channel_of(l, s, key), start + miss_wait, addr, false);
   ln->ready = arrive;
-  fill_block(l, s, key, c, ln, start, addr, fill);
+  fill_block(l, s, key, c, ln, start + miss_wait, addr, fill);
   return arrive;
 }
 
@@ -435,7 +436,7 @@ static bool maybe_copied(const l2sys *l, uint64_t addr) {
 }
 
 static double sector_access(l2sys *l, uint32_t near, double t, uint64_t addr, enum l2_op op, uint32_t lanes, uint32_t bytes,
-                            bool same_line, double *merged) {
+                            bool same_line, double *merged, double miss_wait) {
   l2_where w = where_of(l, addr);
   uint32_t s = w.s, home = w.home, lane = w.lane;
   near %= l->p.partitions;
@@ -446,9 +447,9 @@ static double sector_access(l2sys *l, uint32_t near, double t, uint64_t addr, en
     uint32_t ns = near * l->lanes + lane;
     if (op == L2_READ) {
       cache_line *copy;
-      done = lookup(l, ns, w.key, t, addr, op, false, &copy, bytes, false, NULL, 0, l->p.fill_bytes);
+      done = lookup(l, ns, w.key, t, addr, op, false, &copy, bytes, false, NULL, 0, l->p.fill_bytes, 0);
       if (done >= 0) return done;
-      done = lookup(l, s, w.key, t, addr, op, true, NULL, bytes, false, NULL, 0, l->p.fill_bytes);
+      done = lookup(l, s, w.key, t, addr, op, true, NULL, bytes, false, NULL, 0, l->p.fill_bytes, miss_wait);
       copy->ready = done;            /* the near copy fills when the answer passes */
       mark_copied(l, addr);
       return done;
@@ -475,7 +476,7 @@ static double sector_access(l2sys *l, uint32_t near, double t, uint64_t addr, en
    * ([M] far_atomic_fill_bytes: tools/microbench/atomic_fill) */
   done = lookup(l, s, w.key, t, addr, op == L2_ATOMIC ? L2_READ : op, true, &ln, bytes, same_line, merged,
                 copied && op == L2_WRITE && bytes != ~0u ? l->p.copy_write_cycles : 0,
-                op == L2_ATOMIC && home != near ? l->p.far_atomic_fill_bytes : l->p.fill_bytes);
+                op == L2_ATOMIC && home != near ? l->p.far_atomic_fill_bytes : l->p.fill_bytes, op == L2_READ ? miss_wait : 0);
   if (op != L2_ATOMIC) return done;
   /* the slice's atomic unit performs the lanes' updates one after another
    * once the data is there; the old value returns after lat_atomic */
@@ -490,11 +491,15 @@ static double sector_access(l2sys *l, uint32_t near, double t, uint64_t addr, en
 }
 
 double l2_access(l2sys *l, uint32_t near, double t, uint64_t addr, enum l2_op op, uint32_t lanes) {
-  return sector_access(l, near, t, addr, op, lanes, ~0u, false, NULL);
+  return sector_access(l, near, t, addr, op, lanes, ~0u, false, NULL, 0);
+}
+
+double l2_read_late(l2sys *l, uint32_t near, double t, uint64_t addr, double miss_wait) {
+  return sector_access(l, near, t, addr, L2_READ, 1, ~0u, false, NULL, miss_wait);
 }
 
 double l2_write(l2sys *l, uint32_t near, double t, uint64_t addr, uint32_t bytes, bool same_line, double *merged) {
-  double fetched = 0, ack = sector_access(l, near, t, addr, L2_WRITE, 1, bytes, same_line, &fetched);
+  double fetched = 0, ack = sector_access(l, near, t, addr, L2_WRITE, 1, bytes, same_line, &fetched, 0);
   if (merged) *merged = fetched > ack ? fetched : ack;
   return ack;
 }

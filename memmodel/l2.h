@@ -133,6 +133,8 @@ void l2_reset_timing(l2sys *l);
  * cycle the data (or the atomic's old value) is back at the SM; a
  * reduction's: the cycle its slice performed it. */
 double l2_access(l2sys *l, uint32_t near, double t, uint64_t addr, enum l2_op op, uint32_t lanes);
+/* A read whose DRAM access, if it misses, leaves miss_wait cycles after its lookup. */
+double l2_read_late(l2sys *l, uint32_t near, double t, uint64_t addr, double miss_wait);
 /* A write of the bytes in `bytes` (bit i: byte i of the 32-byte sector at
  * addr).  Returns the cycle the slice's acknowledgement is back at the SM
  * (an L2 round trip after the slice takes the write); *merged is when the

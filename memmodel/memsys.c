@@ -298,7 +298,7 @@ static void serve(memsys *m, uint32_t smi, ms_batch *b, ms_req *r) {
      * took, and leaves as much later as that one waited for it (ack) */
     if (r->slot != NONE && r->same_line) r->at += b->req[r->ref].ack;
     else if (r->slot != NONE) { double at = dmax(r->at, s->mshr[r->slot]); r->ack = at - r->at; r->at = at; }
-    r->res = l2_access(&m->l2, near, r->at, r->addr, L2_READ, 1);
+    r->res = l2_read_late(&m->l2, near, r->at, r->addr, r->arg * m->g->l2_miss_line_cycles);
     if (r->slot != NONE) s->mshr[r->slot] = r->same_line ? dmax(s->mshr[r->slot], r->res) : r->res;
     break;
   case RQ_EXTRA: {
@@ -782,7 +782,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
   uint8_t ord[64];                 /* ... and misses, where l1_miss_line_cycles > 0 or l1_mshr_lines */
   double own_extra = 0;            /* banked: a hit's own lines and wavefronts, beyond lat_l1 */
   line_mshr lm[64];                /* ... and each line's MSHR, with l1_mshr_lines */
-  if (g->l1_lines_per_cycle > 0 || op == MS_STORE || g->l1_miss_line_cycles > 0 || g->l1_mshr_lines) {
+  if (g->l1_lines_per_cycle > 0 || op == MS_STORE || g->l1_miss_line_cycles > 0 || g->l2_miss_line_cycles > 0 || g->l1_mshr_lines) {
     uint32_t lines = lines_of(sec, n, s->l1.line_shift > 5 ? s->l1.line_shift - 5 : 0, again, ord);
     uint32_t ideal, per = banked ? mm_shared_wavefronts(addr, mask, bytes, &ideal) : lines;
     if (g->l1_lines_per_cycle > 0) busy = dmax(busy, per / g->l1_lines_per_cycle);
@@ -898,7 +898,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
     if (!c) {
       if (banked) missed |= 1ull << (ord[k] & 63);
       uint32_t r = add_req(m, s, &pend, RQ_READ, t, leave, a);
-      if (r != NONE) take_slot(m, s, r, slot, lmk);
+      if (r != NONE) { take_slot(m, s, r, slot, lmk); s->cur.req[r].arg = g->l2_miss_line_cycles > 0 ? ord[k] : 0; }
       continue;
     }
     bool hit;
@@ -919,6 +919,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
     uint32_t r = add_req(m, s, &pend, RQ_READ, t, leave, a);
     if (r == NONE) continue;
     take_slot(m, s, r, slot, lmk);
+    s->cur.req[r].arg = g->l2_miss_line_cycles > 0 ? ord[k] : 0;
     mark_fill(m, s, r, ln);
     if (g->l1_fill_bytes > c->sector_bytes) {
       uint64_t base = a & ~(uint64_t)(g->l1_fill_bytes - 1);
