@@ -347,8 +347,9 @@ static void fill_block(l2sys *l, uint32_t s, uint64_t key, const cache *c, cache
 
 /* Look up (and allocate) a sector in slice s; reads that miss
  * fetch from DRAM, and so do writes of `bytes` that leave part of a write
- * granule out when the sector is absent.  Returns the cycle the sector's
- * data is at the slice (as seen from the SM: start + lat_hit for a hit). */
+ * granule out when the sector is absent (a read's DRAM access miss_wait
+ * cycles after the lookup).  Returns the cycle the sector's data is at the
+ * slice (as seen from the SM: start + lat_hit for a hit). */
 static double lookup(l2sys *l, uint32_t s, uint64_t key, double t, uint64_t addr, enum l2_op op, bool home, cache_line **out,
                      uint32_t bytes, bool same_line, double *merged, double extra, uint32_t fill, double miss_wait) {
   cache_evict ev;
@@ -412,7 +413,7 @@ static double lookup(l2sys *l, uint32_t s, uint64_t key, double t, uint64_t addr
   }
   if (!home) return -1;            /* the near partition forwards the miss */
   if (came) return ln->ready > done ? ln->ready : done;
-  /* (miss_wait: the request's misses before this one leave first) */
+  /* (miss_wait: its request's misses before it leave first) */
   double arrive = dram_access(l->dram, channel_of(l, s, key), start + miss_wait, addr, false);
   ln->ready = arrive;
   fill_block(l, s, key, c, ln, start + miss_wait, addr, fill);

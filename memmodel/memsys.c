@@ -779,7 +779,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
   bool banked = g->l1_data_banks && op == MS_LOAD && g->l1_lines_per_cycle > 0 && path != MS_TMA;
   uint64_t missed = 0;             /* banked: the lines (ord) with a miss */
   bool again[64];                  /* set by lines_of: stores read it */
-  uint8_t ord[64];                 /* ... and misses, where l1_miss_line_cycles > 0 or l1_mshr_lines */
+  uint8_t ord[64];                 /* ... and misses, where l1_miss_line_cycles, l2_miss_line_cycles or l1_mshr_lines */
   double own_extra = 0;            /* banked: a hit's own lines and wavefronts, beyond lat_l1 */
   line_mshr lm[64];                /* ... and each line's MSHR, with l1_mshr_lines */
   if (g->l1_lines_per_cycle > 0 || op == MS_STORE || g->l1_miss_line_cycles > 0 || g->l2_miss_line_cycles > 0 || g->l1_mshr_lines) {
@@ -895,10 +895,13 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
      * hops_l2_again_warp: 32 lanes chasing near-partition L2 lines, a
      * line each, take 217 cycles a hop more than one lane) */
     double leave = g->l1_miss_line_cycles > 0 ? start + ord[k] * g->l1_miss_line_cycles : start;
+    /* ... and where it misses in L2 too, it leaves the slice for DRAM its
+     * place's worth of l2_miss_line_cycles after its lookup (serve) */
+    uint32_t place = g->l2_miss_line_cycles > 0 ? ord[k] : 0;
     if (!c) {
       if (banked) missed |= 1ull << (ord[k] & 63);
       uint32_t r = add_req(m, s, &pend, RQ_READ, t, leave, a);
-      if (r != NONE) { take_slot(m, s, r, slot, lmk); s->cur.req[r].arg = g->l2_miss_line_cycles > 0 ? ord[k] : 0; }
+      if (r != NONE) { take_slot(m, s, r, slot, lmk); s->cur.req[r].arg = place; }
       continue;
     }
     bool hit;
@@ -919,7 +922,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
     uint32_t r = add_req(m, s, &pend, RQ_READ, t, leave, a);
     if (r == NONE) continue;
     take_slot(m, s, r, slot, lmk);
-    s->cur.req[r].arg = g->l2_miss_line_cycles > 0 ? ord[k] : 0;
+    s->cur.req[r].arg = place;
     mark_fill(m, s, r, ln);
     if (g->l1_fill_bytes > c->sector_bytes) {
       uint64_t base = a & ~(uint64_t)(g->l1_fill_bytes - 1);
