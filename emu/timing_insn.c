@@ -702,7 +702,10 @@ static bool innermost_loop(const emu *e, uint32_t pc, uint32_t *lo, uint32_t *hi
  * of 32 bits or less reads registers that only moves of (nonzero)
  * immediates write in more than one operand, the others need their move
  * (0 is RZ).  ptxas hoists such a move out of its loop where every trip
- * runs it, and leaves it where it is in a conditional block of the body
+ * runs it (an if/else it predicates is straight-line code, run every trip:
+ * mb_div div_2's, 4 FFMAs a path, loads its constants with 11 MOVs and
+ * HFMA2.MMAs for 4 trips, not 8 a trip; so this runs after mark_ifconvert),
+ * and leaves it where it is in a conditional block of the body
  * ([S] sm_90 SASS of tests/microbench mb_div div_8: fma.rn.f32 x, x, K, K
  * in each of the switch's paths: an HFMA2.MMA or MOV of K before each
  * FFMA, 9 SASS instructions a path for 4 FFMAs; mb_pipe f32: fma x, x, a,
@@ -738,7 +741,7 @@ static void imm_moves_in_registers(const emu *e, const gpu_config *g, deps *dep)
     if (innermost_loop(e, pc, &lo, &hi, &work, max_work)) {
       bool every_trip = true;
       for (uint32_t j = lo; j < pc && every_trip; j++)
-        if (e->prog[j].in->op == OP_BRA && e->prog[j].target > pc && e->prog[j].target <= hi) every_trip = false;
+        if (e->prog[j].in->op == OP_BRA && !dep[j].ifconv_end && e->prog[j].target > pc && e->prog[j].target <= hi) every_trip = false;
       if (every_trip) continue;
     }
     d->free = false;
@@ -984,7 +987,6 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
   }
   if (g->unroll_factor > 1)
     for (uint32_t pc = 0; pc < e->nprog; pc++) mark_unrolled_loop(e, dep, pc, g->unroll_max_insns, g->unroll_load_cost);
-  if (g->imm_in_register) imm_moves_in_registers(e, g, dep);
   /* where a group that stops for another costs a path switch: the joins
    * ptxas's BSYNCs are at, or (joins_at_bsync 0) every PC */
   uint8_t *join = g->joins_at_bsync ? calloc(e->nprog + 1, 1) : NULL;
@@ -1017,6 +1019,8 @@ void timing_build_deps(const emu *e, const gpu_config *g, deps *dep) {
    * the wide row: 8 such pairs predicated, 9 a branch) */
   if (g->ifconvert_max_insns)
     for (uint32_t pc = 0; pc < e->nprog; pc++) if (!dep[pc].ifconv_end) mark_ifconvert(e, dep, pc, g->ifconvert_max_insns, g->ifconvert_else_max_insns);
+  /* (after the if-conversion: a predicated if/else is no condition) */
+  if (g->imm_in_register) imm_moves_in_registers(e, g, dep);
   /* (after the merging: an access another one makes issues nothing) */
   for (uint32_t pc = 0; pc < e->nprog; pc++) {
     const isa_insn *in = e->prog[pc].in;

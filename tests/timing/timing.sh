@@ -622,6 +622,12 @@ pp() { kstat sass_inst_executed h100 "$mp" pipe_f32_ilp1 32 -e 'buffer o 4096 ze
 p1=$(pp); p0=$(pp --set imm_in_register=0)
 if [ -n "$i1" ] && [ -n "$i0" ] && [ $((i1 - i0)) -eq $((32 * 16)) ] && [ -n "$p1" ] && [ "$p1" = "$p0" ]; then ok
 else bad "immediates in registers: div_8 $i1 SASS instructions ($i0 folding every immediate; want 512 more), mb_pipe f32 $p1 ($p0)"; fi
+# ... hoisted too from an if/else ptxas predicates (div_2's, both paths
+# computed every trip), where a branch would keep them in its paths
+q1=$(dv div_2 16); q0=$(dv div_2 16 --set imm_in_register=0); qb=$(dv div_2 16 --set ifconvert_max_insns=0)
+qb0=$(dv div_2 16 --set ifconvert_max_insns=0 --set imm_in_register=0)
+if [ -n "$q1" ] && [ "$q1" = "$q0" ] && [ -n "$qb" ] && [ -n "$qb0" ] && [ "$qb" -gt "$qb0" ]; then ok
+else bad "immediates in a predicated if/else: div_2 $q1 SASS instructions ($q0 folding every immediate; as a branch $qb, $qb0 folding)"; fi
 # ... a loop keeps one hoisted compare (hoist_predicates 1): div_8's compare
 # tree issues in the loop, div_2's one compare does not
 h1=$(dv div_8 16); hn=$(dv div_8 16 --set hoist_predicates=1000); t1=$(dv div_2 16); tn=$(dv div_2 16 --set hoist_predicates=1000)
