@@ -63,7 +63,7 @@ static const param params[] = {
   OPT_U32(l2_write_granule_bytes, 0, 32, "0"), OPT_DBL(l1_lines_per_cycle, 0, 64, "0"), OPT_DBL(l1_hit_lines_per_cycle, 0, 64, "0"), OPT_U32(l1_data_banks, 0, 1, "0"), OPT_DBL(l1_request_cycles, 0, 64, "0"), OPT_U32(lsu_port, 0, 1, "0"), OPT_U32(l1_shared_pipe, 0, 1, "0"), OPT_U32(store_drain, 0, 1, "0"), OPT_DBL(l1_accept_cycles, 0, 64, "0"), OPT_U32(l1_store_combine, 0, 512, "0"),
   OPT_U32(l1_store_queue_join, 0, 512, "0"),
   OPT_U32(ii_imul, 0, 1000, "0"),
-  OPT_U32(l2_partial_fill, 0, 1, "0"), OPT_U32(l2_partial_ways, 0, 1024, "0"), OPT_DBL(l2_partial_write_cycles, 0, 1000, "0"), OPT_DBL(l2_copy_write_cycles, 0, 1000, "0"), OPT_DBL(l1_miss_line_cycles, 0, 1000, "0"), OPT_DBL(l2_miss_line_cycles, 0, 1000, "0"), OPT_U32(l1_mshr_lines, 0, 1, "0"),
+  OPT_U32(l2_partial_fill, 0, 1, "0"), OPT_U32(l2_partial_ways, 0, 1024, "0"), OPT_DBL(l2_partial_write_cycles, 0, 1000, "0"), OPT_DBL(l2_copy_write_cycles, 0, 1000, "0"), OPT_DBL(l1_miss_line_cycles, 0, 1000, "0"), OPT_DBL(l2_miss_sector_cycles, 0, 1000, "0"), OPT_U32(l1_mshr_lines, 0, 1, "0"),
   OPT_U32(l2_fill_bytes, 32, 128, "32"), OPT_U32(l2_far_atomic_fill_bytes, 0, 128, "0"),
   OPT_DBL(l1_atomic_cycles, 0, 1000, "0"), OPT_U32(atomics_in_flight, 0, 65536, "0"), OPT_DBL(l2_atomic_f16_cycles, 0, 1000, "0"),
   /* what the GPU's profiler defines (ptxemu-trace(5)); bank addressing mode */

@@ -298,7 +298,7 @@ static void serve(memsys *m, uint32_t smi, ms_batch *b, ms_req *r) {
      * took, and leaves as much later as that one waited for it (ack) */
     if (r->slot != NONE && r->same_line) r->at += b->req[r->ref].ack;
     else if (r->slot != NONE) { double at = dmax(r->at, s->mshr[r->slot]); r->ack = at - r->at; r->at = at; }
-    r->res = l2_read_late(&m->l2, near, r->at, r->addr, r->arg * m->g->l2_miss_line_cycles);
+    r->res = l2_read_late(&m->l2, near, r->at, r->addr, r->arg * m->g->l2_miss_sector_cycles);
     if (r->slot != NONE) s->mshr[r->slot] = r->same_line ? dmax(s->mshr[r->slot], r->res) : r->res;
     break;
   case RQ_EXTRA: {
@@ -779,10 +779,10 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
   bool banked = g->l1_data_banks && op == MS_LOAD && g->l1_lines_per_cycle > 0 && path != MS_TMA;
   uint64_t missed = 0;             /* banked: the lines (ord) with a miss */
   bool again[64];                  /* set by lines_of: stores read it */
-  uint8_t ord[64];                 /* ... and misses, where l1_miss_line_cycles, l2_miss_line_cycles or l1_mshr_lines */
+  uint8_t ord[64];                 /* ... and misses, where l1_miss_line_cycles or l1_mshr_lines */
   double own_extra = 0;            /* banked: a hit's own lines and wavefronts, beyond lat_l1 */
   line_mshr lm[64];                /* ... and each line's MSHR, with l1_mshr_lines */
-  if (g->l1_lines_per_cycle > 0 || op == MS_STORE || g->l1_miss_line_cycles > 0 || g->l2_miss_line_cycles > 0 || g->l1_mshr_lines) {
+  if (g->l1_lines_per_cycle > 0 || op == MS_STORE || g->l1_miss_line_cycles > 0 || g->l1_mshr_lines) {
     uint32_t lines = lines_of(sec, n, s->l1.line_shift > 5 ? s->l1.line_shift - 5 : 0, again, ord);
     uint32_t ideal, per = banked ? mm_shared_wavefronts(addr, mask, bytes, &ideal) : lines;
     if (g->l1_lines_per_cycle > 0) busy = dmax(busy, per / g->l1_lines_per_cycle);
@@ -896,8 +896,9 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
      * line each, take 217 cycles a hop more than one lane) */
     double leave = g->l1_miss_line_cycles > 0 ? start + ord[k] * g->l1_miss_line_cycles : start;
     /* ... and where it misses in L2 too, it leaves the slice for DRAM its
-     * place's worth of l2_miss_line_cycles after its lookup (serve) */
-    uint32_t place = g->l2_miss_line_cycles > 0 ? ord[k] : 0;
+     * place among the request's sectors times l2_miss_sector_cycles after
+     * its lookup (serve) */
+    uint32_t place = g->l2_miss_sector_cycles > 0 ? k : 0;
     if (!c) {
       if (banked) missed |= 1ull << (ord[k] & 63);
       uint32_t r = add_req(m, s, &pend, RQ_READ, t, leave, a);

@@ -60,8 +60,8 @@ typedef struct ms_req {
                                     * with a slot: the request of the batch that wrote the slot's
                                     * time last (UINT32_MAX: none, an older batch's) */
   uint32_t slot;                   /* the MSHR it holds (UINT32_MAX: none) */
-  uint32_t arg;                    /* lanes (atomics), bytes written (RQ_WRITE), code bytes (RQ_CODE), its line's place
-                                    * in its request (RQ_READ: l2_miss_line_cycles) */
+  uint32_t arg;                    /* lanes (atomics), bytes written (RQ_WRITE), code bytes (RQ_CODE), its sector's place
+                                    * in its request (RQ_READ: l2_miss_sector_cycles) */
   uint8_t kind;
   bool same_line;                  /* RQ_WRITE: an earlier sector of its request was of its line (l2_write);
                                     * RQ_READ: it shares that sector's MSHR (l1_mshr_lines) */

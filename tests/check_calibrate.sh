@@ -69,13 +69,13 @@ for pair in h100:"$ref" h200:"$meas"; do
   f=${pair#*:}
   $fit "$f" "$srcdir/configs/h100.gpu" x > "$tmp/x.gpu" 2> "$tmp/err" || bad "fit.py on $f: exit $?"
   want=$(awk -v l1="$(t l1_miss_line_cycles)" '$1 == "hops_dram_one" { a = $2 } $1 == "hops_dram_warp" { w = $2 } END { x = (w - a) / 31 - l1; printf "%.2f\n", x }' "$f")
-  [ "$(awk '$1 == "l2_miss_line_cycles" { printf "%.2f\n", $3 }' "$tmp/x.gpu")" = "$want" ] && grep -q '^l2_miss_line_cycles .*\[C\] (hops_dram_warp' "$tmp/x.gpu" &&
-    ok || bad "${pair%%:*}: l2_miss_line_cycles is not (hops_dram_warp - hops_dram_one) / 31 - l1_miss_line_cycles = $want"
+  [ "$(awk '$1 == "l2_miss_sector_cycles" { printf "%.2f\n", $3 }' "$tmp/x.gpu")" = "$want" ] && grep -q '^l2_miss_sector_cycles .*\[C\] (hops_dram_warp' "$tmp/x.gpu" &&
+    ok || bad "${pair%%:*}: l2_miss_sector_cycles is not (hops_dram_warp - hops_dram_one) / 31 - l1_miss_line_cycles = $want"
   grep -q '^l1_miss_line_cycles .*# \[T\]' "$tmp/x.gpu" && ok || bad "${pair%%:*}: l1_miss_line_cycles is not the template's"
 done
 grep -v '^hops_dram' "$meas" > "$tmp/nohops.txt"
-$fit "$tmp/nohops.txt" "$srcdir/configs/h100.gpu" x > "$tmp/x.gpu" && grep -q '^l2_miss_line_cycles .*# \[T\]' "$tmp/x.gpu" &&
-  ok || bad "without hops_dram_* measurements l2_miss_line_cycles is not the template's"
+$fit "$tmp/nohops.txt" "$srcdir/configs/h100.gpu" x > "$tmp/x.gpu" && grep -q '^l2_miss_sector_cycles .*# \[T\]' "$tmp/x.gpu" &&
+  ok || bad "without hops_dram_* measurements l2_miss_sector_cycles is not the template's"
 
 # bad input: a missing measurement, a bad number, an unreadable file
 grep -v '^lat_fp32 ' "$meas" > "$tmp/short.txt"

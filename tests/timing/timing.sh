@@ -1107,7 +1107,7 @@ if [ "$cw" -ge 4506 ] && [ $((cs * 10)) -lt $((cw * 6)) ]; then ok; else bad "th
 # ---- a request's misses line after line --------------------------------------
 # mb_vary3's chase over 32768 lines the launch before linked (the L2 empty
 # at the launch, as after the profiler's flush): a request's lines that miss
-# in L2 leave for DRAM l2_miss_line_cycles apart, beyond the L1's
+# in L2 leave for DRAM l2_miss_sector_cycles a sector apart, beyond the L1's
 # l1_miss_line_cycles: 32 lanes take 31 x that much more a step, one lane
 # no more (tests/microbench mb_vary3 v3_chase_cg, tools/calibrate hops_dram_*)
 v3=$(cd "$srcdir/tests/microbench/mb_vary3" && pwd)
@@ -1115,12 +1115,12 @@ chase() {   # LANES L2-MISS-LINE-CYCLES: cycles of 100 steps
   printf 'ptx %s/kernel.ptx\nbuffer big 4194304 zero\nbuffer out 4096 zero\n' "$v3" > "$tmp/chase.txt"
   printf 'launch v3_link grid 128 1 1 block 256 1 1 shared 0\narg ptr big\narg u32 32768\narg u32 16\n' >> "$tmp/chase.txt"
   printf 'launch v3_chase_cg grid 1 1 1 block 32 1 1 shared 0\narg ptr big\narg u32 32768\narg u32 16\narg s32 100\narg u32 %s\narg u32 0\narg ptr out\n' "$1" >> "$tmp/chase.txt"
-  "$PTXEMU" run -q --gpu h100 --set l2_miss_line_cycles="$2" --stats "$tmp/chs" "$tmp/chase.txt" >/dev/null 2>&1 &&
+  "$PTXEMU" run -q --gpu h100 --set l2_miss_sector_cycles="$2" --stats "$tmp/chs" "$tmp/chase.txt" >/dev/null 2>&1 &&
     awk '$2 == 1 { for (i = 4; i < NF; i += 2) if ($i == "cycles") print $(i+1) }' "$tmp/chs"
 }
 w0=$(chase 32 0); w8=$(chase 32 8); o0=$(chase 1 0); o8=$(chase 1 8)
 if [ -n "$w0" ] && [ -n "$w8" ] && [ -n "$o0" ] && [ "$o0" = "$o8" ] &&
    awk -v d="$((w8 - w0))" 'BEGIN { exit !(d >= 0.95 * 100 * 31 * 8 && d <= 1.02 * 100 * 31 * 8) }'; then ok
-else bad "DRAM misses line after line: 32 lanes $w0 -> $w8 cycles with l2_miss_line_cycles 8 (want 24800 more), one lane $o0 -> $o8"; fi
+else bad "DRAM misses line after line: 32 lanes $w0 -> $w8 cycles with l2_miss_sector_cycles 8 (want 24800 more), one lane $o0 -> $o8"; fi
 
 finish

@@ -190,8 +190,8 @@ def fit(m, tmpl, name):
     f['l2_bytes'] = (f['l2_bytes'][0], f['l2_bytes'][1] + '; the cg sweep stays under 1.5 x lat_l2 up to %d MiB' % (l2knee >> 20))
     lat('lat_dram', 'chase_dram', 'ld.global.cg chase over cold lines a new page apart')
 
-    # a request's lines that miss in L2 leave for DRAM line after line: 32
-    # lanes chasing a line each from DRAM against one lane, per line, less
+    # a request's sectors that miss in L2 leave for DRAM one after another:
+    # 32 lanes chasing a sector each from DRAM against one lane, per sector, less
     # the L1's spacing of every miss (the template's l1_miss_line_cycles;
     # the tool's L2 chases read lines every SM wrote, which cost more a line
     # than the clean lines of a profiled kernel: doc/calibrate.md).  Optional:
@@ -199,7 +199,7 @@ def fit(m, tmpl, name):
     v = dram_line_cycles(m)
     if v is not None:
         l1 = next((float(tv) for k, tv, _ in tmpl if k == 'l1_miss_line_cycles'), 0.0)
-        f['l2_miss_line_cycles'] = (round(max(0.0, v - l1), 2),
+        f['l2_miss_sector_cycles'] = (round(max(0.0, v - l1), 2),
                                     '[C] (hops_dram_warp %.2f - hops_dram_one %.2f) / 31 - l1_miss_line_cycles %g: 32 lanes chasing a line each from DRAM, cycles a line more'
                                     % (m['hops_dram_warp'], m['hops_dram_one'], l1))
 
