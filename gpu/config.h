@@ -68,7 +68,7 @@ typedef struct gpu_config {
   double l2_partial_write_cycles;       /* slice cycles of a write of part of a sector (0: as a whole one) */
   double l2_copy_write_cycles;          /* more for one of a sector another partition had a copy of */
   double l1_miss_line_cycles;           /* a request's misses leave the L1 this many cycles apart, line after line */
-  double l2_miss_sector_cycles;           /* ... and a request's sectors that miss in L2 leave it for DRAM this many apart */
+  double l2_miss_sector_cycles;         /* ... and a request's sectors that miss in L2 leave it for DRAM this many apart */
   uint32_t l1_mshr_lines;               /* 1: a request's misses of one line share an MSHR (l1_mshrs counts lines); 0: one a sector */
   uint32_t l2_fill_bytes;               /* bytes a read miss takes from DRAM: its sector and the rest of
                                            their aligned block (32: the sector alone) */

@@ -477,7 +477,7 @@ static double sector_access(l2sys *l, uint32_t near, double t, uint64_t addr, en
    * ([M] far_atomic_fill_bytes: tools/microbench/atomic_fill) */
   done = lookup(l, s, w.key, t, addr, op == L2_ATOMIC ? L2_READ : op, true, &ln, bytes, same_line, merged,
                 copied && op == L2_WRITE && bytes != ~0u ? l->p.copy_write_cycles : 0,
-                op == L2_ATOMIC && home != near ? l->p.far_atomic_fill_bytes : l->p.fill_bytes, op == L2_READ ? miss_wait : 0);
+                op == L2_ATOMIC && home != near ? l->p.far_atomic_fill_bytes : l->p.fill_bytes, miss_wait);
   if (op != L2_ATOMIC) return done;
   /* the slice's atomic unit performs the lanes' updates one after another
    * once the data is there; the old value returns after lat_atomic */

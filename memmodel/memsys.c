@@ -896,13 +896,12 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
      * line each, take 217 cycles a hop more than one lane) */
     double leave = g->l1_miss_line_cycles > 0 ? start + ord[k] * g->l1_miss_line_cycles : start;
     /* ... and where it misses in L2 too, it leaves the slice for DRAM its
-     * place among the request's sectors times l2_miss_sector_cycles after
-     * its lookup (serve) */
-    uint32_t place = g->l2_miss_sector_cycles > 0 ? k : 0;
+     * place among the request's sectors (k, its arg) times
+     * l2_miss_sector_cycles after its lookup (serve) */
     if (!c) {
       if (banked) missed |= 1ull << (ord[k] & 63);
       uint32_t r = add_req(m, s, &pend, RQ_READ, t, leave, a);
-      if (r != NONE) { take_slot(m, s, r, slot, lmk); s->cur.req[r].arg = place; }
+      if (r != NONE) { take_slot(m, s, r, slot, lmk); s->cur.req[r].arg = k; }
       continue;
     }
     bool hit;
@@ -923,7 +922,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
     uint32_t r = add_req(m, s, &pend, RQ_READ, t, leave, a);
     if (r == NONE) continue;
     take_slot(m, s, r, slot, lmk);
-    s->cur.req[r].arg = place;
+    s->cur.req[r].arg = k;
     mark_fill(m, s, r, ln);
     if (g->l1_fill_bytes > c->sector_bytes) {
       uint64_t base = a & ~(uint64_t)(g->l1_fill_bytes - 1);
