@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include "isa/isa.h"
 #include "util/bits.h"
+#include "memmodel/pattern_memo.h"
 
 #define WARP_SIZE 32
 #define FULL_MASK 0xffffffffu
@@ -375,6 +376,11 @@ typedef struct emu {
    * greatest), where the next access through it, unwritten since, needs
    * only its own displacement added (exec_mem.c fast_span) */
   struct emu_span_memo { struct emu_access_at at; uint32_t bound; } span_memo[4];
+  /* the sectors and lines of the last global access counted from its
+   * addresses (count_global: timed runs, partial warps, atomics), for the
+   * next with the same lane pattern moved by whole lines
+   * (memmodel/pattern_memo.h) */
+  struct emu_sector_memo { pattern_memo p; uint32_t sectors, lines; } sector_memo;
   emu_fault fault;
   bool faulted;
   uint64_t warp_insts;           /* this launch, for the budget                   */

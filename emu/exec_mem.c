@@ -175,9 +175,9 @@ static inline __attribute__((always_inline)) void add_global(warp *w, const xins
 }
 
 static void count_global(warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, bool atomic, bool store) {
-  uint32_t sectors, lines;
-  mm_sectors(a, m, size, &sectors, &lines);
-  add_global(w, x, a, m, size, atomic, store, sectors, lines);
+  struct emu_sector_memo *k = &w->e->sector_memo;
+  if (!pattern_memo_same(&k->p, a, m, size, 128)) mm_sectors(a, m, size, &k->sectors, &k->lines);
+  add_global(w, x, a, m, size, atomic, store, k->sectors, k->lines);
 }
 
 /* Whether shared memory has plain 4-byte banks (functional runs, and every

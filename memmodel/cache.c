@@ -163,6 +163,13 @@ cache_line *cache_ref(cache *c, uint64_t addr, bool fill, bool *hit, cache_evict
   return l;
 }
 
+void cache_ref_again(cache *c, size_t i) {
+  if (__builtin_expect(++c->tick == 0, 0)) halve_lru(c);
+  c->ways[i].lru = c->tick;
+  c->last = i;
+  c->hits++;
+}
+
 bool cache_access(cache *c, uint64_t addr, bool fill) {
   bool hit;
   cache_ref(c, addr, fill, &hit, NULL);

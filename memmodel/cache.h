@@ -79,6 +79,11 @@ bool cache_access(cache *c, uint64_t addr, bool fill);
  * dirty left).  Returns the line holding the sector, or NULL when it is
  * absent and fill is false. */
 cache_line *cache_ref(cache *c, uint64_t addr, bool fill, bool *hit, cache_evict *ev);
+/* The line in way i referenced again, a hit, as cache_ref would find it
+ * (its LRU stamp, the hit counted): for a caller that knows the line is
+ * still there with the sector (cache_ref found it so, and nothing
+ * referenced c since). */
+void cache_ref_again(cache *c, size_t i);
 /* Bit of addr's sector within its line. */
 static inline uint32_t cache_sector_bit(const cache *c, uint64_t addr) {
   return 1u << ((addr >> c->sector_shift) & ((1u << (c->line_shift - c->sector_shift)) - 1));

@@ -7,6 +7,20 @@
 #include "util/vec.h"
 
 #define LINE_SHIFT 7                   /* 128-byte instruction-cache lines */
+#define AGAIN_LINES 16                 /* the most lines a fetch asks for that l0_again records */
+
+/* A sub-partition's last fetch, when every line it asked its L0 for was
+ * there: the next fetch of the same line with no other in between (the
+ * L0's clock where that one left it) finds the same lines in the same
+ * ways, so it only moves their LRU stamps (the sub-partition's warps
+ * entering, one after another, the line the first entered). */
+struct l0_again {
+  uint64_t addr;                       /* the line fetched */
+  double ready;                        /* its answer */
+  uint32_t tick, gen;                  /* the L0's clock and generation after it */
+  uint32_t way[AGAIN_LINES];           /* the ways of its lines, in the order asked */
+  bool valid;
+};
 
 /* What an SM's fetches write, on host lines of its own (SMs run on
  * different threads: util/host_line.h). */
@@ -17,6 +31,7 @@ struct ifsm {
    * window, published to the other SMs by ifetch_commit */
   struct ifl2 { uint64_t li; double at; } *pub;
   uint32_t npub, cappub;
+  struct l0_again again[8];            /* per sub-partition */
 };
 
 struct ifetch {
@@ -93,6 +108,7 @@ int ifetch_launch(ifetch *f, uint64_t code_bytes, uint64_t kernel_start, double 
   for (uint32_t i = 0; i < f->nsm; i++) f->sm[i].npub = 0;
   memset(f->in_l2, 0, nl * sizeof *f->in_l2);
   for (uint32_t i = 0; i < f->nsm * f->nsp; i++) { cache_reset(&f->l0[i]); f->sm[i / f->nsp].l0_free[i % f->nsp] = 0; }
+  ifetch_forget_last(f);
   uint64_t pre_end = kernel_start + f->g->icache_launch_bytes < code_bytes ? kernel_start + f->g->icache_launch_bytes : code_bytes;
   for (uint64_t a = kernel_start; a < pre_end; a += 1u << LINE_SHIFT) f->in_l2[a >> LINE_SHIFT] = 1;   /* there from cycle 1 */
   f->pre_start = kernel_start;
@@ -152,10 +168,11 @@ static double l1_line(ifetch *f, uint32_t sm, double t, uint64_t addr) {
 }
 
 /* Line addr into L0 of sub-partition spi of SM sm (asked for at t). */
-static double l0_line(ifetch *f, uint32_t sm, uint32_t spi, double t, uint64_t addr) {
-  bool hit;
-  cache_line *ln = cache_ref(&f->l0[spi], addr, true, &hit, NULL);
-  if (hit) return ln->ready;
+static double l0_line(ifetch *f, uint32_t sm, uint32_t spi, double t, uint64_t addr, size_t *way, bool *hit) {
+  cache *c = &f->l0[spi];
+  cache_line *ln = cache_ref(c, addr, true, hit, NULL);
+  *way = (size_t)(ln - c->lines);
+  if (*hit) return ln->ready;
   double from_l1 = l1_line(f, sm, t, addr);
   double *busy = &f->sm[sm].l0_free[spi - sm * f->nsp];
   double start = dmax(t, *busy);
@@ -165,9 +182,33 @@ static double l0_line(ifetch *f, uint32_t sm, uint32_t spi, double t, uint64_t a
 }
 
 double ifetch_line(ifetch *f, uint32_t sm, uint32_t sp, double t, uint64_t addr) {
-  uint32_t spi = sm * f->nsp + sp;
+  uint32_t spi = sm * f->nsp + sp, n = 1 + f->g->icache_ahead;
   addr &= ~(uint64_t)((1u << LINE_SHIFT) - 1);
-  double ready = l0_line(f, sm, spi, t, addr);
-  for (uint32_t k = 1; k <= f->g->icache_ahead; k++) l0_line(f, sm, spi, t, addr + ((uint64_t)k << LINE_SHIFT));
+  cache *c = &f->l0[spi];
+  struct l0_again *a = &f->sm[sm].again[sp];
+  if (a->valid && a->addr == addr && a->tick == c->tick && a->gen == c->gen) {
+    for (uint32_t k = 0; k < n; k++) cache_ref_again(c, a->way[k]);
+    a->tick = c->tick;
+    return a->ready;
+  }
+  bool all = n <= AGAIN_LINES, hit;
+  size_t way;
+  double ready = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    double r = l0_line(f, sm, spi, t, addr + ((uint64_t)k << LINE_SHIFT), &way, &hit);
+    if (!k) ready = r;
+    all &= hit;
+    if (k < AGAIN_LINES) a->way[k] = (uint32_t)way;
+  }
+  a->addr = addr;
+  a->ready = ready;
+  a->tick = c->tick;
+  a->gen = c->gen;
+  a->valid = all;
   return ready;
+}
+
+void ifetch_forget_last(ifetch *f) {
+  for (uint32_t i = 0; i < f->nsm; i++)
+    for (uint32_t sp = 0; sp < f->nsp; sp++) f->sm[i].again[sp].valid = false;
 }

@@ -39,6 +39,10 @@ void ifetch_sm_start(ifetch *f, uint32_t sm);
  * sm, for a warp reaching it at cycle t (fetching it and the lines after
  * it when they are missing). */
 double ifetch_line(ifetch *f, uint32_t sm, uint32_t sp, double t, uint64_t addr);
+/* Each sub-partition forgets its last fetch, whose lines ifetch_line
+ * takes again without looking them up when the next fetch is of the same
+ * line (the answers are the same either way: the tests compare them). */
+void ifetch_forget_last(ifetch *f);
 void ifetch_free(ifetch *f);
 /* Windowed mode: a line an SM fetches from DRAM is in L2 for the other
  * SMs only from the next ifetch_commit (the end of the window of cycles),

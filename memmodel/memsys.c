@@ -121,6 +121,10 @@ static void *sm_array(memsys *m, size_t n, size_t size) {
   return m->arrays_pooled ? lazypool_take(&m->pool, n * size) : calloc(n, size);
 }
 
+/* x where it is a power of two, else 0 (pattern_memo_same: only the
+ * same addresses) */
+static uint64_t pattern_align(uint64_t x) { return x && !(x & (x - 1)) ? x : 0; }
+
 memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
   memsys *m = calloc(1, sizeof *m);
   if (!m) return NULL;
@@ -141,6 +145,10 @@ memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
                                  + (g->readonly_cache_bytes ? cache_pool_bytes(g->readonly_cache_bytes, g->l1_assoc, g->l1_line_bytes) : 0)
                                  + cache_pool_bytes(g->const_cache_bytes, 4, 64) + sm_arrays_bytes(g)), false);   /* (the SMs' threads fill it) */
   m->arrays_pooled = m->pool.base != NULL;
+  m->line_align = pattern_align(g->l1_line_bytes > 128 ? g->l1_line_bytes : 128);
+  m->bank_align = !g->shared_bank_mode || g->shared_bank_mode >= g->shared_bank_bytes
+                  ? (g->shared_bank_bytes <= 4 ? 4 : pattern_align(32 * g->shared_bank_bytes))
+                  : pattern_align(g->shared_bank_mode) && pattern_align(g->shared_bank_bytes) ? 32 * 128 : 0;
   for (uint32_t i = 0; i < nsm; i++) {
     ms_sm *s = &m->sm[i];
     s->mshr = sm_array(m, g->l1_mshrs, sizeof *s->mshr);
@@ -756,9 +764,22 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
                        enum ms_op op, enum ms_path path) {
   const gpu_config *g = m->g;
   ms_sm *s = &m->sm[smi];
+  /* the sectors, and below the lines and bank wavefronts, of the SM's
+   * last access with this lane pattern, where the lanes moved by whole
+   * lines (pattern_memo.h) */
+  struct ms_global_geo *geo = &s->global_geo;
   uint64_t sec[64];
-  uint32_t lanes[64], touched[64];
-  uint32_t n = mm_sector_bytes(addr, mask, bytes, sec, lanes, touched);
+  const uint32_t *touched = geo->touched;
+  uint32_t n;
+  if (pattern_memo_same(&geo->p, addr, mask, bytes, m->line_align)) {
+    n = geo->n;
+    for (uint32_t k = 0; k < n; k++) sec[k] = geo->sec[k] + (geo->p.first >> 5);
+  } else {
+    uint32_t lanes[64];
+    n = geo->n = mm_sector_bytes(addr, mask, bytes, sec, lanes, geo->touched);
+    for (uint32_t k = 0; k < n; k++) geo->sec[k] = sec[k] - (geo->p.first >> 5);
+    geo->has_lines = geo->has_per = false;
+  }
   if (!n) return 1;
   cache *c = NULL;
   uint32_t f16 = op & MS_F16 ? L2_F16 : 0;
@@ -778,13 +799,21 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
   double busy = (double)n / g->l1_sectors_per_cycle;
   bool banked = g->l1_data_banks && op == MS_LOAD && g->l1_lines_per_cycle > 0 && path != MS_TMA;
   uint64_t missed = 0;             /* banked: the lines (ord) with a miss */
-  bool again[64];                  /* set by lines_of: stores read it */
-  uint8_t ord[64];                 /* ... and misses, where l1_miss_line_cycles or l1_mshr_lines */
+  const bool *again = geo->again;  /* set by lines_of: stores read it */
+  const uint8_t *ord = geo->ord;   /* ... and misses, where l1_miss_line_cycles or l1_mshr_lines */
   double own_extra = 0;            /* banked: a hit's own lines and wavefronts, beyond lat_l1 */
   line_mshr lm[64];                /* ... and each line's MSHR, with l1_mshr_lines */
   if (g->l1_lines_per_cycle > 0 || op == MS_STORE || g->l1_miss_line_cycles > 0 || g->l1_mshr_lines) {
-    uint32_t lines = lines_of(sec, n, s->l1.line_shift > 5 ? s->l1.line_shift - 5 : 0, again, ord);
-    uint32_t ideal, per = banked ? mm_shared_wavefronts(addr, mask, bytes, &ideal) : lines;
+    if (!geo->has_lines) {
+      geo->lines = lines_of(sec, n, s->l1.line_shift > 5 ? s->l1.line_shift - 5 : 0, geo->again, geo->ord);
+      geo->has_lines = true;
+    }
+    uint32_t lines = geo->lines;
+    if (banked && !geo->has_per) {
+      geo->per = mm_shared_wavefronts(addr, mask, bytes, &geo->ideal);
+      geo->has_per = true;
+    }
+    uint32_t per = banked ? geo->per : lines;
     if (g->l1_lines_per_cycle > 0) busy = dmax(busy, per / g->l1_lines_per_cycle);
     /* the request's own lines pass the tag stage, then its data comes a
      * wavefront at a time, shared_replay_cycles apart as a shared load's:
@@ -944,7 +973,15 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
 uint64_t memsys_shared(memsys *m, uint32_t smi, uint64_t t, const uint64_t *off, uint32_t mask, uint32_t bytes,
                        double *own, uint64_t *begins, uint32_t *wf_out, uint32_t *ideal_out) {
   ms_sm *s = &m->sm[smi];
-  uint32_t ideal, wf = mm_shared_wavefronts_mode(off, mask, bytes, m->g->shared_bank_bytes, m->g->shared_bank_mode, &ideal);
+  /* the wavefronts of the SM's last access with this lane pattern, where
+   * the lanes moved by whole banks (pattern_memo.h) */
+  struct ms_shared_geo *geo = &s->shared_geo;
+  uint32_t ideal, wf;
+  if (pattern_memo_same(&geo->p, off, mask, bytes, m->bank_align)) { wf = geo->wf; ideal = geo->ideal; }
+  else {
+    wf = geo->wf = mm_shared_wavefronts_mode(off, mask, bytes, m->g->shared_bank_bytes, m->g->shared_bank_mode, &ideal);
+    geo->ideal = ideal;
+  }
   *wf_out = wf;
   *ideal_out = ideal;
   double *free_at = m->g->l1_shared_pipe ? &s->l1_free : &s->shared_free;

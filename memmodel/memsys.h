@@ -14,6 +14,7 @@
 #include "memmodel/cache.h"
 #include "memmodel/dram.h"
 #include "memmodel/l2.h"
+#include "memmodel/pattern_memo.h"
 
 enum ms_op {
   MS_LOAD, MS_STORE,
@@ -114,6 +115,21 @@ typedef struct ms_sm {
   uint32_t *mshr_batch;
   uint32_t mshr_next;
   bool has_ro, code;
+  /* the geometry of the SM's last shared and global access, for the next
+   * with the same lane pattern (pattern_memo.h): a shared access's
+   * wavefronts; a global one's sectors (less the sector of its first
+   * active lane's address: p.first >> 5), the bytes of each, its lines
+   * (lines_of) and L1 bank wavefronts, the latter two once asked for */
+  struct ms_shared_geo { pattern_memo p; uint32_t wf, ideal; } shared_geo;
+  struct ms_global_geo {
+    pattern_memo p;
+    uint32_t n, lines, per, ideal;
+    bool has_lines, has_per;
+    uint64_t sec[64];
+    uint32_t touched[64];
+    bool again[64];
+    uint8_t ord[64];
+  } global_geo;
 } ms_sm;
 
 typedef struct memsys {
@@ -134,6 +150,11 @@ typedef struct memsys {
   bool has_old, old_served;        /* batch - 1 exists; it was served */
   lazypool pool;                   /* the SMs' L1, read-only and constant caches' tags, MSHR times and write queues */
   bool arrays_pooled;              /* ... the latter from the pool (else from the heap) */
+  /* how far a lane pattern may move and keep its geometry (pattern_memo.h):
+   * global accesses whole lines (of 128 bytes at least: the L1's data
+   * banks), shared ones whole banks (a bank mode narrower than the banks:
+   * 32 rows of them) */
+  uint64_t line_align, bank_align;
 } memsys;
 
 /* The L1 bytes an SM has when its resident blocks use shared_used bytes:

@@ -22,6 +22,8 @@
 #include "memmodel/dram.h"
 #include "memmodel/l2.h"
 #include "memmodel/memsys.h"
+#include "memmodel/ifetch.h"
+#include "memmodel/pattern_memo.h"
 #include "memmodel/space.h"
 #include "util/lazymap.h"
 #include "util/wbuf.h"
@@ -1385,6 +1387,166 @@ START_TEST(memsys_shared_banks)
 }
 END_TEST
 
+/* ---- the last access's pattern (memmodel/pattern_memo.h) ------------------- */
+
+/* A pattern is the same where every active lane keeps its distance to the
+ * first active one and that lane keeps its place in an aligned block;
+ * inactive lanes do not count. */
+START_TEST(pattern_memo_moves_by_whole_blocks)
+{
+    pattern_memo m = { .valid = false };
+    uint64_t a[32];
+    for (int i = 0; i < 32; i++) a[i] = 0x10000 + (uint64_t)(i % 16) * 4 + (uint64_t)(i / 16) * 256;
+    ck_assert(!pattern_memo_same(&m, a, ~0u, 4, 128));           /* the first: recorded */
+    ck_assert(pattern_memo_same(&m, a, ~0u, 4, 128));            /* the same addresses */
+    for (int i = 0; i < 32; i++) a[i] += 128 * 7;
+    ck_assert(pattern_memo_same(&m, a, ~0u, 4, 128));            /* moved 7 blocks */
+    ck_assert_uint_eq(m.first, 0x10000 + 128 * 7);
+    for (int i = 0; i < 32; i++) a[i] += 4;
+    ck_assert(!pattern_memo_same(&m, a, ~0u, 4, 128));           /* moved within the block */
+    ck_assert(pattern_memo_same(&m, a, ~0u, 4, 4));              /* ... a whole 4-byte bank */
+    ck_assert(!pattern_memo_same(&m, a, ~0u, 8, 4));             /* another size */
+    ck_assert(pattern_memo_same(&m, a, ~0u, 8, 0));              /* 0: the same addresses only */
+    for (int i = 0; i < 32; i++) a[i] += 4;
+    ck_assert(!pattern_memo_same(&m, a, ~0u, 8, 0));
+    a[5] += 8;
+    ck_assert(!pattern_memo_same(&m, a, ~0u, 8, 4));             /* one lane moved */
+    /* a partial warp: its inactive lanes may hold anything */
+    uint32_t mask = 0x00ff00f0u;
+    ck_assert(!pattern_memo_same(&m, a, mask, 8, 4));
+    a[0] = 12345; a[31] ^= 0xfff0;
+    for (int i = 0; i < 32; i++) if (mask >> i & 1) a[i] += 64;
+    ck_assert(pattern_memo_same(&m, a, mask, 8, 4));
+    ck_assert_uint_eq(m.first, a[4]);                            /* the first active lane's */
+    ck_assert(!pattern_memo_same(&m, a, mask | 1u, 8, 4));       /* another mask */
+    ck_assert(!pattern_memo_same(&m, a, 0, 8, 4));               /* no lane: never the same */
+    ck_assert(!pattern_memo_same(&m, a, 0, 8, 4));
+}
+END_TEST
+
+/* The geometry memsys takes from an SM's last access with the same lane
+ * pattern gives every answer an access counted afresh gives: the same
+ * latencies, pending codes, wavefronts and counters, for loads through
+ * L1 and around it, stores, reductions, 4- to 16-byte lanes, partial
+ * warps, patterns moved by whole lines, by less, and not moved. */
+START_TEST(memsys_pattern_memo_is_exact)
+{
+    gpu_config h = cfg("h100");
+    for (int windowed = 0; windowed < 2; windowed++) {
+        memsys *m[2] = { memsys_new(&h, 2, 0), memsys_new(&h, 2, 0) };
+        ck_assert_ptr_nonnull(m[0]);
+        ck_assert_ptr_nonnull(m[1]);
+        if (windowed) { memsys_windowed(m[0], true); memsys_windowed(m[1], true); }
+        uint64_t rng = 777, pat[4][32], t = 10;
+        for (int p = 0; p < 4; p++)
+            for (int i = 0; i < 32; i++) {
+                rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+                pat[p][i] = p == 0 ? (uint64_t)i * 4 : p == 1 ? (uint64_t)(i % 16) * 4 + (uint64_t)(i / 16) * 1024
+                          : p == 2 ? (uint64_t)i * 132 : (rng >> 40) % 4096 * 16;
+            }
+        uint32_t repeats = 0;
+        for (int round = 0; round < 4000; round++) {
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            uint32_t r = (uint32_t)(rng >> 33), p = r % 4, sm = r >> 2 & 1, bytes = 4u << (r >> 3 & 3) % 3;
+            uint32_t mask = r >> 5 & 3 ? ~0u : (r | 1u) << 3 | 1u;
+            uint64_t move = (r >> 7 & 3) == 0 ? 0 : (r >> 7 & 3) == 1 ? (uint64_t)(r >> 9 & 63) * 128 : (uint64_t)(r >> 9 & 63) * 16;
+            uint64_t a[32], off[32];
+            /* shared: 1- to 16-byte lanes, moved by whole lanes (2-byte
+             * lanes moved by 2 bytes have other bank conflicts) */
+            uint32_t sbytes = 1u << (r >> 22) % 3;
+            for (int i = 0; i < 32; i++) a[i] = 0x2f0000400000ull + pat[p][i] * (bytes / 4) + move;
+            if (round % 3 == 1) {
+                bytes = sbytes;
+                mask = ~0u;
+                for (int i = 0; i < 32; i++) off[i] = (pat[p % 2 + 1][i] / 4 * sbytes + (r >> 25 & 127) * sbytes) % 40000;
+                uint32_t wf[2], ideal[2];
+                uint64_t lat[2], at[2];
+                for (int k = 0; k < 2; k++) {
+                    if (k) m[k]->sm[sm].shared_geo.p.valid = false;
+                    lat[k] = memsys_shared(m[k], sm, t, off, mask, bytes, NULL, &at[k], &wf[k], &ideal[k]);
+                }
+                ck_assert_uint_eq(lat[0], lat[1]);
+                ck_assert_uint_eq(wf[0], wf[1]);
+                ck_assert_uint_eq(ideal[0], ideal[1]);
+                uint32_t want_ideal;
+                ck_assert_uint_eq(wf[0], mm_shared_wavefronts(off, mask, bytes, &want_ideal));
+                ck_assert_uint_eq(ideal[0], want_ideal);
+            } else {
+                enum ms_op op = r >> 15 & 1 ? MS_LOAD : r >> 16 & 1 ? MS_STORE : r >> 17 & 1 ? MS_RED : MS_LOAD;
+                enum ms_path path = r >> 18 & 1 ? MS_BYPASS : MS_CACHED;
+                if (op == MS_RED) bytes = 4;
+                repeats += m[0]->sm[sm].global_geo.p.valid && m[0]->sm[sm].global_geo.p.mask == mask && move % 128 == 0;
+                uint64_t lat[2];
+                for (int k = 0; k < 2; k++) {
+                    if (k) m[k]->sm[sm].global_geo.p.valid = false;
+                    lat[k] = memsys_global(m[k], sm, t, a, mask, bytes, op, path);
+                }
+                ck_assert_uint_eq(lat[0], lat[1]);
+            }
+            t += r >> 20 & 15;
+            if (windowed && round % 50 == 49) {
+                ck_assert_int_eq(memsys_settle(m[0]), 0);
+                ck_assert_int_eq(memsys_settle(m[1]), 0);
+            }
+        }
+        ck_assert_uint_gt(repeats, 200);           /* the memo was there to be used */
+        if (windowed) { ck_assert_int_eq(memsys_settle(m[0]), 0); ck_assert_int_eq(memsys_settle(m[1]), 0); }
+        ck_assert_uint_eq(m[0]->l1_hits, m[1]->l1_hits);
+        ck_assert_uint_eq(m[0]->l1_lookups, m[1]->l1_lookups);
+        ck_assert_uint_eq(m[0]->write_sectors, m[1]->write_sectors);
+        memsys_free(m[0]);
+        memsys_free(m[1]);
+    }
+}
+END_TEST
+
+/* A sub-partition's fetch of the line its last fetch asked for, with no
+ * fetch between, takes the same lines again without looking them up:
+ * the answers, and the caches' state after (the answers of every fetch
+ * after), are those of fetches that each look their lines up. */
+START_TEST(ifetch_same_line_again_is_exact)
+{
+    /* L0s of 4 sets and of one (4 ways): a fetch's lines evict one
+     * another's set mates, and with 5 lines in one set their own first */
+    static const uint32_t l0_bytes[3] = { 2048, 512, 512 }, ahead[3] = { 4, 3, 4 };
+    for (int v = 0; v < 3; v++) {
+        gpu_config h = cfg("h100");
+        h.icache_l0_bytes = l0_bytes[v];
+        h.icache_ahead = ahead[v];
+        ifetch *f[2] = { ifetch_new(&h, 2), ifetch_new(&h, 2) };
+        ck_assert_ptr_nonnull(f[0]);
+        ck_assert_ptr_nonnull(f[1]);
+        for (int k = 0; k < 2; k++) {
+            ck_assert_int_eq(ifetch_launch(f[k], 64 * 1024, 0, 0), 0);
+            ifetch_sm_start(f[k], 0);
+            ifetch_sm_start(f[k], 1);
+        }
+        uint64_t rng = 31337, line[8] = { 0 };
+        uint32_t again = 0;
+        double t = 0;
+        for (int n = 0; n < 20000; n++) {
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            uint32_t r = (uint32_t)(rng >> 33), sm = r & 1, sp = r >> 1 & 3;
+            /* a sub-partition's fetches: mostly the line of its last or
+             * the next one; now and then a jump */
+            uint64_t *l = &line[sm * 4 + sp], prev = *l;
+            uint32_t c = r >> 3 & 15;
+            *l = c < 8 ? *l : c < 14 ? *l + 1 : (r >> 7) % 400;
+            again += *l == prev;
+            uint64_t addr = *l * 128 + (r >> 16 & 127);
+            double a = ifetch_line(f[0], sm, sp, t, addr);
+            ifetch_forget_last(f[1]);
+            double b = ifetch_line(f[1], sm, sp, t, addr);
+            ck_assert(a == b);
+            t += r >> 20 & 7;
+        }
+        ck_assert_uint_gt(again, 5000);
+        ifetch_free(f[0]);
+        ifetch_free(f[1]);
+    }
+}
+END_TEST
+
 /* Brute-force references for the address counters: distinct sectors and
  * lines of every byte the active lanes touch, the most distinct words of
  * one shared-memory bank, and the most active lanes on one address. */
@@ -1760,6 +1922,9 @@ static Suite *memsys_suite(void)
     tcase_add_test(t, memsys_serve_parts_match_serial);
     tcase_add_test(t, memsys_carveout);
     tcase_add_test(t, memsys_shared_banks);
+    tcase_add_test(t, pattern_memo_moves_by_whole_blocks);
+    tcase_add_test(t, memsys_pattern_memo_is_exact);
+    tcase_add_test(t, ifetch_same_line_again_is_exact);
     tcase_add_test(t, memsys_stores_combine_in_the_queue);
     tcase_add_test(t, memsys_stores_join_in_the_l1_queue);
     tcase_add_test(t, coalesce_counters_match_brute_force);
