@@ -57,10 +57,11 @@ int sched_push(sched *s, twarp *tw, uint64_t t) {
   s->heap[i] = e;
   tw->queued = true;
   tw->key = tw->elig = t;
+  tw->key_prio = e.prio;
   return 0;
 }
 
-static heapent pop_top(sched *s) {
+static inline __attribute__((always_inline)) heapent pop_top(sched *s) {
   heapent *h = s->heap, top = h[0], last = h[--s->nheap];
   uint32_t n = s->nheap, i = 0;
   /* a sentinel after the last entry: a lone left child needs no test */
@@ -78,9 +79,23 @@ static heapent pop_top(sched *s) {
   return top;
 }
 
+/* The entry of a list's first warp another warp took the place of
+ * (sched_list_join): it waits in the list again, without an event.  (An
+ * entry of the warp's own with the same key is the same place in the
+ * order: dropping either is the same.) */
+static bool stale(const heapent *h) { return h->tw->stale && h->t == h->tw->stale_t && h->prio == h->tw->stale_prio; }
+
+void sched_drop_stale_at_head(sched *s) {
+  while (s->nheap && stale(&s->heap[0])) {
+    s->heap[0].tw->stale = false;
+    pop_top(s);
+  }
+}
+
 bool sched_pop(sched *s, heapent *out) {
   while (s->nheap) {
     heapent h = pop_top(s);
+    if (__builtin_expect(h.tw->stale, 0) && stale(&h)) { h.tw->stale = false; continue; }
     /* gto: a warp queued as the greedy one that has lost that place since
      * goes back with its age (priorities are fixed when queued) */
     if (s->policy == GPU_SCHED_GTO && h.prio == 0 && s->sp[h.tw->spi].greedy != h.tw) {
@@ -142,7 +157,25 @@ int sched_list_pick(sched *s, sched_list *l, uint64_t now) {
 }
 
 int sched_list_join(sched *s, sched_list *l, twarp *tw, uint64_t now, int why) {
-  if (l->n == l->cap || (l->head && priority_of(s, tw) < priority_of(s, l->head))) return 0;
+  if (l->n == l->cap) return 0;
+  if (l->head && priority_of(s, tw) < priority_of(s, l->head)) {
+    if (!l->give_way) return 0;
+    /* it goes before the head: it is the one to try when the resource
+     * frees, and the head waits in the list again, its queue entry stale
+     * (dropped when it comes up).  Queued beside the head instead, it
+     * would try first and the head would then try, find the resource
+     * taken and wait again: two events more.  (Where the head, so
+     * trying, would find the scheduler busy beyond the resource's next
+     * free cycle, that try counted the wait until then as not_selected;
+     * waiting in the list it is the resource's.)  One stale entry a warp
+     * at most. */
+    twarp *h = l->head;
+    if (h->stale) return 0;
+    h->stale = true;
+    h->stale_t = h->key;
+    h->stale_prio = h->key_prio;
+    l->head = NULL;
+  }
   l->w[l->n++] = tw;
   tw->wl = l;
   tw->wl_since = now;

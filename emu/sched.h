@@ -29,7 +29,8 @@ typedef struct twarp {
   uint32_t spi;                       /* sm * sub_partitions + sp                   */
   uint64_t *ready;                    /* per register row: cycle its value is ready */
   uint8_t *ready_why;                 /* per row: the stall reason while it is not   */
-  uint64_t key;                       /* cycle it is queued for                     */
+  uint64_t key, key_prio;             /* cycle it is queued for, and the entry's priority */
+  uint64_t stale_t, stale_prio;       /* stale: the key of a queue entry that is no longer its event (sched_list_join) */
   uint64_t elig;                      /* cycle from which it could issue if selected (sm_samples) */
   uint64_t issued1;                   /* 1 + the cycle of its last issue; 0: none    */
   uint64_t age, stamp;                /* start order; order of its last issue (lrr) */
@@ -38,7 +39,7 @@ typedef struct twarp {
   uint64_t wl_since;                  /* ... since this cycle, for this reason (enum timing_stall), */
   uint64_t wl_own;                    /* ... its own waits over by this cycle (timing.c stays_first) */
   uint8_t wl_why;
-  bool queued, active, parked;
+  bool queued, active, parked, stale;
   uint8_t war_n;                      /* (war_*, below) */
   uint8_t iter_read_why;              /* (iter_read_at, below) */
   uint8_t blocked_why;                /* blocked (barrier, warp-level wait) since ... */
@@ -123,6 +124,7 @@ typedef struct sched_list {
   uint32_t n, cap;
   const uint64_t *free_at;            /* the cycle the resource frees next      */
   uint32_t share;                     /* a pipe's: the cycles it takes an instruction in (twarp_note_throttle) */
+  bool give_way;                      /* the first warp gives its place to one that goes before it (sched_list_join) */
 } sched_list;
 
 typedef struct heapent { uint64_t t, prio; twarp *tw; } heapent;
@@ -150,6 +152,13 @@ void sched_add(sched *s, twarp *tw);
 int sched_push(sched *s, twarp *tw, uint64_t t);
 /* the next warp to try; false when none is queued */
 bool sched_pop(sched *s, heapent *out);
+/* drops the stale entries (sched_list_join) at the head of the queue:
+ * heap[0] is then the next warp sched_pop gives, whose cycle bounds a
+ * window's run (the test inline: stale entries are few) */
+void sched_drop_stale_at_head(sched *s);
+static inline void sched_drop_stale(sched *s) {
+  if (s->nheap && __builtin_expect(s->heap[0].tw->stale, 0)) sched_drop_stale_at_head(s);
+}
 /* two_level: may tw issue now?  If not it is parked until a place frees
  * (the test inline: most warps are in the active set, or the policy has
  * none) */
@@ -160,8 +169,12 @@ static inline bool sched_admit(sched *s, twarp *tw, uint64_t now) {
 /* the order among warps trying in the same cycle (lower first) */
 uint64_t sched_priority(const sched *s, const twarp *tw);
 /* tw, held back by l's resource at now, waits in l (counted as why): 1;
- * 0: it goes before the list's first warp (or l is full) and is to be
- * queued as usual; -1: out of memory */
+ * where it goes before the list's first warp and the list gives way, it
+ * becomes the first and that one waits in the list again (its queue entry
+ * stale: sched_pop drops it), unless that one gave way so before with its
+ * entry still queued; 0: l is full, or tw goes before the first warp and
+ * that one does not give way, and tw is to be queued as usual; -1: out of
+ * memory */
 int sched_list_join(sched *s, sched_list *l, twarp *tw, uint64_t now, int why);
 /* the first warp's event came at now: it leaves l to try to issue (its
  * wait counted), and the caller calls sched_list_pick once it has tried */

@@ -1101,6 +1101,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       if (sched_list_pick(q, rehead, rehead_t)) { fault_oom(e); return; }
       rehead = NULL;
     }
+    sched_drop_stale(q);
     if (e->faulted || !q->nheap || q->heap[0].t >= umin(we, dm->stop)) break;
     /* samples of the cycles before the next event see the state they had */
     while (want_samples && dm->next_sample < q->heap[0].t) {
@@ -1868,7 +1869,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
                                                   .share = timing_unit_interval(g, u) };
     }
     for (int k = 0; k < IQ_COUNT; k++, m += per_sm * nwarps)
-      if (s->iq[k]) s->iq[k][i].wait = (sched_list){ .w = m, .cap = per_sm * nwarps, .free_at = &s->iq[k][i].free_at };
+      if (s->iq[k]) s->iq[k][i].wait = (sched_list){ .w = m, .cap = per_sm * nwarps, .free_at = &s->iq[k][i].free_at, .give_way = true };
     s->sms[i].port_wait = (sched_list){ .w = m, .cap = per_sm * nwarps, .free_at = &s->sms[i].port_free, .share = port_share };
   }
   if (!s->sms || (g->atomics_in_flight && !s->atom_ack) || !s->dep || !res || !tws || !twmem || !unqueued || !cta_start_t || !slot_sm || !slot_init || !s->mem || !s->uniform_atom || !s->list_mem ||
@@ -2019,6 +2020,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
       tdom *dm = &s->dom[di];
       end = umax(end, dm->settled_max);
       if (dm->npark) waiting = true;
+      sched_drop_stale(&dm->q);
       if (dm->q.nheap && dm->q.heap[0].t < first) first = dm->q.heap[0].t;
       if (dm->now > now) now = dm->now;
       if (dm->nfin) fins = true;

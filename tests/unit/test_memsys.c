@@ -29,6 +29,8 @@
 #include "util/wbuf.h"
 #include "memmodel/timeline.h"
 #include "emu/emu.h"
+#include "emu/sched.h"
+#include "emu/timing.h"
 
 /* ---- warp buffers (util/wbuf.h) --------------------------------------------- */
 
@@ -1387,6 +1389,68 @@ START_TEST(memsys_shared_banks)
 }
 END_TEST
 
+/* ---- the queue of waiting warps (emu/sched.h) ------------------------------ */
+
+/* A warp held back by a busy resource waits in the resource's list, only
+ * its first warp queued for the cycle the resource frees.  One that goes
+ * before the first takes its place at once: the former first waits in the
+ * list again and its queue entry is dropped (the queue gives the new first
+ * warp alone); when the first leaves, the best of the rest is queued. */
+START_TEST(sched_list_first_gives_way)
+{
+    sched q;
+    ck_assert_int_eq(sched_init(&q, GPU_SCHED_LRR, 1, 0), 0);
+    twarp tw[3];
+    memset(tw, 0, sizeof tw);
+    for (int i = 0; i < 3; i++) sched_add(&q, &tw[i]);          /* priorities 1, 2, 3 (lower first) */
+    uint64_t free_at = 100;
+    twarp *in[4];
+    sched_list l = { .w = in, .cap = 4, .free_at = &free_at, .give_way = true };
+    heapent he;
+    ck_assert_int_eq(sched_list_join(&q, &l, &tw[2], 10, STALL_MIO_THROTTLE), 1);
+    ck_assert_ptr_eq(l.head, &tw[2]);
+    ck_assert_int_eq(sched_list_join(&q, &l, &tw[0], 20, STALL_MIO_THROTTLE), 1);   /* goes first */
+    ck_assert_ptr_eq(l.head, &tw[0]);
+    ck_assert(tw[2].queued && tw[2].wl == &l);
+    ck_assert_int_eq(sched_list_join(&q, &l, &tw[1], 30, STALL_MIO_THROTTLE), 1);   /* after the first */
+    ck_assert_ptr_eq(l.head, &tw[0]);
+    ck_assert(sched_pop(&q, &he));
+    ck_assert_ptr_eq(he.tw, &tw[0]);
+    ck_assert_uint_eq(he.t, 100);
+    ck_assert(!sched_pop(&q, &he));                                             /* tw[2]'s entry dropped */
+    ck_assert(tw[2].queued);
+    sched_list_leave(&l, &tw[0], 100);
+    free_at = 150;
+    ck_assert_int_eq(sched_list_pick(&q, &l, 100), 0);
+    ck_assert_ptr_eq(l.head, &tw[1]);                                           /* the best of the rest */
+    /* tw[0] goes first again: tw[1] gives way, and a second time it
+     * cannot while its dropped entry is still queued */
+    ck_assert_int_eq(sched_list_join(&q, &l, &tw[0], 120, STALL_MIO_THROTTLE), 1);
+    ck_assert_ptr_eq(l.head, &tw[0]);
+    ck_assert(sched_pop(&q, &he));
+    ck_assert_ptr_eq(he.tw, &tw[0]);
+    ck_assert_uint_eq(he.t, 150);
+    sched_list_leave(&l, &tw[0], 150);
+    free_at = 200;
+    ck_assert_int_eq(sched_list_pick(&q, &l, 150), 0);
+    ck_assert_ptr_eq(l.head, &tw[1]);
+    ck_assert_int_eq(sched_list_join(&q, &l, &tw[0], 160, STALL_MIO_THROTTLE), 0);  /* queued as usual */
+    ck_assert_ptr_eq(l.head, &tw[1]);
+    /* the head of the queue is the stale 150 entry: dropped, the next
+     * event is tw[1]'s own (a window's run is bounded by it) */
+    ck_assert_uint_eq(q.nheap, 2);
+    ck_assert_uint_eq(q.heap[0].t, 150);
+    sched_drop_stale(&q);
+    ck_assert_uint_eq(q.nheap, 1);
+    ck_assert_ptr_eq(q.heap[0].tw, &tw[1]);
+    ck_assert_uint_eq(q.heap[0].t, 200);
+    ck_assert(sched_pop(&q, &he));
+    ck_assert_ptr_eq(he.tw, &tw[1]);
+    ck_assert(!sched_pop(&q, &he));
+    sched_free(&q);
+}
+END_TEST
+
 /* ---- the last access's pattern (memmodel/pattern_memo.h) ------------------- */
 
 /* A pattern is the same where every active lane keeps its distance to the
@@ -1923,6 +1987,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(t, memsys_carveout);
     tcase_add_test(t, memsys_shared_banks);
     tcase_add_test(t, pattern_memo_moves_by_whole_blocks);
+    tcase_add_test(t, sched_list_first_gives_way);
     tcase_add_test(t, memsys_pattern_memo_is_exact);
     tcase_add_test(t, ifetch_same_line_again_is_exact);
     tcase_add_test(t, memsys_stores_combine_in_the_queue);
