@@ -1,4 +1,4 @@
-/* memmodel/pattern_memo.c - the last lane pattern of an SM's accesses
+/* memmodel/pattern_memo.c - the lane pattern of the last access counted
  * (see pattern_memo.h). */
 #include <string.h>
 #include "memmodel/pattern_memo.h"

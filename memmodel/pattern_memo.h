@@ -1,6 +1,7 @@
-/* memmodel/pattern_memo.h - the last lane pattern an SM's accesses had,
- * so that an access with the same pattern takes its geometry from the
- * last one instead of counting it again.
+/* memmodel/pattern_memo.h - the lane pattern of the last access counted
+ * (an SM's in memsys, a worker's counters in emu), so that an access with
+ * the same pattern takes its geometry from that one instead of counting
+ * it again.
  *
  * How many sectors, lines and bank wavefronts a warp's access takes
  * depends on where its lanes' addresses lie relative to one another, and
@@ -13,8 +14,8 @@
  * accesses, repeat their pattern: comparing it is one pass over the
  * lanes, where counting takes several (coalesce.c).  Exact: the caller
  * keeps the answers of the pattern it set and adds the shift back. */
-#ifndef PTXEMU_MEMMODEL_PATTERN_MEMO_H
-#define PTXEMU_MEMMODEL_PATTERN_MEMO_H
+#ifndef MEMMODEL_PATTERN_MEMO_H
+#define MEMMODEL_PATTERN_MEMO_H
 
 #include <stdbool.h>
 #include <stdint.h>
