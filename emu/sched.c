@@ -95,7 +95,7 @@ void sched_drop_stale_at_head(sched *s) {
 bool sched_pop(sched *s, heapent *out) {
   while (s->nheap) {
     heapent h = pop_top(s);
-    if (__builtin_expect(h.tw->stale, 0) && stale(&h)) { h.tw->stale = false; continue; }
+    if (__builtin_expect(stale(&h), 0)) { h.tw->stale = false; continue; }
     /* gto: a warp queued as the greedy one that has lost that place since
      * goes back with its age (priorities are fixed when queued) */
     if (s->policy == GPU_SCHED_GTO && h.prio == 0 && s->sp[h.tw->spi].greedy != h.tw) {

@@ -10,14 +10,14 @@
 #define AGAIN_LINES 16                 /* the most lines a fetch asks for that l0_again records */
 
 /* A sub-partition's last fetch, when every line it asked its L0 for was
- * there: the next fetch of the same line with no other in between (the
- * L0's clock where that one left it) finds the same lines in the same
- * ways, so it only moves their LRU stamps (the sub-partition's warps
- * entering, one after another, the line the first entered). */
+ * there: the next fetch of the same line finds the same lines in the same
+ * ways (only the sub-partition's fetches use its L0, each writes this
+ * record, and a launch forgets it), so it only moves their LRU stamps (the
+ * sub-partition's warps entering, one after another, the line the first
+ * entered). */
 struct l0_again {
   uint64_t addr;                       /* the line fetched */
   double ready;                        /* its answer */
-  uint32_t tick, gen;                  /* the L0's clock and generation after it */
   uint32_t way[AGAIN_LINES];           /* the ways of its lines, in the order asked */
   bool valid;
 };
@@ -186,9 +186,8 @@ double ifetch_line(ifetch *f, uint32_t sm, uint32_t sp, double t, uint64_t addr)
   addr &= ~(uint64_t)((1u << LINE_SHIFT) - 1);
   cache *c = &f->l0[spi];
   struct l0_again *a = &f->sm[sm].again[sp];
-  if (a->valid && a->addr == addr && a->tick == c->tick && a->gen == c->gen) {
+  if (a->valid && a->addr == addr) {
     for (uint32_t k = 0; k < n; k++) cache_ref_again(c, a->way[k]);
-    a->tick = c->tick;
     return a->ready;
   }
   bool all = n <= AGAIN_LINES, hit;
@@ -202,8 +201,6 @@ double ifetch_line(ifetch *f, uint32_t sm, uint32_t sp, double t, uint64_t addr)
   }
   a->addr = addr;
   a->ready = ready;
-  a->tick = c->tick;
-  a->gen = c->gen;
   a->valid = all;
   return ready;
 }

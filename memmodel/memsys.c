@@ -125,6 +125,17 @@ static void *sm_array(memsys *m, size_t n, size_t size) {
  * same addresses) */
 static uint64_t pattern_align(uint64_t x) { return x && !(x & (x - 1)) ? x : 0; }
 
+/* How far a shared access may move and keep its wavefronts: a 4-byte
+ * word where the banks are words (mm_shared_wavefronts); with wider banks
+ * or a narrower bank mode (mm_shared_wavefronts_mode's own test), 32 rows
+ * of 32 banks, whole words of the mode and whole rows of the banks */
+static uint64_t shared_align(const gpu_config *g) {
+  uint32_t bb = g->shared_bank_bytes, mode = g->shared_bank_mode;
+  bool by_mode = mode && mode < bb;
+  if (!by_mode && bb <= 4) return 4;
+  return by_mode && !pattern_align(mode) ? 0 : pattern_align(1024 * (uint64_t)bb);
+}
+
 memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
   memsys *m = calloc(1, sizeof *m);
   if (!m) return NULL;
@@ -146,9 +157,7 @@ memsys *memsys_new(const gpu_config *g, uint32_t nsm, uint64_t shared_used) {
                                  + cache_pool_bytes(g->const_cache_bytes, 4, 64) + sm_arrays_bytes(g)), false);   /* (the SMs' threads fill it) */
   m->arrays_pooled = m->pool.base != NULL;
   m->line_align = pattern_align(g->l1_line_bytes > 128 ? g->l1_line_bytes : 128);
-  m->bank_align = !g->shared_bank_mode || g->shared_bank_mode >= g->shared_bank_bytes
-                  ? (g->shared_bank_bytes <= 4 ? 4 : pattern_align(32 * g->shared_bank_bytes))
-                  : pattern_align(g->shared_bank_mode) && pattern_align(g->shared_bank_bytes) ? 32 * 128 : 0;
+  m->bank_align = shared_align(g);
   for (uint32_t i = 0; i < nsm; i++) {
     ms_sm *s = &m->sm[i];
     s->mshr = sm_array(m, g->l1_mshrs, sizeof *s->mshr);
@@ -810,7 +819,8 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
     }
     uint32_t lines = geo->lines;
     if (banked && !geo->has_per) {
-      geo->per = mm_shared_wavefronts(addr, mask, bytes, &geo->ideal);
+      uint32_t ideal;
+      geo->per = mm_shared_wavefronts(addr, mask, bytes, &ideal);
       geo->has_per = true;
     }
     uint32_t per = banked ? geo->per : lines;

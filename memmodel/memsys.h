@@ -123,7 +123,7 @@ typedef struct ms_sm {
   struct ms_shared_geo { pattern_memo p; uint32_t wf, ideal; } shared_geo;
   struct ms_global_geo {
     pattern_memo p;
-    uint32_t n, lines, per, ideal;
+    uint32_t n, lines, per;
     bool has_lines, has_per;
     uint64_t sec[64];
     uint32_t touched[64];
@@ -152,8 +152,7 @@ typedef struct memsys {
   bool arrays_pooled;              /* ... the latter from the pool (else from the heap) */
   /* how far a lane pattern may move and keep its geometry (pattern_memo.h):
    * global accesses whole lines (of 128 bytes at least: the L1's data
-   * banks), shared ones whole banks (a bank mode narrower than the banks:
-   * 32 rows of them) */
+   * banks), shared ones whole banks (memsys.c shared_align) */
   uint64_t line_align, bank_align;
 } memsys;
 
