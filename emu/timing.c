@@ -123,6 +123,7 @@ typedef struct timing_state {
   bool mem_done;
   bool mem_store;                     /* ... a store (not a reduction) */
   bool mem_atom;                      /* ... a global atomic: one of the SM's atomics in flight */
+  uint64_t mem_sent;                  /* ... a global atomic: when it left the SM for L2 (0: not one) */
   uint64_t *atom_ack;                 /* per SM, atomics_in_flight of them: when the L2 performed each (a ring from tsm.atom_head; pending codes too) */
   uint64_t mem_read_at;               /* ... when the L1 or the shared pipe takes it from its queue (reads its registers) */
   uint8_t mem_read_why;               /* ... the wait of an instruction that writes one of them before */
@@ -356,6 +357,7 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
   s->mem_latency = path == MS_LOCAL ? local_access(s, w, smid, t, a, m, size, op)
                                     : memsys_global(s->mem, smid, t, a, m, size, op, path);
   s->mem_store = store && !atomic;
+  if (atomic && path != MS_LOCAL) s->mem_sent = umax(memsys_atomic_sent(s->mem, smid), t + 1);
 }
 
 /* ---- bulk copies -------------------------------------------------------------- */
@@ -714,6 +716,19 @@ static void hold_seq_pipes(tsm *sm, const twarp *tw, const deps *d, uint64_t t) 
  * which the next one takes (atomics_in_flight). */
 static inline uint64_t *atom_oldest(const timing_state *s, const tsm *sm, uint32_t smid) {
   return &s->atom_ack[(size_t)smid * s->g->atomics_in_flight + sm->atom_head];
+}
+
+/* When the SM's atomic just taken (its place in the ring, atom_head, is
+ * behind it) leaves the SM for L2: when the SM's atomic unit is done with
+ * it, and once atomics_unacked sent before it wait for the L2, when the
+ * one that many before it is performed (a cycle or a pending code).  The
+ * request's timing at L2 is not moved by this: atomics_in_flight bounds
+ * the SM's atomics at their issue; this is when the warp may leave. */
+static uint64_t red_leaves(timing_state *s, const tsm *sm, uint32_t smid) {
+  uint32_t n = s->g->atomics_in_flight, k = s->g->atomics_unacked;
+  if (k >= n) return s->mem_sent;
+  uint64_t ack = s->atom_ack[(size_t)smid * n + (sm->atom_head + n - 1 - k) % n];
+  return memsys_pend_max(s->mem, smid, s->mem_sent, ack);
 }
 
 /* What an instruction's try weighs besides the warp itself (the try,
@@ -1307,6 +1322,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     s->mem_latency = 0;
     s->mem_store = false;
     s->mem_atom = false;
+    s->mem_sent = 0;
     s->mem_read_at = 0;
     s->bulk_sent = 0;
     uint32_t pc0 = w->cur_pc;
@@ -1389,16 +1405,22 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
       if (++sm->atom_head == g->atomics_in_flight) sm->atom_head = 0;
       if (ms_is_pending(done) && VEC_APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ slot, done, tw }))) { fault_oom(e); break; }
     }
-    /* a reduction (red, an atom whose result nobody reads) drains when
-     * it is done; a store as soon as the L1 takes it ([M] tests/microbench
-     * mb_atomic red_*: 15-22% drain; stores of any pattern (mb_mem
-     * chain_init, scattered): ~0%) */
+    /* a reduction (red, an atom whose result nobody reads) drains until
+     * it has left the SM for L2 (atomics_unacked), not until the L2 has
+     * performed it; a store as soon as the L1 takes it ([M] tests/microbench
+     * mb_atomic3 (H200): one warp's 32 reductions on 8-32 words of a line,
+     * 2.5 % drain, on one word (32 passes of the SM's atomic unit each)
+     * 55 %; 8 warps' on an SM, mb_atomic red_*: 15-22 %; val_hist
+     * hist_shared, each warp's one reduction at its end, 16 an SM: 0.04 %;
+     * stores of any pattern (mb_mem chain_init, scattered): ~0%).  Without
+     * atomics_unacked, until it is done. */
     if (s->mem_done && (!d->ndst || d->unread) && !s->mem_store) {
-      uint64_t *sd = &tw->stores_done;
-      if (ms_is_pending(done) || ms_is_pending(*sd)) {
-        *sd = memsys_pend_max(s->mem, tw->sm, *sd, done);
+      uint64_t *sd = &tw->stores_done, left = done;
+      if (s->mem_atom && g->atomics_unacked) left = red_leaves(s, sm, tw->sm);
+      if (ms_is_pending(left) || ms_is_pending(*sd)) {
+        *sd = memsys_pend_max(s->mem, tw->sm, *sd, left);
         if (VEC_APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ sd, *sd, tw }))) { fault_oom(e); break; }
-      } else if (done > *sd) *sd = done;
+      } else if (left > *sd) *sd = left;
     }
     if (g->store_drain && s->mem_done && s->mem_store && s->mem_read_at > tw->stores_done && !ms_is_pending(tw->stores_done))
       tw->stores_done = s->mem_read_at;

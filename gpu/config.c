@@ -65,7 +65,7 @@ static const param params[] = {
   OPT_U32(ii_imul, 0, 1000, "0"),
   OPT_U32(l2_partial_fill, 0, 1, "0"), OPT_U32(l2_partial_ways, 0, 1024, "0"), OPT_DBL(l2_partial_write_cycles, 0, 1000, "0"), OPT_DBL(l2_copy_write_cycles, 0, 1000, "0"), OPT_DBL(l1_miss_line_cycles, 0, 1000, "0"), OPT_DBL(l2_miss_sector_cycles, 0, 1000, "0"), OPT_U32(l1_mshr_lines, 0, 1, "0"),
   OPT_U32(l2_fill_bytes, 32, 128, "32"), OPT_U32(l2_far_atomic_fill_bytes, 0, 128, "0"),
-  OPT_DBL(l1_atomic_cycles, 0, 1000, "0"), OPT_U32(atomics_in_flight, 0, 65536, "0"), OPT_DBL(l2_atomic_f16_cycles, 0, 1000, "0"),
+  OPT_DBL(l1_atomic_cycles, 0, 1000, "0"), OPT_U32(atomics_in_flight, 0, 65536, "0"), OPT_U32(atomics_unacked, 0, 65536, "0"), OPT_DBL(l2_atomic_f16_cycles, 0, 1000, "0"),
   /* what the GPU's profiler defines (ptxemu-trace(5)); bank addressing mode */
   OPT_STR(metric_set, "ncu"), OPT_U32(shared_bank_mode, 0, 16, "0"), OPT_DBL(shared_replay_cycles, 0, 64, "0"),
   /* copies between host and device (0: not modelled) */

@@ -181,7 +181,7 @@ void memsys_reset(memsys *m) {
     cache_reset(&s->l1);
     if (s->has_ro) cache_reset(&s->ro);
     cache_reset(&s->cst);
-    s->l1_free = s->shared_free = s->const_free = s->wport_free = s->l1_accept = s->tma_free = s->atom_free = 0;
+    s->l1_free = s->shared_free = s->const_free = s->wport_free = s->l1_accept = s->tma_free = s->atom_free = s->atom_sent = 0;
     memset(s->mshr, 0, m->g->l1_mshrs * sizeof *s->mshr);
     s->mshr_next = 0;
     s->code = false;
@@ -865,6 +865,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
     s->atom_free = start + (op == MS_ATOMIC_WARP ? 1 : passes) * g->l1_atomic_cycles;
     start = s->atom_free;
   }
+  if (atomic) s->atom_sent = start;
   for (uint32_t k = 0; k < n; k++) {
     uint64_t a = sec[k] << 5;
     if (tma) {                     /* (a piece each piece's time apart) */
@@ -1006,6 +1007,8 @@ uint64_t memsys_shared(memsys *m, uint32_t smi, uint64_t t, const uint64_t *off,
   *begins = (uint64_t)(start + 0.5);
   return (uint64_t)(start - (double)t) + m->g->lat_shared + (uint64_t)((wf - 1) * rc + 0.5);
 }
+
+uint64_t memsys_atomic_sent(const memsys *m, uint32_t smi) { return (uint64_t)(m->sm[smi].atom_sent + 0.5); }
 
 double memsys_const_port(memsys *m, uint32_t smi, uint64_t t, double cycles) {
   ms_sm *s = &m->sm[smi];

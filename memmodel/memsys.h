@@ -104,6 +104,7 @@ typedef struct ms_sm {
   double l1_free, shared_free, const_free;
   double tma_free;                 /* MS_TMA: when the SM's TMA sends its next piece */
   double atom_free;                /* when the SM's atomic unit takes its next request (l1_atomic_cycles) */
+  double atom_sent;                /* when the SM's last atomic request left its atomic unit for L2 (memsys_atomic_sent) */
   double l1_accept;                   /* when the L1 takes its next global or local request (l1_accept_cycles) */
   double wport_free;               /* the SM's write link to L2 is busy until then */
   struct ms_wq *wq;                /* sectors queued for the write link (l1_store_combine), or NULL */
@@ -177,6 +178,9 @@ void memsys_launch(memsys *m);
 /* A warp's global or local access: lanes in mask, `bytes` each at addr[]. */
 uint64_t memsys_global(memsys *m, uint32_t sm, uint64_t t, const uint64_t *addr, uint32_t mask, uint32_t bytes,
                        enum ms_op op, enum ms_path path);
+/* When the SM's last global atomic (memsys_global) left the SM for L2:
+ * past the L1's pipeline and the SM's atomic unit. */
+uint64_t memsys_atomic_sent(const memsys *m, uint32_t sm);
 /* A warp's shared-memory access (offsets into the CTA's shared memory);
  * *wf and *ideal get its wavefronts with and without bank conflicts,
  * *begins the cycle its first wavefront goes (its registers are read).

@@ -1103,6 +1103,21 @@ trace "$tmp/reds.db" red_burst 256 65536 --arg u32:16 --arg u32:4 --arg u32:4096
 cw=$(q "$tmp/redw.db" "SELECT cycles FROM launches"); cs=$(q "$tmp/reds.db" "SELECT cycles FROM launches")
 if [ "$cw" -ge 4506 ] && [ $((cs * 10)) -lt $((cw * 6)) ]; then ok; else bad "the SM's atomic unit: 32 passes a request $cw cycles (want >= 4506), 4 passes $cs (want < 60 % of it)"; fi
 
+# atomics_unacked: a warp that exits waits until its reductions have left
+# the SM, not until the L2 has performed them: one reduction at each warp's
+# end leaves at once (val_hist hist_shared: 0 % drain); 8 warps' 32
+# reductions on 16 SMs' same lines wait in the SM behind the 32 the L2 has
+# not acknowledged (mb_atomic: 15-22 %), where all 64 in flight may go
+ua() {   # UNACKED KERNEL GRID ARGS...: the launch's drain %
+  u=$1; kern=$2; gr=$3; shift 3
+  "$PTXEMU" run -q --gpu h100 --set atomics_unacked=$u --stats "$tmp/ua" "$k" --kernel "$kern" --grid "$gr" --block 256 \
+    -e 'buffer b 65536 zero' --arg ptr:b "$@" >"$tmp/out" 2>&1 || cat "$tmp/out"
+  v=$(stat_in "$tmp/ua" stall_drain_pct); echo "${v:-0}"
+}
+t0=$(ua 0 red_tail 1 --arg u32:200); t32=$(ua 32 red_tail 1 --arg u32:200)
+if awk -v a="$t0" -v b="$t32" 'BEGIN { exit !(a > 5 && b < 2) }'; then ok; else bad "a reduction at each warp's end: drain $t0 % until performed (want > 5), $t32 % until it left (want < 2)"; fi
+b32=$(ua 32 red_burst 16 --arg u32:32 --arg u32:4 --arg u32:4096); b64=$(ua 64 red_burst 16 --arg u32:32 --arg u32:4 --arg u32:4096)
+if awk -v a="$b32" -v b="$b64" 'BEGIN { exit !(a > 5 && b < 1) }'; then ok; else bad "8 warps' 32 reductions: drain $b32 % behind 32 unacknowledged (want > 5), $b64 % with all 64 sent (want < 1)"; fi
 
 # ---- a request's misses line after line --------------------------------------
 # mb_vary3's chase over 32768 lines the launch before linked (the L2 empty
