@@ -371,11 +371,12 @@ typedef struct emu {
     uint64_t rel[WARP_SIZE]; uint32_t size, phase, n1, n2; bool valid;
     struct emu_access_at at;
   } access_memo[8];
-  /* a whole warp's shared access through a register (by row, 4 kept): a
-   * bound on its lanes' offsets (the OR of their low 32 bits, at least the
-   * greatest), where the next access through it, unwritten since, needs
-   * only its own displacement added (exec_mem.c fast_span) */
-  struct emu_span_memo { struct emu_access_at at; uint32_t bound; } span_memo[4];
+  /* a whole warp's shared access through a register (by row, 4 kept): the
+   * OR of its lanes' low 32 bits (their alignment) and a bound on them (the
+   * greatest where it was looked for, else the OR), where the next access
+   * through it, unwritten since, needs only its own displacement added
+   * (exec_mem.c fast_span) */
+  struct emu_span_memo { struct emu_access_at at; uint32_t any, bound; } span_memo[4];
   /* the sectors and lines of the last global access counted from its
    * addresses (count_global: timed runs, partial warps, atomics), for the
    * next with the same lane pattern moved by whole lines

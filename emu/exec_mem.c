@@ -380,7 +380,7 @@ static __attribute__((noinline)) bool fast_span_all(warp *w, const xinsn *x, lan
     for (int i = 0; i < WARP_SIZE; i += 2) { u64x2 v; memcpy(&v, r + i, sizeof v); vr |= v; vo |= (v + vi) & vw; }
     struct emu_span_memo *sm = &w->e->span_memo[f->row & 3];
     name_at(w, x, &sm->at);
-    sm->bound = (uint32_t)(vr[0] | vr[1]);
+    sm->any = sm->bound = (uint32_t)(vr[0] | vr[1]);
     all = 0;
     any = vo[0] | vo[1];
   } else if (g == FULL_MASK) {
@@ -398,8 +398,13 @@ static __attribute__((noinline)) bool fast_span_all(warp *w, const xinsn *x, lan
   uint64_t l = all, h = any;
   for (int exact = 0; exact < 2; exact++) {
     if (exact && g == FULL_MASK && f->comp == FAST_SHARED) {   /* the greatest offset alone (a padded tile's column) */
-      h = 0;
-      FOR_LANES(i) { uint64_t v = FAST_ADDR(r, i, imm, wrap); h = v > h ? v : h; }
+      /* the register's greatest low 32 bits: without wrapping, plus the
+       * displacement it is the greatest offset, and the bound the next
+       * access through the register starts from */
+      uint32_t top = 0;
+      FOR_LANES(i) { uint32_t v = (uint32_t)r[i]; top = v > top ? v : top; }
+      if ((uint64_t)top + (uint32_t)imm <= UINT32_MAX) { h = (uint64_t)top + (uint32_t)imm; w->e->span_memo[f->row & 3].bound = top; }
+      else { h = 0; FOR_LANES(i) { uint64_t v = FAST_ADDR(r, i, imm, wrap); h = v > h ? v : h; } }
     } else if (exact) {      /* the bounds were too loose: the exact ones */
       l = UINT64_MAX; h = 0;
       FOR_LANES(i) if (g >> i & 1) { uint64_t v = FAST_ADDR(r, i, imm, wrap); l = v < l ? v : l; h = v > h ? v : h; }
@@ -431,7 +436,7 @@ static inline bool fast_span(warp *w, const xinsn *x, lanemask g, uint32_t size,
     uint32_t im = (uint32_t)f->imm;
     uint64_t h = (uint64_t)sm->bound + im;
     const cta *c = w->cta;
-    if (came_from(w, x, &sm->at) && !((sm->bound | im) & (size - 1)) && h <= UINT32_MAX && !(h >> CLUSTER_RANK_SHIFT) && h < c->shared_size &&
+    if (came_from(w, x, &sm->at) && !((sm->any | im) & (size - 1)) && h <= UINT32_MAX && !(h >> CLUSTER_RANK_SHIFT) && h < c->shared_size &&
         size <= c->shared_size - h) {
       sm->at.pc = x->pc;
       *base = c->shared; *lo = 0; *hi = h;
