@@ -554,6 +554,14 @@ static void fast_count_on(warp *w, const xinsn *x, lanemask g, uint32_t size, bo
     mo->at.pc = x->pc;
     if (same) { memo_count(w, x, g, size, store, mo); return; }
   }
+  /* (the timing model: a whole warp's shared load or store through a
+   * register it came straight through, its wavefronts the warp's last
+   * ones there; nobody needs the addresses) */
+  bool linked = e->timing && shared && !atomic && g == FULL_MASK && !emu_obs_mem(e->obs);
+  if (linked && x->same_addr_as && timing_shared_again(e, w, x, size, f->imm)) {
+    if (e->opt.counters) count_shared(w, x, NULL, g, size, false, store);
+    return;
+  }
   uint64_t a[WARP_SIZE];
   if (g == FULL_MASK) {
     u64x2 vi = { imm, imm }, vw = { wrap, wrap };
@@ -563,7 +571,10 @@ static void fast_count_on(warp *w, const xinsn *x, lanemask g, uint32_t size, bo
     uint64_t first = FAST_ADDR(r, __builtin_ctz(g), imm, wrap);
     FOR_LANES(i) a[i] = g >> i & 1 ? FAST_ADDR(r, i, imm, wrap) : first;
   }
-  if (e->timing) timing_mem(e, w, x, a, g, size, shared ? MM_SHARED : MM_GLOBAL, store);
+  if (e->timing) {
+    timing_mem(e, w, x, a, g, size, shared ? MM_SHARED : MM_GLOBAL, store);
+    if (linked) timing_shared_note(e, w, x, size, f->imm);
+  }
   if (!e->opt.counters && !emu_obs_mem(e->obs)) return;
   if (!mo) {
     if (shared) count_shared(w, x, a, g, size, atomic, store);

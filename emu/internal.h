@@ -84,6 +84,13 @@ void emu_link_accesses(emu *e);
 bool *emu_uniform_atomics(const emu *e);
 /* timing hook for memory accesses (timing.c): sets the latency of the access */
 void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, int space, bool store);
+/* ... for a whole warp's shared load or store through a register at
+ * displacement imm (exec_mem.c's fast ones): timing_shared_note after
+ * timing_mem keeps its wavefronts for the warp; timing_shared_again, for
+ * one through the same register unwritten since (xinsn.same_addr_as),
+ * times it with those (false: it could not; timing_mem then) */
+void timing_shared_note(emu *e, warp *w, const xinsn *x, uint32_t size, int64_t imm);
+bool timing_shared_again(emu *e, warp *w, const xinsn *x, uint32_t size, int64_t imm);
 /* timing hooks for bulk copies (timing.c, exec_async.c): one lane's copy of
  * `bytes`, its global side the segments seg[i], len[i] bytes each (TB_READ
  * into shared memory, completing phase `parity` of the mbarrier (bar,

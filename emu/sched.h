@@ -74,6 +74,12 @@ typedef struct twarp {
   uint64_t war_last;                  /* ... the last of those reads */
   uint64_t hoist_t0;                  /* when the current copy group of its unrolled loop began (deps.hoist; kept by its slot) */
   double smem_own;                    /* when its next shared access may begin: after its last one's wavefronts (memsys_shared) */
+  /* its last whole-warp shared accesses through a register, two kept
+   * (timing.c timing_shared_again): the PC, its place in straight-line
+   * code (instructions executed less the PC) and block, bytes,
+   * displacement and wavefronts (size 0: none) */
+  struct tshared_last { uint64_t base; int64_t imm; uint32_t pc, linear, size, wf, ideal; } sh[2];
+  uint8_t sh_next;                    /* the one to replace */
   /* an if/else ptxas predicates (deps.ifconv_end, ifc_*): its rows as they
    * were before it (ifc_prev) and as the path that ran first left them
    * (ifc_other), for the one after (timing.c ifc_*); ifc_ok: kept (no

@@ -123,7 +123,7 @@ typedef struct timing_state {
   bool mem_done;
   bool mem_store;                     /* ... a store (not a reduction) */
   bool mem_atom;                      /* ... a global atomic: one of the SM's atomics in flight */
-  uint64_t mem_sent;                  /* ... a global atomic: when it left the SM for L2 (0: not one) */
+  uint64_t mem_sent;                  /* ... a global atomic: when it left the SM for L2 (with mem_atom) */
   uint64_t *atom_ack;                 /* per SM, atomics_in_flight of them: when the L2 performed each (a ring from tsm.atom_head; pending codes too) */
   uint64_t mem_read_at;               /* ... when the L1 or the shared pipe takes it from its queue (reads its registers) */
   uint8_t mem_read_why;               /* ... the wait of an instruction that writes one of them before */
@@ -358,6 +358,53 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
                                     : memsys_global(s->mem, smid, t, a, m, size, op, path);
   s->mem_store = store && !atomic;
   if (atomic && path != MS_LOCAL) s->mem_sent = umax(memsys_atomic_sent(s->mem, smid), t + 1);
+}
+
+/* A whole warp's shared access through a register comes back through it,
+ * unwritten since, with only its displacement changed (a tile's unrolled
+ * loads [%r], [%r+64], ...): every lane's offset moves by the difference
+ * (both accesses' lanes lie in the block's shared memory, which is far
+ * smaller than 2^31 bytes), and moved by a multiple of memsys's bank_align
+ * the lane pattern has the same wavefronts (memsys_shared's memo): the
+ * warp keeps its last two, and such an access skips the addresses. */
+static inline struct tshared_last *shared_last(timing_state *s, warp *w, const xinsn *x) {
+  twarp *tw = s->issuing;
+  const deps *d = &s->dep[x->pc];
+  return tw && tw->w == w && !d->fused && !d->fuse_bytes ? tw->sh : NULL;
+}
+
+void timing_shared_note(emu *e, warp *w, const xinsn *x, uint32_t size, int64_t imm) {
+  timing_state *s = e->timing;
+  struct tshared_last *sh = shared_last(s, w, x);
+  if (!sh || !e->shared_wf.valid) return;
+  twarp *tw = s->issuing;
+  sh[tw->sh_next] = (struct tshared_last){ w->insts - x->pc, imm, x->pc, w->cta->linear, size, e->shared_wf.wf, e->shared_wf.ideal };
+  tw->sh_next ^= 1;
+}
+
+bool timing_shared_again(emu *e, warp *w, const xinsn *x, uint32_t size, int64_t imm) {
+  timing_state *s = e->timing;
+  struct tshared_last *sh = shared_last(s, w, x);
+  if (!sh) return false;
+  uint64_t base = w->insts - x->pc, align = memsys_bank_align(s->mem);
+  for (int k = 0; k < 2; k++) {
+    struct tshared_last *l = &sh[k];
+    if (l->size != size || l->pc + 1 != x->same_addr_as || l->base != base || l->linear != w->cta->linear ||
+        ((uint64_t)imm - (uint64_t)l->imm) & (align - 1))
+      continue;
+    /* timing_mem's shared access, its wavefronts known */
+    uint32_t smid = w->cta->smid;
+    s->mem_done = true;
+    s->mem_latency = memsys_shared_wavefronts(s->mem, smid, s->now, l->wf, &s->issuing->smem_own, &s->mem_read_at);
+    s->mem_read_why = STALL_SHORT_SCOREBOARD;
+    e->shared_wf = (struct emu_shared_wf){ l->wf, l->ideal, true };
+    if (s->iq[IQ_MIO]) iq_note(s, IQ_MIO, smid, s->mem_read_at);
+    l->pc = x->pc;
+    l->imm = imm;
+    s->issuing->sh_next = (uint8_t)(k ^ 1);
+    return true;
+  }
+  return false;
 }
 
 /* ---- bulk copies -------------------------------------------------------------- */
@@ -724,7 +771,7 @@ static inline uint64_t *atom_oldest(const timing_state *s, const tsm *sm, uint32
  * one that many before it is performed (a cycle or a pending code).  The
  * request's timing at L2 is not moved by this: atomics_in_flight bounds
  * the SM's atomics at their issue; this is when the warp may leave. */
-static uint64_t red_leaves(timing_state *s, const tsm *sm, uint32_t smid) {
+static __attribute__((noinline)) uint64_t red_leaves(timing_state *s, const tsm *sm, uint32_t smid) {
   uint32_t n = s->g->atomics_in_flight, k = s->g->atomics_unacked;
   if (k >= n) return s->mem_sent;
   uint64_t ack = s->atom_ack[(size_t)smid * n + (sm->atom_head + n - 1 - k) % n];
@@ -1322,7 +1369,6 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     s->mem_latency = 0;
     s->mem_store = false;
     s->mem_atom = false;
-    s->mem_sent = 0;
     s->mem_read_at = 0;
     s->bulk_sent = 0;
     uint32_t pc0 = w->cur_pc;
@@ -1795,6 +1841,10 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     timing_build_deps(e, g, s->dep);
     /* the issue order ptxas would give (before anything keyed by PC) */
     if (g->reorder && emu_reorder(e, g, s->dep)) { free(s->dep); s->dep = NULL; }
+    /* the links between accesses through one register are the issue
+     * order's: a link to another place would pair an access with another
+     * register's (exec_mem.c fast_span, timing_shared_again) */
+    else if (g->reorder) emu_link_accesses(e);
     /* pointer LDCs where ptxas puts them, on the issue order */
     if (s->dep && g->ldc_at_use) {
       s->row_defer = calloc(e->nrows ? e->nrows : 1, 1);

@@ -995,6 +995,11 @@ uint64_t memsys_shared(memsys *m, uint32_t smi, uint64_t t, const uint64_t *off,
   }
   *wf_out = wf;
   *ideal_out = ideal;
+  return memsys_shared_wavefronts(m, smi, t, wf, own, begins);
+}
+
+uint64_t memsys_shared_wavefronts(memsys *m, uint32_t smi, uint64_t t, uint32_t wf, double *own, uint64_t *begins) {
+  ms_sm *s = &m->sm[smi];
   double *free_at = m->g->l1_shared_pipe ? &s->l1_free : &s->shared_free;
   /* the pipe takes a wavefront a cycle, but one access's own come every
    * shared_replay_cycles: another warp's fill the gaps, the same warp's

@@ -188,6 +188,11 @@ uint64_t memsys_atomic_sent(const memsys *m, uint32_t sm);
  * over, which this access waits for and moves on. */
 uint64_t memsys_shared(memsys *m, uint32_t sm, uint64_t t, const uint64_t *off, uint32_t mask, uint32_t bytes,
                        double *own, uint64_t *begins, uint32_t *wf, uint32_t *ideal);
+/* The same for an access whose wavefronts the caller knows: those of an
+ * access with the same lane pattern moved by a multiple of bank_align
+ * bytes (the geometry memsys_shared finds; the pipe's timing alone). */
+uint64_t memsys_shared_wavefronts(memsys *m, uint32_t sm, uint64_t t, uint32_t wf, double *own, uint64_t *begins);
+static inline uint64_t memsys_bank_align(const memsys *m) { return m->bank_align; }
 /* A warp's constant read: its distinct addresses one after another, each
  * taking the SM's constant port port_cycles (an LDC's ldc_cycles; 1 for a
  * constant-bank operand). */
