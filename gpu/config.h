@@ -79,7 +79,8 @@ typedef struct gpu_config {
   double l1_atomic_cycles;             /* the SM's atomic unit: a cycle count per pass of a request (0: none) */
   uint32_t atomics_in_flight;          /* global atomics an SM has taken and the L2 not yet performed (0: no limit) */
   uint32_t atomics_unacked;            /* ... of which the SM has sent to L2: a reduction leaves (drain) when the one that
-                                          many before it is performed (0: when the SM's atomic unit is done with it) */
+                                          many before it is performed (0: when it is performed itself; atomics_in_flight or
+                                          more: when the SM's atomic unit is done with it) */
   uint32_t l2_launch_sectors;          /* L2 lookups every launch makes besides the SMs' (all hits) */
   /* DRAM: channels of banks with one open row each */
   uint32_t dram_channels, dram_banks, dram_row_bytes, dram_interleave_bytes;

@@ -1119,6 +1119,22 @@ if awk -v a="$t0" -v b="$t32" 'BEGIN { exit !(a > 5 && b < 2) }'; then ok; else 
 b32=$(ua 32 red_burst 16 --arg u32:32 --arg u32:4 --arg u32:4096); b64=$(ua 64 red_burst 16 --arg u32:32 --arg u32:4 --arg u32:4096)
 if awk -v a="$b32" -v b="$b64" 'BEGIN { exit !(a > 5 && b < 1) }'; then ok; else bad "8 warps' 32 reductions: drain $b32 % behind 32 unacknowledged (want > 5), $b64 % with all 64 sent (want < 1)"; fi
 
+# a warp's shared loads through one register at other displacements take
+# the wavefronts of its last one there (timing.c timing_shared_again) only
+# where that is what their addresses give: a run traced at level mem times
+# every access from its addresses, and its cycles and bank counters are the
+# plain run's, on the H100 (4-byte banks) and on Kepler's 8-byte banks,
+# where +4 moves the pattern by half a bank
+for gpu in h100 kepler; do
+  sl() {   # MORE-ARGS...: cycles, shared_ld_wavefronts and shared_ld_bank_conflicts
+    "$PTXEMU" run -q --gpu $gpu --stats "$tmp/sl" "$@" "$k" --kernel smem_linked --block 256 -e 'buffer b 64 zero' --arg ptr:b \
+      --arg u32:8 --arg u32:8 >"$tmp/out" 2>&1 || cat "$tmp/out"
+    echo "$(stat_in "$tmp/sl" cycles) $(stat_in "$tmp/sl" shared_ld_wavefronts) $(stat_in "$tmp/sl" shared_ld_bank_conflicts)"
+  }
+  plain=$(sl); traced=$(sl --trace "$tmp/sl.db" --trace-level mem)
+  if [ -n "${plain%% *}" ] && [ "$plain" = "$traced" ]; then ok; else bad "$gpu: linked shared loads $plain (cycles, wavefronts, conflicts), from their addresses $traced"; fi
+done
+
 # ---- a request's misses line after line --------------------------------------
 # mb_vary3's chase over 32768 lines the launch before linked (the L2 empty
 # at the launch, as after the profiler's flush): a request's lines that miss
