@@ -123,7 +123,6 @@ typedef struct timing_state {
   bool mem_done;
   bool mem_store;                     /* ... a store (not a reduction) */
   bool mem_atom;                      /* ... a global atomic: one of the SM's atomics in flight */
-  uint64_t mem_sent;                  /* ... a global atomic: when it left the SM for L2 (with mem_atom) */
   uint64_t *atom_ack;                 /* per SM, atomics_in_flight of them: when the L2 performed each (a ring from tsm.atom_head; pending codes too) */
   uint64_t mem_read_at;               /* ... when the L1 or the shared pipe takes it from its queue (reads its registers) */
   uint8_t mem_read_why;               /* ... the wait of an instruction that writes one of them before */
@@ -260,6 +259,19 @@ static uint64_t local_access(timing_state *s, warp *w, uint32_t smid, uint64_t t
   return memsys_result_from(s->mem, smid, t, done);
 }
 
+/* A shared access taken by the pipe (memsys_shared set s->mem_read_at,
+ * when its first wavefront goes): its latency, what a writer of its
+ * registers before then waits on (short_scoreboard), the counters'
+ * figures for it (exec_mem.c count_shared: a merged access's, as the
+ * profiler counts the SASS's vector access), its MIO queue place held
+ * until then. */
+static void shared_taken(emu *e, timing_state *s, uint32_t smid, uint64_t lat, uint32_t wf, uint32_t ideal) {
+  s->mem_latency = lat;
+  s->mem_read_why = STALL_SHORT_SCOREBOARD;
+  e->shared_wf = (struct emu_shared_wf){ wf, ideal, true };
+  if (s->iq[IQ_MIO]) iq_note(s, IQ_MIO, smid, s->mem_read_at);
+}
+
 void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, uint32_t size, int space, bool store) {
   timing_state *s = e->timing;
   uint32_t smid = w->cta->smid;
@@ -325,12 +337,8 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
       }
     double *own = s->issuing ? &s->issuing->smem_own : NULL;
     uint32_t wf, ideal;
-    s->mem_latency = memsys_shared(s->mem, smid, t, off, m, size, own, &s->mem_read_at, &wf, &ideal);
-    s->mem_read_why = STALL_SHORT_SCOREBOARD;
-    /* the counters' figures for this access (exec_mem.c count_shared): a
-     * merged access's, as the profiler counts the SASS's vector access */
-    e->shared_wf = (struct emu_shared_wf){ wf, ideal, true };
-    if (s->iq[IQ_MIO]) iq_note(s, IQ_MIO, smid, s->mem_read_at);
+    uint64_t lat = memsys_shared(s->mem, smid, t, off, m, size, own, &s->mem_read_at, &wf, &ideal);
+    shared_taken(e, s, smid, lat, wf, ideal);
     /* another block's shared memory: over the SMs' network; the block's
      * own through the cluster's window (an address mapa made): slower
      * than a plain shared access, not as slow as another SM's */
@@ -357,7 +365,6 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
   s->mem_latency = path == MS_LOCAL ? local_access(s, w, smid, t, a, m, size, op)
                                     : memsys_global(s->mem, smid, t, a, m, size, op, path);
   s->mem_store = store && !atomic;
-  if (atomic && path != MS_LOCAL) s->mem_sent = umax(memsys_atomic_sent(s->mem, smid), t + 1);
 }
 
 /* A whole warp's shared access through a register comes back through it,
@@ -395,10 +402,7 @@ bool timing_shared_again(emu *e, warp *w, const xinsn *x, uint32_t size, int64_t
     /* timing_mem's shared access, its wavefronts known */
     uint32_t smid = w->cta->smid;
     s->mem_done = true;
-    s->mem_latency = memsys_shared_wavefronts(s->mem, smid, s->now, l->wf, &s->issuing->smem_own, &s->mem_read_at);
-    s->mem_read_why = STALL_SHORT_SCOREBOARD;
-    e->shared_wf = (struct emu_shared_wf){ l->wf, l->ideal, true };
-    if (s->iq[IQ_MIO]) iq_note(s, IQ_MIO, smid, s->mem_read_at);
+    shared_taken(e, s, smid, memsys_shared_wavefronts(s->mem, smid, s->now, l->wf, &s->issuing->smem_own, &s->mem_read_at), l->wf, l->ideal);
     l->pc = x->pc;
     l->imm = imm;
     s->issuing->sh_next = (uint8_t)(k ^ 1);
@@ -765,17 +769,19 @@ static inline uint64_t *atom_oldest(const timing_state *s, const tsm *sm, uint32
   return &s->atom_ack[(size_t)smid * s->g->atomics_in_flight + sm->atom_head];
 }
 
-/* When the SM's atomic just taken (its place in the ring, atom_head, is
+/* When the SM's atomic just issued (its place in the ring, atom_head, is
  * behind it) leaves the SM for L2: when the SM's atomic unit is done with
- * it, and once atomics_unacked sent before it wait for the L2, when the
- * one that many before it is performed (a cycle or a pending code).  The
- * request's timing at L2 is not moved by this: atomics_in_flight bounds
- * the SM's atomics at their issue; this is when the warp may leave. */
+ * it (memsys_atomic_sent: the SM's last atomic, this one), and once
+ * atomics_unacked sent before it wait for the L2, when the one that many
+ * before it is performed (a cycle or a pending code).  The request's
+ * timing at L2 is not moved by this: atomics_in_flight bounds the SM's
+ * atomics at their issue; this is when the warp may leave. */
 static __attribute__((noinline)) uint64_t red_leaves(timing_state *s, const tsm *sm, uint32_t smid) {
   uint32_t n = s->g->atomics_in_flight, k = s->g->atomics_unacked;
-  if (k >= n) return s->mem_sent;
+  uint64_t sent = umax(memsys_atomic_sent(s->mem, smid), s->now + 1);
+  if (k >= n) return sent;
   uint64_t ack = s->atom_ack[(size_t)smid * n + (sm->atom_head + n - 1 - k) % n];
-  return memsys_pend_max(s->mem, smid, s->mem_sent, ack);
+  return memsys_pend_max(s->mem, smid, sent, ack);
 }
 
 /* What an instruction's try weighs besides the warp itself (the try,
