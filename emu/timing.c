@@ -122,6 +122,7 @@ typedef struct timing_state {
   uint32_t ready_rows;                /* rows of a warp's ready cycles (dep_rows) */
   bool mem_done;
   bool mem_store;                     /* ... a store (not a reduction) */
+  uint64_t mem_link_queued;           /* ... a global or local store: when its lines are in the write link's queue (store_drain 2) */
   bool mem_atom;                      /* ... a global atomic: one of the SM's atomics in flight */
   uint64_t *atom_ack;                 /* per SM, atomics_in_flight of them: when the L2 performed each (a ring from tsm.atom_head; pending codes too) */
   uint64_t mem_read_at;               /* ... when the L1 or the shared pipe takes it from its queue (reads its registers) */
@@ -361,10 +362,19 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
   /* a store's latency only bounds the kernel's end: it writes no register */
   s->mem_read_at = umax(t, (uint64_t)((s->g->l1_accept_cycles > 0 ? s->mem->sm[smid].l1_accept : s->mem->sm[smid].l1_free) + 0.5));
   s->mem_read_why = STALL_LONG_SCOREBOARD;
-  if (s->iq[IQ_LG]) iq_note(s, IQ_LG, smid, s->mem_read_at);
   s->mem_latency = path == MS_LOCAL ? local_access(s, w, smid, t, a, m, size, op)
                                     : memsys_global(s->mem, smid, t, a, m, size, op, path);
   s->mem_store = store && !atomic;
+  /* a store the L1 took once its buffer of stores had room
+   * (l1_store_buffer_bytes): its registers are read then; its lines are
+   * in the write link's queue (store_drain 2) from one L2 round trip
+   * before its last sector leaves (the queue the L1's pipeline keeps) */
+  if (s->mem_store && s->g->l1_store_buffer_bytes) s->mem_read_at = umax(s->mem_read_at, memsys_store_taken(s->mem, smid));
+  if (s->mem_store && s->g->store_drain > 1) {
+    uint64_t out = memsys_store_out(s->mem, smid);
+    s->mem_link_queued = out > s->g->lat_l2 ? out - s->g->lat_l2 : 0;
+  }
+  if (s->iq[IQ_LG]) iq_note(s, IQ_LG, smid, s->mem_read_at);
 }
 
 /* A whole warp's shared access through a register comes back through it,
@@ -1374,6 +1384,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     s->mem_done = false;
     s->mem_latency = 0;
     s->mem_store = false;
+    s->mem_link_queued = 0;
     s->mem_atom = false;
     s->mem_read_at = 0;
     s->bulk_sent = 0;
@@ -1474,8 +1485,13 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
         if (VEC_APPEND(dm->site, dm->nsite, dm->capsite, ((struct tsite){ sd, *sd, tw }))) { fault_oom(e); break; }
       } else if (left > *sd) *sd = left;
     }
-    if (g->store_drain && s->mem_done && s->mem_store && s->mem_read_at > tw->stores_done && !ms_is_pending(tw->stores_done))
-      tw->stores_done = s->mem_read_at;
+    /* a store: until the L1 has taken it (store_drain 1), and until the
+     * write link's queue ahead of its last sector is no longer than one L2
+     * round trip (2: its lines are in the link's queue, not the L1's) */
+    if (g->store_drain && s->mem_done && s->mem_store && !ms_is_pending(tw->stores_done)) {
+      uint64_t left = umax(s->mem_read_at, s->mem_link_queued);
+      if (left > tw->stores_done) tw->stores_done = left;
+    }
     uint8_t rwhy = d->result_why;
     uint64_t async_done = 0;
     if (d->kind == DK_ASYNC_OP) {

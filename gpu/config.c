@@ -60,7 +60,7 @@ static const param params[] = {
   OPT_U32(icache_launch_bytes, 0, 1u << 24, "0"),
   OPT_U32(icache_launch_cycles, 0, 100000, "0"), OPT_DBL(icache_launch_sm_cycles, 0, 1000, "0"), OPT_U32(icache_ahead, 0, 64, "0"),
   /* optional memory parameters (their defaults keep older files' behaviour) */
-  OPT_U32(l2_write_granule_bytes, 0, 32, "0"), OPT_DBL(l1_lines_per_cycle, 0, 64, "0"), OPT_DBL(l1_hit_lines_per_cycle, 0, 64, "0"), OPT_U32(l1_data_banks, 0, 1, "0"), OPT_DBL(l1_request_cycles, 0, 64, "0"), OPT_U32(lsu_port, 0, 1, "0"), OPT_U32(l1_shared_pipe, 0, 1, "0"), OPT_U32(store_drain, 0, 1, "0"), OPT_DBL(l1_accept_cycles, 0, 64, "0"), OPT_U32(l1_store_combine, 0, 512, "0"),
+  OPT_U32(l2_write_granule_bytes, 0, 32, "0"), OPT_DBL(l1_lines_per_cycle, 0, 64, "0"), OPT_DBL(l1_hit_lines_per_cycle, 0, 64, "0"), OPT_U32(l1_data_banks, 0, 1, "0"), OPT_DBL(l1_request_cycles, 0, 64, "0"), OPT_U32(lsu_port, 0, 1, "0"), OPT_U32(l1_shared_pipe, 0, 1, "0"), OPT_U32(store_drain, 0, 2, "0"), OPT_DBL(l1_accept_cycles, 0, 64, "0"), OPT_U32(l1_store_buffer_bytes, 0, 1u << 20, "0"), OPT_U32(l1_store_combine, 0, 512, "0"),
   OPT_U32(l1_store_queue_join, 0, 512, "0"),
   OPT_U32(ii_imul, 0, 1000, "0"),
   OPT_U32(l2_partial_fill, 0, 1, "0"), OPT_U32(l2_partial_ways, 0, 1024, "0"), OPT_DBL(l2_partial_write_cycles, 0, 1000, "0"), OPT_DBL(l2_copy_write_cycles, 0, 1000, "0"), OPT_DBL(l1_miss_line_cycles, 0, 1000, "0"), OPT_DBL(l2_miss_sector_cycles, 0, 1000, "0"), OPT_U32(l1_mshr_lines, 0, 1, "0"),

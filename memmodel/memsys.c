@@ -182,6 +182,8 @@ void memsys_reset(memsys *m) {
     if (s->has_ro) cache_reset(&s->ro);
     cache_reset(&s->cst);
     s->l1_free = s->shared_free = s->const_free = s->wport_free = s->l1_accept = s->tma_free = s->atom_free = s->atom_sent = 0;
+    s->store_taken = s->store_out = 0;
+    s->sbuf_head = s->sbuf_n = s->sbuf_bytes = 0;
     memset(s->mshr, 0, m->g->l1_mshrs * sizeof *s->mshr);
     s->mshr_next = 0;
     s->code = false;
@@ -689,6 +691,34 @@ void memsys_clear(memsys *m) {
  * request writes (a packet: its first sector) l2_write_line_cycles more
  * (H100: a scattered 4-byte store's sector 2 cycles, a coalesced line's
  * four sectors 5); returns when this one goes. */
+/* l1_store_buffer_bytes: when the L1's buffer of stores for its pipeline
+ * has room for one of need bytes that came at t.  The stores the pipeline
+ * started by t are gone; while the rest leave no room, the oldest goes
+ * first (the ring's order; so do MS_SBUF_MAX stores). */
+static double sbuf_room(ms_sm *s, const gpu_config *g, uint32_t need, uint64_t t) {
+  uint32_t cap = g->l1_store_buffer_bytes;
+  double room = 0;
+  if (need > cap) need = cap;
+  while (s->sbuf_n) {
+    const struct ms_sbuf *b = &s->sbuf[s->sbuf_head];
+    bool full = s->sbuf_bytes + need > cap || s->sbuf_n == MS_SBUF_MAX;
+    if (!full && b->start > (double)t) break;
+    room = dmax(room, b->start);
+    s->sbuf_bytes -= b->bytes;
+    s->sbuf_head = (s->sbuf_head + 1) % MS_SBUF_MAX;
+    s->sbuf_n--;
+  }
+  return room;
+}
+
+/* ... and the store, there until the pipeline starts it */
+static void sbuf_push(ms_sm *s, double start, uint32_t need, uint32_t cap) {
+  if (need > cap) need = cap;
+  s->sbuf[(s->sbuf_head + s->sbuf_n) % MS_SBUF_MAX] = (struct ms_sbuf){ start, need };
+  s->sbuf_n++;
+  s->sbuf_bytes += need;
+}
+
 static double port_take(double *free_at, double t, const gpu_config *g, bool first_of_line) {
   double at = dmax(t, *free_at);
   *free_at = at + 32.0 / g->l2_write_bytes_per_cycle + (first_of_line ? g->l2_write_line_cycles : 0);
@@ -834,6 +864,12 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
                   (g->l1_hit_lines_per_cycle > 0 ? (lines - 1) / g->l1_hit_lines_per_cycle : 0);
     if (g->l1_mshr_lines) for (uint32_t i = 0; i < lines; i++) lm[i].slot = NONE;
   }
+  /* a store's bytes, which the L1 holds until its pipeline starts the
+   * store (l1_store_buffer_bytes) */
+  bool sbuf_keep = op == MS_STORE && path != MS_TMA && g->l1_store_buffer_bytes;
+  uint32_t sbuf_need = 0;
+  if (sbuf_keep) for (uint32_t k = 0; k < n; k++) sbuf_need += (uint32_t)__builtin_popcount(touched[k]);
+  double last_out = 0;             /* (a store: when its last sector leaves on the write link) */
   /* (a global load took the request's floor at the SM's LSU port: lsu_port) */
   if (!(g->lsu_port && op == MS_LOAD && path != MS_LOCAL)) busy = dmax(busy, g->l1_request_cycles);
   double start;
@@ -848,9 +884,14 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
     start = dmax((double)t + (path == MS_TMA ? g->lat_tma : 0), s->l1_free);
     s->l1_free = start + busy;
     /* with l1_accept_cycles, the L1 takes a request (reads its registers,
-     * frees its LG queue place) at its own rate; its lines queue inside */
-    double taken = dmax((double)t, s->l1_accept);
+     * frees its LG queue place) at its own rate; its lines queue inside.
+     * With l1_store_buffer_bytes, a store once its bytes fit in the
+     * buffer ahead of the pipeline (the pipeline starts it no sooner than
+     * before: room is when older stores left the buffer for it) */
+    double room = sbuf_keep ? sbuf_room(s, g, sbuf_need, t) : 0;
+    double taken = dmax(dmax((double)t, s->l1_accept), room);
     s->l1_accept = taken + g->l1_accept_cycles;
+    if (op == MS_STORE) s->store_taken = taken;
   }
   double done = start + 1;
   uint32_t pend = NONE;
@@ -901,20 +942,25 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
         s->cur.req[q->req].arg |= touched[k];
         q->last = start;
         q->hseq = s->hseq;
+        last_out = dmax(last_out, q->out);
         continue;
       }
-      /* write-through over the SM's write link; the L1 stalls when the
-       * link's queue is longer than one L2 round trip (a store's registers
-       * are the warp's again once the L1 has taken it: emu/timing.c
-       * war_wait) */
+      /* write-through over the SM's write link; the L1's pipeline stalls
+       * when the link's queue is longer than one L2 round trip, and so
+       * does its taking of requests, but where the stores' buffer takes
+       * them (a store's registers are the warp's again once the L1 has
+       * taken it: emu/timing.c war_wait) */
       double out = port_take(&s->wport_free, start, g, !again[k]);
+      last_out = dmax(last_out, out);
       if (out - start > g->lat_l2) {
         s->l1_free = dmax(s->l1_free, out - g->lat_l2);
-        s->l1_accept = dmax(s->l1_accept, out - g->lat_l2);
+        if (!g->l1_store_buffer_bytes) s->l1_accept = dmax(s->l1_accept, out - g->lat_l2);
       }
       /* the kernel is not over before its stores are in L2 (a partial
        * write's sector read from DRAM included) */
-      uint32_t r = add_req(m, s, &pend, RQ_WRITE, t, out, a);
+      /* (a store the buffer took is made a request where the pipeline
+       * starts it: its place among the SMs' requests at L2) */
+      uint32_t r = add_req(m, s, &pend, RQ_WRITE, sbuf_keep ? (uint64_t)start : t, out, a);
       if (r == NONE) continue;
       s->wsectors++;
       s->cur.req[r].arg = touched[k];
@@ -978,6 +1024,8 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
   }
   if (banked && missed)
     s->l1_free = dmax(s->l1_free, start + popc64(missed) / g->l1_lines_per_cycle);
+  if (op == MS_STORE && !tma) s->store_out = dmax(last_out, start);
+  if (sbuf_keep) sbuf_push(s, start, sbuf_need, g->l1_store_buffer_bytes);
   return finish(m, smi, t, done, pend);
 }
 
@@ -1014,6 +1062,8 @@ uint64_t memsys_shared_wavefronts(memsys *m, uint32_t smi, uint64_t t, uint32_t 
 }
 
 uint64_t memsys_atomic_sent(const memsys *m, uint32_t smi) { return (uint64_t)(m->sm[smi].atom_sent + 0.5); }
+uint64_t memsys_store_taken(const memsys *m, uint32_t smi) { return (uint64_t)(m->sm[smi].store_taken + 0.5); }
+uint64_t memsys_store_out(const memsys *m, uint32_t smi) { return (uint64_t)(m->sm[smi].store_out + 0.5); }
 
 double memsys_const_port(memsys *m, uint32_t smi, uint64_t t, double cycles) {
   ms_sm *s = &m->sm[smi];

@@ -93,6 +93,8 @@ typedef struct ms_batch {
   uint32_t npend, cappend;
   ms_lane_list *lane;              /* per L2 lane, then one of the requests of several (RQ_CODE) */
 } ms_batch;
+/* the most stores the L1 holds ahead of its pipeline (l1_store_buffer_bytes) */
+enum { MS_SBUF_MAX = 256 };
 typedef struct ms_sm {
   HOST_LINE_ALIGNED ms_batch cur; /* the requests being made (an SM per host line: util/host_line.h) */
   ms_batch old;                    /* windowed: the previous batch (being served, or served) */
@@ -107,6 +109,8 @@ typedef struct ms_sm {
   double atom_sent;                /* when the SM's last atomic request left its atomic unit for L2 (memsys_atomic_sent) */
   double l1_accept;                   /* when the L1 takes its next global or local request (l1_accept_cycles) */
   double wport_free;               /* the SM's write link to L2 is busy until then */
+  double store_taken;              /* when the L1 took the SM's last store (read its registers) */
+  double store_out;                /* ... and when its last sector leaves on the SM's write link */
   struct ms_wq *wq;                /* sectors queued for the write link (l1_store_combine), or NULL */
   uint32_t wgen;                   /* this window's number: older entries of wq were served */
   uint64_t wseq;                   /* sectors queued so far (the order of wq's entries) */
@@ -131,6 +135,10 @@ typedef struct ms_sm {
     bool again[64];
     uint8_t ord[64];
   } global_geo;
+  /* l1_store_buffer_bytes: the stores whose bytes the L1 holds until its
+   * pipeline starts them, oldest first (a ring) */
+  struct ms_sbuf { double start; uint32_t bytes; } sbuf[MS_SBUF_MAX];
+  uint32_t sbuf_head, sbuf_n, sbuf_bytes;
 } ms_sm;
 
 typedef struct memsys {
@@ -181,6 +189,10 @@ uint64_t memsys_global(memsys *m, uint32_t sm, uint64_t t, const uint64_t *addr,
 /* When the SM's last global atomic (memsys_global) left the SM for L2:
  * past the L1's pipeline and the SM's atomic unit. */
 uint64_t memsys_atomic_sent(const memsys *m, uint32_t sm);
+/* When the L1 took the SM's last store (memsys_global: its registers
+ * read), and when that store's last sector leaves on the SM's write link. */
+uint64_t memsys_store_taken(const memsys *m, uint32_t sm);
+uint64_t memsys_store_out(const memsys *m, uint32_t sm);
 /* A warp's shared-memory access (offsets into the CTA's shared memory);
  * *wf and *ideal get its wavefronts with and without bank conflicts,
  * *begins the cycle its first wavefront goes (its registers are read).

@@ -871,6 +871,22 @@ sd() {   # STORE_DRAIN: the launch's drain %
 }
 d0=$(sd 0); d1=$(sd 1)
 if awk -v a="$d0" -v b="$d1" 'BEGIN { exit !(a < 1 && b > 50) }'; then ok; else bad "store_drain: drain $d0 % without, $d1 % with"; fi
+# l1_store_buffer_bytes, store_drain 2: 16 warps store a word into each of
+# 32 sectors three times, writing the address register between the stores.
+# The L1 takes the stores into its buffer at once (their registers read)
+# and the warps wait at their exit until the pipeline has started their
+# stores ('drain', mb_store store_w1 on the H100: 67-76 %, long_scoreboard
+# 1-5 %); a buffer of 4 stores holds the warps at the next store's address
+# (long_scoreboard), as does the L1 that takes a store only when the write
+# link's queue has room for it (no buffer); the cycles are the link's
+s3() {   # BUFFER DRAIN: "cycles long_scoreboard% drain%"
+  "$PTXEMU" run -q --gpu h100 --set l1_store_buffer_bytes=$1 --set store_drain=$2 --stats "$tmp/s3" "$k" --kernel store3 --block 512 \
+    -e 'buffer b 262144 zero' --arg ptr:b >"$tmp/out" 2>&1 || cat "$tmp/out"
+  echo "$(stat_in "$tmp/s3" cycles) $(stat_in "$tmp/s3" stall_long_scoreboard_pct) $(stat_in "$tmp/s3" stall_drain_pct)"
+}
+set -- $(s3 4096 2) $(s3 512 2) $(s3 0 1)
+if [ "$1" = "$4" ] && [ "$1" = "$7" ] && awk -v l="$2" -v d="$3" -v l4="$5" -v l0="$8" 'BEGIN { exit !(l < 10 && d > 60 && l4 > 20 && l0 > 20) }'; then ok
+else bad "store3: cycles/long_scoreboard/drain: buffer of 4096 bytes $1/$2/$3 (want long_scoreboard < 10, drain > 60), of 512 $4/$5/$6, none $7/$8/$9 (want long_scoreboard > 20, the same cycles)"; fi
 la() {   # L1_ACCEPT_CYCLES: the launch's lg_throttle %
   "$PTXEMU" run -q --gpu h100 --set l1_accept_cycles=$1 --set lg_queue=8 --stats "$tmp/la$1" "$k" --kernel gather_lds --block 1024 \
     -e 'buffer b 131072 zero' --arg ptr:b --arg u32:20 >"$tmp/out" 2>&1 || cat "$tmp/out"
