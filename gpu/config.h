@@ -47,8 +47,8 @@ typedef struct gpu_config {
   double l1_hit_lines_per_cycle;       /* l1_data_banks: a hit's own lines looked up a cycle, before its wavefronts (0: none) */
   uint32_t l1_data_banks;              /* ... a load's hits counted as its bank wavefronts, its missing lines one each */
   uint32_t l1_shared_pipe;             /* shared-memory wavefronts and L1 requests take one data pipe */
-  uint32_t store_drain;                /* a warp exits once the L1 has taken its stores (1: their registers read; 2: sent on the write link) */
-  uint32_t l1_store_buffer_bytes;      /* the L1 holds this many bytes of stores waiting for the write link (0: it stops when the link's queue is one L2 round trip) */
+  uint32_t store_drain;                /* a warp exits once the L1 has taken its stores (1: their registers read; 2: and their lines are in the write link's queue) */
+  uint32_t l1_store_buffer_bytes;      /* the L1 takes stores (reads their registers) into this many bytes ahead of its pipeline (0: as its pipeline starts them) */
   double l1_accept_cycles;             /* the L1 takes a global or local request every this many cycles, its lines queued inside (0: with its lines) */
   double l1_request_cycles;            /* the fewest cycles a warp request holds the L1 (0: no floor) */
   uint32_t lsu_port;                   /* 1: a global load takes that floor at the SM's LSU port, the warp waiting at dispatch */

@@ -686,11 +686,6 @@ void memsys_clear(memsys *m) {
   m->old_nreq = 0;
 }
 
-/* The SM's write link to L2 takes one sector every 32 /
- * l2_write_bytes_per_cycle cycles, full or partial, and each line a
- * request writes (a packet: its first sector) l2_write_line_cycles more
- * (H100: a scattered 4-byte store's sector 2 cycles, a coalesced line's
- * four sectors 5); returns when this one goes. */
 /* l1_store_buffer_bytes: when the L1's buffer of stores for its pipeline
  * has room for one of need bytes that came at t.  The stores the pipeline
  * started by t are gone; while the rest leave no room, the oldest goes
@@ -719,6 +714,11 @@ static void sbuf_push(ms_sm *s, double start, uint32_t need, uint32_t cap) {
   s->sbuf_bytes += need;
 }
 
+/* The SM's write link to L2 takes one sector every 32 /
+ * l2_write_bytes_per_cycle cycles, full or partial, and each line a
+ * request writes (a packet: its first sector) l2_write_line_cycles more
+ * (H100: a scattered 4-byte store's sector 2 cycles, a coalesced line's
+ * four sectors 5); returns when this one goes. */
 static double port_take(double *free_at, double t, const gpu_config *g, bool first_of_line) {
   double at = dmax(t, *free_at);
   *free_at = at + 32.0 / g->l2_write_bytes_per_cycle + (first_of_line ? g->l2_write_line_cycles : 0);
@@ -957,9 +957,9 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
         if (!g->l1_store_buffer_bytes) s->l1_accept = dmax(s->l1_accept, out - g->lat_l2);
       }
       /* the kernel is not over before its stores are in L2 (a partial
-       * write's sector read from DRAM included) */
-      /* (a store the buffer took is made a request where the pipeline
-       * starts it: its place among the SMs' requests at L2) */
+       * write's sector read from DRAM included); a store the buffer took
+       * is made a request where the pipeline starts it (its place among
+       * the SMs' requests at L2) */
       uint32_t r = add_req(m, s, &pend, RQ_WRITE, sbuf_keep ? (uint64_t)start : t, out, a);
       if (r == NONE) continue;
       s->wsectors++;
