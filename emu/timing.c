@@ -122,7 +122,7 @@ typedef struct timing_state {
   uint32_t ready_rows;                /* rows of a warp's ready cycles (dep_rows) */
   bool mem_done;
   bool mem_store;                     /* ... a store (not a reduction) */
-  uint64_t mem_link_queued;           /* ... a global or local store: when its lines are in the write link's queue (store_drain 2) */
+  uint64_t mem_link_queued;           /* ... with mem_store: when its lines are in the write link's queue (store_drain 2; else 0) */
   bool mem_atom;                      /* ... a global atomic: one of the SM's atomics in flight */
   uint64_t *atom_ack;                 /* per SM, atomics_in_flight of them: when the L2 performed each (a ring from tsm.atom_head; pending codes too) */
   uint64_t mem_read_at;               /* ... when the L1 or the shared pipe takes it from its queue (reads its registers) */
@@ -370,10 +370,8 @@ void timing_mem(emu *e, warp *w, const xinsn *x, const uint64_t *a, lanemask m, 
    * in the write link's queue (store_drain 2) from one L2 round trip
    * before its last sector leaves (the queue the L1's pipeline keeps) */
   if (s->mem_store && s->g->l1_store_buffer_bytes) s->mem_read_at = umax(s->mem_read_at, memsys_store_taken(s->mem, smid));
-  if (s->mem_store && s->g->store_drain > 1) {
-    uint64_t out = memsys_store_out(s->mem, smid);
-    s->mem_link_queued = out > s->g->lat_l2 ? out - s->g->lat_l2 : 0;
-  }
+  uint64_t out = s->mem_store && s->g->store_drain > 1 ? memsys_store_out(s->mem, smid) : 0;
+  s->mem_link_queued = out > s->g->lat_l2 ? out - s->g->lat_l2 : 0;
   if (s->iq[IQ_LG]) iq_note(s, IQ_LG, smid, s->mem_read_at);
 }
 
@@ -517,6 +515,7 @@ void timing_bulk(emu *e, warp *w, const uint64_t *seg, const uint32_t *len, uint
     s->bulk_sent = memsys_pend_max(s->mem, sm, s->bulk_sent ? s->bulk_sent : t, sent);
     mem_merge(s, sm, t, done);
     s->mem_store = true;               /* (no register, no drain: its group waits for it) */
+    s->mem_link_queued = 0;
     return;
   }
   if (bar->smid != sm) return;
@@ -1384,7 +1383,6 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     s->mem_done = false;
     s->mem_latency = 0;
     s->mem_store = false;
-    s->mem_link_queued = 0;
     s->mem_atom = false;
     s->mem_read_at = 0;
     s->bulk_sent = 0;

@@ -693,7 +693,6 @@ void memsys_clear(memsys *m) {
 static double sbuf_room(ms_sm *s, const gpu_config *g, uint32_t need, uint64_t t) {
   uint32_t cap = g->l1_store_buffer_bytes;
   double room = 0;
-  if (need > cap) need = cap;
   while (s->sbuf_n) {
     const struct ms_sbuf *b = &s->sbuf[s->sbuf_head];
     bool full = s->sbuf_bytes + need > cap || s->sbuf_n == MS_SBUF_MAX;
@@ -707,8 +706,7 @@ static double sbuf_room(ms_sm *s, const gpu_config *g, uint32_t need, uint64_t t
 }
 
 /* ... and the store, there until the pipeline starts it */
-static void sbuf_push(ms_sm *s, double start, uint32_t need, uint32_t cap) {
-  if (need > cap) need = cap;
+static void sbuf_push(ms_sm *s, double start, uint32_t need) {
   s->sbuf[(s->sbuf_head + s->sbuf_n) % MS_SBUF_MAX] = (struct ms_sbuf){ start, need };
   s->sbuf_n++;
   s->sbuf_bytes += need;
@@ -869,6 +867,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
   bool sbuf_keep = op == MS_STORE && path != MS_TMA && g->l1_store_buffer_bytes;
   uint32_t sbuf_need = 0;
   if (sbuf_keep) for (uint32_t k = 0; k < n; k++) sbuf_need += (uint32_t)__builtin_popcount(touched[k]);
+  if (sbuf_need > g->l1_store_buffer_bytes) sbuf_need = g->l1_store_buffer_bytes;   /* (a larger store fills it) */
   double last_out = 0;             /* (a store: when its last sector leaves on the write link) */
   /* (a global load took the request's floor at the SM's LSU port: lsu_port) */
   if (!(g->lsu_port && op == MS_LOAD && path != MS_LOCAL)) busy = dmax(busy, g->l1_request_cycles);
@@ -1025,7 +1024,7 @@ uint64_t memsys_global(memsys *m, uint32_t smi, uint64_t t, const uint64_t *addr
   if (banked && missed)
     s->l1_free = dmax(s->l1_free, start + popc64(missed) / g->l1_lines_per_cycle);
   if (op == MS_STORE && !tma) s->store_out = dmax(last_out, start);
-  if (sbuf_keep) sbuf_push(s, start, sbuf_need, g->l1_store_buffer_bytes);
+  if (sbuf_keep) sbuf_push(s, start, sbuf_need);
   return finish(m, smi, t, done, pend);
 }
 
