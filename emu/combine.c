@@ -10,7 +10,13 @@
  * combining operation, and a multiply feeding an add as one IMAD (a wide
  * one feeding a 64-bit add as IMAD.WIDE).  It does so where the first
  * instruction's result has no other reader: nvcc's PTX writes each such
- * temporary once and reads it once.
+ * temporary once and reads it once.  PTX that reuses a register (inline
+ * asm, hand-written kernels) has the same dead values in another form: an
+ * accumulator that each instruction of a chain reads and writes again
+ * (x ^= a; x ^= b), whose value the next step overwrites after reading it
+ * once; ptxas, which renames every definition, combines those pairs too
+ * ([S] sm_90 SASS of tests/microbench mb_launch code_1024: 1024 dependent
+ * xor.b32 of one register are 512 LOP3).
  *
  * Marked: the first instruction of the pair (the producer) takes no issue
  * slot and no latency (deps.free); its consumer reads its result as soon
@@ -64,6 +70,14 @@ static bool combines(const xinsn *p, const xinsn *c) {
   }
 }
 
+/* Whether consumer c reads r in one operand and writes r alone: the value
+ * it read is dead after it. */
+static bool chain_step(const deps *c, int32_t r) {
+  uint8_t k = 0;
+  for (uint8_t i = 0; i < c->nsrc; i++) k += c->src[i] == r;
+  return k == 1 && c->ndst == 1 && c->dst[0] == r;
+}
+
 void timing_mark_combined(const emu *e, const gpu_config *g, deps *dep, const uint8_t *leader) {
   if (!g->combine_ops || !e->nprog) return;
   uint32_t n = e->nrows ? e->nrows : 1;
@@ -79,16 +93,21 @@ void timing_mark_combined(const emu *e, const gpu_config *g, deps *dep, const ui
     deps *d = &dep[p];
     if (d->free || absorbed[p] || x->guard >= 0 || d->ndst != 1 || d->nsrc >= MAX_DEPS) continue;
     int32_t r = d->dst[0];
-    if ((uint32_t)r >= n || defs[r] != 1 || reads[r] != 1) continue;
-    /* its one reader, later in the block and near (ptxas's window; a bound
-     * on the search in long blocks) */
+    if ((uint32_t)r >= n) continue;
+    /* its first reader, later in the block and near (ptxas's window; a
+     * bound on the search in long blocks), with nothing writing r between */
     uint32_t c = p + 1;
-    for (; c < e->nprog && !leader[c] && c - p <= NEAR; c++) {
+    bool rewritten = false;
+    for (; c < e->nprog && !leader[c] && c - p <= NEAR && !rewritten; c++) {
       bool reads_r = false;
       for (uint8_t i = 0; i < dep[c].nsrc && !reads_r; i++) reads_r = dep[c].src[i] == r;
       if (reads_r) break;
+      for (uint8_t i = 0; i < dep[c].ndst; i++) rewritten |= dep[c].dst[i] == r;
     }
-    if (c >= e->nprog || leader[c] || c - p > NEAR || dep[c].free || e->prog[c].guard >= 0 || !combines(x, &e->prog[c])) continue;
+    if (rewritten || c >= e->nprog || leader[c] || c - p > NEAR || dep[c].free || e->prog[c].guard >= 0 || !combines(x, &e->prog[c])) continue;
+    /* ... and the value's only one: r written and read once in the kernel,
+     * or a step of a chain, read once by c, which writes r again */
+    if (!(defs[r] == 1 && reads[r] == 1) && !chain_step(&dep[c], r)) continue;
     d->free = true;
     d->lat = 0;
     d->bank_extra = 0;

@@ -1055,6 +1055,14 @@ static inline uint64_t own_ready(twarp *tw, const warp *w, const deps *d, uint64
   return t;
 }
 
+/* Where d's instruction lies in the kernel's SASS code: the instruction
+ * caches' lines hold SASS, fewer instructions than PTX where ptxas
+ * combines or drops them, more where one becomes a sequence
+ * (timing_code_bytes). */
+static inline uint64_t code_addr(const gpu_config *g, const deps *d) {
+  return (uint64_t)d->code_at * g->insn_bytes;
+}
+
 /* After an issue the warp is queued for the cycle nt its next instruction
  * could come.  Where that instruction then waits for the warp itself (its
  * operands, the registers its memory instructions have yet to read,
@@ -1076,7 +1084,7 @@ static uint64_t own_wait(const timing_state *s, const gpu_config *g, const sched
   uint64_t t = own_ready(tw, w, d, nt, &why);
   if (why & WHY_SCALED) return nt;
   if (s->ic) {
-    uint64_t line1 = ((uint64_t)w->cur_pc * g->insn_bytes >> 7) + 1;
+    uint64_t line1 = (code_addr(g, d) >> 7) + 1;
     if (tw->iline1 != line1) return nt;
     if (tw->iready > t) { t = tw->iready; why = STALL_NO_INSTRUCTION; }
   }
@@ -1239,7 +1247,7 @@ static void run_dom(const trun *R, timing_state *s, emu *e, tdom *dm) {
     if (s->ic) {
       /* the instruction's line must be in the sub-partition's L0 cache;
        * a warp asks once per line it enters */
-      uint64_t addr = (uint64_t)w->cur_pc * g->insn_bytes, line1 = (addr >> 7) + 1;
+      uint64_t addr = code_addr(g, d), line1 = (addr >> 7) + 1;
       if (tw->iline1 != line1) {
         tw->iline1 = line1;
         double r = ifetch_line(s->ic, tw->sm, tw->sp, (double)he.t, addr);
@@ -1880,7 +1888,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     if (s->dep && g->static_stalls) timing_mark_static_gaps(e, g, s->dep);
   }
   if (s->dep) {                      /* (no deps: the launch fails below) */
-    s->code_bytes = timing_code_bytes(e, g, s->dep);
+    s->code_bytes = timing_code_bytes(e, g, s->dep, l->func);
     s->ready_rows = dep_rows(e, s->dep, s->row_defer);
   }
   cta *res = calloc(slots, sizeof *res);
@@ -1914,7 +1922,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     s->ic = ifetch_fits(e->ifetch_keep, g, nsm) ? e->ifetch_keep : NULL;
     if (!s->ic) { ifetch_free(e->ifetch_keep); s->ic = ifetch_new(g, nsm); }
     e->ifetch_keep = NULL;
-    if (!s->ic || ifetch_launch(s->ic, (uint64_t)e->nprog * g->insn_bytes, (uint64_t)e->func_base[l->func] * g->insn_bytes,
+    if (!s->ic || ifetch_launch(s->ic, s->code_bytes, 0,
                                   (double)(g->launch_cycles / 2))) { fault_oom(e); goto out; }
   }
   s->uniform_atom = emu_uniform_atomics(e);

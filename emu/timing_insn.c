@@ -347,6 +347,41 @@ static void mark_invariant(const emu *e, deps *dep, uint32_t pc, uint8_t *inv, u
   }
 }
 
+/* The functions kernel kfunc can reach, kfunc first, then those it calls
+ * (directly or through them) in the order the calls are met; all device
+ * functions where it calls indirectly.  order: m->nfuncs places.  Returns
+ * how many; 0 out of memory. */
+static uint32_t reachable_funcs(const emu *e, uint32_t kfunc, uint32_t *order) {
+  const isa_module *m = e->m;
+  uint8_t *want = calloc(m->nfuncs ? m->nfuncs : 1, 1);
+  if (!want || kfunc >= m->nfuncs) { free(want); return 0; }
+  uint32_t n = 0;
+  bool indirect = false;
+  want[kfunc] = 1;
+  order[n++] = kfunc;
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t fi = order[k];
+    if (e->func_base[fi] == UINT32_MAX) continue;
+    for (uint32_t pc = e->func_base[fi]; pc < e->nprog && e->prog[pc].f == &m->funcs[fi]; pc++) {
+      const xinsn *x = &e->prog[pc];
+      if (x->in->op != OP_CALL) continue;
+      call_ops c = emu_call_operands(x);
+      if (c.tgt->kind == OK_FUNC) {
+        if (c.tgt->v < m->nfuncs && !want[c.tgt->v]) { want[c.tgt->v] = 1; order[n++] = c.tgt->v; }
+        continue;
+      }
+      /* an indirect call may reach any device function: queue them all once,
+       * not once per call (linear in the module) */
+      if (indirect) continue;
+      indirect = true;
+      for (uint32_t f = 0; f < m->nfuncs; f++)
+        if (!m->funcs[f].is_entry && !want[f]) { want[f] = 1; order[n++] = f; }
+    }
+  }
+  free(want);
+  return n;
+}
+
 /* The SASS instructions of pc's PTX instruction in the kernel's code: a
  * called subroutine's call site (its body is there once: *subs gets its
  * bit). */
@@ -359,14 +394,33 @@ static uint64_t code_sass(const emu *e, const deps *dep, uint32_t pc, uint32_t *
   return sq->site;
 }
 
-uint64_t timing_code_bytes(const emu *e, const gpu_config *g, const deps *dep) {
+/* ... one instruction's, placed at SASS instruction *n */
+static void code_place(const emu *e, const gpu_config *g, deps *dep, uint32_t pc, uint64_t *n, uint32_t *subs, uint64_t *body) {
+  dep[pc].code_at = *n < UINT32_MAX ? (uint32_t)*n : UINT32_MAX;
+  *n += code_sass(e, dep, pc, subs, body) + (dep[pc].defer != 0);   /* (the LDC of a deferred parameter: at its use) */
+  if (dep[pc].loop != LOOP_BACKEDGE || g->unroll_factor < 2) return;
+  for (uint32_t i = e->prog[pc].target; i <= pc; i++) *n += code_sass(e, dep, i, subs, body) * g->unroll_factor;
+}
+
+uint64_t timing_code_bytes(const emu *e, const gpu_config *g, deps *dep, uint32_t kfunc) {
   uint64_t n = 0, body = 0;
   uint32_t subs = 0;
-  for (uint32_t pc = 0; pc < e->nprog; pc++) {
-    n += code_sass(e, dep, pc, &subs, &body) + (dep[pc].defer != 0);   /* (the LDC of a deferred parameter: at its use) */
-    if (dep[pc].loop != LOOP_BACKEDGE || g->unroll_factor < 2) continue;
-    for (uint32_t i = e->prog[pc].target; i <= pc; i++) n += code_sass(e, dep, i, &subs, &body) * g->unroll_factor;
+  const isa_module *m = e->m;
+  uint8_t *placed = calloc(e->nprog ? e->nprog : 1, 1);
+  uint32_t *order = calloc(m->nfuncs ? m->nfuncs : 1, sizeof *order);
+  uint32_t nf = placed && order ? reachable_funcs(e, kfunc, order) : 0;
+  for (uint32_t k = 0; k < nf; k++) {
+    uint32_t fi = order[k];
+    if (e->func_base[fi] == UINT32_MAX) continue;
+    for (uint32_t pc = e->func_base[fi]; pc < e->nprog && e->prog[pc].f == &m->funcs[fi]; pc++) {
+      code_place(e, g, dep, pc, &n, &subs, &body);
+      placed[pc] = 1;
+    }
   }
+  /* the rest of the module after them (out of memory: all of it in order) */
+  for (uint32_t pc = 0; pc < e->nprog; pc++) if (!placed || !placed[pc]) code_place(e, g, dep, pc, &n, &subs, &body);
+  free(placed);
+  free(order);
   return (n + body) * 16;
 }
 
@@ -1137,16 +1191,11 @@ uint64_t timing_hoisted_done(const gpu_config *g, const deps *d, const uint32_t 
  * must exist on the modelled GPU. */
 int timing_check_arch(emu *e, const gpu_config *g, uint32_t kfunc) {
   const isa_module *m = e->m;
-  uint8_t *want = calloc(m->nfuncs ? m->nfuncs : 1, 1);
-  uint32_t *stack = calloc(m->nfuncs ? m->nfuncs : 1, sizeof *stack);
-  if (!want || !stack) { free(want); free(stack); return 0; }
-  uint32_t top = 0;
-  bool indirect = false;
-  want[kfunc] = 1;
-  stack[top++] = kfunc;
+  uint32_t *order = calloc(m->nfuncs ? m->nfuncs : 1, sizeof *order);
+  uint32_t n = order ? reachable_funcs(e, kfunc, order) : 0;
   int rc = 0;
-  while (top && !rc) {
-    uint32_t fi = stack[--top];
+  for (uint32_t k = 0; k < n && !rc; k++) {
+    uint32_t fi = order[k];
     if (e->func_base[fi] == UINT32_MAX) continue;
     for (uint32_t pc = e->func_base[fi]; pc < e->nprog && e->prog[pc].f == &m->funcs[fi]; pc++) {
       const xinsn *x = &e->prog[pc];
@@ -1162,21 +1211,8 @@ int timing_check_arch(emu *e, const gpu_config *g, uint32_t kfunc) {
         rc = -1;
         break;
       }
-      if (x->in->op != OP_CALL) continue;
-      call_ops c = emu_call_operands(x);
-      if (c.tgt->kind == OK_FUNC) {
-        if (c.tgt->v < m->nfuncs && !want[c.tgt->v]) { want[c.tgt->v] = 1; stack[top++] = c.tgt->v; }
-        continue;
-      }
-      /* an indirect call may reach any device function: queue them all once,
-       * not once per call (linear in the module) */
-      if (indirect) continue;
-      indirect = true;
-      for (uint32_t f = 0; f < m->nfuncs; f++)
-        if (!m->funcs[f].is_entry && !want[f]) { want[f] = 1; stack[top++] = f; }
     }
   }
-  free(want);
-  free(stack);
+  free(order);
   return rc;
 }

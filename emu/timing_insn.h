@@ -55,6 +55,8 @@ typedef struct deps {
                                          (gpu_config.static_stalls; 0: none beyond its slots) */
   uint32_t lat, ii;                   /* latency and issue interval of its unit   */
   uint32_t slots;                     /* issue cycles it takes from its scheduler (a SASS sequence: its length) */
+  uint32_t code_at;                   /* its first SASS instruction's number in the kernel's code
+                                         (timing_code_bytes: the instruction caches' addresses) */
   uint8_t after_why;                  /* DK_MEMBAR: the stall reason of `after` (0: membar) */
   uint32_t after;                     /* membar, nanosleep, call, ret: cycles before the warp's next issue */
   uint32_t grp_keep;                  /* wait_group N: the newest N groups may stay pending */
@@ -131,8 +133,13 @@ void timing_mark_combined(const emu *e, const gpu_config *g, deps *dep, const ui
 void timing_mark_fused(const emu *e, const gpu_config *g, deps *dep, const uint8_t *leader);
 /* The bytes of the kernel's SASS code, as a launch fetches it: 16 a SASS
  * instruction (deps.slots), with the unroll_factor copies of each loop
- * ptxas unrolls besides the loop kept for the remaining iterations. */
-uint64_t timing_code_bytes(const emu *e, const gpu_config *g, const deps *dep);
+ * ptxas unrolls besides the loop kept for the remaining iterations.
+ * Sets deps.code_at: each PTX instruction's first SASS instruction's
+ * number there (one ptxas combines into the next: the next one's).  As
+ * ptxas lays out a kernel's .text section: kernel kfunc (the launched
+ * one) first, then the functions it calls; the module's other functions
+ * after them. */
+uint64_t timing_code_bytes(const emu *e, const gpu_config *g, deps *dep, uint32_t kfunc);
 /* Mark the loads ptxas hoists above the other copies of an unrolled loop
  * (deps.hoist), on the issue order (emu_reorder calls it). */
 void timing_mark_hoisted(const emu *e, const gpu_config *g, deps *dep);

@@ -463,6 +463,9 @@ else bad "a chain of ex2: wait $w2 and $w3, short_scoreboard $s2 and $s3 cycles 
 # an add whose result is read twice stays
 c1=$(sass combine_pairs --set combine_ops=1); c0=$(sass combine_pairs --set combine_ops=0)
 if [ -n "$c1" ] && [ -n "$c0" ] && [ $((c0 - c1)) -eq 3 ]; then ok; else bad "combined pairs: SASS instructions $c1 (combine_ops 1), $c0 (0)"; fi
+# ... and the steps of a chain through one register (combine_chain: 3)
+c1=$(sass combine_chain --set combine_ops=1); c0=$(sass combine_chain --set combine_ops=0)
+if [ -n "$c1" ] && [ -n "$c0" ] && [ $((c0 - c1)) -eq 3 ]; then ok; else bad "a chain's combined steps: SASS instructions $c1 (combine_ops 1), $c0 (0)"; fi
 
 # ptxas computes what only a store uses just before it (ptxas_sink): in
 # sink_store's loop the store's address comes after the hash, the
