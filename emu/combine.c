@@ -94,17 +94,17 @@ void timing_mark_combined(const emu *e, const gpu_config *g, deps *dep, const ui
     if (d->free || absorbed[p] || x->guard >= 0 || d->ndst != 1 || d->nsrc >= MAX_DEPS) continue;
     int32_t r = d->dst[0];
     if ((uint32_t)r >= n) continue;
-    /* its first reader, later in the block and near (ptxas's window; a
-     * bound on the search in long blocks), with nothing writing r between */
+    /* the next instruction that reads or writes r, later in the block and
+     * near (ptxas's window; a bound on the search in long blocks): its
+     * reader, unless r is written again first */
     uint32_t c = p + 1;
-    bool rewritten = false;
-    for (; c < e->nprog && !leader[c] && c - p <= NEAR && !rewritten; c++) {
-      bool reads_r = false;
-      for (uint8_t i = 0; i < dep[c].nsrc && !reads_r; i++) reads_r = dep[c].src[i] == r;
-      if (reads_r) break;
-      for (uint8_t i = 0; i < dep[c].ndst; i++) rewritten |= dep[c].dst[i] == r;
+    bool reads_r = false, writes_r = false;
+    for (; c < e->nprog && !leader[c] && c - p <= NEAR; c++) {
+      for (uint8_t i = 0; i < dep[c].nsrc; i++) reads_r |= dep[c].src[i] == r;
+      for (uint8_t i = 0; i < dep[c].ndst; i++) writes_r |= dep[c].dst[i] == r;
+      if (reads_r || writes_r) break;
     }
-    if (rewritten || c >= e->nprog || leader[c] || c - p > NEAR || dep[c].free || e->prog[c].guard >= 0 || !combines(x, &e->prog[c])) continue;
+    if (!reads_r || dep[c].free || e->prog[c].guard >= 0 || !combines(x, &e->prog[c])) continue;
     /* ... and the value's only one: r written and read once in the kernel,
      * or a step of a chain, read once by c, which writes r again */
     if (!(defs[r] == 1 && reads[r] == 1) && !chain_step(&dep[c], r)) continue;

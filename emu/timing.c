@@ -1922,8 +1922,7 @@ static int run_timed(emu *e, const emu_launch *l, uint32_t nthreads, bool *again
     s->ic = ifetch_fits(e->ifetch_keep, g, nsm) ? e->ifetch_keep : NULL;
     if (!s->ic) { ifetch_free(e->ifetch_keep); s->ic = ifetch_new(g, nsm); }
     e->ifetch_keep = NULL;
-    if (!s->ic || ifetch_launch(s->ic, s->code_bytes, 0,
-                                  (double)(g->launch_cycles / 2))) { fault_oom(e); goto out; }
+    if (!s->ic || ifetch_launch(s->ic, s->code_bytes, (double)(g->launch_cycles / 2))) { fault_oom(e); goto out; }
   }
   s->uniform_atom = emu_uniform_atomics(e);
   /* domains: each SM, or each GPC when blocks come in clusters */

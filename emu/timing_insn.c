@@ -421,7 +421,7 @@ uint64_t timing_code_bytes(const emu *e, const gpu_config *g, deps *dep, uint32_
   for (uint32_t pc = 0; pc < e->nprog; pc++) if (!placed || !placed[pc]) code_place(e, g, dep, pc, &n, &subs, &body);
   free(placed);
   free(order);
-  return (n + body) * 16;
+  return (n + body) * g->insn_bytes;
 }
 
 /* If-conversion: ptxas replaces a short if or if/else by predicated

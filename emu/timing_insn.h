@@ -131,8 +131,8 @@ void timing_mark_combined(const emu *e, const gpu_config *g, deps *dep, const ui
 /* Mark the loads and stores ptxas merges into vector accesses (fuse.c;
  * gpu_config.fuse_bytes), on PTX order, the same way. */
 void timing_mark_fused(const emu *e, const gpu_config *g, deps *dep, const uint8_t *leader);
-/* The bytes of the kernel's SASS code, as a launch fetches it: 16 a SASS
- * instruction (deps.slots), with the unroll_factor copies of each loop
+/* The bytes of the kernel's SASS code, as a launch fetches it: insn_bytes
+ * a SASS instruction (deps.slots), with the unroll_factor copies of each loop
  * ptxas unrolls besides the loop kept for the remaining iterations.
  * Sets deps.code_at: each PTX instruction's first SASS instruction's
  * number there (one ptxas combines into the next: the next one's).  As

@@ -44,7 +44,7 @@ struct ifetch {
   uint64_t nlines, cap;
   bool windowed;
   bool oom;
-  uint64_t pre_start, pre_end;         /* the code bytes in every SM's L1 at the launch ... */
+  uint64_t pre_end;                    /* the code bytes in every SM's L1 at the launch (from 0) ... */
   double pre_ready;                    /* ... from this cycle (on SM 0; sm * icache_launch_sm_cycles later on SM sm) */
   lazypool pool;                       /* the caches' tags */
 };
@@ -95,7 +95,7 @@ bool ifetch_fits(const ifetch *f, const gpu_config *g, uint32_t nsm) {
   return f && f->g == g && f->nsm == nsm && f->nsp == g->sub_partitions;
 }
 
-int ifetch_launch(ifetch *f, uint64_t code_bytes, uint64_t kernel_start, double start) {
+int ifetch_launch(ifetch *f, uint64_t code_bytes, double start) {
   uint64_t nl = (code_bytes >> LINE_SHIFT) + 2;
   if (nl > f->cap) {
     double *p = realloc(f->in_l2, nl * sizeof *p);
@@ -109,9 +109,8 @@ int ifetch_launch(ifetch *f, uint64_t code_bytes, uint64_t kernel_start, double 
   memset(f->in_l2, 0, nl * sizeof *f->in_l2);
   for (uint32_t i = 0; i < f->nsm * f->nsp; i++) { cache_reset(&f->l0[i]); f->sm[i / f->nsp].l0_free[i % f->nsp] = 0; }
   ifetch_forget_last(f);
-  uint64_t pre_end = kernel_start + f->g->icache_launch_bytes < code_bytes ? kernel_start + f->g->icache_launch_bytes : code_bytes;
-  for (uint64_t a = kernel_start; a < pre_end; a += 1u << LINE_SHIFT) f->in_l2[a >> LINE_SHIFT] = 1;   /* there from cycle 1 */
-  f->pre_start = kernel_start;
+  uint64_t pre_end = f->g->icache_launch_bytes < code_bytes ? f->g->icache_launch_bytes : code_bytes;
+  for (uint64_t a = 0; a < pre_end; a += 1u << LINE_SHIFT) f->in_l2[a >> LINE_SHIFT] = 1;   /* there from cycle 1 */
   f->pre_end = pre_end;
   f->pre_ready = f->g->icache_launch_cycles ? start + f->g->icache_launch_cycles : 0;
   for (uint32_t i = 0; i < f->nsm; i++) {
@@ -126,7 +125,7 @@ int ifetch_launch(ifetch *f, uint64_t code_bytes, uint64_t kernel_start, double 
  * instruction waits ~140 cycles on one SM, ~230 on 132). */
 void ifetch_sm_start(ifetch *f, uint32_t sm) {
   double ready = f->pre_ready ? f->pre_ready + sm * f->g->icache_launch_sm_cycles : 0;
-  for (uint64_t a = f->pre_start; a < f->pre_end; a += 1u << LINE_SHIFT) {
+  for (uint64_t a = 0; a < f->pre_end; a += 1u << LINE_SHIFT) {
     bool hit;
     cache_ref(&f->l1[sm], a, true, &hit, NULL)->ready = ready;
   }

@@ -25,11 +25,11 @@ ifetch *ifetch_new(const gpu_config *g, uint32_t nsm);
 uint64_t ifetch_host_bytes(const gpu_config *g, uint32_t nsm);
 /* Whether f was made for this configuration and SM count (reuse it). */
 bool ifetch_fits(const ifetch *f, const gpu_config *g, uint32_t nsm);
-/* A new launch: every cache empty, code_bytes of code of which the kernel
- * starts at byte kernel_start (its first icache_launch_bytes preloaded:
- * in SM sm's L1 from cycle start + icache_launch_cycles + sm *
+/* A new launch: every cache empty, code_bytes of code that begins with the
+ * kernel (its .text section: its first icache_launch_bytes preloaded, in
+ * SM sm's L1 from cycle start + icache_launch_cycles + sm *
  * icache_launch_sm_cycles, start being the first block's start). */
-int ifetch_launch(ifetch *f, uint64_t code_bytes, uint64_t kernel_start, double start);
+int ifetch_launch(ifetch *f, uint64_t code_bytes, double start);
 /* SM sm's first block of the launch starts: its L1 takes those first lines,
  * on the thread that runs the SM (the caches' first touch of their host
  * memory spread over the threads, not made by the launching one for all

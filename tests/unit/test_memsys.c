@@ -1581,7 +1581,7 @@ START_TEST(ifetch_same_line_again_is_exact)
         ck_assert_ptr_nonnull(f[0]);
         ck_assert_ptr_nonnull(f[1]);
         for (int k = 0; k < 2; k++) {
-            ck_assert_int_eq(ifetch_launch(f[k], 64 * 1024, 0, 0), 0);
+            ck_assert_int_eq(ifetch_launch(f[k], 64 * 1024, 0), 0);
             ifetch_sm_start(f[k], 0);
             ifetch_sm_start(f[k], 1);
         }

@@ -18,11 +18,10 @@ as well (sm_90: 64 IADD3 for the chain's 64 adds and their operands'
 """
 import collections
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sweep import opcodes, options  # noqa: E402 (beside this file)
+from sweep import options, ptx_opcodes  # noqa: E402 (beside this file)
 from stall_pairs import name  # noqa: E402
 
 PAIRS = 32
@@ -57,13 +56,7 @@ def kernel(fn, first, second):
 
 def main():
     arch, tmp = options(__doc__)
-    ptx, cubin = os.path.join(tmp, 'chain.ptx'), os.path.join(tmp, 'chain.cubin')
-    with open(ptx, 'w') as f:
-        f.write('.version 8.0\n.target %s\n.address_size 64\n\n' % arch)
-        for k, (first, second, _) in enumerate(KINDS.values()):
-            f.write(kernel('chain%d' % k, first, second) + '\n')
-    subprocess.run(['ptxas', '-arch=' + arch, ptx, '-o', cubin], check=True)
-    ops = opcodes(cubin)
+    ops = ptx_opcodes(arch, tmp, 'chain', [kernel('chain%d' % k, first, second) for k, (first, second, _) in enumerate(KINDS.values())])
     print('%d pairs of chain steps a kernel' % PAIRS)
     for k, (kind, (_, _, op)) in enumerate(KINDS.items()):
         n = collections.Counter(name(o) for o in ops['chain%d' % k])

@@ -23,7 +23,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sweep import opcodes, options  # noqa: E402 (beside this file)
+from sweep import opcodes, options, ptx_opcodes  # noqa: E402 (beside this file)
 
 KINDS = {
     'imad': 'x = x * x + %d;',
@@ -75,13 +75,7 @@ def main():
     subprocess.run(['nvcc', '-ptx', '-arch=' + arch, '-O3', src, '-o', ptx], check=True)
     subprocess.run(['ptxas', '-arch=' + arch, ptx, '-o', cubin], check=True)
     ops = opcodes(cubin)
-    wide_ptx, wide_cubin = os.path.join(tmp, 'ifconv_wide.ptx'), os.path.join(tmp, 'ifconv_wide.cubin')
-    with open(wide_ptx, 'w') as f:
-        f.write('.version 8.0\n.target %s\n.address_size 64\n' % arch)
-        for n in LENGTHS:
-            f.write(wide_kernel('w_%d' % n, n))
-    subprocess.run(['ptxas', '-arch=' + arch, wide_ptx, '-o', wide_cubin], check=True)
-    ops.update(opcodes(wide_cubin))
+    ops.update(ptx_opcodes(arch, tmp, 'ifconv_wide', [wide_kernel('w_%d' % n, n) for n in LENGTHS]))
     BRA = 0x947
     print('body length:  ' + ' '.join('%3d' % n for n in LENGTHS))
     for r, kind in enumerate(ROWS):

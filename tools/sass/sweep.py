@@ -1,8 +1,10 @@
 """tools/sass/sweep.py - what the SASS sweeps (ifconv_sweep.py,
-unroll_sweep.py) share: their options and the opcodes of a cubin's
-functions, read with stall_pairs.py's checked ELF reader."""
+unroll_sweep.py, chain_sweep.py) share: their options, compiling PTX
+kernels with ptxas and the opcodes of a cubin's functions, read with
+stall_pairs.py's checked ELF reader."""
 import os
 import struct
+import subprocess
 import sys
 import tempfile
 
@@ -29,3 +31,15 @@ def opcodes(cubin):
     with open(cubin, 'rb') as f:
         return {n[6:]: [struct.unpack_from('<Q', code, 16 * k)[0] & 0xfff for k in range(len(code) // 16)]
                 for n, code in text_sections(f.read())}
+
+
+def ptx_opcodes(arch, tmp, stem, kernels):
+    """name -> opcodes of PTX kernels (text, after one module header)
+    compiled by ptxas as tmp/stem.ptx"""
+    ptx, cubin = os.path.join(tmp, stem + '.ptx'), os.path.join(tmp, stem + '.cubin')
+    with open(ptx, 'w') as f:
+        f.write('.version 8.0\n.target %s\n.address_size 64\n\n' % arch)
+        for k in kernels:
+            f.write(k + '\n')
+    subprocess.run(['ptxas', '-arch=' + arch, ptx, '-o', cubin], check=True)
+    return opcodes(cubin)

@@ -15,11 +15,10 @@ body, in SASS instructions with the loop's control, that ptxas unrolls.
 Only the standard library besides ptxas.
 """
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sweep import opcodes, options  # noqa: E402 (beside this file)
+from sweep import options, ptx_opcodes  # noqa: E402 (beside this file)
 
 SIZES = list(range(4, 49, 2))
 KINDS = ('ffma', 'ldg+ffma', '2ldg+fsub+ffma', 'lds+ffma')
@@ -70,14 +69,7 @@ $L_done:
 
 def main():
     arch, tmp = options(__doc__)
-    ptx, cubin = os.path.join(tmp, 'unroll.ptx'), os.path.join(tmp, 'unroll.cubin')
-    with open(ptx, 'w') as f:
-        f.write('.version 8.0\n.target %s\n.address_size 64\n\n' % arch)
-        for r, kind in enumerate(KINDS):
-            for n in SIZES:
-                f.write(kernel('k%d_%d' % (r, n), kind, n) + '\n')
-    subprocess.run(['ptxas', '-arch=' + arch, ptx, '-o', cubin], check=True)
-    ops = opcodes(cubin)
+    ops = ptx_opcodes(arch, tmp, 'unroll', [kernel('k%d_%d' % (r, n), kind, n) for r, kind in enumerate(KINDS) for n in SIZES])
     FFMA = (0x223, 0x423, 0x823, 0xa23, 0xc23)
     per = {'ffma': 1, 'ldg+ffma': 1, '2ldg+fsub+ffma': 0.5, 'lds+ffma': 1}   # FFMAs a statement
     print('body statements: ' + ' '.join('%3d' % n for n in SIZES))
